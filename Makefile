@@ -1,0 +1,96 @@
+# flagbench: the harness build, the tests, and rendering.
+#   make            build/flagbench
+#   make test       unit tests (cmocka, under ASan/UBSan) and end-to-end tests (bats)
+#   make plots [RUN=DIR]        render one run, or every run under results/
+#   make publish RUNS="DIR..."  cross-machine tables and the public/ site
+#   make clean
+# Quiet unless V=1.
+
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+BUILD := build
+PKGS := jansson nettle
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
+BASE_CFLAGS := -std=c11 $(WARN) -MMD -MP
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -ljansson -lnettle) $(EXTRA_LIBS)
+GIT_DESC := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+CFLAGS ?= -O2 -g
+ALL_CFLAGS = $(BASE_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -DFLAGBENCH_GIT='"$(GIT_DESC)"'
+SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+# The harness: one .c/.h pair per stage (see each header for its protocol).
+HARNESS_SRCS := \
+	harness/util.c harness/runcmd.c harness/options.c harness/jsonpos.c \
+	harness/config.c harness/plan.c harness/build.c harness/verify.c \
+	harness/measure.c harness/meter.c harness/cooldown.c harness/stats.c \
+	harness/sysinfo.c harness/results.c harness/summary.c harness/run.c \
+	harness/check.c harness/check_yes.c
+HARNESS_MAIN := harness/main.c
+UNIT_TESTS := tests/unit/test_core.c
+E2E_TESTS := $(wildcard tests/e2e/*.bats)
+
+# Each feature area adds its sources and tests here.
+-include $(sort $(wildcard mk/*.mk))
+
+HARNESS_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(HARNESS_SRCS))
+SAN_OBJS := $(patsubst %.c,$(BUILD)/san/%.o,$(HARNESS_SRCS))
+UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_TESTS))
+
+.PHONY: all test unit e2e deps deps-test plots publish clean bench
+all: $(BUILD)/flagbench
+
+$(BUILD)/flagbench: $(HARNESS_OBJS) $(BUILD)/obj/$(HARNESS_MAIN:.c=.o)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/san/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC[san] $<"
+	$(Q)$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) $(PKG_CFLAGS) -DFLAGBENCH_GIT='"$(GIT_DESC)"' -c -o $@ $<
+
+# The harness under ASan/UBSan, used by the end-to-end tests.
+$(BUILD)/san/flagbench: $(SAN_OBJS) $(BUILD)/san/$(HARNESS_MAIN:.c=.o)
+	@echo "  LD[san] $@"
+	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+$(BUILD)/tests/%: tests/unit/%.c $(SAN_OBJS)
+	@mkdir -p $(dir $@)
+	@echo "  CC[test] $<"
+	$(Q)$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) $(PKG_CFLAGS) -Iharness -o $@ $< $(SAN_OBJS) \
+		$(PKG_LIBS) $$($(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka) -lm
+
+deps:
+	$(Q)scripts/deps.sh run
+deps-test:
+	$(Q)scripts/deps.sh test
+
+# Dependencies first, in a separate make, so pkg-config sees them.
+test: deps-test
+	$(Q)$(MAKE) --no-print-directory unit e2e
+
+unit: $(UNIT_BINS) $(BUILD)/flagbench $(BUILD)/san/flagbench
+	$(Q)scripts/run-unit-tests.sh $(UNIT_BINS)
+
+e2e: $(BUILD)/flagbench $(BUILD)/san/flagbench
+	$(Q)FLAGBENCH=$(CURDIR)/$(BUILD)/san/flagbench bats --print-output-on-failure tests/e2e
+
+bench: $(BUILD)/flagbench
+	$(Q)for b in bench/*.sh; do echo "== $$b"; $$b || exit 1; done
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,295 @@
+/* build.c: see build.h */
+#define _GNU_SOURCE
+#include "build.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "runcmd.h"
+
+int build_cache_key(const struct cell *c, char key[65])
+{
+	char src[65];
+	if (sha256_file_hex(c->variant->source, src, NULL) < 0)
+		return error("cannot read %s: %s", c->variant->source, strerror(errno));
+	struct strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "flagbench-cache/1\n%s\n", c->compiler->identity);
+	for (size_t i = 0; i < c->cflags.n; i++)
+		sb_addf(&sb, "flag %s\n", c->cflags.v[i]);
+	for (size_t i = 0; i < c->family->libs.n; i++)
+		sb_addf(&sb, "lib %s\n", c->family->libs.v[i]);
+	sb_addf(&sb, "source %s\n", src);
+	/* headers beside the variant (a family's shared code) count too */
+	char *dir = xstrdup(c->variant->source);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	struct dirent **ents;
+	int n = scandir(slash ? dir : ".", &ents, NULL, alphasort);
+	for (int i = 0; i < n; i++) {
+		size_t l = strlen(ents[i]->d_name);
+		if (l > 2 && !strcmp(ents[i]->d_name + l - 2, ".h")) {
+			char *h = xasprintf("%s/%s", slash ? dir : ".", ents[i]->d_name);
+			char hh[65];
+			if (sha256_file_hex(h, hh, NULL) == 0)
+				sb_addf(&sb, "header %s %s\n", ents[i]->d_name, hh);
+			free(h);
+		}
+		free(ents[i]);
+	}
+	if (n > 0)
+		free(ents);
+	free(dir);
+	sha256_hex(sb.buf, sb.len, key);
+	sb_release(&sb);
+	return 0;
+}
+
+/* One compile job: several cells may wait on it. */
+struct job {
+	char key[65];
+	char *dir, *prog, *tmp;
+	size_t first_cell;
+	struct child child;
+	struct strbuf err;
+	int running, done, ok;
+	char reason[1024];
+};
+
+static void start_job(struct plan *p, struct job *j)
+{
+	struct cell *c = &p->cells[j->first_cell];
+	struct strvec argv = STRVEC_INIT;
+	sv_push(&argv, c->compiler->path);
+	sv_pushv(&argv, c->cflags.v);
+	sv_push(&argv, "-o");
+	sv_push(&argv, j->tmp);
+	sv_push(&argv, c->variant->source);
+	for (size_t i = 0; i < c->family->libs.n; i++)
+		sv_pushf(&argv, "-l%s", c->family->libs.v[i]);
+	/* the exact command, for provenance and to reproduce by hand */
+	struct strbuf cmd = STRBUF_INIT;
+	for (size_t i = 0; i < argv.n; i++)
+		sb_addf(&cmd, "%s%s", i ? " " : "", argv.v[i]);
+	sb_adds(&cmd, "\n");
+	char *cmdfile = xasprintf("%s/command", j->dir);
+	write_file_atomic(cmdfile, cmd.buf, cmd.len);
+	free(cmdfile);
+	sb_release(&cmd);
+
+	struct child ch = CHILD_INIT;
+	ch.argv = argv.v;
+	ch.in = CHILD_DEVNULL;
+	ch.out = CHILD_DEVNULL;
+	ch.err = CHILD_PIPE;
+	j->child = ch;
+	if (child_start(&j->child) < 0) {
+		j->done = 1;
+		snprintf(j->reason, sizeof(j->reason), "cannot run %s", c->compiler->path);
+	} else {
+		j->running = 1;
+	}
+	/* argv strings are copied by exec in the child; the parent may free */
+	sv_clear(&argv);
+}
+
+static void first_lines(const char *text, int lines, char *out, size_t n)
+{
+	size_t o = 0;
+	const char *p = text ? text : "";
+	while (*p && lines > 0 && o + 1 < n) {
+		if (*p == '\n') {
+			lines--;
+			if (lines && o + 3 < n) {
+				out[o++] = ' ';
+				out[o++] = '|';
+				out[o++] = ' ';
+			}
+		} else {
+			out[o++] = *p;
+		}
+		p++;
+	}
+	out[o] = '\0';
+}
+
+static void finish_job(struct job *j, double timeout_s)
+{
+	struct child_exit ex;
+	child_wait(&j->child, timeout_s, &ex);
+	j->running = 0;
+	j->done = 1;
+	if (ex.outcome == CHILD_EXITED && ex.exit_code == 0 && rename(j->tmp, j->prog) == 0) {
+		j->ok = 1;
+	} else {
+		char how[128], first[700];
+		describe_exit(&ex, timeout_s, how, sizeof(how));
+		/* prefer the lines with "error" in them */
+		const char *e = j->err.buf ? strstr(j->err.buf, "error") : NULL;
+		if (e)
+			while (e > j->err.buf && e[-1] != '\n')
+				e--;
+		first_lines(e ? e : j->err.buf, 3, first, sizeof(first));
+		snprintf(j->reason, sizeof(j->reason), "compiler %s: %s", how, first[0] ? first : "no message");
+		char *log = xasprintf("%s/stderr", j->dir);
+		write_file_atomic(log, j->err.buf ? j->err.buf : "", j->err.len);
+		free(log);
+		unlink(j->tmp);
+	}
+}
+
+int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double timeout_s, struct build_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (mkdir_p(cache_dir, 0755) < 0)
+		return error("cannot create %s: %s", cache_dir, strerror(errno));
+	struct job *js = xcalloc(p->n ? p->n : 1, sizeof(*js));
+	size_t njobs = 0;
+	int *cell_job = xcalloc(p->n ? p->n : 1, sizeof(int));
+	for (size_t i = 0; i < p->n; i++) {
+		struct cell *c = &p->cells[i];
+		cell_job[i] = -1;
+		if (c->status != CELL_PENDING || !c->variant)
+			continue;
+		char key[65];
+		if (build_cache_key(c, key) < 0) {
+			cell_set_status(c, CELL_BUILD_FAILED, "cannot read %s", c->variant->source);
+			continue;
+		}
+		size_t k;
+		for (k = 0; k < njobs; k++)
+			if (!strcmp(js[k].key, key))
+				break;
+		if (k == njobs) {
+			struct job *j = &js[njobs++];
+			memcpy(j->key, key, 65);
+			j->first_cell = i;
+			j->dir = xasprintf("%s/%.2s/%s", cache_dir, key, key + 2);
+			j->prog = xasprintf("%s/%s", j->dir, c->variant->name);
+			j->tmp = xasprintf("%s.tmp.%ld", j->prog, (long)getpid());
+			if (access(j->prog, X_OK) == 0) {
+				j->done = j->ok = 1;
+				st->cached++;
+			} else if (mkdir_p(j->dir, 0755) < 0) {
+				j->done = 1;
+				snprintf(j->reason, sizeof(j->reason), "cannot create %s: %s", j->dir, strerror(errno));
+			}
+		}
+		cell_job[i] = (int)k;
+	}
+	/* run up to `jobs` compilers at once, reading their stderr with poll */
+	size_t next = 0;
+	unsigned running = 0;
+	for (;;) {
+		while (running < jobs && next < njobs) {
+			struct job *j = &js[next++];
+			if (j->done)
+				continue;
+			start_job(p, j);
+			if (j->running)
+				running++;
+		}
+		if (!running)
+			break;
+		struct pollfd pfd[64];
+		size_t map[64], n = 0;
+		for (size_t k = 0; k < njobs && n < 64; k++)
+			if (js[k].running && js[k].child.err_fd >= 0) {
+				pfd[n].fd = js[k].child.err_fd;
+				pfd[n].events = POLLIN;
+				map[n++] = k;
+			}
+		int pr = poll(pfd, (nfds_t)n, 100);
+		if (pr < 0 && errno != EINTR)
+			break;
+		for (size_t k = 0; k < n; k++) {
+			if (!pfd[k].revents)
+				continue;
+			struct job *j = &js[map[k]];
+			char buf[4096];
+			ssize_t r = read(j->child.err_fd, buf, sizeof(buf));
+			if (r > 0) {
+				if (j->err.len < 65536)
+					sb_add(&j->err, buf, (size_t)r);
+				continue;
+			}
+			if (r < 0 && errno == EINTR)
+				continue;
+			close(j->child.err_fd);
+			j->child.err_fd = -1;
+			finish_job(j, timeout_s);
+			running--;
+			if (j->ok)
+				st->compiled++;
+		}
+		/* a job whose compiler hangs with stderr open: enforce the timeout */
+		for (size_t k = 0; k < njobs; k++) {
+			struct job *j = &js[k];
+			if (j->running && (fb_interrupted || now_monotonic() - j->child.started > timeout_s)) {
+				close(j->child.err_fd);
+				j->child.err_fd = -1;
+				finish_job(j, timeout_s);
+				running--;
+			}
+		}
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		if (cell_job[i] < 0)
+			continue;
+		struct job *j = &js[cell_job[i]];
+		struct cell *c = &p->cells[i];
+		if (j->ok) {
+			c->binary = xstrdup(j->prog);
+			if (sha256_file_hex(c->binary, c->binary_sha256, &c->binary_bytes) < 0)
+				cell_set_status(c, CELL_BUILD_FAILED, "cannot read the built binary %s", c->binary);
+		} else if (fb_interrupted && !j->done) {
+			cell_set_status(c, CELL_SKIPPED, "interrupted before it was built");
+		} else {
+			cell_set_status(c, CELL_BUILD_FAILED, "%s", j->reason[0] ? j->reason : "not built");
+		}
+	}
+	for (size_t k = 0; k < njobs; k++) {
+		if (js[k].done && !js[k].ok)
+			st->failed++;
+		free(js[k].dir);
+		free(js[k].prog);
+		free(js[k].tmp);
+		sb_release(&js[k].err);
+	}
+	free(js);
+	free(cell_job);
+	return 0;
+}
+
+static int same_strvec(const struct strvec *a, const struct strvec *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(a->v[i], b->v[i]))
+			return 0;
+	return 1;
+}
+
+void build_dedupe(struct plan *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		struct cell *c = &p->cells[i];
+		if (!c->binary || c->status != CELL_PENDING)
+			continue;
+		for (size_t k = 0; k < i; k++) {
+			struct cell *o = &p->cells[k];
+			if (o->binary && o->same_binary_as < 0 && o->status == CELL_PENDING &&
+			    !strcmp(o->binary_sha256, c->binary_sha256) && !strcmp(o->allocator, c->allocator) &&
+			    same_strvec(&o->run_args, &c->run_args)) {
+				c->same_binary_as = (int)k;
+				break;
+			}
+		}
+	}
+}

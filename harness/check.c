@@ -1,0 +1,96 @@
+/* check.c: the checker table and `flagbench check` */
+#define _GNU_SOURCE
+#include "check.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+
+static const struct checker *const checkers[] = {
+#define CHECKER(name) &checker_##name,
+	CHECKERS
+#undef CHECKER
+};
+
+const struct checker *checker_find(const char *family)
+{
+	for (size_t i = 0; i < sizeof(checkers) / sizeof(checkers[0]); i++)
+		if (!strcmp(checkers[i]->family, family))
+			return checkers[i];
+	return NULL;
+}
+
+long check_read(int fd, void *buf, unsigned long n)
+{
+	for (;;) {
+		ssize_t r = read(fd, buf, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		return (long)r;
+	}
+}
+
+void check_quote(const char *data, unsigned long n, char *out, unsigned long outn)
+{
+	unsigned long o = 0;
+	if (outn == 0)
+		return;
+	for (unsigned long i = 0; i < n && o + 5 < outn; i++) {
+		unsigned char c = (unsigned char)data[i];
+		if (c == '\n') {
+			out[o++] = '\\';
+			out[o++] = 'n';
+		} else if (c == '\\' || c == '"') {
+			out[o++] = '\\';
+			out[o++] = (char)c;
+		} else if (c < 32 || c >= 127) {
+			o += (unsigned long)snprintf(out + o, outn - o, "\\x%02x", c);
+		} else {
+			out[o++] = (char)c;
+		}
+	}
+	out[o] = '\0';
+}
+
+int cmd_check(int argc, char **argv)
+{
+	if (argc < 3 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		fprintf(stderr, "usage: flagbench check FAMILY N [ARGS...]   (reads the stream on stdin)\nfamilies:");
+		for (size_t i = 0; i < sizeof(checkers) / sizeof(checkers[0]); i++)
+			fprintf(stderr, " %s", checkers[i]->family);
+		fprintf(stderr, "\n");
+		return EXIT_USAGE;
+	}
+	const struct checker *c = checker_find(argv[1]);
+	if (!c) {
+		error("no checker for family '%s'", argv[1]);
+		return EXIT_USAGE;
+	}
+	struct check_args a = { 0, argc - 3, argv + 3 };
+	if (parse_u64(argv[2], &a.n) < 0) {
+		error("bad size '%s': expected a non-negative integer", argv[2]);
+		return EXIT_USAGE;
+	}
+	struct check_report rep;
+	memset(&rep, 0, sizeof(rep));
+	enum check_status st = c->check(&a, 0, &rep);
+	switch (st) {
+	case CHECK_OK:
+		fprintf(stderr, "flagbench: ok: %s %s: %llu bytes\n", argv[1], argv[2], (unsigned long long)rep.bytes);
+		return 0;
+	case CHECK_MISMATCH:
+		error("%s", rep.message);
+		return 1;
+	case CHECK_BAD_ARGS:
+		error("%s (usage: flagbench check %s %s)", rep.message[0] ? rep.message : "bad arguments", c->family,
+		      c->usage);
+		return EXIT_USAGE;
+	case CHECK_IO_ERROR:
+		error("%s", rep.message[0] ? rep.message : "read error");
+		return 1;
+	}
+	return 1;
+}

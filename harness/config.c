@@ -1,0 +1,755 @@
+/* config.c: see config.h */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "jsonpos.h"
+#include "options.h"
+#include "sysinfo.h"
+
+/* Where we are while checking one file: its text and the path of keys. */
+struct cfg {
+	const char *file;
+	const char *text;
+	struct json_step path[16];
+	size_t depth;
+};
+
+static void push_key(struct cfg *c, const char *key)
+{
+	if (c->depth < 16)
+		c->path[c->depth] = (struct json_step){ key, 0 };
+	c->depth++;
+}
+
+static void push_index(struct cfg *c, size_t i)
+{
+	if (c->depth < 16)
+		c->path[c->depth] = (struct json_step){ NULL, i };
+	c->depth++;
+}
+
+static void pop(struct cfg *c)
+{
+	c->depth--;
+}
+
+static int cfg_error(struct cfg *c, const char *fmt, ...) FB_PRINTF(2, 3);
+static int cfg_error(struct cfg *c, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	int line = 1, col = 1;
+	json_locate(c->text, c->path, c->depth < 16 ? c->depth : 16, &line, &col);
+	/* name the key path too: "sizes.fizzbuzz" */
+	struct strbuf where = STRBUF_INIT;
+	for (size_t i = 0; i < c->depth && i < 16; i++) {
+		if (c->path[i].key)
+			sb_addf(&where, "%s%s", i ? "." : "", c->path[i].key);
+		else
+			sb_addf(&where, "[%zu]", c->path[i].index);
+	}
+	error("%s:%d:%d: %s%s%s", c->file, line, col, where.len ? where.buf : "", where.len ? ": " : "", msg);
+	sb_release(&where);
+	return -1;
+}
+
+static const char *type_name(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "an integer";
+	case JSON_REAL: return "a number";
+	case JSON_TRUE:
+	case JSON_FALSE: return "a boolean";
+	case JSON_NULL: return "null";
+	}
+	return "?";
+}
+
+/* Reads the file and parses it; syntax errors carry jansson's position. */
+static json_t *load_json(const char *path, char **text_out)
+{
+	size_t len;
+	char *text = read_file(path, &len);
+	if (!text) {
+		error("cannot read %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	json_error_t je;
+	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	if (!root) {
+		error("%s:%d:%d: %s", path, je.line, je.column, je.text);
+		free(text);
+		return NULL;
+	}
+	if (!json_is_object(root)) {
+		error("%s:1:1: the top level must be an object, not %s", path, type_name(root));
+		json_decref(root);
+		free(text);
+		return NULL;
+	}
+	*text_out = text;
+	return root;
+}
+
+/* Rejects keys that the format does not know, suggesting the closest. */
+static int check_keys(struct cfg *c, json_t *obj, const char *const *known)
+{
+	const char *key;
+	json_t *v;
+	json_object_foreach(obj, key, v) {
+		int ok = 0;
+		for (const char *const *k = known; *k; k++)
+			if (!strcmp(*k, key))
+				ok = 1;
+		if (!ok) {
+			push_key(c, key);
+			const char *near = closest_word(known, key);
+			int r = near ? cfg_error(c, "unknown key; did you mean '%s'?", near) : cfg_error(c, "unknown key");
+			pop(c);
+			return r;
+		}
+	}
+	return 0;
+}
+
+static int get_string(struct cfg *c, json_t *obj, const char *key, int required, char **out)
+{
+	json_t *v = json_object_get(obj, key);
+	if (!v) {
+		if (required)
+			return cfg_error(c, "missing required key '%s'", key);
+		return 0;
+	}
+	push_key(c, key);
+	if (!json_is_string(v) || !json_string_length(v)) {
+		int r = cfg_error(c, "must be a non-empty string, not %s", type_name(v));
+		pop(c);
+		return r;
+	}
+	pop(c);
+	free(*out);
+	*out = xstrdup(json_string_value(v));
+	return 0;
+}
+
+static int get_string_list(struct cfg *c, json_t *obj, const char *key, int required, struct strvec *out)
+{
+	json_t *v = json_object_get(obj, key);
+	if (!v) {
+		if (required)
+			return cfg_error(c, "missing required key '%s'", key);
+		return 0;
+	}
+	push_key(c, key);
+	if (json_is_string(v)) {
+		/* a lone string is a one-element list */
+		sv_push(out, json_string_value(v));
+		pop(c);
+		return 0;
+	}
+	if (!json_is_array(v)) {
+		int r = cfg_error(c, "must be a list of strings, not %s", type_name(v));
+		pop(c);
+		return r;
+	}
+	size_t i;
+	json_t *e;
+	json_array_foreach(v, i, e) {
+		if (!json_is_string(e) || !json_string_length(e)) {
+			push_index(c, i);
+			int r = cfg_error(c, "must be a non-empty string, not %s", type_name(e));
+			pop(c);
+			pop(c);
+			return r;
+		}
+		sv_push(out, json_string_value(e));
+	}
+	pop(c);
+	return 0;
+}
+
+static int get_number(struct cfg *c, json_t *obj, const char *key, double min, double max, int integer,
+		      double *out)
+{
+	json_t *v = json_object_get(obj, key);
+	if (!v)
+		return 0;
+	push_key(c, key);
+	int r = 0;
+	if (!json_is_number(v) || (integer && !json_is_integer(v)))
+		r = cfg_error(c, "must be %s, not %s", integer ? "an integer" : "a number", type_name(v));
+	else if (json_number_value(v) < min || json_number_value(v) > max)
+		r = cfg_error(c, "must be from %g to %g, not %g", min, max, json_number_value(v));
+	else
+		*out = json_number_value(v);
+	pop(c);
+	return r;
+}
+
+static int get_size(struct cfg *c, json_t *v, uint64_t *out)
+{
+	/* sizes may be integers or strings like "0x2ffffffff" and "64M" */
+	if (json_is_integer(v) && json_integer_value(v) >= 0) {
+		*out = (uint64_t)json_integer_value(v);
+		return 0;
+	}
+	if (json_is_string(v) && parse_u64(json_string_value(v), out) == 0)
+		return 0;
+	return cfg_error(c, "must be a non-negative size (integer, or a string like \"0x2ffffffff\" or \"64M\")");
+}
+
+static char *config_path(const char *kind, const char *name_or_path)
+{
+	if (strchr(name_or_path, '/') || strstr(name_or_path, ".json"))
+		return xstrdup(name_or_path);
+	return xasprintf("%s/configs/%s/%s.json", project_root(), kind, name_or_path);
+}
+
+void list_config_names(const char *kind, struct strvec *out)
+{
+	char *dir = xasprintf("%s/configs/%s", project_root(), kind);
+	struct dirent **ents;
+	int n = scandir(dir, &ents, NULL, alphasort);
+	if (!strcmp(kind, "cpus"))
+		sv_push(out, "host");
+	for (int i = 0; i < n; i++) {
+		size_t l = strlen(ents[i]->d_name);
+		if (l > 5 && !strcmp(ents[i]->d_name + l - 5, ".json") && strcmp(ents[i]->d_name, "host.json"))
+			sv_pushf(out, "%.*s", (int)(l - 5), ents[i]->d_name);
+		free(ents[i]);
+	}
+	if (n > 0)
+		free(ents);
+	free(dir);
+}
+
+static int unknown_name(const char *kind, const char *what, const char *name)
+{
+	struct strvec names = STRVEC_INIT;
+	list_config_names(kind, &names);
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < names.n; i++)
+		sb_addf(&sb, "%s%s", i ? ", " : "", names.v[i]);
+	const char *near = names.n ? closest_word((const char *const *)names.v, name) : NULL;
+	error("unknown %s '%s'%s%s%s; available: %s", what, name, near ? " (did you mean '" : "", near ? near : "",
+	      near ? "'?)" : "", sb.len ? sb.buf : "none");
+	sb_release(&sb);
+	sv_clear(&names);
+	return -1;
+}
+
+static int parse_pin(struct cfg *c, json_t *pin, struct cpu_profile *p)
+{
+	static const char *const keys[] = { "producer", "consumer", "single", "class", NULL };
+	if (!json_is_object(pin))
+		return cfg_error(c, "must be an object like {\"producer\": 0, \"consumer\": 2, \"single\": 0}");
+	if (check_keys(c, pin, keys) < 0)
+		return -1;
+	double v;
+	const char *names[] = { "producer", "consumer", "single" };
+	int *dst[] = { &p->pin_producer, &p->pin_consumer, &p->pin_single };
+	for (int i = 0; i < 3; i++) {
+		v = -1;
+		json_t *x = json_object_get(pin, names[i]);
+		if (x && json_is_null(x))
+			continue;
+		if (get_number(c, pin, names[i], 0, 4095, 1, &v) < 0)
+			return -1;
+		if (v >= 0)
+			*dst[i] = (int)v;
+	}
+	return get_string(c, pin, "class", 0, &p->pin_class);
+}
+
+int load_cpu_profile(const char *name, struct cpu_profile *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->pin_producer = p->pin_consumer = p->pin_single = PIN_NONE;
+	p->cooldown_below_c = NAN;
+	if (!strcmp(name, "host")) {
+		char *over = xasprintf("%s/configs/cpus/host.json", project_root());
+		int exists = access(over, R_OK) == 0;
+		free(over);
+		if (!exists)
+			return host_profile(p);
+	}
+	char *path = config_path("cpus", name);
+	if (access(path, R_OK) < 0 && !strchr(name, '/') && !strstr(name, ".json")) {
+		free(path);
+		return unknown_name("cpus", "cpu profile", name);
+	}
+	char *text = NULL;
+	json_t *root = load_json(path, &text);
+	if (!root) {
+		free(path);
+		return -1;
+	}
+	struct cfg c = { path, text, { { 0 } }, 0 };
+	static const char *const keys[] = { "name", "title", "match", "march", "cflags", "pin", "cooldown", NULL };
+	int r = check_keys(&c, root, keys);
+	if (!r)
+		r = get_string(&c, root, "name", 1, &p->name);
+	if (!r)
+		r = get_string(&c, root, "title", 0, &p->title);
+	if (!r)
+		r = get_string(&c, root, "match", 0, &p->match);
+	if (!r)
+		r = get_string_list(&c, root, "march", 1, &p->march);
+	if (!r)
+		r = get_string_list(&c, root, "cflags", 0, &p->cflags);
+	json_t *pin = json_object_get(root, "pin");
+	if (!r && pin) {
+		push_key(&c, "pin");
+		r = parse_pin(&c, pin, p);
+		pop(&c);
+	}
+	json_t *cd = json_object_get(root, "cooldown");
+	if (!r && cd) {
+		static const char *const ckeys[] = { "seconds", "below_celsius", "max_wait_seconds", NULL };
+		push_key(&c, "cooldown");
+		if (!json_is_object(cd))
+			r = cfg_error(&c, "must be an object like {\"seconds\": 30}");
+		if (!r)
+			r = check_keys(&c, cd, ckeys);
+		if (!r)
+			r = get_number(&c, cd, "seconds", 0, 3600, 0, &p->cooldown_s);
+		if (!r)
+			r = get_number(&c, cd, "below_celsius", 10, 110, 0, &p->cooldown_below_c);
+		p->cooldown_max_wait_s = p->cooldown_s;
+		if (!r)
+			r = get_number(&c, cd, "max_wait_seconds", 0, 7200, 0, &p->cooldown_max_wait_s);
+		pop(&c);
+	}
+	if (!r && p->march.n == 0) {
+		push_key(&c, "march");
+		r = cfg_error(&c, "must name at least one -march value (\"default\" for none)");
+		pop(&c);
+	}
+	free(text);
+	p->path = path;
+	p->json = root;
+	if (r < 0) {
+		free_cpu_profile(p);
+		return -1;
+	}
+	return 0;
+}
+
+void free_cpu_profile(struct cpu_profile *p)
+{
+	free(p->name);
+	free(p->path);
+	free(p->title);
+	free(p->match);
+	free(p->pin_class);
+	sv_clear(&p->march);
+	sv_clear(&p->cflags);
+	json_decref(p->json);
+	memset(p, 0, sizeof(*p));
+}
+
+int load_suite(const char *name, struct suite *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->cooldown_s = -1;
+	char *path = config_path("suites", name);
+	if (access(path, R_OK) < 0 && !strchr(name, '/') && !strstr(name, ".json")) {
+		free(path);
+		return unknown_name("suites", "suite", name);
+	}
+	char *text = NULL;
+	json_t *root = load_json(path, &text);
+	if (!root) {
+		free(path);
+		return -1;
+	}
+	struct cfg c = { path, text, { { 0 } }, 0 };
+	static const char *const keys[] = { "name", "title", "description", "variants", "compilers", "opt",
+					    "march", "allocators", "sizes", "runs", "warmup", "cooldown", NULL };
+	int r = check_keys(&c, root, keys);
+	if (!r)
+		r = get_string(&c, root, "name", 1, &s->name);
+	if (!r)
+		r = get_string(&c, root, "title", 0, &s->title);
+	if (!r)
+		r = get_string_list(&c, root, "variants", 1, &s->variants);
+	if (!r)
+		r = get_string_list(&c, root, "compilers", 1, &s->compilers);
+	if (!r)
+		r = get_string_list(&c, root, "opt", 1, &s->opt);
+	json_t *m = json_object_get(root, "march");
+	if (!r && m && json_is_string(m) && !strcmp(json_string_value(m), "profile"))
+		s->march_from_profile = 1;
+	else if (!r && m)
+		r = get_string_list(&c, root, "march", 0, &s->march);
+	else if (!r)
+		s->march_from_profile = 1;
+	if (!r)
+		r = get_string_list(&c, root, "allocators", 0, &s->allocators);
+	for (size_t i = 0; !r && i < s->opt.n; i++)
+		if (s->opt.v[i][0] != '-') {
+			push_key(&c, "opt");
+			push_index(&c, i);
+			r = cfg_error(&c, "'%s' is not a compiler flag (e.g. \"-O2\")", s->opt.v[i]);
+			pop(&c);
+			pop(&c);
+		}
+	double v;
+	json_t *runs = json_object_get(root, "runs"), *warm = json_object_get(root, "warmup");
+	v = 0;
+	if (!r && runs && !(r = get_number(&c, root, "runs", 1, 10000, 1, &v))) {
+		s->runs = (unsigned)v;
+		s->has_runs = 1;
+	}
+	v = 0;
+	if (!r && warm && !(r = get_number(&c, root, "warmup", 0, 1000, 1, &v))) {
+		s->warmup = (unsigned)v;
+		s->has_warmup = 1;
+	}
+	if (!r)
+		r = get_number(&c, root, "cooldown", 0, 3600, 0, &s->cooldown_s);
+	json_t *sizes = json_object_get(root, "sizes");
+	if (!r && sizes) {
+		push_key(&c, "sizes");
+		if (!json_is_object(sizes))
+			r = cfg_error(&c, "must be an object like {\"yes\": 100000000}");
+		const char *k;
+		json_t *sv;
+		json_object_foreach(sizes, k, sv) {
+			if (r)
+				break;
+			uint64_t n;
+			push_key(&c, k);
+			r = get_size(&c, sv, &n);
+			pop(&c);
+		}
+		pop(&c);
+		s->sizes = json_incref(sizes);
+	}
+	if (!r && s->variants.n == 0) {
+		push_key(&c, "variants");
+		r = cfg_error(&c, "must name at least one variant glob");
+		pop(&c);
+	}
+	free(text);
+	s->path = path;
+	s->json = root;
+	if (r < 0) {
+		free_suite(s);
+		return -1;
+	}
+	return 0;
+}
+
+void free_suite(struct suite *s)
+{
+	free(s->name);
+	free(s->path);
+	free(s->title);
+	sv_clear(&s->variants);
+	sv_clear(&s->compilers);
+	sv_clear(&s->opt);
+	sv_clear(&s->march);
+	sv_clear(&s->allocators);
+	json_decref(s->sizes);
+	json_decref(s->json);
+	memset(s, 0, sizeof(*s));
+}
+
+static int size_value(const json_t *v, uint64_t *n)
+{
+	if (json_is_integer(v)) {
+		*n = (uint64_t)json_integer_value(v);
+		return 1;
+	}
+	return json_is_string(v) && parse_u64(json_string_value(v), n) == 0;
+}
+
+uint64_t suite_size_for(const struct suite *s, const struct family *f, const char *variant)
+{
+	uint64_t n = f->default_size;
+	if (!s->sizes)
+		return n;
+	/* "family/variant" overrides "family", which overrides the default */
+	if (variant) {
+		char *key = xasprintf("%s/%s", f->name, variant);
+		int found = size_value(json_object_get(s->sizes, key), &n);
+		free(key);
+		if (found)
+			return n;
+	}
+	size_value(json_object_get(s->sizes, f->name), &n);
+	return n;
+}
+
+static int load_variant(struct cfg *c, json_t *v, struct family *f, struct variant *out)
+{
+	static const char *const keys[] = { "name", "title", "requires_flags", "requires_cpu", "args", "notes",
+					    NULL };
+	memset(out, 0, sizeof(*out));
+	if (!json_is_object(v))
+		return cfg_error(c, "a variant must be an object with at least \"name\"");
+	int r = check_keys(c, v, keys);
+	if (!r)
+		r = get_string(c, v, "name", 1, &out->name);
+	if (!r)
+		r = get_string(c, v, "title", 0, &out->title);
+	if (!r)
+		r = get_string_list(c, v, "requires_flags", 0, &out->requires_flags);
+	if (!r)
+		r = get_string_list(c, v, "requires_cpu", 0, &out->requires_cpu);
+	if (!r)
+		r = get_string_list(c, v, "args", 0, &out->args);
+	if (r)
+		return r;
+	if (strchr(out->name, '/') || out->name[0] == '.') {
+		push_key(c, "name");
+		r = cfg_error(c, "'%s' is not a plain file name", out->name);
+		pop(c);
+		return r;
+	}
+	out->source = xasprintf("%s/%s.c", f->dir, out->name);
+	if (access(out->source, R_OK) < 0) {
+		push_key(c, "name");
+		r = cfg_error(c, "no source file %s", out->source);
+		pop(c);
+	}
+	if (!out->title)
+		out->title = xstrdup(out->name);
+	return r;
+}
+
+static int load_reference(struct cfg *c, json_t *v, struct reference *out)
+{
+	static const char *const keys[] = { "name", "title", "argv", "bounded_by", NULL };
+	memset(out, 0, sizeof(*out));
+	if (!json_is_object(v))
+		return cfg_error(c, "a reference must be an object with \"name\" and \"argv\"");
+	int r = check_keys(c, v, keys);
+	if (!r)
+		r = get_string(c, v, "name", 1, &out->name);
+	if (!r)
+		r = get_string(c, v, "title", 0, &out->title);
+	if (!r)
+		r = get_string_list(c, v, "argv", 1, &out->argv);
+	char *bound = NULL;
+	if (!r)
+		r = get_string(c, v, "bounded_by", 0, &bound);
+	if (!r && bound) {
+		if (!strcmp(bound, "max_bytes"))
+			out->unbounded = 1;
+		else if (strcmp(bound, "size")) {
+			push_key(c, "bounded_by");
+			r = cfg_error(c, "must be \"max_bytes\" (the meter cuts the stream) or \"size\" (argv bounds it)");
+			pop(c);
+		}
+	}
+	free(bound);
+	if (!r && !out->title)
+		out->title = xstrdup(out->name);
+	return r;
+}
+
+int load_family(const char *dir, struct family *f)
+{
+	memset(f, 0, sizeof(*f));
+	char *path = xasprintf("%s/family.json", dir);
+	char *text = NULL;
+	json_t *root = load_json(path, &text);
+	if (!root) {
+		free(path);
+		return -1;
+	}
+	f->dir = xstrdup(dir);
+	f->json = root;
+	struct cfg c = { path, text, { { 0 } }, 0 };
+	static const char *const keys[] = { "family", "title", "kind", "unit", "default_size", "check", "baseline",
+					    "libs", "args", "variants", "references", "notes", NULL };
+	char *kind = NULL;
+	int r = check_keys(&c, root, keys);
+	if (!r)
+		r = get_string(&c, root, "family", 1, &f->name);
+	if (!r)
+		r = get_string(&c, root, "title", 0, &f->title);
+	if (!r)
+		r = get_string(&c, root, "kind", 1, &kind);
+	if (!r) {
+		if (!strcmp(kind, "stream"))
+			f->kind = KIND_STREAM;
+		else if (!strcmp(kind, "compute"))
+			f->kind = KIND_COMPUTE;
+		else {
+			push_key(&c, "kind");
+			r = cfg_error(&c, "must be \"stream\" or \"compute\", not \"%s\"", kind);
+			pop(&c);
+		}
+	}
+	free(kind);
+	if (!r)
+		r = get_string(&c, root, "unit", 1, &f->unit);
+	json_t *ds = json_object_get(root, "default_size");
+	if (!r && !ds)
+		r = cfg_error(&c, "missing required key 'default_size'");
+	if (!r) {
+		push_key(&c, "default_size");
+		r = get_size(&c, ds, &f->default_size);
+		pop(&c);
+	}
+	if (!r)
+		r = get_string(&c, root, "check", 1, &f->check);
+	if (!r)
+		r = get_string(&c, root, "baseline", 1, &f->baseline);
+	if (!r)
+		r = get_string_list(&c, root, "libs", 0, &f->libs);
+	if (!r)
+		r = get_string_list(&c, root, "args", 0, &f->args);
+	json_t *vs = json_object_get(root, "variants");
+	if (!r && (!vs || !json_is_array(vs) || !json_array_size(vs))) {
+		if (vs)
+			push_key(&c, "variants");
+		r = cfg_error(&c, "'variants' must be a non-empty list");
+		if (vs)
+			pop(&c);
+	}
+	if (!r) {
+		f->variants = xcalloc(json_array_size(vs), sizeof(*f->variants));
+		push_key(&c, "variants");
+		for (size_t i = 0; !r && i < json_array_size(vs); i++) {
+			push_index(&c, i);
+			r = load_variant(&c, json_array_get(vs, i), f, &f->variants[i]);
+			if (!r)
+				f->nvariants++;
+			for (size_t j = 0; !r && j < i; j++)
+				if (!strcmp(f->variants[j].name, f->variants[i].name))
+					r = cfg_error(&c, "variant '%s' is listed twice", f->variants[i].name);
+			pop(&c);
+		}
+		pop(&c);
+	}
+	json_t *refs = json_object_get(root, "references");
+	if (!r && refs) {
+		push_key(&c, "references");
+		if (!json_is_array(refs))
+			r = cfg_error(&c, "must be a list of objects");
+		else
+			f->references = xcalloc(json_array_size(refs), sizeof(*f->references));
+		for (size_t i = 0; !r && i < json_array_size(refs); i++) {
+			push_index(&c, i);
+			r = load_reference(&c, json_array_get(refs, i), &f->references[i]);
+			if (!r)
+				f->nreferences++;
+			pop(&c);
+		}
+		pop(&c);
+	}
+	if (!r) {
+		int found = 0;
+		for (size_t i = 0; i < f->nvariants; i++)
+			found |= !strcmp(f->variants[i].name, f->baseline);
+		if (!found) {
+			push_key(&c, "baseline");
+			r = cfg_error(&c, "'%s' is not one of the family's variants", f->baseline);
+			pop(&c);
+		}
+	}
+	if (!r && f->kind == KIND_COMPUTE)
+		f->rate_unit = xasprintf("%s/s", f->unit);
+	if (!r && !f->title)
+		f->title = xstrdup(f->name);
+	free(text);
+	free(path);
+	if (r < 0) {
+		free_family(f);
+		return -1;
+	}
+	return 0;
+}
+
+void free_family(struct family *f)
+{
+	for (size_t i = 0; i < f->nvariants; i++) {
+		struct variant *v = &f->variants[i];
+		free(v->name);
+		free(v->title);
+		free(v->source);
+		sv_clear(&v->requires_flags);
+		sv_clear(&v->requires_cpu);
+		sv_clear(&v->args);
+	}
+	for (size_t i = 0; i < f->nreferences; i++) {
+		free(f->references[i].name);
+		free(f->references[i].title);
+		sv_clear(&f->references[i].argv);
+	}
+	free(f->variants);
+	free(f->references);
+	free(f->name);
+	free(f->dir);
+	free(f->title);
+	free(f->unit);
+	free(f->rate_unit);
+	free(f->check);
+	free(f->baseline);
+	sv_clear(&f->libs);
+	sv_clear(&f->args);
+	json_decref(f->json);
+	memset(f, 0, sizeof(*f));
+}
+
+int load_all_families(struct family **out)
+{
+	char *dir = xasprintf("%s/variants", project_root());
+	struct dirent **ents;
+	int n = scandir(dir, &ents, NULL, alphasort);
+	if (n < 0) {
+		error("cannot list %s: %s", dir, strerror(errno));
+		free(dir);
+		return -1;
+	}
+	struct family *fams = xcalloc((size_t)n, sizeof(*fams));
+	int count = 0, rc = 0;
+	for (int i = 0; i < n; i++) {
+		const char *name = ents[i]->d_name;
+		char *fdir = xasprintf("%s/%s", dir, name);
+		char *fj = xasprintf("%s/family.json", fdir);
+		if (name[0] != '.' && access(fj, R_OK) == 0) {
+			if (load_family(fdir, &fams[count]) < 0)
+				rc = -1;
+			else
+				count++;
+		}
+		free(fj);
+		free(fdir);
+		free(ents[i]);
+	}
+	free(ents);
+	free(dir);
+	if (rc < 0) {
+		for (int i = 0; i < count; i++)
+			free_family(&fams[i]);
+		free(fams);
+		return -1;
+	}
+	*out = fams;
+	return count;
+}
+
+const char *family_kind_name(enum family_kind k)
+{
+	return k == KIND_STREAM ? "stream" : "compute";
+}

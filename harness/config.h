@@ -1,0 +1,101 @@
+/* config.h: CPU profiles, suites and family.json files (DESIGN.md).
+ *
+ * Everything is read with jansson and checked for shape and range here,
+ * once; later stages trust these structs.  A bad value is reported as
+ * "flagbench: FILE:LINE:COLUMN: what is wrong" (jsonpos finds the place)
+ * and makes the loader return -1; the caller exits with code 2.
+ *
+ * Names: a PROFILE or SUITE argument is a name under configs/cpus or
+ * configs/suites of the project root, or a path to a JSON file.  The
+ * profile "host" is not a file: it is probed from /proc and /sys.
+ */
+#ifndef FLAGBENCH_CONFIG_H
+#define FLAGBENCH_CONFIG_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "util.h"
+
+#define PIN_NONE (-1)
+
+enum family_kind { KIND_STREAM, KIND_COMPUTE };
+
+struct cpu_profile {
+	char *name, *path;     /* path NULL for the probed host */
+	char *title;
+	char *match;           /* text expected in the host's cpu model, or NULL */
+	struct strvec march;   /* "default" means no -march flag */
+	struct strvec cflags;  /* added to every build on this profile */
+	/* pins: a CPU number, or PIN_NONE; a class name (topology) in *_class */
+	int pin_producer, pin_consumer, pin_single;
+	char *pin_class;       /* e.g. "same_l3": the pair is chosen from the topology */
+	double cooldown_s;
+	double cooldown_below_c; /* NAN when not set */
+	double cooldown_max_wait_s;
+	json_t *json;          /* as loaded (for results.json "profile") */
+};
+
+struct variant {
+	char *name, *title, *source; /* source: path of the .c file */
+	struct strvec requires_flags, requires_cpu, args;
+};
+
+/* An external program measured beside the variants (GNU yes). */
+struct reference {
+	char *name, *title;
+	struct strvec argv;   /* argv; "{N}" is replaced by the size */
+	int unbounded;        /* never stops by itself: the meter cuts it at the expected bytes */
+};
+
+struct family {
+	char *name, *dir, *title;
+	enum family_kind kind;
+	char *unit;           /* lines, bytes, blocks, ops */
+	char *rate_unit;      /* compute: "bytes/s", "ops/s" */
+	uint64_t default_size;
+	char *check;          /* checker name (check.h) */
+	char *baseline;       /* variant name */
+	struct strvec libs;   /* -l names, e.g. gmp */
+	struct strvec args;   /* extra arguments after N for every variant */
+	struct variant *variants;
+	size_t nvariants;
+	struct reference *references;
+	size_t nreferences;
+	json_t *json;
+};
+
+struct suite {
+	char *name, *path, *title;
+	struct strvec variants;   /* globs "family/variant" */
+	struct strvec compilers, opt, march, allocators;
+	int march_from_profile;
+	json_t *sizes;            /* {"family": N, "family/variant": N} */
+	unsigned runs, warmup;
+	int has_runs, has_warmup;
+	double cooldown_s;        /* < 0: the profile's */
+	json_t *json;
+};
+
+int load_cpu_profile(const char *name_or_path, struct cpu_profile *p);
+int load_suite(const char *name_or_path, struct suite *s);
+int load_family(const char *dir, struct family *f);
+void free_cpu_profile(struct cpu_profile *p);
+void free_suite(struct suite *s);
+void free_family(struct family *f);
+
+/* All families under variants/ (sorted by name); returns count or -1. */
+int load_all_families(struct family **out);
+
+/* Names of the profiles or suites available, for listings and errors
+ * ("host" first for profiles). */
+void list_config_names(const char *kind, struct strvec *out);
+
+/* The work size of a variant (or, with variant NULL, of the family's
+ * references) in a suite: sizes["family/variant"], else sizes["family"],
+ * else the family's default_size. */
+uint64_t suite_size_for(const struct suite *s, const struct family *f, const char *variant);
+
+const char *family_kind_name(enum family_kind k);
+
+#endif

@@ -1,0 +1,303 @@
+/* plan.c: see plan.h */
+#define _GNU_SOURCE
+#include "plan.h"
+
+#include <fnmatch.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "runcmd.h"
+#include "sysinfo.h"
+
+static const char *const status_names[] = {
+	[CELL_PENDING] = "pending",	    [CELL_OK] = "ok",		      [CELL_BUILD_FAILED] = "build_failed",
+	[CELL_UNSUPPORTED] = "unsupported", [CELL_WRONG_OUTPUT] = "wrong_output", [CELL_CRASHED] = "crashed",
+	[CELL_TIMEOUT] = "timeout",	    [CELL_SKIPPED] = "skipped",
+};
+
+const char *cell_status_name(enum cell_status s)
+{
+	return status_names[s];
+}
+
+int cell_status_parse(const char *name, enum cell_status *out)
+{
+	for (size_t i = 0; i < sizeof(status_names) / sizeof(status_names[0]); i++)
+		if (!strcmp(status_names[i], name)) {
+			*out = (enum cell_status)i;
+			return 0;
+		}
+	return -1;
+}
+
+int cell_status_failed(enum cell_status s)
+{
+	return s == CELL_BUILD_FAILED || s == CELL_WRONG_OUTPUT || s == CELL_CRASHED || s == CELL_TIMEOUT;
+}
+
+void cell_set_status(struct cell *c, enum cell_status s, const char *fmt, ...)
+{
+	c->status = s;
+	free(c->reason);
+	c->reason = NULL;
+	if (fmt) {
+		char buf[2048];
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(buf, sizeof(buf), fmt, ap);
+		va_end(ap);
+		c->reason = xstrdup(buf);
+	}
+}
+
+void compiler_probe(struct compiler *c, const char *name)
+{
+	memset(c, 0, sizeof(*c));
+	c->name = xstrdup(name);
+	c->path = find_on_path(name);
+	if (!c->path)
+		return;
+	char *argv[] = { c->path, "--version", NULL };
+	struct strbuf out = STRBUF_INIT;
+	struct child_exit ex;
+	if (run_capture(argv, CHILD_DEVNULL, 30, 65536, &out, NULL, &ex) == 0 && ex.outcome == CHILD_EXITED &&
+	    ex.exit_code == 0 && out.len) {
+		c->version = xasprintf("%.*s", (int)strcspn(out.buf, "\n"), out.buf);
+		/* the identity covers the resolved path and the whole text, so an
+		 * upgrade in place (same path, new version) invalidates the cache */
+		struct strbuf id = STRBUF_INIT;
+		sb_addf(&id, "%s\n%s", c->path, out.buf);
+		char hex[65];
+		sha256_hex(id.buf, id.len, hex);
+		c->identity = xstrdup(hex);
+		sb_release(&id);
+	} else {
+		free(c->path);
+		c->path = NULL;
+	}
+	sb_release(&out);
+}
+
+int compiler_accepts_march(struct compiler *c, const char *march, char *why, size_t n)
+{
+	if (!strcmp(march, "default"))
+		return 1;
+	char *flag = xasprintf("-march=%s", march);
+	char *argv[] = { c->path, flag, "-x", "c", "-c", "-o", "/dev/null", "/dev/null", NULL };
+	struct strbuf err = STRBUF_INIT;
+	struct child_exit ex;
+	int ok = run_capture(argv, CHILD_DEVNULL, 30, 4096, NULL, &err, &ex) == 0 && ex.outcome == CHILD_EXITED &&
+		 ex.exit_code == 0;
+	if (!ok)
+		snprintf(why, n, "%s does not accept %s: %.*s", c->name, flag, (int)strcspn(err.buf ? err.buf : "", "\n"),
+			 err.buf ? err.buf : "");
+	sb_release(&err);
+	free(flag);
+	return ok;
+}
+
+static void compiler_free(struct compiler *c)
+{
+	free(c->name);
+	free(c->path);
+	free(c->version);
+	free(c->identity);
+}
+
+/* A suite glob such as "fizzbuzz/sse" or "yes/[bv]*" against family/variant. */
+static int variant_selected(const struct suite *s, const char *family, const char *variant)
+{
+	char *id = xasprintf("%s/%s", family, variant);
+	int sel = 0;
+	for (size_t i = 0; i < s->variants.n && !sel; i++)
+		sel = fnmatch(s->variants.v[i], id, 0) == 0;
+	free(id);
+	return sel;
+}
+
+static struct cell *new_cell(struct plan *p, size_t *alloc)
+{
+	if (p->n == *alloc) {
+		*alloc = *alloc ? *alloc * 2 : 32;
+		p->cells = xrealloc(p->cells, *alloc * sizeof(*p->cells));
+	}
+	struct cell *c = &p->cells[p->n++];
+	memset(c, 0, sizeof(*c));
+	c->same_binary_as = -1;
+	c->speedup = NAN;
+	c->pin_producer = c->pin_consumer = c->pin_single = PIN_NONE;
+	return c;
+}
+
+static void set_run_args(struct cell *c, const struct family *f, const struct strvec *extra)
+{
+	sv_pushf(&c->run_args, "%llu", (unsigned long long)c->size);
+	sv_pushv(&c->run_args, f->args.v);
+	if (extra)
+		sv_pushv(&c->run_args, extra->v);
+	c->expected_bytes = UINT64_MAX;
+	const struct checker *ck = checker_find(f->check);
+	if (ck && ck->expected_bytes) {
+		struct check_args a = { c->size, (int)c->run_args.n - 1, c->run_args.v + 1 };
+		c->expected_bytes = ck->expected_bytes(&a);
+	}
+}
+
+struct march_probe {
+	struct compiler *comp;
+	char *march;
+	int ok;
+	char why[512];
+};
+
+int plan_build(const struct plan_input *in, struct plan *out)
+{
+	const struct suite *s = in->suite;
+	const struct cpu_profile *prof = in->profile;
+	int (*has_flag)(const char *) = in->has_cpu_flag ? in->has_cpu_flag : host_has_cpu_flag;
+	memset(out, 0, sizeof(*out));
+	size_t alloc = 0;
+
+	out->ncompilers = s->compilers.n;
+	out->compilers = xcalloc(s->compilers.n, sizeof(*out->compilers));
+	for (size_t i = 0; i < s->compilers.n; i++)
+		compiler_probe(&out->compilers[i], s->compilers.v[i]);
+	const struct strvec *marches = s->march_from_profile ? &prof->march : &s->march;
+	struct strvec default_alloc = STRVEC_INIT;
+	sv_push(&default_alloc, "glibc");
+	const struct strvec *allocs = s->allocators.n ? &s->allocators : &default_alloc;
+
+	struct march_probe *probes = xcalloc(s->compilers.n * (marches->n ? marches->n : 1), sizeof(*probes));
+	size_t nprobes = 0;
+	int any_selected = 0;
+
+	for (size_t fi = 0; fi < in->nfamilies; fi++) {
+		struct family *f = &in->families[fi];
+		int family_used = 0;
+		if (!checker_find(f->check))
+			sv_pushf(&out->warnings, "family %s names checker '%s', which flagbench does not have", f->name,
+				 f->check);
+		for (size_t vi = 0; vi < f->nvariants; vi++) {
+			struct variant *v = &f->variants[vi];
+			if (!variant_selected(s, f->name, v->name))
+				continue;
+			family_used = 1;
+			for (size_t ci = 0; ci < s->compilers.n; ci++)
+				for (size_t oi = 0; oi < s->opt.n; oi++)
+					for (size_t mi = 0; mi < marches->n; mi++)
+						for (size_t ai = 0; ai < allocs->n; ai++) {
+							struct cell *c = new_cell(out, &alloc);
+							struct compiler *comp = &out->compilers[ci];
+							const char *march = marches->v[mi];
+							c->family = f;
+							c->variant = v;
+							c->compiler = comp;
+							c->opt = xstrdup(s->opt.v[oi]);
+							c->march = xstrdup(march);
+							c->allocator = xstrdup(allocs->v[ai]);
+							c->size = suite_size_for(s, f, v->name);
+							struct strbuf cfg = STRBUF_INIT;
+							sb_addf(&cfg, "%s/%s/%s", comp->name, c->opt, march);
+							if (s->allocators.n)
+								sb_addf(&cfg, "/%s", c->allocator);
+							c->config = sb_detach(&cfg);
+							c->id = xasprintf("%s/%s@%s", f->name, v->name, c->config);
+							sv_push(&c->cflags, c->opt);
+							if (strcmp(march, "default"))
+								sv_pushf(&c->cflags, "-march=%s", march);
+							sv_pushv(&c->cflags, prof->cflags.v);
+							sv_pushv(&c->cflags, v->requires_flags.v);
+							set_run_args(c, f, &v->args);
+						}
+		}
+		/* references once per family, whenever any of its variants runs */
+		for (size_t ri = 0; family_used && ri < f->nreferences; ri++) {
+			struct cell *c = new_cell(out, &alloc);
+			c->family = f;
+			c->reference = &f->references[ri];
+			c->config = xstrdup("reference");
+			c->allocator = xstrdup("glibc");
+			c->size = suite_size_for(s, f, c->reference->name);
+			c->id = xasprintf("%s/%s@reference", f->name, c->reference->name);
+			set_run_args(c, f, NULL);
+		}
+		any_selected |= family_used;
+	}
+	if (!any_selected)
+		sv_pushf(&out->warnings, "the suite's variant globs match no variant");
+
+	/* Decide what cannot run here, with reasons, in plan order. */
+	for (size_t i = 0; i < out->n; i++) {
+		struct cell *c = &out->cells[i];
+		if (in->only && fnmatch(in->only, c->id, 0) != 0) {
+			cell_set_status(c, CELL_SKIPPED, "not selected by --only %s", in->only);
+			continue;
+		}
+		if (c->reference) {
+			char *prog = find_on_path(c->reference->argv.v[0]);
+			if (!prog)
+				cell_set_status(c, CELL_UNSUPPORTED, "reference program '%s' not found on PATH",
+						c->reference->argv.v[0]);
+			free(prog);
+			continue;
+		}
+		if (!c->compiler->path) {
+			cell_set_status(c, CELL_UNSUPPORTED, "compiler '%s' not found on PATH", c->compiler->name);
+			continue;
+		}
+		for (size_t k = 0; k < c->variant->requires_cpu.n; k++)
+			if (!has_flag(c->variant->requires_cpu.v[k])) {
+				cell_set_status(c, CELL_UNSUPPORTED, "host cpu lacks %s (%s)", c->variant->requires_cpu.v[k],
+						host_cpu_model());
+				break;
+			}
+		if (c->status != CELL_PENDING)
+			continue;
+		struct march_probe *pr = NULL;
+		for (size_t k = 0; k < nprobes; k++)
+			if (probes[k].comp == c->compiler && !strcmp(probes[k].march, c->march))
+				pr = &probes[k];
+		if (!pr) {
+			pr = &probes[nprobes++];
+			pr->comp = c->compiler;
+			pr->march = c->march;
+			pr->ok = in->probe_march ? in->probe_march(c->compiler, c->march, pr->why, sizeof(pr->why))
+						 : compiler_accepts_march(c->compiler, c->march, pr->why, sizeof(pr->why));
+		}
+		if (!pr->ok)
+			cell_set_status(c, CELL_UNSUPPORTED, "%s", pr->why);
+	}
+	free(probes);
+	sv_clear(&default_alloc);
+	return 0;
+}
+
+void plan_free(struct plan *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		struct cell *c = &p->cells[i];
+		free(c->id);
+		free(c->config);
+		free(c->opt);
+		free(c->march);
+		free(c->allocator);
+		free(c->reason);
+		free(c->binary);
+		free(c->preload);
+		sv_clear(&c->cflags);
+		sv_clear(&c->run_args);
+		sv_clear(&c->warnings);
+		stats_free(&c->time);
+		json_decref(c->extra);
+		json_decref(c->restored);
+	}
+	free(p->cells);
+	for (size_t i = 0; i < p->ncompilers; i++)
+		compiler_free(&p->compilers[i]);
+	free(p->compilers);
+	sv_clear(&p->warnings);
+	memset(p, 0, sizeof(*p));
+}

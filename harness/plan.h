@@ -1,0 +1,101 @@
+/* plan.h: the matrix, expanded into cells.
+ *
+ * plan_build() crosses the suite's variant globs with compilers x opt x
+ * march x allocators, adds the families' reference programs (compiler
+ * "none"), and drops nothing silently: a cell that cannot run here (a
+ * missing compiler, a CPU feature the host lacks, an allocator that is not
+ * installed, a -march the compiler rejects) is kept with status
+ * "unsupported" and a reason.  --only filters cells by id glob; the rest
+ * are kept as "skipped" so that tables still show them.
+ */
+#ifndef FLAGBENCH_PLAN_H
+#define FLAGBENCH_PLAN_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "stats.h"
+
+enum cell_status {
+	CELL_PENDING = 0, /* not finished yet */
+	CELL_OK,
+	CELL_BUILD_FAILED,
+	CELL_UNSUPPORTED,
+	CELL_WRONG_OUTPUT,
+	CELL_CRASHED,
+	CELL_TIMEOUT,
+	CELL_SKIPPED,
+};
+const char *cell_status_name(enum cell_status s);
+int cell_status_parse(const char *name, enum cell_status *out);
+/* Whether the status counts as a failure for the exit code (1). */
+int cell_status_failed(enum cell_status s);
+
+struct compiler {
+	char *name;     /* as the suite names it: gcc, clang-19 */
+	char *path;     /* resolved on PATH, NULL when missing */
+	char *version;  /* first line of --version */
+	char *identity; /* sha256 of path and the whole --version text */
+};
+
+struct cell {
+	char *id;       /* fizzbuzz/sse@clang/-O3/x86-64-v3 */
+	char *config;   /* clang/-O3/x86-64-v3 (+ /allocator), or "reference" */
+	struct family *family;
+	struct variant *variant;     /* NULL for a reference */
+	struct reference *reference; /* NULL for a variant */
+	struct compiler *compiler;   /* NULL for a reference */
+	char *opt, *march, *allocator;
+	struct strvec cflags;        /* the full flag list given to the compiler */
+	struct strvec run_args;      /* argv after the program: N and extra arguments */
+	uint64_t size;
+	uint64_t expected_bytes;     /* stream: exact output bytes, UINT64_MAX when unknown */
+	char *preload;               /* allocator library to LD_PRELOAD, or NULL */
+
+	enum cell_status status;
+	char *reason;
+	struct strvec warnings;
+	char *binary;                /* path of the built binary (cache) */
+	char binary_sha256[65];
+	uint64_t binary_bytes;
+	int same_binary_as;          /* index of the cell measured for this one, or -1 */
+	int pin_producer, pin_consumer, pin_single;
+	struct stats time;           /* seconds per run */
+	int measured;
+	double speedup;              /* NAN when unknown */
+	json_t *extra;               /* measure details: cooldown records, temperatures, ... */
+	json_t *restored;            /* a finished cell read back by --resume */
+};
+
+struct plan {
+	struct cell *cells;
+	size_t n;
+	struct compiler *compilers;
+	size_t ncompilers;
+	struct family *families;
+	size_t nfamilies;
+	struct strvec warnings;
+};
+
+struct plan_input {
+	const struct suite *suite;
+	const struct cpu_profile *profile;
+	struct family *families; /* all loaded families */
+	size_t nfamilies;
+	const char *only;        /* glob on cell ids, or NULL */
+	/* for tests: pretend the host lacks/has CPU flags and compilers */
+	int (*has_cpu_flag)(const char *flag);
+	int (*probe_march)(struct compiler *c, const char *march, char *why, size_t n);
+};
+
+int plan_build(const struct plan_input *in, struct plan *out);
+void plan_free(struct plan *p);
+void cell_set_status(struct cell *c, enum cell_status s, const char *fmt, ...) FB_PRINTF(3, 4);
+
+/* Looks the compiler up on PATH and records its identity. */
+void compiler_probe(struct compiler *c, const char *name);
+/* Whether the compiler accepts -march=MARCH (compiles an empty unit). */
+int compiler_accepts_march(struct compiler *c, const char *march, char *why, size_t n);
+
+#endif

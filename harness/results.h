@@ -1,0 +1,51 @@
+/* results.h: results.json and journal.jsonl (schema "flagbench-results/1").
+ *
+ * results_write() rebuilds the whole document from the run state and
+ * replaces DIR/results.json atomically (temporary file, fsync, rename):
+ * it is called after every finished cell, so a crash or Ctrl-C leaves the
+ * last complete state.  results_journal_append() adds one line per
+ * finished cell to DIR/journal.jsonl (append-only, fsynced); --resume
+ * reads it back and runs only the cells it lacks.
+ * See docs/results-schema.md for every field.
+ */
+#ifndef FLAGBENCH_RESULTS_H
+#define FLAGBENCH_RESULTS_H
+
+#include <jansson.h>
+
+#include "plan.h"
+
+#define RESULTS_SCHEMA "flagbench-results/1"
+
+struct phases {
+	double plan_s, build_s, verify_s, measure_s, cooldown_s;
+};
+
+struct run_state {
+	char *id, *dir;
+	double started_wall, started_mono, finished_wall;
+	int interrupted, finished;
+	json_t *argv, *host, *tools, *profile;
+	const struct suite *suite;
+	const struct cpu_profile *cpu_profile;
+	struct plan *plan;
+	struct strvec warnings;
+	struct phases phases;
+};
+
+json_t *cell_to_json(const struct cell *c, const struct plan *p);
+json_t *results_to_json(const struct run_state *rs);
+int results_write(const struct run_state *rs);
+int results_journal_append(const struct run_state *rs, const struct cell *c);
+
+/* Reads DIR/journal.jsonl and marks the plan's cells found there as
+ * finished (restored); returns how many were restored, -1 on error. */
+int results_resume(struct plan *p, const char *dir);
+
+/* Throughput (stream) or rate (compute) of an ok cell, from its median
+ * time; NAN when unknown.  lo/hi from the max/min times. */
+double cell_rate(const struct cell *c, double *lo, double *hi);
+/* Speedups against each family's baseline with the same config. */
+void compute_speedups(struct plan *p);
+
+#endif

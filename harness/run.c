@@ -1,0 +1,401 @@
+/* run.c: see run.h */
+#define _GNU_SOURCE
+#include "run.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include <gnu/libc-version.h>
+
+#include "allocators.h"
+#include "build.h"
+#include "config.h"
+#include "measure.h"
+#include "options.h"
+#include "plan.h"
+#include "results.h"
+#include "runcmd.h"
+#include "summary.h"
+#include "sysinfo.h"
+#include "verify.h"
+
+struct run_opts {
+	char *cpu, *suite, *out, *only, *resume, *cache, *consumer;
+	unsigned jobs, runs, warmup;
+	double cooldown, timeout, build_timeout, verify_timeout;
+	uint64_t pipe_size;
+	int dry_run, help;
+};
+
+#define RO(f) offsetof(struct run_opts, f)
+static const struct option_def run_options[] = {
+	{ "cpu", 0, OPT_STRING, RO(cpu), "PROFILE", 0, 0, "cpu profile: a name under configs/cpus, a path, or host (default)" },
+	{ "suite", 0, OPT_STRING, RO(suite), "SUITE", 0, 0, "suite: a name under configs/suites or a path (default quick)" },
+	{ "out", 'o', OPT_STRING, RO(out), "DIR", 0, 0, "run folder (default results/<id>)" },
+	{ "only", 0, OPT_STRING, RO(only), "GLOB", 0, 0, "run only the cells whose id matches GLOB; the rest are skipped" },
+	{ "jobs", 'j', OPT_UINT, RO(jobs), "N", 1, 256, "parallel compilers (default: online cpus)" },
+	{ "runs", 'r', OPT_UINT, RO(runs), "N", 1, 10000, "timed runs per cell (default: the suite's, else 5)" },
+	{ "warmup", 'w', OPT_UINT, RO(warmup), "N", 0, 1000, "untimed runs first (default: the suite's, else 1)" },
+	{ "cooldown", 0, OPT_DOUBLE, RO(cooldown), "SECONDS", 0, 3600, "pause before every run (default: the profile's)" },
+	{ "timeout", 0, OPT_DOUBLE, RO(timeout), "SECONDS", 0.1, 86400, "limit of one run of a program (default 120)" },
+	{ "verify-timeout", 0, OPT_DOUBLE, RO(verify_timeout), "SECONDS", 0.1, 86400, "limit of the verification run (default: --timeout x 4)" },
+	{ "build-timeout", 0, OPT_DOUBLE, RO(build_timeout), "SECONDS", 1, 86400, "limit of one compile (default 300)" },
+	{ "consumer", 0, OPT_STRING, RO(consumer), "splice|read|pv", 0, 0, "what drains a stream (default splice)" },
+	{ "pipe-size", 0, OPT_SIZE, RO(pipe_size), "BYTES", 4096, 1e10, "set the pipe size of streams (default: the producer's choice)" },
+	{ "resume", 0, OPT_STRING, RO(resume), "DIR", 0, 0, "finish an interrupted run: only the cells its journal lacks" },
+	{ "cache", 0, OPT_STRING, RO(cache), "DIR", 0, 0, "build cache (default build/cache)" },
+	{ "dry-run", 'n', OPT_FLAG, RO(dry_run), NULL, 0, 0, "plan and write results with a mock executor: no compiler, no hyperfine" },
+	{ "help", 'h', OPT_FLAG, RO(help), NULL, 0, 0, "show this help" },
+	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
+};
+
+static void run_usage(FILE *out)
+{
+	fprintf(out, "usage: flagbench run [--cpu PROFILE] [--suite SUITE] [options]\n\n");
+	options_help(run_options, out);
+}
+
+/* A pin on a CPU this host lacks is remapped to one it has, with a warning. */
+static int remap_pin(int want, const char *role, struct strvec *warnings)
+{
+	if (want < 0)
+		return want;
+	if (host_cpu_allowed(want))
+		return want;
+	int cpus[1024];
+	int n = host_cpus(cpus, 1024);
+	if (n <= 0)
+		return PIN_NONE;
+	int got = cpus[want % n];
+	sv_pushf(warnings, "pin %s: cpu %d does not exist here (or is not allowed); using cpu %d", role, want, got);
+	return got;
+}
+
+static json_t *tools_json(const struct plan *p)
+{
+	json_t *t = json_object();
+	const char *tools[] = { "hyperfine", "jq", "gnuplot", "pv", NULL };
+	for (int i = 0; tools[i]; i++) {
+		char *v = tool_version(tools[i]);
+		json_object_set_new(t, tools[i], v ? json_string(v) : json_null());
+		free(v);
+	}
+	for (size_t i = 0; i < p->ncompilers; i++)
+		json_object_set_new(t, p->compilers[i].name,
+				    p->compilers[i].version ? json_string(p->compilers[i].version) : json_null());
+	return t;
+}
+
+static json_t *host_json(void)
+{
+	struct utsname u;
+	uname(&u);
+	int cpus[1024];
+	json_t *h = json_object();
+	json_object_set_new(h, "cpu_model", json_string(host_cpu_model()));
+	json_object_set_new(h, "cpus_online", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
+	json_object_set_new(h, "cpus_allowed", json_integer(host_cpus(cpus, 1024)));
+	json_object_set_new(h, "kernel", json_sprintf("%s %s", u.sysname, u.release));
+	json_object_set_new(h, "machine", json_string(u.machine));
+	json_object_set_new(h, "hostname", json_string(u.nodename));
+	json_object_set_new(h, "libc", json_sprintf("glibc %s", gnu_get_libc_version()));
+	return h;
+}
+
+static char *make_run_id(const char *suite, const char *profile)
+{
+	char ts[32];
+	time_t t = (time_t)now_wall();
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(ts, sizeof(ts), "%Y%m%dT%H%M%SZ", &tm);
+	return xasprintf("%s-%s-%s", ts, suite, profile);
+}
+
+/* Progress on stderr, one line per finished cell. */
+static void progress(size_t done, size_t total, const struct cell *c, const struct plan *p, double eta)
+{
+	char val[128], e[32];
+	format_cell_value(c, p, val, sizeof(val));
+	format_duration(eta, e, sizeof(e));
+	if (c->status == CELL_OK)
+		fprintf(stderr, "[%zu/%zu] %s  %s  eta %s\n", done, total, c->id, val, e);
+	else
+		fprintf(stderr, "[%zu/%zu] %s  %s: %s  eta %s\n", done, total, c->id, cell_status_name(c->status),
+			c->reason ? c->reason : "", e);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_opts o;
+	memset(&o, 0, sizeof(o));
+	unsigned char given[64] = { 0 };
+	if (options_parse(run_options, &o, given, argc - 1, argv + 1, NULL, 0) < 0)
+		return EXIT_USAGE;
+	if (o.help) {
+		run_usage(stdout);
+		return 0;
+	}
+	install_interrupt_handler();
+	double t_start = now_monotonic();
+	struct cpu_profile prof;
+	struct suite suite;
+	if (load_cpu_profile(o.cpu ? o.cpu : "host", &prof) < 0)
+		return EXIT_USAGE;
+	if (load_suite(o.suite ? o.suite : "quick", &suite) < 0) {
+		free_cpu_profile(&prof);
+		return EXIT_USAGE;
+	}
+	struct family *fams = NULL;
+	int nfam = load_all_families(&fams);
+	if (nfam < 0) {
+		free_cpu_profile(&prof);
+		free_suite(&suite);
+		return EXIT_USAGE;
+	}
+	if (o.consumer && strcmp(o.consumer, "splice") && strcmp(o.consumer, "read") && strcmp(o.consumer, "pv")) {
+		error("--consumer must be splice, read or pv, not '%s'", o.consumer);
+		return EXIT_USAGE;
+	}
+
+	struct run_state rs;
+	memset(&rs, 0, sizeof(rs));
+	rs.started_wall = now_wall();
+	rs.started_mono = t_start;
+	rs.suite = &suite;
+	rs.cpu_profile = &prof;
+	rs.argv = json_array();
+	json_array_append_new(rs.argv, json_string("flagbench"));
+	for (int i = 0; i < argc; i++)
+		json_array_append_new(rs.argv, json_string(argv[i]));
+
+	/* the run folder */
+	if (o.resume) {
+		rs.dir = xstrdup(o.resume);
+		char *old_path = xasprintf("%s/results.json", rs.dir);
+		json_t *old = json_load_file(old_path, 0, NULL);
+		free(old_path);
+		const char *oid = json_string_value(json_object_get(json_object_get(old, "run"), "id"));
+		rs.id = oid ? xstrdup(oid) : make_run_id(suite.name, prof.name);
+		json_decref(old);
+	} else {
+		rs.id = make_run_id(suite.name, prof.name);
+		rs.dir = o.out ? xstrdup(o.out) : xasprintf("%s/results/%s", project_root(), rs.id);
+	}
+	if (mkdir_p(rs.dir, 0755) < 0) {
+		error("cannot create %s: %s", rs.dir, strerror(errno));
+		return EXIT_USAGE;
+	}
+
+	/* conditions, recorded as warnings */
+	if (prof.match && !strstr(host_cpu_model(), prof.match))
+		sv_pushf(&rs.warnings, "cpu profile %s expects '%s' in the cpu model; this host is '%s'", prof.name,
+			 prof.match, host_cpu_model());
+	int pp = remap_pin(prof.pin_producer, "producer", &rs.warnings);
+	int pc = remap_pin(prof.pin_consumer, "consumer", &rs.warnings);
+	int ps = remap_pin(prof.pin_single, "single", &rs.warnings);
+	if (pp >= 0 && pp == pc && prof.pin_producer != prof.pin_consumer)
+		sv_pushf(&rs.warnings, "producer and consumer now share cpu %d", pp);
+	rs.profile = json_deep_copy(prof.json);
+	json_object_set_new(rs.profile, "pin",
+			    json_pack("{s:{s:i, s:i, s:i}, s:{s:i, s:i, s:i}}", "requested", "producer",
+				      prof.pin_producer, "consumer", prof.pin_consumer, "single", prof.pin_single,
+				      "used", "producer", pp, "consumer", pc, "single", ps));
+#define GIVEN(name) given[option_index(run_options, option_find(run_options, name))]
+	double cooldown = GIVEN("cooldown") ? o.cooldown : suite.cooldown_s >= 0 ? suite.cooldown_s : prof.cooldown_s;
+	unsigned runs = GIVEN("runs") ? o.runs : suite.has_runs ? suite.runs : 5;
+	unsigned warmup = GIVEN("warmup") ? o.warmup : suite.has_warmup ? suite.warmup : 1;
+	double timeout = o.timeout > 0 ? o.timeout : 120;
+	char *hyperfine = find_on_path("hyperfine");
+	if (!hyperfine && !o.dry_run) {
+		error("hyperfine not found on PATH: install the Debian package hyperfine (./run.sh does)");
+		return EXIT_USAGE;
+	}
+
+	/* plan */
+	double t = now_monotonic();
+	struct plan plan;
+	struct plan_input in = { &suite, &prof, fams, (size_t)nfam, o.only, NULL, NULL };
+	if (o.dry_run)
+		in.probe_march = NULL;
+	plan_build(&in, &plan);
+	rs.plan = &plan;
+	for (size_t i = 0; i < plan.warnings.n; i++)
+		sv_push(&rs.warnings, plan.warnings.v[i]);
+	for (size_t i = 0; i < plan.n; i++) {
+		struct cell *c = &plan.cells[i];
+		c->pin_producer = pp;
+		c->pin_consumer = pc;
+		c->pin_single = ps;
+		if (c->status == CELL_PENDING && strcmp(c->allocator, "glibc")) {
+			char why[512] = "";
+			const char *lib = allocator_library(c->allocator, why, sizeof(why));
+			if (!lib)
+				cell_set_status(c, CELL_UNSUPPORTED, "%s", why);
+			else
+				c->preload = xstrdup(lib);
+		}
+	}
+	rs.phases.plan_s = now_monotonic() - t;
+	rs.host = host_json();
+	rs.tools = tools_json(&plan);
+	if (o.dry_run)
+		sv_push(&rs.warnings, "dry run: nothing was compiled or timed; the times are made up by the mock executor");
+	if (cooldown > 0)
+		sv_pushf(&rs.warnings, "cooldown: a fixed pause of %gs before every run (no thermal sensors read)", cooldown);
+	if (o.resume) {
+		int r = results_resume(&plan, rs.dir);
+		if (r < 0)
+			return EXIT_USAGE;
+		fprintf(stderr, "flagbench: resuming %s: %d cells already done\n", rs.dir, r);
+	}
+	for (size_t i = 0; i < rs.warnings.n; i++)
+		warning("%s", rs.warnings.v[i]);
+	results_write(&rs);
+
+	/* build */
+	t = now_monotonic();
+	if (!o.dry_run) {
+		struct build_stats bs;
+		char *cache = o.cache ? xstrdup(o.cache) : xasprintf("%s/build/cache", project_root());
+		unsigned jobs = o.jobs ? o.jobs : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+		build_plan(&plan, cache, jobs ? jobs : 1, o.build_timeout > 0 ? o.build_timeout : 300, &bs);
+		fprintf(stderr, "flagbench: built %u, cached %u, failed %u (%.1fs)\n", bs.compiled, bs.cached, bs.failed,
+			now_monotonic() - t);
+		free(cache);
+		build_dedupe(&plan);
+	}
+	rs.phases.build_s = now_monotonic() - t;
+
+	/* verify and measure, cell by cell */
+	char *work = xasprintf("%s/.work", rs.dir);
+	mkdir_p(work, 0755);
+	struct measure_opts mo = { hyperfine, work, runs, warmup, timeout, cooldown, prof.cooldown_below_c,
+				   prof.cooldown_max_wait_s > cooldown ? prof.cooldown_max_wait_s : cooldown,
+				   o.consumer, o.pipe_size, o.dry_run };
+	size_t done = 0, measured = 0;
+	double measure_wall = 0;
+	size_t to_measure = 0;
+	for (size_t i = 0; i < plan.n; i++)
+		to_measure += plan.cells[i].status == CELL_PENDING && plan.cells[i].same_binary_as < 0;
+	for (size_t i = 0; i < plan.n && !fb_interrupted; i++) {
+		struct cell *c = &plan.cells[i];
+		done++;
+		if (c->restored)
+			continue;
+		if (c->status == CELL_PENDING && c->same_binary_as >= 0) {
+			const struct cell *src = &plan.cells[c->same_binary_as];
+			if (src->status != CELL_OK)
+				cell_set_status(c, src->status, "same binary as %s: %s", src->id,
+						src->reason ? src->reason : "");
+			else
+				c->status = CELL_OK;
+		} else if (c->status == CELL_PENDING) {
+			double t0 = now_monotonic();
+			int ok = o.dry_run ? 0 : verify_cell(c, o.verify_timeout > 0 ? o.verify_timeout : timeout * 4);
+			rs.phases.verify_s += now_monotonic() - t0;
+			if (ok == 0 && !fb_interrupted) {
+				double cool = 0;
+				t0 = now_monotonic();
+				if (measure_cell(c, &mo, &cool) == 0)
+					c->status = CELL_OK;
+				double dt = now_monotonic() - t0;
+				rs.phases.measure_s += dt - cool;
+				rs.phases.cooldown_s += cool;
+				measure_wall += dt;
+			}
+			measured++;
+		}
+		if (fb_interrupted && c->status == CELL_PENDING)
+			cell_set_status(c, CELL_SKIPPED, "interrupted");
+		compute_speedups(&plan);
+		results_write(&rs);
+		results_journal_append(&rs, c);
+		double eta = measured ? (measure_wall / (double)measured) * (double)(to_measure - (measured < to_measure ? measured : to_measure)) : 0;
+		progress(done, plan.n, c, &plan, eta);
+	}
+	/* whatever Ctrl-C left undone is skipped, and says so */
+	for (size_t i = 0; i < plan.n; i++)
+		if (plan.cells[i].status == CELL_PENDING)
+			cell_set_status(&plan.cells[i], CELL_SKIPPED, "interrupted before it ran");
+	rs.interrupted = fb_interrupted != 0;
+	rs.finished = !rs.interrupted;
+	rs.finished_wall = now_wall();
+	compute_speedups(&plan);
+	int wr = results_write(&rs);
+
+	int failed = 0;
+	for (size_t i = 0; i < plan.n; i++)
+		failed |= cell_status_failed(plan.cells[i].status);
+	if (!rs.interrupted)
+		print_summary(stdout, &plan);
+	fprintf(stderr, "flagbench: results in %s/results.json%s\n", rs.dir, rs.interrupted ? " (interrupted)" : "");
+
+	int code = rs.interrupted ? EXIT_INTERRUPTED : wr < 0 || failed ? EXIT_CELL_FAILED : EXIT_ALL_OK;
+	plan_free(&plan);
+	for (int i = 0; i < nfam; i++)
+		free_family(&fams[i]);
+	free(fams);
+	free_cpu_profile(&prof);
+	free_suite(&suite);
+	json_decref(rs.argv);
+	json_decref(rs.host);
+	json_decref(rs.tools);
+	json_decref(rs.profile);
+	sv_clear(&rs.warnings);
+	free(rs.id);
+	free(rs.dir);
+	free(work);
+	free(hyperfine);
+	return code;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	const char *what = argc > 1 ? argv[1] : "";
+	if (!strcmp(what, "cpus") || !strcmp(what, "suites")) {
+		struct strvec names = STRVEC_INIT;
+		list_config_names(what, &names);
+		for (size_t i = 0; i < names.n; i++)
+			printf("%s\n", names.v[i]);
+		sv_clear(&names);
+		return 0;
+	}
+	if (!strcmp(what, "variants")) {
+		struct family *fams;
+		int n = load_all_families(&fams);
+		if (n < 0)
+			return EXIT_USAGE;
+		for (int i = 0; i < n; i++) {
+			for (size_t k = 0; k < fams[i].nvariants; k++)
+				printf("%s/%s\t%s\n", fams[i].name, fams[i].variants[k].name, fams[i].variants[k].title);
+			for (size_t k = 0; k < fams[i].nreferences; k++)
+				printf("%s/%s\t%s (reference)\n", fams[i].name, fams[i].references[k].name,
+				       fams[i].references[k].title);
+			free_family(&fams[i]);
+		}
+		free(fams);
+		return 0;
+	}
+	if (!strcmp(what, "compilers")) {
+		const char *names[] = { "gcc", "clang", "cc", "gcc-11", "gcc-12", "gcc-13", "gcc-14", "clang-14",
+					"clang-15", "clang-16", "clang-17", "clang-18", "clang-19", NULL };
+		for (int i = 0; names[i]; i++) {
+			struct compiler c;
+			compiler_probe(&c, names[i]);
+			if (c.path)
+				printf("%s\t%s\t%s\n", c.name, c.path, c.version);
+			free(c.name);
+			free(c.path);
+			free(c.version);
+			free(c.identity);
+		}
+		return 0;
+	}
+	error("usage: flagbench list cpus|suites|variants|compilers");
+	return EXIT_USAGE;
+}

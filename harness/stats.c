@@ -1,0 +1,132 @@
+/* stats.c: see stats.h */
+#define _GNU_SOURCE
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median_sorted(const double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+void stats_compute(struct stats *s, const double *runs, size_t n)
+{
+	memset(s, 0, sizeof(*s));
+	s->n = n;
+	s->runs = xmalloc((n ? n : 1) * sizeof(double));
+	if (n)
+		memcpy(s->runs, runs, n * sizeof(double));
+	if (!n) {
+		s->median = s->mean = s->stddev = s->min = s->max = s->mad = s->cv = NAN;
+		s->ci_low = s->ci_high = NAN;
+		return;
+	}
+	double *v = xmalloc(n * sizeof(double));
+	memcpy(v, runs, n * sizeof(double));
+	qsort(v, n, sizeof(double), cmp_double);
+	s->min = v[0];
+	s->max = v[n - 1];
+	s->median = median_sorted(v, n);
+	double sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	s->mean = sum / (double)n;
+	double ss = 0;
+	for (size_t i = 0; i < n; i++)
+		ss += (v[i] - s->mean) * (v[i] - s->mean);
+	s->stddev = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+	s->cv = s->mean > 0 ? s->stddev / s->mean : 0;
+	double *dev = xmalloc(n * sizeof(double));
+	for (size_t i = 0; i < n; i++)
+		dev[i] = fabs(v[i] - s->median);
+	qsort(dev, n, sizeof(double), cmp_double);
+	s->mad = median_sorted(dev, n);
+	free(dev);
+	/* Order-statistic CI: ranks n/2 -+ 1.96 sqrt(n)/2 (normal approximation
+	 * of the binomial), clamped; needs no assumption about the shape. */
+	if (n >= 3) {
+		double half = 1.96 * sqrt((double)n) / 2;
+		long lo = (long)floor((double)n / 2 - half);
+		long hi = (long)ceil((double)n / 2 + half);
+		if (lo < 0)
+			lo = 0;
+		if (hi > (long)n - 1)
+			hi = (long)n - 1;
+		s->ci_low = v[lo];
+		s->ci_high = v[hi];
+	} else {
+		s->ci_low = s->ci_high = s->median;
+	}
+	for (size_t i = 0; i < n; i++)
+		s->outliers += (size_t)stats_is_outlier(s, runs[i]);
+	free(v);
+}
+
+int stats_is_outlier(const struct stats *s, double x)
+{
+	if (s->n < 3)
+		return 0;
+	if (s->mad == 0)
+		return x != s->median && fabs(x - s->median) > 0.05 * fabs(s->median);
+	return fabs(x - s->median) / (1.4826 * s->mad) > 3.5;
+}
+
+double stats_ci_percent(const struct stats *s)
+{
+	if (s->n < 3 || !(s->median > 0))
+		return 0;
+	double half = (s->ci_high - s->ci_low) / 2;
+	return 100.0 * half / s->median;
+}
+
+void stats_free(struct stats *s)
+{
+	free(s->runs);
+	memset(s, 0, sizeof(*s));
+}
+
+static json_t *num(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+json_t *stats_to_json(const struct stats *s)
+{
+	json_t *runs = json_array();
+	for (size_t i = 0; i < s->n; i++)
+		json_array_append_new(runs, json_real(s->runs[i]));
+	json_t *outl = json_array();
+	for (size_t i = 0; i < s->n; i++)
+		if (stats_is_outlier(s, s->runs[i]))
+			json_array_append_new(outl, json_integer((json_int_t)i));
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:[o,o], s:o, s:o, s:o}", "median", num(s->median),
+			 "mean", num(s->mean), "stddev", num(s->stddev), "min", num(s->min), "max", num(s->max),
+			 "mad", num(s->mad), "cv", num(s->cv), "ci95", num(s->ci_low), num(s->ci_high),
+			 "ci95_percent", num(stats_ci_percent(s)), "outliers", outl, "runs", runs);
+}
+
+int stats_from_json(struct stats *s, const json_t *j)
+{
+	json_t *runs = json_object_get(j, "runs");
+	if (!json_is_array(runs))
+		return -1;
+	size_t n = json_array_size(runs);
+	double *v = xmalloc((n ? n : 1) * sizeof(double));
+	for (size_t i = 0; i < n; i++)
+		v[i] = json_number_value(json_array_get(runs, i));
+	stats_compute(s, v, n);
+	free(v);
+	return 0;
+}

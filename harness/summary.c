@@ -1,0 +1,124 @@
+/* summary.c: see summary.h */
+#define _GNU_SOURCE
+#include "summary.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "results.h"
+
+static void format_compute(double rate, const char *unit, char *buf, size_t n)
+{
+	const char *prefix = "";
+	double v = rate;
+	if (v >= 1e9) {
+		v /= 1e9;
+		prefix = "G";
+	} else if (v >= 1e6) {
+		v /= 1e6;
+		prefix = "M";
+	} else if (v >= 1e3) {
+		v /= 1e3;
+		prefix = "k";
+	}
+	snprintf(buf, n, "%.3g %s%s", v, prefix, unit);
+}
+
+void format_cell_value(const struct cell *c, const struct plan *p, char *buf, size_t n)
+{
+	const struct cell *m = c->same_binary_as >= 0 ? &p->cells[c->same_binary_as] : c;
+	if (c->status != CELL_OK) {
+		snprintf(buf, n, "%s", cell_status_name(c->status));
+		return;
+	}
+	if (c->restored) {
+		/* resumed: the figures are in the journal's JSON */
+		json_t *t = json_object_get(c->restored, "throughput_Bps");
+		json_t *r = json_object_get(c->restored, "rate");
+		double v = json_number_value(json_object_get(json_is_object(t) ? t : r, "median"));
+		if (json_is_object(t))
+			format_rate(v, buf, n);
+		else
+			format_compute(v, c->family->rate_unit, buf, n);
+		return;
+	}
+	char rate[48];
+	double r = cell_rate(m, NULL, NULL);
+	if (!isfinite(r)) {
+		snprintf(buf, n, "?");
+		return;
+	}
+	if (c->family->kind == KIND_STREAM)
+		format_rate(r, rate, sizeof(rate));
+	else
+		format_compute(r, c->family->rate_unit, rate, sizeof(rate));
+	double pm = stats_ci_percent(&m->time);
+	if (isfinite(c->speedup) && c->variant && strcmp(c->variant->name, c->family->baseline))
+		snprintf(buf, n, "%s ±%.1f%% %.3gx", rate, pm, c->speedup);
+	else
+		snprintf(buf, n, "%s ±%.1f%%", rate, pm);
+}
+
+void print_summary(FILE *out, const struct plan *p)
+{
+	for (size_t fi = 0; fi < p->n; fi++) {
+		const struct family *f = p->cells[fi].family;
+		/* first cell of each family only */
+		int seen = 0;
+		for (size_t k = 0; k < fi; k++)
+			seen |= p->cells[k].family == f;
+		if (seen)
+			continue;
+		/* columns: distinct configs in plan order (references excluded) */
+		const char *cols[256];
+		size_t ncols = 0;
+		const char *rows[256];
+		size_t nrows = 0;
+		for (size_t i = fi; i < p->n; i++) {
+			const struct cell *c = &p->cells[i];
+			if (c->family != f)
+				continue;
+			const char *row = c->variant ? c->variant->name : c->reference->name;
+			size_t k;
+			for (k = 0; k < nrows && strcmp(rows[k], row); k++)
+				;
+			if (k == nrows && nrows < 256)
+				rows[nrows++] = row;
+			if (!c->variant)
+				continue;
+			for (k = 0; k < ncols && strcmp(cols[k], c->config); k++)
+				;
+			if (k == ncols && ncols < 256)
+				cols[ncols++] = c->config;
+		}
+		fprintf(out, "\n%s (%s, %s per run = %llu; %s)\n", f->title, family_kind_name(f->kind), f->unit,
+			(unsigned long long)p->cells[fi].size,
+			f->kind == KIND_STREAM ? "throughput, speedup vs " : "rate, speedup vs ");
+		fprintf(out, "  baseline: %s\n", f->baseline);
+		/* one block of at most 3 columns per line, to stay readable */
+		for (size_t c0 = 0; c0 < (ncols ? ncols : 1); c0 += 3) {
+			fprintf(out, "  %-14s", "variant");
+			for (size_t c = c0; c < c0 + 3 && c < ncols; c++)
+				fprintf(out, " | %-30s", cols[c]);
+			fprintf(out, "\n");
+			for (size_t r = 0; r < nrows; r++) {
+				fprintf(out, "  %-14s", rows[r]);
+				for (size_t c = c0; c < c0 + 3 && c < (ncols ? ncols : 1); c++) {
+					char val[96] = "-";
+					for (size_t i = fi; i < p->n; i++) {
+						const struct cell *x = &p->cells[i];
+						const char *xr = x->variant ? x->variant->name : x->reference->name;
+						if (x->family != f || strcmp(xr, rows[r]))
+							continue;
+						if (x->reference || (ncols && !strcmp(x->config, cols[c]))) {
+							format_cell_value(x, p, val, sizeof(val));
+							break;
+						}
+					}
+					fprintf(out, " | %-30s", val);
+				}
+				fprintf(out, "\n");
+			}
+		}
+	}
+}

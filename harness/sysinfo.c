@@ -1,0 +1,129 @@
+/* sysinfo.c: see sysinfo.h */
+#define _GNU_SOURCE
+#include "sysinfo.h"
+
+#include <math.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runcmd.h"
+
+static char *cpuinfo_field(const char *field)
+{
+	char *text = read_file("/proc/cpuinfo", NULL);
+	if (!text)
+		return NULL;
+	char *res = NULL;
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		size_t fl = strlen(field);
+		if (!strncmp(line, field, fl) && (line[fl] == '\t' || line[fl] == ' ' || line[fl] == ':')) {
+			char *colon = strchr(line, ':');
+			if (colon) {
+				colon++;
+				while (*colon == ' ')
+					colon++;
+				res = xstrdup(colon);
+			}
+			break;
+		}
+	}
+	free(text);
+	return res;
+}
+
+const char *host_cpu_model(void)
+{
+	static char *model;
+	if (!model) {
+		model = cpuinfo_field("model name");
+		if (!model)
+			model = cpuinfo_field("Model"); /* arm */
+		if (!model)
+			model = xstrdup("unknown");
+	}
+	return model;
+}
+
+int host_has_cpu_flag(const char *flag)
+{
+	static char *flags;
+	if (!flags) {
+		char *f = cpuinfo_field("flags");
+		if (!f)
+			f = cpuinfo_field("Features");
+		flags = xasprintf(" %s ", f ? f : "");
+		free(f);
+	}
+	char *needle = xasprintf(" %s ", flag);
+	int r = strstr(flags, needle) != NULL;
+	free(needle);
+	return r;
+}
+
+int host_cpus(int *cpus, int max)
+{
+	cpu_set_t set;
+	int n = 0;
+	if (sched_getaffinity(0, sizeof(set), &set) < 0)
+		return 0;
+	for (int i = 0; i < CPU_SETSIZE && n < max; i++)
+		if (CPU_ISSET(i, &set))
+			cpus[n++] = i;
+	return n;
+}
+
+int host_cpu_allowed(int cpu)
+{
+	cpu_set_t set;
+	if (cpu < 0 || cpu >= CPU_SETSIZE || sched_getaffinity(0, sizeof(set), &set) < 0)
+		return 0;
+	return CPU_ISSET(cpu, &set);
+}
+
+int host_profile(struct cpu_profile *p)
+{
+	int cpus[8];
+	int n = host_cpus(cpus, 8);
+	p->name = xstrdup("host");
+	p->title = xasprintf("this machine (%s)", host_cpu_model());
+	p->match = NULL;
+	sv_push(&p->march, "native");
+	/* producer and consumer on different CPUs when there are two; the
+	 * placement study (flagbench topology) picks classes explicitly */
+	p->pin_producer = n > 0 ? cpus[0] : PIN_NONE;
+	p->pin_consumer = n > 1 ? cpus[1] : p->pin_producer;
+	p->pin_single = n > 1 ? cpus[1] : p->pin_producer;
+	p->cooldown_s = 0;
+	p->cooldown_below_c = NAN;
+	p->cooldown_max_wait_s = 0;
+	p->json = json_pack("{s:s, s:s, s:[s], s:{s:i, s:i, s:i}, s:{s:f}}", "name", "host", "title", p->title,
+			    "march", "native", "pin", "producer", p->pin_producer, "consumer", p->pin_consumer,
+			    "single", p->pin_single, "cooldown", "seconds", 0.0);
+	return 0;
+}
+
+char *tool_version(const char *tool)
+{
+	char *path = find_on_path(tool);
+	if (!path)
+		return NULL;
+	const char *flags[] = { "--version", "-V", NULL };
+	char *res = NULL;
+	for (int i = 0; flags[i] && !res; i++) {
+		char *argv[] = { path, (char *)flags[i], NULL };
+		struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+		struct child_exit ex;
+		if (run_capture(argv, CHILD_DEVNULL, 10, 4096, &out, &err, &ex) == 0 && ex.outcome == CHILD_EXITED &&
+		    ex.exit_code == 0) {
+			const char *text = out.len ? out.buf : (err.len ? err.buf : "");
+			size_t l = strcspn(text, "\n");
+			if (l)
+				res = xasprintf("%.*s", (int)l, text);
+		}
+		sb_release(&out);
+		sb_release(&err);
+	}
+	free(path);
+	return res;
+}

@@ -1,0 +1,132 @@
+/* verify.c: see verify.h */
+#define _GNU_SOURCE
+#include "verify.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "runcmd.h"
+
+void cell_program_argv(const struct cell *c, struct strvec *out)
+{
+	if (c->reference) {
+		for (size_t i = 0; i < c->reference->argv.n; i++) {
+			if (!strcmp(c->reference->argv.v[i], "{N}"))
+				sv_pushf(out, "%llu", (unsigned long long)c->size);
+			else
+				sv_push(out, c->reference->argv.v[i]);
+		}
+		return;
+	}
+	sv_push(out, c->binary);
+	sv_pushv(out, c->run_args.v);
+}
+
+int verify_cell(struct cell *c, double timeout_s)
+{
+	const struct checker *ck = checker_find(c->family->check);
+	if (!ck) {
+		cell_set_status(c, CELL_UNSUPPORTED, "no checker '%s' for family %s", c->family->check, c->family->name);
+		return -1;
+	}
+	struct strvec argv = STRVEC_INIT;
+	if (c->reference && c->reference->unbounded) {
+		if (c->expected_bytes == UINT64_MAX) {
+			cell_set_status(c, CELL_UNSUPPORTED, "reference %s never stops and its size is unknown",
+					c->reference->name);
+			return -1;
+		}
+		sv_push(&argv, self_exe());
+		sv_push(&argv, "meter");
+		sv_pushf(&argv, "--max-bytes=%llu", (unsigned long long)c->expected_bytes);
+		sv_push(&argv, "--sink=stdout");
+		sv_push(&argv, "--");
+	}
+	cell_program_argv(c, &argv);
+	if (c->preload)
+		setenv("LD_PRELOAD", c->preload, 1);
+
+	struct child ch = CHILD_INIT;
+	ch.argv = argv.v;
+	ch.in = CHILD_DEVNULL;
+	ch.out = CHILD_PIPE;
+	ch.err = CHILD_PIPE;
+	int started = child_start(&ch);
+	if (c->preload)
+		unsetenv("LD_PRELOAD");
+	if (started < 0) {
+		cell_set_status(c, CELL_CRASHED, "cannot run %s", argv.v[0]);
+		sv_clear(&argv);
+		return -1;
+	}
+	/* stderr is small; read it after the checker so the pipe cannot fill
+	 * first: a watchdog enforces the timeout while the checker reads. */
+	struct check_args a = { c->size, (int)c->run_args.n - 1, c->run_args.v + 1 };
+	struct check_report rep;
+	memset(&rep, 0, sizeof(rep));
+	int err_fd = ch.err_fd;
+	/* Move stderr to a temp file-like buffer: non-blocking drain by a
+	 * forked reader would be overkill; variants write at most a line. */
+	pid_t watchdog = fork();
+	if (watchdog == 0) {
+		/* kills the child's group if it runs past the timeout */
+		struct timespec ts = { (time_t)timeout_s, (long)((timeout_s - (double)(time_t)timeout_s) * 1e9) };
+		nanosleep(&ts, NULL);
+		kill(-ch.pid, SIGKILL);
+		_exit(0);
+	}
+	enum check_status cs = ck->check(&a, ch.out_fd, &rep);
+	close(ch.out_fd);
+	ch.out_fd = -1;
+	struct strbuf errtext = STRBUF_INIT;
+	char buf[4096];
+	ssize_t r;
+	while ((r = read(err_fd, buf, sizeof(buf))) > 0)
+		if (errtext.len < 8192)
+			sb_add(&errtext, buf, (size_t)r);
+	close(err_fd);
+	struct child_exit ex;
+	child_wait(&ch, timeout_s + 5, &ex);
+	int timed_out = 0;
+	if (watchdog > 0) {
+		int wst;
+		if (waitpid(watchdog, &wst, WNOHANG) == watchdog)
+			timed_out = 1; /* it woke up and fired */
+		else {
+			kill(watchdog, SIGKILL);
+			waitpid(watchdog, &wst, 0);
+		}
+	}
+	char how[160];
+	describe_exit(&ex, timeout_s, how, sizeof(how));
+	char first[300];
+	snprintf(first, sizeof(first), "%.*s", (int)strcspn(errtext.buf ? errtext.buf : "", "\n"),
+		 errtext.buf ? errtext.buf : "");
+	int rc = -1;
+	if (timed_out || ex.outcome == CHILD_TIMED_OUT)
+		cell_set_status(c, CELL_TIMEOUT, "verification run took longer than %gs", timeout_s);
+	else if (ex.outcome == CHILD_INTERRUPTED || fb_interrupted)
+		cell_set_status(c, CELL_SKIPPED, "interrupted");
+	else if (ex.outcome == CHILD_SIGNALED && ex.signal == SIGILL)
+		cell_set_status(c, CELL_UNSUPPORTED, "illegal instruction: this host cannot run code built with -march=%s",
+				c->march ? c->march : "?");
+	else if (cs == CHECK_MISMATCH)
+		cell_set_status(c, CELL_WRONG_OUTPUT, "%s", rep.message);
+	else if (ex.outcome == CHILD_SIGNALED)
+		cell_set_status(c, CELL_CRASHED, "%s%s%s", how, first[0] ? ": " : "", first);
+	else if (ex.outcome != CHILD_EXITED || ex.exit_code != 0)
+		cell_set_status(c, CELL_CRASHED, "%s%s%s", how, first[0] ? ": " : "", first);
+	else if (cs == CHECK_BAD_ARGS)
+		cell_set_status(c, CELL_UNSUPPORTED, "checker rejects the arguments: %s", rep.message);
+	else if (cs != CHECK_OK)
+		cell_set_status(c, CELL_WRONG_OUTPUT, "%s", rep.message[0] ? rep.message : "checker failed");
+	else
+		rc = 0;
+	sb_release(&errtext);
+	sv_clear(&argv);
+	return rc;
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# flagbench's main job: installs what is missing, builds the harness, runs a
+# suite, renders tables and plots, and ends with the run folder and the
+# headline table.
+#   ./run.sh [--cpu PROFILE] [--suite SUITE] [--out DIR] [any `flagbench run` option]
+# Defaults: --cpu host --suite quick --out results/<time>-<suite>-<cpu>.
+set -uo pipefail
+cd "$(dirname "$0")" || exit 2
+
+scripts/deps.sh run || exit 2
+make -s build/flagbench || { echo "flagbench: the harness does not build" >&2; exit 2; }
+
+cpu=host suite=quick out=""
+args=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --cpu) cpu=${2:?--cpu needs a value}; shift 2 ;;
+        --cpu=*) cpu=${1#--cpu=}; shift ;;
+        --suite) suite=${2:?--suite needs a value}; shift 2 ;;
+        --suite=*) suite=${1#--suite=}; shift ;;
+        --out|-o) out=${2:?--out needs a value}; shift 2 ;;
+        --out=*) out=${1#--out=}; shift ;;
+        --resume) out=${2:?--resume needs a value}; args+=("$1" "$2"); shift 2 ;;
+        --help|-h) build/flagbench run --help; exit 0 ;;
+        *) args+=("$1"); shift ;;
+    esac
+done
+if [ -z "$out" ]; then
+    out="results/$(date -u +%Y%m%dT%H%M%SZ)-$(basename "$suite" .json)-$(basename "$cpu" .json)"
+fi
+mkdir -p "$out" || exit 2
+
+# the run's own table goes to a file; the headline table ends this script
+build/flagbench run --cpu "$cpu" --suite "$suite" --out "$out" "${args[@]}" >"$out/summary.txt"
+rc=$?
+[ "$rc" = 2 ] && exit 2
+
+if [ -f "$out/results.json" ]; then
+    if [ -x plots/render.sh ]; then
+        plots/render.sh "$out" >&2 || echo "flagbench: rendering failed; results.json is kept" >&2
+    fi
+    echo
+    echo "run folder: $out"
+    if build/flagbench report "$out" 2>/dev/null; then :; else cat "$out/summary.txt"; fi
+fi
+exit "$rc"

@@ -1,0 +1,459 @@
+/* Unit tests of the core stages: options, config loading and its errors,
+ * matrix expansion, cache keys, statistics, status mapping, JSON output,
+ * the yes checker.  Table-driven where the cases are alike. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+
+#include <cmocka.h>
+
+#include "build.h"
+#include "check.h"
+#include "config.h"
+#include "jsonpos.h"
+#include "measure.h"
+#include "options.h"
+#include "plan.h"
+#include "results.h"
+#include "stats.h"
+
+/* stderr of the code under test, captured to check error messages */
+static char captured[8192];
+static int saved_stderr = -1;
+
+static void capture_start(void)
+{
+	fflush(stderr);
+	int fd = open("/tmp/flagbench-test-stderr.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	saved_stderr = dup(2);
+	dup2(fd, 2);
+	close(fd);
+}
+
+static const char *capture_end(void)
+{
+	fflush(stderr);
+	dup2(saved_stderr, 2);
+	close(saved_stderr);
+	FILE *f = fopen("/tmp/flagbench-test-stderr.txt", "r");
+	size_t n = f ? fread(captured, 1, sizeof(captured) - 1, f) : 0;
+	captured[n] = '\0';
+	if (f)
+		fclose(f);
+	return captured;
+}
+
+/* ---- options ---- */
+struct topts {
+	unsigned runs;
+	double cooldown;
+	char *name;
+	int flag;
+	uint64_t size;
+};
+static const struct option_def topt_table[] = {
+	{ "runs", 'r', OPT_UINT, offsetof(struct topts, runs), "N", 1, 100, "runs" },
+	{ "cooldown", 0, OPT_DOUBLE, offsetof(struct topts, cooldown), "S", 0, 60, "cooldown" },
+	{ "name", 0, OPT_STRING, offsetof(struct topts, name), "X", 0, 0, "name" },
+	{ "flag", 0, OPT_FLAG, offsetof(struct topts, flag), NULL, 0, 0, "flag" },
+	{ "size", 0, OPT_SIZE, offsetof(struct topts, size), "B", 0, 1e12, "size" },
+	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
+};
+
+static void test_options_parse(void **state)
+{
+	(void)state;
+	struct topts o = { 0 };
+	unsigned char given[8] = { 0 };
+	char *argv[] = { "--runs", "7", "--cooldown=2.5", "--name", "x y", "--flag", "--size", "0x10", "pos", NULL };
+	char *pos[2];
+	assert_int_equal(options_parse(topt_table, &o, given, 9, argv, pos, 2), 1);
+	assert_int_equal(o.runs, 7);
+	assert_true(o.cooldown == 2.5);
+	assert_string_equal(o.name, "x y");
+	assert_int_equal(o.flag, 1);
+	assert_int_equal(o.size, 16);
+	assert_string_equal(pos[0], "pos");
+	assert_int_equal(given[0], 1);
+	free(o.name);
+}
+
+static void test_options_errors(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *args[3];
+		const char *message;
+	} cases[] = {
+		{ { "--runs", "0", NULL }, "'runs' must be an integer from 1 to 100, not '0'" },
+		{ { "--runs", "abc", NULL }, "not 'abc'" },
+		{ { "--cooldown", "61", NULL }, "'cooldown' must be a number from 0 to 60" },
+		{ { "--rusn", "3", NULL }, "did you mean '--runs'?" },
+		{ { "--runs", NULL, NULL }, "needs a value" },
+		{ { "--flag=1", NULL, NULL }, "takes no value" },
+		{ { "--size", "12Q", NULL }, "'size' must be a size" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct topts o = { 0 };
+		int argc = cases[i].args[1] ? 2 : 1;
+		capture_start();
+		int r = options_parse(topt_table, &o, NULL, argc, (char **)cases[i].args, NULL, 0);
+		const char *err = capture_end();
+		assert_int_equal(r, -1);
+		if (!strstr(err, cases[i].message))
+			fail_msg("case %zu: '%s' lacks '%s'", i, err, cases[i].message);
+		free(o.name);
+	}
+}
+
+static void test_closest_word(void **state)
+{
+	(void)state;
+	const char *words[] = { "smoke", "quick", "full", "seed000", NULL };
+	assert_string_equal(closest_word(words, "smoek"), "smoke");
+	assert_string_equal(closest_word(words, "quik"), "quick");
+	assert_null(closest_word(words, "zzzzzzzz"));
+}
+
+/* ---- jsonpos ---- */
+static void test_json_locate(void **state)
+{
+	(void)state;
+	const char *text = "{\n  \"a\": 1,\n  \"b\": [10, {\"c\": \"x\"}],\n  \"d\": {\"e\": true}\n}\n";
+	struct json_step p1[] = { { "b", 0 }, { NULL, 1 }, { "c", 0 } };
+	int line, col;
+	assert_int_equal(json_locate(text, p1, 3, &line, &col), 0);
+	assert_int_equal(line, 3);
+	assert_int_equal(col, 20);
+	struct json_step p2[] = { { "d", 0 }, { "e", 0 } };
+	assert_int_equal(json_locate(text, p2, 2, &line, &col), 0);
+	assert_int_equal(line, 4);
+	assert_int_equal(col, 15);
+	struct json_step p3[] = { { "zz", 0 } };
+	assert_int_equal(json_locate(text, p3, 1, &line, &col), -1);
+}
+
+/* ---- config ---- */
+static void test_config_errors(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *file;
+		const char *message;
+	} cases[] = {
+		{ "tests/fixtures/configs/bad-runs.json", "bad-runs.json:6:11: runs: must be an integer, not a string" },
+		{ "tests/fixtures/configs/bad-syntax.json", "bad-syntax.json:4:3: " },
+		{ "tests/fixtures/configs/bad-key.json", "bad-key.json:6:13: warmpu: unknown key; did you mean 'warmup'?" },
+		{ "tests/fixtures/configs/bad-size.json", "bad-size.json:6:20: sizes.yes: must be a non-negative size" },
+		{ "tests/fixtures/configs/none.json", "cannot read tests/fixtures/configs/none.json" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct suite s;
+		capture_start();
+		int r = load_suite(cases[i].file, &s);
+		const char *err = capture_end();
+		assert_int_equal(r, -1);
+		if (!strstr(err, cases[i].message))
+			fail_msg("case %zu: '%s' lacks '%s'", i, err, cases[i].message);
+	}
+}
+
+static void test_config_unknown_profile(void **state)
+{
+	(void)state;
+	struct cpu_profile p;
+	capture_start();
+	assert_int_equal(load_cpu_profile("J4250", &p), -1);
+	const char *err = capture_end();
+	assert_non_null(strstr(err, "unknown cpu profile 'J4250' (did you mean 'J4205'?)"));
+	assert_non_null(strstr(err, "available: host, 2700, 5700X, J4205"));
+}
+
+static void test_config_profiles(void **state)
+{
+	(void)state;
+	struct cpu_profile p;
+	assert_int_equal(load_cpu_profile("J4205", &p), 0);
+	assert_string_equal(p.march.v[0], "goldmont");
+	assert_int_equal(p.pin_producer, 0);
+	assert_int_equal(p.pin_consumer, 2);
+	assert_true(p.cooldown_s == 30);
+	free_cpu_profile(&p);
+	assert_int_equal(load_cpu_profile("host", &p), 0);
+	assert_string_equal(p.march.v[0], "native");
+	free_cpu_profile(&p);
+}
+
+/* ---- plan ---- */
+static int fake_flag(const char *flag)
+{
+	return strcmp(flag, "avx512bw") != 0;
+}
+
+static int fake_march(struct compiler *c, const char *march, char *why, size_t n)
+{
+	if (!strcmp(march, "x86-64-v3") && !strcmp(c->name, "clang")) {
+		snprintf(why, n, "clang does not accept -march=%s", march);
+		return 0;
+	}
+	return 1;
+}
+
+static void test_plan_matrix(void **state)
+{
+	(void)state;
+	struct suite s;
+	struct cpu_profile p;
+	struct family *fams;
+	assert_int_equal(load_suite("tests/fixtures/configs/matrix.json", &s), 0);
+	assert_int_equal(load_cpu_profile("host", &p), 0);
+	int nf = load_all_families(&fams);
+	assert_true(nf >= 1);
+	struct plan plan;
+	struct plan_input in = { &s, &p, fams, (size_t)nf, NULL, fake_flag, fake_march };
+	assert_int_equal(plan_build(&in, &plan), 0);
+	/* 2 variants x 3 compilers x 2 opt x 2 march + the GNU yes reference */
+	assert_int_equal(plan.n, 2 * 3 * 2 * 2 + 1);
+	size_t missing = 0, refused = 0, pending = 0;
+	for (size_t i = 0; i < plan.n; i++) {
+		struct cell *c = &plan.cells[i];
+		if (c->reference) {
+			assert_string_equal(c->id, "yes/gnu-yes@reference");
+			continue;
+		}
+		if (!strcmp(c->compiler->name, "no-such-compiler-xyz")) {
+			assert_int_equal(c->status, CELL_UNSUPPORTED);
+			assert_non_null(strstr(c->reason, "not found on PATH"));
+			missing++;
+		} else if (!strcmp(c->compiler->name, "clang") && !strcmp(c->march, "x86-64-v3")) {
+			assert_int_equal(c->status, CELL_UNSUPPORTED);
+			refused++;
+		} else {
+			assert_int_equal(c->status, CELL_PENDING);
+			pending++;
+		}
+		assert_int_equal(c->size, !strcmp(c->variant->name, "vmsplice") ? 5000 : 1000);
+		assert_int_equal(c->expected_bytes, c->size * 2);
+	}
+	assert_int_equal(missing, 8);
+	assert_int_equal(refused, 4);
+	assert_int_equal(pending, 12);
+	assert_string_equal(plan.cells[0].id, "yes/buf@gcc/-O2/x86-64");
+	assert_string_equal(plan.cells[0].cflags.v[0], "-O2");
+	assert_string_equal(plan.cells[0].cflags.v[1], "-march=x86-64");
+
+	/* cache keys: same inputs, same key; any flag changes it */
+	char k0[65], k1[65], k2[65];
+	assert_int_equal(build_cache_key(&plan.cells[0], k0), 0);
+	assert_int_equal(build_cache_key(&plan.cells[0], k1), 0);
+	assert_string_equal(k0, k1);
+	assert_int_equal(build_cache_key(&plan.cells[1], k2), 0); /* -O2 x86-64-v3 */
+	assert_string_not_equal(k0, k2);
+
+	/* --only keeps the rest as skipped */
+	struct plan p2;
+	in.only = "yes/vmsplice@gcc/*";
+	plan_build(&in, &p2);
+	size_t skipped = 0;
+	for (size_t i = 0; i < p2.n; i++)
+		skipped += p2.cells[i].status == CELL_SKIPPED;
+	assert_int_equal(skipped, p2.n - 4);
+	plan_free(&p2);
+
+	/* the results JSON of a pending cell and of the whole plan */
+	struct run_state rs;
+	memset(&rs, 0, sizeof(rs));
+	rs.id = "test";
+	rs.dir = "/tmp";
+	rs.suite = &s;
+	rs.cpu_profile = &p;
+	rs.plan = &plan;
+	rs.argv = json_array();
+	rs.host = json_object();
+	rs.tools = json_object();
+	rs.profile = json_object();
+	json_t *doc = results_to_json(&rs);
+	assert_string_equal(json_string_value(json_object_get(doc, "schema")), "flagbench-results/1");
+	json_t *cells = json_object_get(doc, "cells");
+	assert_int_equal(json_array_size(cells), plan.n);
+	json_t *c0 = json_array_get(cells, 0);
+	assert_string_equal(json_string_value(json_object_get(c0, "config")), "gcc/-O2/x86-64");
+	assert_true(json_is_null(json_object_get(c0, "time_s")));
+	json_t *ref = json_array_get(cells, plan.n - 1);
+	assert_string_equal(json_string_value(json_object_get(ref, "compiler")), "none");
+	json_decref(doc);
+	json_decref(rs.argv);
+	json_decref(rs.host);
+	json_decref(rs.tools);
+	json_decref(rs.profile);
+
+	plan_free(&plan);
+	for (int i = 0; i < nf; i++)
+		free_family(&fams[i]);
+	free(fams);
+	free_suite(&s);
+	free_cpu_profile(&p);
+}
+
+/* ---- statistics ---- */
+static void test_stats(void **state)
+{
+	(void)state;
+	struct stats s;
+	double a[] = { 1.0, 2.0, 3.0, 4.0, 100.0 };
+	stats_compute(&s, a, 5);
+	assert_true(s.median == 3.0);
+	assert_true(s.min == 1.0 && s.max == 100.0);
+	assert_true(s.mean == 22.0);
+	assert_true(s.mad == 1.0);
+	assert_int_equal(s.outliers, 1); /* 100 is flagged, not dropped */
+	assert_int_equal(s.n, 5);
+	stats_free(&s);
+
+	double eq[] = { 2.0, 2.0, 2.0, 2.0 };
+	stats_compute(&s, eq, 4);
+	assert_true(s.median == 2.0 && s.stddev == 0 && s.mad == 0 && s.cv == 0);
+	assert_true(s.ci_low == 2.0 && s.ci_high == 2.0);
+	assert_int_equal(s.outliers, 0);
+	assert_true(stats_ci_percent(&s) == 0);
+	stats_free(&s);
+
+	double one[] = { 0.5 };
+	stats_compute(&s, one, 1);
+	assert_true(s.median == 0.5 && s.stddev == 0 && s.ci_low == 0.5 && s.ci_high == 0.5);
+	json_t *j = stats_to_json(&s);
+	assert_int_equal(json_array_size(json_object_get(j, "runs")), 1);
+	json_decref(j);
+	stats_free(&s);
+
+	/* 20 samples: the CI covers the middle order statistics */
+	double v[20];
+	for (int i = 0; i < 20; i++)
+		v[i] = 1.0 + i * 0.01;
+	stats_compute(&s, v, 20);
+	assert_true(s.ci_low < s.median && s.median < s.ci_high);
+	assert_true(s.ci_low >= v[4] && s.ci_high <= v[15]);
+	stats_free(&s);
+}
+
+/* ---- statuses ---- */
+static void test_status_mapping(void **state)
+{
+	(void)state;
+	const char *names[] = { "ok", "build_failed", "unsupported", "wrong_output", "crashed", "timeout", "skipped" };
+	const int failed[] = { 0, 1, 0, 1, 1, 1, 0 };
+	for (size_t i = 0; i < 7; i++) {
+		enum cell_status s;
+		assert_int_equal(cell_status_parse(names[i], &s), 0);
+		assert_string_equal(cell_status_name(s), names[i]);
+		assert_int_equal(cell_status_failed(s), failed[i]);
+	}
+	enum cell_status s;
+	assert_int_equal(cell_status_parse("bogus", &s), -1);
+}
+
+/* ---- hyperfine quoting ---- */
+static void test_hyperfine_quote(void **state)
+{
+	(void)state;
+	struct strbuf sb = STRBUF_INIT;
+	hyperfine_quote(&sb, "/a b/prog");
+	hyperfine_quote(&sb, "it's");
+	assert_string_equal(sb.buf, "'/a b/prog' 'it'\\''s'");
+	sb_release(&sb);
+}
+
+/* ---- the yes checker ---- */
+static enum check_status check_text(const char *family, uint64_t n, int argc, char **argv, const char *text,
+				    size_t len, struct check_report *rep)
+{
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(write(p[1], text, len), (ssize_t)len);
+	close(p[1]);
+	struct check_args a = { n, argc, argv };
+	memset(rep, 0, sizeof(*rep));
+	enum check_status st = checker_find(family)->check(&a, p[0], rep);
+	close(p[0]);
+	return st;
+}
+
+static void test_check_yes(void **state)
+{
+	(void)state;
+	struct check_report rep;
+	char *hello[] = { "hello", "world" };
+	static const struct {
+		uint64_t n;
+		int argc;
+		const char *text;
+		enum check_status want;
+		const char *message;
+	} cases[] = {
+		{ 3, 0, "y\ny\ny\n", CHECK_OK, "" },
+		{ 0, 0, "", CHECK_OK, "" },
+		{ 3, 0, "y\ny\n", CHECK_MISMATCH, "output ends after 4 bytes (line 3), expected 3 lines" },
+		{ 3, 0, "y\nx\ny\n", CHECK_MISMATCH, "line 2 differs at byte 2: expected \"y\", received \"x\"" },
+		{ 2, 0, "y\ny\ny\n", CHECK_MISMATCH, "extra output after line 2" },
+		{ 2, 0, "y\ny", CHECK_MISMATCH, "output ends after 3 bytes" },
+		{ 2, 2, "hello world\nhello world\n", CHECK_OK, "" },
+		{ 2, 2, "hello world\nhello wor1d\n", CHECK_MISMATCH, "line 2 differs at byte 21" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		enum check_status st = check_text("yes", cases[i].n, cases[i].argc, hello, cases[i].text,
+						  strlen(cases[i].text), &rep);
+		if (st != cases[i].want || !strstr(rep.message, cases[i].message))
+			fail_msg("case %zu: status %d, message '%s'", i, st, rep.message);
+	}
+	/* a long stream across many reads, one byte changed deep inside */
+	size_t n = 3000000, len = n * 2;
+	char *big = malloc(len);
+	for (size_t i = 0; i < n; i++)
+		memcpy(big + 2 * i, "y\n", 2);
+	struct check_args a = { n, 0, NULL };
+	assert_int_equal(checker_find("yes")->expected_bytes(&a), len);
+	big[2 * 2000000] = 'n';
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		size_t off = 0;
+		while (off < len) {
+			ssize_t w = write(p[1], big + off, len - off);
+			if (w <= 0)
+				_exit(0);
+			off += (size_t)w;
+		}
+		_exit(0);
+	}
+	close(p[1]);
+	enum check_status st = checker_find("yes")->check(&a, p[0], &rep);
+	close(p[0]);
+	waitpid(pid, NULL, 0);
+	assert_int_equal(st, CHECK_MISMATCH);
+	assert_non_null(strstr(rep.message, "line 2000001 differs at byte 4000000"));
+	free(big);
+}
+
+int main(void)
+{
+	setenv("FLAGBENCH_ROOT", ".", 1);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_options_parse),  cmocka_unit_test(test_options_errors),
+		cmocka_unit_test(test_closest_word),   cmocka_unit_test(test_json_locate),
+		cmocka_unit_test(test_config_errors),  cmocka_unit_test(test_config_unknown_profile),
+		cmocka_unit_test(test_config_profiles), cmocka_unit_test(test_plan_matrix),
+		cmocka_unit_test(test_stats),          cmocka_unit_test(test_status_mapping),
+		cmocka_unit_test(test_hyperfine_quote), cmocka_unit_test(test_check_yes),
+	};
+	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
+}
