@@ -91,10 +91,8 @@ void print_summary(FILE *out, const struct plan *p)
 			if (k == ncols && ncols < 256)
 				cols[ncols++] = c->config;
 		}
-		fprintf(out, "\n%s (%s, %s per run = %llu; %s)\n", f->title, family_kind_name(f->kind), f->unit,
-			(unsigned long long)p->cells[fi].size,
-			f->kind == KIND_STREAM ? "throughput, speedup vs " : "rate, speedup vs ");
-		fprintf(out, "  baseline: %s\n", f->baseline);
+		fprintf(out, "\n%s: %s ±95%% interval, speedup against %s built the same way\n", f->title,
+			f->kind == KIND_STREAM ? "throughput" : "rate", f->baseline);
 		/* one block of at most 3 columns per line, to stay readable */
 		for (size_t c0 = 0; c0 < (ncols ? ncols : 1); c0 += 3) {
 			fprintf(out, "  %-14s", "variant");

@@ -80,6 +80,19 @@ int verify_cell(struct cell *c, double timeout_s)
 		_exit(0);
 	}
 	enum check_status cs = ck->check(&a, ch.out_fd, &rep);
+	/* After a mismatch, drain a little more: if the program then closes its
+	 * stdout itself, its exit status is its own and a crash is reported as
+	 * a crash; if it keeps writing, closing the pipe stops it (SIGPIPE),
+	 * which is then no crash of its own. */
+	int program_closed = cs != CHECK_MISMATCH;
+	if (!program_closed) {
+		char sink[65536];
+		uint64_t drained = 0;
+		ssize_t dr;
+		while (drained < (64u << 20) && (dr = read(ch.out_fd, sink, sizeof(sink))) > 0)
+			drained += (uint64_t)dr;
+		program_closed = drained < (64u << 20);
+	}
 	close(ch.out_fd);
 	ch.out_fd = -1;
 	struct strbuf errtext = STRBUF_INIT;
@@ -114,12 +127,12 @@ int verify_cell(struct cell *c, double timeout_s)
 	else if (ex.outcome == CHILD_SIGNALED && ex.signal == SIGILL)
 		cell_set_status(c, CELL_UNSUPPORTED, "illegal instruction: this host cannot run code built with -march=%s",
 				c->march ? c->march : "?");
+	else if (program_closed && ex.outcome == CHILD_SIGNALED)
+		cell_set_status(c, CELL_CRASHED, "%s%s%s", how, first[0] ? ": " : "", first);
+	else if (program_closed && (ex.outcome != CHILD_EXITED || ex.exit_code != 0))
+		cell_set_status(c, CELL_CRASHED, "%s%s%s", how, first[0] ? ": " : "", first);
 	else if (cs == CHECK_MISMATCH)
 		cell_set_status(c, CELL_WRONG_OUTPUT, "%s", rep.message);
-	else if (ex.outcome == CHILD_SIGNALED)
-		cell_set_status(c, CELL_CRASHED, "%s%s%s", how, first[0] ? ": " : "", first);
-	else if (ex.outcome != CHILD_EXITED || ex.exit_code != 0)
-		cell_set_status(c, CELL_CRASHED, "%s%s%s", how, first[0] ? ": " : "", first);
 	else if (cs == CHECK_BAD_ARGS)
 		cell_set_status(c, CELL_UNSUPPORTED, "checker rejects the arguments: %s", rep.message);
 	else if (cs != CHECK_OK)

@@ -1,0 +1,168 @@
+#!/usr/bin/env bats
+# The matrix runner end to end: smoke run, build cache, failing cells,
+# config errors, Ctrl-C and --resume, remapped pins, the meter.
+
+load helpers
+
+setup_file() {
+    export CACHE="$BATS_FILE_TMPDIR/cache"
+    export YESBUF="$BATS_FILE_TMPDIR/yes-buf"
+    cc -O2 -o "$YESBUF" "$REPO/variants/yes/buf.c"
+}
+
+@test "smoke run produces a valid results.json with every cell ok" {
+    run "$FLAGBENCH" run --suite smoke --out "$BATS_TEST_TMPDIR/smoke" --cache "$CACHE"
+    [ "$status" -eq 0 ]
+    r="$BATS_TEST_TMPDIR/smoke/results.json"
+    jqr '.schema == "flagbench-results/1"' "$r"
+    jqr '.run.finished != null and .run.interrupted == false' "$r"
+    jqr '.host.cpu_model and .host.cpus_online >= 1 and .tools.hyperfine and .tools.gcc and .tools.clang' "$r"
+    jqr '.run.phases | .plan_s >= 0 and .build_s > 0 and .measure_s > 0 and .total_s > 0' "$r"
+    # yes/{simple,buf,vmsplice} x {gcc,clang} + GNU yes, all ok with figures
+    jqr '[.cells[] | select(.status == "ok")] | length == 7' "$r"
+    jqr '[.cells[] | select(.compiler == "none" and .variant == "gnu-yes")] | length == 1' "$r"
+    jqr 'all(.cells[]; .throughput_Bps.median > 0 and (.time_s.runs | length) == 5)' "$r"
+    jqr 'all(.cells[] | select(.compiler != "none"); .speedup > 0 and .binary.sha256)' "$r"
+    # journal: one line per cell
+    [ "$(wc -l < "$BATS_TEST_TMPDIR/smoke/journal.jsonl")" -eq 7 ]
+    # the summary table on stdout
+    [[ "$output" == *"vmsplice"* ]]
+}
+
+@test "a second identical run compiles nothing" {
+    "$FLAGBENCH" run --suite smoke --out "$BATS_TEST_TMPDIR/a" --cache "$CACHE" --runs 1 --warmup 0 2>/dev/null >/dev/null || true
+    run "$FLAGBENCH" run --suite smoke --out "$BATS_TEST_TMPDIR/b" --cache "$CACHE" --runs 1 --warmup 0
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"built 0, cached 6, failed 0"* ]]
+}
+
+@test "wrong output, crash, hang, bad exit, build failure: statuses, never timed, the rest finishes" {
+    root="$BATS_TEST_TMPDIR/root"
+    make_fixture_root "$root"
+    FLAGBENCH_ROOT="$root" run "$FLAGBENCH" run --suite broken --out "$BATS_TEST_TMPDIR/broken" \
+        --cache "$CACHE" --timeout 2
+    [ "$status" -eq 1 ]
+    r="$BATS_TEST_TMPDIR/broken/results.json"
+    st() { jq -r --arg id "$1" '.cells[] | select(.id == $id) | .status' "$r"; }
+    why() { jq -r --arg id "$1" '.cells[] | select(.id == $id) | .reason' "$r"; }
+    [ "$(st broken/good@gcc/-O2/default)" = ok ]
+    [ "$(st yes/buf@gcc/-O2/default)" = ok ]
+    [ "$(st broken/wrong@gcc/-O2/default)" = wrong_output ]
+    [[ "$(why broken/wrong@gcc/-O2/default)" == *"line 1001 differs"*"expected \"y\", received \"n\""* ]]
+    [ "$(st broken/crash@gcc/-O2/default)" = crashed ]
+    [[ "$(why broken/crash@gcc/-O2/default)" == *"SIGSEGV (signal 11)"* ]]
+    [ "$(st broken/hang@gcc/-O2/default)" = timeout ]
+    [ "$(st broken/exit3@gcc/-O2/default)" = crashed ]
+    [[ "$(why broken/exit3@gcc/-O2/default)" == *"exited 3: exit3: refusing on purpose"* ]]
+    [ "$(st broken/nocompile@gcc/-O2/default)" = build_failed ]
+    [[ "$(why broken/nocompile@gcc/-O2/default)" == *"error"* ]]
+    [ "$(st broken/needs_cpu@gcc/-O2/default)" = unsupported ]
+    [[ "$(why broken/needs_cpu@gcc/-O2/default)" == *"lacks no_such_cpu_flag"* ]]
+    # failed cells are never timed
+    jqr 'all(.cells[] | select(.status != "ok"); .time_s == null and .throughput_Bps == null)' "$r"
+    # no process of the hanging variant is left behind
+    ! pgrep -f "$CACHE/.*/hang" >/dev/null
+}
+
+@test "a malformed suite exits 2 naming file, line and column" {
+    root="$BATS_TEST_TMPDIR/root"
+    make_fixture_root "$root"
+    FLAGBENCH_ROOT="$root" run "$FLAGBENCH" run --suite bad-runs --dry-run --out "$BATS_TEST_TMPDIR/x"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"flagbench: $root/configs/suites/bad-runs.json:6:11: runs: must be an integer, not a string"* ]]
+    FLAGBENCH_ROOT="$root" run "$FLAGBENCH" run --suite bad-syntax --dry-run --out "$BATS_TEST_TMPDIR/x"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"bad-syntax.json:4:13: '}' expected near '\"compilers\"'"* ]]
+    run "$FLAGBENCH" run --suite smoke --runs 0 --dry-run
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"'runs' must be an integer from 1 to 10000, not '0'"* ]]
+    run "$FLAGBENCH" run --suite smoke --rusn 3
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"did you mean '--runs'?"* ]]
+}
+
+@test "--cpu NOPE exits 2 and lists the profiles" {
+    run "$FLAGBENCH" run --cpu NOPE --suite smoke --dry-run
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"unknown cpu profile 'NOPE'"*"available: host, 2700, 5700X, J4205"* ]]
+}
+
+@test "--dry-run plans and writes results without compiling or timing" {
+    run "$FLAGBENCH" run --suite smoke --dry-run --out "$BATS_TEST_TMPDIR/dry" --cache "$BATS_TEST_TMPDIR/nocache"
+    [ "$status" -eq 0 ]
+    [ ! -e "$BATS_TEST_TMPDIR/nocache" ]
+    r="$BATS_TEST_TMPDIR/dry/results.json"
+    jqr '(.cells | length) == 7 and all(.cells[]; .status == "ok" and .time_s.median > 0)' "$r"
+    jqr '.run.warnings | any(startswith("dry run"))' "$r"
+}
+
+@test "the J4205 profile runs here with the mismatch and the pin remap recorded" {
+    ncpu=$(nproc)
+    run "$FLAGBENCH" run --cpu J4205 --suite smoke --out "$BATS_TEST_TMPDIR/j" --cache "$CACHE" \
+        --runs 1 --warmup 0 --cooldown 0 --only 'yes/buf@*'
+    [ "$status" -eq 0 ]
+    r="$BATS_TEST_TMPDIR/j/results.json"
+    jqr '.run.warnings | any(contains("expects '"'J4205'"' in the cpu model"))' "$r"
+    jqr '.profile.pin.requested.consumer == 2' "$r"
+    if [ "$ncpu" -le 2 ]; then
+        jqr '.run.warnings | any(contains("pin consumer: cpu 2 does not exist"))' "$r"
+        jqr '.profile.pin.used.consumer < 2' "$r"
+    fi
+    jqr '[.cells[] | select(.status == "ok")] | length == 2' "$r"
+    jqr '[.cells[] | select(.status == "skipped")] | length == 5' "$r"
+    jqr '.cells[0].march == "goldmont" and (.cells[0].cflags | index("-msse4"))' "$r"
+}
+
+@test "Ctrl-C leaves a valid results.json and --resume runs only the missing cells" {
+    out="$BATS_TEST_TMPDIR/int"
+    "$FLAGBENCH" run --suite smoke --out "$out" --cache "$CACHE" --runs 3 --warmup 0 >/dev/null 2>&1 &
+    pid=$!
+    # wait until the first cell is journaled, then interrupt
+    for _ in $(seq 1 600); do
+        [ -s "$out/journal.jsonl" ] && break
+        sleep 0.1
+    done
+    kill -INT "$pid"
+    wait "$pid" && rc=0 || rc=$?
+    [ "$rc" -eq 130 ]
+    jqr '.run.interrupted == true and .run.finished == null' "$out/results.json"
+    done_before=$(jq '[.cells[] | select(.status == "ok")] | length' "$out/results.json")
+    [ "$done_before" -ge 1 ]
+    [ "$done_before" -lt 7 ]
+    ! pgrep -f "hyperfine.*$out" >/dev/null
+    run "$FLAGBENCH" run --suite smoke --resume "$out" --cache "$CACHE" --runs 3 --warmup 0
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"resuming $out: $done_before cells already done"* ]]
+    jqr '.run.interrupted == false and ([.cells[] | select(.status == "ok")] | length) == 7' "$out/results.json"
+}
+
+@test "meter: exact byte count, a producer that fails, an endless producer cut at max-bytes" {
+    run "$FLAGBENCH" meter --expect-bytes 2000 -- "$YESBUF" 1000
+    [ "$status" -eq 0 ]
+    run "$FLAGBENCH" meter --expect-bytes 2002 -- "$YESBUF" 1000
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"received 2000 bytes, expected 2002"* ]]
+    run "$FLAGBENCH" meter --expect-bytes 10 -- sh -c 'kill -SEGV $$'
+    [ "$status" -eq 3 ]
+    [[ "$output" == *"SIGSEGV"* ]]
+    run "$FLAGBENCH" meter --max-bytes 1000000 -- yes
+    [ "$status" -eq 0 ]
+    run "$FLAGBENCH" meter --timeout 1 -- sleep 30
+    [ "$status" -eq 124 ]
+    report="$BATS_TEST_TMPDIR/meter.jsonl"
+    "$FLAGBENCH" meter --consumer read --expect-bytes 2000 --report "$report" -- "$YESBUF" 1000
+    jqr '.bytes == 2000 and .status == "ok" and .consumer == "read"' "$report"
+}
+
+@test "check yes: accepts the exact stream, names the first wrong line" {
+    run bash -c 'yes | head -n 1000 | "$FLAGBENCH" check yes 1000'
+    [ "$status" -eq 0 ]
+    run bash -c 'yes | head -n 999 | "$FLAGBENCH" check yes 1000'
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"output ends after 1998 bytes (line 1000), expected 1000 lines"* ]]
+    run bash -c '{ yes | head -n 5; echo n; } | "$FLAGBENCH" check yes 6'
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"line 6 differs"* ]]
+    run "$FLAGBENCH" check yes abc
+    [ "$status" -eq 2 ]
+}
