@@ -25,7 +25,8 @@ int build_cache_key(const struct cell *c, char key[65]);
 /* Builds every pending cell of the plan.  cache_dir is created if needed. */
 int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double timeout_s, struct build_stats *st);
 /* After building: marks cells with byte-identical binaries (and the same
- * run arguments and allocator) as same_binary_as the first such cell. */
+ * run arguments, allocator, placement and consumer) as same_binary_as the
+ * first such cell: they are measured once and share the result. */
 void build_dedupe(struct plan *p);
 
 #endif

@@ -14,6 +14,7 @@
 #include "jsonpos.h"
 #include "options.h"
 #include "sysinfo.h"
+#include "topology.h"
 
 /* Where we are while checking one file: its text and the path of keys. */
 struct cfg {
@@ -273,7 +274,17 @@ static int parse_pin(struct cfg *c, json_t *pin, struct cpu_profile *p)
 		if (v >= 0)
 			*dst[i] = (int)v;
 	}
-	return get_string(c, pin, "class", 0, &p->pin_class);
+	if (get_string(c, pin, "class", 0, &p->pin_class) < 0)
+		return -1;
+	enum placement_class pc;
+	if (p->pin_class && placement_class_parse(p->pin_class, &pc) < 0) {
+		push_key(c, "class");
+		int r = cfg_error(c, "'%s' is not a placement class (same_cpu, smt_sibling, same_l2, same_l3, "
+				  "other_l3, other_package, unpinned)", p->pin_class);
+		pop(c);
+		return r;
+	}
+	return 0;
 }
 
 int load_cpu_profile(const char *name, struct cpu_profile *p)
@@ -380,7 +391,8 @@ int load_suite(const char *name, struct suite *s)
 	}
 	struct cfg c = { path, text, { { 0 } }, 0 };
 	static const char *const keys[] = { "name", "title", "description", "variants", "compilers", "opt",
-					    "march", "allocators", "sizes", "runs", "warmup", "cooldown", NULL };
+					    "march", "allocators", "placements", "consumers", "sizes", "runs",
+					    "warmup", "cooldown", NULL };
 	int r = check_keys(&c, root, keys);
 	if (!r)
 		r = get_string(&c, root, "name", 1, &s->name);
@@ -401,6 +413,31 @@ int load_suite(const char *name, struct suite *s)
 		s->march_from_profile = 1;
 	if (!r)
 		r = get_string_list(&c, root, "allocators", 0, &s->allocators);
+	if (!r)
+		r = get_string_list(&c, root, "placements", 0, &s->placements);
+	if (!r)
+		r = get_string_list(&c, root, "consumers", 0, &s->consumers);
+	for (size_t i = 0; !r && i < s->placements.n; i++) {
+		enum placement_class pc;
+		if (placement_class_parse(s->placements.v[i], &pc) < 0) {
+			push_key(&c, "placements");
+			push_index(&c, i);
+			r = cfg_error(&c, "'%s' is not a placement class (same_cpu, smt_sibling, same_l2, same_l3, "
+				      "other_l3, other_package, unpinned)", s->placements.v[i]);
+			pop(&c);
+			pop(&c);
+		}
+	}
+	for (size_t i = 0; !r && i < s->consumers.n; i++) {
+		const char *v = s->consumers.v[i];
+		if (strcmp(v, "splice") && strcmp(v, "read") && strcmp(v, "pv")) {
+			push_key(&c, "consumers");
+			push_index(&c, i);
+			r = cfg_error(&c, "'%s' is not a consumer (splice, read, pv)", v);
+			pop(&c);
+			pop(&c);
+		}
+	}
 	for (size_t i = 0; !r && i < s->opt.n; i++)
 		if (s->opt.v[i][0] != '-') {
 			push_key(&c, "opt");
@@ -466,6 +503,8 @@ void free_suite(struct suite *s)
 	sv_clear(&s->opt);
 	sv_clear(&s->march);
 	sv_clear(&s->allocators);
+	sv_clear(&s->placements);
+	sv_clear(&s->consumers);
 	json_decref(s->sizes);
 	json_decref(s->json);
 	memset(s, 0, sizeof(*s));

@@ -69,6 +69,8 @@ struct suite {
 	char *name, *path, *title;
 	struct strvec variants;   /* globs "family/variant" */
 	struct strvec compilers, opt, march, allocators;
+	struct strvec placements; /* stream families: placement classes (topology.h) */
+	struct strvec consumers;  /* stream families: splice, read, pv */
 	int march_from_profile;
 	json_t *sizes;            /* {"family": N, "family/variant": N} */
 	unsigned runs, warmup;

@@ -46,8 +46,8 @@ void measure_command(const struct cell *c, const struct measure_opts *o, const c
 			sv_pushf(out, "--max-bytes=%llu", (unsigned long long)c->expected_bytes);
 		else if (c->expected_bytes != UINT64_MAX)
 			sv_pushf(out, "--expect-bytes=%llu", (unsigned long long)c->expected_bytes);
-		if (o->consumer)
-			sv_pushf(out, "--consumer=%s", o->consumer);
+		if (c->consumer || o->consumer)
+			sv_pushf(out, "--consumer=%s", c->consumer ? c->consumer : o->consumer);
 		if (o->pipe_size)
 			sv_pushf(out, "--pipe-size=%llu", (unsigned long long)o->pipe_size);
 	}

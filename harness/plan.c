@@ -146,6 +146,20 @@ static void set_run_args(struct cell *c, const struct family *f, const struct st
 	}
 }
 
+/* Placement and consumer are dimensions only when the suite lists them;
+ * the empty string means "not crossed". */
+static void set_dimensions(struct cell *c, const char *placement, const char *consumer, struct strbuf *cfg)
+{
+	if (*placement) {
+		c->placement = xstrdup(placement);
+		sb_addf(cfg, "/%s", placement);
+	}
+	if (*consumer) {
+		c->consumer = xstrdup(consumer);
+		sb_addf(cfg, "/%s", consumer);
+	}
+}
+
 struct march_probe {
 	struct compiler *comp;
 	char *march;
@@ -170,6 +184,9 @@ int plan_build(const struct plan_input *in, struct plan *out)
 	sv_push(&default_alloc, "glibc");
 	const struct strvec *allocs = s->allocators.n ? &s->allocators : &default_alloc;
 
+	/* a dimension the suite does not list has one empty value */
+	static char *const none_v[] = { "", NULL };
+	const struct strvec none = { (char **)none_v, 1, 0 };
 	struct march_probe *probes = xcalloc(s->compilers.n * (marches->n ? marches->n : 1), sizeof(*probes));
 	size_t nprobes = 0;
 	int any_selected = 0;
@@ -180,50 +197,64 @@ int plan_build(const struct plan_input *in, struct plan *out)
 		if (!checker_find(f->check))
 			sv_pushf(&out->warnings, "family %s names checker '%s', which flagbench does not have", f->name,
 				 f->check);
+		/* stream families also cross placements and consumers */
+		const struct strvec *places = f->kind == KIND_STREAM && s->placements.n ? &s->placements : &none;
+		const struct strvec *cons = f->kind == KIND_STREAM && s->consumers.n ? &s->consumers : &none;
 		for (size_t vi = 0; vi < f->nvariants; vi++) {
 			struct variant *v = &f->variants[vi];
 			if (!variant_selected(s, f->name, v->name))
 				continue;
 			family_used = 1;
-			for (size_t ci = 0; ci < s->compilers.n; ci++)
-				for (size_t oi = 0; oi < s->opt.n; oi++)
-					for (size_t mi = 0; mi < marches->n; mi++)
-						for (size_t ai = 0; ai < allocs->n; ai++) {
-							struct cell *c = new_cell(out, &alloc);
-							struct compiler *comp = &out->compilers[ci];
-							const char *march = marches->v[mi];
-							c->family = f;
-							c->variant = v;
-							c->compiler = comp;
-							c->opt = xstrdup(s->opt.v[oi]);
-							c->march = xstrdup(march);
-							c->allocator = xstrdup(allocs->v[ai]);
-							c->size = suite_size_for(s, f, v->name);
-							struct strbuf cfg = STRBUF_INIT;
-							sb_addf(&cfg, "%s/%s/%s", comp->name, c->opt, march);
-							if (s->allocators.n)
-								sb_addf(&cfg, "/%s", c->allocator);
-							c->config = sb_detach(&cfg);
-							c->id = xasprintf("%s/%s@%s", f->name, v->name, c->config);
-							sv_push(&c->cflags, c->opt);
-							if (strcmp(march, "default"))
-								sv_pushf(&c->cflags, "-march=%s", march);
-							sv_pushv(&c->cflags, prof->cflags.v);
-							sv_pushv(&c->cflags, v->requires_flags.v);
-							set_run_args(c, f, &v->args);
-						}
+			size_t dims[6] = { s->compilers.n, s->opt.n, marches->n, allocs->n, places->n, cons->n };
+			size_t total = dims[0] * dims[1] * dims[2] * dims[3] * dims[4] * dims[5];
+			for (size_t k = 0; k < total; k++) {
+				size_t idx[6], rest = k;
+				for (int d = 5; d >= 0; d--) {
+					idx[d] = rest % dims[d];
+					rest /= dims[d];
+				}
+				struct compiler *comp = &out->compilers[idx[0]];
+				const char *march = marches->v[idx[2]];
+				struct cell *c = new_cell(out, &alloc);
+				c->family = f;
+				c->variant = v;
+				c->compiler = comp;
+				c->opt = xstrdup(s->opt.v[idx[1]]);
+				c->march = xstrdup(march);
+				c->allocator = xstrdup(allocs->v[idx[3]]);
+				c->size = suite_size_for(s, f, v->name);
+				struct strbuf cfg = STRBUF_INIT;
+				sb_addf(&cfg, "%s/%s/%s", comp->name, c->opt, march);
+				if (s->allocators.n)
+					sb_addf(&cfg, "/%s", c->allocator);
+				set_dimensions(c, places->v[idx[4]], cons->v[idx[5]], &cfg);
+				c->config = sb_detach(&cfg);
+				c->id = xasprintf("%s/%s@%s", f->name, v->name, c->config);
+				sv_push(&c->cflags, c->opt);
+				if (strcmp(march, "default"))
+					sv_pushf(&c->cflags, "-march=%s", march);
+				sv_pushv(&c->cflags, prof->cflags.v);
+				sv_pushv(&c->cflags, v->requires_flags.v);
+				set_run_args(c, f, &v->args);
+			}
 		}
-		/* references once per family, whenever any of its variants runs */
-		for (size_t ri = 0; family_used && ri < f->nreferences; ri++) {
-			struct cell *c = new_cell(out, &alloc);
-			c->family = f;
-			c->reference = &f->references[ri];
-			c->config = xstrdup("reference");
-			c->allocator = xstrdup("glibc");
-			c->size = suite_size_for(s, f, c->reference->name);
-			c->id = xasprintf("%s/%s@reference", f->name, c->reference->name);
-			set_run_args(c, f, NULL);
-		}
+		/* references once per family (and placement/consumer), whenever
+		 * any of its variants runs */
+		for (size_t ri = 0; family_used && ri < f->nreferences; ri++)
+			for (size_t pi = 0; pi < places->n; pi++)
+				for (size_t ki = 0; ki < cons->n; ki++) {
+					struct cell *c = new_cell(out, &alloc);
+					c->family = f;
+					c->reference = &f->references[ri];
+					c->allocator = xstrdup("glibc");
+					c->size = suite_size_for(s, f, c->reference->name);
+					struct strbuf cfg = STRBUF_INIT;
+					sb_adds(&cfg, "reference");
+					set_dimensions(c, places->v[pi], cons->v[ki], &cfg);
+					c->config = sb_detach(&cfg);
+					c->id = xasprintf("%s/%s@%s", f->name, c->reference->name, c->config);
+					set_run_args(c, f, NULL);
+				}
 		any_selected |= family_used;
 	}
 	if (!any_selected)
@@ -284,6 +315,8 @@ void plan_free(struct plan *p)
 		free(c->opt);
 		free(c->march);
 		free(c->allocator);
+		free(c->placement);
+		free(c->consumer);
 		free(c->reason);
 		free(c->binary);
 		free(c->preload);

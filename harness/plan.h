@@ -47,6 +47,8 @@ struct cell {
 	struct reference *reference; /* NULL for a variant */
 	struct compiler *compiler;   /* NULL for a reference */
 	char *opt, *march, *allocator;
+	char *placement;             /* a placement class, or NULL for the profile's pins */
+	char *consumer;              /* the meter's consumer, or NULL for the default (splice) */
 	struct strvec cflags;        /* the full flag list given to the compiler */
 	struct strvec run_args;      /* argv after the program: N and extra arguments */
 	uint64_t size;

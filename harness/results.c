@@ -69,6 +69,12 @@ void compute_speedups(struct plan *p)
 	}
 }
 
+static json_t *celsius_of(json_t *thermal, const char *when)
+{
+	json_t *v = json_object_get(json_object_get(thermal, when), "celsius");
+	return v ? json_incref(v) : json_null();
+}
+
 json_t *cell_to_json(const struct cell *c, const struct plan *p)
 {
 	if (c->restored)
@@ -135,6 +141,15 @@ json_t *cell_to_json(const struct cell *c, const struct plan *p)
 		json_object_set_new(j, "throughput_Bps", json_null());
 		json_object_set_new(j, "rate", json_null());
 	}
+	json_object_set_new(j, "placement", str_or_null(c->placement));
+	json_object_set_new(j, "consumer", str_or_null(c->consumer));
+	/* throttle flag and temperatures, lifted from the measurement details */
+	json_t *th = m->extra ? json_object_get(m->extra, "thermal") : NULL;
+	json_object_set_new(j, "throttled", th ? json_incref(json_object_get(th, "throttled")) : json_null());
+	json_object_set_new(j, "temperature_c",
+			    th ? json_pack("{s:o, s:o}", "before", celsius_of(th, "before"), "after",
+					   celsius_of(th, "after"))
+			       : json_null());
 	json_object_set_new(j, "speedup", num_or_null(c->speedup));
 	json_object_set_new(j, "warnings", strvec_json(&c->warnings));
 	if (m->extra)

@@ -14,6 +14,7 @@
 #include "allocators.h"
 #include "build.h"
 #include "config.h"
+#include "doctor.h"
 #include "measure.h"
 #include "options.h"
 #include "plan.h"
@@ -21,6 +22,8 @@
 #include "runcmd.h"
 #include "summary.h"
 #include "sysinfo.h"
+#include "thermal.h"
+#include "topology.h"
 #include "verify.h"
 
 struct run_opts {
@@ -92,10 +95,13 @@ static json_t *tools_json(const struct plan *p)
 
 static json_t *host_json(void)
 {
+	/* the doctor's facts (governor, turbo, smt, load, sensors, topology...)
+	 * plus what only a run knows */
+	json_t *facts = doctor_facts_json("/");
 	struct utsname u;
 	uname(&u);
 	int cpus[1024];
-	json_t *h = json_object();
+	json_t *h = facts ? facts : json_object();
 	json_object_set_new(h, "cpu_model", json_string(host_cpu_model()));
 	json_object_set_new(h, "cpus_online", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
 	json_object_set_new(h, "cpus_allowed", json_integer(host_cpus(cpus, 1024)));
@@ -114,6 +120,23 @@ static char *make_run_id(const char *suite, const char *profile)
 	gmtime_r(&t, &tm);
 	strftime(ts, sizeof(ts), "%Y%m%dT%H%M%SZ", &tm);
 	return xasprintf("%s-%s-%s", ts, suite, profile);
+}
+
+/* Temperatures and clocks before and after the cell; a throttled cell
+ * is flagged in its warnings (and so in the tables). */
+static void record_thermal(struct cell *c, const struct thermal_snapshot *before, const struct thermal_snapshot *after)
+{
+	struct strbuf why = STRBUF_INIT;
+	enum throttle_verdict v = thermal_throttled(before, after, &why);
+	if (!c->extra)
+		c->extra = json_object();
+	json_object_set_new(c->extra, "thermal",
+			    json_pack("{s:s, s:s, s:o, s:o}", "throttled", throttle_verdict_name(v), "why",
+				      why.buf ? why.buf : "", "before", thermal_snapshot_to_json(before), "after",
+				      thermal_snapshot_to_json(after)));
+	if (v == THROTTLE_YES)
+		sv_pushf(&c->warnings, "throttled: %s", why.buf ? why.buf : "");
+	sb_release(&why);
 }
 
 /* Progress on stderr, one line per finished cell. */
@@ -195,6 +218,20 @@ int cmd_run(int argc, char **argv)
 	if (prof.match && !strstr(host_cpu_model(), prof.match))
 		sv_pushf(&rs.warnings, "cpu profile %s expects '%s' in the cpu model; this host is '%s'", prof.name,
 			 prof.match, host_cpu_model());
+	struct topology topo;
+	int have_topo = topology_load("/", &topo) == 0;
+	if (prof.pin_class && have_topo) {
+		enum placement_class cls;
+		placement_class_parse(prof.pin_class, &cls);
+		int a, b;
+		if (topology_class_pair(&topo, cls, &a, &b) == 0) {
+			prof.pin_producer = a;
+			prof.pin_consumer = b;
+		} else {
+			sv_pushf(&rs.warnings, "pin class %s does not exist on this machine; using the profile's cpu numbers",
+				 prof.pin_class);
+		}
+	}
 	int pp = remap_pin(prof.pin_producer, "producer", &rs.warnings);
 	int pc = remap_pin(prof.pin_consumer, "consumer", &rs.warnings);
 	int ps = remap_pin(prof.pin_single, "single", &rs.warnings);
@@ -231,6 +268,18 @@ int cmd_run(int argc, char **argv)
 		c->pin_producer = pp;
 		c->pin_consumer = pc;
 		c->pin_single = ps;
+		if (c->placement && c->status == CELL_PENDING) {
+			enum placement_class cls;
+			int a = PIN_NONE, b = PIN_NONE;
+			placement_class_parse(c->placement, &cls);
+			if (!have_topo)
+				cell_set_status(c, CELL_UNSUPPORTED, "cpu topology unreadable: no placement %s", c->placement);
+			else if (topology_class_pair(&topo, cls, &a, &b) < 0)
+				cell_set_status(c, CELL_UNSUPPORTED, "no %s pair on this machine (%zu cpus, %d cores, %d packages)",
+						c->placement, topo.ncpus, topo.ncores, topo.npackages);
+			c->pin_producer = a;
+			c->pin_consumer = b;
+		}
 		if (c->status == CELL_PENDING && strcmp(c->allocator, "glibc")) {
 			char why[512] = "";
 			const char *lib = allocator_library(c->allocator, why, sizeof(why));
@@ -242,11 +291,17 @@ int cmd_run(int argc, char **argv)
 	}
 	rs.phases.plan_s = now_monotonic() - t;
 	rs.host = host_json();
+	struct strbuf noisy = STRBUF_INIT;
+	if (!o.dry_run && doctor_noisy(rs.host, &noisy))
+		sv_pushf(&rs.warnings, "the system is noisy: %s", noisy.buf);
+	sb_release(&noisy);
 	rs.tools = tools_json(&plan);
 	if (o.dry_run)
 		sv_push(&rs.warnings, "dry run: nothing was compiled or timed; the times are made up by the mock executor");
-	if (cooldown > 0)
-		sv_pushf(&rs.warnings, "cooldown: a fixed pause of %gs before every run (no thermal sensors read)", cooldown);
+	double celsius;
+	char sensor[64];
+	if (cooldown > 0 && thermal_cpu_celsius("/", &celsius, sensor, sizeof(sensor)) < 0)
+		sv_pushf(&rs.warnings, "no thermal sensors: the cooldown is a fixed pause of %gs before every run", cooldown);
 	if (o.resume) {
 		int r = results_resume(&plan, rs.dir);
 		if (r < 0)
@@ -300,9 +355,15 @@ int cmd_run(int argc, char **argv)
 			rs.phases.verify_s += now_monotonic() - t0;
 			if (ok == 0 && !fb_interrupted) {
 				double cool = 0;
+				struct thermal_snapshot before, after;
+				thermal_snapshot_take("/", &before);
 				t0 = now_monotonic();
 				if (measure_cell(c, &mo, &cool) == 0)
 					c->status = CELL_OK;
+				thermal_snapshot_take("/", &after);
+				record_thermal(c, &before, &after);
+				thermal_snapshot_free(&before);
+				thermal_snapshot_free(&after);
 				double dt = now_monotonic() - t0;
 				rs.phases.measure_s += dt - cool;
 				rs.phases.cooldown_s += cool;
@@ -337,6 +398,8 @@ int cmd_run(int argc, char **argv)
 
 	int code = rs.interrupted ? EXIT_INTERRUPTED : wr < 0 || failed ? EXIT_CELL_FAILED : EXIT_ALL_OK;
 	plan_free(&plan);
+	if (have_topo)
+		topology_free(&topo);
 	for (int i = 0; i < nfam; i++)
 		free_family(&fams[i]);
 	free(fams);

@@ -59,6 +59,16 @@ void format_cell_value(const struct cell *c, const struct plan *p, char *buf, si
 		snprintf(buf, n, "%s ±%.1f%%", rate, pm);
 }
 
+static int same_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+static int same_dims(const struct cell *a, const struct cell *b)
+{
+	return same_str(a->placement, b->placement) && same_str(a->consumer, b->consumer);
+}
+
 void print_summary(FILE *out, const struct plan *p)
 {
 	for (size_t fi = 0; fi < p->n; fi++) {
@@ -71,6 +81,7 @@ void print_summary(FILE *out, const struct plan *p)
 			continue;
 		/* columns: distinct configs in plan order (references excluded) */
 		const char *cols[256];
+		const struct cell *colcell[256];
 		size_t ncols = 0;
 		const char *rows[256];
 		size_t nrows = 0;
@@ -88,8 +99,10 @@ void print_summary(FILE *out, const struct plan *p)
 				continue;
 			for (k = 0; k < ncols && strcmp(cols[k], c->config); k++)
 				;
-			if (k == ncols && ncols < 256)
+			if (k == ncols && ncols < 256) {
+				colcell[ncols] = c;
 				cols[ncols++] = c->config;
+			}
 		}
 		fprintf(out, "\n%s: %s ±95%% interval, speedup against %s built the same way\n", f->title,
 			f->kind == KIND_STREAM ? "throughput" : "rate", f->baseline);
@@ -108,7 +121,9 @@ void print_summary(FILE *out, const struct plan *p)
 						const char *xr = x->variant ? x->variant->name : x->reference->name;
 						if (x->family != f || strcmp(xr, rows[r]))
 							continue;
-						if (x->reference || (ncols && !strcmp(x->config, cols[c]))) {
+						/* a reference row fills every column of its placement and consumer */
+						if ((x->reference && (!ncols || same_dims(x, colcell[c]))) ||
+						    (ncols && !strcmp(x->config, cols[c]))) {
 							format_cell_value(x, p, val, sizeof(val));
 							break;
 						}
