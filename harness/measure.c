@@ -80,16 +80,31 @@ static json_t *read_jsonl(const char *path)
 
 /* Mock executor (--dry-run): deterministic times derived from the cell id,
  * so planning, JSON and rendering are testable without compilers. */
-static void mock_times(const struct cell *c, const struct measure_opts *o, struct stats *st)
+/* Replaces c->time with the new runs, or appends them (o->append). */
+static void store_times(struct cell *c, const struct measure_opts *o, const double *t, size_t n)
+{
+	size_t old = o->append && c->measured ? c->time.n : 0;
+	double *all = xmalloc((old + n + 1) * sizeof(double));
+	if (old)
+		memcpy(all, c->time.runs, old * sizeof(double));
+	memcpy(all + old, t, n * sizeof(double));
+	stats_free(&c->time);
+	stats_compute(&c->time, all, old + n);
+	free(all);
+	c->measured = 1;
+}
+
+static void mock_times(struct cell *c, const struct measure_opts *o)
 {
 	char hex[65];
 	sha256_hex(c->id, strlen(c->id), hex);
 	unsigned long h = strtoul(hex + 56, NULL, 16);
 	double base = 0.05 + (double)(h % 1000) / 4000.0;
 	double *t = xmalloc(o->runs * sizeof(double));
+	size_t seen = o->append && c->measured ? c->time.n : 0;
 	for (unsigned i = 0; i < o->runs; i++)
-		t[i] = base * (1.0 + 0.01 * (double)((h >> (i % 24)) % 5) / 4.0);
-	stats_compute(st, t, o->runs);
+		t[i] = base * (1.0 + 0.01 * (double)((h >> ((seen + i) % 24)) % 5) / 4.0);
+	store_times(c, o, t, o->runs);
 	free(t);
 }
 
@@ -97,8 +112,7 @@ int measure_cell(struct cell *c, const struct measure_opts *o, double *cooldown_
 {
 	*cooldown_s = 0;
 	if (o->dry_run) {
-		mock_times(c, o, &c->time);
-		c->measured = 1;
+		mock_times(c, o);
 		return 0;
 	}
 	char *json_path = xasprintf("%s/hyperfine.json", o->workdir);
@@ -201,10 +215,8 @@ int measure_cell(struct cell *c, const struct measure_opts *o, double *cooldown_
 			double *t = xmalloc(n * sizeof(double));
 			for (size_t k = 0; k < n; k++)
 				t[k] = json_number_value(json_array_get(times, k));
-			stats_free(&c->time);
-			stats_compute(&c->time, t, n);
+			store_times(c, o, t, n);
 			free(t);
-			c->measured = 1;
 			if (!c->extra)
 				c->extra = json_object();
 			json_object_set(c->extra, "user_s", json_object_get(res, "user"));
@@ -215,8 +227,18 @@ int measure_cell(struct cell *c, const struct measure_opts *o, double *cooldown_
 	}
 	if (!c->extra)
 		c->extra = json_object();
-	json_object_set_new(c->extra, "meter_runs", meter);
-	if (json_array_size(cool))
+	json_t *prev = o->append ? json_object_get(c->extra, "meter_runs") : NULL;
+	if (json_is_array(prev)) {
+		json_array_extend(prev, meter);
+		json_decref(meter);
+	} else {
+		json_object_set_new(c->extra, "meter_runs", meter);
+	}
+	json_t *prev_cool = o->append ? json_object_get(c->extra, "cooldown") : NULL;
+	if (json_is_array(prev_cool)) {
+		json_array_extend(prev_cool, cool);
+		json_decref(cool);
+	} else if (json_array_size(cool))
 		json_object_set_new(c->extra, "cooldown", cool);
 	else
 		json_decref(cool);

@@ -25,6 +25,7 @@ struct measure_opts {
 	const char *consumer;    /* splice (default), read, pv */
 	uint64_t pipe_size;      /* 0: the producer's choice */
 	int dry_run;             /* mock executor: no hyperfine, deterministic times */
+	int append;              /* add the new runs to the cell's earlier ones (--precision, interleave) */
 };
 
 /* Adds one word to a hyperfine -N command line, quoted for its splitter. */
@@ -33,7 +34,8 @@ void hyperfine_quote(struct strbuf *cmd, const char *word);
 void measure_command(const struct cell *c, const struct measure_opts *o, const char *report_path,
 		     struct strvec *out);
 
-/* Times the cell; on success fills c->time (and extra) and returns 0.
+/* Times the cell; on success fills c->time (and extra) and returns 0;
+ * with o->append the new runs join those already in c->time.
  * *cooldown_s receives the seconds spent in cooldown pauses. */
 int measure_cell(struct cell *c, const struct measure_opts *o, double *cooldown_s);
 

@@ -27,8 +27,9 @@
 #include "verify.h"
 
 struct run_opts {
-	char *cpu, *suite, *out, *only, *resume, *cache, *consumer;
-	unsigned jobs, runs, warmup;
+	char *cpu, *suite, *out, *only, *resume, *cache, *consumer, *order;
+	unsigned jobs, runs, warmup, max_runs;
+	double precision;
 	double cooldown, timeout, build_timeout, verify_timeout;
 	uint64_t pipe_size;
 	int dry_run, help;
@@ -49,6 +50,9 @@ static const struct option_def run_options[] = {
 	{ "build-timeout", 0, OPT_DOUBLE, RO(build_timeout), "SECONDS", 1, 86400, "limit of one compile (default 300)" },
 	{ "consumer", 0, OPT_STRING, RO(consumer), "splice|read|pv", 0, 0, "what drains a stream (default splice)" },
 	{ "pipe-size", 0, OPT_SIZE, RO(pipe_size), "BYTES", 4096, 1e10, "set the pipe size of streams (default: the producer's choice)" },
+	{ "precision", 0, OPT_DOUBLE, RO(precision), "PERCENT", 0.01, 100, "add runs until the 95 % interval of the median is within PERCENT of it" },
+	{ "max-runs", 0, OPT_UINT, RO(max_runs), "N", 2, 100000, "the most runs --precision may take (default 10 x --runs)" },
+	{ "order", 0, OPT_STRING, RO(order), "sequential|interleave", 0, 0, "cell after cell, or the cells' runs round-robin to spread drift" },
 	{ "resume", 0, OPT_STRING, RO(resume), "DIR", 0, 0, "finish an interrupted run: only the cells its journal lacks" },
 	{ "cache", 0, OPT_STRING, RO(cache), "DIR", 0, 0, "build cache (default build/cache)" },
 	{ "dry-run", 'n', OPT_FLAG, RO(dry_run), NULL, 0, 0, "plan and write results with a mock executor: no compiler, no hyperfine" },
@@ -152,6 +156,95 @@ static void progress(size_t done, size_t total, const struct cell *c, const stru
 			c->reason ? c->reason : "", e);
 }
 
+struct progress {
+	size_t done, total, to_measure, measured;
+	double measure_wall;
+};
+
+/* Before timing: a cell that shares an identical binary takes the other
+ * cell's verdict; any other pending cell is verified.  Returns 0 when the
+ * cell is to be timed. */
+static int prepare_cell(struct plan *plan, struct cell *c, const struct run_opts *o, double timeout,
+			struct phases *ph)
+{
+	if (c->restored || c->status != CELL_PENDING)
+		return -1;
+	if (c->same_binary_as >= 0) {
+		const struct cell *src = &plan->cells[c->same_binary_as];
+		if (src->status != CELL_OK && src->status != CELL_PENDING)
+			cell_set_status(c, src->status, "same binary as %s: %s", src->id, src->reason ? src->reason : "");
+		else
+			c->status = CELL_OK;
+		return -1;
+	}
+	if (o->dry_run)
+		return 0;
+	double t0 = now_monotonic();
+	int r = verify_cell(c, o->verify_timeout > 0 ? o->verify_timeout : timeout * 4);
+	ph->verify_s += now_monotonic() - t0;
+	return r == 0 && !fb_interrupted ? 0 : -1;
+}
+
+/* One hyperfine batch with the thermal snapshots around it. */
+static int timed_measure(struct cell *c, const struct measure_opts *mo, struct phases *ph)
+{
+	double cool = 0;
+	struct thermal_snapshot before, after;
+	thermal_snapshot_take("/", &before);
+	double t0 = now_monotonic();
+	int r = measure_cell(c, mo, &cool);
+	double dt = now_monotonic() - t0;
+	thermal_snapshot_take("/", &after);
+	record_thermal(c, &before, &after);
+	thermal_snapshot_free(&before);
+	thermal_snapshot_free(&after);
+	ph->measure_s += dt - cool;
+	ph->cooldown_s += cool;
+	return r;
+}
+
+/* Times a cell; with --precision, adds batches of runs until the 95 %
+ * interval of the median is narrow enough or max_runs is reached. */
+static void measure_with_precision(struct cell *c, const struct measure_opts *mo, double precision,
+				   unsigned max_runs, struct phases *ph, struct progress *pr)
+{
+	double t0 = now_monotonic();
+	int r = timed_measure(c, mo, ph);
+	struct measure_opts more = *mo;
+	more.warmup = 0;
+	more.append = 1;
+	while (r == 0 && precision > 0 && !fb_interrupted && c->time.n < max_runs &&
+	       stats_ci_percent(&c->time) > precision) {
+		unsigned add = (unsigned)c->time.n;
+		if (add > max_runs - c->time.n)
+			add = max_runs - (unsigned)c->time.n;
+		more.runs = add;
+		r = timed_measure(c, &more, ph);
+	}
+	if (r == 0 && precision > 0 && stats_ci_percent(&c->time) > precision)
+		sv_pushf(&c->warnings, "precision %.2f%% not reached in %zu runs (%.2f%%)", precision, c->time.n,
+			 stats_ci_percent(&c->time));
+	if (r == 0)
+		c->status = CELL_OK;
+	pr->measure_wall += now_monotonic() - t0;
+}
+
+/* After a cell: results.json rewritten, the journal appended, progress. */
+static void finish_cell(struct run_state *rs, struct cell *c, struct progress *pr)
+{
+	pr->done++;
+	if (c->restored)
+		return;
+	if (fb_interrupted && c->status == CELL_PENDING)
+		cell_set_status(c, CELL_SKIPPED, "interrupted");
+	compute_speedups(rs->plan);
+	results_write(rs);
+	results_journal_append(rs, c);
+	size_t left = pr->to_measure > pr->measured ? pr->to_measure - pr->measured : 0;
+	double eta = pr->measured ? pr->measure_wall / (double)pr->measured * (double)left : 0;
+	progress(pr->done, pr->total, c, rs->plan, eta);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o;
@@ -178,6 +271,10 @@ int cmd_run(int argc, char **argv)
 	if (nfam < 0) {
 		free_cpu_profile(&prof);
 		free_suite(&suite);
+		return EXIT_USAGE;
+	}
+	if (o.order && strcmp(o.order, "sequential") && strcmp(o.order, "interleave")) {
+		error("--order must be sequential or interleave, not '%s'", o.order);
 		return EXIT_USAGE;
 	}
 	if (o.consumer && strcmp(o.consumer, "splice") && strcmp(o.consumer, "read") && strcmp(o.consumer, "pv")) {
@@ -331,53 +428,65 @@ int cmd_run(int argc, char **argv)
 	mkdir_p(work, 0755);
 	struct measure_opts mo = { hyperfine, work, runs, warmup, timeout, cooldown, prof.cooldown_below_c,
 				   prof.cooldown_max_wait_s > cooldown ? prof.cooldown_max_wait_s : cooldown,
-				   o.consumer, o.pipe_size, o.dry_run };
-	size_t done = 0, measured = 0;
-	double measure_wall = 0;
-	size_t to_measure = 0;
+				   o.consumer, o.pipe_size, o.dry_run, 0 };
+	int interleave = o.order && !strcmp(o.order, "interleave");
+	unsigned max_runs = o.max_runs ? o.max_runs : runs * 10;
+	struct progress pr = { 0, plan.n, 0, 0, 0 };
 	for (size_t i = 0; i < plan.n; i++)
-		to_measure += plan.cells[i].status == CELL_PENDING && plan.cells[i].same_binary_as < 0;
-	for (size_t i = 0; i < plan.n && !fb_interrupted; i++) {
-		struct cell *c = &plan.cells[i];
-		done++;
-		if (c->restored)
-			continue;
-		if (c->status == CELL_PENDING && c->same_binary_as >= 0) {
-			const struct cell *src = &plan.cells[c->same_binary_as];
-			if (src->status != CELL_OK)
-				cell_set_status(c, src->status, "same binary as %s: %s", src->id,
-						src->reason ? src->reason : "");
-			else
-				c->status = CELL_OK;
-		} else if (c->status == CELL_PENDING) {
-			double t0 = now_monotonic();
-			int ok = o.dry_run ? 0 : verify_cell(c, o.verify_timeout > 0 ? o.verify_timeout : timeout * 4);
-			rs.phases.verify_s += now_monotonic() - t0;
-			if (ok == 0 && !fb_interrupted) {
-				double cool = 0;
-				struct thermal_snapshot before, after;
-				thermal_snapshot_take("/", &before);
-				t0 = now_monotonic();
-				if (measure_cell(c, &mo, &cool) == 0)
-					c->status = CELL_OK;
-				thermal_snapshot_take("/", &after);
-				record_thermal(c, &before, &after);
-				thermal_snapshot_free(&before);
-				thermal_snapshot_free(&after);
-				double dt = now_monotonic() - t0;
-				rs.phases.measure_s += dt - cool;
-				rs.phases.cooldown_s += cool;
-				measure_wall += dt;
+		pr.to_measure += plan.cells[i].status == CELL_PENDING && plan.cells[i].same_binary_as < 0 &&
+				 !plan.cells[i].restored;
+	if (!interleave) {
+		for (size_t i = 0; i < plan.n && !fb_interrupted; i++) {
+			struct cell *c = &plan.cells[i];
+			if (prepare_cell(&plan, c, &o, timeout, &rs.phases) == 0) {
+				measure_with_precision(c, &mo, o.precision, max_runs, &rs.phases, &pr);
+				pr.measured++;
 			}
-			measured++;
+			finish_cell(&rs, c, &pr);
 		}
-		if (fb_interrupted && c->status == CELL_PENDING)
-			cell_set_status(c, CELL_SKIPPED, "interrupted");
-		compute_speedups(&plan);
-		results_write(&rs);
-		results_journal_append(&rs, c);
-		double eta = measured ? (measure_wall / (double)measured) * (double)(to_measure - (measured < to_measure ? measured : to_measure)) : 0;
-		progress(done, plan.n, c, &plan, eta);
+	} else {
+		/* verify everything first, then the runs round-robin: slow drift
+		 * (heat, other load) spreads over all cells instead of the last */
+		int *active = xcalloc(plan.n ? plan.n : 1, sizeof(int));
+		for (size_t i = 0; i < plan.n && !fb_interrupted; i++) {
+			struct cell *c = &plan.cells[i];
+			active[i] = prepare_cell(&plan, c, &o, timeout, &rs.phases) == 0;
+			if (!active[i])
+				finish_cell(&rs, c, &pr);
+		}
+		struct measure_opts one = mo;
+		one.runs = 1;
+		for (unsigned round = 0; !fb_interrupted; round++) {
+			int any = 0;
+			for (size_t i = 0; i < plan.n && !fb_interrupted; i++) {
+				struct cell *c = &plan.cells[i];
+				if (!active[i])
+					continue;
+				int more = round < runs ||
+					   (o.precision > 0 && c->time.n < max_runs && stats_ci_percent(&c->time) > o.precision);
+				if (!more)
+					continue;
+				one.warmup = round == 0 ? warmup : 0;
+				one.append = round > 0;
+				if (timed_measure(c, &one, &rs.phases) < 0) {
+					active[i] = 0;
+					finish_cell(&rs, c, &pr);
+					continue;
+				}
+				any = 1;
+			}
+			results_write(&rs);
+			if (!any)
+				break;
+		}
+		for (size_t i = 0; i < plan.n; i++)
+			if (active[i]) {
+				if (!fb_interrupted)
+					plan.cells[i].status = CELL_OK;
+				pr.measured++;
+				finish_cell(&rs, &plan.cells[i], &pr);
+			}
+		free(active);
 	}
 	/* whatever Ctrl-C left undone is skipped, and says so */
 	for (size_t i = 0; i < plan.n; i++)
