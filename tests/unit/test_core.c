@@ -154,6 +154,8 @@ static void test_config_errors(void **state)
 		{ "tests/fixtures/configs/bad-key.json", "bad-key.json:6:13: warmpu: unknown key; did you mean 'warmup'?" },
 		{ "tests/fixtures/configs/bad-size.json", "bad-size.json:6:20: sizes.yes: must be a non-negative size" },
 		{ "tests/fixtures/configs/none.json", "cannot read tests/fixtures/configs/none.json" },
+		{ "tests/fixtures/configs/bad-placement.json",
+		  "bad-placement.json:6:30: placements[1]: 'same_ccx' is not a placement class" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct suite s;
@@ -295,6 +297,34 @@ static void test_plan_matrix(void **state)
 	json_decref(rs.tools);
 	json_decref(rs.profile);
 
+	plan_free(&plan);
+	for (int i = 0; i < nf; i++)
+		free_family(&fams[i]);
+	free(fams);
+	free_suite(&s);
+	free_cpu_profile(&p);
+}
+
+/* stream families cross placements and consumers; references too */
+static void test_plan_placements(void **state)
+{
+	(void)state;
+	struct suite s;
+	struct cpu_profile p;
+	struct family *fams;
+	assert_int_equal(load_suite("tests/fixtures/configs/placements.json", &s), 0);
+	assert_int_equal(load_cpu_profile("host", &p), 0);
+	int nf = load_all_families(&fams);
+	struct plan plan;
+	struct plan_input in = { &s, &p, fams, (size_t)nf, NULL, fake_flag, fake_march };
+	assert_int_equal(plan_build(&in, &plan), 0);
+	assert_int_equal(plan.n, 3 * 2 + 3 * 2);
+	assert_string_equal(plan.cells[0].id, "yes/buf@gcc/-O2/default/same_cpu/splice");
+	assert_string_equal(plan.cells[1].id, "yes/buf@gcc/-O2/default/same_cpu/pv");
+	assert_string_equal(plan.cells[5].id, "yes/buf@gcc/-O2/default/unpinned/pv");
+	assert_string_equal(plan.cells[6].id, "yes/gnu-yes@reference/same_cpu/splice");
+	assert_string_equal(plan.cells[6].placement, "same_cpu");
+	assert_string_equal(plan.cells[11].consumer, "pv");
 	plan_free(&plan);
 	for (int i = 0; i < nf; i++)
 		free_family(&fams[i]);
@@ -452,6 +482,7 @@ int main(void)
 		cmocka_unit_test(test_closest_word),   cmocka_unit_test(test_json_locate),
 		cmocka_unit_test(test_config_errors),  cmocka_unit_test(test_config_unknown_profile),
 		cmocka_unit_test(test_config_profiles), cmocka_unit_test(test_plan_matrix),
+		cmocka_unit_test(test_plan_placements),
 		cmocka_unit_test(test_stats),          cmocka_unit_test(test_status_mapping),
 		cmocka_unit_test(test_hyperfine_quote), cmocka_unit_test(test_check_yes),
 	};
