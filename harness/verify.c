@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "verify.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -77,7 +78,7 @@ int verify_cell(struct cell *c, double timeout_s)
 		struct timespec ts = { (time_t)timeout_s, (long)((timeout_s - (double)(time_t)timeout_s) * 1e9) };
 		nanosleep(&ts, NULL);
 		kill(-ch.pid, SIGKILL);
-		_exit(0);
+		_exit(1);
 	}
 	enum check_status cs = ck->check(&a, ch.out_fd, &rep);
 	/* After a mismatch, drain a little more: if the program then closes its
@@ -104,15 +105,17 @@ int verify_cell(struct cell *c, double timeout_s)
 	close(err_fd);
 	struct child_exit ex;
 	child_wait(&ch, timeout_s + 5, &ex);
-	int timed_out = 0;
+	/* The watchdog exits 1 after it fired; kill it if it has not.  A child
+	 * killed by SIGKILL at the limit counts as timed out even when the
+	 * watchdog is caught between its kill() and its exit. */
+	int timed_out = ex.outcome == CHILD_SIGNALED && ex.signal == SIGKILL && ex.elapsed_s >= timeout_s * 0.99;
 	if (watchdog > 0) {
 		int wst;
-		if (waitpid(watchdog, &wst, WNOHANG) == watchdog)
-			timed_out = 1; /* it woke up and fired */
-		else {
-			kill(watchdog, SIGKILL);
-			waitpid(watchdog, &wst, 0);
-		}
+		kill(watchdog, SIGKILL);
+		while (waitpid(watchdog, &wst, 0) < 0 && errno == EINTR)
+			;
+		if (WIFEXITED(wst) && WEXITSTATUS(wst) == 1)
+			timed_out = 1;
 	}
 	char how[160];
 	describe_exit(&ex, timeout_s, how, sizeof(how));

@@ -1,0 +1,23 @@
+# mk/render.mk: tables and plots from results.json (issue 4).
+#   make plots [RUN=DIR]          render one run folder, or every run under results/ with a results.json
+#   make publish RUNS="DIR..." [PUBLIC=public]   cross-machine tables and a static site
+# Rendering needs jq and gnuplot (Debian packages jq, gnuplot-nox), not build/flagbench.
+# Variables set on make's command line reach the recipes through the environment, so
+# the scripts get RUN and PUBLIC as single arguments whatever characters they hold.
+
+HARNESS_SRCS += harness/render.c
+UNIT_TESTS += tests/unit/test_render.c
+
+plots:
+	$(Q)if [ -n "$${RUN:-}" ]; then \
+		plots/render.sh "$$RUN"; \
+	elif [ -d results ]; then \
+		find results -mindepth 2 -name results.json -not -path '*/.*' \
+			-exec sh -c 'rc=0; for f; do plots/render.sh "$${f%/results.json}" || rc=1; done; exit $$rc' sh {} +; \
+	else \
+		echo "flagbench: no results/ folder: nothing to render (make plots RUN=DIR renders one run)" >&2; \
+	fi
+
+publish:
+	$(Q)if [ -z "$${RUNS:-}" ]; then echo 'flagbench: usage: make publish RUNS="DIR..." [PUBLIC=public]' >&2; exit 2; fi; \
+	set -f; plots/publish.sh "$${PUBLIC:-public}" $$RUNS
