@@ -20,7 +20,7 @@ endif
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 BASE_CFLAGS := -std=c11 $(WARN) -MMD -MP
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -ljansson -lnettle) $(EXTRA_LIBS)
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo $(patsubst %,-l%,$(PKGS))) $(EXTRA_LIBS)
 GIT_DESC := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = $(BASE_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -DFLAGBENCH_GIT='"$(GIT_DESC)"'
@@ -45,6 +45,7 @@ SAN_OBJS := $(patsubst %.c,$(BUILD)/san/%.o,$(HARNESS_SRCS))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_TESTS))
 
 .PHONY: all test unit e2e deps deps-test plots publish clean bench
+.DEFAULT_GOAL := all
 all: $(BUILD)/flagbench
 
 $(BUILD)/flagbench: $(HARNESS_OBJS) $(BUILD)/obj/$(HARNESS_MAIN:.c=.o)

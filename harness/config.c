@@ -651,7 +651,10 @@ int load_family(const char *dir, struct family *f)
 	}
 	if (!r)
 		r = get_string(&c, root, "check", 1, &f->check);
-	if (!r)
+	/* "baseline": null says the variants do different work (bignum's field
+	 * and curve operations), so no speedup between them is computed */
+	json_t *bl = json_object_get(root, "baseline");
+	if (!r && !(bl && json_is_null(bl)))
 		r = get_string(&c, root, "baseline", 1, &f->baseline);
 	if (!r)
 		r = get_string_list(&c, root, "libs", 0, &f->libs);
@@ -696,7 +699,7 @@ int load_family(const char *dir, struct family *f)
 		}
 		pop(&c);
 	}
-	if (!r) {
+	if (!r && f->baseline) {
 		int found = 0;
 		for (size_t i = 0; i < f->nvariants; i++)
 			found |= !strcmp(f->variants[i].name, f->baseline);

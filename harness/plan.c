@@ -128,6 +128,7 @@ static struct cell *new_cell(struct plan *p, size_t *alloc)
 	memset(c, 0, sizeof(*c));
 	c->same_binary_as = -1;
 	c->speedup = NAN;
+	c->vs_glibc = NAN;
 	c->pin_producer = c->pin_consumer = c->pin_single = PIN_NONE;
 	return c;
 }

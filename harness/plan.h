@@ -66,6 +66,7 @@ struct cell {
 	struct stats time;           /* seconds per run */
 	int measured;
 	double speedup;              /* NAN when unknown */
+	double vs_glibc;             /* rate against the glibc-malloc twin; NAN when none */
 	json_t *extra;               /* measure details: cooldown records, temperatures, ... */
 	json_t *restored;            /* a finished cell read back by --resume */
 };

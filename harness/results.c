@@ -49,16 +49,37 @@ static const struct cell *measured_cell(const struct cell *c, const struct plan 
 	return c->same_binary_as >= 0 ? &p->cells[c->same_binary_as] : c;
 }
 
+/* The same cell with the glibc allocator: same id but for the allocator. */
+static const struct cell *glibc_twin(const struct plan *p, const struct cell *c)
+{
+	for (size_t k = 0; k < p->n; k++) {
+		const struct cell *g = &p->cells[k];
+		if (g->variant == c->variant && g->compiler == c->compiler && !strcmp(g->allocator, "glibc") &&
+		    !strcmp(g->opt, c->opt) && !strcmp(g->march, c->march) && g->size == c->size)
+			return g;
+	}
+	return NULL;
+}
+
 void compute_speedups(struct plan *p)
 {
 	for (size_t i = 0; i < p->n; i++) {
 		struct cell *c = &p->cells[i];
 		c->speedup = NAN;
+		c->vs_glibc = NAN;
+		if (c->status == CELL_OK && c->variant && c->allocator && strcmp(c->allocator, "glibc")) {
+			const struct cell *g = glibc_twin(p, c);
+			double rg = g && g->status == CELL_OK ? cell_rate(g->same_binary_as >= 0 ? &p->cells[g->same_binary_as] : g, NULL, NULL) : NAN;
+			double rc = cell_rate(c->same_binary_as >= 0 ? &p->cells[c->same_binary_as] : c, NULL, NULL);
+			if (rg > 0 && rc > 0)
+				c->vs_glibc = rc / rg;
+		}
 		if (c->status != CELL_OK || !c->variant)
 			continue;
 		for (size_t k = 0; k < p->n; k++) {
 			struct cell *b = &p->cells[k];
-			if (b->family == c->family && b->variant && !strcmp(b->variant->name, c->family->baseline) &&
+			if (b->family == c->family && b->variant && c->family->baseline &&
+			    !strcmp(b->variant->name, c->family->baseline) &&
 			    !strcmp(b->config, c->config) && b->status == CELL_OK) {
 				double rb = cell_rate(b, NULL, NULL), rc = cell_rate(c, NULL, NULL);
 				if (rb > 0 && rc > 0)
@@ -151,6 +172,9 @@ json_t *cell_to_json(const struct cell *c, const struct plan *p)
 					   celsius_of(th, "after"))
 			       : json_null());
 	json_object_set_new(j, "speedup", num_or_null(c->speedup));
+	/* allocator suites: the rate against the same build under glibc malloc */
+	if (c->allocator && strcmp(c->allocator, "glibc"))
+		json_object_set_new(j, "vs_glibc", num_or_null(c->vs_glibc));
 	json_object_set_new(j, "warnings", strvec_json(&c->warnings));
 	if (m->extra)
 		json_object_set(j, "details", m->extra);
@@ -191,8 +215,9 @@ json_t *results_to_json(const struct run_state *rs)
 		const struct family *f = c->family;
 		if (!json_object_get(fams, f->name))
 			json_object_set_new(fams, f->name,
-					    json_pack("{s:s, s:s, s:s, s:s, s:I, s:o}", "title", f->title, "kind",
-						      family_kind_name(f->kind), "unit", f->unit, "baseline", f->baseline,
+					    json_pack("{s:s, s:s, s:s, s:o, s:I, s:o}", "title", f->title, "kind",
+						      family_kind_name(f->kind), "unit", f->unit, "baseline",
+						      f->baseline ? json_string(f->baseline) : json_null(),
 						      "size", (json_int_t)c->size, "rate_unit",
 						      f->rate_unit ? json_string(f->rate_unit) : json_string("B/s")));
 		json_array_append_new(cells, cell_to_json(c, rs->plan));

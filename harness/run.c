@@ -382,7 +382,7 @@ int cmd_run(int argc, char **argv)
 			const char *lib = allocator_library(c->allocator, why, sizeof(why));
 			if (!lib)
 				cell_set_status(c, CELL_UNSUPPORTED, "%s", why);
-			else
+			else if (*lib)
 				c->preload = xstrdup(lib);
 		}
 	}

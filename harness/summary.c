@@ -53,7 +53,10 @@ void format_cell_value(const struct cell *c, const struct plan *p, char *buf, si
 	else
 		format_compute(r, c->family->rate_unit, rate, sizeof(rate));
 	double pm = stats_ci_percent(&m->time);
-	if (isfinite(c->speedup) && c->variant && strcmp(c->variant->name, c->family->baseline))
+	if (isfinite(c->vs_glibc))
+		snprintf(buf, n, "%s ±%.1f%% %.3gx glibc", rate, pm, c->vs_glibc);
+	else if (isfinite(c->speedup) && c->variant && c->family->baseline &&
+		 strcmp(c->variant->name, c->family->baseline))
 		snprintf(buf, n, "%s ±%.1f%% %.3gx", rate, pm, c->speedup);
 	else
 		snprintf(buf, n, "%s ±%.1f%%", rate, pm);
@@ -104,8 +107,12 @@ void print_summary(FILE *out, const struct plan *p)
 				cols[ncols++] = c->config;
 			}
 		}
-		fprintf(out, "\n%s: %s ±95%% interval, speedup against %s built the same way\n", f->title,
-			f->kind == KIND_STREAM ? "throughput" : "rate", f->baseline);
+		if (f->baseline)
+			fprintf(out, "\n%s: %s ±95%% interval, speedup against %s built the same way\n", f->title,
+				f->kind == KIND_STREAM ? "throughput" : "rate", f->baseline);
+		else
+			fprintf(out, "\n%s: %s ±95%% interval\n", f->title,
+				f->kind == KIND_STREAM ? "throughput" : "rate");
 		/* one block of at most 3 columns per line, to stay readable */
 		for (size_t c0 = 0; c0 < (ncols ? ncols : 1); c0 += 3) {
 			fprintf(out, "  %-14s", "variant");

@@ -263,6 +263,27 @@ static void test_bench_digest_sizes(void **state)
 	assert_int_equal(chacha20_bench_digest(CHACHA20_BENCH_MAX + 1, line), -1);
 }
 
+/* the checker's four-block path agrees with the RFC code at the piece and
+ * four-block edges */
+static void test_bench_digest_matches_rfc_path(void **state)
+{
+	static const size_t sizes[] = { 255, 256, 257, 16383, 16384, 16385, 40000 };
+	static uint8_t pt[40000], ct[40000];
+	for (size_t i = 0; i < sizeof(pt); i++)
+		pt[i] = (uint8_t)i;
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		char fast[CHACHA20_DIGEST_LINE + 1], slow[CHACHA20_DIGEST_LINE + 1];
+		chacha20_xor(chacha20_bench_key, CHACHA20_BENCH_COUNTER, chacha20_bench_nonce, pt, ct, sizes[k]);
+		struct chacha20_digest d;
+		chacha20_digest_init(&d);
+		chacha20_digest_update(&d, ct, sizes[k]);
+		chacha20_digest_final(&d, slow);
+		assert_int_equal(chacha20_bench_digest(sizes[k], fast), 0);
+		if (strcmp(fast, slow))
+			fail_msg("N = %zu: the fast path differs from the RFC code", sizes[k]);
+	}
+}
+
 /* the digest of a stream does not depend on how it is cut into pieces */
 static void test_digest_pieces(void **state)
 {
@@ -394,6 +415,7 @@ int main(void)
 		cmocka_unit_test(test_rfc_a2_encrypt),
 		cmocka_unit_test(test_matches_nettle),
 		cmocka_unit_test(test_bench_digest_sizes),
+		cmocka_unit_test(test_bench_digest_matches_rfc_path),
 		cmocka_unit_test(test_digest_pieces),
 		cmocka_unit_test(test_digest_sensitivity),
 		cmocka_unit_test(test_checker),
