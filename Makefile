@@ -31,7 +31,7 @@ HARNESS_SRCS := \
 	harness/util.c harness/runcmd.c harness/options.c harness/jsonpos.c \
 	harness/config.c harness/plan.c harness/build.c harness/verify.c \
 	harness/measure.c harness/meter.c harness/cooldown.c harness/stats.c \
-	harness/sysinfo.c harness/results.c harness/summary.c harness/run.c \
+	harness/sysinfo.c harness/results.c harness/summary.c harness/run.c harness/counters.c \
 	harness/check.c harness/check_yes.c
 HARNESS_MAIN := harness/main.c
 UNIT_TESTS := tests/unit/test_core.c

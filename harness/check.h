@@ -46,7 +46,10 @@ struct checker {
 };
 
 #define CHECKERS \
-	CHECKER(yes)
+	CHECKER(yes) \
+	CHECKER(fizzbuzz) \
+	CHECKER(chacha20) \
+	CHECKER(bignum)
 
 #define CHECKER(name) extern const struct checker checker_##name;
 CHECKERS

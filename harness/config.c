@@ -618,7 +618,8 @@ int load_family(const char *dir, struct family *f)
 	f->json = root;
 	struct cfg c = { path, text, { { 0 } }, 0 };
 	static const char *const keys[] = { "family", "title", "kind", "unit", "default_size", "check", "baseline",
-					    "libs", "args", "variants", "references", "notes", NULL };
+					    "libs", "args", "variants", "references", "notes", "counter_size",
+					    NULL };
 	char *kind = NULL;
 	int r = check_keys(&c, root, keys);
 	if (!r)
@@ -647,6 +648,12 @@ int load_family(const char *dir, struct family *f)
 	if (!r) {
 		push_key(&c, "default_size");
 		r = get_size(&c, ds, &f->default_size);
+		pop(&c);
+	}
+	json_t *cs = json_object_get(root, "counter_size");
+	if (!r && cs) {
+		push_key(&c, "counter_size");
+		r = get_size(&c, cs, &f->counter_size);
 		pop(&c);
 	}
 	if (!r)

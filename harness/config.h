@@ -54,6 +54,7 @@ struct family {
 	char *unit;           /* lines, bytes, blocks, ops */
 	char *rate_unit;      /* compute: "bytes/s", "ops/s" */
 	uint64_t default_size;
+	uint64_t counter_size; /* size for instruction counting under callgrind; 0: the run's */
 	char *check;          /* checker name (check.h) */
 	char *baseline;       /* variant name */
 	struct strvec libs;   /* -l names, e.g. gmp */

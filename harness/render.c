@@ -6,7 +6,10 @@
  * is not ok shows its status word, a missing one "absent"; a cell whose
  * binary was measured under another id (same_binary_as) shows that value;
  * speedup is the cell's own field, else its value over the baseline
- * variant's with the same config.
+ * variant's with the same config.  A reference row shows in each column the
+ * reference cell with that column's placement and consumer.  A figure carries
+ * its ± (time_s.ci95_percent, none for fewer than 3 runs) and its marks (†
+ * throttled, ‡ warnings); a speedup's ± combines both cells' intervals.
  */
 #define _GNU_SOURCE
 #include "render.h"
@@ -22,6 +25,9 @@
 #include <sys/stat.h>
 
 #define SCHEMA_PREFIX "flagbench-results/"
+#define PLUS_MINUS "\xc2\xb1"    /* ± */
+#define MARK_THROTTLED "\xe2\x80\xa0" /* † */
+#define MARK_WARNED "\xe2\x80\xa1"    /* ‡ */
 #define SCHEMA_CURRENT "flagbench-results/1"
 
 /* One cell of a family, with the texts the tables key on. */
@@ -41,6 +47,7 @@ struct family {
 	struct cellref *cells;
 	size_t ncells;
 	const char **configs;
+	const char **cplace, **ccons; /* each config's placement and consumer, or NULL */
 	size_t nconfigs;
 	struct variant *vars;
 	size_t nvars;
@@ -58,10 +65,28 @@ struct run {
 /* ------------------------------------------------------------------ */
 /* Formatting. */
 
+static int is_per_op(const char *unit)
+{
+	return unit && (!strcmp(unit, "ops/s") || !strcmp(unit, "op/s"));
+}
+
+/* Microseconds per operation, as plots/common.jq's fmt_usec. */
+static void format_usec(double usec, char *buf, size_t n)
+{
+	int d = 3;
+	if (!(usec >= 0.01)) {
+		double e = 2 - floor(log10(usec));
+		d = e <= 9 ? (int)e : 9;
+	}
+	snprintf(buf, n, "%.*f usec/op", d, usec);
+}
+
 void render_format_value(double value, const char *unit, char *buf, size_t n)
 {
 	if (!unit || !strcmp(unit, "bytes/s") || !strcmp(unit, "B/s"))
 		format_rate(value, buf, n);
+	else if (is_per_op(unit) && value > 0)
+		format_usec(1e6 / value, buf, n);
 	else if (value >= 1e9)
 		snprintf(buf, n, "%.2f G%s", value / 1e9, unit);
 	else if (value >= 1e6)
@@ -74,7 +99,20 @@ void render_format_value(double value, const char *unit, char *buf, size_t n)
 
 void render_format_ratio(double ratio, char *buf, size_t n)
 {
-	snprintf(buf, n, "%.2fx", ratio);
+	int d = 2;
+	if (ratio < 0.01 && ratio > 0) {
+		double e = 2 - floor(log10(ratio));
+		d = e <= 9 ? (int)e : 9;
+	}
+	snprintf(buf, n, "%.*fx", d, ratio);
+}
+
+void render_format_cell(const char *figure, double ci, const char *marks, char *buf, size_t n)
+{
+	char pm[48] = "";
+	if (ci >= 0)
+		snprintf(pm, sizeof(pm), " " PLUS_MINUS "%.1f%%", ci);
+	snprintf(buf, n, "%s%s%s%s", figure, pm, marks && *marks ? " " : "", marks && *marks ? marks : "");
 }
 
 size_t render_width(const char *s)
@@ -228,9 +266,14 @@ static void build_family(struct run *r, struct family *f, const char *name)
 	}
 
 	f->configs = xcalloc(f->ncells, sizeof(*f->configs));
+	f->cplace = xcalloc(f->ncells, sizeof(*f->cplace));
+	f->ccons = xcalloc(f->ncells, sizeof(*f->ccons));
 	for (size_t i = 0; i < f->ncells; i++)
-		if (!f->cells[i].ref && !has_str(f->configs, f->nconfigs, f->cells[i].config))
+		if (!f->cells[i].ref && !has_str(f->configs, f->nconfigs, f->cells[i].config)) {
+			f->cplace[f->nconfigs] = get_str(f->cells[i].j, "placement");
+			f->ccons[f->nconfigs] = get_str(f->cells[i].j, "consumer");
 			f->configs[f->nconfigs++] = f->cells[i].config;
+		}
 	f->vars = xcalloc(f->ncells, sizeof(*f->vars));
 	add_variants(f, 0);
 	add_variants(f, 1);
@@ -241,6 +284,8 @@ static void run_free(struct run *r)
 	for (size_t i = 0; i < r->nfams; i++) {
 		free(r->fams[i].cells);
 		free(r->fams[i].configs);
+		free(r->fams[i].cplace);
+		free(r->fams[i].ccons);
 		free(r->fams[i].vars);
 	}
 	free(r->fams);
@@ -342,16 +387,37 @@ static struct cellref *fam_cell(struct family *f, const char *variant, const cha
 	return NULL;
 }
 
-/* The cell of variant v in column config: a reference has one cell for every column. */
+static int same_opt_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/* The cell of variant v in column config.  A reference stands in every column:
+ * the reference cell measured with the column's placement and consumer, else its
+ * only cell (several cells and none with these dimensions: absent). */
 static struct cellref *cell_at(struct family *f, const struct variant *v, const char *config)
 {
-	if (v->ref) {
-		for (size_t i = 0; i < f->ncells; i++)
-			if (!strcmp(f->cells[i].variant, v->name))
-				return &f->cells[i];
-		return NULL;
+	if (!v->ref)
+		return fam_cell(f, v->name, config);
+	const char *place = NULL, *cons = NULL;
+	for (size_t k = 0; k < f->nconfigs; k++)
+		if (!strcmp(f->configs[k], config)) {
+			place = f->cplace[k];
+			cons = f->ccons[k];
+			break;
+		}
+	struct cellref *only = NULL;
+	size_t count = 0;
+	for (size_t i = 0; i < f->ncells; i++) {
+		struct cellref *c = &f->cells[i];
+		if (strcmp(c->variant, v->name) || fam_cell(f, c->variant, c->config) != c)
+			continue;
+		if (same_opt_str(get_str(c->j, "placement"), place) && same_opt_str(get_str(c->j, "consumer"), cons))
+			return c;
+		if (!count++)
+			only = c;
 	}
-	return fam_cell(f, v->name, config);
+	return count == 1 ? only : NULL;
 }
 
 static int own_value(json_t *c, double *out)
@@ -385,6 +451,81 @@ static int cell_value(struct run *r, const struct cellref *c, double *out)
 	return 0;
 }
 
+/* The cell whose measurement c shows: itself, or the cell it shares its binary with. */
+static json_t *measured(struct run *r, const struct cellref *c)
+{
+	double v;
+	const char *same = get_str(c->j, "same_binary_as");
+	if (own_value(c->j, &v) || !same)
+		return c->j;
+	json_t *cells = json_object_get(r->root, "cells");
+	for (size_t i = 0; i < json_array_size(cells); i++) {
+		json_t *o = json_array_get(cells, i);
+		if (!strcmp(run_text(r, json_object_get(o, "id")), same))
+			return o;
+	}
+	return c->j;
+}
+
+/* The half-width of the 95 % interval of the median time in percent
+ * (time_s.ci95_percent): none in old files, none for fewer than 3 runs. */
+static int own_ci(json_t *j, double *out)
+{
+	json_t *t = json_object_get(j, "time_s");
+	json_t *p = json_object_get(t, "ci95_percent");
+	json_t *runs = json_object_get(t, "runs");
+	if (!json_is_object(t) || !json_is_number(p) || json_number_value(p) < 0)
+		return 0;
+	if (json_is_array(runs) && json_array_size(runs) < 3)
+		return 0;
+	*out = json_number_value(p);
+	return 1;
+}
+
+static int cell_ci(struct run *r, const struct cellref *c, double *out)
+{
+	double v;
+	if (!c || strcmp(c->status, "ok") || !cell_value(r, c, &v))
+		return 0;
+	return own_ci(measured(r, c), out);
+}
+
+static int is_yes(json_t *j)
+{
+	const char *t = get_str(j, "throttled");
+	return t && !strcmp(t, "yes");
+}
+
+/* Measured while the CPU throttled (throttled: "yes"; "unknown" is not flagged). */
+static int cell_throttled(struct run *r, const struct cellref *c)
+{
+	return c && !strcmp(c->status, "ok") && (is_yes(c->j) || is_yes(measured(r, c)));
+}
+
+/* The cell's warnings but the throttle note that † already says; returns how many. */
+static size_t cell_warnings(struct run *r, const struct cellref *c, struct strvec *out)
+{
+	json_t *w = truthy(json_object_get(c->j, "warnings"));
+	int throttled = cell_throttled(r, c);
+	size_t n = 0;
+	if (!w)
+		return 0;
+	for (size_t i = 0; i < (json_is_array(w) ? json_array_size(w) : 1); i++) {
+		const char *text = run_text(r, json_is_array(w) ? json_array_get(w, i) : w);
+		if (throttled && !strncmp(text, "throttled", strlen("throttled")))
+			continue;
+		if (out)
+			sv_push(out, text);
+		n++;
+	}
+	return n;
+}
+
+static int cell_warned(struct run *r, const struct cellref *c)
+{
+	return c && !strcmp(c->status, "ok") && cell_warnings(r, c, NULL) > 0;
+}
+
 static int cell_speedup(struct run *r, struct family *f, const struct cellref *c, const char *config, double *out)
 {
 	if (!c || strcmp(c->status, "ok"))
@@ -402,31 +543,92 @@ static int cell_speedup(struct run *r, struct family *f, const struct cellref *c
 	return 1;
 }
 
-static void value_text(struct run *r, struct family *f, const struct cellref *c, char *buf, size_t n)
+/* What a table shows of a cell, and which of ±, †, ‡ it used (for the legend). */
+enum { SHOWN_CI = 1, SHOWN_THROTTLED = 2, SHOWN_WARNED = 4 };
+
+/* warn: also mark a cell with warnings (‡), where the table lists them. */
+static int value_text(struct run *r, struct family *f, const struct cellref *c, int warn, char *buf, size_t n)
 {
-	double v;
-	if (!c)
+	double v, ci = -1;
+	char figure[64], marks[16] = "";
+	int shown = 0;
+	if (!c) {
 		snprintf(buf, n, "absent");
-	else if (strcmp(c->status, "ok"))
+	} else if (strcmp(c->status, "ok")) {
 		snprintf(buf, n, "%s", c->status);
-	else if (!cell_value(r, c, &v))
+	} else if (!cell_value(r, c, &v)) {
 		snprintf(buf, n, "no data");
-	else
-		render_format_value(v, f->unit, buf, n);
+	} else {
+		render_format_value(v, f->unit, figure, sizeof(figure));
+		if (cell_ci(r, c, &ci))
+			shown |= SHOWN_CI;
+		else
+			ci = -1;
+		if (cell_throttled(r, c)) {
+			strcat(marks, MARK_THROTTLED);
+			shown |= SHOWN_THROTTLED;
+		}
+		if (warn && cell_warned(r, c)) {
+			strcat(marks, MARK_WARNED);
+			shown |= SHOWN_WARNED;
+		}
+		render_format_cell(figure, ci, marks, buf, n);
+	}
+	return shown;
 }
 
-static void speedup_text(struct run *r, struct family *f, const struct cellref *c, const char *config, char *buf,
-			 size_t n)
+static struct cellref *baseline_cell(struct family *f, const char *config)
 {
-	double s;
-	if (!c)
+	return fam_cell(f, f->baseline ? f->baseline : "", config);
+}
+
+/* Is c the baseline's own measurement (its speedup exactly 1.00x)? */
+static int is_own_baseline(struct run *r, const struct cellref *c, const struct cellref *b)
+{
+	return !strcmp(run_text(r, json_object_get(measured(r, c), "id")),
+		       run_text(r, json_object_get(measured(r, b), "id")));
+}
+
+/* The speedup's interval: the cell's and the baseline's combined (root sum of
+ * squares); none for the baseline itself (exactly 1.00x) or when either has none. */
+static int speedup_ci(struct run *r, struct family *f, const struct cellref *c, const char *config, double *out)
+{
+	struct cellref *b = baseline_cell(f, config);
+	double x, y;
+	if (!c || !b || strcmp(c->status, "ok") || strcmp(b->status, "ok") || is_own_baseline(r, c, b))
+		return 0;
+	if (!cell_ci(r, c, &x) || !cell_ci(r, b, &y))
+		return 0;
+	*out = sqrt(x * x + y * y);
+	return 1;
+}
+
+static int speedup_text(struct run *r, struct family *f, const struct cellref *c, const char *config, char *buf,
+			size_t n)
+{
+	double s, ci;
+	char figure[64];
+	int shown = 0;
+	if (!c) {
 		snprintf(buf, n, "absent");
-	else if (strcmp(c->status, "ok"))
+	} else if (strcmp(c->status, "ok")) {
 		snprintf(buf, n, "%s", c->status);
-	else if (!cell_speedup(r, f, c, config, &s))
+	} else if (!cell_speedup(r, f, c, config, &s)) {
 		snprintf(buf, n, "n/a");
-	else
-		render_format_ratio(s, buf, n);
+	} else {
+		/* † when the cell or its baseline throttled, not on the baseline's own 1.00x */
+		struct cellref *b = baseline_cell(f, config);
+		int throttled = !(b && is_own_baseline(r, c, b)) && (cell_throttled(r, c) || cell_throttled(r, b));
+		render_format_ratio(s, figure, sizeof(figure));
+		if (speedup_ci(r, f, c, config, &ci))
+			shown |= SHOWN_CI;
+		else
+			ci = -1;
+		if (throttled)
+			shown |= SHOWN_THROTTLED;
+		render_format_cell(figure, ci, throttled ? MARK_THROTTLED : "", buf, n);
+	}
+	return shown;
 }
 
 /* ------------------------------------------------------------------ */
@@ -497,16 +699,36 @@ static void variant_label(const struct variant *v, char *buf, size_t n)
 	snprintf(buf, n, "%s%s", v->name, v->ref ? " (reference)" : "");
 }
 
+/* What the ±, † and ‡ of a table mean, for the marks it shows. */
+static void print_legend(FILE *out, int shown, int speedup)
+{
+	if (shown & SHOWN_CI)
+		fprintf(out, "%s\n", speedup ? PLUS_MINUS ": the 95 % intervals of the two medians compared, combined "
+						"(root sum of squares, in percent)"
+					      : PLUS_MINUS ": half-width of the 95 % interval of the median, in percent; "
+						"none without one (fewer than 3 runs, or an older results file)");
+	if (shown & SHOWN_THROTTLED)
+		fprintf(out, "%s\n", speedup ? MARK_THROTTLED ": one of the two cells compared was measured while the "
+						"CPU throttled"
+					      : MARK_THROTTLED ": measured while the CPU throttled (throttled: yes): "
+						"the figure may be too low");
+	if (shown & SHOWN_WARNED)
+		fprintf(out, "%s\n", MARK_WARNED ": the cell has warnings, listed below");
+}
+
 static void print_family(struct run *r, struct family *f, FILE *out)
 {
-	char buf[512], text[128];
+	char buf[512], text[160];
 	char *title = term_clean(f->title), *name = term_clean(f->name);
 	size_t nc = f->nconfigs ? f->nconfigs : 1;
 
 	for (int speedup = 0; speedup <= 1; speedup++) {
+		int shown = 0;
 		if (!speedup)
 			fprintf(out, "\n%s (%s): %s, median\n", title, name,
-				strcmp(f->kind, "compute") ? "throughput" : "work per second");
+				is_per_op(f->unit)              ? "time per operation (usec/op, lower is faster)"
+				: strcmp(f->kind, "compute") ? "throughput"
+							     : "work per second");
 		else {
 			char *base = term_clean(f->baseline ? f->baseline : "(no baseline named)");
 			fprintf(out, "\n%s: speedup against %s built the same way\n", title, base);
@@ -525,13 +747,14 @@ static void print_family(struct run *r, struct family *f, FILE *out)
 			for (size_t c = 0; c < f->nconfigs; c++) {
 				struct cellref *cell = cell_at(f, &f->vars[v], f->configs[c]);
 				if (speedup)
-					speedup_text(r, f, cell, f->configs[c], text, sizeof(text));
+					shown |= speedup_text(r, f, cell, f->configs[c], text, sizeof(text));
 				else
-					value_text(r, f, cell, text, sizeof(text));
+					shown |= value_text(r, f, cell, 1, text, sizeof(text));
 				grid_set(&g, v + 1, c + 1, text);
 			}
 		}
 		grid_print(&g, out);
+		print_legend(out, shown, speedup);
 	}
 
 	int header = 0;
@@ -549,6 +772,22 @@ static void print_family(struct run *r, struct family *f, FILE *out)
 		free(id);
 		free(st);
 		free(reason);
+	}
+
+	header = 0;
+	for (size_t i = 0; i < f->ncells; i++) {
+		struct strvec w = STRVEC_INIT;
+		cell_warnings(r, &f->cells[i], &w);
+		if (w.n && !header++)
+			fprintf(out, "\n%s: cell warnings\n", title);
+		char *id = w.n ? term_clean(run_text(r, json_object_get(f->cells[i].j, "id"))) : NULL;
+		for (size_t k = 0; k < w.n; k++) {
+			char *t = term_clean(w.v[k]);
+			fprintf(out, "  %s: %s\n", id, t);
+			free(t);
+		}
+		free(id);
+		sv_clear(&w);
 	}
 	free(title);
 	free(name);
@@ -680,8 +919,8 @@ static void push_unique(const char ***v, size_t *n, size_t *alloc, const char *s
 
 static void add_entry_cells(struct strbuf *sb, struct entry *e, int trailing_bar)
 {
-	char text[128];
-	value_text(e->run, e->fam, e->cell, text, sizeof(text));
+	char text[160];
+	value_text(e->run, e->fam, e->cell, 0, text, sizeof(text));
 	sb_adds(sb, " ");
 	sb_add_md(sb, text);
 	sb_adds(sb, " | ");
@@ -736,8 +975,10 @@ static void merge_markdown(struct run *runs, size_t n, struct strbuf *sb)
 		sb_addf(sb, " | %zu |\n", json_array_size(json_object_get(root, "cells")));
 	}
 	sb_adds(sb, "\nCells are matched by family, variant and build configuration. Throughput is the median "
-		    "(1024-based MiB/s, GiB/s); speedup is against the family baseline built the same way on the "
-		    "same machine.\n");
+		    "(1024-based MiB/s, GiB/s; usec/op for families counted in operations); speedup is against the "
+		    "family baseline built the same way on the same machine. " PLUS_MINUS " is the half-width of the "
+		    "95 % interval of the median (for a speedup, both intervals combined), in percent, where the run "
+		    "has one; " MARK_THROTTLED " marks a cell measured while the CPU throttled.\n");
 
 	/* Rows found in one run only, listed after the tables, by run. */
 	struct entry **only = NULL;

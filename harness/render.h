@@ -2,9 +2,14 @@
  *
  * `flagbench report RUN_DIR` prints, per family, the throughput table
  * (variants down, build configurations across; MiB/s and GiB/s, 1024-based,
- * as the seeds print them; compute families in their own unit) and the
+ * as the seeds print them; compute families in their own unit, families
+ * counted in operations ("ops/s") as microseconds per operation) and the
  * speedup table against the family baseline.  A cell that is not ok shows
- * its status word, a cell the run lacks shows "absent".
+ * its status word, a cell the run lacks shows "absent".  A figure carries
+ * its ± (time_s.ci95_percent, the half-width of the 95 % interval of the
+ * median; a speedup combines both cells' intervals) where the run has one,
+ * and marks: † measured while the CPU throttled, ‡ the cell has warnings;
+ * a legend under each table says what is shown.
  *
  * `flagbench merge [--out FILE] RUN_DIR...` prints Markdown: per family, one
  * row per variant and build configuration found in at least two runs, with
@@ -28,10 +33,16 @@ int cmd_merge(int argc, char **argv);
 
 /* Formatting shared with the unit tests; buf gets at least 32 bytes. */
 /* A measured value: bytes per second as format_rate() prints it when unit is
- * NULL or "bytes/s", else with an SI prefix and the unit ("1.90 Mblocks/s"). */
+ * NULL or "bytes/s"; for "ops/s" the time of one operation ("0.155 usec/op":
+ * 3 decimals, 3 significant digits below 0.01); else with an SI prefix and
+ * the unit ("1.90 Mblocks/s"). */
 void render_format_value(double value, const char *unit, char *buf, size_t n);
-/* A speedup or ratio: "%.2fx". */
+/* A speedup or ratio: "%.2fx", 3 significant digits below 0.01 ("0.000221x"). */
 void render_format_ratio(double ratio, char *buf, size_t n);
+/* A figure with its interval and marks: "7.36 GiB/s ±1.2% †".  ci is the
+ * half-width in percent ("%.1f"), left out when negative or NaN; marks is
+ * left out when NULL or empty. */
+void render_format_cell(const char *figure, double ci, const char *marks, char *buf, size_t n);
 /* The number of terminal columns a UTF-8 string takes (one per code point). */
 size_t render_width(const char *s);
 

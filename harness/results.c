@@ -162,6 +162,8 @@ json_t *cell_to_json(const struct cell *c, const struct plan *p)
 		json_object_set_new(j, "throughput_Bps", json_null());
 		json_object_set_new(j, "rate", json_null());
 	}
+	json_t *k = m->extra ? json_object_get(m->extra, "counters") : NULL;
+	json_object_set_new(j, "counters", k ? json_incref(k) : json_null());
 	json_object_set_new(j, "placement", str_or_null(c->placement));
 	json_object_set_new(j, "consumer", str_or_null(c->consumer));
 	/* throttle flag and temperatures, lifted from the measurement details */

@@ -14,6 +14,7 @@
 #include "allocators.h"
 #include "build.h"
 #include "config.h"
+#include "counters.h"
 #include "doctor.h"
 #include "measure.h"
 #include "options.h"
@@ -32,7 +33,7 @@ struct run_opts {
 	double precision;
 	double cooldown, timeout, build_timeout, verify_timeout;
 	uint64_t pipe_size;
-	int dry_run, help;
+	int dry_run, help, no_counters;
 };
 
 #define RO(f) offsetof(struct run_opts, f)
@@ -55,6 +56,7 @@ static const struct option_def run_options[] = {
 	{ "order", 0, OPT_STRING, RO(order), "sequential|interleave", 0, 0, "cell after cell, or the cells' runs round-robin to spread drift" },
 	{ "resume", 0, OPT_STRING, RO(resume), "DIR", 0, 0, "finish an interrupted run: only the cells its journal lacks" },
 	{ "cache", 0, OPT_STRING, RO(cache), "DIR", 0, 0, "build cache (default build/cache)" },
+	{ "no-counters", 0, OPT_FLAG, RO(no_counters), NULL, 0, 0, "do not count cycles or instructions of compute cells" },
 	{ "dry-run", 'n', OPT_FLAG, RO(dry_run), NULL, 0, 0, "plan and write results with a mock executor: no compiler, no hyperfine" },
 	{ "help", 'h', OPT_FLAG, RO(help), NULL, 0, 0, "show this help" },
 	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
@@ -227,6 +229,19 @@ static void measure_with_precision(struct cell *c, const struct measure_opts *mo
 	if (r == 0)
 		c->status = CELL_OK;
 	pr->measure_wall += now_monotonic() - t0;
+}
+
+/* Cycles or instructions per unit for compute cells (counters.h). */
+static void count_cell(struct cell *c, enum counter_source src, double timeout, struct phases *ph)
+{
+	if (c->status != CELL_OK || c->family->kind != KIND_COMPUTE || !c->binary)
+		return;
+	double t0 = now_monotonic();
+	json_t *k = counters_measure(c, src, timeout * 20);
+	if (!c->extra)
+		c->extra = json_object();
+	json_object_set_new(c->extra, "counters", k);
+	ph->measure_s += now_monotonic() - t0;
 }
 
 /* After a cell: results.json rewritten, the journal appended, progress. */
@@ -430,6 +445,18 @@ int cmd_run(int argc, char **argv)
 				   prof.cooldown_max_wait_s > cooldown ? prof.cooldown_max_wait_s : cooldown,
 				   o.consumer, o.pipe_size, o.dry_run, 0 };
 	int interleave = o.order && !strcmp(o.order, "interleave");
+	char counter_why[256] = "";
+	enum counter_source counter_src = COUNTERS_NONE;
+	int any_compute = 0;
+	for (size_t i = 0; i < plan.n; i++)
+		any_compute |= plan.cells[i].family->kind == KIND_COMPUTE && plan.cells[i].status == CELL_PENDING;
+	if (any_compute && !o.dry_run && !o.no_counters) {
+		counter_src = counters_probe(counter_why, sizeof(counter_why));
+		if (counter_src != COUNTERS_PERF) {
+			sv_push(&rs.warnings, counter_why);
+			warning("%s", counter_why);
+		}
+	}
 	unsigned max_runs = o.max_runs ? o.max_runs : runs * 10;
 	struct progress pr = { 0, plan.n, 0, 0, 0 };
 	for (size_t i = 0; i < plan.n; i++)
@@ -440,6 +467,8 @@ int cmd_run(int argc, char **argv)
 			struct cell *c = &plan.cells[i];
 			if (prepare_cell(&plan, c, &o, timeout, &rs.phases) == 0) {
 				measure_with_precision(c, &mo, o.precision, max_runs, &rs.phases, &pr);
+				if (!o.dry_run && !o.no_counters)
+					count_cell(c, counter_src, timeout, &rs.phases);
 				pr.measured++;
 			}
 			finish_cell(&rs, c, &pr);
@@ -483,6 +512,8 @@ int cmd_run(int argc, char **argv)
 			if (active[i]) {
 				if (!fb_interrupted)
 					plan.cells[i].status = CELL_OK;
+				if (!o.dry_run && !o.no_counters && !fb_interrupted)
+					count_cell(&plan.cells[i], counter_src, timeout, &rs.phases);
 				pr.measured++;
 				finish_cell(&rs, &plan.cells[i], &pr);
 			}

@@ -114,7 +114,7 @@ json_t *stats_to_json(const struct stats *s)
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:[o,o], s:o, s:o, s:o}", "median", num(s->median),
 			 "mean", num(s->mean), "stddev", num(s->stddev), "min", num(s->min), "max", num(s->max),
 			 "mad", num(s->mad), "cv", num(s->cv), "ci95", num(s->ci_low), num(s->ci_high),
-			 "ci95_percent", num(stats_ci_percent(s)), "outliers", outl, "runs", runs);
+			 "ci95_percent", s->n >= 3 ? num(stats_ci_percent(s)) : json_null(), "outliers", outl, "runs", runs);
 }
 
 int stats_from_json(struct stats *s, const json_t *j)

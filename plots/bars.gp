@@ -4,7 +4,8 @@
 # the series name, then x y ylow yhigh xlow xhigh label_y label_text; a last block of x tic
 # labels).  Writes OUTBASE.svg and OUTBASE.png.  LOG 1: logarithmic y axis from YBOTTOM.
 # HLINE: y of a dashed reference line, or "none".  LASTREF 1: the last series is the
-# reference programs (grey).  Error bars span min..max where the data has them.
+# reference programs (grey).  Error bars span ylow..yhigh where the data has them
+# (the 95 % interval of the median, or min..max for runs without one).
 # Arguments are data, never gnuplot code.
 
 data = ARG1

@@ -18,17 +18,31 @@ def kv_table($obj):
        + ($obj | to_entries | map(@html "<tr><th>\(.key)</th><td>\(.value | as_text)</td></tr>\n") | join(""))
        + "</table>\n" end;
 
-def html_table($t; $numeric):
+def mark_title:
+  [(if test("†") then "measured while the CPU throttled" else empty end),
+   (if test("‡") then "has warnings (listed below)" else empty end)] | join("; ");
+
+# A cell: the figure, its ± in grey, its marks with a tooltip; a status word alone.
+def cell_html:
+  if .value != null and .base != null then
+    (.base | h)
+    + (if .ci != null then " <span class=\"pm\">" + (.ci | fmt_pm | h) + "</span>" else "" end)
+    + (if .marks != "" then @html " <span class=\"mark\" title=\"\(.marks | mark_title)\">\(.marks)</span>" else "" end)
+  else (.text | h) end;
+
+def html_table($t; $which):
   "<div class=\"scroll\"><table class=\"grid\">\n<thead><tr><th>variant</th><th>title</th>"
   + ($t.columns | map(@html "<th>\(.)</th>") | join("")) + "</tr></thead>\n<tbody>\n"
   + ($t.rows | map(
       "<tr" + (if .ref then " class=\"ref\"" else "" end) + ">"
       + @html "<th>\(.lab)</th><td>\(.title)</td>"
       + (.cells | map(
-          "<td class=\"" + (if .value != null then "num ok" else (.status | status_class) end) + "\">"
-          + (.text | h) + "</td>") | join(""))
+          "<td class=\"" + (if .value != null then "num ok" else (.status | status_class) end)
+          + (if .marks | test("†") then " throttled" else "" end) + "\">"
+          + cell_html + "</td>") | join(""))
       + "</tr>\n") | join(""))
-  + "</tbody></table></div>\n";
+  + "</tbody></table></div>\n"
+  + (legend($t; $which) | map(@html "<p class=\"legend\">\(.)</p>\n") | join(""));
 
 def figure($plots; $slug; $kind; $alt):
   ("plots/" + $slug + "-" + $kind) as $base
@@ -56,6 +70,8 @@ def figure($plots; $slug; $kind; $alt):
   "img{max-width:100%;height:auto;border:1px solid #eee}figure{margin:.5em 0}figcaption{font-size:.8em}\n",
   ".none{color:#777}.note{background:#fff6d5;border:1px solid #e6c200;padding:.5em}ul.warn li{color:#8a5300}\n",
   "nav a{margin-right:1em}pre{background:#f8f8f8;padding:.5em;overflow-x:auto}\n",
+  ".pm{color:#666;font-size:.85em}.mark{color:#b00000;font-weight:bold;cursor:help}td.throttled{background:#fff3e0}\n",
+  "p.legend{font-size:.85em;color:#555;margin:.2em 0}\n",
   "</style>\n</head>\n<body>\n",
   @html "<h1>flagbench run \($r.id // "?")</h1>\n",
   @html "<p>suite <b>\($r.suite // "?")</b>, cpu profile <b>\($r.cpu_profile // "?")</b>, host <b>\($run.host.cpu_model // "?")</b>; started \($r.started // "?"), finished \($r.finished // "not finished")\(if $r.interrupted == true then " (interrupted)" else "" end).</p>\n",
@@ -75,18 +91,21 @@ def figure($plots; $slug; $kind; $alt):
    | problem_cells($m) as $bad
    | [$m.cells[] | select((.warnings // []) | length > 0)] as $warned
    | @html "<h2 id=\"fam-\($s)\">\($m.title) <small>(\($m.name), \($m.kind))</small></h2>\n",
-     "<h3>Throughput</h3>\n",
-     figure($plots; $s; "throughput"; $m.title + ": throughput"),
-     html_table($tt; true),
+     (if $m.unit | is_per_op then "<h3>Time per operation (usec/op, lower is faster)</h3>\n" else "<h3>Throughput</h3>\n" end),
+     figure($plots; $s; "throughput"; $m.title + (if $m.unit | is_per_op then ": time per operation" else ": throughput" end)),
+     html_table($tt; "throughput"),
+     (if any($tt.rows[]; .ref) and ($tt.columns | length) > 1 and ref_per_column($m)
+      then "<p class=\"legend\">A reference row shows in each column the reference measured with that column's placement and consumer.</p>\n"
+      else "" end),
      @html "<p>Tables: <a href=\"tables/\($s).md\">Markdown</a>, <a href=\"tables/\($s).csv\">CSV</a>.</p>\n",
      "<h3>Share of each variant's best configuration</h3>\n",
      figure($plots; $s; "heatmap"; $m.title + ": heatmap"),
      @html "<h3>Speedup against \($m.baseline // "the baseline")</h3>\n",
      figure($plots; $s; "speedup"; $m.title + ": speedup"),
-     html_table($st; true),
+     html_table($st; "speedup"),
      "<h3>gcc against clang (throughput ratio, above 1 gcc is faster)</h3>\n",
      (if ($ct.columns | length) == 0 then "<p class=\"none\">no cells differ only by compiler</p>\n"
-      else figure($plots; $s; "compilers"; $m.title + ": gcc / clang") + html_table($ct; true) end),
+      else figure($plots; $s; "compilers"; $m.title + ": gcc / clang") + html_table($ct; "compilers") end),
      (if ($bad | length) == 0 then ""
       else "<h3>Cells that are not ok</h3>\n<table class=\"grid\"><thead><tr><th>cell</th><th>status</th><th>reason</th></tr></thead><tbody>\n"
            + ($bad | map(@html "<tr><td>\(.id)</td><td class=\"bad\">\(.status)</td><td>\(.reason // "")</td></tr>\n") | join(""))

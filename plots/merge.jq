@@ -35,7 +35,9 @@ def entries:
      status: ($e.value.status // "" | tostring),
      text: ($e.value | value_text($m)), speedup: ($e.value | speedup_text($m; $e.key)),
      value: ($e.value | cell_value($m)), unit: $m.unit,
-     ratio: ($e.value | cell_speedup($m; $e.key))};
+     ratio: ($e.value | cell_speedup($m; $e.key)),
+     ci: ($e.value | cell_ci($m)),
+     throttled: ($e.value.throttled | if type == "string" then . else null end)};
 
 def key: [.family, .variant, .config];
 
@@ -67,7 +69,10 @@ def md_merged:
           + " | " + ($r.host.cpu_model // "?" | md) + " | " + ($r.schema // "?" | md)
           + " | " + ($r.cells | length | tostring) + " |\n"] | join(""))
     + "\nCells are matched by family, variant and build configuration. Throughput is the median "
-    + "(1024-based MiB/s, GiB/s); speedup is against the family baseline built the same way on the same machine.\n"
+    + "(1024-based MiB/s, GiB/s; usec/op for families counted in operations); speedup is against the family "
+    + "baseline built the same way on the same machine. ± is the half-width of the 95 % interval of the median "
+    + "(for a speedup, both intervals combined), in percent, where the run has one; "
+    + "† marks a cell measured while the CPU throttled.\n"
     + ([$mg.families[] | . as $f
         | [$f.rows[] | select($mg.n == 1 or .count >= 2)] as $rows
         | select(($rows | length) > 0)
@@ -97,11 +102,12 @@ def md_merged:
 def csv_merged:
   . as $runs
   | machine_labels as $labels
-  | (["machine", "run", "family", "variant", "config", "status", "value", "unit", "speedup"] | @csv),
+  | (["machine", "run", "family", "variant", "config", "status", "value", "unit", "speedup",
+      "ci95_percent", "throttled"] | @csv),
     (range(0; $runs | length) as $k
      | $runs[$k] | entries
      | [$labels[$k], ($runs[$k].run.id // ""), .family, .variant, .config, .status,
-        .value, .unit, .ratio] | @csv);
+        .value, .unit, .ratio, .ci, .throttled] | @csv);
 
 def h: tostring | @html;
 
@@ -126,7 +132,9 @@ def html_merged:
      | join("")),
     "</tbody></table>\n",
     "<p>Merged tables: <a href=\"merged.md\">Markdown</a>, <a href=\"merged.csv\">CSV</a> (every cell of every run). ",
-    "Cells are matched by family, variant and build configuration; speedup is against the family baseline built the same way on the same machine.</p>\n",
+    "Cells are matched by family, variant and build configuration; speedup is against the family baseline built the same way on the same machine. ",
+    "± is the half-width of the 95 % interval of the median (for a speedup, both intervals combined), in percent, where the run has one; ",
+    "† marks a cell measured while the CPU throttled.</p>\n",
     ([$mg.families[] | . as $f
       | [$f.rows[] | select($mg.n == 1 or .count >= 2)] as $rows
       | select(($rows | length) > 0)

@@ -4,7 +4,7 @@
 #
 # part=meta prints one TSV line for plots/render.sh:
 #   bars:    has_data  nseries  log(0|1)  ybottom  hline(y or "none")  title  ylabel  lastref(0|1)
-#   heatmap: has_data  ncols    nrows     title
+#   heatmap: has_data  ncols    nrows     colwidth(pixels)  xrotate(0|1)  title
 # part=both prints the meta line, then the data.
 # part=data prints the data file that plots/bars.gp or plots/heatmap.gp reads:
 #   bars:    one block per series (blocks end with two blank lines), each starting with a
@@ -21,13 +21,13 @@ def num: if . == null then "NaN" else tostring end;
 def bars($m; $plot):
   table_of($m; $plot) as $t
   | family_scale($m) as $scale
-  | (if $plot == "throughput" then $scale.div else 1 end) as $div
+  | (if $plot == "throughput" then $scale else {div: 1} end) as $sc
   | (if $plot == "compilers" then [$t.rows[] | select(.ref | not)] else $t.rows end) as $rows
   | ($t.columns | length) as $nc
   # In the throughput plot a reference is one bar of its own series (the same
   # measurement stands in every column); in the speedup plot it is compared
   # with each configuration's baseline, so it has a bar per column.
-  | ($plot == "throughput" and any($rows[]; .ref)) as $refseries
+  | ($plot == "throughput" and any($rows[]; .ref) and (ref_per_column($m) | not)) as $refseries
   | (if $nc > 0 then 0.8 / $nc else 0.8 end) as $w
   | [range(0; $rows | length) as $i | $rows[$i] as $r
      | if $refseries and $r.ref then
@@ -40,12 +40,15 @@ def bars($m; $plot):
      | ($rows[$i].lab) as $rl
      | ($m.variants | map(select(variant_label == $rl)) | first) as $v
      | (if $plot == "throughput" and $b.cell.value != null
-        then (cell_at($m; $v.name; $b.cfg // ($m.configs[0] // "")) | (.throughput_Bps // .rate // {})) as $s
-             | {lo: ($s.min | if type == "number" then . / $div else null end),
-                hi: ($s.max | if type == "number" then . / $div else null end)}
+        then (cell_at($m; $v.name; $b.cfg // ($m.configs[0] // "")) | measured($m) | (.throughput_Bps // .rate // {})) as $s
+             # the 95 % interval of the median where the run has one, else min..max
+             | (if ($s.ci95 | type) == "object" and ($s.ci95.low | type) == "number" and ($s.ci95.high | type) == "number"
+                then [$s.ci95.low, $s.ci95.high] else [$s.min, $s.max] end) as $span
+             | [$span[] | if type == "number" then scaled($sc) else null end] as $ends
+             | if any($ends[]; . == null) then {lo: null, hi: null} else {lo: ($ends | min), hi: ($ends | max)} end
         else {lo: null, hi: null} end) as $err
      | {series: $b.series, x: $b.x, xlow: ($b.x - $b.w / 2), xhigh: ($b.x + $b.w / 2),
-        y: ($b.cell.value | if . == null then null else . / $div end),
+        y: ($b.cell.value | scaled($sc)),
         ylow: $err.lo, yhigh: $err.hi,
         status: (if $b.cell.value == null then $b.cell.text else null end)}]
   | . as $bars
@@ -54,10 +57,10 @@ def bars($m; $plot):
      bars: $bars,
      tics: [range(0; $rows | length) as $i | {x: $i, lab: $rows[$i].lab}],
      values: [$bars[] | .y, .ylow, .yhigh | select(. != null and . > 0)],
-     ylabel: (if $plot == "throughput" then $scale.lab
+     ylabel: (if $plot == "throughput" then $scale.lab + (if $scale.inv then " (lower is faster)" else "" end)
               elif $plot == "speedup" then "speedup against " + ($m.baseline // "baseline" | tostring)
               else "gcc / clang" end),
-     title: ($m.title + (if $plot == "throughput" then ": throughput"
+     title: ($m.title + (if $plot == "throughput" then (if $scale.inv then ": time per operation" else ": throughput" end)
                          elif $plot == "speedup" then ": speedup"
                          else ": gcc / clang, by flags" end)),
      hline: (if $plot == "throughput" then "none" else "1" end)};
@@ -79,15 +82,25 @@ def heatmap($m):
              | {x: $j, y: ($nr - 1 - $i),
                 ratio: (if $c.value != null and $best != null and $best > 0 then $c.value / $best else null end),
                 text: $c.text, ok: (if $c.value != null then 1 else 0 end)}],
+     # a column wide enough for its longest label (about 7.5 pixels a character), the
+     # configuration names rotated when they are wider than that
+     colw: ([150, ([$t.rows[].cells[].text | length] | max // 0) * 7.5 + 24] | max | ceil),
+     xrot: (if (([$t.columns[] | length] | max // 0) * 7.5) > ([150, ([$t.rows[].cells[].text | length] | max // 0) * 7.5 + 24] | max)
+            then 1 else 0 end),
      xtics: [range(0; $t.columns | length) as $j | {x: $j, lab: $t.columns[$j]}],
      ytics: [range(0; $nr) as $i | {y: ($nr - 1 - $i), lab: $t.rows[$i].lab}],
-     title: ($m.title + ": throughput, colour = share of the row's best")};
+     title: ($m.title + (if $m.unit | is_per_op then ": time per operation" else ": throughput" end)
+             + ", colour = share of the row's best"
+             + ([$t.rows[].cells[].marks] | join("") as $mk
+                | (if $mk | test("†") then "; † throttled" else "" end)
+                  + (if $mk | test("‡") then "; ‡ warnings" else "" end)))};
 
 model_at($fam) as $m
 | if $plot == "heatmap" then
     heatmap($m) as $h
     | (if $part != "data" then
-        [(if $h.ncols > 0 and $h.nrows > 0 then 1 else 0 end), $h.ncols, $h.nrows, ($h.title | gpstr | nonempty)] | map(tostring) | @tsv
+        [(if $h.ncols > 0 and $h.nrows > 0 then 1 else 0 end), $h.ncols, $h.nrows, $h.colw, $h.xrot,
+         ($h.title | gpstr | nonempty)] | map(tostring) | @tsv
       else empty end),
       (if $part != "meta" then
         ($h.cells[] | [.x, .y, (.ratio | num), (.text | gpstr), .ok] | map(tostring) | @tsv),

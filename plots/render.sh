@@ -86,9 +86,9 @@ plot_one() { # family-index slug kind
 	fi
 	tail -n +2 -- "$data.all" >"$data"
 	if [ "$kind" = heatmap ]; then
-		IFS=$'\t' read -r has a b c <"$data.all"
+		IFS=$'\t' read -r has a b c d e <"$data.all"
 		[ "$has" = 1 ] || return 0
-		"$GNUPLOT" -c "$here/heatmap.gp" "$data" "$out" "$a" "$b" "$c" >"$tmp/err" 2>&1
+		"$GNUPLOT" -c "$here/heatmap.gp" "$data" "$out" "$a" "$b" "$c" "$d" "$e" >"$tmp/err" 2>&1
 		st=$?
 	else
 		IFS=$'\t' read -r has a b c d e f g <"$data.all"

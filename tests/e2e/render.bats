@@ -25,9 +25,14 @@ setup_file() {
     # A folder name that would break anything that evals or splits paths.
     export FIZZ="$BATS_FILE_TMPDIR/run dir \$(touch pwned) 'q' <x>"
     export FAILED="$BATS_FILE_TMPDIR/failed"
+    # a real seed004 run (bignum: ops/s) and a real placements run (reference per placement)
+    export SEED4="$BATS_FILE_TMPDIR/seed004" PLACE="$BATS_FILE_TMPDIR/placements"
     stage fizzbuzz-j4205.json "$FIZZ"
     stage failed.json "$FAILED"
-    (cd "$BATS_FILE_TMPDIR" && "$REPO/plots/render.sh" "$FIZZ" && "$REPO/plots/render.sh" "$FAILED") \
+    stage seed004-host.json "$SEED4"
+    stage placements-host.json "$PLACE"
+    (cd "$BATS_FILE_TMPDIR" && "$REPO/plots/render.sh" "$FIZZ" && "$REPO/plots/render.sh" "$FAILED" &&
+        "$REPO/plots/render.sh" "$SEED4" && "$REPO/plots/render.sh" "$PLACE") \
         >"$BATS_FILE_TMPDIR/setup.log" 2>&1 || { cat "$BATS_FILE_TMPDIR/setup.log" >&2; return 1; }
 }
 
@@ -47,7 +52,7 @@ setup_file() {
 }
 
 @test "render: SVGs parse as XML, PNGs carry the PNG signature" {
-    for d in "$FIZZ" "$FAILED"; do
+    for d in "$FIZZ" "$FAILED" "$SEED4" "$PLACE"; do
         for f in "$d"/plots/*.svg; do
             xmllint --noout "$f"
         done
@@ -60,15 +65,82 @@ setup_file() {
 @test "render: tables in MiB/s and GiB/s, the reference row, speedups and compiler ratios" {
     t="$FIZZ/tables"
     grep -qF '| variant | title | gcc/-O2/x86-64-v2 | gcc/-O3/x86-64-v2 | gcc/-Os/x86-64-v2 | clang/-O2/x86-64-v2 | clang/-O3/x86-64-v2 | clang/-Os/x86-64-v2 |' "$t/fizzbuzz.md"
-    grep -qF '| simple | if/% and printf() per line | 70.0 MiB/s | 73.3 MiB/s | 67.3 MiB/s | 73.1 MiB/s | 75.1 MiB/s | 79.6 MiB/s |' "$t/fizzbuzz.md"
-    grep -qF '| sse | offset 0xf6 with SSE4.1 | 6.94 GiB/s | 7.25 GiB/s | 6.52 GiB/s | 7.10 GiB/s | 7.48 GiB/s | 7.82 GiB/s |' "$t/fizzbuzz.md"
-    grep -qF '| gnu-yes (reference) | GNU yes (coreutils 9.1) | 2.23 GiB/s | 2.23 GiB/s |' "$t/yes.md"
-    grep -qF '| base | reference rounds | 1.77 Mblocks/s |' "$t/chacha20.md"
-    grep -qF '| sse | offset 0xf6 with SSE4.1 | 101.53x |' "$t/fizzbuzz-speedup.md"
+    # simple@gcc/-O2 is an old-style cell (no ci95_percent): its figure has no ±
+    grep -qF '| simple | if/% and printf() per line | 70.0 MiB/s | 73.3 MiB/s ±9.0% | 67.3 MiB/s ±1.0% | 73.1 MiB/s ±3.3% | 75.1 MiB/s ±2.1% | 79.6 MiB/s ±4.9% |' "$t/fizzbuzz.md"
+    grep -qF '| sse | offset 0xf6 with SSE4.1 | 6.94 GiB/s ±7.8% | 7.25 GiB/s ±5.3% | 6.52 GiB/s ±5.5% | 7.10 GiB/s ±7.2% | 7.48 GiB/s ±4.3% | 7.82 GiB/s ±2.8% † |' "$t/fizzbuzz.md"
+    grep -qF '| gnu-yes (reference) | GNU yes (coreutils 9.1) | 2.23 GiB/s ±6.8% | 2.23 GiB/s ±6.8% |' "$t/yes.md"
+    grep -qF 'A reference row is one measurement, shown in every column.' "$t/yes.md"
+    grep -qF '| base | reference rounds | 1.77 Mblocks/s ±0.8% |' "$t/chacha20.md"
+    # a speedup's ± combines both intervals; none against an old-style baseline, none on 1.00x
+    grep -qF '| simple | if/% and printf() per line | 1.00x | 1.00x | 1.00x | 1.00x | 1.00x | 1.00x |' "$t/fizzbuzz-speedup.md"
+    grep -qF '| sse | offset 0xf6 with SSE4.1 | 101.53x | 101.35x ±10.4% | 99.19x ±5.6% | 99.49x ±7.9% | 102.06x ±4.8% | 100.56x ±5.7% † |' "$t/fizzbuzz-speedup.md"
+    grep -qF '± combines the 95 % intervals of the two medians compared' "$t/fizzbuzz-speedup.md"
     grep -qF '| variant | title | -O2/x86-64-v2 | -O3/x86-64-v2 | -Os/x86-64-v2 |' "$t/fizzbuzz-compilers.md"
-    grep -qF '| f6 | digits offset by 0xf6 | 1.11 | 1.13 | 0.96 |' "$t/fizzbuzz-compilers.md"
-    grep -qF '"gnu-yes (reference)","GNU yes (coreutils 9.1)",2.23,2.23' "$t/yes.csv"
-    head -1 "$t/fizzbuzz.csv" | grep -qF '"gcc/-O2/x86-64-v2 (GiB/s)"'
+    grep -qF '| f6 | digits offset by 0xf6 | 1.11 ±5.8% | 1.13 ±3.3% | 0.96 ±12.6% |' "$t/fizzbuzz-compilers.md"
+    grep -qF '| sse | offset 0xf6 with SSE4.1 | 0.98 ±10.6% | 0.97 ±6.8% | 0.83 ±6.2% † |' "$t/fizzbuzz-compilers.md"
+    # CSV: numbers, then the ± percent and the throttled field in columns of their own
+    grep -qF '"gnu-yes (reference)","GNU yes (coreutils 9.1)",2.23,6.76,"no",2.23,6.76,"no"' "$t/yes.csv"
+    head -1 "$t/fizzbuzz.csv" | grep -qF '"gcc/-O2/x86-64-v2 (GiB/s)","gcc/-O2/x86-64-v2 ±%","gcc/-O2/x86-64-v2 throttled","gcc/-O3/x86-64-v2 (GiB/s)"'
+    grep -qF '"sse","offset 0xf6 with SSE4.1",6.943,7.8,"no",' "$t/fizzbuzz.csv"
+    grep -qF ',7.818,2.76,"yes"' "$t/fizzbuzz.csv"
+    grep -qE '^"simple","if/% and printf\(\) per line",0\.068,"","",0\.072,9,"no",' "$t/fizzbuzz.csv"
+}
+
+@test "render: ± of every figure, † for a throttled cell, ‡ for warnings, with their legend" {
+    t="$FIZZ/tables"
+    # the legend says what ±, † and ‡ mean, only where the table shows them
+    grep -qF '± is the half-width of the 95 % confidence interval of the median, in percent of the median' "$t/fizzbuzz.md"
+    grep -qF '† the CPU throttled while this cell was measured (throttled: yes): its figure may be too low.' "$t/fizzbuzz.md"
+    grep -qF '‡ the cell has warnings, listed below the table.' "$t/fizzbuzz.md"
+    grep -qF '| f6 | digits offset by 0xf6 | 2.15 GiB/s ±3.6% | 2.28 GiB/s ±1.0% ‡ | 2.08 GiB/s ±8.4% |' "$t/fizzbuzz.md"
+    grep -qF -- '- fizzbuzz/f6@gcc/-O3/x86-64-v2: precision 0.50% not reached in 3 runs (0.96%)' "$t/fizzbuzz.md"
+    # the throttle note is said by † and not listed again as a warning
+    refute grep -qF -- '- fizzbuzz/sse@clang/-Os/x86-64-v2: throttled' "$t/fizzbuzz.md"
+    refute grep -qF '†' "$t/yes.md"
+    refute grep -qF '‡' "$t/yes.md" "$t/fizzbuzz-speedup.md"
+    grep -qF '† one of the two cells compared was measured while the CPU throttled' "$t/fizzbuzz-speedup.md"
+    # an old results file (no ci95_percent, no throttled): plain figures, no legend
+    refute grep -qE '±|†|‡' "$FAILED/tables/fizzbuzz.md"
+    grep -qF '| simple | SIMPLE | 71.0 MiB/s | timeout | 71.0 MiB/s |' "$FAILED/tables/fizzbuzz.md"
+    # index.html: the ± in grey, the marks with a tooltip, the legend under the table
+    h="$FIZZ/index.html"
+    grep -qF '7.82 GiB/s <span class="pm">±2.8%</span> <span class="mark" title="measured while the CPU throttled">†</span>' "$h"
+    grep -qF '2.28 GiB/s <span class="pm">±1.0%</span> <span class="mark" title="has warnings (listed below)">‡</span>' "$h"
+    grep -qF '<td class="num ok">70.0 MiB/s</td>' "$h"
+    grep -qF '<p class="legend">† the CPU throttled while this cell was measured' "$h"
+    grep -qF '101.35x <span class="pm">±10.4%</span>' "$h"
+    # the heatmap labels carry them too
+    grep -qF '7.82 GiB/s ±2.8% †' "$FIZZ/plots/fizzbuzz-heatmap.svg"
+    grep -qF '2.28 GiB/s ±1.0% ‡' "$FIZZ/plots/fizzbuzz-heatmap.svg"
+}
+
+@test "render: a family counted in operations shows usec/op (seed004: bignum under four allocators)" {
+    t="$SEED4/tables"
+    grep -qF '# GMP mpz on secp256k1: field and curve arithmetic that allocates per operation: time per operation' "$t/bignum.md"
+    grep -qF 'Microseconds per operation (usec/op: 10^6 divided by the median ops/s), lower is faster.' "$t/bignum.md"
+    grep -qF '| fp_mul | field multiplication mod 2^256 - 2^32 - 977 | 0.130 usec/op ±9.7% | 0.108 usec/op ±7.7% | 0.102 usec/op ±9.1% † | 0.101 usec/op ±7.1% |' "$t/bignum.md"
+    # ec_mul@tcmalloc has two runs only: no interval, so no ± (ci95_percent is 0 there)
+    grep -qF '| ec_mul | scalar multiplication k*G (Jacobian double-and-add) | 589.211 usec/op ±8.5% | 525.996 usec/op ±14.6% ‡ | 473.717 usec/op ±4.3% | 408.678 usec/op |' "$t/bignum.md"
+    refute grep -qE 'ops/s \||Mops' "$t/bignum.md"
+    # speedups keep their meaning (rates); tiny ones keep three significant digits
+    grep -qF '| ec_mul | scalar multiplication k*G (Jacobian double-and-add) | 0.000221x ±12.9% | 0.000205x ±16.5% | 0.000215x ±10.1% † | 0.000247x |' "$t/bignum-speedup.md"
+    grep -qF '| fp_mul | field multiplication mod 2^256 - 2^32 - 977 | 1.00x | 1.00x | 1.00x | 1.00x |' "$t/bignum-speedup.md"
+    head -1 "$t/bignum.csv" | grep -qF '"gcc/-O2/default/glibc (usec/op)","gcc/-O2/default/glibc ±%","gcc/-O2/default/glibc throttled"'
+    grep -qF '"ec_mul","scalar multiplication k*G (Jacobian double-and-add)",589.21089,8.49,"unknown",' "$t/bignum.csv"
+    grep -qF ',408.678168,"","unknown"' "$t/bignum.csv"
+    grep -qF '<h3>Time per operation (usec/op, lower is faster)</h3>' "$SEED4/index.html"
+    grep -qF 'usec/op (lower is faster)' "$SEED4/plots/bignum-throughput.svg"
+    grep -qF '0.130 usec/op ±9.7%' "$SEED4/plots/bignum-heatmap.svg"
+}
+
+@test "render: a reference row follows the placement and consumer of each column" {
+    t="$PLACE/tables"
+    grep -qF '| buf | 8 KiB buffer + write() | 1.1 MiB/s ±1.0% | 400.2 KiB/s ±36.2% | 1.1 MiB/s ±83.1% | 500.1 KiB/s ±6.6% | 243.1 KiB/s ±43.9% | 498.9 KiB/s ±1.6% |' "$t/yes.md"
+    grep -qF '| gnu-yes (reference) | GNU yes (coreutils) | 903.2 KiB/s ±27.6% | 244.4 KiB/s ±37.9% | 928.2 KiB/s ±61.9% | 501.0 KiB/s ±2.5% | 265.8 KiB/s ±38.1% | 498.0 KiB/s ±2.6% |' "$t/yes.md"
+    grep -qF "A reference row shows in each column the reference measured with that column's placement and consumer." "$t/yes.md"
+    run "$FLAGBENCH" report "$PLACE"
+    [ "$status" -eq 0 ]
+    grep -qE '^gnu-yes \(reference\) +903\.2 KiB/s ±27\.6% +244\.4 KiB/s ±37\.9% +928\.2 KiB/s ±61\.9% +501\.0 KiB/s ±2\.5% +265\.8 KiB/s ±38\.1% +498\.0 KiB/s ±2\.6%$' <<<"$output"
 }
 
 @test "render: cells that are not ok show their status word, never 0 or blank" {
@@ -112,6 +184,11 @@ setup_file() {
     grep -qF 'Intel(R) Pentium(R) CPU J4205' "$FIZZ/index.html"
     grep -qF 'cooldown: waiting 30 s between runs' "$FIZZ/index.html"
     grep -c '<img src="plots/' "$FIZZ/index.html" | grep -qx 12
+    # every text of the real runs is escaped too (pv's version has <andrew.wood@ivarch.com>)
+    for d in "$SEED4" "$PLACE"; do
+        refute grep -q '<andrew' "$d/index.html"
+        grep -qF '&lt;andrew.wood@ivarch.com&gt;' "$d/index.html"
+    done
 }
 
 @test "results.json alone renders the same files; rendering twice changes nothing" {
@@ -195,12 +272,17 @@ setup_file() {
     [ "$status" -eq 0 ]
     m="$pub/merged.md"
     grep -qF '| variant | config | J4205 | J4205 speedup | 5700X | 5700X speedup |' "$m"
-    grep -qF '| simple | gcc/-O2/x86-64-v2 | 70.0 MiB/s | 1.00x | 296.4 MiB/s | 1.00x |' "$m"
-    grep -qF '| gnu-yes | reference | 2.23 GiB/s | n/a | 4.61 GiB/s | n/a |' "$m"
+    grep -qF '| simple | gcc/-O2/x86-64-v2 | 70.0 MiB/s | 1.00x | 296.4 MiB/s ±5.1% | 1.00x |' "$m"
+    grep -qF '| gnu-yes | reference | 2.23 GiB/s ±6.8% | n/a | 4.61 GiB/s ±8.0% | n/a |' "$m"
+    grep -qF '† marks a cell measured while the CPU throttled.' "$m"
     # cells of one machine only are listed, not dropped
-    grep -qF '| J4205 | fizzbuzz | simple | gcc/-Os/x86-64-v2 | 67.3 MiB/s | 1.00x |' "$m"
-    grep -qF '| 5700X | fizzbuzz | sse | clang/-O3/x86-64-v3 | 32.18 GiB/s | 98.82x |' "$m"
+    grep -qF '| J4205 | fizzbuzz | simple | gcc/-Os/x86-64-v2 | 67.3 MiB/s ±1.0% | 1.00x |' "$m"
+    grep -qF '| J4205 | fizzbuzz | sse | clang/-Os/x86-64-v2 | 7.82 GiB/s ±2.8% † | 100.56x ±5.7% † |' "$m"
+    grep -qF '| 5700X | fizzbuzz | sse | clang/-O3/x86-64-v3 | 32.18 GiB/s ±8.9% | 98.82x ±9.9% |' "$m"
     [ "$(wc -l <"$pub/merged.csv")" -eq $((55 + 67 + 1)) ]
+    head -1 "$pub/merged.csv" | grep -qF '"speedup","ci95_percent","throttled"'
+    grep -qF '"J4205","20261129T184421Z-fizzbuzz-J4205","fizzbuzz","simple","gcc/-O2/x86-64-v2","ok",73420564.4,"bytes/s",1,,' "$pub/merged.csv"
+    grep -qE '^"J4205",[^,]+,"fizzbuzz","sse","clang/-Os/x86-64-v2","ok",[0-9.e+]+,"bytes/s",[0-9.]+,2\.[0-9]+,"yes"$' "$pub/merged.csv"
     for id in 20261129T184421Z-fizzbuzz-J4205 20261130T091500Z-quick-5700X; do
         grep -qF "href=\"runs/$id/index.html\"" "$pub/index.html"
         [ -s "$pub/runs/$id/index.html" ]
@@ -240,13 +322,28 @@ setup_file() {
     run "$FLAGBENCH" report "$FIZZ"
     [ "$status" -eq 0 ]
     [[ "$output" == *"FizzBuzz (fizzbuzz): throughput, median"* ]]
-    grep -qE '^sse +6\.94 GiB/s +7\.25 GiB/s +6\.52 GiB/s +7\.10 GiB/s +7\.48 GiB/s +7\.82 GiB/s$' <<<"$output"
-    grep -qE '^gnu-yes \(reference\) +2\.23 GiB/s +2\.23 GiB/s$' <<<"$output"
-    grep -qE '^sse +101\.53x' <<<"$output"
-    grep -qE '^simd +4\.79 Mblocks/s' <<<"$output"
+    grep -qE '^sse +6\.94 GiB/s ±7\.8% +7\.25 GiB/s ±5\.3% +6\.52 GiB/s ±5\.5% +7\.10 GiB/s ±7\.2% +7\.48 GiB/s ±4\.3% +7\.82 GiB/s ±2\.8% †$' <<<"$output"
+    grep -qE '^simple +70\.0 MiB/s +73\.3 MiB/s ±9\.0% ' <<<"$output"
+    grep -qE '^f6 +2\.15 GiB/s ±3\.6% +2\.28 GiB/s ±1\.0% ‡ ' <<<"$output"
+    grep -qE '^gnu-yes \(reference\) +2\.23 GiB/s ±6\.8% +2\.23 GiB/s ±6\.8%$' <<<"$output"
+    grep -qE '^sse +101\.53x +101\.35x ±10\.4% ' <<<"$output"
+    grep -qE '^simd +4\.79 Mblocks/s ±' <<<"$output"
+    grep -qxF '†: measured while the CPU throttled (throttled: yes): the figure may be too low' <<<"$output"
+    grep -qxF '‡: the cell has warnings, listed below' <<<"$output"
+    grep -qxF '  fizzbuzz/f6@gcc/-O3/x86-64-v2: precision 0.50% not reached in 3 runs (0.96%)' <<<"$output"
+    # a family counted in operations: microseconds per operation
+    run "$FLAGBENCH" report "$SEED4"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"(bignum): time per operation (usec/op, lower is faster), median"* ]]
+    grep -qE '^fp_mul +0\.130 usec/op ±9\.7% +0\.108 usec/op ±7\.7% +0\.102 usec/op ±9\.1% † +0\.101 usec/op ±7\.1%$' <<<"$output"
+    grep -qE '^ec_mul +589\.211 usec/op ±8\.5% +525\.996 usec/op ±14\.6% ‡ +473\.717 usec/op ±4\.3% +408\.678 usec/op$' <<<"$output"
+    grep -qE '^ec_mul +0\.000221x ±12\.9% ' <<<"$output"
     run "$FLAGBENCH" report "$FIX/failed.json"
     [ "$status" -eq 0 ]
     grep -qE '^simple +71\.0 MiB/s +timeout +71\.0 MiB/s$' <<<"$output"
+    # an old file: no ±, no marks, no legend; ops/s as usec/op
+    refute grep -qE '±|†|‡' <<<"$output"
+    grep -qE '^a +0\.00286 usec/op$' <<<"$output"
     for st in build_failed unsupported wrong_output crashed timeout skipped; do
         grep -qE "^[a-z0-9&<>\"]+ +$st +$st +absent$" <<<"$output" || { echo "no $st row"; false; }
     done
@@ -270,16 +367,18 @@ setup_file() {
     run "$FLAGBENCH" merge "$FIX/fizzbuzz-j4205.json" "$FIX/quick-5700x.json"
     [ "$status" -eq 0 ]
     [[ "$output" == *"| variant | config | J4205 | J4205 speedup | 5700X | 5700X speedup |"* ]]
-    [[ "$output" == *"| vmsplice | gcc/-O2/x86-64-v2 | 6.65 GiB/s | 150.21x | 31.49 GiB/s | 162.72x |"* ]]
+    [[ "$output" == *"| vmsplice | gcc/-O2/x86-64-v2 | 6.65 GiB/s ±8.3% | 150.21x ±9.8% | 31.49 GiB/s ±4.4% | 162.72x ±7.5% |"* ]]
     [[ "$output" == *"## Cells found in one run only"* ]]
     out="$BATS_TEST_TMPDIR/merged.md"
-    run "$FLAGBENCH" merge --out "$out" "$FIX/fizzbuzz-j4205.json" "$FIX/quick-5700x.json" "$FIX/failed.json"
+    all=("$FIX/fizzbuzz-j4205.json" "$FIX/quick-5700x.json" "$FIX/failed.json" "$FIX/seed004-host.json" "$FIX/placements-host.json")
+    run "$FLAGBENCH" merge --out "$out" "${all[@]}"
     [ "$status" -eq 0 ]
     [ -s "$out" ]
     grep -qF '| 20261201T120000Z-smoke-host |' "$out"
+    grep -qF '| bignum | fp_mul | gcc/-O2/default/jemalloc | 0.102 usec/op ±9.1% † | 1.00x |' "$out"
+    grep -qF '| bignum | ec_mul | gcc/-O2/default/tcmalloc | 408.678 usec/op | 0.000247x |' "$out"
     # plots/merge.jq (what publish writes) and the C merge agree to the byte
-    jq -j -s -L "$REPO/plots" --arg format md -f "$REPO/plots/merge.jq" \
-        "$FIX/fizzbuzz-j4205.json" "$FIX/quick-5700x.json" "$FIX/failed.json" >"$BATS_TEST_TMPDIR/jq.md"
+    jq -j -s -L "$REPO/plots" --arg format md -f "$REPO/plots/merge.jq" "${all[@]}" >"$BATS_TEST_TMPDIR/jq.md"
     diff "$BATS_TEST_TMPDIR/jq.md" "$out"
     run "$FLAGBENCH" merge "$FIX/failed.json" "$BATS_TEST_TMPDIR/nowhere"
     [ "$status" -eq 2 ]

@@ -1,0 +1,206 @@
+/* counters.c: see counters.h */
+#define _GNU_SOURCE
+#include "counters.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runcmd.h"
+#include "verify.h"
+
+static int perf_open(uint64_t config, pid_t pid, int group)
+{
+	struct perf_event_attr a;
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_HARDWARE;
+	a.config = config;
+	a.disabled = group < 0;
+	a.enable_on_exec = group < 0;
+	a.inherit = 1;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	return (int)syscall(SYS_perf_event_open, &a, pid, -1, group, 0);
+}
+
+enum counter_source counters_probe(char *why, size_t n)
+{
+	int fd = perf_open(PERF_COUNT_HW_CPU_CYCLES, 0, -1);
+	if (fd >= 0) {
+		close(fd);
+		return COUNTERS_PERF;
+	}
+	int e = errno;
+	char *vg = find_on_path("valgrind");
+	if (vg) {
+		free(vg);
+		snprintf(why, n, "no hardware cycle counter (%s): instructions counted by callgrind", strerror(e));
+		return COUNTERS_CALLGRIND;
+	}
+	snprintf(why, n, "no hardware cycle counter (%s) and no valgrind (Debian package valgrind)", strerror(e));
+	return COUNTERS_NONE;
+}
+
+long long callgrind_collected(const char *text)
+{
+	const char *p = text ? strstr(text, "Collected : ") : NULL;
+	if (!p)
+		return -1;
+	return strtoll(p + strlen("Collected : "), NULL, 10);
+}
+
+static const char *unit_singular(const struct cell *c)
+{
+	const char *u = c->family->unit;
+	if (!strcmp(u, "bytes"))
+		return "byte";
+	if (!strcmp(u, "ops"))
+		return "op";
+	if (!strcmp(u, "lines"))
+		return "line";
+	return u;
+}
+
+/* The cell's argv with the size replaced by n. */
+static void argv_at(const struct cell *c, uint64_t n, struct strvec *out)
+{
+	sv_push(out, c->binary);
+	sv_pushf(out, "%llu", (unsigned long long)n);
+	for (size_t i = 1; i < c->run_args.n; i++)
+		sv_push(out, c->run_args.v[i]);
+}
+
+static json_t *skipped(const char *fmt, const char *arg)
+{
+	char buf[512];
+	snprintf(buf, sizeof(buf), fmt, arg);
+	return json_pack("{s:s}", "skipped", buf);
+}
+
+static json_t *by_perf(const struct cell *c, double timeout_s)
+{
+	/* the child stops before exec so the counters can be attached to it */
+	int go[2];
+	if (pipe2(go, O_CLOEXEC) < 0)
+		return skipped("pipe: %s", strerror(errno));
+	struct strvec argv = STRVEC_INIT;
+	argv_at(c, c->size, &argv);
+	pid_t pid = fork();
+	if (pid == 0) {
+		char b;
+		close(go[1]);
+		if (read(go[0], &b, 1) != 1)
+			_exit(127);
+		int null = open("/dev/null", O_WRONLY);
+		dup2(null, 1);
+		if (c->pin_single >= 0) {
+			cpu_set_t set;
+			CPU_ZERO(&set);
+			CPU_SET(c->pin_single, &set);
+			sched_setaffinity(0, sizeof(set), &set);
+		}
+		if (c->preload)
+			setenv("LD_PRELOAD", c->preload, 1);
+		execv(argv.v[0], argv.v);
+		_exit(127);
+	}
+	close(go[0]);
+	int cyc = perf_open(PERF_COUNT_HW_CPU_CYCLES, pid, -1);
+	int ins = cyc >= 0 ? perf_open(PERF_COUNT_HW_INSTRUCTIONS, pid, -1) : -1;
+	ssize_t w = write(go[1], "x", 1);
+	(void)w;
+	close(go[1]);
+	double start = now_monotonic();
+	int st = 0, done = 0;
+	while (!done) {
+		pid_t r = waitpid(pid, &st, WNOHANG);
+		if (r == pid)
+			done = 1;
+		else if (now_monotonic() - start > timeout_s || fb_interrupted) {
+			kill(pid, SIGKILL);
+		} else {
+			struct timespec ts = { 0, 5000000 };
+			nanosleep(&ts, NULL);
+		}
+	}
+	sv_clear(&argv);
+	uint64_t vc = 0, vi = 0;
+	int ok = cyc >= 0 && read(cyc, &vc, sizeof(vc)) == sizeof(vc) && WIFEXITED(st) && !WEXITSTATUS(st);
+	if (ins >= 0 && read(ins, &vi, sizeof(vi)) != sizeof(vi))
+		vi = 0;
+	if (cyc >= 0)
+		close(cyc);
+	if (ins >= 0)
+		close(ins);
+	if (!ok)
+		return skipped("the counted run failed or no counter opened (%s)", strerror(errno));
+	double n = c->size ? (double)c->size : 1;
+	return json_pack("{s:s, s:I, s:s, s:f, s:o}", "source", "perf", "size", (json_int_t)c->size, "unit",
+			 unit_singular(c), "cycles_per_unit", (double)vc / n, "instructions_per_unit",
+			 vi ? json_real((double)vi / n) : json_null());
+}
+
+static long long callgrind_at(const struct cell *c, uint64_t n, double timeout_s, char *why, size_t whyn)
+{
+	struct strvec argv = STRVEC_INIT;
+	sv_push(&argv, "valgrind");
+	sv_push(&argv, "--tool=callgrind");
+	sv_push(&argv, "--callgrind-out-file=/dev/null");
+	argv_at(c, n, &argv);
+	if (c->preload)
+		setenv("LD_PRELOAD", c->preload, 1);
+	struct strbuf err = STRBUF_INIT;
+	struct child_exit ex;
+	run_capture(argv.v, CHILD_DEVNULL, timeout_s, 1 << 20, NULL, &err, &ex);
+	if (c->preload)
+		unsetenv("LD_PRELOAD");
+	long long ir = callgrind_collected(err.buf);
+	if (ir < 0 || ex.outcome != CHILD_EXITED || ex.exit_code != 0) {
+		const char *unh = err.buf ? strstr(err.buf, "unhandled instruction") : NULL;
+		if (unh || (ex.outcome == CHILD_SIGNALED && ex.signal == SIGILL) ||
+		    (err.buf && strstr(err.buf, "SIGILL")))
+			snprintf(why, whyn, "valgrind cannot run this build's instructions (-march=%s%s)", c->march,
+				 c->variant && c->variant->requires_flags.n ? ", or the variant's own flags" : "");
+		else {
+			char how[128];
+			describe_exit(&ex, timeout_s, how, sizeof(how));
+			snprintf(why, whyn, "callgrind run %s", how);
+		}
+		ir = -1;
+	}
+	sb_release(&err);
+	sv_clear(&argv);
+	return ir;
+}
+
+json_t *counters_measure(const struct cell *c, enum counter_source src, double timeout_s)
+{
+	if (!c->binary)
+		return skipped("%s", "no binary");
+	if (src == COUNTERS_PERF)
+		return by_perf(c, timeout_s);
+	if (src == COUNTERS_NONE)
+		return skipped("%s", "no hardware counters and no valgrind");
+	/* callgrind runs ~50x slower: count a small size, and 0 for start-up */
+	uint64_t n = c->family->counter_size ? c->family->counter_size : c->size;
+	if (n > c->size)
+		n = c->size;
+	char why[512];
+	long long ir0 = callgrind_at(c, 0, timeout_s, why, sizeof(why));
+	long long irn = ir0 >= 0 ? callgrind_at(c, n, timeout_s, why, sizeof(why)) : -1;
+	if (ir0 < 0 || irn < 0 || n == 0)
+		return skipped("%s", n == 0 ? "size 0" : why);
+	return json_pack("{s:s, s:I, s:s, s:f, s:n}", "source", "callgrind", "size", (json_int_t)n, "unit",
+			 unit_singular(c), "instructions_per_unit", (double)(irn - ir0) / (double)n,
+			 "cycles_per_unit");
+}
