@@ -392,7 +392,7 @@ int load_suite(const char *name, struct suite *s)
 	struct cfg c = { path, text, { { 0 } }, 0 };
 	static const char *const keys[] = { "name", "title", "description", "variants", "compilers", "opt",
 					    "march", "allocators", "placements", "consumers", "sizes", "runs",
-					    "warmup", "cooldown", NULL };
+					    "warmup", "cooldown", "cross", NULL };
 	int r = check_keys(&c, root, keys);
 	if (!r)
 		r = get_string(&c, root, "name", 1, &s->name);
@@ -460,6 +460,43 @@ int load_suite(const char *name, struct suite *s)
 	}
 	if (!r)
 		r = get_number(&c, root, "cooldown", 0, 3600, 0, &s->cooldown_s);
+	json_t *cross = json_object_get(root, "cross");
+	if (!r && cross) {
+		push_key(&c, "cross");
+		if (!json_is_array(cross))
+			r = cfg_error(&c, "must be a list of {\"compiler\", \"march\", \"run_prefix\", \"packages\"}");
+		else
+			s->cross = xcalloc(json_array_size(cross) + 1, sizeof(*s->cross));
+		for (size_t i = 0; !r && i < json_array_size(cross); i++) {
+			static const char *const xkeys[] = { "compiler", "march", "run_prefix", "packages", "sizes", NULL };
+			json_t *x = json_array_get(cross, i);
+			struct cross_target *t = &s->cross[i];
+			push_index(&c, i);
+			if (!json_is_object(x))
+				r = cfg_error(&c, "must be an object");
+			if (!r)
+				r = check_keys(&c, x, xkeys);
+			if (!r)
+				r = get_string(&c, x, "compiler", 1, &t->compiler);
+			if (!r)
+				r = get_string_list(&c, x, "march", 1, &t->march);
+			if (!r)
+				r = get_string_list(&c, x, "run_prefix", 1, &t->run_prefix);
+			if (!r)
+				r = get_string(&c, x, "packages", 0, &t->packages);
+			json_t *xs = json_object_get(x, "sizes");
+			if (!r && xs && !json_is_object(xs)) {
+				push_key(&c, "sizes");
+				r = cfg_error(&c, "must be an object like {\"chacha20\": 1048576}");
+				pop(&c);
+			}
+			if (!r && xs)
+				t->sizes = json_incref(xs);
+			s->ncross += !r;
+			pop(&c);
+		}
+		pop(&c);
+	}
 	json_t *sizes = json_object_get(root, "sizes");
 	if (!r && sizes) {
 		push_key(&c, "sizes");
@@ -505,6 +542,14 @@ void free_suite(struct suite *s)
 	sv_clear(&s->allocators);
 	sv_clear(&s->placements);
 	sv_clear(&s->consumers);
+	for (size_t i = 0; s->cross && s->cross[i].compiler; i++) {
+		free(s->cross[i].compiler);
+		free(s->cross[i].packages);
+		json_decref(s->cross[i].sizes);
+		sv_clear(&s->cross[i].march);
+		sv_clear(&s->cross[i].run_prefix);
+	}
+	free(s->cross);
 	json_decref(s->sizes);
 	json_decref(s->json);
 	memset(s, 0, sizeof(*s));
@@ -519,21 +564,26 @@ static int size_value(const json_t *v, uint64_t *n)
 	return json_is_string(v) && parse_u64(json_string_value(v), n) == 0;
 }
 
-uint64_t suite_size_for(const struct suite *s, const struct family *f, const char *variant)
+uint64_t sizes_lookup(const json_t *sizes, const struct family *f, const char *variant, uint64_t fallback)
 {
-	uint64_t n = f->default_size;
-	if (!s->sizes)
+	uint64_t n = fallback;
+	if (!sizes)
 		return n;
-	/* "family/variant" overrides "family", which overrides the default */
+	/* "family/variant" overrides "family", which overrides the fallback */
 	if (variant) {
 		char *key = xasprintf("%s/%s", f->name, variant);
-		int found = size_value(json_object_get(s->sizes, key), &n);
+		int found = size_value(json_object_get(sizes, key), &n);
 		free(key);
 		if (found)
 			return n;
 	}
-	size_value(json_object_get(s->sizes, f->name), &n);
+	size_value(json_object_get(sizes, f->name), &n);
 	return n;
+}
+
+uint64_t suite_size_for(const struct suite *s, const struct family *f, const char *variant)
+{
+	return sizes_lookup(s->sizes, f, variant, f->default_size);
 }
 
 static int load_variant(struct cfg *c, json_t *v, struct family *f, struct variant *out)

@@ -66,6 +66,16 @@ struct family {
 	json_t *json;
 };
 
+/* A cross target: its own compiler and -march list; programs run under an
+ * emulator, so their times are marked emulated. */
+struct cross_target {
+	char *compiler;        /* riscv64-linux-gnu-gcc */
+	struct strvec march;   /* rv64gc, rv64gc_zbb, rv64gcv */
+	struct strvec run_prefix; /* qemu-riscv64 -L /usr/riscv64-linux-gnu */
+	char *packages;        /* what to install when missing */
+	json_t *sizes;         /* emulation is slow: sizes for these cells, as the suite's */
+};
+
 struct suite {
 	char *name, *path, *title;
 	struct strvec variants;   /* globs "family/variant" */
@@ -74,6 +84,8 @@ struct suite {
 	struct strvec consumers;  /* stream families: splice, read, pv */
 	int march_from_profile;
 	json_t *sizes;            /* {"family": N, "family/variant": N} */
+	struct cross_target *cross;
+	size_t ncross;
 	unsigned runs, warmup;
 	int has_runs, has_warmup;
 	double cooldown_s;        /* < 0: the profile's */
@@ -98,6 +110,8 @@ void list_config_names(const char *kind, struct strvec *out);
  * references) in a suite: sizes["family/variant"], else sizes["family"],
  * else the family's default_size. */
 uint64_t suite_size_for(const struct suite *s, const struct family *f, const char *variant);
+/* The same lookup in any sizes object, with a fallback. */
+uint64_t sizes_lookup(const json_t *sizes, const struct family *f, const char *variant, uint64_t fallback);
 
 const char *family_kind_name(enum family_kind k);
 

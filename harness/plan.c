@@ -176,10 +176,12 @@ int plan_build(const struct plan_input *in, struct plan *out)
 	memset(out, 0, sizeof(*out));
 	size_t alloc = 0;
 
-	out->ncompilers = s->compilers.n;
-	out->compilers = xcalloc(s->compilers.n, sizeof(*out->compilers));
+	out->ncompilers = s->compilers.n + s->ncross;
+	out->compilers = xcalloc(out->ncompilers, sizeof(*out->compilers));
 	for (size_t i = 0; i < s->compilers.n; i++)
 		compiler_probe(&out->compilers[i], s->compilers.v[i]);
+	for (size_t i = 0; i < s->ncross; i++)
+		compiler_probe(&out->compilers[s->compilers.n + i], s->cross[i].compiler);
 	const struct strvec *marches = s->march_from_profile ? &prof->march : &s->march;
 	struct strvec default_alloc = STRVEC_INIT;
 	sv_push(&default_alloc, "glibc");
@@ -239,6 +241,32 @@ int plan_build(const struct plan_input *in, struct plan *out)
 				set_run_args(c, f, &v->args);
 			}
 		}
+		/* cross targets: their own compiler and marches, no profile flags */
+		for (size_t vi = 0; vi < f->nvariants; vi++) {
+			struct variant *v = &f->variants[vi];
+			if (!variant_selected(s, f->name, v->name))
+				continue;
+			for (size_t xi = 0; xi < s->ncross; xi++)
+				for (size_t oi = 0; oi < s->opt.n; oi++)
+					for (size_t mi = 0; mi < s->cross[xi].march.n; mi++) {
+						struct cell *c = new_cell(out, &alloc);
+						struct compiler *comp = &out->compilers[s->compilers.n + xi];
+						c->family = f;
+						c->variant = v;
+						c->compiler = comp;
+						c->cross = &s->cross[xi];
+						c->opt = xstrdup(s->opt.v[oi]);
+						c->march = xstrdup(s->cross[xi].march.v[mi]);
+						c->allocator = xstrdup("glibc");
+						c->size = sizes_lookup(s->cross[xi].sizes, f, v->name,
+								       suite_size_for(s, f, v->name));
+						c->config = xasprintf("%s/%s/%s", comp->name, c->opt, c->march);
+						c->id = xasprintf("%s/%s@%s", f->name, v->name, c->config);
+						sv_push(&c->cflags, c->opt);
+						sv_pushf(&c->cflags, "-march=%s", c->march);
+						set_run_args(c, f, &v->args);
+					}
+		}
 		/* references once per family (and placement/consumer), whenever
 		 * any of its variants runs */
 		for (size_t ri = 0; family_used && ri < f->nreferences; ri++)
@@ -276,11 +304,25 @@ int plan_build(const struct plan_input *in, struct plan *out)
 			free(prog);
 			continue;
 		}
+		if (c->cross) {
+			char *emu = find_on_path(c->cross->run_prefix.v[0]);
+			if (!c->compiler->path || !emu)
+				cell_set_status(c, CELL_UNSUPPORTED, "cross tools missing (%s%s%s): install %s",
+						c->compiler->path ? "" : c->compiler->name,
+						!c->compiler->path && !emu ? ", " : "", emu ? "" : c->cross->run_prefix.v[0],
+						c->cross->packages ? c->cross->packages : "them");
+			else if (c->variant->requires_cpu.n || c->variant->requires_flags.n)
+				cell_set_status(c, CELL_UNSUPPORTED, "%s is written for the host's instruction set, not %s",
+						c->variant->name, c->march);
+			free(emu);
+			if (c->status != CELL_PENDING)
+				continue;
+		}
 		if (!c->compiler->path) {
 			cell_set_status(c, CELL_UNSUPPORTED, "compiler '%s' not found on PATH", c->compiler->name);
 			continue;
 		}
-		for (size_t k = 0; k < c->variant->requires_cpu.n; k++)
+		for (size_t k = 0; !c->cross && k < c->variant->requires_cpu.n; k++)
 			if (!has_flag(c->variant->requires_cpu.v[k])) {
 				cell_set_status(c, CELL_UNSUPPORTED, "host cpu lacks %s (%s)", c->variant->requires_cpu.v[k],
 						host_cpu_model());

@@ -46,6 +46,7 @@ struct cell {
 	struct variant *variant;     /* NULL for a reference */
 	struct reference *reference; /* NULL for a variant */
 	struct compiler *compiler;   /* NULL for a reference */
+	const struct cross_target *cross; /* a cross build run under an emulator, or NULL */
 	char *opt, *march, *allocator;
 	char *placement;             /* a placement class, or NULL for the profile's pins */
 	char *consumer;              /* the meter's consumer, or NULL for the default (splice) */

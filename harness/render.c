@@ -297,6 +297,33 @@ static void run_free(struct run *r)
 }
 
 /* Loads RUN_DIR/results.json (or the file itself); 0, or -1 after a message. */
+/* Cells run under an emulator ("emulated": true) become a family of their
+ * own, "<family> (emulated)", as plots/emulated.jq does for the renderer:
+ * no table or ranking mixes emulated times with native ones. */
+static void separate_emulated(json_t *root)
+{
+	json_t *cells = json_object_get(root, "cells");
+	json_t *fams = json_object_get(root, "families");
+	size_t i;
+	json_t *c;
+	json_array_foreach(cells, i, c) {
+		const char *f = json_string_value(json_object_get(c, "family"));
+		if (!f || !json_is_true(json_object_get(c, "emulated")))
+			continue;
+		char *name = xasprintf("%s (emulated)", f);
+		if (json_is_object(fams) && !json_object_get(fams, name)) {
+			json_t *meta = json_object_get(fams, f);
+			json_t *copy = json_is_object(meta) ? json_deep_copy(meta) : json_object();
+			const char *title = json_string_value(json_object_get(copy, "title"));
+			json_object_set_new(copy, "title", json_sprintf("%s (emulated: times are not comparable with native ones)",
+									title ? title : f));
+			json_object_set_new(fams, name, copy);
+		}
+		json_object_set_new(c, "family", json_string(name));
+		free(name);
+	}
+}
+
 static int run_load(struct run *r, const char *arg)
 {
 	struct stat st;
@@ -340,6 +367,7 @@ static int run_load(struct run *r, const char *arg)
 		run_free(r);
 		return -1;
 	}
+	separate_emulated(r->root);
 	if (strcmp(schema, SCHEMA_CURRENT))
 		warning("%s: schema %s, this flagbench knows %s: reading what matches", r->path, schema,
 			SCHEMA_CURRENT);

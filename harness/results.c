@@ -164,6 +164,8 @@ json_t *cell_to_json(const struct cell *c, const struct plan *p)
 	}
 	json_t *k = m->extra ? json_object_get(m->extra, "counters") : NULL;
 	json_object_set_new(j, "counters", k ? json_incref(k) : json_null());
+	/* emulated times are not comparable with native ones */
+	json_object_set_new(j, "emulated", json_boolean(c->cross != NULL));
 	json_object_set_new(j, "placement", str_or_null(c->placement));
 	json_object_set_new(j, "consumer", str_or_null(c->consumer));
 	/* throttle flag and temperatures, lifted from the measurement details */

@@ -9,6 +9,10 @@
 
 static void format_compute(double rate, const char *unit, char *buf, size_t n)
 {
+	if (!strcmp(unit, "bytes/s")) {
+		format_rate(rate, buf, n);
+		return;
+	}
 	const char *prefix = "";
 	double v = rate;
 	if (v >= 1e9) {
@@ -72,14 +76,22 @@ static int same_dims(const struct cell *a, const struct cell *b)
 	return same_str(a->placement, b->placement) && same_str(a->consumer, b->consumer);
 }
 
+/* One table per family, and emulated cells (cross builds) in a table of
+ * their own: their times never rank against native ones. */
+static int same_table(const struct cell *a, const struct cell *b)
+{
+	return a->family == b->family && !a->cross == !b->cross;
+}
+
 void print_summary(FILE *out, const struct plan *p)
 {
 	for (size_t fi = 0; fi < p->n; fi++) {
 		const struct family *f = p->cells[fi].family;
-		/* first cell of each family only */
+		const struct cell *first = &p->cells[fi];
+		/* first cell of each table only */
 		int seen = 0;
 		for (size_t k = 0; k < fi; k++)
-			seen |= p->cells[k].family == f;
+			seen |= same_table(&p->cells[k], first);
 		if (seen)
 			continue;
 		/* columns: distinct configs in plan order (references excluded) */
@@ -90,7 +102,7 @@ void print_summary(FILE *out, const struct plan *p)
 		size_t nrows = 0;
 		for (size_t i = fi; i < p->n; i++) {
 			const struct cell *c = &p->cells[i];
-			if (c->family != f)
+			if (!same_table(c, first))
 				continue;
 			const char *row = c->variant ? c->variant->name : c->reference->name;
 			size_t k;
@@ -107,11 +119,12 @@ void print_summary(FILE *out, const struct plan *p)
 				cols[ncols++] = c->config;
 			}
 		}
+		const char *emu = first->cross ? " (emulated: not comparable with native)" : "";
 		if (f->baseline)
-			fprintf(out, "\n%s: %s ±95%% interval, speedup against %s built the same way\n", f->title,
+			fprintf(out, "\n%s%s: %s ±95%% interval, speedup against %s built the same way\n", f->title, emu,
 				f->kind == KIND_STREAM ? "throughput" : "rate", f->baseline);
 		else
-			fprintf(out, "\n%s: %s ±95%% interval\n", f->title,
+			fprintf(out, "\n%s%s: %s ±95%% interval\n", f->title, emu,
 				f->kind == KIND_STREAM ? "throughput" : "rate");
 		/* one block of at most 3 columns per line, to stay readable */
 		for (size_t c0 = 0; c0 < (ncols ? ncols : 1); c0 += 3) {
@@ -126,7 +139,7 @@ void print_summary(FILE *out, const struct plan *p)
 					for (size_t i = fi; i < p->n; i++) {
 						const struct cell *x = &p->cells[i];
 						const char *xr = x->variant ? x->variant->name : x->reference->name;
-						if (x->family != f || strcmp(xr, rows[r]))
+						if (!same_table(x, first) || strcmp(xr, rows[r]))
 							continue;
 						/* a reference row fills every column of its placement and consumer */
 						if ((x->reference && (!ncols || same_dims(x, colcell[c]))) ||

@@ -23,6 +23,8 @@ void cell_program_argv(const struct cell *c, struct strvec *out)
 		}
 		return;
 	}
+	if (c->cross)
+		sv_pushv(out, c->cross->run_prefix.v);
 	sv_push(out, c->binary);
 	sv_pushv(out, c->run_args.v);
 }

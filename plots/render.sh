@@ -70,6 +70,12 @@ fi
 tmp=$(mktemp -d "$dir/.render.XXXXXX") || { say "cannot write in $dir"; exit 2; }
 trap 'rm -rf -- "$tmp"' EXIT
 mkdir -p -- "$tmp/plots" "$tmp/tables" "$tmp/data"
+# emulated cells become families of their own (plots/emulated.jq)
+if ! "$JQ" -f "$here/emulated.jq" "$results" >"$tmp/results.json" 2>"$tmp/err"; then
+	say "$results: $(cat "$tmp/err")"
+	exit 2
+fi
+results="$tmp/results.json"
 rc=0
 : >"$tmp/produced"
 
