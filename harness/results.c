@@ -43,6 +43,7 @@ double cell_rate(const struct cell *c, double *lo, double *hi)
 	return work / c->time.median;
 }
 
+
 /* The measured cell behind this one (itself, or the identical binary). */
 static const struct cell *measured_cell(const struct cell *c, const struct plan *p)
 {
@@ -69,8 +70,8 @@ void compute_speedups(struct plan *p)
 		c->vs_glibc = NAN;
 		if (c->status == CELL_OK && c->variant && c->allocator && strcmp(c->allocator, "glibc")) {
 			const struct cell *g = glibc_twin(p, c);
-			double rg = g && g->status == CELL_OK ? cell_rate(g->same_binary_as >= 0 ? &p->cells[g->same_binary_as] : g, NULL, NULL) : NAN;
-			double rc = cell_rate(c->same_binary_as >= 0 ? &p->cells[c->same_binary_as] : c, NULL, NULL);
+			double rg = g && g->status == CELL_OK ? cell_rate(measured_cell(g, p), NULL, NULL) : NAN;
+			double rc = cell_rate(measured_cell(c, p), NULL, NULL);
 			if (rg > 0 && rc > 0)
 				c->vs_glibc = rc / rg;
 		}
@@ -81,7 +82,8 @@ void compute_speedups(struct plan *p)
 			if (b->family == c->family && b->variant && c->family->baseline &&
 			    !strcmp(b->variant->name, c->family->baseline) &&
 			    !strcmp(b->config, c->config) && b->status == CELL_OK) {
-				double rb = cell_rate(b, NULL, NULL), rc = cell_rate(c, NULL, NULL);
+				double rb = cell_rate(measured_cell(b, p), NULL, NULL);
+				double rc = cell_rate(measured_cell(c, p), NULL, NULL);
 				if (rb > 0 && rc > 0)
 					c->speedup = rc / rb;
 				break;
