@@ -4,6 +4,7 @@
  * right output, one changed byte anywhere, a missing last line, a missing
  * final newline, an extra line, the output for N + 1, no output at all.  The
  * stream reaches the checker through a temporary file. */
+#define _GNU_SOURCE /* fileno */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -161,9 +162,8 @@ static void test_bytes_boundaries(void **state)
 		static const int64_t da[] = { -301, -30, -1, 0, 1, 29 }, db[] = { -1, 0, 1, 30, 300 };
 		for (size_t i = 0; i < 6; i++)
 			for (size_t j = 0; j < 5; j++) {
-				uint64_t a = p + (uint64_t)da[i], b = p + (uint64_t)db[j];
-				if (a < 1)
-					a = 1;
+				uint64_t a = da[i] < 0 && p <= (uint64_t)-da[i] ? 1 : p + (uint64_t)da[i];
+				uint64_t b = p + (uint64_t)db[j];
 				snprintf(start, sizeof(start), "%llu", (unsigned long long)a);
 				assert_int_equal(expected_bytes(b, start), naive_bytes(a, b));
 			}
@@ -225,7 +225,7 @@ static void test_rejects_each_changed_byte(void **state)
 	assert_non_null(strstr(rep.message, "received \"46\\n\""));
 	/* a change deep in a long stream, in a 19-digit number */
 	naive(&t, 9999999999999990000ULL, MAX_N);
-	t.buf[t.len - 3] ^= 1;
+	t.buf[t.len - 7] ^= 1; /* "...9998\nFizz\n": the 8 */
 	expect_mismatch(MAX_N, "9999999999999990000", t.buf, t.len, "line 9999999999999999998 ");
 	free(t.buf);
 }
@@ -248,7 +248,7 @@ static void test_rejects_wrong_length(void **state)
 	expect_mismatch(100, NULL, t.buf, t.len, "extra output");
 	expect_mismatch(100, NULL, "", 0, "line 1 ");
 	expect_mismatch(0, NULL, "1\n", 2, "extra output");
-	expect_mismatch(5, "6", "1\n", 2, "no output");
+	expect_mismatch(5, "6", "1\n", 2, "no lines expected");
 	/* with START: the output from 1 instead of from START */
 	naive(&t, 1, 60);
 	expect_mismatch(60, "50", t.buf, t.len, "line 50 ");
