@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "runcmd.h"
 #include "util.h"
 
 static const struct checker *const checkers[] = {
@@ -27,7 +28,8 @@ long check_read(int fd, void *buf, unsigned long n)
 {
 	for (;;) {
 		ssize_t r = read(fd, buf, n);
-		if (r < 0 && errno == EINTR)
+		/* Ctrl-C ends a long verification at once */
+		if (r < 0 && errno == EINTR && !fb_interrupted)
 			continue;
 		return (long)r;
 	}

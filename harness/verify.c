@@ -3,6 +3,8 @@
 #include "verify.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -53,32 +55,44 @@ int verify_cell(struct cell *c, double timeout_s)
 	if (c->preload)
 		setenv("LD_PRELOAD", c->preload, 1);
 
+	/* stderr goes to an unnamed temporary file, not a pipe: a program that
+	 * writes a lot there can never block while the checker reads stdout */
+	int err_fd = open("/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (err_fd < 0) {
+		char tmpl[] = "/tmp/flagbench-stderr-XXXXXX";
+		err_fd = mkostemp(tmpl, O_CLOEXEC);
+		if (err_fd >= 0)
+			unlink(tmpl);
+	}
 	struct child ch = CHILD_INIT;
 	ch.argv = argv.v;
 	ch.in = CHILD_DEVNULL;
 	ch.out = CHILD_PIPE;
-	ch.err = CHILD_PIPE;
+	ch.err = err_fd >= 0 ? err_fd : CHILD_DEVNULL;
 	int started = child_start(&ch);
 	if (c->preload)
 		unsetenv("LD_PRELOAD");
 	if (started < 0) {
 		cell_set_status(c, CELL_CRASHED, "cannot run %s", argv.v[0]);
+		if (err_fd >= 0)
+			close(err_fd);
 		sv_clear(&argv);
 		return -1;
 	}
-	/* stderr is small; read it after the checker so the pipe cannot fill
-	 * first: a watchdog enforces the timeout while the checker reads. */
+	/* a watchdog process enforces the timeout while the checker reads */
 	struct check_args a = { c->size, (int)c->run_args.n - 1, c->run_args.v + 1 };
 	struct check_report rep;
 	memset(&rep, 0, sizeof(rep));
-	int err_fd = ch.err_fd;
-	/* Move stderr to a temp file-like buffer: non-blocking drain by a
-	 * forked reader would be overkill; variants write at most a line. */
 	pid_t watchdog = fork();
 	if (watchdog == 0) {
-		/* kills the child's group if it runs past the timeout */
+		/* kills the child's group if it runs past the timeout; Ctrl-C is
+		 * the parent's business (it kills the group itself) */
+		signal(SIGINT, SIG_IGN);
+		signal(SIGTERM, SIG_IGN);
+		signal(SIGHUP, SIG_IGN);
 		struct timespec ts = { (time_t)timeout_s, (long)((timeout_s - (double)(time_t)timeout_s) * 1e9) };
-		nanosleep(&ts, NULL);
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+			;
 		kill(-ch.pid, SIGKILL);
 		_exit(1);
 	}
@@ -98,15 +112,16 @@ int verify_cell(struct cell *c, double timeout_s)
 	}
 	close(ch.out_fd);
 	ch.out_fd = -1;
+	struct child_exit ex;
+	child_wait(&ch, timeout_s + 5, &ex);
 	struct strbuf errtext = STRBUF_INIT;
 	char buf[4096];
 	ssize_t r;
-	while ((r = read(err_fd, buf, sizeof(buf))) > 0)
-		if (errtext.len < 8192)
+	if (err_fd >= 0 && lseek(err_fd, 0, SEEK_SET) == 0)
+		while (errtext.len < 8192 && (r = read(err_fd, buf, sizeof(buf))) > 0)
 			sb_add(&errtext, buf, (size_t)r);
-	close(err_fd);
-	struct child_exit ex;
-	child_wait(&ch, timeout_s + 5, &ex);
+	if (err_fd >= 0)
+		close(err_fd);
 	/* The watchdog exits 1 after it fired; kill it if it has not.  A child
 	 * killed by SIGKILL at the limit counts as timed out even when the
 	 * watchdog is caught between its kill() and its exit. */
