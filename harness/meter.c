@@ -192,10 +192,23 @@ static uint64_t drain(int fd, int sink, uint64_t limit, const char *how, int *er
 	return total;
 }
 
+static int meter_main(struct meter_opts *opts, int argc, char **argv);
+
 int cmd_meter(int argc, char **argv)
 {
 	struct meter_opts o;
 	memset(&o, 0, sizeof(o));
+	int rc = meter_main(&o, argc, argv);
+	free(o.consumer);
+	free(o.sink);
+	free(o.preload);
+	free(o.report);
+	return rc;
+}
+
+static int meter_main(struct meter_opts *opts, int argc, char **argv)
+{
+#define o (*opts)
 	unsigned char given[32] = { 0 };
 	char *pos[1];
 	int i;
@@ -364,3 +377,4 @@ int cmd_meter(int argc, char **argv)
 	append_report(o.report, bytes, secs, pstat, status, used);
 	return rc;
 }
+#undef o

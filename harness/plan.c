@@ -190,7 +190,7 @@ int plan_build(const struct plan_input *in, struct plan *out)
 	/* a dimension the suite does not list has one empty value */
 	static char *const none_v[] = { "", NULL };
 	const struct strvec none = { (char **)none_v, 1, 0 };
-	struct march_probe *probes = xcalloc(s->compilers.n * (marches->n ? marches->n : 1), sizeof(*probes));
+	struct march_probe *probes = NULL;
 	size_t nprobes = 0;
 	int any_selected = 0;
 
@@ -289,7 +289,9 @@ int plan_build(const struct plan_input *in, struct plan *out)
 	if (!any_selected)
 		sv_pushf(&out->warnings, "the suite's variant globs match no variant");
 
-	/* Decide what cannot run here, with reasons, in plan order. */
+	/* Decide what cannot run here, with reasons, in plan order; at most
+	 * one (compiler, march) probe per cell. */
+	probes = xcalloc(out->n + 1, sizeof(*probes));
 	for (size_t i = 0; i < out->n; i++) {
 		struct cell *c = &out->cells[i];
 		if (in->only && fnmatch(in->only, c->id, 0) != 0) {

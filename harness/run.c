@@ -62,6 +62,18 @@ static const struct option_def run_options[] = {
 	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
 };
 
+static void free_run_opts(struct run_opts *o)
+{
+	free(o->cpu);
+	free(o->suite);
+	free(o->out);
+	free(o->only);
+	free(o->resume);
+	free(o->cache);
+	free(o->consumer);
+	free(o->order);
+}
+
 static void run_usage(FILE *out)
 {
 	fprintf(out, "usage: flagbench run [--cpu PROFILE] [--suite SUITE] [options]\n\n");
@@ -566,6 +578,7 @@ int cmd_run(int argc, char **argv)
 	free(rs.dir);
 	free(work);
 	free(hyperfine);
+	free_run_opts(&o);
 	return code;
 }
 

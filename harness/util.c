@@ -441,6 +441,16 @@ const char *self_exe(void)
 	return path;
 }
 
+/* Whether dir looks like a flagbench checkout (configs/ and variants/). */
+static int is_project_root(const char *dir)
+{
+	char *a = xasprintf("%s/configs", dir), *b = xasprintf("%s/variants", dir);
+	int r = access(a, F_OK) == 0 && access(b, F_OK) == 0;
+	free(a);
+	free(b);
+	return r;
+}
+
 const char *project_root(void)
 {
 	static char root[PATH_MAX];
@@ -451,15 +461,17 @@ const char *project_root(void)
 		snprintf(root, sizeof(root), "%s", env);
 		return root;
 	}
+	/* the nearest folder above the binary that holds configs/ and
+	 * variants/ (build/flagbench, build/san/flagbench, ...), else "." */
 	snprintf(root, sizeof(root), "%s", self_exe());
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 4; i++) {
 		char *slash = strrchr(root, '/');
-		if (slash && slash != root)
-			*slash = '\0';
-		else {
-			strcpy(root, ".");
+		if (!slash || slash == root)
 			break;
-		}
+		*slash = '\0';
+		if (is_project_root(root))
+			return root;
 	}
+	strcpy(root, ".");
 	return root;
 }

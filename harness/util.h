@@ -92,8 +92,8 @@ int parse_u64(const char *s, uint64_t *out);
  * canonical path; NULL if not found or not executable. */
 char *find_on_path(const char *name);
 
-/* The directory that holds the running flagbench binary, and the project
- * root (its parent's parent: build/flagbench -> .); FLAGBENCH_ROOT overrides. */
+/* The running flagbench binary, and the project root: FLAGBENCH_ROOT, else
+ * the nearest folder above the binary with configs/ and variants/, else ".". */
 const char *self_exe(void);
 const char *project_root(void);
 

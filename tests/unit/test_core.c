@@ -24,6 +24,7 @@
 #include "plan.h"
 #include "results.h"
 #include "stats.h"
+#include "verify.h"
 
 /* stderr of the code under test, captured to check error messages */
 static char captured[8192];
@@ -333,6 +334,46 @@ static void test_plan_placements(void **state)
 	free_cpu_profile(&p);
 }
 
+/* cross targets: own compiler and marches, emulator prefix, own sizes;
+ * more (compiler, march) probes than the native matrix has */
+static void test_plan_cross(void **state)
+{
+	(void)state;
+	struct suite s;
+	struct cpu_profile p;
+	struct family *fams;
+	assert_int_equal(load_suite("tests/fixtures/configs/cross.json", &s), 0);
+	assert_int_equal(load_cpu_profile("J4205", &p), 0);
+	int nf = load_all_families(&fams);
+	struct plan plan;
+	struct plan_input in = { &s, &p, fams, (size_t)nf, NULL, fake_flag, fake_march };
+	assert_int_equal(plan_build(&in, &plan), 0);
+	assert_int_equal(plan.n, 1 + 3 + 1 + 1); /* native, 3 cross, missing cross, reference */
+	struct cell *x = &plan.cells[1];
+	assert_string_equal(x->id, "yes/buf@gcc/-O2/x86-64-v2");
+	assert_non_null(x->cross);
+	assert_int_equal(x->size, 77);
+	assert_int_equal(x->status, CELL_PENDING);
+	/* no profile flags (-msse4 of the J4205) in a cross build */
+	assert_int_equal(x->cflags.n, 2);
+	assert_int_equal(plan.cells[0].cflags.n, 3);
+	struct strvec argv = STRVEC_INIT;
+	x->binary = xstrdup("/bin/prog");
+	cell_program_argv(x, &argv);
+	assert_string_equal(argv.v[0], "env");
+	assert_string_equal(argv.v[1], "/bin/prog");
+	sv_clear(&argv);
+	struct cell *missing = &plan.cells[4];
+	assert_int_equal(missing->status, CELL_UNSUPPORTED);
+	assert_non_null(strstr(missing->reason, "install gcc-riscv64-linux-gnu qemu-user"));
+	plan_free(&plan);
+	for (int i = 0; i < nf; i++)
+		free_family(&fams[i]);
+	free(fams);
+	free_suite(&s);
+	free_cpu_profile(&p);
+}
+
 /* ---- statistics ---- */
 static void test_stats(void **state)
 {
@@ -482,7 +523,7 @@ int main(void)
 		cmocka_unit_test(test_closest_word),   cmocka_unit_test(test_json_locate),
 		cmocka_unit_test(test_config_errors),  cmocka_unit_test(test_config_unknown_profile),
 		cmocka_unit_test(test_config_profiles), cmocka_unit_test(test_plan_matrix),
-		cmocka_unit_test(test_plan_placements),
+		cmocka_unit_test(test_plan_placements), cmocka_unit_test(test_plan_cross),
 		cmocka_unit_test(test_stats),          cmocka_unit_test(test_status_mapping),
 		cmocka_unit_test(test_hyperfine_quote), cmocka_unit_test(test_check_yes),
 	};
