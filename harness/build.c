@@ -24,7 +24,7 @@ int build_cache_key(const struct cell *c, char key[65])
 	for (size_t i = 0; i < c->family->libs.n; i++)
 		sb_addf(&sb, "lib %s\n", c->family->libs.v[i]);
 	sb_addf(&sb, "source %s\n", src);
-	/* headers beside the variant (a family's shared code) count too */
+	/* the family's other files (shared headers, included sources) count too */
 	char *dir = xstrdup(c->variant->source);
 	char *slash = strrchr(dir, '/');
 	if (slash)
@@ -33,7 +33,8 @@ int build_cache_key(const struct cell *c, char key[65])
 	int n = scandir(slash ? dir : ".", &ents, NULL, alphasort);
 	for (int i = 0; i < n; i++) {
 		size_t l = strlen(ents[i]->d_name);
-		if (l > 2 && !strcmp(ents[i]->d_name + l - 2, ".h")) {
+		/* every source beside the variant: a variant may include another */
+		if (l > 2 && (!strcmp(ents[i]->d_name + l - 2, ".h") || !strcmp(ents[i]->d_name + l - 2, ".c"))) {
 			char *h = xasprintf("%s/%s", slash ? dir : ".", ents[i]->d_name);
 			char hh[65];
 			if (sha256_file_hex(h, hh, NULL) == 0)

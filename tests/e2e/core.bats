@@ -18,13 +18,13 @@ setup_file() {
     jqr '.run.finished != null and .run.interrupted == false' "$r"
     jqr '.host.cpu_model and .host.cpus_online >= 1 and .tools.hyperfine and .tools.gcc and .tools.clang' "$r"
     jqr '.run.phases | .plan_s >= 0 and .build_s > 0 and .measure_s > 0 and .total_s > 0' "$r"
-    # yes/{simple,buf,vmsplice} x {gcc,clang} + GNU yes, all ok with figures
-    jqr '[.cells[] | select(.status == "ok")] | length == 7' "$r"
+    # yes/{simple,buf,vmsplice,vmsplice_1m} x {gcc,clang} + GNU yes, all ok with figures
+    jqr '[.cells[] | select(.status == "ok")] | length == 9' "$r"
     jqr '[.cells[] | select(.compiler == "none" and .variant == "gnu-yes")] | length == 1' "$r"
     jqr 'all(.cells[]; .throughput_Bps.median > 0 and (.time_s.runs | length) == 5)' "$r"
     jqr 'all(.cells[] | select(.compiler != "none"); .speedup > 0 and .binary.sha256)' "$r"
     # journal: one line per cell
-    [ "$(wc -l < "$BATS_TEST_TMPDIR/smoke/journal.jsonl")" -eq 7 ]
+    [ "$(wc -l < "$BATS_TEST_TMPDIR/smoke/journal.jsonl")" -eq 9 ]
     # the summary table on stdout
     [[ "$output" == *"vmsplice"* ]]
 }
@@ -33,7 +33,7 @@ setup_file() {
     "$FLAGBENCH" run --suite smoke --out "$BATS_TEST_TMPDIR/a" --cache "$CACHE" --runs 1 --warmup 0 2>/dev/null >/dev/null || true
     run "$FLAGBENCH" run --suite smoke --out "$BATS_TEST_TMPDIR/b" --cache "$CACHE" --runs 1 --warmup 0
     [ "$status" -eq 0 ]
-    [[ "$output" == *"built 0, cached 6, failed 0"* ]]
+    [[ "$output" == *"built 0, cached 8, failed 0"* ]]
 }
 
 @test "wrong output, crash, hang, bad exit, build failure: statuses, never timed, the rest finishes" {
@@ -92,7 +92,7 @@ setup_file() {
     [ "$status" -eq 0 ]
     [ ! -e "$BATS_TEST_TMPDIR/nocache" ]
     r="$BATS_TEST_TMPDIR/dry/results.json"
-    jqr '(.cells | length) == 7 and all(.cells[]; .status == "ok" and .time_s.median > 0)' "$r"
+    jqr '(.cells | length) == 9 and all(.cells[]; .status == "ok" and .time_s.median > 0)' "$r"
     jqr '.run.warnings | any(startswith("dry run"))' "$r"
 }
 
@@ -109,7 +109,7 @@ setup_file() {
         jqr '.profile.pin.used.consumer < 2' "$r"
     fi
     jqr '[.cells[] | select(.status == "ok")] | length == 2' "$r"
-    jqr '[.cells[] | select(.status == "skipped")] | length == 5' "$r"
+    jqr '[.cells[] | select(.status == "skipped")] | length == 7' "$r"
     jqr '.cells[0].march == "goldmont" and (.cells[0].cflags | index("-msse4"))' "$r"
 }
 
@@ -128,12 +128,12 @@ setup_file() {
     jqr '.run.interrupted == true and .run.finished == null' "$out/results.json"
     done_before=$(jq '[.cells[] | select(.status == "ok")] | length' "$out/results.json")
     [ "$done_before" -ge 1 ]
-    [ "$done_before" -lt 7 ]
+    [ "$done_before" -lt 9 ]
     ! pgrep -f "hyperfine.*$out" >/dev/null
     run "$FLAGBENCH" run --suite smoke --resume "$out" --cache "$CACHE" --runs 3 --warmup 0
     [ "$status" -eq 0 ]
     [[ "$output" == *"resuming $out: $done_before cells already done"* ]]
-    jqr '.run.interrupted == false and ([.cells[] | select(.status == "ok")] | length) == 7' "$out/results.json"
+    jqr '.run.interrupted == false and ([.cells[] | select(.status == "ok")] | length) == 9' "$out/results.json"
 }
 
 @test "meter: exact byte count, a producer that fails, an endless producer cut at max-bytes" {
