@@ -2,22 +2,24 @@
 # Is the meter ever the bottleneck?  yes/vmsplice feeds, side by side in one
 # hyperfine run: a bare splice() sink, `flagbench meter` (splice, counting,
 # pinning) and `pv -q > /dev/null`.  Goal: meter >= 90 % of the bare sink
-# and >= 1.5x pv.  Usage: bench/meter.sh [LINES] [RUNS]
+# and >= 1.5x pv.  Usage: bench/meter.sh [LINES] [RUNS] [FEEDER]
+# FEEDER is a yes variant: vmsplice (256 KiB chunks) or vmsplice_1m.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 lines=${1:-2000000000}   # 4 GB of "y\n"
 runs=${2:-10}
+feeder=${3:-vmsplice}
 bytes=$((lines * 2))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 make -s build/flagbench
-cc -O2 -o "$tmp/vmsplice" variants/yes/vmsplice.c
+cc -O2 -o "$tmp/vmsplice" "variants/yes/$feeder.c"
 cc -O2 -o "$tmp/sink" bench/splice_sink.c
 # both placements: producer and consumer on one CPU, and on two
 other=$(( $(nproc) > 1 ? 1 : 0 ))
 for pair in "0 0" "0 $other"; do
     read -r p c <<<"$pair"
-    echo "== producer cpu $p, consumer cpu $c, $bytes bytes per run, $runs runs"
+    echo "== yes/$feeder: producer cpu $p, consumer cpu $c, $bytes bytes per run, $runs runs"
     hyperfine --warmup 2 --runs "$runs" --export-json "$tmp/h.json" \
         -n bare "taskset -c $p $tmp/vmsplice $lines | taskset -c $c $tmp/sink" \
         -n meter "build/flagbench meter --producer-cpu $p --consumer-cpu $c --expect-bytes $bytes -- $tmp/vmsplice $lines" \
