@@ -297,6 +297,55 @@ static void run_free(struct run *r)
 }
 
 /* Loads RUN_DIR/results.json (or the file itself); 0, or -1 after a message. */
+/* For merged tables: when every run was built for a single -march (its
+ * profile's), that march becomes "(profile march)" in the configs, so that
+ * the same build meets its twin on another machine; runs with several
+ * marches are matched as they are (plots/merge.jq unify_march). */
+static int merge_unify_march;
+
+static int native_cell(json_t *c)
+{
+	const char *comp = json_string_value(json_object_get(c, "compiler"));
+	return comp && strcmp(comp, "none") && !json_is_true(json_object_get(c, "emulated")) &&
+	       json_is_string(json_object_get(c, "config"));
+}
+
+/* The one -march of a run's native cells, or NULL when it has several or none. */
+static const char *single_march(json_t *root)
+{
+	const char *march = NULL;
+	size_t i;
+	json_t *c;
+	json_array_foreach(json_object_get(root, "cells"), i, c) {
+		if (!native_cell(c))
+			continue;
+		const char *m = json_string_value(json_object_get(c, "march"));
+		if (!m || (march && strcmp(march, m)))
+			return NULL;
+		march = m;
+	}
+	return march;
+}
+
+static void unify_march(json_t *root)
+{
+	size_t i;
+	json_t *c;
+	json_array_foreach(json_object_get(root, "cells"), i, c) {
+		if (!native_cell(c))
+			continue;
+		const char *cfg = json_string_value(json_object_get(c, "config"));
+		const char *a = strchr(cfg, '/');
+		const char *b = a ? strchr(a + 1, '/') : NULL;
+		if (!b)
+			continue;
+		const char *rest = strchr(b + 1, '/');
+		char *nc = xasprintf("%.*s(profile march)%s", (int)(b + 1 - cfg), cfg, rest ? rest : "");
+		json_object_set_new(c, "config", json_string(nc));
+		free(nc);
+	}
+}
+
 /* Cells run under an emulator ("emulated": true) become a family of their
  * own, "<family> (emulated)", as plots/emulated.jq does for the renderer:
  * no table or ranking mixes emulated times with native ones. */
@@ -368,6 +417,8 @@ static int run_load(struct run *r, const char *arg)
 		return -1;
 	}
 	separate_emulated(r->root);
+	if (merge_unify_march)
+		unify_march(r->root);
 	if (strcmp(schema, SCHEMA_CURRENT))
 		warning("%s: schema %s, this flagbench knows %s: reading what matches", r->path, schema,
 			SCHEMA_CURRENT);
@@ -1165,11 +1216,27 @@ int cmd_merge(int argc, char **argv)
 	struct run *runs = xcalloc(n, sizeof(*runs));
 	int rc = 0;
 	size_t loaded = 0;
-	for (; loaded < n; loaded++)
+	/* load once as they are, to see whether every run has one march */
+	int all_single = 1;
+	for (; loaded < n; loaded++) {
 		if (run_load(&runs[loaded], argv[optind + (int)loaded]) < 0) {
 			rc = EXIT_USAGE;
 			break;
 		}
+		all_single &= single_march(runs[loaded].root) != NULL;
+	}
+	if (!rc && all_single && n > 1) {
+		merge_unify_march = 1;
+		for (size_t i = 0; i < n; i++) {
+			run_free(&runs[i]);
+			memset(&runs[i], 0, sizeof(runs[i]));
+			if (run_load(&runs[i], argv[optind + (int)i]) < 0) {
+				rc = EXIT_USAGE;
+				loaded = i;
+				break;
+			}
+		}
+	}
 	if (!rc) {
 		struct strbuf sb = STRBUF_INIT;
 		merge_markdown(runs, n, &sb);

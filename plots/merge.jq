@@ -1,7 +1,8 @@
 # merge.jq: several runs (other machines, other suites) side by side.
 #   jq -r -s -L plots --arg format md|csv|html|dirs -f plots/merge.jq A/results.json B/results.json ...
 # (-j for md: the text ends with its own newline)
-# Cells are matched by family, variant and build configuration ("config"); a cell found in
+# Cells are matched by family, variant and build configuration ("config"; when every run was
+# built for a single -march, it is replaced by "(profile march)", see unify_march); a cell found in
 # at least two runs is a row of the merged table, with throughput and speedup of every run
 # ("absent" where a run lacks it); a cell found in one run only is listed below the table.
 # `flagbench merge` (harness/render.c) prints the same Markdown; keep the two in step.
@@ -40,6 +41,17 @@ def entries:
      throttled: ($e.value.throttled | if type == "string" then . else null end)};
 
 def key: [.family, .variant, .config];
+
+# When every run was built for one -march (its profile's: native here,
+# goldmont on the J4205), runs are compared build for build: that march
+# becomes "(profile march)" in their configs, so gcc/-O2/native on one
+# machine meets gcc/-O2/goldmont on another.  When any run has several
+# marches, configs are matched as they are.  harness/render.c does the same.
+def native_cell: (.compiler // "none") != "none" and (.emulated | not) and (.config | type) == "string";
+def single_march: ([.cells[]? | select(native_cell) | .march] | unique) as $m
+  | ($m | length) == 1 and $m[0] != null;
+def unify_march:
+  .cells |= map(if native_cell then .config |= (split("/") | .[2] = "(profile march)" | join("/")) else . end);
 
 def merged:
   . as $runs
@@ -162,7 +174,8 @@ def html_merged:
     "<p>Rendered by flagbench from results.json files alone.</p>\n</body>\n</html>"
     ] | join("");
 
-if $format == "md" then md_merged
+(if length > 1 and all(.[]; single_march) then map(unify_march) else . end)
+| if $format == "md" then md_merged
 elif $format == "csv" then csv_merged
 elif $format == "html" then html_merged
 elif $format == "dirs" then run_dirs[]

@@ -385,3 +385,18 @@ setup_file() {
     run "$FLAGBENCH" merge
     [ "$status" -eq 2 ]
 }
+
+@test "merge: runs built for their own profile's -march are compared build for build" {
+    a="$BATS_TEST_TMPDIR/a.json" b="$BATS_TEST_TMPDIR/b.json"
+    cp "$FIX/fizzbuzz-j4205.json" "$a"
+    # the same run as if made on a 5700X profile, built with -march=znver3
+    jq '.run.cpu_profile = "5700X" | .run.id = "other"
+        | .cells |= map(if .compiler != "none" then .march = "znver3" | .config |= sub("x86-64-v2"; "znver3") else . end)' \
+        "$FIX/fizzbuzz-j4205.json" > "$b"
+    run "$FLAGBENCH" merge "$a" "$b"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"| vmsplice | gcc/-O2/(profile march) | 6.65 GiB/s ±8.3% |"*"| 6.65 GiB/s ±8.3% |"* ]]
+    # several marches in a run: configs are matched as they are
+    run "$FLAGBENCH" merge "$a" "$FIX/quick-5700x.json"
+    [[ "$output" != *"(profile march)"* ]]
+}
