@@ -277,11 +277,6 @@ static int same_strvec(const struct strvec *a, const struct strvec *b)
 	return 1;
 }
 
-static int same_opt_str(const char *a, const char *b)
-{
-	return (!a && !b) || (a && b && !strcmp(a, b));
-}
-
 void build_dedupe(struct plan *p)
 {
 	for (size_t i = 0; i < p->n; i++) {
@@ -292,8 +287,8 @@ void build_dedupe(struct plan *p)
 			struct cell *o = &p->cells[k];
 			if (o->binary && o->same_binary_as < 0 && o->status == CELL_PENDING &&
 			    !strcmp(o->binary_sha256, c->binary_sha256) && !strcmp(o->allocator, c->allocator) &&
-			    same_strvec(&o->run_args, &c->run_args) && same_opt_str(o->placement, c->placement) &&
-			    same_opt_str(o->consumer, c->consumer)) {
+			    same_strvec(&o->run_args, &c->run_args) && str_equal_or_null(o->placement, c->placement) &&
+			    str_equal_or_null(o->consumer, c->consumer)) {
 				c->same_binary_as = (int)k;
 				break;
 			}

@@ -466,11 +466,6 @@ static struct cellref *fam_cell(struct family *f, const char *variant, const cha
 	return NULL;
 }
 
-static int same_opt_str(const char *a, const char *b)
-{
-	return (!a && !b) || (a && b && !strcmp(a, b));
-}
-
 /* The cell of variant v in column config.  A reference stands in every column:
  * the reference cell measured with the column's placement and consumer, else its
  * only cell (several cells and none with these dimensions: absent). */
@@ -491,7 +486,7 @@ static struct cellref *cell_at(struct family *f, const struct variant *v, const 
 		struct cellref *c = &f->cells[i];
 		if (strcmp(c->variant, v->name) || fam_cell(f, c->variant, c->config) != c)
 			continue;
-		if (same_opt_str(get_str(c->j, "placement"), place) && same_opt_str(get_str(c->j, "consumer"), cons))
+		if (str_equal_or_null(get_str(c->j, "placement"), place) && str_equal_or_null(get_str(c->j, "consumer"), cons))
 			return c;
 		if (!count++)
 			only = c;

@@ -175,7 +175,7 @@ static int accept_any_march(struct compiler *c, const char *march, char *why, si
 	return 1;
 }
 
-struct progress {
+struct run_progress {
 	size_t done, total, to_measure, measured;
 	double measure_wall;
 };
@@ -225,7 +225,7 @@ static int timed_measure(struct cell *c, const struct measure_opts *mo, struct p
 /* Times a cell; with --precision, adds batches of runs until the 95 %
  * interval of the median is narrow enough or max_runs is reached. */
 static void measure_with_precision(struct cell *c, const struct measure_opts *mo, double precision,
-				   unsigned max_runs, struct phases *ph, struct progress *pr)
+				   unsigned max_runs, struct phases *ph, struct run_progress *pr)
 {
 	double t0 = now_monotonic();
 	int r = timed_measure(c, mo, ph);
@@ -269,7 +269,7 @@ static void count_cell(struct cell *c, enum counter_source src, double timeout, 
 }
 
 /* After a cell: results.json rewritten, the journal appended, progress. */
-static void finish_cell(struct run_state *rs, struct cell *c, struct progress *pr)
+static void finish_cell(struct run_state *rs, struct cell *c, struct run_progress *pr)
 {
 	pr->done++;
 	if (c->restored)
@@ -482,7 +482,7 @@ int cmd_run(int argc, char **argv)
 		}
 	}
 	unsigned max_runs = o.max_runs ? o.max_runs : runs * 10;
-	struct progress pr = { 0, plan.n, 0, 0, 0 };
+	struct run_progress pr = { 0, plan.n, 0, 0, 0 };
 	for (size_t i = 0; i < plan.n; i++)
 		pr.to_measure += plan.cells[i].status == CELL_PENDING && plan.cells[i].same_binary_as < 0 &&
 				 !plan.cells[i].restored;

@@ -66,14 +66,9 @@ void format_cell_value(const struct cell *c, const struct plan *p, char *buf, si
 		snprintf(buf, n, "%s ±%.1f%%", rate, pm);
 }
 
-static int same_str(const char *a, const char *b)
-{
-	return (!a && !b) || (a && b && !strcmp(a, b));
-}
-
 static int same_dims(const struct cell *a, const struct cell *b)
 {
-	return same_str(a->placement, b->placement) && same_str(a->consumer, b->consumer);
+	return str_equal_or_null(a->placement, b->placement) && str_equal_or_null(a->consumer, b->consumer);
 }
 
 /* One table per family, and emulated cells (cross builds) in a table of

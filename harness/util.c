@@ -94,6 +94,11 @@ char *xasprintf(const char *fmt, ...)
 	return sb.buf;
 }
 
+int str_equal_or_null(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
 static void sb_grow(struct strbuf *sb, size_t extra)
 {
 	if (sb->len + extra + 1 > sb->alloc) {

@@ -38,6 +38,8 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) FB_PRINTF(1, 2);
+/* Equal strings, or both NULL (optional dimensions of a cell). */
+int str_equal_or_null(const char *a, const char *b);
 
 /* A growable string; buf is always NUL-terminated. */
 struct strbuf {
