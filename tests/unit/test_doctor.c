@@ -23,64 +23,8 @@
 
 #define FIX "tests/fixtures/sys/"
 
-/* ---- temporary trees ---- */
-
-static void put(const char *root, const char *rel, const char *text)
-{
-	char *path = xasprintf("%s/%s", root, rel);
-	char *dir = xstrdup(path);
-	*strrchr(dir, '/') = '\0';
-	assert_int_equal(mkdir_p(dir, 0755), 0);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fprintf(f, "%s\n", text);
-	fclose(f);
-	free(dir);
-	free(path);
-}
-
-static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(p);
-}
-
-static void rm_tree(const char *root)
-{
-	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static const char *copy_src, *copy_dst;
-
-static int copy_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-	char *to = xasprintf("%s%s", copy_dst, p + strlen(copy_src));
-	int r = 0;
-	if (flag == FTW_D) {
-		r = mkdir_p(to, 0755);
-	} else if (flag == FTW_F) {
-		size_t len;
-		char *data = read_file(p, &len);
-		FILE *f = fopen(to, "w");
-		r = data && f && fwrite(data, 1, len, f) == len ? 0 : -1;
-		if (f)
-			fclose(f);
-		free(data);
-	}
-	free(to);
-	return r;
-}
-
-static char *temp_copy(const char *fixture)
-{
-	char tmpl[] = "/tmp/fb-doctor-XXXXXX";
-	assert_non_null(mkdtemp(tmpl));
-	if (fixture) {
-		copy_src = fixture;
-		copy_dst = tmpl;
-		assert_int_equal(nftw(fixture, copy_one, 16, FTW_PHYS), 0);
-	}
-	return xstrdup(tmpl);
-}
+#define FIXTURE_TREE_NAME "doctor"
+#include "fixture_tree.h"
 
 /* ---- verdicts per fixture ---- */
 
@@ -462,24 +406,6 @@ static void test_tools(void **state)
 }
 
 /* ---- the command ---- */
-
-static char *capture(int (*fn)(int, char **), int argc, char **argv, int *rc)
-{
-	char path[] = "/tmp/fb-doctor-out-XXXXXX";
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	fflush(stdout);
-	int saved = dup(1);
-	dup2(fd, 1);
-	*rc = fn(argc, argv);
-	fflush(stdout);
-	dup2(saved, 1);
-	close(saved);
-	close(fd);
-	char *text = read_file(path, NULL);
-	unlink(path);
-	return text;
-}
 
 static void test_cmd(void **state)
 {

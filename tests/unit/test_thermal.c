@@ -24,65 +24,8 @@
 
 #define FIX "tests/fixtures/sys/"
 
-/* ---- temporary copies of fixtures ---- */
-
-static void put(const char *root, const char *rel, const char *text)
-{
-	char *path = xasprintf("%s/%s", root, rel);
-	char *dir = xstrdup(path);
-	*strrchr(dir, '/') = '\0';
-	assert_int_equal(mkdir_p(dir, 0755), 0);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fprintf(f, "%s\n", text);
-	fclose(f);
-	free(dir);
-	free(path);
-}
-
-static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(p);
-}
-
-static void rm_tree(const char *root)
-{
-	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static const char *copy_src, *copy_dst;
-
-static int copy_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-	char *to = xasprintf("%s%s", copy_dst, p + strlen(copy_src));
-	int r = 0;
-	if (flag == FTW_D) {
-		r = mkdir_p(to, 0755);
-	} else if (flag == FTW_F) {
-		size_t len;
-		char *data = read_file(p, &len);
-		FILE *f = fopen(to, "w");
-		r = data && f && fwrite(data, 1, len, f) == len ? 0 : -1;
-		if (f)
-			fclose(f);
-		free(data);
-	}
-	free(to);
-	return r;
-}
-
-/* A fresh temporary copy of a fixture tree (or an empty tree for NULL). */
-static char *temp_copy(const char *fixture)
-{
-	char tmpl[] = "/tmp/fb-thermal-XXXXXX";
-	assert_non_null(mkdtemp(tmpl));
-	if (fixture) {
-		copy_src = fixture;
-		copy_dst = tmpl;
-		assert_int_equal(nftw(fixture, copy_one, 16, FTW_PHYS), 0);
-	}
-	return xstrdup(tmpl);
-}
+#define FIXTURE_TREE_NAME "thermal"
+#include "fixture_tree.h"
 
 /* ---- snapshots ---- */
 

@@ -20,38 +20,8 @@
 
 #define FIX "tests/fixtures/sys/"
 
-/* ---- temporary trees ---- */
-
-static void put(const char *root, const char *rel, const char *text)
-{
-	char *path = xasprintf("%s/%s", root, rel);
-	char *dir = xstrdup(path);
-	*strrchr(dir, '/') = '\0';
-	assert_int_equal(mkdir_p(dir, 0755), 0);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fprintf(f, "%s\n", text);
-	fclose(f);
-	free(dir);
-	free(path);
-}
-
-static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(p);
-}
-
-static void rm_tree(const char *root)
-{
-	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static char *temp_tree(void)
-{
-	char tmpl[] = "/tmp/fb-topo-XXXXXX";
-	assert_non_null(mkdtemp(tmpl));
-	return xstrdup(tmpl);
-}
+#define FIXTURE_TREE_NAME "topo"
+#include "fixture_tree.h"
 
 /* cpu N: core, package, siblings; caches as "level:type:list" strings */
 static void synth_cpu(const char *root, int cpu, int core, int pkg, const char *sib, const char *const *caches)
@@ -293,7 +263,7 @@ static void test_class_names(void **state)
  * cpuN directories are counted instead). */
 static void test_two_packages(void **state)
 {
-	char *root = temp_tree();
+	char *root = temp_copy(NULL);
 	const char *p0[] = { "1:Data:0", "2:Unified:0", "3:Unified:0-1", NULL };
 	const char *p1[] = { "1:Data:1", "2:Unified:1", "3:Unified:0-1", NULL };
 	const char *p2[] = { "1:Data:2", "2:Unified:2", "3:Unified:2-3", NULL };
@@ -326,7 +296,7 @@ static void test_two_packages(void **state)
  * siblings still come from core ids when thread_siblings_list is missing. */
 static void test_no_caches(void **state)
 {
-	char *root = temp_tree();
+	char *root = temp_copy(NULL);
 	put(root, "sys/devices/system/cpu/online", "0-2");
 	for (int cpu = 0; cpu < 3; cpu++) {
 		char rel[128], val[16];
@@ -381,24 +351,6 @@ static void test_json(void **state)
 }
 
 /* cmd_topology writes to stdout: send it to a file and read it back. */
-static char *capture(int (*fn)(int, char **), int argc, char **argv, int *rc)
-{
-	char path[] = "/tmp/fb-topo-out-XXXXXX";
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	fflush(stdout);
-	int saved = dup(1);
-	dup2(fd, 1);
-	*rc = fn(argc, argv);
-	fflush(stdout);
-	dup2(saved, 1);
-	close(saved);
-	close(fd);
-	char *text = read_file(path, NULL);
-	unlink(path);
-	return text;
-}
-
 static void test_cmd(void **state)
 {
 	int rc;

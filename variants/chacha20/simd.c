@@ -11,23 +11,9 @@
  * compilers give 128-bit vectors (SSE2, NEON, ...); elsewhere they lower it
  * to scalar code.
  *
- * Family contract: see ref.c (same key, nonce, counter, plaintext, digest).
+ * Family contract and the shared code: chacha20.h.
  */
-#include <inttypes.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#define DEFAULT_N ((uint64_t)64 << 20)
-#define MAX_N ((uint64_t)UINT32_MAX * 64)
-#define CHUNK 16384 /* a multiple of 256, so the plaintext pattern repeats per chunk */
-
-static const uint8_t key[32] = { 0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
-				 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31 };
-static const uint8_t nonce[12] = { 0, 0, 0, 0x09, 0, 0, 0, 0x4a, 0, 0, 0, 0 };
-
-/* ---- the cipher: this part differs between variants ---- */
+#include "chacha20.h"
 
 typedef uint32_t v4u __attribute__((vector_size(16)));
 
@@ -109,82 +95,4 @@ static void block_xor(const uint8_t *in, uint8_t *out, uint32_t counter)
 	store_v4u(out + 48, (d + d0) ^ load_v4u(in + 48));
 }
 
-static void chacha20_xor(const uint8_t *in, uint8_t *out, size_t len, uint32_t counter)
-{
-	size_t off = 0;
-	for (; len - off >= 64; off += 64, counter++)
-		block_xor(in + off, out + off, counter);
-	if (off < len) {
-		/* tail: a whole block through a zero-padded buffer */
-		uint8_t tmp[64] = { 0 };
-		memcpy(tmp, in + off, len - off);
-		block_xor(tmp, tmp, counter);
-		memcpy(out + off, tmp, len - off);
-	}
-}
-
-/* ---- the rest is the same in every chacha20 variant ---- */
-
-static uint32_t digest_sum[16], digest_fold[16];
-
-/* len is a multiple of 64 */
-static void digest_blocks(const uint8_t *p, size_t len)
-{
-	uint32_t s[16], f[16];
-	memcpy(s, digest_sum, sizeof(s));
-	memcpy(f, digest_fold, sizeof(f));
-	for (size_t off = 0; off < len; off += 64) {
-		uint32_t w[16];
-		memcpy(w, p + off, 64);
-		for (int j = 0; j < 16; j++) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-			w[j] = __builtin_bswap32(w[j]);
-#endif
-			s[j] += w[j];
-			f[j] += s[j];
-		}
-	}
-	memcpy(digest_sum, s, sizeof(s));
-	memcpy(digest_fold, f, sizeof(f));
-}
-
-static int parse_size(const char *s, uint64_t *out)
-{
-	uint64_t v = 0;
-	if (!*s)
-		return -1;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || v > (UINT64_MAX - 9) / 10)
-			return -1;
-		v = v * 10 + (uint64_t)(*s - '0');
-	}
-	*out = v;
-	return 0;
-}
-
-int main(int argc, char **argv)
-{
-	uint64_t n = DEFAULT_N;
-	if (argc > 2 || (argc == 2 && (parse_size(argv[1], &n) < 0 || n > MAX_N))) {
-		fprintf(stderr,
-			"usage: %s [BYTES]\n"
-			"encrypts BYTES (default %" PRIu64 ", at most %" PRIu64 ") with ChaCha20 and prints a digest\n",
-			argv[0], DEFAULT_N, MAX_N);
-		return 2;
-	}
-	static uint8_t pt[CHUNK], ct[CHUNK + 64];
-	for (size_t i = 0; i < CHUNK; i++)
-		pt[i] = (uint8_t)i;
-	chacha20_setup();
-	uint32_t counter = 1;
-	for (uint64_t off = 0; off < n; off += CHUNK, counter += CHUNK / 64) {
-		size_t len = n - off < CHUNK ? (size_t)(n - off) : CHUNK;
-		chacha20_xor(pt, ct, len, counter);
-		size_t padded = (len + 63) & ~(size_t)63;
-		memset(ct + len, 0, padded - len);
-		digest_blocks(ct, padded);
-	}
-	for (int j = 0; j < 32; j++)
-		printf("%08" PRIx32 "%c", j < 16 ? digest_sum[j] : digest_fold[j - 16], j == 31 ? '\n' : ' ');
-	return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
-}
+CHACHA20_XOR_BY(block_xor, 1)
