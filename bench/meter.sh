@@ -3,7 +3,7 @@
 # hyperfine run: a bare splice() sink, `flagbench meter` (splice, counting,
 # pinning) and `pv -q > /dev/null`.  Goal: meter >= 90 % of the bare sink
 # and >= 1.5x pv.  Usage: bench/meter.sh [LINES] [RUNS] [FEEDER]
-# FEEDER is a yes variant: vmsplice (256 KiB chunks) or vmsplice_1m.
+# FEEDER is a yes variant: vmsplice (1 MiB chunks, the default) or vmsplice_256k.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 lines=${1:-2000000000}   # 4 GB of "y\n"

@@ -18,7 +18,7 @@ setup_file() {
     jqr '.run.finished != null and .run.interrupted == false' "$r"
     jqr '.host.cpu_model and .host.cpus_online >= 1 and .tools.hyperfine and .tools.gcc and .tools.clang' "$r"
     jqr '.run.phases | .plan_s >= 0 and .build_s > 0 and .measure_s > 0 and .total_s > 0' "$r"
-    # yes/{simple,buf,vmsplice,vmsplice_1m} x {gcc,clang} + GNU yes, all ok with figures
+    # yes/{simple,buf,vmsplice,vmsplice_256k} x {gcc,clang} + GNU yes, all ok with figures
     jqr '[.cells[] | select(.status == "ok")] | length == 9' "$r"
     jqr '[.cells[] | select(.compiler == "none" and .variant == "gnu-yes")] | length == 1' "$r"
     jqr 'all(.cells[]; .throughput_Bps.median > 0 and (.time_s.runs | length) == 5)' "$r"
