@@ -35,6 +35,33 @@ long check_read(int fd, void *buf, unsigned long n)
 	}
 }
 
+enum check_status check_read_all(int fd, char *keep, unsigned long cap, unsigned long *kept,
+				 struct check_report *report)
+{
+	char buf[4096];
+	unsigned long len = 0;
+	uint64_t total = 0;
+	for (;;) {
+		long r = check_read(fd, buf, sizeof(buf));
+		if (r < 0) {
+			snprintf(report->message, sizeof(report->message), "read error after %llu bytes",
+				 (unsigned long long)total);
+			report->bytes = total;
+			*kept = len;
+			return CHECK_IO_ERROR;
+		}
+		if (r == 0)
+			break;
+		unsigned long take = cap - len < (unsigned long)r ? cap - len : (unsigned long)r;
+		memcpy(keep + len, buf, take);
+		len += take;
+		total += (uint64_t)r;
+	}
+	report->bytes = total;
+	*kept = len;
+	return CHECK_OK;
+}
+
 void check_quote(const char *data, unsigned long n, char *out, unsigned long outn)
 {
 	unsigned long o = 0;

@@ -61,6 +61,11 @@ int cmd_check(int argc, char **argv);
 
 /* Helpers for checkers: read with EINTR handling; describe a byte. */
 long check_read(int fd, void *buf, unsigned long n);
+/* Reads the stream to its end, keeping its first cap bytes in keep (*kept
+ * of them) and counting all in report->bytes; a read error fills the
+ * report and returns CHECK_IO_ERROR.  For checkers of short outputs. */
+enum check_status check_read_all(int fd, char *keep, unsigned long cap, unsigned long *kept,
+				 struct check_report *report);
 void check_quote(const char *data, unsigned long n, char *out, unsigned long outn);
 
 #endif

@@ -72,25 +72,11 @@ static enum check_status chacha20_check(const struct check_args *a, int fd, stru
 	expected_line(a->n, want);
 
 	/* keep the first 2 lines' worth for the message; count (and drain) the rest */
-	char got[2 * CHACHA20_DIGEST_LINE], buf[4096];
-	size_t len = 0;
-	uint64_t total = 0;
-	for (;;) {
-		long r = check_read(fd, buf, sizeof(buf));
-		if (r < 0) {
-			snprintf(rep->message, sizeof(rep->message), "read error after %llu bytes",
-				 (unsigned long long)total);
-			rep->bytes = total;
-			return CHECK_IO_ERROR;
-		}
-		if (r == 0)
-			break;
-		size_t keep = sizeof(got) - len < (size_t)r ? sizeof(got) - len : (size_t)r;
-		memcpy(got + len, buf, keep);
-		len += keep;
-		total += (uint64_t)r;
-	}
-	rep->bytes = total;
+	char got[2 * CHACHA20_DIGEST_LINE];
+	unsigned long len = 0;
+	if (check_read_all(fd, got, sizeof(got), &len, rep) != CHECK_OK)
+		return CHECK_IO_ERROR;
+	uint64_t total = rep->bytes;
 	if (total == CHACHA20_DIGEST_LINE && !memcmp(got, want, CHACHA20_DIGEST_LINE))
 		return CHECK_OK;
 
