@@ -157,13 +157,13 @@ static long long callgrind_at(const struct cell *c, uint64_t n, double timeout_s
 	sv_push(&argv, "--tool=callgrind");
 	sv_push(&argv, "--callgrind-out-file=/dev/null");
 	argv_at(c, n, &argv);
+	struct strvec env = STRVEC_INIT;
 	if (c->preload)
-		setenv("LD_PRELOAD", c->preload, 1);
+		sv_pushf(&env, "LD_PRELOAD=%s", c->preload);
 	struct strbuf err = STRBUF_INIT;
 	struct child_exit ex;
-	run_capture(argv.v, CHILD_DEVNULL, timeout_s, 1 << 20, NULL, &err, &ex);
-	if (c->preload)
-		unsetenv("LD_PRELOAD");
+	run_capture_env(argv.v, env.v, CHILD_DEVNULL, timeout_s, 1 << 20, NULL, &err, &ex);
+	sv_clear(&env);
 	long long ir = callgrind_collected(err.buf);
 	if (ir < 0 || ex.outcome != CHILD_EXITED || ex.exit_code != 0) {
 		const char *unh = err.buf ? strstr(err.buf, "unhandled instruction") : NULL;

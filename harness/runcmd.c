@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -66,6 +67,33 @@ static void child_setup_fd(int spec, int pipe_child_end, int devnull, int target
 		child_fail(report_fd, errno);
 }
 
+extern char **environ;
+
+/* The parent's environment with c->env's entries replacing or added, built
+ * before fork so that the child only calls exec. */
+static char **child_environ(char *const *env)
+{
+	size_t n = 0, k = 0;
+	while (environ[n])
+		n++;
+	while (env[k])
+		k++;
+	char **out = xcalloc(n + k + 1, sizeof(char *));
+	size_t o = 0;
+	for (size_t i = 0; i < n; i++) {
+		int replaced = 0;
+		for (size_t j = 0; j < k && !replaced; j++) {
+			size_t name = strcspn(env[j], "=");
+			replaced = !strncmp(environ[i], env[j], name) && environ[i][name] == '=';
+		}
+		if (!replaced)
+			out[o++] = environ[i];
+	}
+	for (size_t j = 0; j < k; j++)
+		out[o++] = env[j];
+	return out;
+}
+
 int child_start(struct child *c)
 {
 	int report[2], pin[2] = { -1, -1 }, pout[2] = { -1, -1 }, perr[2] = { -1, -1 };
@@ -78,6 +106,7 @@ int child_start(struct child *c)
 	    (c->err == CHILD_PIPE && pipe2(perr, O_CLOEXEC) < 0))
 		return error("pipe: %s", strerror(errno));
 	int devnull_r = open_devnull(O_RDONLY), devnull_w = open_devnull(O_WRONLY);
+	char **envp = c->env ? child_environ(c->env) : NULL;
 
 	c->started = now_monotonic();
 	pid_t pid = fork();
@@ -85,6 +114,7 @@ int child_start(struct child *c)
 		int e = errno;
 		close(report[0]);
 		close(report[1]);
+		free(envp);
 		return error("fork: %s", strerror(e));
 	}
 	if (pid == 0) {
@@ -112,11 +142,15 @@ int child_start(struct child *c)
 		child_setup_fd(c->err, perr[1], devnull_w, 2, report[1]);
 		if (c->dir && chdir(c->dir) < 0)
 			child_fail(report[1], errno);
-		execvp(c->argv[0], c->argv);
+		if (envp)
+			execvpe(c->argv[0], c->argv, envp);
+		else
+			execvp(c->argv[0], c->argv);
 		child_fail(report[1], errno);
 	}
 	/* parent: also setpgid, so the group exists before we might kill it */
 	setpgid(pid, pid);
+	free(envp); /* the strings are the parent's own or c->env's */
 	c->pid = pid;
 	close(report[1]);
 	close(devnull_r);
@@ -256,8 +290,15 @@ int child_wait(struct child *c, double timeout_s, struct child_exit *ex)
 int run_capture(char *const *argv, int stdin_fd, double timeout_s, size_t cap,
 		struct strbuf *out, struct strbuf *err, struct child_exit *ex)
 {
+	return run_capture_env(argv, NULL, stdin_fd, timeout_s, cap, out, err, ex);
+}
+
+int run_capture_env(char *const *argv, char *const *env, int stdin_fd, double timeout_s, size_t cap,
+		    struct strbuf *out, struct strbuf *err, struct child_exit *ex)
+{
 	struct child c = CHILD_INIT;
 	c.argv = argv;
+	c.env = env;
 	c.in = stdin_fd;
 	c.out = out ? CHILD_PIPE : CHILD_DEVNULL;
 	c.err = err ? CHILD_PIPE : CHILD_DEVNULL;

@@ -50,12 +50,13 @@ struct child {
 	int in, out, err;
 	int cpu;          /* pin to this CPU, -1 for no pinning */
 	const char *dir;  /* chdir before exec, or NULL */
+	char *const *env; /* "NAME=value" set for the child alone (NULL-terminated), or NULL */
 	/* filled by child_start */
 	pid_t pid;
 	int in_fd, out_fd, err_fd; /* parent ends of CHILD_PIPE fds, else -1 */
 	double started;
 };
-#define CHILD_INIT { NULL, CHILD_INHERIT, CHILD_INHERIT, CHILD_INHERIT, -1, NULL, -1, -1, -1, -1, 0 }
+#define CHILD_INIT { NULL, CHILD_INHERIT, CHILD_INHERIT, CHILD_INHERIT, -1, NULL, NULL, -1, -1, -1, -1, 0 }
 
 int child_start(struct child *c);
 /* Waits up to timeout_s (<= 0: no limit).  Returns 0 when it has reaped
@@ -69,6 +70,9 @@ void child_kill_group(struct child *c, double grace_s);
  * stdin_fd: CHILD_DEVNULL or an fd. */
 int run_capture(char *const *argv, int stdin_fd, double timeout_s, size_t cap,
 		struct strbuf *out, struct strbuf *err, struct child_exit *ex);
+/* The same with env entries for the child (see struct child). */
+int run_capture_env(char *const *argv, char *const *env, int stdin_fd, double timeout_s, size_t cap,
+		    struct strbuf *out, struct strbuf *err, struct child_exit *ex);
 
 /* "exited 3", "killed by SIGSEGV (signal 11)", "timed out after 5s" */
 void describe_exit(const struct child_exit *ex, double timeout_s, char *buf, size_t n);

@@ -52,8 +52,6 @@ int verify_cell(struct cell *c, double timeout_s)
 		sv_push(&argv, "--");
 	}
 	cell_program_argv(c, &argv);
-	if (c->preload)
-		setenv("LD_PRELOAD", c->preload, 1);
 
 	/* stderr goes to an unnamed temporary file, not a pipe: a program that
 	 * writes a lot there can never block while the checker reads stdout */
@@ -69,9 +67,13 @@ int verify_cell(struct cell *c, double timeout_s)
 	ch.in = CHILD_DEVNULL;
 	ch.out = CHILD_PIPE;
 	ch.err = err_fd >= 0 ? err_fd : CHILD_DEVNULL;
+	struct strvec env = STRVEC_INIT;
+	if (c->preload) {
+		sv_pushf(&env, "LD_PRELOAD=%s", c->preload);
+		ch.env = env.v;
+	}
 	int started = child_start(&ch);
-	if (c->preload)
-		unsetenv("LD_PRELOAD");
+	sv_clear(&env);
 	if (started < 0) {
 		cell_set_status(c, CELL_CRASHED, "cannot run %s", argv.v[0]);
 		if (err_fd >= 0)

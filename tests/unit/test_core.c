@@ -23,6 +23,7 @@
 #include "options.h"
 #include "plan.h"
 #include "results.h"
+#include "runcmd.h"
 #include "stats.h"
 #include "verify.h"
 
@@ -442,6 +443,28 @@ static void test_hyperfine_quote(void **state)
 	sb_release(&sb);
 }
 
+/* ---- spawning with an environment of the child's own ---- */
+static void test_run_capture_env(void **state)
+{
+	(void)state;
+	setenv("FB_TEST_KEEP", "parent", 1);
+	unsetenv("FB_TEST_CHILD");
+	char *argv[] = { "sh", "-c", "printf '%s|%s' \"$FB_TEST_CHILD\" \"$FB_TEST_KEEP\"", NULL };
+	char *env[] = { "FB_TEST_CHILD=x y", NULL };
+	struct strbuf out = STRBUF_INIT;
+	struct child_exit ex;
+	assert_int_equal(run_capture_env(argv, env, CHILD_DEVNULL, 10, 4096, &out, NULL, &ex), 0);
+	assert_string_equal(out.buf, "x y|parent");
+	/* the parent's environment is untouched */
+	assert_null(getenv("FB_TEST_CHILD"));
+	sb_release(&out);
+	char *env2[] = { "FB_TEST_KEEP=child", NULL };
+	assert_int_equal(run_capture_env(argv, env2, CHILD_DEVNULL, 10, 4096, &out, NULL, &ex), 0);
+	assert_string_equal(out.buf, "|child");
+	assert_string_equal(getenv("FB_TEST_KEEP"), "parent");
+	sb_release(&out);
+}
+
 /* ---- the yes checker ---- */
 static enum check_status check_text(const char *family, uint64_t n, int argc, char **argv, const char *text,
 				    size_t len, struct check_report *rep)
@@ -526,6 +549,7 @@ int main(void)
 		cmocka_unit_test(test_plan_placements), cmocka_unit_test(test_plan_cross),
 		cmocka_unit_test(test_stats),          cmocka_unit_test(test_status_mapping),
 		cmocka_unit_test(test_hyperfine_quote), cmocka_unit_test(test_check_yes),
+		cmocka_unit_test(test_run_capture_env),
 	};
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }
