@@ -56,14 +56,17 @@ void format_cell_value(const struct cell *c, const struct plan *p, char *buf, si
 		format_rate(r, rate, sizeof(rate));
 	else
 		format_compute(r, c->family->rate_unit, rate, sizeof(rate));
-	double pm = stats_ci_percent(&m->time);
+	/* ± only where there is an interval (3 runs or more), as in the tables */
+	char pm[32] = "";
+	if (m->time.n >= 3)
+		snprintf(pm, sizeof(pm), " ±%.1f%%", stats_ci_percent(&m->time));
 	if (isfinite(c->vs_glibc))
-		snprintf(buf, n, "%s ±%.1f%% %.3gx glibc", rate, pm, c->vs_glibc);
+		snprintf(buf, n, "%s%s %.3gx glibc", rate, pm, c->vs_glibc);
 	else if (isfinite(c->speedup) && c->variant && c->family->baseline &&
 		 strcmp(c->variant->name, c->family->baseline))
-		snprintf(buf, n, "%s ±%.1f%% %.3gx", rate, pm, c->speedup);
+		snprintf(buf, n, "%s%s %.3gx", rate, pm, c->speedup);
 	else
-		snprintf(buf, n, "%s ±%.1f%%", rate, pm);
+		snprintf(buf, n, "%s%s", rate, pm);
 }
 
 static int same_dims(const struct cell *a, const struct cell *b)
