@@ -18,7 +18,9 @@ Q := @
 endif
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
-BASE_CFLAGS := -std=c11 $(WARN) -MMD -MP
+# Stages at the top of harness/, their helpers in folders by kind.
+HARNESS_INC := -Iharness -Iharness/core -Iharness/system -Iharness/checks -Iharness/tables
+BASE_CFLAGS := -std=c11 $(WARN) -MMD -MP $(HARNESS_INC)
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo $(patsubst %,-l%,$(PKGS))) $(EXTRA_LIBS)
 GIT_DESC := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
@@ -28,11 +30,11 @@ SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sa
 
 # The harness: one .c/.h pair per stage (see each header for its protocol).
 HARNESS_SRCS := \
-	harness/util.c harness/runcmd.c harness/options.c harness/jsonpos.c \
+	harness/core/util.c harness/core/runcmd.c harness/core/options.c harness/core/jsonpos.c \
 	harness/config.c harness/plan.c harness/build.c harness/verify.c \
-	harness/measure.c harness/meter.c harness/cooldown.c harness/stats.c \
-	harness/sysinfo.c harness/results.c harness/summary.c harness/run.c harness/counters.c \
-	harness/check.c harness/check_yes.c
+	harness/measure.c harness/meter.c harness/system/cooldown.c harness/core/stats.c \
+	harness/system/sysinfo.c harness/results.c harness/tables/summary.c harness/run.c harness/system/counters.c \
+	harness/checks/check.c harness/checks/check_yes.c
 HARNESS_MAIN := harness/main.c
 UNIT_TESTS := tests/unit/test_core.c
 E2E_TESTS := $(wildcard tests/e2e/*.bats)
@@ -70,7 +72,7 @@ $(BUILD)/san/flagbench: $(SAN_OBJS) $(BUILD)/san/$(HARNESS_MAIN:.c=.o)
 $(BUILD)/tests/%: tests/unit/%.c $(SAN_OBJS)
 	@mkdir -p $(dir $@)
 	@echo "  CC[test] $<"
-	$(Q)$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) $(PKG_CFLAGS) -Iharness -o $@ $< $(SAN_OBJS) \
+	$(Q)$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) $(PKG_CFLAGS) -o $@ $< $(SAN_OBJS) \
 		$(PKG_LIBS) $$($(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka) -lm
 
 deps:

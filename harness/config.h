@@ -1,4 +1,4 @@
-/* config.h: CPU profiles, suites and family.json files (DESIGN.md).
+/* config.h: CPU profiles, suites and family.json files (formats in README.md, "Adding things").
  *
  * Everything is read with jansson and checked for shape and range here,
  * once; later stages trust these structs.  A bad value is reported as

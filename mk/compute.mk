@@ -1,10 +1,10 @@
 # mk/compute.mk: the compute families (issue 6): chacha20 and bignum.
 # Their checkers recompute the expected output: chacha20 with a reference
-# ChaCha20 (harness/chacha20_ref.c), bignum with GMP (harness/bignum_ref.c).
-# harness/allocators.c finds the malloc libraries a suite preloads.
+# ChaCha20 (harness/checks/chacha20_ref.c), bignum with GMP (harness/checks/bignum_ref.c).
+# harness/system/allocators.c finds the malloc libraries a suite preloads.
 
-HARNESS_SRCS += harness/chacha20_ref.c harness/check_chacha20.c \
-	harness/bignum_ref.c harness/check_bignum.c harness/allocators.c
+HARNESS_SRCS += harness/checks/chacha20_ref.c harness/checks/check_chacha20.c \
+	harness/checks/bignum_ref.c harness/checks/check_bignum.c harness/system/allocators.c
 UNIT_TESTS += tests/unit/test_chacha20.c tests/unit/test_bignum.c
 
 # GMP for the bignum checker: through pkg-config where it knows gmp

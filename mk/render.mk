@@ -5,7 +5,7 @@
 # Variables set on make's command line reach the recipes through the environment, so
 # the scripts get RUN and PUBLIC as single arguments whatever characters they hold.
 
-HARNESS_SRCS += harness/render.c
+HARNESS_SRCS += harness/tables/render.c
 UNIT_TESTS += tests/unit/test_render.c
 
 plots:

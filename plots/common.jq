@@ -9,7 +9,7 @@
 # 95 % interval of the median, in percent; none for old files or fewer than 3
 # runs) and its marks: † measured while the CPU throttled, ‡ warnings.
 # Families counted in operations ("ops/s") print microseconds per operation.
-# harness/render.c implements the same rules; keep the two in step.
+# harness/tables/render.c implements the same rules; keep the two in step.
 
 # First occurrence wins, order kept.
 def uniq_ordered:
@@ -49,7 +49,7 @@ def fixed($d):
        then "." + (if ($d - ($f | length)) > 0 then "0" * ($d - ($f | length)) else "" end) + $f
        else "" end);
 
-# Bytes per second, 1024-based, like format_rate() in harness/util.c.
+# Bytes per second, 1024-based, like format_rate() in harness/core/util.c.
 def fmt_rate:
   if . >= 1073741824 then (. / 1073741824 | fixed(2)) + " GiB/s"
   elif . >= 1048576 then (. / 1048576 | fixed(1)) + " MiB/s"
@@ -67,7 +67,7 @@ def fmt_count($unit):
 
 # Families counted in operations ("ops/s") print the time of one operation, as the
 # seeds do: microseconds, 3 decimals (3 significant digits below 0.01), like
-# render_format_value() in harness/render.c.
+# render_format_value() in harness/tables/render.c.
 def is_per_op: . == "ops/s" or . == "op/s";
 
 def fmt_usec:
@@ -84,7 +84,7 @@ def fmt_value($unit):
 def fmt_pm: "±" + fixed(1) + "%";
 
 # A speedup: 2 decimals, 3 significant digits below 0.01 (e.g. 0.000221x: two variants
-# that are different computations), like render_format_ratio() in harness/render.c.
+# that are different computations), like render_format_ratio() in harness/tables/render.c.
 def fmt_ratio:
   (if . >= 0.01 or . <= 0 then 2
    else (2 - (log10 | floor)) | if . > 9 then 9 else . end end) as $d

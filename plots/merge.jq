@@ -5,7 +5,7 @@
 # built for a single -march, it is replaced by "(profile march)", see unify_march); a cell found in
 # at least two runs is a row of the merged table, with throughput and speedup of every run
 # ("absent" where a run lacks it); a cell found in one run only is listed below the table.
-# `flagbench merge` (harness/render.c) prints the same Markdown; keep the two in step.
+# `flagbench merge` (harness/tables/render.c) prints the same Markdown; keep the two in step.
 #   md    the merged tables (what `flagbench merge` prints)
 #   csv   every cell of every run, one line each
 #   html  public/index.html: the runs, with links to runs/<dir>/index.html, and the merged tables
@@ -46,7 +46,7 @@ def key: [.family, .variant, .config];
 # goldmont on the J4205), runs are compared build for build: that march
 # becomes "(profile march)" in their configs, so gcc/-O2/native on one
 # machine meets gcc/-O2/goldmont on another.  When any run has several
-# marches, configs are matched as they are.  harness/render.c does the same.
+# marches, configs are matched as they are.  harness/tables/render.c does the same.
 def native_cell: (.compiler // "none") != "none" and (.emulated | not) and (.config | type) == "string";
 def single_march: ([.cells[]? | select(native_cell) | .march] | unique) as $m
   | ($m | length) == 1 and $m[0] != null;

@@ -73,8 +73,8 @@ int main(int argc, char **argv)
 	return 0;
 }
 EOF
-    cc -std=c11 -Wall -Wextra -Werror -I"$REPO/harness" -o "$BIN/alloc" "$BATS_FILE_TMPDIR/alloc.c" \
-        "$REPO/harness/allocators.c"
+    cc -std=c11 -Wall -Wextra -Werror -I"$REPO/harness" -I"$REPO/harness/core" -I"$REPO/harness/system" -o "$BIN/alloc" "$BATS_FILE_TMPDIR/alloc.c" \
+        "$REPO/harness/system/allocators.c"
 }
 
 # Every build of a variant: built, and right at every size; failures are

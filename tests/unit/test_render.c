@@ -1,4 +1,4 @@
-/* Unit tests of harness/render.c: number formats (usec/op for ops/s, the ±
+/* Unit tests of harness/tables/render.c: number formats (usec/op for ops/s, the ±
  * of a figure, its marks), widths, bad input, a small report (±, †, ‡,
  * usec/op, a reference per placement) and a small merge written with --out.
  * Table-driven where the cases are alike. */

@@ -13,7 +13,7 @@
 
 #define FLAGBENCH_VERSION "0.1.0"
 
-/* Exit codes shared by every command (DESIGN.md). */
+/* Exit codes shared by every command (README.md, "What a run does"). */
 enum exit_code {
 	EXIT_ALL_OK = 0,
 	EXIT_CELL_FAILED = 1,
