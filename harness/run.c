@@ -253,13 +253,6 @@ static void count_cell(struct cell *c, enum counter_source src, double timeout, 
 {
 	if (c->status != CELL_OK || c->family->kind != KIND_COMPUTE || !c->binary)
 		return;
-	if (c->cross) {
-		if (!c->extra)
-			c->extra = json_object();
-		json_object_set_new(c->extra, "counters",
-				    json_pack("{s:s}", "skipped", "emulated: counting the emulator would not count the target"));
-		return;
-	}
 	double t0 = now_monotonic();
 	json_t *k = counters_measure(c, src, timeout * 20);
 	if (!c->extra)

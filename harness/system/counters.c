@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "qemucount.h"
 #include "runcmd.h"
 #include "verify.h"
 
@@ -187,6 +188,9 @@ json_t *counters_measure(const struct cell *c, enum counter_source src, double t
 {
 	if (!c->binary)
 		return skipped("%s", "no binary");
+	/* emulated (cross) cells: the target's instructions, traced by qemu */
+	if (c->cross)
+		return qemucount_measure(c, unit_singular(c), timeout_s);
 	if (src == COUNTERS_PERF)
 		return by_perf(c, timeout_s);
 	if (src == COUNTERS_NONE)

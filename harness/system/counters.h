@@ -9,8 +9,10 @@
  * the instructions executed at a small size n and at 0, and
  * (Ir(n) - Ir(0)) / n removes start-up.  valgrind cannot run every
  * instruction set (AVX-512 in 3.19): such cells record the reason.
+ * Emulated (cross) cells are counted by qemucount.h, whatever the host
+ * offers: instructions of the target, traced by qemu ("source": "qemu").
  * The result goes into the cell's "counters" object:
- *   {"source": "perf"|"callgrind", "size": n, "cycles_per_unit",
+ *   {"source": "perf"|"callgrind"|"qemu", "size": n, "cycles_per_unit",
  *    "instructions_per_unit", "unit"} or {"skipped": "why"}.
  */
 #ifndef FLAGBENCH_COUNTERS_H
