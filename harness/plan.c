@@ -86,11 +86,17 @@ int compiler_accepts_march(struct compiler *c, const char *march, char *why, siz
 	if (!strcmp(march, "default"))
 		return 1;
 	char *flag = xasprintf("-march=%s", march);
-	char *argv[] = { c->path, flag, "-x", "c", "-c", "-o", "/dev/null", "/dev/null", NULL };
+	struct strvec argv = STRVEC_INIT;
+	sv_push(&argv, c->path);
+	if (c->target_flags)
+		sv_pushv(&argv, c->target_flags);
+	char *rest[] = { flag, "-x", "c", "-c", "-o", "/dev/null", "/dev/null", NULL };
+	sv_pushv(&argv, rest);
 	struct strbuf err = STRBUF_INIT;
 	struct child_exit ex;
-	int ok = run_capture(argv, CHILD_DEVNULL, 30, 4096, NULL, &err, &ex) == 0 && ex.outcome == CHILD_EXITED &&
+	int ok = run_capture(argv.v, CHILD_DEVNULL, 30, 4096, NULL, &err, &ex) == 0 && ex.outcome == CHILD_EXITED &&
 		 ex.exit_code == 0;
+	sv_clear(&argv);
 	if (!ok)
 		snprintf(why, n, "%s does not accept %s: %.*s", c->name, flag, (int)strcspn(err.buf ? err.buf : "", "\n"),
 			 err.buf ? err.buf : "");
@@ -107,13 +113,20 @@ static void compiler_free(struct compiler *c)
 	free(c->identity);
 }
 
+/* Whether any of the globs matches s. */
+static int glob_any(const struct strvec *globs, const char *s)
+{
+	for (size_t i = 0; i < globs->n; i++)
+		if (fnmatch(globs->v[i], s, 0) == 0)
+			return 1;
+	return 0;
+}
+
 /* A suite glob such as "fizzbuzz/sse" or "yes/[bv]*" against family/variant. */
 static int variant_selected(const struct suite *s, const char *family, const char *variant)
 {
 	char *id = xasprintf("%s/%s", family, variant);
-	int sel = 0;
-	for (size_t i = 0; i < s->variants.n && !sel; i++)
-		sel = fnmatch(s->variants.v[i], id, 0) == 0;
+	int sel = glob_any(&s->variants, id);
 	free(id);
 	return sel;
 }
@@ -180,8 +193,10 @@ int plan_build(const struct plan_input *in, struct plan *out)
 	out->compilers = xcalloc(out->ncompilers, sizeof(*out->compilers));
 	for (size_t i = 0; i < s->compilers.n; i++)
 		compiler_probe(&out->compilers[i], s->compilers.v[i]);
-	for (size_t i = 0; i < s->ncross; i++)
+	for (size_t i = 0; i < s->ncross; i++) {
 		compiler_probe(&out->compilers[s->compilers.n + i], s->cross[i].compiler);
+		out->compilers[s->compilers.n + i].target_flags = s->cross[i].cflags.n ? s->cross[i].cflags.v : NULL;
+	}
 	const struct strvec *marches = s->march_from_profile ? &prof->march : &s->march;
 	struct strvec default_alloc = STRVEC_INIT;
 	sv_push(&default_alloc, "glibc");
@@ -246,9 +261,13 @@ int plan_build(const struct plan_input *in, struct plan *out)
 			struct variant *v = &f->variants[vi];
 			if (!variant_selected(s, f->name, v->name))
 				continue;
+			char *fv = xasprintf("%s/%s", f->name, v->name);
 			for (size_t xi = 0; xi < s->ncross; xi++)
 				for (size_t oi = 0; oi < s->opt.n; oi++)
 					for (size_t mi = 0; mi < s->cross[xi].march.n; mi++) {
+						/* a target may build only some variants (gcc 12 has no RVV intrinsics) */
+						if (s->cross[xi].variants.n && !glob_any(&s->cross[xi].variants, fv))
+							continue;
 						struct cell *c = new_cell(out, &alloc);
 						struct compiler *comp = &out->compilers[s->compilers.n + xi];
 						c->family = f;
@@ -262,10 +281,12 @@ int plan_build(const struct plan_input *in, struct plan *out)
 								       suite_size_for(s, f, v->name));
 						c->config = xasprintf("%s/%s/%s", comp->name, c->opt, c->march);
 						c->id = xasprintf("%s/%s@%s", f->name, v->name, c->config);
+						sv_pushv(&c->cflags, s->cross[xi].cflags.v);
 						sv_push(&c->cflags, c->opt);
 						sv_pushf(&c->cflags, "-march=%s", c->march);
 						set_run_args(c, f, &v->args);
 					}
+			free(fv);
 		}
 		/* references once per family (and placement/consumer), whenever
 		 * any of its variants runs */
@@ -292,6 +313,7 @@ int plan_build(const struct plan_input *in, struct plan *out)
 	/* Decide what cannot run here, with reasons, in plan order; at most
 	 * one (compiler, march) probe per cell. */
 	probes = xcalloc(out->n + 1, sizeof(*probes));
+	unsigned char *cross_warned = xcalloc(s->ncross + 1, 1);
 	for (size_t i = 0; i < out->n; i++) {
 		struct cell *c = &out->cells[i];
 		if (in->only && fnmatch(in->only, c->id, 0) != 0) {
@@ -308,17 +330,28 @@ int plan_build(const struct plan_input *in, struct plan *out)
 		}
 		if (c->cross) {
 			char *emu = find_on_path(c->cross->run_prefix.v[0]);
-			if (!c->compiler->path || !emu)
+			if (!c->compiler->path || !emu) {
 				cell_set_status(c, CELL_UNSUPPORTED, "cross tools missing (%s%s%s): install %s",
 						c->compiler->path ? "" : c->compiler->name,
 						!c->compiler->path && !emu ? ", " : "", emu ? "" : c->cross->run_prefix.v[0],
 						c->cross->packages ? c->cross->packages : "them");
+				/* said once per target too, so the rows are not missed in a long table */
+				size_t xi = (size_t)(c->cross - s->cross);
+				if (!cross_warned[xi]++)
+					sv_pushf(&out->warnings, "cross target %s: %s; its cells are unsupported", c->compiler->name,
+						 c->reason);
+			}
 			else if (c->variant->requires_cpu.n || c->variant->requires_flags.n)
 				cell_set_status(c, CELL_UNSUPPORTED, "%s is written for the host's instruction set, not %s",
 						c->variant->name, c->march);
 			free(emu);
 			if (c->status != CELL_PENDING)
 				continue;
+		}
+		if (c->variant->requires_march.n && !glob_any(&c->variant->requires_march, c->march)) {
+			cell_set_status(c, CELL_UNSUPPORTED, "%s needs a -march matching %s, not %s", c->variant->name,
+					c->variant->requires_march.v[0], c->march);
+			continue;
 		}
 		if (!c->compiler->path) {
 			cell_set_status(c, CELL_UNSUPPORTED, "compiler '%s' not found on PATH", c->compiler->name);
@@ -347,6 +380,7 @@ int plan_build(const struct plan_input *in, struct plan *out)
 			cell_set_status(c, CELL_UNSUPPORTED, "%s", pr->why);
 	}
 	free(probes);
+	free(cross_warned);
 	sv_clear(&default_alloc);
 	return 0;
 }

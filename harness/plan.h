@@ -37,6 +37,7 @@ struct compiler {
 	char *path;     /* resolved on PATH, NULL when missing */
 	char *version;  /* first line of --version */
 	char *identity; /* sha256 of path and the whole --version text */
+	char *const *target_flags; /* a cross target's cflags (--target=...), borrowed; NULL: none */
 };
 
 struct cell {
