@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
 # The one dependency step of flagbench, used by ./run.sh and `make test`:
 # installs the Debian packages that are missing and says what it does.
-# usage: scripts/deps.sh [run|test]   (test adds what only the tests need)
+# usage: scripts/deps.sh [run|test|riscv]   (test adds what only the tests need, riscv the cross tools)
 set -u
 want_run="gcc clang make pkg-config hyperfine jq gnuplot-nox pv libjansson-dev nettle-dev libgmp-dev
           libmimalloc-dev libjemalloc-dev libgoogle-perftools-dev valgrind"
 want_test="libcmocka-dev bats bats-assert bats-support libxml2-utils chromium"
 want="$want_run"
 [ "${1:-run}" = test ] && want="$want_run $want_test"
+# --- riscv (issue 15): the RISC-V cells of seed001, built by the cross gcc
+# (portable variants) and clang-16 (RVV 1.0 intrinsics), run and counted
+# under qemu-riscv64.  Only on request: `scripts/deps.sh riscv`.
+want_riscv="qemu-user gcc-riscv64-linux-gnu libc6-dev-riscv64-cross clang-16"
+[ "${1:-run}" = riscv ] && want="$want_run $want_riscv"
+# --- end riscv
 
 missing=""
 for p in $want; do
