@@ -109,6 +109,12 @@ EOF
     # rvv elsewhere: unsupported with the reason
     jqr '.cells[] | select(.id == "chacha20/rvv_grouped@clang-16/-O2/rv64gc")
          | .status == "unsupported" and (.reason | test("needs a -march matching rv64\\*v\\*"))' "$r"
+    # the seed001 table: counted rows with the seed's figures beside them
+    run "$REPO/scripts/seed001-table.sh" "$out"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"## clang-16 (emulated under qemu: ranked by instructions)"* ]]
+    [[ "$output" == *"| rvv_grouped | rv64gcv | ok | "*" | 73833 | 0.515 |"* ]]
+    [[ "$output" == *"| ref | rv64gc | ok | "*" | 1 | 143409 | 1 |"* ]]
 }
 
 @test "without qemu-riscv64 the cross cells are unsupported, naming the package, and the run says so; rvv on x86 too" {
