@@ -20,15 +20,48 @@
 
 #include <riscv_vector.h>
 
-#define RVV_ROTL_M1(v, n, vl)                                                                                \
-	__riscv_vor_vv_u32m1(__riscv_vsll_vx_u32m1((v), (n), (vl)), __riscv_vsrl_vx_u32m1((v), 32 - (n), (vl)), \
-			     (vl))
-#define RVV_ROTL_M2(v, n, vl)                                                                                \
-	__riscv_vor_vv_u32m2(__riscv_vsll_vx_u32m2((v), (n), (vl)), __riscv_vsrl_vx_u32m2((v), 32 - (n), (vl)), \
-			     (vl))
+/* rotate left by n of u32 vectors of LMUL m (m1, m2, ...) */
+#define RVV_ROTL(m, v, n, vl)                                                                                \
+	__riscv_vor_vv_u32##m(__riscv_vsll_vx_u32##m((v), (n), (vl)), __riscv_vsrl_vx_u32##m((v), 32 - (n), (vl)), \
+			      (vl))
+
+/* four quarter-rounds on whole rows a, b, c, d (u32 vectors of LMUL m) */
+#define RVV_ROWROUND(m, a, b, c, d, vl)                                                                      \
+	do {                                                                                                 \
+		a = __riscv_vadd_vv_u32##m(a, b, vl);                                                        \
+		d = RVV_ROTL(m, __riscv_vxor_vv_u32##m(d, a, vl), 16, vl);                                   \
+		c = __riscv_vadd_vv_u32##m(c, d, vl);                                                        \
+		b = RVV_ROTL(m, __riscv_vxor_vv_u32##m(b, c, vl), 12, vl);                                   \
+		a = __riscv_vadd_vv_u32##m(a, b, vl);                                                        \
+		d = RVV_ROTL(m, __riscv_vxor_vv_u32##m(d, a, vl), 8, vl);                                    \
+		c = __riscv_vadd_vv_u32##m(c, d, vl);                                                        \
+		b = RVV_ROTL(m, __riscv_vxor_vv_u32##m(b, c, vl), 7, vl);                                    \
+	} while (0)
+
+/* ---- the row layout of two blocks in LMUL=2 groups (rvv_lmul2, rvv_grouped) ----
+ * Row r of blocks n and n + 1 in one group of eight lanes: lanes 0-3 and
+ * 4-7.  The diagonal round turns rows b, c, d by 1, 2, 3 lanes within each
+ * half (register gathers with these indices) and back; the keystream goes
+ * to block order with one indexed store per row (byte offsets). */
+__attribute__((unused)) static const uint32_t rvv_turn1[8] = { 1, 2, 3, 0, 5, 6, 7, 4 };
+__attribute__((unused)) static const uint32_t rvv_turn2[8] = { 2, 3, 0, 1, 6, 7, 4, 5 };
+__attribute__((unused)) static const uint32_t rvv_turn3[8] = { 3, 0, 1, 2, 7, 4, 5, 6 };
+__attribute__((unused)) static const uint32_t rvv_row_scatter[8] = { 0, 4, 8, 12, 64, 68, 72, 76 };
+
+/* the input state, each row twice; rows[3][0] and [4], the counters, are per call */
+__attribute__((unused)) static uint32_t rvv_rows[4][8];
+
+__attribute__((unused)) static void rvv_rows_setup(void)
+{
+	uint32_t s[16];
+	chacha20_init_state(s);
+	for (int r = 0; r < 4; r++)
+		for (int k = 0; k < 8; k++)
+			rvv_rows[r][k] = s[4 * r + k % 4];
+}
 
 /* Exits with a message when the vector unit cannot hold 4 words (m1). */
-static void rvv_require_vlen128(void)
+__attribute__((unused)) static void rvv_require_vlen128(void)
 {
 	if (__riscv_vsetvl_e32m1(4) < 4) {
 		fprintf(stderr, "chacha20/rvv: needs VLEN >= 128 bits\n");
@@ -38,7 +71,7 @@ static void rvv_require_vlen128(void)
 
 /* out = in XOR len bytes of the keystream ks (little-endian words), with
  * as many bytes per instruction as the vector unit holds. */
-static void rvv_xor_bytes(const uint8_t *in, uint8_t *out, const uint32_t *ks, size_t len)
+__attribute__((unused)) static void rvv_xor_bytes(const uint8_t *in, uint8_t *out, const uint32_t *ks, size_t len)
 {
 	const uint8_t *k = (const uint8_t *)ks;
 	for (size_t off = 0, vl; off < len; off += vl) {

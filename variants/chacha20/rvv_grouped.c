@@ -19,28 +19,15 @@
 
 #define W 4
 
-/* lane turns within each 4-lane half: by 1, 2 and 3 lanes to the left */
-static const uint32_t turn1[8] = { 1, 2, 3, 0, 5, 6, 7, 4 };
-static const uint32_t turn2[8] = { 2, 3, 0, 1, 6, 7, 4, 5 };
-static const uint32_t turn3[8] = { 3, 0, 1, 2, 7, 4, 5, 6 };
-/* byte offsets of a row's lanes in two 64-byte keystream blocks */
-static const uint32_t row_scatter[8] = { 0, 4, 8, 12, 64, 68, 72, 76 };
-
-static uint32_t rows[4][8]; /* the input state, each row twice; rows[3][0], [4]: counters */
-
 static void chacha20_setup(void)
 {
 	rvv_require_vlen128();
-	uint32_t s[16];
-	chacha20_init_state(s);
-	for (int r = 0; r < 4; r++)
-		for (int k = 0; k < 8; k++)
-			rows[r][k] = s[4 * r + k % 4];
+	rvv_rows_setup();
 }
 
 #define ADD(p, q) __riscv_vadd_vv_u32m2((p), (q), vl)
 #define XOR(p, q) __riscv_vxor_vv_u32m2((p), (q), vl)
-#define ROTL(p, n) RVV_ROTL_M2((p), (n), vl)
+#define ROTL(p, n) RVV_ROTL(m2, (p), (n), vl)
 #define TURN(p, t) __riscv_vrgather_vv_u32m2((p), (t), vl)
 
 /* p += q; r ^= p; r <<<= n in both groups, each kind of instruction twice in a row */
@@ -80,29 +67,29 @@ static void blocks_xor(const uint8_t *in, uint8_t *out, uint32_t counter)
 	size_t vl = __riscv_vsetvl_e32m2(8);
 	uint32_t r3[2][8], ks[16 * W];
 	for (int g = 0; g < 2; g++) {
-		memcpy(r3[g], rows[3], sizeof(r3[g]));
+		memcpy(r3[g], rvv_rows[3], sizeof(r3[g]));
 		r3[g][0] = counter + 2 * (uint32_t)g;
 		r3[g][4] = counter + 2 * (uint32_t)g + 1;
 	}
-	vuint32m2_t a0 = __riscv_vle32_v_u32m2(rows[0], vl), b0 = __riscv_vle32_v_u32m2(rows[1], vl);
-	vuint32m2_t c0 = __riscv_vle32_v_u32m2(rows[2], vl), d0 = __riscv_vle32_v_u32m2(r3[0], vl);
+	vuint32m2_t a0 = __riscv_vle32_v_u32m2(rvv_rows[0], vl), b0 = __riscv_vle32_v_u32m2(rvv_rows[1], vl);
+	vuint32m2_t c0 = __riscv_vle32_v_u32m2(rvv_rows[2], vl), d0 = __riscv_vle32_v_u32m2(r3[0], vl);
 	vuint32m2_t a1 = a0, b1 = b0, c1 = c0, d1 = __riscv_vle32_v_u32m2(r3[1], vl);
-	vuint32m2_t t1 = __riscv_vle32_v_u32m2(turn1, vl), t2 = __riscv_vle32_v_u32m2(turn2, vl);
-	vuint32m2_t t3 = __riscv_vle32_v_u32m2(turn3, vl);
+	vuint32m2_t t1 = __riscv_vle32_v_u32m2(rvv_turn1, vl), t2 = __riscv_vle32_v_u32m2(rvv_turn2, vl);
+	vuint32m2_t t3 = __riscv_vle32_v_u32m2(rvv_turn3, vl);
 	for (int i = 0; i < 10; i++) {
 		ROWROUND2();
 		TURN2(t1, t2, t3);
 		ROWROUND2();
 		TURN2(t3, t2, t1);
 	}
-	vuint32m2_t scatter = __riscv_vle32_v_u32m2(row_scatter, vl);
-	vuint32m2_t s = __riscv_vle32_v_u32m2(rows[0], vl);
+	vuint32m2_t scatter = __riscv_vle32_v_u32m2(rvv_row_scatter, vl);
+	vuint32m2_t s = __riscv_vle32_v_u32m2(rvv_rows[0], vl);
 	__riscv_vsuxei32_v_u32m2(ks, scatter, ADD(a0, s), vl);
 	__riscv_vsuxei32_v_u32m2(ks + 32, scatter, ADD(a1, s), vl);
-	s = __riscv_vle32_v_u32m2(rows[1], vl);
+	s = __riscv_vle32_v_u32m2(rvv_rows[1], vl);
 	__riscv_vsuxei32_v_u32m2(ks + 4, scatter, ADD(b0, s), vl);
 	__riscv_vsuxei32_v_u32m2(ks + 36, scatter, ADD(b1, s), vl);
-	s = __riscv_vle32_v_u32m2(rows[2], vl);
+	s = __riscv_vle32_v_u32m2(rvv_rows[2], vl);
 	__riscv_vsuxei32_v_u32m2(ks + 8, scatter, ADD(c0, s), vl);
 	__riscv_vsuxei32_v_u32m2(ks + 40, scatter, ADD(c1, s), vl);
 	__riscv_vsuxei32_v_u32m2(ks + 12, scatter, ADD(d0, __riscv_vle32_v_u32m2(r3[0], vl)), vl);

@@ -31,17 +31,7 @@ static void chacha20_setup(void)
 	chacha20_init_state(state); /* state[12], the counter, is per block */
 }
 
-#define ROWROUND(a, b, c, d, vl)                                                                             \
-	do {                                                                                                 \
-		a = __riscv_vadd_vv_u32m1(a, b, vl);                                                         \
-		d = RVV_ROTL_M1(__riscv_vxor_vv_u32m1(d, a, vl), 16, vl);                                    \
-		c = __riscv_vadd_vv_u32m1(c, d, vl);                                                         \
-		b = RVV_ROTL_M1(__riscv_vxor_vv_u32m1(b, c, vl), 12, vl);                                    \
-		a = __riscv_vadd_vv_u32m1(a, b, vl);                                                         \
-		d = RVV_ROTL_M1(__riscv_vxor_vv_u32m1(d, a, vl), 8, vl);                                     \
-		c = __riscv_vadd_vv_u32m1(c, d, vl);                                                         \
-		b = RVV_ROTL_M1(__riscv_vxor_vv_u32m1(b, c, vl), 7, vl);                                     \
-	} while (0)
+#define ROWROUND(a, b, c, d, vl) RVV_ROWROUND(m1, a, b, c, d, vl)
 
 /* four column quarter-rounds: rows in, rows out */
 static void column_round(uint32_t x[16], size_t vl)
