@@ -90,6 +90,10 @@ int compiler_accepts_march(struct compiler *c, const char *march, char *why, siz
 	sv_push(&argv, c->path);
 	if (c->target_flags)
 		sv_pushv(&argv, c->target_flags);
+	/* a cross compiler may lack the target's headers (the cross libc is a
+	 * package of its own): the probe includes one */
+	if (c->cross)
+		sv_pushv(&argv, (char *const[]){ "-include", "stdio.h", NULL });
 	char *rest[] = { flag, "-x", "c", "-c", "-o", "/dev/null", "/dev/null", NULL };
 	sv_pushv(&argv, rest);
 	struct strbuf err = STRBUF_INIT;
@@ -98,8 +102,8 @@ int compiler_accepts_march(struct compiler *c, const char *march, char *why, siz
 		 ex.exit_code == 0;
 	sv_clear(&argv);
 	if (!ok)
-		snprintf(why, n, "%s does not accept %s: %.*s", c->name, flag, (int)strcspn(err.buf ? err.buf : "", "\n"),
-			 err.buf ? err.buf : "");
+		snprintf(why, n, "%s %s %s: %.*s", c->name, c->cross ? "cannot build C here with" : "does not accept",
+			 flag, (int)strcspn(err.buf ? err.buf : "", "\n"), err.buf ? err.buf : "");
 	sb_release(&err);
 	free(flag);
 	return ok;
@@ -196,6 +200,7 @@ int plan_build(const struct plan_input *in, struct plan *out)
 	for (size_t i = 0; i < s->ncross; i++) {
 		compiler_probe(&out->compilers[s->compilers.n + i], s->cross[i].compiler);
 		out->compilers[s->compilers.n + i].target_flags = s->cross[i].cflags.n ? s->cross[i].cflags.v : NULL;
+		out->compilers[s->compilers.n + i].cross = 1;
 	}
 	const struct strvec *marches = s->march_from_profile ? &prof->march : &s->march;
 	struct strvec default_alloc = STRVEC_INIT;
@@ -377,7 +382,9 @@ int plan_build(const struct plan_input *in, struct plan *out)
 						 : compiler_accepts_march(c->compiler, c->march, pr->why, sizeof(pr->why));
 		}
 		if (!pr->ok)
-			cell_set_status(c, CELL_UNSUPPORTED, "%s", pr->why);
+			cell_set_status(c, CELL_UNSUPPORTED, "%s%s%s%s", pr->why, c->cross && c->cross->packages ? " (install " : "",
+					c->cross && c->cross->packages ? c->cross->packages : "",
+					c->cross && c->cross->packages ? ")" : "");
 	}
 	free(probes);
 	free(cross_warned);

@@ -38,6 +38,7 @@ struct compiler {
 	char *version;  /* first line of --version */
 	char *identity; /* sha256 of path and the whole --version text */
 	char *const *target_flags; /* a cross target's cflags (--target=...), borrowed; NULL: none */
+	int cross;                 /* builds for another machine: the probe also needs its C library */
 };
 
 struct cell {

@@ -140,3 +140,18 @@ EOF
     jqr '.cells[] | select(.id == "chacha20/rvv_grouped@gcc/-O2/x86-64")
          | .status == "unsupported" and (.reason | test("needs a -march matching rv64\\*v\\*, not x86-64"))' "$r"
 }
+
+@test "without the cross C library the cross cells are unsupported, naming the packages" {
+    command -v clang-16 >/dev/null || skip "clang-16 not installed (scripts/deps.sh riscv)"
+    local root="$BATS_TEST_TMPDIR/root" r="$BATS_TEST_TMPDIR/run/results.json"
+    make_riscv_root "$root"
+    # a sysroot without headers stands for a machine without libc6-dev-riscv64-cross
+    sed -i 's|"--target=riscv64-linux-gnu"|"--target=riscv64-linux-gnu", "--sysroot=/nonexistent"|' \
+        "$root/configs/suites/rv.json"
+    FLAGBENCH_ROOT="$root" run "$FLAGBENCH" run --suite rv --out "$BATS_TEST_TMPDIR/run" --only "*rv64gcv"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    jqr '[.cells[] | select(.emulated and .status == "unsupported")
+          | select(.reason | test("clang-16 cannot build C here with -march=rv64gcv: .*stdio.h.*install clang-16 .*libc6-dev-riscv64-cross"))]
+         | length == 2' "$r"
+}
