@@ -15,17 +15,17 @@
 int build_cache_key(const struct cell *c, char key[65])
 {
 	char src[65];
-	if (sha256_file_hex(c->variant->source, src, NULL) < 0)
-		return error("cannot read %s: %s", c->variant->source, strerror(errno));
+	if (sha256_file_hex(c->spec.variant->source, src, NULL) < 0)
+		return error("cannot read %s: %s", c->spec.variant->source, strerror(errno));
 	struct strbuf sb = STRBUF_INIT;
-	sb_addf(&sb, "flagbench-cache/1\n%s\n", c->compiler->identity);
-	for (size_t i = 0; i < c->cflags.n; i++)
-		sb_addf(&sb, "flag %s\n", c->cflags.v[i]);
-	for (size_t i = 0; i < c->family->libs.n; i++)
-		sb_addf(&sb, "lib %s\n", c->family->libs.v[i]);
+	sb_addf(&sb, "flagbench-cache/1\n%s\n", c->spec.compiler->identity);
+	for (size_t i = 0; i < c->spec.cflags.n; i++)
+		sb_addf(&sb, "flag %s\n", c->spec.cflags.v[i]);
+	for (size_t i = 0; i < c->spec.family->libs.n; i++)
+		sb_addf(&sb, "lib %s\n", c->spec.family->libs.v[i]);
 	sb_addf(&sb, "source %s\n", src);
 	/* the family's other files (shared headers, included sources) count too */
-	char *dir = xstrdup(c->variant->source);
+	char *dir = xstrdup(c->spec.variant->source);
 	char *slash = strrchr(dir, '/');
 	if (slash)
 		*slash = '\0';
@@ -66,13 +66,13 @@ static void start_job(struct plan *p, struct job *j)
 {
 	struct cell *c = &p->cells[j->first_cell];
 	struct strvec argv = STRVEC_INIT;
-	sv_push(&argv, c->compiler->path);
-	sv_pushv(&argv, c->cflags.v);
+	sv_push(&argv, c->spec.compiler->path);
+	sv_pushv(&argv, c->spec.cflags.v);
 	sv_push(&argv, "-o");
 	sv_push(&argv, j->tmp);
-	sv_push(&argv, c->variant->source);
-	for (size_t i = 0; i < c->family->libs.n; i++)
-		sv_pushf(&argv, "-l%s", c->family->libs.v[i]);
+	sv_push(&argv, c->spec.variant->source);
+	for (size_t i = 0; i < c->spec.family->libs.n; i++)
+		sv_pushf(&argv, "-l%s", c->spec.family->libs.v[i]);
 	/* the exact command, for provenance and to reproduce by hand */
 	struct strbuf cmd = STRBUF_INIT;
 	for (size_t i = 0; i < argv.n; i++)
@@ -91,7 +91,7 @@ static void start_job(struct plan *p, struct job *j)
 	j->child = ch;
 	if (child_start(&j->child) < 0) {
 		j->done = 1;
-		snprintf(j->reason, sizeof(j->reason), "cannot run %s", c->compiler->path);
+		snprintf(j->reason, sizeof(j->reason), "cannot run %s", c->spec.compiler->path);
 	} else {
 		j->running = 1;
 	}
@@ -155,11 +155,11 @@ int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double time
 	for (size_t i = 0; i < p->n; i++) {
 		struct cell *c = &p->cells[i];
 		cell_job[i] = -1;
-		if (c->status != CELL_PENDING || !c->variant)
+		if (c->status != CELL_PENDING || !c->spec.variant)
 			continue;
 		char key[65];
 		if (build_cache_key(c, key) < 0) {
-			cell_set_status(c, CELL_BUILD_FAILED, "cannot read %s", c->variant->source);
+			cell_set_status(c, CELL_BUILD_FAILED, "cannot read %s", c->spec.variant->source);
 			continue;
 		}
 		size_t k;
@@ -171,7 +171,7 @@ int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double time
 			memcpy(j->key, key, 65);
 			j->first_cell = i;
 			j->dir = xasprintf("%s/%.2s/%s", cache_dir, key, key + 2);
-			j->prog = xasprintf("%s/%s", j->dir, c->variant->name);
+			j->prog = xasprintf("%s/%s", j->dir, c->spec.variant->name);
 			j->tmp = xasprintf("%s.tmp.%ld", j->prog, (long)getpid());
 			if (access(j->prog, X_OK) == 0) {
 				j->done = j->ok = 1;
@@ -245,9 +245,9 @@ int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double time
 		struct job *j = &js[cell_job[i]];
 		struct cell *c = &p->cells[i];
 		if (j->ok) {
-			c->binary = xstrdup(j->prog);
-			if (sha256_file_hex(c->binary, c->binary_sha256, &c->binary_bytes) < 0)
-				cell_set_status(c, CELL_BUILD_FAILED, "cannot read the built binary %s", c->binary);
+			c->build.binary = xstrdup(j->prog);
+			if (sha256_file_hex(c->build.binary, c->build.sha256, &c->build.bytes) < 0)
+				cell_set_status(c, CELL_BUILD_FAILED, "cannot read the built binary %s", c->build.binary);
 		} else if (fb_interrupted && !j->done) {
 			cell_set_status(c, CELL_SKIPPED, "interrupted before it was built");
 		} else {
@@ -281,15 +281,15 @@ void build_dedupe(struct plan *p)
 {
 	for (size_t i = 0; i < p->n; i++) {
 		struct cell *c = &p->cells[i];
-		if (!c->binary || c->status != CELL_PENDING)
+		if (!c->build.binary || c->status != CELL_PENDING)
 			continue;
 		for (size_t k = 0; k < i; k++) {
 			struct cell *o = &p->cells[k];
-			if (o->binary && o->same_binary_as < 0 && o->status == CELL_PENDING &&
-			    !strcmp(o->binary_sha256, c->binary_sha256) && !strcmp(o->allocator, c->allocator) &&
-			    same_strvec(&o->run_args, &c->run_args) && str_equal_or_null(o->placement, c->placement) &&
-			    str_equal_or_null(o->consumer, c->consumer)) {
-				c->same_binary_as = (int)k;
+			if (o->build.binary && o->build.same_binary_as < 0 && o->status == CELL_PENDING &&
+			    !strcmp(o->build.sha256, c->build.sha256) && !strcmp(o->spec.allocator, c->spec.allocator) &&
+			    same_strvec(&o->spec.run_args, &c->spec.run_args) && str_equal_or_null(o->spec.placement, c->spec.placement) &&
+			    str_equal_or_null(o->spec.consumer, c->spec.consumer)) {
+				c->build.same_binary_as = (int)k;
 				break;
 			}
 		}

@@ -222,37 +222,38 @@ static void test_plan_matrix(void **state)
 	int nf = load_all_families(&fams);
 	assert_true(nf >= 1);
 	struct plan plan;
-	struct plan_input in = { &s, &p, fams, (size_t)nf, NULL, fake_flag, fake_march };
+	struct plan_input in = { .suite = &s, .profile = &p, .families = fams, .nfamilies = (size_t)nf,
+				 .has_cpu_flag = fake_flag, .probe_march = fake_march };
 	assert_int_equal(plan_build(&in, &plan), 0);
 	/* 2 variants x 3 compilers x 2 opt x 2 march + the GNU yes reference */
 	assert_int_equal(plan.n, 2 * 3 * 2 * 2 + 1);
 	size_t missing = 0, refused = 0, pending = 0;
 	for (size_t i = 0; i < plan.n; i++) {
 		struct cell *c = &plan.cells[i];
-		if (c->reference) {
-			assert_string_equal(c->id, "yes/gnu-yes@reference");
+		if (c->spec.reference) {
+			assert_string_equal(c->spec.id, "yes/gnu-yes@reference");
 			continue;
 		}
-		if (!strcmp(c->compiler->name, "no-such-compiler-xyz")) {
+		if (!strcmp(c->spec.compiler->name, "no-such-compiler-xyz")) {
 			assert_int_equal(c->status, CELL_UNSUPPORTED);
 			assert_non_null(strstr(c->reason, "not found on PATH"));
 			missing++;
-		} else if (!strcmp(c->compiler->name, "clang") && !strcmp(c->march, "x86-64-v3")) {
+		} else if (!strcmp(c->spec.compiler->name, "clang") && !strcmp(c->spec.march, "x86-64-v3")) {
 			assert_int_equal(c->status, CELL_UNSUPPORTED);
 			refused++;
 		} else {
 			assert_int_equal(c->status, CELL_PENDING);
 			pending++;
 		}
-		assert_int_equal(c->size, !strcmp(c->variant->name, "vmsplice") ? 5000 : 1000);
-		assert_int_equal(c->expected_bytes, c->size * 2);
+		assert_int_equal(c->spec.size, !strcmp(c->spec.variant->name, "vmsplice") ? 5000 : 1000);
+		assert_int_equal(c->spec.expected_bytes, c->spec.size * 2);
 	}
 	assert_int_equal(missing, 8);
 	assert_int_equal(refused, 4);
 	assert_int_equal(pending, 12);
-	assert_string_equal(plan.cells[0].id, "yes/buf@gcc/-O2/x86-64");
-	assert_string_equal(plan.cells[0].cflags.v[0], "-O2");
-	assert_string_equal(plan.cells[0].cflags.v[1], "-march=x86-64");
+	assert_string_equal(plan.cells[0].spec.id, "yes/buf@gcc/-O2/x86-64");
+	assert_string_equal(plan.cells[0].spec.cflags.v[0], "-O2");
+	assert_string_equal(plan.cells[0].spec.cflags.v[1], "-march=x86-64");
 
 	/* cache keys: same inputs, same key; any flag changes it */
 	char k0[65], k1[65], k2[65];
@@ -318,15 +319,16 @@ static void test_plan_placements(void **state)
 	assert_int_equal(load_cpu_profile("host", &p), 0);
 	int nf = load_all_families(&fams);
 	struct plan plan;
-	struct plan_input in = { &s, &p, fams, (size_t)nf, NULL, fake_flag, fake_march };
+	struct plan_input in = { .suite = &s, .profile = &p, .families = fams, .nfamilies = (size_t)nf,
+				 .has_cpu_flag = fake_flag, .probe_march = fake_march };
 	assert_int_equal(plan_build(&in, &plan), 0);
 	assert_int_equal(plan.n, 3 * 2 + 3 * 2);
-	assert_string_equal(plan.cells[0].id, "yes/buf@gcc/-O2/default/same_cpu/splice");
-	assert_string_equal(plan.cells[1].id, "yes/buf@gcc/-O2/default/same_cpu/pv");
-	assert_string_equal(plan.cells[5].id, "yes/buf@gcc/-O2/default/unpinned/pv");
-	assert_string_equal(plan.cells[6].id, "yes/gnu-yes@reference/same_cpu/splice");
-	assert_string_equal(plan.cells[6].placement, "same_cpu");
-	assert_string_equal(plan.cells[11].consumer, "pv");
+	assert_string_equal(plan.cells[0].spec.id, "yes/buf@gcc/-O2/default/same_cpu/splice");
+	assert_string_equal(plan.cells[1].spec.id, "yes/buf@gcc/-O2/default/same_cpu/pv");
+	assert_string_equal(plan.cells[5].spec.id, "yes/buf@gcc/-O2/default/unpinned/pv");
+	assert_string_equal(plan.cells[6].spec.id, "yes/gnu-yes@reference/same_cpu/splice");
+	assert_string_equal(plan.cells[6].spec.placement, "same_cpu");
+	assert_string_equal(plan.cells[11].spec.consumer, "pv");
 	plan_free(&plan);
 	for (int i = 0; i < nf; i++)
 		free_family(&fams[i]);
@@ -347,19 +349,20 @@ static void test_plan_cross(void **state)
 	assert_int_equal(load_cpu_profile("J4205", &p), 0);
 	int nf = load_all_families(&fams);
 	struct plan plan;
-	struct plan_input in = { &s, &p, fams, (size_t)nf, NULL, fake_flag, fake_march };
+	struct plan_input in = { .suite = &s, .profile = &p, .families = fams, .nfamilies = (size_t)nf,
+				 .has_cpu_flag = fake_flag, .probe_march = fake_march };
 	assert_int_equal(plan_build(&in, &plan), 0);
 	assert_int_equal(plan.n, 1 + 3 + 1 + 1); /* native, 3 cross, missing cross, reference */
 	struct cell *x = &plan.cells[1];
-	assert_string_equal(x->id, "yes/buf@gcc/-O2/x86-64-v2");
-	assert_non_null(x->cross);
-	assert_int_equal(x->size, 77);
+	assert_string_equal(x->spec.id, "yes/buf@gcc/-O2/x86-64-v2");
+	assert_non_null(x->spec.cross);
+	assert_int_equal(x->spec.size, 77);
 	assert_int_equal(x->status, CELL_PENDING);
 	/* no profile flags (-msse4 of the J4205) in a cross build */
-	assert_int_equal(x->cflags.n, 2);
-	assert_int_equal(plan.cells[0].cflags.n, 3);
+	assert_int_equal(x->spec.cflags.n, 2);
+	assert_int_equal(plan.cells[0].spec.cflags.n, 3);
 	struct strvec argv = STRVEC_INIT;
-	x->binary = xstrdup("/bin/prog");
+	x->build.binary = xstrdup("/bin/prog");
 	cell_program_argv(x, &argv);
 	assert_string_equal(argv.v[0], "env");
 	assert_string_equal(argv.v[1], "/bin/prog");
