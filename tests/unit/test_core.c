@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <math.h>
 #include <sys/wait.h>
 
 #include <cmocka.h>
@@ -25,6 +26,8 @@
 #include "results.h"
 #include "runcmd.h"
 #include "stats.h"
+#include "thermal.h"
+#include "topology.h"
 #include "verify.h"
 
 /* stderr of the code under test, captured to check error messages */
@@ -378,6 +381,185 @@ static void test_plan_cross(void **state)
 	free_cpu_profile(&p);
 }
 
+/* ---- where cells run: resolved by the plan ---- */
+static const char *fake_allocator(const char *name, char *reason, size_t n)
+{
+	if (!strcmp(name, "glibc"))
+		return "";
+	if (!strcmp(name, "mimalloc"))
+		return "/fake/libmimalloc.so.2";
+	snprintf(reason, n, "%s: not installed here", name);
+	return NULL;
+}
+
+static void test_plan_runtime(void **state)
+{
+	(void)state;
+	struct suite s;
+	struct cpu_profile p;
+	struct family *fams;
+	struct topology topo;
+	assert_int_equal(load_suite("tests/fixtures/configs/placements.json", &s), 0);
+	assert_int_equal(load_cpu_profile("host", &p), 0);
+	assert_int_equal(topology_load("tests/fixtures/sys/j4205", &topo), 0);
+	int nf = load_all_families(&fams);
+	struct plan plan;
+	struct plan_input in = { .suite = &s, .profile = &p, .families = fams, .nfamilies = (size_t)nf,
+				 .topology = &topo, .has_cpu_flag = fake_flag, .probe_march = fake_march };
+	assert_int_equal(plan_build(&in, &plan), 0);
+	size_t with_pair = 0;
+	for (size_t i = 0; i < plan.n; i++) {
+		const struct cell *c = &plan.cells[i];
+		enum placement_class cls;
+		int a, b;
+		assert_int_equal(placement_class_parse(c->spec.placement, &cls), 0);
+		if (topology_class_pair(&topo, cls, &a, &b) == 0) {
+			with_pair++;
+			assert_int_equal(c->status, CELL_PENDING);
+			assert_int_equal(c->spec.pin.producer, a);
+			assert_int_equal(c->spec.pin.consumer, b);
+		} else {
+			assert_int_equal(c->status, CELL_UNSUPPORTED);
+			assert_non_null(strstr(c->reason, "pair on this machine"));
+		}
+	}
+	assert_true(with_pair >= 4); /* same_cpu and unpinned exist everywhere */
+	plan_free(&plan);
+
+	/* without a topology no placement can be honoured */
+	in.topology = NULL;
+	assert_int_equal(plan_build(&in, &plan), 0);
+	for (size_t i = 0; i < plan.n; i++) {
+		assert_int_equal(plan.cells[i].status, CELL_UNSUPPORTED);
+		assert_non_null(strstr(plan.cells[i].reason, "cpu topology unreadable"));
+	}
+	plan_free(&plan);
+	free_suite(&s);
+
+	/* allocators: a library to preload, or unsupported with the reason */
+	assert_int_equal(load_suite("seed004", &s), 0);
+	in.suite = &s;
+	in.allocator_library = fake_allocator;
+	assert_int_equal(plan_build(&in, &plan), 0);
+	size_t seen[3] = { 0 };
+	for (size_t i = 0; i < plan.n; i++) {
+		const struct cell *c = &plan.cells[i];
+		if (!strcmp(c->spec.allocator, "glibc")) {
+			assert_null(c->spec.preload);
+			seen[0]++;
+		} else if (!strcmp(c->spec.allocator, "mimalloc")) {
+			assert_string_equal(c->spec.preload, "/fake/libmimalloc.so.2");
+			seen[1]++;
+		} else {
+			assert_int_equal(c->status, CELL_UNSUPPORTED);
+			assert_non_null(strstr(c->reason, "not installed here"));
+			seen[2]++;
+		}
+	}
+	assert_true(seen[0] > 0 && seen[0] == seen[1] && seen[2] == 2 * seen[0]);
+	plan_free(&plan);
+	topology_free(&topo);
+	for (int i = 0; i < nf; i++)
+		free_family(&fams[i]);
+	free(fams);
+	free_suite(&s);
+	free_cpu_profile(&p);
+}
+
+/* ---- a cell's records: serialized once, parsed back the same ---- */
+static void fill_measured_cell(struct cell *c)
+{
+	static const double t[] = { 0.20, 0.21, 0.19, 0.20, 0.22 };
+	c->status = CELL_OK;
+	sv_push(&c->warnings, "throttled: clock fell");
+	snprintf(c->build.sha256, sizeof(c->build.sha256), "%064d", 7);
+	c->build.bytes = 16384;
+	c->verify.status = VERIFY_PASSED;
+	c->verify.seconds = 0.5;
+	struct cell_measurement *m = &c->measure;
+	stats_compute(&m->time, t, 5);
+	m->user_s = 0.01;
+	m->system_s = 0.02;
+	json_t *run = json_pack("{s:i, s:f, s:s, s:s, s:s}", "bytes", 2000, "seconds", 0.2, "producer", "exited 0",
+				"status", "ok", "consumer", "splice");
+	m->runs = xcalloc(1, sizeof(*m->runs));
+	assert_int_equal(meter_run_from_json(&m->runs[0], run), 0);
+	m->nruns = 1;
+	json_decref(run);
+	m->cooldown = xcalloc(1, sizeof(*m->cooldown));
+	m->ncooldown = 1;
+	m->cooldown[0].status = COOLDOWN_REACHED;
+	m->cooldown[0].temp_before = 60;
+	m->cooldown[0].temp_after = NAN;
+	m->cooldown[0].waited_s = 3;
+	snprintf(m->cooldown[0].sensor, sizeof(m->cooldown[0].sensor), "k10temp/Tctl");
+	snprintf(m->cooldown[0].reason, sizeof(m->cooldown[0].reason), "reached");
+	m->thermal.taken = 1;
+	m->thermal.throttled = THROTTLE_YES;
+	m->thermal.why = xstrdup("clock fell");
+	m->thermal.celsius_before = 55;
+	m->thermal.before = json_pack("{s:f}", "celsius", 55.0);
+	m->thermal.after = json_pack("{s:n}", "celsius");
+	m->counters.state = COUNTERS_COUNTED;
+	m->counters.source = xstrdup("callgrind");
+	m->counters.unit = xstrdup("byte");
+	m->counters.size = 4096;
+	m->counters.instructions_per_unit = 3.5;
+}
+
+static void test_cell_round_trip(void **state)
+{
+	(void)state;
+	struct suite s;
+	struct cpu_profile p;
+	struct family *fams;
+	assert_int_equal(load_suite("tests/fixtures/configs/matrix.json", &s), 0);
+	assert_int_equal(load_cpu_profile("host", &p), 0);
+	int nf = load_all_families(&fams);
+	struct plan a, b;
+	struct plan_input in = { .suite = &s, .profile = &p, .families = fams, .nfamilies = (size_t)nf,
+				 .has_cpu_flag = fake_flag, .probe_march = fake_march };
+	assert_int_equal(plan_build(&in, &a), 0);
+	assert_int_equal(plan_build(&in, &b), 0);
+	/* cell 0 measured with every record; the last variant cell shares its binary */
+	size_t twin = a.n - 2;
+	fill_measured_cell(&a.cells[0]);
+	a.cells[twin].status = CELL_OK;
+	a.cells[twin].build.same_binary_as = 0;
+	cell_set_status(&a.cells[1], CELL_WRONG_OUTPUT, "line 3 differs");
+	size_t idx[] = { 0, 1, twin };
+	for (size_t k = 0; k < 3; k++) {
+		json_t *j = cell_to_json(&a.cells[idx[k]], &a);
+		char *text = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(10));
+		json_t *back = json_loads(text, 0, NULL); /* through text, as the journal */
+		assert_int_equal(cell_from_json(&b.cells[idx[k]], back, &b), 0);
+		json_t *again = cell_to_json(&b.cells[idx[k]], &b);
+		assert_true(json_equal(j, again));
+		json_decref(j);
+		json_decref(back);
+		json_decref(again);
+		free(text);
+	}
+	/* the restored measurement computes as the original does */
+	assert_int_equal(b.cells[0].measure.time.n, 5);
+	assert_true(cell_rate(&b.cells[0], NULL, NULL) > 0);
+	assert_int_equal(b.cells[twin].build.same_binary_as, 0);
+	assert_int_equal(b.cells[0].measure.thermal.throttled, THROTTLE_YES);
+	assert_int_equal(b.cells[0].measure.cooldown[0].status, COOLDOWN_REACHED);
+	assert_int_equal(b.cells[1].status, CELL_WRONG_OUTPUT);
+	assert_string_equal(b.cells[1].reason, "line 3 differs");
+	json_t *bad = json_pack("{s:s}", "status", "no_such_status");
+	assert_int_equal(cell_from_json(&b.cells[2], bad, &b), -1);
+	json_decref(bad);
+	plan_free(&a);
+	plan_free(&b);
+	for (int i = 0; i < nf; i++)
+		free_family(&fams[i]);
+	free(fams);
+	free_suite(&s);
+	free_cpu_profile(&p);
+}
+
 /* ---- statistics ---- */
 static void test_stats(void **state)
 {
@@ -550,6 +732,7 @@ int main(void)
 		cmocka_unit_test(test_config_errors),  cmocka_unit_test(test_config_unknown_profile),
 		cmocka_unit_test(test_config_profiles), cmocka_unit_test(test_plan_matrix),
 		cmocka_unit_test(test_plan_placements), cmocka_unit_test(test_plan_cross),
+		cmocka_unit_test(test_plan_runtime),   cmocka_unit_test(test_cell_round_trip),
 		cmocka_unit_test(test_stats),          cmocka_unit_test(test_status_mapping),
 		cmocka_unit_test(test_hyperfine_quote), cmocka_unit_test(test_check_yes),
 		cmocka_unit_test(test_run_capture_env),
