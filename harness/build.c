@@ -144,14 +144,10 @@ static void finish_job(struct job *j, double timeout_s)
 	}
 }
 
-int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double timeout_s, struct build_stats *st)
+/* One job per distinct cache key; cell_job[i] is cell i's job, or -1. */
+static size_t plan_jobs(struct plan *p, const char *cache_dir, struct job *js, int *cell_job, struct build_stats *st)
 {
-	memset(st, 0, sizeof(*st));
-	if (mkdir_p(cache_dir, 0755) < 0)
-		return error("cannot create %s: %s", cache_dir, strerror(errno));
-	struct job *js = xcalloc(p->n ? p->n : 1, sizeof(*js));
 	size_t njobs = 0;
-	int *cell_job = xcalloc(p->n ? p->n : 1, sizeof(int));
 	for (size_t i = 0; i < p->n; i++) {
 		struct cell *c = &p->cells[i];
 		cell_job[i] = -1;
@@ -183,7 +179,60 @@ int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double time
 		}
 		cell_job[i] = (int)k;
 	}
-	/* run up to `jobs` compilers at once, reading their stderr with poll */
+	return njobs;
+}
+
+/* Reads the running compilers' stderr for up to 100 ms; finishes those
+ * that closed it or ran past the timeout.  Returns how many finished. */
+static unsigned drain_jobs(struct job *js, size_t njobs, double timeout_s, struct build_stats *st)
+{
+	struct pollfd pfd[64];
+	size_t map[64], n = 0;
+	unsigned finished = 0;
+	for (size_t k = 0; k < njobs && n < 64; k++)
+		if (js[k].running && js[k].child.err_fd >= 0) {
+			pfd[n].fd = js[k].child.err_fd;
+			pfd[n].events = POLLIN;
+			map[n++] = k;
+		}
+	int pr = poll(pfd, (nfds_t)n, 100);
+	for (size_t k = 0; pr > 0 && k < n; k++) {
+		if (!pfd[k].revents)
+			continue;
+		struct job *j = &js[map[k]];
+		char buf[4096];
+		ssize_t r = read(j->child.err_fd, buf, sizeof(buf));
+		if (r > 0) {
+			if (j->err.len < 65536)
+				sb_add(&j->err, buf, (size_t)r);
+			continue;
+		}
+		if (r < 0 && errno == EINTR)
+			continue;
+		close(j->child.err_fd);
+		j->child.err_fd = -1;
+		finish_job(j, timeout_s);
+		finished++;
+		if (j->ok)
+			st->compiled++;
+	}
+	/* a job whose compiler hangs with stderr open: enforce the timeout */
+	for (size_t k = 0; k < njobs; k++) {
+		struct job *j = &js[k];
+		if (j->running && (fb_interrupted || now_monotonic() - j->child.started > timeout_s)) {
+			close(j->child.err_fd);
+			j->child.err_fd = -1;
+			finish_job(j, timeout_s);
+			finished++;
+		}
+	}
+	return finished;
+}
+
+/* Runs up to `jobs` compilers at once until every job is done. */
+static void run_jobs(struct plan *p, struct job *js, size_t njobs, unsigned jobs, double timeout_s,
+		     struct build_stats *st)
+{
 	size_t next = 0;
 	unsigned running = 0;
 	for (;;) {
@@ -197,52 +246,17 @@ int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double time
 		}
 		if (!running)
 			break;
-		struct pollfd pfd[64];
-		size_t map[64], n = 0;
-		for (size_t k = 0; k < njobs && n < 64; k++)
-			if (js[k].running && js[k].child.err_fd >= 0) {
-				pfd[n].fd = js[k].child.err_fd;
-				pfd[n].events = POLLIN;
-				map[n++] = k;
-			}
-		int pr = poll(pfd, (nfds_t)n, 100);
-		if (pr < 0 && errno != EINTR)
-			break;
-		for (size_t k = 0; k < n; k++) {
-			if (!pfd[k].revents)
-				continue;
-			struct job *j = &js[map[k]];
-			char buf[4096];
-			ssize_t r = read(j->child.err_fd, buf, sizeof(buf));
-			if (r > 0) {
-				if (j->err.len < 65536)
-					sb_add(&j->err, buf, (size_t)r);
-				continue;
-			}
-			if (r < 0 && errno == EINTR)
-				continue;
-			close(j->child.err_fd);
-			j->child.err_fd = -1;
-			finish_job(j, timeout_s);
-			running--;
-			if (j->ok)
-				st->compiled++;
-		}
-		/* a job whose compiler hangs with stderr open: enforce the timeout */
-		for (size_t k = 0; k < njobs; k++) {
-			struct job *j = &js[k];
-			if (j->running && (fb_interrupted || now_monotonic() - j->child.started > timeout_s)) {
-				close(j->child.err_fd);
-				j->child.err_fd = -1;
-				finish_job(j, timeout_s);
-				running--;
-			}
-		}
+		running -= drain_jobs(js, njobs, timeout_s, st);
 	}
+}
+
+/* Each cell gets its job's binary, or the job's failure. */
+static void assign_binaries(struct plan *p, const struct job *js, const int *cell_job)
+{
 	for (size_t i = 0; i < p->n; i++) {
 		if (cell_job[i] < 0)
 			continue;
-		struct job *j = &js[cell_job[i]];
+		const struct job *j = &js[cell_job[i]];
 		struct cell *c = &p->cells[i];
 		if (j->ok) {
 			c->build.binary = xstrdup(j->prog);
@@ -254,6 +268,18 @@ int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double time
 			cell_set_status(c, CELL_BUILD_FAILED, "%s", j->reason[0] ? j->reason : "not built");
 		}
 	}
+}
+
+int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double timeout_s, struct build_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (mkdir_p(cache_dir, 0755) < 0)
+		return error("cannot create %s: %s", cache_dir, strerror(errno));
+	struct job *js = xcalloc(p->n ? p->n : 1, sizeof(*js));
+	int *cell_job = xcalloc(p->n ? p->n : 1, sizeof(int));
+	size_t njobs = plan_jobs(p, cache_dir, js, cell_job, st);
+	run_jobs(p, js, njobs, jobs, timeout_s, st);
+	assign_binaries(p, js, cell_job);
 	for (size_t k = 0; k < njobs; k++) {
 		if (js[k].done && !js[k].ok)
 			st->failed++;
