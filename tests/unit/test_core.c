@@ -214,19 +214,43 @@ static int fake_march(struct compiler *c, const char *march, char *why, size_t n
 	return 1;
 }
 
-static void test_plan_matrix(void **state)
-{
-	(void)state;
+/* A suite, a profile and every family, loaded for a plan test. */
+struct plan_fixture {
 	struct suite s;
 	struct cpu_profile p;
 	struct family *fams;
-	assert_int_equal(load_suite("tests/fixtures/configs/matrix.json", &s), 0);
-	assert_int_equal(load_cpu_profile("host", &p), 0);
-	int nf = load_all_families(&fams);
-	assert_true(nf >= 1);
+	int nf;
+	struct plan_input in;
+};
+
+static void fixture_load(struct plan_fixture *fx, const char *suite, const char *profile)
+{
+	memset(fx, 0, sizeof(*fx));
+	assert_int_equal(load_suite(suite, &fx->s), 0);
+	assert_int_equal(load_cpu_profile(profile, &fx->p), 0);
+	fx->nf = load_all_families(&fx->fams);
+	assert_true(fx->nf >= 1);
+	struct plan_input in = { .suite = &fx->s, .profile = &fx->p, .families = fx->fams,
+				 .nfamilies = (size_t)fx->nf, .has_cpu_flag = fake_flag, .probe_march = fake_march };
+	fx->in = in;
+}
+
+static void fixture_free(struct plan_fixture *fx)
+{
+	for (int i = 0; i < fx->nf; i++)
+		free_family(&fx->fams[i]);
+	free(fx->fams);
+	free_suite(&fx->s);
+	free_cpu_profile(&fx->p);
+}
+
+static void test_plan_matrix(void **state)
+{
+	(void)state;
+	struct plan_fixture fx;
+	fixture_load(&fx, "tests/fixtures/configs/matrix.json", "host");
 	struct plan plan;
-	struct plan_input in = { .suite = &s, .profile = &p, .families = fams, .nfamilies = (size_t)nf,
-				 .has_cpu_flag = fake_flag, .probe_march = fake_march };
+	struct plan_input in = fx.in;
 	assert_int_equal(plan_build(&in, &plan), 0);
 	/* 2 variants x 3 compilers x 2 opt x 2 march + the GNU yes reference */
 	assert_int_equal(plan.n, 2 * 3 * 2 * 2 + 1);
@@ -281,8 +305,8 @@ static void test_plan_matrix(void **state)
 	memset(&rs, 0, sizeof(rs));
 	rs.id = "test";
 	rs.dir = "/tmp";
-	rs.suite = &s;
-	rs.cpu_profile = &p;
+	rs.suite = &fx.s;
+	rs.cpu_profile = &fx.p;
 	rs.plan = &plan;
 	rs.argv = json_array();
 	rs.host = json_object();
@@ -304,26 +328,17 @@ static void test_plan_matrix(void **state)
 	json_decref(rs.profile);
 
 	plan_free(&plan);
-	for (int i = 0; i < nf; i++)
-		free_family(&fams[i]);
-	free(fams);
-	free_suite(&s);
-	free_cpu_profile(&p);
+	fixture_free(&fx);
 }
 
 /* stream families cross placements and consumers; references too */
 static void test_plan_placements(void **state)
 {
 	(void)state;
-	struct suite s;
-	struct cpu_profile p;
-	struct family *fams;
-	assert_int_equal(load_suite("tests/fixtures/configs/placements.json", &s), 0);
-	assert_int_equal(load_cpu_profile("host", &p), 0);
-	int nf = load_all_families(&fams);
+	struct plan_fixture fx;
+	fixture_load(&fx, "tests/fixtures/configs/placements.json", "host");
 	struct plan plan;
-	struct plan_input in = { .suite = &s, .profile = &p, .families = fams, .nfamilies = (size_t)nf,
-				 .has_cpu_flag = fake_flag, .probe_march = fake_march };
+	struct plan_input in = fx.in;
 	assert_int_equal(plan_build(&in, &plan), 0);
 	assert_int_equal(plan.n, 3 * 2 + 3 * 2);
 	assert_string_equal(plan.cells[0].spec.id, "yes/buf@gcc/-O2/default/same_cpu/splice");
@@ -333,11 +348,7 @@ static void test_plan_placements(void **state)
 	assert_string_equal(plan.cells[6].spec.placement, "same_cpu");
 	assert_string_equal(plan.cells[11].spec.consumer, "pv");
 	plan_free(&plan);
-	for (int i = 0; i < nf; i++)
-		free_family(&fams[i]);
-	free(fams);
-	free_suite(&s);
-	free_cpu_profile(&p);
+	fixture_free(&fx);
 }
 
 /* cross targets: own compiler and marches, emulator prefix, own sizes;
@@ -345,15 +356,10 @@ static void test_plan_placements(void **state)
 static void test_plan_cross(void **state)
 {
 	(void)state;
-	struct suite s;
-	struct cpu_profile p;
-	struct family *fams;
-	assert_int_equal(load_suite("tests/fixtures/configs/cross.json", &s), 0);
-	assert_int_equal(load_cpu_profile("J4205", &p), 0);
-	int nf = load_all_families(&fams);
+	struct plan_fixture fx;
+	fixture_load(&fx, "tests/fixtures/configs/cross.json", "J4205");
 	struct plan plan;
-	struct plan_input in = { .suite = &s, .profile = &p, .families = fams, .nfamilies = (size_t)nf,
-				 .has_cpu_flag = fake_flag, .probe_march = fake_march };
+	struct plan_input in = fx.in;
 	assert_int_equal(plan_build(&in, &plan), 0);
 	assert_int_equal(plan.n, 1 + 3 + 1 + 1); /* native, 3 cross, missing cross, reference */
 	struct cell *x = &plan.cells[1];
@@ -374,11 +380,7 @@ static void test_plan_cross(void **state)
 	assert_int_equal(missing->status, CELL_UNSUPPORTED);
 	assert_non_null(strstr(missing->reason, "install gcc-riscv64-linux-gnu qemu-user"));
 	plan_free(&plan);
-	for (int i = 0; i < nf; i++)
-		free_family(&fams[i]);
-	free(fams);
-	free_suite(&s);
-	free_cpu_profile(&p);
+	fixture_free(&fx);
 }
 
 /* ---- where cells run: resolved by the plan ---- */
@@ -395,17 +397,13 @@ static const char *fake_allocator(const char *name, char *reason, size_t n)
 static void test_plan_runtime(void **state)
 {
 	(void)state;
-	struct suite s;
-	struct cpu_profile p;
-	struct family *fams;
 	struct topology topo;
-	assert_int_equal(load_suite("tests/fixtures/configs/placements.json", &s), 0);
-	assert_int_equal(load_cpu_profile("host", &p), 0);
+	struct plan_fixture fx;
+	fixture_load(&fx, "tests/fixtures/configs/placements.json", "host");
 	assert_int_equal(topology_load("tests/fixtures/sys/j4205", &topo), 0);
-	int nf = load_all_families(&fams);
 	struct plan plan;
-	struct plan_input in = { .suite = &s, .profile = &p, .families = fams, .nfamilies = (size_t)nf,
-				 .topology = &topo, .has_cpu_flag = fake_flag, .probe_march = fake_march };
+	struct plan_input in = fx.in;
+	in.topology = &topo;
 	assert_int_equal(plan_build(&in, &plan), 0);
 	size_t with_pair = 0;
 	for (size_t i = 0; i < plan.n; i++) {
@@ -434,11 +432,11 @@ static void test_plan_runtime(void **state)
 		assert_non_null(strstr(plan.cells[i].reason, "cpu topology unreadable"));
 	}
 	plan_free(&plan);
-	free_suite(&s);
+	free_suite(&fx.s);
 
 	/* allocators: a library to preload, or unsupported with the reason */
-	assert_int_equal(load_suite("seed004", &s), 0);
-	in.suite = &s;
+	assert_int_equal(load_suite("seed004", &fx.s), 0);
+	in.suite = &fx.s;
 	in.allocator_library = fake_allocator;
 	assert_int_equal(plan_build(&in, &plan), 0);
 	size_t seen[3] = { 0 };
@@ -459,11 +457,7 @@ static void test_plan_runtime(void **state)
 	assert_true(seen[0] > 0 && seen[0] == seen[1] && seen[2] == 2 * seen[0]);
 	plan_free(&plan);
 	topology_free(&topo);
-	for (int i = 0; i < nf; i++)
-		free_family(&fams[i]);
-	free(fams);
-	free_suite(&s);
-	free_cpu_profile(&p);
+	fixture_free(&fx);
 }
 
 /* ---- a cell's records: serialized once, parsed back the same ---- */
@@ -510,15 +504,10 @@ static void fill_measured_cell(struct cell *c)
 static void test_cell_round_trip(void **state)
 {
 	(void)state;
-	struct suite s;
-	struct cpu_profile p;
-	struct family *fams;
-	assert_int_equal(load_suite("tests/fixtures/configs/matrix.json", &s), 0);
-	assert_int_equal(load_cpu_profile("host", &p), 0);
-	int nf = load_all_families(&fams);
+	struct plan_fixture fx;
+	fixture_load(&fx, "tests/fixtures/configs/matrix.json", "host");
 	struct plan a, b;
-	struct plan_input in = { .suite = &s, .profile = &p, .families = fams, .nfamilies = (size_t)nf,
-				 .has_cpu_flag = fake_flag, .probe_march = fake_march };
+	struct plan_input in = fx.in;
 	assert_int_equal(plan_build(&in, &a), 0);
 	assert_int_equal(plan_build(&in, &b), 0);
 	/* cell 0 measured with every record; the last variant cell shares its binary */
@@ -553,11 +542,7 @@ static void test_cell_round_trip(void **state)
 	json_decref(bad);
 	plan_free(&a);
 	plan_free(&b);
-	for (int i = 0; i < nf; i++)
-		free_family(&fams[i]);
-	free(fams);
-	free_suite(&s);
-	free_cpu_profile(&p);
+	fixture_free(&fx);
 }
 
 /* ---- statistics ---- */
