@@ -126,7 +126,6 @@ static char *make_run_id(const char *suite, const char *profile)
 	return xasprintf("%s-%s-%s", ts, suite, profile);
 }
 
-
 /* Everything one `flagbench run` holds, stage after stage. */
 struct run {
 	struct run_opts o;
@@ -169,10 +168,14 @@ static int run_load(struct run *r, int argc, char **argv)
 		run_usage(stdout);
 		return 0;
 	}
-	if (o->order && strcmp(o->order, "sequential") && strcmp(o->order, "interleave"))
-		return error("--order must be sequential or interleave, not '%s'", o->order), EXIT_USAGE;
-	if (o->consumer && strcmp(o->consumer, "splice") && strcmp(o->consumer, "read") && strcmp(o->consumer, "pv"))
-		return error("--consumer must be splice, read or pv, not '%s'", o->consumer), EXIT_USAGE;
+	if (o->order && strcmp(o->order, "sequential") && strcmp(o->order, "interleave")) {
+		error("--order must be sequential or interleave, not '%s'", o->order);
+		return EXIT_USAGE;
+	}
+	if (o->consumer && strcmp(o->consumer, "splice") && strcmp(o->consumer, "read") && strcmp(o->consumer, "pv")) {
+		error("--consumer must be splice, read or pv, not '%s'", o->consumer);
+		return EXIT_USAGE;
+	}
 	if (load_cpu_profile(o->cpu ? o->cpu : "host", &r->prof) < 0)
 		return EXIT_USAGE;
 	if (load_suite(o->suite ? o->suite : "quick", &r->suite) < 0) {
@@ -204,9 +207,10 @@ static int run_settings(struct run *r)
 	r->max_runs = o->max_runs ? o->max_runs : r->runs * 10;
 	r->count = !o->dry_run && !o->no_counters;
 	r->hyperfine = find_on_path("hyperfine");
-	if (!r->hyperfine && !o->dry_run)
-		return error("hyperfine not found on PATH: install the Debian package hyperfine (./run.sh does)"),
-		       EXIT_USAGE;
+	if (!r->hyperfine && !o->dry_run) {
+		error("hyperfine not found on PATH: install the Debian package hyperfine (./run.sh does)");
+		return EXIT_USAGE;
+	}
 	return 0;
 }
 
@@ -234,8 +238,10 @@ static int run_folder(struct run *r, int argc, char **argv)
 		rs->id = make_run_id(r->suite.name, r->prof.name);
 		rs->dir = r->o.out ? xstrdup(r->o.out) : xasprintf("%s/results/%s", project_root(), rs->id);
 	}
-	if (mkdir_p(rs->dir, 0755) < 0)
-		return error("cannot create %s: %s", rs->dir, strerror(errno)), EXIT_USAGE;
+	if (mkdir_p(rs->dir, 0755) < 0) {
+		error("cannot create %s: %s", rs->dir, strerror(errno));
+		return EXIT_USAGE;
+	}
 	r->work = xasprintf("%s/.work", rs->dir);
 	return 0;
 }
