@@ -499,10 +499,11 @@ int results_resume(struct plan *p, const char *dir)
 		}
 		for (size_t i = 0; i < p->n; i++) {
 			struct cell *c = &p->cells[i];
+			/* a later line of the same cell replaces an earlier one */
+			int again = c->origin == CELL_FROM_JOURNAL;
 			if (strcmp(c->spec.id, id) || cell_from_json(c, j, p) < 0)
 				continue;
-			/* a later line of the same cell replaces an earlier one */
-			restored += c->origin != CELL_FROM_JOURNAL;
+			restored += !again;
 			c->origin = CELL_FROM_JOURNAL;
 		}
 		json_decref(j);

@@ -52,6 +52,17 @@ partial_copy() {
     done
 }
 
+@test "a cell journaled twice counts once, its last line wins" {
+    dir="$BATS_TEST_TMPDIR/twice"
+    partial_copy "$dir"
+    jq -c '.warnings = ["the second line"]' "$dir/journal.jsonl" >>"$dir/journal.jsonl"
+    run "$FLAGBENCH" run --suite smoke --dry-run --no-render --resume "$dir"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"resuming $dir: 2 cells already done"* ]]
+    jqr '[.cells[] | select(.variant == "simple") | .warnings] == [["the second line"], ["the second line"]]' \
+        "$dir/results.json"
+}
+
 @test "skipped cells in the journal run again" {
     dir="$BATS_TEST_TMPDIR/skip"
     partial_copy "$dir"
