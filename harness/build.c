@@ -293,16 +293,6 @@ int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double time
 	return 0;
 }
 
-static int same_strvec(const struct strvec *a, const struct strvec *b)
-{
-	if (a->n != b->n)
-		return 0;
-	for (size_t i = 0; i < a->n; i++)
-		if (strcmp(a->v[i], b->v[i]))
-			return 0;
-	return 1;
-}
-
 void build_dedupe(struct plan *p)
 {
 	for (size_t i = 0; i < p->n; i++) {
@@ -313,8 +303,7 @@ void build_dedupe(struct plan *p)
 			struct cell *o = &p->cells[k];
 			if (o->build.binary && o->build.same_binary_as < 0 && o->status == CELL_PENDING &&
 			    !strcmp(o->build.sha256, c->build.sha256) && !strcmp(o->spec.allocator, c->spec.allocator) &&
-			    same_strvec(&o->spec.run_args, &c->spec.run_args) && str_equal_or_null(o->spec.placement, c->spec.placement) &&
-			    str_equal_or_null(o->spec.consumer, c->spec.consumer)) {
+			    cell_spec_same_run(&o->spec, &c->spec)) {
 				c->build.same_binary_as = (int)k;
 				break;
 			}

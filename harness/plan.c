@@ -108,6 +108,28 @@ static void compiler_free(struct compiler *c)
 	free(c->identity);
 }
 
+static int sv_equal(const struct strvec *a, const struct strvec *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(a->v[i], b->v[i]))
+			return 0;
+	return 1;
+}
+
+int cell_spec_same_run(const struct cell_spec *a, const struct cell_spec *b)
+{
+	return sv_equal(&a->run_args, &b->run_args) && str_equal_or_null(a->placement, b->placement) &&
+	       str_equal_or_null(a->consumer, b->consumer);
+}
+
+int cell_spec_same_build(const struct cell_spec *a, const struct cell_spec *b)
+{
+	return a->variant == b->variant && a->compiler == b->compiler && a->cross == b->cross &&
+	       sv_equal(&a->cflags, &b->cflags);
+}
+
 /* A suite glob such as "fizzbuzz/sse" or "yes/[bv]*" against family/variant. */
 static int variant_selected(const struct suite *s, const char *family, const char *variant)
 {

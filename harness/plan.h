@@ -205,6 +205,13 @@ void cell_counters_free(struct cell_counters *k);
 void cell_thermal_free(struct cell_thermal *t);
 void cell_set_status(struct cell *c, enum cell_status s, const char *fmt, ...) FB_PRINTF(3, 4);
 
+/* Whether two cells run alike apart from their binary and allocator:
+ * the same arguments, placement and consumer. */
+int cell_spec_same_run(const struct cell_spec *a, const struct cell_spec *b);
+/* Whether two cells are the same build of the same variant: compiler and
+ * the full flag list (so every dimension that adds flags counts). */
+int cell_spec_same_build(const struct cell_spec *a, const struct cell_spec *b);
+
 /* Looks the compiler up on PATH and records its identity. */
 void compiler_probe(struct compiler *c, const char *name);
 /* Whether the compiler accepts -march=MARCH (compiles an empty unit). */

@@ -50,13 +50,13 @@ static const struct cell *measured_cell(const struct cell *c, const struct plan 
 	return c->build.same_binary_as >= 0 ? &p->cells[c->build.same_binary_as] : c;
 }
 
-/* The same cell with the glibc allocator: same id but for the allocator. */
+/* The same cell with the glibc allocator: the same build, run alike. */
 static const struct cell *glibc_twin(const struct plan *p, const struct cell *c)
 {
 	for (size_t k = 0; k < p->n; k++) {
-		const struct cell_spec *gs = &p->cells[k].spec, *cs = &c->spec;
-		if (gs->variant == cs->variant && gs->compiler == cs->compiler && !strcmp(gs->allocator, "glibc") &&
-		    !strcmp(gs->opt, cs->opt) && !strcmp(gs->march, cs->march) && gs->size == cs->size)
+		const struct cell_spec *g = &p->cells[k].spec;
+		if (!strcmp(g->allocator, "glibc") && cell_spec_same_build(g, &c->spec) &&
+		    cell_spec_same_run(g, &c->spec))
 			return &p->cells[k];
 	}
 	return NULL;

@@ -455,6 +455,27 @@ static void test_plan_runtime(void **state)
 		}
 	}
 	assert_true(seen[0] > 0 && seen[0] == seen[1] && seen[2] == 2 * seen[0]);
+	/* vs_glibc: against the same build under glibc, not another variant's */
+	for (size_t i = 0; i < plan.n; i++) {
+		struct cell *c = &plan.cells[i];
+		int glibc = !strcmp(c->spec.allocator, "glibc");
+		/* each variant its own time, the glibc build twice as slow */
+		double t = c->spec.variant ? (double)(c->spec.variant - c->spec.family->variants + 1) * (glibc ? 2.0 : 1.0)
+					   : 1.0;
+		double runs[3] = { t, t, t };
+		if (c->spec.variant && (glibc || !strcmp(c->spec.allocator, "mimalloc"))) {
+			c->status = CELL_OK;
+			stats_compute(&c->measure.time, runs, 3);
+		}
+	}
+	compute_speedups(&plan);
+	for (size_t i = 0; i < plan.n; i++) {
+		const struct cell *c = &plan.cells[i];
+		if (!strcmp(c->spec.allocator, "mimalloc"))
+			assert_true(fabs(c->vs_glibc - 2.0) < 1e-9);
+		else
+			assert_true(isnan(c->vs_glibc));
+	}
 	plan_free(&plan);
 	topology_free(&topo);
 	fixture_free(&fx);
