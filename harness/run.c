@@ -638,42 +638,52 @@ static void run_free(struct run *r)
 	free_run_opts(&r->o);
 }
 
-/* The pipeline: load -> plan -> build -> verify and measure -> record ->
- * render and the summary table. */
+/* The warnings on stderr, and a first results.json before anything runs. */
+static void run_announce(struct run *r)
+{
+	for (size_t i = 0; i < r->rs.warnings.n; i++)
+		warning("%s", r->rs.warnings.v[i]);
+	results_write(&r->rs);
+}
+
+/* The end of a run: its table on stdout, where the results are on stderr. */
+static void run_summary(struct run *r)
+{
+	if (!r->rs.interrupted)
+		print_summary(stdout, &r->plan);
+	fprintf(stderr, "flagbench: results in %s/results.json%s\n", r->rs.dir, r->rs.interrupted ? " (interrupted)" : "");
+}
+
+/* The stages in order (docs/architecture.md); returns the exit code. */
+static int run_pipeline(struct run *r, int argc, char **argv)
+{
+	install_interrupt_handler();
+	int code = run_settings(r);
+	if (code == 0)
+		code = run_folder(r, argc, argv);
+	if (code)
+		return code;
+	run_plan(r);
+	run_conditions(r);
+	code = run_restore(r);
+	if (code)
+		return code;
+	run_announce(r);
+	run_build(r);
+	run_cells(r);
+	code = run_record(r);
+	run_render(r);
+	run_summary(r);
+	return code;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run r;
 	memset(&r, 0, sizeof(r));
 	int code = run_load(&r, argc, argv);
-	if (code == 0 && r.o.help) {
-		run_free(&r);
-		return 0;
-	}
-	if (code == 0) {
-		install_interrupt_handler();
-		code = run_settings(&r);
-	}
-	if (code == 0)
-		code = run_folder(&r, argc, argv);
-	if (code == 0) {
-		run_plan(&r);
-		run_conditions(&r);
-		code = run_restore(&r);
-	}
-	if (code == 0) {
-		for (size_t i = 0; i < r.rs.warnings.n; i++)
-			warning("%s", r.rs.warnings.v[i]);
-		results_write(&r.rs);
-		run_build(&r);
-		run_cells(&r);
-		code = run_record(&r);
-		run_render(&r);
-		/* the end of a run: its table on stdout */
-		if (!r.rs.interrupted)
-			print_summary(stdout, &r.plan);
-		fprintf(stderr, "flagbench: results in %s/results.json%s\n", r.rs.dir,
-			r.rs.interrupted ? " (interrupted)" : "");
-	}
+	if (code == 0 && !r.o.help)
+		code = run_pipeline(&r, argc, argv);
 	run_free(&r);
 	return code;
 }
