@@ -116,10 +116,10 @@ long long qemucount_run(char *const *emu_prefix, char *const *prog_argv, double 
 /* The program's argv at size n: binary, n, the cell's other arguments. */
 static void prog_argv_at(const struct cell *c, unsigned long long n, struct strvec *out)
 {
-	sv_push(out, c->binary);
+	sv_push(out, c->build.binary);
 	sv_pushf(out, "%llu", n);
-	for (size_t i = 1; i < c->run_args.n; i++)
-		sv_push(out, c->run_args.v[i]);
+	for (size_t i = 1; i < c->spec.run_args.n; i++)
+		sv_push(out, c->spec.run_args.v[i]);
 }
 
 static json_t *skipped(const char *why)
@@ -127,28 +127,15 @@ static json_t *skipped(const char *why)
 	return json_pack("{s:s}", "skipped", why);
 }
 
-/* "qemu-riscv64 version 7.2.22 (...)", or NULL */
-static char *emulator_version(const char *emu)
-{
-	char *argv[] = { (char *)emu, "--version", NULL };
-	struct strbuf out = STRBUF_INIT;
-	struct child_exit ex;
-	char *v = NULL;
-	if (run_capture(argv, CHILD_DEVNULL, 30, 4096, &out, NULL, &ex) == 0 && ex.outcome == CHILD_EXITED &&
-	    !ex.exit_code && out.len)
-		v = xasprintf("%.*s", (int)strcspn(out.buf, "\n"), out.buf);
-	sb_release(&out);
-	return v;
-}
-
 json_t *qemucount_measure(const struct cell *c, const char *unit, double timeout_s)
 {
-	if (!c->cross || !c->binary)
+	const struct cell_spec *sp = &c->spec;
+	if (!sp->cross || !c->build.binary)
 		return skipped("not an emulated cell with a binary");
-	char *const *prefix = c->cross->run_prefix.v;
-	uint64_t n = c->family->counter_size ? c->family->counter_size : c->size;
-	if (n > c->size)
-		n = c->size;
+	char *const *prefix = sp->cross->run_prefix.v;
+	uint64_t n = sp->family->counter_size ? sp->family->counter_size : sp->size;
+	if (n > sp->size)
+		n = sp->size;
 	if (n > QEMUCOUNT_MAX_SIZE)
 		n = QEMUCOUNT_MAX_SIZE;
 	if (n == 0)
@@ -164,10 +151,6 @@ json_t *qemucount_measure(const struct cell *c, const char *unit, double timeout
 		if (count[i] < 0)
 			return skipped(why);
 	}
-	char *ver = emulator_version(prefix[0]);
-	json_t *k = json_pack("{s:s, s:I, s:s, s:f, s:n, s:s}", "source", "qemu", "size", (json_int_t)n, "unit", unit,
-			      "instructions_per_unit", (double)(count[1] - count[0]) / (double)n, "cycles_per_unit",
-			      "emulator", ver ? ver : prefix[0]);
-	free(ver);
-	return k;
+	return json_pack("{s:s, s:I, s:s, s:f, s:n}", "source", "qemu", "size", (json_int_t)n, "unit", unit,
+			 "instructions_per_unit", (double)(count[1] - count[0]) / (double)n, "cycles_per_unit");
 }

@@ -20,8 +20,7 @@
  * million instructions).  The result is the cell's "counters" object with
  * the fields callgrind fills:
  *   {"source": "qemu", "size": n, "unit", "instructions_per_unit",
- *    "cycles_per_unit": null, "emulator": "qemu-riscv64 version ..."}
- * or {"skipped": "why"}.
+ *    "cycles_per_unit": null} or {"skipped": "why"}.
  */
 #ifndef FLAGBENCH_QEMUCOUNT_H
 #define FLAGBENCH_QEMUCOUNT_H
