@@ -5,8 +5,8 @@
 # Variables set on make's command line reach the recipes through the environment, so
 # the scripts get RUN and PUBLIC as single arguments whatever characters they hold.
 
-HARNESS_SRCS += harness/tables/render.c
-UNIT_TESTS += tests/unit/test_render.c
+HARNESS_SRCS += harness/tables/model.c harness/tables/writers.c harness/tables/progress.c
+UNIT_TESTS += tests/unit/test_model.c
 
 plots:
 	$(Q)if [ -n "$${RUN:-}" ]; then \

@@ -1,0 +1,899 @@
+/* model.c: the results model (see model.h). */
+#define _GNU_SOURCE
+#include "model.h"
+#include "stats.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define SCHEMA_PREFIX "flagbench-results/"
+#define SCHEMA_CURRENT "flagbench-results/1"
+
+/* One results.json cell, with the texts the tables key on. */
+struct src {
+	json_t *j;
+	const char *variant, *config, *status, *id;
+	int ref;
+};
+
+struct var {
+	const char *name, *title;
+	int ref;
+};
+
+/* One family of one run, as read. */
+struct fsrc {
+	struct mrun *run;
+	const char *name, *title, *kind, *unit, *baseline;
+	struct src *cells;
+	size_t n, ncfgs, nvars;
+	const char **cfgs; /* non-reference configurations in order */
+	struct var *vars;  /* variants in order, references last */
+};
+
+static void *alloc(struct model *m, size_t n)
+{
+	if (m->nmem == m->amem) {
+		m->amem = m->amem ? 2 * m->amem : 64;
+		m->mem = xrealloc(m->mem, m->amem * sizeof(*m->mem));
+	}
+	return m->mem[m->nmem++] = xcalloc(1, n ? n : 1);
+}
+
+static const char *own(struct model *m, const char *fmt, ...) FB_PRINTF(2, 3);
+static const char *own(struct model *m, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = NULL;
+	if (vasprintf(&s, fmt, ap) < 0)
+		die(EXIT_USAGE, "out of memory");
+	va_end(ap);
+	alloc(m, 0);
+	free(m->mem[m->nmem - 1]);
+	return m->mem[m->nmem - 1] = s;
+}
+
+static const char *str(json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+/* jq's tostring: a string as is, anything else as compact JSON. */
+static const char *text(struct model *m, json_t *v)
+{
+	if (json_is_string(v))
+		return json_string_value(v);
+	char *s = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+	const char *t = own(m, "%s", s ? s : "null");
+	free(s);
+	return t;
+}
+
+static int index_of(const char **v, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], s))
+			return (int)i;
+	return -1;
+}
+
+/* A name safe as a file name ([A-Za-z0-9._-], no leading dot), unique among used[0..n). */
+static const char *slug(struct model *m, const char *s, const char **used, size_t n)
+{
+	char *b = (char *)own(m, "%s", *s ? s : "_");
+	for (char *p = b; *p; p++)
+		if (!strchr("._-", *p) && !(*p >= 'a' && *p <= 'z') && !(*p >= 'A' && *p <= 'Z') && !(*p >= '0' && *p <= '9'))
+			*p = '_';
+	if (*b == '.')
+		*b = '_';
+	const char *u = b;
+	for (int k = 2; index_of(used, n, u) >= 0; k++)
+		u = own(m, "%s-%d", b, k);
+	return u;
+}
+
+/* ------------------------------------------------------------------ */
+/* Number formats: the one place a figure gets its digits. */
+
+static int per_op(const char *unit)
+{
+	return unit && (!strcmp(unit, "ops/s") || !strcmp(unit, "op/s"));
+}
+
+static int bytes_unit(const char *unit)
+{
+	return !unit || !strcmp(unit, "bytes/s") || !strcmp(unit, "B/s");
+}
+
+/* 3 decimals, or 3 significant digits for tiny figures. */
+static int digits(double x, int d)
+{
+	if (x > 0 && x < 0.01) {
+		double e = 2 - floor(log10(x));
+		return e <= 9 ? (int)e : 9;
+	}
+	return d;
+}
+
+void model_format_value(double v, const char *unit, char *buf, size_t n)
+{
+	if (bytes_unit(unit))
+		format_rate(v, buf, n);
+	else if (per_op(unit) && v > 0)
+		snprintf(buf, n, "%.*f usec/op", digits(1e6 / v, 3), 1e6 / v);
+	else if (v >= 1e9)
+		snprintf(buf, n, "%.2f G%s", v / 1e9, unit);
+	else if (v >= 1e6)
+		snprintf(buf, n, "%.2f M%s", v / 1e6, unit);
+	else if (v >= 1e3)
+		snprintf(buf, n, "%.2f k%s", v / 1e3, unit);
+	else
+		snprintf(buf, n, "%.2f %s", v, unit);
+}
+
+void model_format_ratio(double r, char *buf, size_t n)
+{
+	snprintf(buf, n, "%.*fx", digits(r, 2), r);
+}
+
+void model_text(const struct mtable *t, const struct mcell *c, char *buf, size_t n, char *figure, char *pm)
+{
+	char fig[64] = "", p[32] = "";
+	if (c->state != MS_OK) {
+		snprintf(buf, n, "%s", c->word);
+	} else {
+		if (t->fmt == MF_VALUE)
+			model_format_value(c->value, t->unit, fig, sizeof(fig));
+		else if (t->fmt == MF_RATIO)
+			model_format_ratio(c->value, fig, sizeof(fig));
+		else
+			snprintf(fig, sizeof(fig), "%.3g %s", c->value, t->unit);
+		if (!isnan(c->ci))
+			snprintf(p, sizeof(p), "\xc2\xb1%.1f%%", c->ci);
+		snprintf(buf, n, "%s%s%s%s%s%s", fig, *p ? " " : "", p, c->marks ? " " : "",
+			 c->marks & MARK_THROTTLED ? "\xe2\x80\xa0" : "", c->marks & MARK_WARNED ? "\xe2\x80\xa1" : "");
+	}
+	if (figure)
+		strcpy(figure, fig);
+	if (pm)
+		strcpy(pm, p);
+}
+
+struct mscale model_scale(const struct mtable *t)
+{
+	double max = 0;
+	for (size_t r = 0; r < t->nrows; r++)
+		for (size_t c = 0; c < t->ncols; c++)
+			if (t->rows[r].cells[c].state == MS_OK && t->rows[r].cells[c].value > max)
+				max = t->rows[r].cells[c].value;
+	if (t->fmt == MF_RATIO)
+		return (struct mscale){ 1, 0, t->unit };
+	if (t->fmt == MF_VALUE && bytes_unit(t->unit))
+		return max >= 1073741824.0 ? (struct mscale){ 1073741824.0, 0, "GiB/s" }
+					   : (struct mscale){ 1048576, 0, "MiB/s" };
+	if (t->fmt == MF_VALUE && per_op(t->unit))
+		return (struct mscale){ 1e6, 1, "usec/op" };
+	return (struct mscale){ 1, 0, t->unit };
+}
+
+size_t model_legend(const struct mtable *t, const char *lines[3])
+{
+	size_t n = 0;
+	int value = t->fmt != MF_RATIO;
+	if (t->shown & SHOWN_CI)
+		lines[n++] = value ? "\xc2\xb1 is the half-width of the 95 % interval of the median, in percent; a figure "
+				     "without \xc2\xb1 has none (fewer than 3 runs, or an older results file)."
+				   : "\xc2\xb1 combines the 95 % intervals of the two medians compared (root sum of "
+				     "squares of their half-widths, in percent).";
+	if (t->shown & MARK_THROTTLED)
+		lines[n++] = value ? "\xe2\x80\xa0 the CPU throttled while this cell was measured (throttled: yes): its "
+				     "figure may be too low."
+				   : "\xe2\x80\xa0 one of the two cells compared was measured while the CPU throttled.";
+	if (t->shown & MARK_WARNED)
+		lines[n++] = "\xe2\x80\xa1 the cell has warnings, listed below the tables.";
+	return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Cells as read. */
+
+static struct src *find(struct fsrc *f, const char *variant, const char *config)
+{
+	for (size_t i = 0; f && variant && i < f->n; i++)
+		if (!strcmp(f->cells[i].variant, variant) && !strcmp(f->cells[i].config, config))
+			return &f->cells[i];
+	return NULL;
+}
+
+/* The cell of variant v in column config.  A reference stands in every column:
+ * its cell with the column's placement and consumer, else its only cell. */
+static struct src *cell_at(struct fsrc *f, const struct var *v, const char *config)
+{
+	if (!v->ref)
+		return find(f, v->name, config);
+	struct src *col = NULL, *only = NULL;
+	size_t count = 0;
+	for (size_t i = 0; i < f->n && !col; i++)
+		if (!f->cells[i].ref && !strcmp(f->cells[i].config, config))
+			col = &f->cells[i];
+	for (size_t i = 0; i < f->n; i++) {
+		struct src *c = &f->cells[i];
+		if (strcmp(c->variant, v->name) || find(f, c->variant, c->config) != c)
+			continue;
+		if (col && str_equal_or_null(str(c->j, "placement"), str(col->j, "placement")) &&
+		    str_equal_or_null(str(c->j, "consumer"), str(col->j, "consumer")))
+			return c;
+		if (!count++)
+			only = c;
+	}
+	return count == 1 ? only : NULL;
+}
+
+static int own_value(json_t *j, double *v)
+{
+	json_t *s = json_object_get(j, "throughput_Bps");
+	json_t *med = json_object_get(json_is_object(s) ? s : json_object_get(j, "rate"), "median");
+	*v = json_number_value(med);
+	return json_is_number(med);
+}
+
+/* The cell whose measurement c shows: itself, or the one it shares its binary with. */
+static json_t *measured(struct fsrc *f, struct src *c)
+{
+	double v;
+	const char *same = str(c->j, "same_binary_as");
+	size_t i;
+	json_t *o;
+	if (own_value(c->j, &v) || !same)
+		return c->j;
+	json_array_foreach(json_object_get(f->run->root, "cells"), i, o) {
+		const char *id = str(o, "id");
+		if (id && !strcmp(id, same))
+			return o;
+	}
+	return c->j;
+}
+
+static int throttled(struct fsrc *f, struct src *c)
+{
+	const char *a = str(c->j, "throttled"), *b = str(measured(f, c), "throttled");
+	return (a && !strcmp(a, "yes")) || (b && !strcmp(b, "yes"));
+}
+
+/* The cell's warnings but the throttle note that † already says. */
+static size_t warnings(struct model *m, struct fsrc *f, struct src *c, struct strvec *out)
+{
+	json_t *w = json_object_get(c->j, "warnings");
+	size_t n = 0, k = json_is_array(w) ? json_array_size(w) : (json_is_string(w) ? 1 : 0);
+	for (size_t i = 0; i < k; i++) {
+		const char *t = text(m, json_is_array(w) ? json_array_get(w, i) : w);
+		if (!strncmp(t, "throttled", 9) && !strcmp(c->status, "ok") && throttled(f, c))
+			continue;
+		if (out)
+			sv_pushf(out, "%s: %s", c->id, t);
+		n++;
+	}
+	return n;
+}
+
+static struct mcell word(const char *w)
+{
+	return (struct mcell){ !strcmp(w, "absent") ? MS_ABSENT : !strcmp(w, "n/a") ? MS_NA : MS_STATUS,
+			       w, NAN, NAN, NAN, NAN, NAN, 0, NULL };
+}
+
+/* A measured cell: value, interval (time_s.ci95_percent; none under 3 runs), marks. */
+static struct mcell value_cell(struct model *m, struct fsrc *f, struct src *c)
+{
+	if (!c)
+		return word("absent");
+	if (strcmp(c->status, "ok"))
+		return word(c->status);
+	struct mcell x = word("no data");
+	json_t *mj = measured(f, c), *t = json_object_get(mj, "time_s");
+	json_t *ci = json_object_get(t, "ci95_percent"), *runs = json_object_get(t, "runs");
+	if (!own_value(mj, &x.value))
+		return x;
+	x.state = MS_OK;
+	x.id = c->id;
+	if (json_is_number(ci) && json_number_value(ci) >= 0 && !(json_is_array(runs) && json_array_size(runs) < 3)) {
+		x.ci = json_number_value(ci);
+		stats_bounds(x.value, x.ci, &x.lo, &x.hi);
+	}
+	x.marks = (throttled(f, c) ? MARK_THROTTLED : 0) | (warnings(m, f, c, NULL) ? MARK_WARNED : 0);
+	return x;
+}
+
+/* a / b built from two cells; the intervals combined, † when either throttled;
+ * b's own measurement against itself is exactly 1 with neither. */
+static struct mcell ratio_cell(struct model *m, struct fsrc *f, struct src *a, struct src *b)
+{
+	struct mcell x = value_cell(m, f, a), y = value_cell(m, f, b);
+	double ci = x.ci;
+	if (x.state != MS_OK)
+		return x;
+	if (y.state != MS_OK || !(y.value > 0))
+		return word("n/a");
+	x.value /= y.value;
+	x.marks = (x.marks | y.marks) & MARK_THROTTLED;
+	x.ci = x.lo = x.hi = NAN;
+	if (measured(f, a) == measured(f, b))
+		x.marks = 0;
+	else if (!isnan(y.ci) && !isnan(ci)) {
+		x.ci = stats_ratio_ci_percent(ci, y.ci);
+		stats_bounds(x.value, x.ci, &x.lo, &x.hi);
+	}
+	return x;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading runs. */
+
+/* Cells run under an emulator become "<family> (emulated)": never ranked with native ones. */
+static void separate_emulated(json_t *root)
+{
+	json_t *fams = json_object_get(root, "families"), *c;
+	size_t i;
+	json_array_foreach(json_object_get(root, "cells"), i, c) {
+		const char *f = str(c, "family");
+		if (!f || !json_is_true(json_object_get(c, "emulated")))
+			continue;
+		char *name = xasprintf("%s (emulated)", f);
+		if (json_is_object(fams) && !json_object_get(fams, name)) {
+			json_t *meta = json_object_get(fams, f);
+			json_t *copy = json_is_object(meta) ? json_deep_copy(meta) : json_object();
+			const char *t = str(copy, "title");
+			json_object_set_new(copy, "title", json_sprintf("%s (emulated: times are not comparable with native ones)",
+									t ? t : f));
+			json_object_set_new(fams, name, copy);
+		}
+		json_object_set_new(c, "family", json_string(name));
+		free(name);
+	}
+}
+
+static int native(json_t *c)
+{
+	const char *comp = str(c, "compiler");
+	return comp && strcmp(comp, "none") && !json_is_true(json_object_get(c, "emulated")) && str(c, "config");
+}
+
+/* The one -march of a run's native cells, or NULL when it has several or none. */
+static const char *single_march(json_t *root)
+{
+	const char *march = NULL;
+	size_t i;
+	json_t *c;
+	json_array_foreach(json_object_get(root, "cells"), i, c) {
+		const char *ma = str(c, "march");
+		if (native(c) && (!ma || (march && strcmp(march, ma))))
+			return NULL;
+		if (native(c))
+			march = ma;
+	}
+	return march;
+}
+
+/* Runs each built for their own profile's -march meet build for build. */
+static void unify_march(json_t *root)
+{
+	size_t i;
+	json_t *c;
+	json_array_foreach(json_object_get(root, "cells"), i, c) {
+		const char *cfg = str(c, "config");
+		const char *a = native(c) ? strchr(cfg, '/') : NULL, *b = a ? strchr(a + 1, '/') : NULL;
+		if (!b)
+			continue;
+		const char *rest = strchr(b + 1, '/');
+		json_object_set_new(c, "config", json_sprintf("%.*s(profile march)%s", (int)(b + 1 - cfg), cfg, rest ? rest : ""));
+	}
+}
+
+static int load_run(struct mrun *r, const char *arg)
+{
+	struct stat st;
+	json_error_t err;
+	if (stat(arg, &st) < 0)
+		return error("%s: %s", arg, errno == ENOENT ? "no such run folder" : strerror(errno));
+	char *path = S_ISDIR(st.st_mode) ? xasprintf("%s/results.json", arg) : xstrdup(arg);
+	if (S_ISDIR(st.st_mode) && stat(path, &st) < 0) {
+		free(path);
+		return error("%s: no results.json in this run folder", arg);
+	}
+	r->root = json_load_file(path, JSON_REJECT_DUPLICATES, &err);
+	const char *schema = str(r->root, "schema");
+	if (!r->root)
+		error("%s:%d:%d: %s", path, err.line, err.column, err.text);
+	else if (!schema || strncmp(schema, SCHEMA_PREFIX, strlen(SCHEMA_PREFIX)))
+		error("%s: not a flagbench results file (schema %s, expected \"%s\")", path, schema ? schema : "missing",
+		      SCHEMA_CURRENT);
+	else if (!json_is_array(json_object_get(r->root, "cells")))
+		error("%s: no cells array", path);
+	else {
+		if (strcmp(schema, SCHEMA_CURRENT))
+			warning("%s: schema %s, this flagbench knows %s: reading what matches", path, schema, SCHEMA_CURRENT);
+		r->path = path;
+		separate_emulated(r->root);
+		return 0;
+	}
+	json_decref(r->root);
+	r->root = NULL;
+	free(path);
+	return -1;
+}
+
+static void read_family(struct model *m, struct mrun *r, const char *name, struct fsrc *f)
+{
+	json_t *cells = json_object_get(r->root, "cells"), *meta = json_object_get(json_object_get(r->root, "families"), name);
+	size_t n = json_array_size(cells);
+	memset(f, 0, sizeof(*f));
+	f->run = r;
+	f->name = name;
+	f->cells = alloc(m, n * sizeof(*f->cells));
+	f->cfgs = alloc(m, n * sizeof(*f->cfgs));
+	f->vars = alloc(m, n * sizeof(*f->vars));
+	for (size_t i = 0; i < n; i++) {
+		json_t *c = json_array_get(cells, i);
+		if (!str(c, "family") || strcmp(str(c, "family"), name))
+			continue;
+		struct src *s = &f->cells[f->n++];
+		*s = (struct src){ c, text(m, json_object_get(c, "variant")), text(m, json_object_get(c, "config")),
+				   text(m, json_object_get(c, "status")), text(m, json_object_get(c, "id")), 0 };
+		s->ref = !strcmp(s->config, "reference") || (str(c, "compiler") && !strcmp(str(c, "compiler"), "none"));
+		if (!s->ref && index_of(f->cfgs, f->ncfgs, s->config) < 0)
+			f->cfgs[f->ncfgs++] = s->config;
+	}
+	for (int ref = 0; ref <= 1; ref++)
+		for (size_t i = 0; i < f->n; i++) {
+			size_t k = 0;
+			while (k < f->nvars && !(f->vars[k].ref == ref && !strcmp(f->vars[k].name, f->cells[i].variant)))
+				k++;
+			if (f->cells[i].ref == ref && k == f->nvars) {
+				const char *t = str(f->cells[i].j, "title");
+				f->vars[f->nvars++] = (struct var){ f->cells[i].variant, t ? t : f->cells[i].variant, ref };
+			}
+		}
+	f->title = str(meta, "title") ? str(meta, "title") : name;
+	f->kind = str(meta, "kind");
+	for (size_t i = 0; !f->kind && i < f->n; i++)
+		f->kind = str(f->cells[i].j, "kind");
+	f->kind = f->kind ? f->kind : "stream";
+	f->baseline = str(meta, "baseline");
+	if (strcmp(f->kind, "compute"))
+		f->unit = "bytes/s";
+	for (size_t i = 0; !f->unit && i < f->n; i++)
+		f->unit = str(json_object_get(f->cells[i].j, "rate"), "unit");
+	if (!f->unit)
+		f->unit = str(meta, "rate_unit");
+	if (!f->unit)
+		f->unit = own(m, "%s/s", str(meta, "unit") ? str(meta, "unit") : "ops");
+}
+
+/* ------------------------------------------------------------------ */
+/* Tables. */
+
+static struct mtable *new_table(struct model *m, struct mfamily *fam, const char *name, enum mfmt fmt, size_t ncols,
+				size_t nrows)
+{
+	fam->tables = xrealloc(fam->tables, (fam->ntables + 1) * sizeof(*fam->tables));
+	struct mtable *t = &fam->tables[fam->ntables++];
+	memset(t, 0, sizeof(*t));
+	t->name = name;
+	t->fmt = fmt;
+	t->unit = "x";
+	t->col2 = "title";
+	t->ncols = ncols;
+	t->cols = alloc(m, ncols * sizeof(*t->cols));
+	t->rows = alloc(m, nrows * sizeof(*t->rows));
+	return t;
+}
+
+static struct mrow *add_row(struct model *m, struct mtable *t, const char *label, const char *title, int ref)
+{
+	struct mrow *r = &t->rows[t->nrows++];
+	*r = (struct mrow){ ref ? own(m, "%s (reference)", label) : label, title, ref,
+			    alloc(m, t->ncols * sizeof(*r->cells)) };
+	return r;
+}
+
+/* What a table shows, for its legend; a ratio table without one figure is dropped. */
+static void finish_table(struct mfamily *fam, struct mtable *t)
+{
+	int any = t->fmt != MF_RATIO;
+	for (size_t r = 0; r < t->nrows; r++)
+		for (size_t c = 0; c < t->ncols; c++) {
+			struct mcell *x = &t->rows[r].cells[c];
+			t->shown |= x->marks | (isnan(x->ci) ? 0 : SHOWN_CI);
+			any |= x->state == MS_OK;
+		}
+	if (!any || !t->ncols || !t->nrows)
+		fam->ntables--;
+}
+
+/* Heatmap colours: in each row, cells in order of speed; a cell whose interval
+ * overlaps that of the fastest of its group joins the group and its colour. */
+static void shares(struct mtable *t)
+{
+	for (size_t r = 0; r < t->nrows; r++) {
+		struct mcell *c = t->rows[r].cells, *lead = NULL;
+		double best = 0;
+		for (size_t k = 0; k < t->ncols; k++)
+			if (c[k].state == MS_OK && c[k].value > best)
+				best = c[k].value;
+		for (;;) {
+			struct mcell *next = NULL;
+			for (size_t k = 0; k < t->ncols; k++)
+				if (c[k].state == MS_OK && isnan(c[k].share) && (!next || c[k].value > next->value))
+					next = &c[k];
+			if (!next)
+				break;
+			if (!lead || !(next->hi >= lead->lo))
+				lead = next;
+			next->share = best > 0 ? lead->value / best : 0;
+		}
+	}
+}
+
+static const char *config_part(struct model *m, const char *cfg, int from, int to)
+{
+	int k = 0;
+	const char *p = cfg, *start = from ? NULL : cfg;
+	for (; *p; p++)
+		if (*p == '/' && ++k == from)
+			start = p + 1;
+		else if (*p == '/' && k == to)
+			break;
+	return start ? own(m, "%.*s", (int)(p - start), start) : "";
+}
+
+/* gcc against clang with the same other flags: pairs of configurations. */
+static void compilers_table(struct model *m, struct mfamily *fam, struct fsrc *f)
+{
+	size_t np = 0;
+	int *pg = alloc(m, f->ncfgs * f->ncfgs * sizeof(int)), *pc = alloc(m, f->ncfgs * f->ncfgs * sizeof(int));
+	const char *pair = NULL;
+	int pairs = 0;
+	for (size_t g = 0; g < f->ncfgs; g++)
+		for (size_t c = 0; c < f->ncfgs; c++) {
+			const char *cg = config_part(m, f->cfgs[g], 0, 1), *cc = config_part(m, f->cfgs[c], 0, 1);
+			if (!strstr(cg, "gcc") || strstr(cg, "clang") || !strstr(cc, "clang") ||
+			    strcmp(config_part(m, f->cfgs[g], 1, -1), config_part(m, f->cfgs[c], 1, -1)))
+				continue;
+			const char *p = own(m, "%s vs %s", cg, cc);
+			pairs += !pair || strcmp(pair, p);
+			pair = p;
+			pg[np] = (int)g;
+			pc[np++] = (int)c;
+		}
+	struct mtable *t = new_table(m, fam, "compilers", MF_RATIO, np, f->nvars);
+	t->title = own(m, "%s: gcc against clang, built with the same other flags", f->title);
+	t->caption = "Throughput of the gcc build divided by that of the clang build with the same other flags: above "
+		     "1.00x gcc is faster.";
+	for (size_t k = 0; k < np; k++) {
+		const char *rest = config_part(m, f->cfgs[pg[k]], 1, -1);
+		t->cols[k] = pairs == 1 ? rest
+					: own(m, "%s vs %s, %s", config_part(m, f->cfgs[pg[k]], 0, 1),
+					      config_part(m, f->cfgs[pc[k]], 0, 1), rest);
+	}
+	for (size_t v = 0; v < f->nvars; v++) {
+		if (f->vars[v].ref)
+			continue;
+		struct mrow *row = add_row(m, t, f->vars[v].name, f->vars[v].title, 0);
+		for (size_t k = 0; k < np; k++) {
+			struct src *a = find(f, f->vars[v].name, f->cfgs[pg[k]]), *b = find(f, f->vars[v].name, f->cfgs[pc[k]]);
+			row->cells[k] = !a || !b ? word("absent") : ratio_cell(m, f, a, b);
+			int bada = a && strcmp(a->status, "ok"), badb = b && strcmp(b->status, "ok");
+			if (bada && badb && !strcmp(a->status, b->status))
+				row->cells[k] = word(a->status);
+			else if (bada || badb)
+				row->cells[k] = word(own(m, "%s%s%s%s%s%s%s", bada ? config_part(m, a->config, 0, 1) : "",
+							 bada ? ": " : "", bada ? a->status : "", bada && badb ? ", " : "",
+							 badb ? config_part(m, b->config, 0, 1) : "", badb ? ": " : "",
+							 badb ? b->status : ""));
+		}
+	}
+	finish_table(fam, t);
+}
+
+/* Every variant against one configuration ("gcc/-O2"): the same variant built
+ * with the same other flags.  Default: the first configuration's compiler and -O. */
+static void against_table(struct model *m, struct mfamily *fam, struct fsrc *f, const char *against)
+{
+	if (!f->ncfgs)
+		return;
+	const char *base = against ? against : config_part(m, f->cfgs[0], 0, 2);
+	struct mtable *t = new_table(m, fam, "against", MF_RATIO, f->ncfgs, f->nvars);
+	t->title = own(m, "%s: against %s, built with the same other flags", f->title, base);
+	t->caption = own(m, "Each variant's throughput divided by its own throughput when built with %s and the "
+			    "same other flags: above 1.00x it is faster than with %s.", base, base);
+	int differs = 0;
+	for (size_t c = 0; c < f->ncfgs; c++) {
+		t->cols[c] = f->cfgs[c];
+		const char *rest = config_part(m, f->cfgs[c], 2, -1);
+		const char *b = own(m, "%s%s%s", base, *rest ? "/" : "", rest);
+		differs |= strcmp(b, f->cfgs[c]) && index_of(f->cfgs, f->ncfgs, b) >= 0;
+		for (size_t v = 0, r = 0; v < f->nvars; v++)
+			if (!f->vars[v].ref) {
+				if (!c)
+					add_row(m, t, f->vars[v].name, f->vars[v].title, 0);
+				t->rows[r++].cells[c] = ratio_cell(m, f, find(f, f->vars[v].name, f->cfgs[c]), find(f, f->vars[v].name, b));
+			}
+	}
+	if (!differs)
+		t->nrows = 0;
+	finish_table(fam, t);
+}
+
+/* Instructions or cycles per unit of work (counters), where counted. */
+static void counter_table(struct model *m, struct mfamily *fam, struct fsrc *f, const char *what)
+{
+	const char *key = own(m, "%s_per_unit", what), *unit = NULL;
+	struct mtable *t = new_table(m, fam, what, MF_COUNT, f->ncfgs, f->nvars);
+	t->title = own(m, "%s: %s per unit of work", f->title, what);
+	t->caption = own(m, "%c%s per unit of work, counted in one run of the program (perf or callgrind).",
+			 what[0] - 32, what + 1);
+	memcpy(t->cols, f->cfgs, f->ncfgs * sizeof(*t->cols));
+	for (size_t v = 0; v < f->nvars; v++) {
+		if (f->vars[v].ref)
+			continue;
+		struct mrow *row = add_row(m, t, f->vars[v].name, f->vars[v].title, 0);
+		for (size_t c = 0; c < f->ncfgs; c++) {
+			struct src *s = find(f, f->vars[v].name, f->cfgs[c]);
+			json_t *k = s ? json_object_get(s->j, "counters") : NULL, *x = json_object_get(k, key);
+			row->cells[c] = !s ? word("absent") : strcmp(s->status, "ok") ? word(s->status) : word("n/a");
+			if (json_is_number(x) && !strcmp(s->status, "ok")) {
+				row->cells[c] = (struct mcell){ MS_OK, NULL, json_number_value(x), NAN, NAN, NAN, NAN, 0, s->id };
+				unit = own(m, "%s/%s", what, str(k, "unit") ? str(k, "unit") : "unit");
+			}
+		}
+	}
+	t->unit = unit;
+	if (!unit)
+		t->nrows = 0;
+	finish_table(fam, t);
+}
+
+static const char *lead_words(const struct mcell *a, const struct mcell *b)
+{
+	if (isnan(a->lo) || isnan(b->hi))
+		return "no interval to tell";
+	return a->lo > b->hi ? "beyond both intervals" : "a tie within the intervals";
+}
+
+/* The answer in words, from the throughput table. */
+static void answer(struct model *m, struct mfamily *fam, const struct mtable *t)
+{
+	const char **won = alloc(m, 2 * t->nrows * sizeof(*won));
+	size_t n = 0, real = 0;
+	char r1[32], r2[32];
+	for (size_t r = 0; r < t->nrows; r++) {
+		const struct mcell *c = t->rows[r].cells;
+		int order[t->ncols + 1], k = 0;
+		for (size_t i = 0; i < t->ncols; i++)
+			if (c[i].state == MS_OK && !t->rows[r].ref) {
+				int j = k++;
+				for (; j > 0 && c[order[j - 1]].value < c[i].value; j--)
+					order[j] = order[j - 1];
+				order[j] = (int)i;
+			}
+		if (k == 1)
+			sv_pushf(&fam->answer, "%s/%s: only %s measured", fam->name, t->rows[r].label, t->cols[order[0]]);
+		if (k < 2)
+			continue;
+		const struct mcell *a = &c[order[0]], *b = &c[order[1]], *z = &c[order[k - 1]];
+		model_format_ratio(a->value / b->value, r1, sizeof(r1));
+		model_format_ratio(a->value / z->value, r2, sizeof(r2));
+		sv_pushf(&fam->answer, "%s/%s: %s fastest, %s the runner-up %s (%s)%s%s%s%s", fam->name, t->rows[r].label,
+			 t->cols[order[0]], r1, t->cols[order[1]], lead_words(a, b), k > 2 ? ", " : "", k > 2 ? r2 : "",
+			 k > 2 ? " the slowest " : "", k > 2 ? t->cols[order[k - 1]] : "");
+		real += !strcmp(lead_words(a, b), "beyond both intervals");
+		won[2 * n] = config_part(m, t->cols[order[0]], 0, 1);
+		won[2 * n++ + 1] = config_part(m, t->cols[order[0]], 1, -1);
+	}
+	if (n < 2)
+		return;
+	struct strbuf sb = STRBUF_INIT;
+	for (int part = 0; part < 2; part++) {
+		size_t best = 0, count = 0;
+		for (size_t i = 0; i < n; i++) {
+			size_t c = 0;
+			for (size_t j = 0; j < n; j++)
+				c += !strcmp(won[2 * i + part], won[2 * j + part]);
+			if (c > count)
+				best = i, count = c;
+		}
+		sb_addf(&sb, "%s %s for %zu of %zu variants", part ? ", flags" : "most often fastest: compiler",
+			won[2 * best + part], count, n);
+	}
+	sv_pushf(&fam->answer, "%s: %s; %zu of these %zu leads are beyond both intervals", fam->name, sb.buf, real, n);
+	sb_release(&sb);
+}
+
+static void one_run_family(struct model *m, struct mfamily *fam, struct fsrc *f, const char *against)
+{
+	struct mtable *t = new_table(m, fam, "throughput", MF_VALUE, f->ncfgs, f->nvars);
+	int perop = per_op(f->unit);
+	t->unit = f->unit;
+	t->title = own(m, "%s (%s): %s, median", f->title, f->name,
+		       perop ? "time per operation (usec/op, lower is faster)"
+		       : strcmp(f->kind, "compute") ? "throughput" : "work per second");
+	t->caption = perop ? own(m, "Microseconds per operation (usec/op: 10^6 divided by the median %s), lower is faster.", f->unit)
+		: strcmp(f->kind, "compute") ? "Output bytes per second (1024-based: MiB/s, GiB/s), median of the timed runs."
+					     : own(m, "Work per second (%s), median of the timed runs.", f->unit);
+	memcpy(t->cols, f->cfgs, f->ncfgs * sizeof(*t->cols));
+	for (size_t v = 0; v < f->nvars; v++) {
+		struct mrow *row = add_row(m, t, f->vars[v].name, f->vars[v].title, f->vars[v].ref);
+		for (size_t c = 0; c < f->ncfgs; c++)
+			row->cells[c] = value_cell(m, f, cell_at(f, &f->vars[v], f->cfgs[c]));
+	}
+	shares(t);
+	answer(m, fam, t);
+	finish_table(fam, t);
+
+	int hasbase = 0;
+	for (size_t v = 0; v < f->nvars; v++)
+		hasbase |= f->baseline && !f->vars[v].ref && !strcmp(f->vars[v].name, f->baseline);
+	if (hasbase) {
+		t = new_table(m, fam, "speedup", MF_RATIO, f->ncfgs, f->nvars);
+		t->title = own(m, "%s: speedup against %s built the same way", f->title, f->baseline);
+		t->caption = own(m, "Speedup against the baseline variant %s built with the same configuration%s.",
+				 f->baseline, perop ? " (its time per operation divided by the variant's)" : "");
+		memcpy(t->cols, f->cfgs, f->ncfgs * sizeof(*t->cols));
+		for (size_t v = 0; v < f->nvars; v++) {
+			struct mrow *row = add_row(m, t, f->vars[v].name, f->vars[v].title, f->vars[v].ref);
+			for (size_t c = 0; c < f->ncfgs; c++)
+				row->cells[c] = ratio_cell(m, f, cell_at(f, &f->vars[v], f->cfgs[c]),
+							   find(f, f->baseline, f->cfgs[c]));
+		}
+		finish_table(fam, t);
+	}
+	against_table(m, fam, f, against);
+	compilers_table(m, fam, f);
+	counter_table(m, fam, f, "instructions");
+	counter_table(m, fam, f, "cycles");
+	for (size_t i = 0; i < f->n; i++) {
+		struct src *c = &f->cells[i];
+		const char *why = str(c->j, "reason");
+		if (strcmp(c->status, "ok"))
+			sv_pushf(&fam->problems, "%s: %s%s%s", c->id, c->status, why ? ": " : "", why ? why : "");
+		warnings(m, f, c, &fam->warnings);
+	}
+}
+
+/* Several runs: per family, one column per machine, a row per (variant, config). */
+static void merged_family(struct model *m, struct mfamily *fam, struct fsrc *fs, const char **labels)
+{
+	size_t nr = m->nruns, cap = 0, nrows = 0;
+	for (size_t k = 0; k < nr; k++)
+		cap += fs[k].n;
+	struct src **rows = alloc(m, cap * sizeof(*rows)); /* the first cell seen of each row */
+	int *count = alloc(m, cap * sizeof(int));
+	for (int ref = 0; ref <= 1; ref++)
+		for (size_t k = 0; k < nr; k++)
+			for (size_t i = 0; i < fs[k].n; i++) {
+				struct src *c = &fs[k].cells[i];
+				size_t r = 0;
+				while (r < nrows && (strcmp(rows[r]->variant, c->variant) || strcmp(rows[r]->config, c->config)))
+					r++;
+				if (c->ref == ref && r == nrows)
+					rows[nrows++] = c;
+			}
+	for (size_t r = 0; r < nrows; r++)
+		for (size_t k = 0; k < nr; k++)
+			count[r] += find(&fs[k], rows[r]->variant, rows[r]->config) != NULL;
+	for (int sp = 0; sp <= 1; sp++) {
+		struct mtable *t = new_table(m, fam, sp ? "speedup" : "throughput", sp ? MF_RATIO : MF_VALUE, nr, nrows);
+		for (size_t k = nr; k > 0 && !sp; k--)
+			t->unit = fs[k - 1].n ? fs[k - 1].unit : t->unit;
+		t->col2 = "config";
+		t->title = own(m, "%s: %s on each machine", fam->title, sp ? "speedup against the baseline" : "throughput");
+		t->caption = "Cells are matched by family, variant and build configuration; rows found in one run only "
+			     "come last. Speedup is against the family baseline built the same way on the same machine.";
+		memcpy(t->cols, labels, nr * sizeof(*labels));
+		for (int single = 0; single <= 1; single++)
+			for (size_t r = 0; r < nrows; r++) {
+				if ((count[r] < 2) != single && nr > 1)
+					continue;
+				struct mrow *row = add_row(m, t, rows[r]->variant, rows[r]->config, 0);
+				row->ref = rows[r]->ref;
+				for (size_t k = 0; k < nr; k++) {
+					struct src *c = find(&fs[k], rows[r]->variant, rows[r]->config);
+					row->cells[k] = sp ? ratio_cell(m, &fs[k], c, find(&fs[k], fs[k].baseline, rows[r]->config))
+							   : value_cell(m, &fs[k], c);
+				}
+			}
+		finish_table(fam, t);
+	}
+}
+
+struct mfamily *model_family(struct model *m, const char *name)
+{
+	for (size_t i = 0; i < m->nfams; i++)
+		if (!strcmp(m->fams[i].name, name) || !strcmp(m->fams[i].slug, name))
+			return &m->fams[i];
+	return NULL;
+}
+
+int model_load(struct model *m, char **paths, size_t n, const char *against)
+{
+	memset(m, 0, sizeof(*m));
+	m->runs = alloc(m, n * sizeof(*m->runs));
+	int unify = n > 1;
+	for (; m->nruns < n; m->nruns++) {
+		struct mrun *r = &m->runs[m->nruns];
+		if (load_run(r, paths[m->nruns]) < 0)
+			return -1;
+		unify &= single_march(r->root) != NULL;
+	}
+	const char **names = NULL, **labels = alloc(m, n * sizeof(*labels)), **slugs = alloc(m, n * sizeof(*slugs));
+	size_t nnames = 0;
+	for (size_t k = 0; k < n; k++) {
+		struct mrun *r = &m->runs[k];
+		json_t *run = json_object_get(r->root, "run"), *c;
+		size_t i;
+		if (unify)
+			unify_march(r->root);
+		const char *prof = str(run, "cpu_profile"), *cpu = str(json_object_get(r->root, "host"), "cpu_model");
+		r->id = str(run, "id") ? str(run, "id") : "";
+		r->label = prof && strcmp(prof, "host") ? prof : cpu ? cpu : *r->id ? r->id : "unknown";
+		r->slug = slugs[k] = slug(m, *r->id ? r->id : "run", slugs, k);
+		json_array_foreach(json_object_get(r->root, "cells"), i, c) {
+			const char *f = str(c, "family");
+			r->ncells++;
+			r->nok += str(c, "status") && !strcmp(str(c, "status"), "ok");
+			if (f && (!names || index_of(names, nnames, f) < 0)) {
+				names = xrealloc(names, (nnames + 1) * sizeof(*names));
+				names[nnames++] = f;
+			}
+		}
+	}
+	for (size_t k = 0; k < n; k++) {
+		size_t same = 0;
+		for (size_t j = 0; j < n; j++)
+			same += !strcmp(m->runs[j].label, m->runs[k].label);
+		labels[k] = same > 1 ? own(m, "%s (%s)", m->runs[k].label, *m->runs[k].id ? m->runs[k].id : own(m, "run %zu", k + 1))
+				     : m->runs[k].label;
+	}
+	m->fams = alloc(m, nnames * sizeof(*m->fams));
+	const char **fslugs = alloc(m, nnames * sizeof(*fslugs));
+	struct fsrc *fs = alloc(m, n * sizeof(*fs));
+	for (size_t i = 0; i < nnames; i++) {
+		struct mfamily *fam = &m->fams[m->nfams++];
+		for (size_t k = 0; k < n; k++)
+			read_family(m, &m->runs[k], names[i], &fs[k]);
+		fam->name = names[i];
+		fam->slug = fslugs[i] = slug(m, names[i], fslugs, i);
+		for (size_t k = 0; k < n && !fam->title; k++)
+			if (fs[k].n)
+				fam->title = fs[k].title, fam->kind = fs[k].kind;
+		if (n == 1)
+			one_run_family(m, fam, &fs[0], against);
+		else
+			merged_family(m, fam, fs, labels);
+	}
+	free(names);
+	return 0;
+}
+
+void model_free(struct model *m)
+{
+	for (size_t i = 0; i < m->nfams; i++) {
+		free(m->fams[i].tables);
+		sv_clear(&m->fams[i].answer);
+		sv_clear(&m->fams[i].problems);
+		sv_clear(&m->fams[i].warnings);
+	}
+	for (size_t k = 0; k < m->nruns; k++) {
+		json_decref(m->runs[k].root);
+		free((char *)m->runs[k].path);
+	}
+	for (size_t i = m->nmem; i > 0; i--)
+		free(m->mem[i - 1]);
+	free(m->mem);
+	memset(m, 0, sizeof(*m));
+}
