@@ -600,22 +600,32 @@ static void compilers_table(struct model *m, struct mfamily *fam, struct fsrc *f
 	finish_table(fam, t);
 }
 
-/* Every variant against one configuration ("gcc/-O2"): the same variant built
- * with the same other flags.  Default: the first configuration's compiler and -O. */
-static void against_table(struct model *m, struct mfamily *fam, struct fsrc *f, const char *against)
+/* The configuration a column is compared with: "gcc/-O2" and the same other
+ * flags (against), or the same build with glibc's malloc (vs_glibc). */
+static const char *base_config(struct model *m, struct fsrc *f, const char *cfg, const char *against)
+{
+	const char *rest = config_part(m, cfg, 2, -1), *alloc = NULL;
+	for (size_t i = 0; !against && i < f->n && !alloc; i++)
+		if (!strcmp(f->cells[i].config, cfg))
+			alloc = str(f->cells[i].j, "allocator");
+	if (against)
+		return own(m, "%s%s%s", against, *rest ? "/" : "", rest);
+	size_t n = strlen(cfg), a = alloc ? strlen(alloc) : 0;
+	return a && n > a && cfg[n - a - 1] == '/' && !strcmp(cfg + n - a, alloc) ? own(m, "%.*sglibc", (int)(n - a), cfg) : cfg;
+}
+
+/* Every variant against another build of itself, column by column. */
+static void ratio_table(struct model *m, struct mfamily *fam, struct fsrc *f, const char *against)
 {
 	if (!f->ncfgs)
 		return;
-	const char *base = against ? against : config_part(m, f->cfgs[0], 0, 2);
-	struct mtable *t = new_table(m, fam, "against", MF_RATIO, f->ncfgs, f->nvars);
-	t->title = own(m, "%s: against %s, built with the same other flags", f->title, base);
-	t->caption = own(m, "Each variant's throughput divided by its own throughput when built with %s and the "
-			    "same other flags: above 1.00x it is faster than with %s.", base, base);
+	struct mtable *t = new_table(m, fam, against ? "against" : "vs_glibc", MF_RATIO, f->ncfgs, f->nvars);
+	t->title = own(m, "%s: against %s, built with the same other flags", f->title, against ? against : "glibc malloc");
+	t->caption = own(m, "Each variant's throughput divided by its own with %s and the same other flags: above "
+			    "1.00x it is faster.", against ? against : "glibc's malloc");
 	int differs = 0;
 	for (size_t c = 0; c < f->ncfgs; c++) {
-		t->cols[c] = f->cfgs[c];
-		const char *rest = config_part(m, f->cfgs[c], 2, -1);
-		const char *b = own(m, "%s%s%s", base, *rest ? "/" : "", rest);
+		const char *b = base_config(m, f, t->cols[c] = f->cfgs[c], against);
 		differs |= strcmp(b, f->cfgs[c]) && index_of(f->cfgs, f->ncfgs, b) >= 0;
 		for (size_t v = 0, r = 0; v < f->nvars; v++)
 			if (!f->vars[v].ref) {
@@ -752,7 +762,9 @@ static void one_run_family(struct model *m, struct mfamily *fam, struct fsrc *f,
 		}
 		finish_table(fam, t);
 	}
-	against_table(m, fam, f, against);
+	if (f->ncfgs)
+		ratio_table(m, fam, f, against ? against : config_part(m, f->cfgs[0], 0, 2));
+	ratio_table(m, fam, f, NULL);
 	compilers_table(m, fam, f);
 	counter_table(m, fam, f, "instructions");
 	counter_table(m, fam, f, "cycles");

@@ -203,18 +203,16 @@ static void write_md(struct model *m, struct strbuf *out)
 		int head = !want_table || !strcmp(want_table, "throughput");
 		if (!wanted(f, NULL))
 			continue;
-		if (!want_table) {
-			sb_adds(out, "\n## ");
-			add_clean(out, f->title, 'm');
-			sb_adds(out, "\n");
-		}
+		sb_adds(out, want_table ? "# " : "\n## ");
+		add_clean(out, f->title, 'm');
+		sb_adds(out, "\n");
 		if (head)
 			md_list("\n", &f->answer, out);
 		for (size_t k = 0; k < f->ntables; k++) {
 			struct mtable *t = &f->tables[k];
 			if (!wanted(f, t))
 				continue;
-			sb_adds(out, want_table ? "\n# " : "\n### ");
+			sb_adds(out, want_table ? "\n## " : "\n### ");
 			add_clean(out, t->title, 'm');
 			sb_adds(out, "\n\n");
 			add_clean(out, t->caption, 'm');
@@ -328,9 +326,15 @@ static json_t *json_table(const struct mtable *t)
 static void write_json(struct model *m, struct strbuf *out)
 {
 	json_t *runs = json_array(), *fams = json_array();
-	for (size_t k = 0; k < m->nruns; k++)
-		json_array_append_new(runs, json_pack("{s:s, s:s, s:s, s:i, s:i}", "label", m->runs[k].label, "id", m->runs[k].id,
-						      "slug", m->runs[k].slug, "cells", (int)m->runs[k].ncells, "ok", (int)m->runs[k].nok));
+	for (size_t k = 0; k < m->nruns; k++) {
+		json_t *root = m->runs[k].root, *run = json_object_get(root, "run");
+		json_array_append_new(runs, json_pack("{s:s, s:s, s:s, s:i, s:i, s:O, s:O, s:O, s:O}", "label", m->runs[k].label,
+						      "id", m->runs[k].id, "slug", m->runs[k].slug, "cells", (int)m->runs[k].ncells,
+						      "ok", (int)m->runs[k].nok, "suite", json_object_get(run, "suite") ?: json_null(),
+						      "started", json_object_get(run, "started") ?: json_null(), "schema",
+						      json_object_get(root, "schema"), "cpu_model",
+						      json_object_get(json_object_get(root, "host"), "cpu_model") ?: json_null()));
+	}
 	for (size_t i = 0; i < m->nfams; i++) {
 		struct mfamily *f = &m->fams[i];
 		json_t *tables = json_array();
@@ -352,7 +356,7 @@ static void write_json(struct model *m, struct strbuf *out)
 
 /* ------------------------------------------------------------------ */
 /* tsv: one table as gnuplot data.  First line "#" then ncols nrows log
- * ybottom title ylabel; then a block per column (blocks end with two blank
+ * ybottom hline title ylabel; then a block per column (blocks end with two blank
  * lines), its header line the column's name, then per row:
  *   row  value  low  high  share  ok(1|0)  text  row-label  column-name
  * in the unit of the y axis (GiB/s, usec/op: lower is faster). */
@@ -387,10 +391,11 @@ static int write_tsv(struct model *m, struct strbuf *out)
 		}
 	int log = max > 0 && max / min > 10;
 	char *title = xasprintf("%.90s%s", t->title, width(t->title) > 90 ? "..." : "");
-	sb_addf(out, "#\t%zu\t%zu\t%d\t%g\t", t->ncols, t->nrows, log, log ? pow(10, floor(log10(min) - 0.05)) : 0);
+	sb_addf(out, "#\t%zu\t%zu\t%d\t%g\t%s\t", t->ncols, t->nrows, log, log ? pow(10, floor(log10(min) - 0.05)) : 0,
+		t->fmt == MF_RATIO ? "1" : "none");
 	add_clean(out, title, 'g');
 	sb_adds(out, "\t");
-	add_clean(out, t->fmt == MF_RATIO ? t->name : s.label, 'g');
+	add_clean(out, !strcmp(t->name, "compilers") ? "gcc / clang" : t->fmt == MF_RATIO ? "ratio" : s.label, 'g');
 	sb_adds(out, s.inv ? " (lower is faster)\n" : "\n");
 	free(title);
 	for (size_t c = 0; c < t->ncols; c++) {
