@@ -28,8 +28,8 @@ static const struct command commands[] = {
 	{ "topology", cmd_topology, "cpus, caches and producer/consumer placement classes" },
 	{ "doctor", cmd_doctor, "system checks: governor, turbo, smt, load, sensors, tools" },
 	{ "tables", cmd_tables, "RUN_DIR... [--format term|md|csv|json|tsv]: the tables of runs" },
-	{ "report", cmd_report, "RUN_DIR: the tables of a run in the terminal (tables)" },
-	{ "merge", cmd_merge, "RUN_DIR...: runs side by side in Markdown (tables --format md)" },
+	{ "report", cmd_tables, "RUN_DIR: the tables of a run in the terminal (tables)" },
+	{ "merge", cmd_tables, "RUN_DIR...: runs side by side in Markdown (tables --format md)" },
 	{ NULL, NULL, NULL },
 };
 

@@ -558,7 +558,7 @@ int cmd_run(int argc, char **argv)
 	for (size_t i = 0; i < plan.n; i++)
 		failed |= cell_status_failed(plan.cells[i].status);
 	if (!rs.interrupted)
-		tables_print_run(stdout, rs.dir);
+		tables_print_run(rs.dir);
 	fprintf(stderr, "flagbench: results in %s/results.json%s\n", rs.dir, rs.interrupted ? " (interrupted)" : "");
 
 	int code = rs.interrupted ? EXIT_INTERRUPTED : wr < 0 || failed ? EXIT_CELL_FAILED : EXIT_ALL_OK;

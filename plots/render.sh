@@ -66,12 +66,13 @@ rc=0
 # One plot of one table: flagbench writes its data and parameters (first line), gnuplot
 # draws OUT.svg and OUT.png.  Gnuplot's chatter is kept and shown only when it fails.
 plot_one() { # slug table script out
-	local data="$tmp/data/$1-$2.tsv" out="$tmp/plots/$4" hash nc nr lg yb hl ti yl st
+	local data="$tmp/data/$1-$2.tsv" out="$tmp/plots/$4" hash has nc nr lg yb hl ti yl st
 	if ! "$FLAGBENCH" tables --format tsv --family "$1" --table "$2" -- "$results" >"$data" 2>"$tmp/err"; then
 		say "$1: $2 data failed: $(cat -- "$tmp/err")"
 		return 1
 	fi
-	IFS=$'\t' read -r hash nc nr lg yb hl ti yl <"$data"
+	IFS=$'\t' read -r hash has nc nr lg yb hl ti yl <"$data"
+	[ "$has" = 1 ] || return 0 # nothing measured: no plot
 	if [ "$3" = heatmap ]; then
 		"$GNUPLOT" -c "$here/heatmap.gp" "$data" "$out" "$nc" "$nr" "$ti" >"$tmp/err" 2>&1
 	else

@@ -33,6 +33,7 @@ struct fsrc {
 	size_t n, ncfgs, nvars;
 	const char **cfgs; /* non-reference configurations in order */
 	struct var *vars;  /* variants in order, references last */
+	struct fsrc *runs; /* tables across runs: the family in each run, rows (variant, config) */
 };
 
 static void *alloc(struct model *m, size_t n)
@@ -357,41 +358,25 @@ static void separate_emulated(json_t *root)
 	}
 }
 
-static int native(json_t *c)
-{
-	const char *comp = str(c, "compiler");
-	return comp && strcmp(comp, "none") && !json_is_true(json_object_get(c, "emulated")) && str(c, "config");
-}
-
-/* The one -march of a run's native cells, or NULL when it has several or none. */
-static const char *single_march(json_t *root)
+/* Runs each built for their own profile's single -march meet build for build:
+ * whether the run's native cells have one -march; apply: it becomes "(profile march)". */
+static int one_march(json_t *root, int apply)
 {
 	const char *march = NULL;
 	size_t i;
 	json_t *c;
 	json_array_foreach(json_object_get(root, "cells"), i, c) {
-		const char *ma = str(c, "march");
-		if (native(c) && (!ma || (march && strcmp(march, ma))))
-			return NULL;
-		if (native(c))
-			march = ma;
-	}
-	return march;
-}
-
-/* Runs each built for their own profile's -march meet build for build. */
-static void unify_march(json_t *root)
-{
-	size_t i;
-	json_t *c;
-	json_array_foreach(json_object_get(root, "cells"), i, c) {
-		const char *cfg = str(c, "config");
-		const char *a = native(c) ? strchr(cfg, '/') : NULL, *b = a ? strchr(a + 1, '/') : NULL;
-		if (!b)
+		const char *comp = str(c, "compiler"), *cfg = str(c, "config"), *ma = str(c, "march");
+		if (!comp || !strcmp(comp, "none") || json_is_true(json_object_get(c, "emulated")) || !cfg)
 			continue;
-		const char *rest = strchr(b + 1, '/');
-		json_object_set_new(c, "config", json_sprintf("%.*s(profile march)%s", (int)(b + 1 - cfg), cfg, rest ? rest : ""));
+		if (!ma || (march && strcmp(march, ma)))
+			return 0;
+		march = ma;
+		const char *a = strchr(cfg, '/'), *b = a ? strchr(a + 1, '/') : NULL, *rest = b ? strchr(b + 1, '/') : NULL;
+		if (apply && b)
+			json_object_set_new(c, "config", json_sprintf("%.*s(profile march)%s", (int)(b + 1 - cfg), cfg, rest ? rest : ""));
 	}
+	return march != NULL;
 }
 
 static int load_run(struct mrun *r, const char *arg)
@@ -477,39 +462,42 @@ static void read_family(struct model *m, struct mrun *r, const char *name, struc
 /* ------------------------------------------------------------------ */
 /* Tables. */
 
-static struct mtable *new_table(struct model *m, struct mfamily *fam, const char *name, enum mfmt fmt, size_t ncols,
-				size_t nrows)
+/* A table's cell from variant v and column k. */
+typedef struct mcell (*cell_fn)(struct model *m, struct fsrc *f, const struct var *v, size_t k, const void *arg);
+
+/* A table of the family: a row per variant (with the references when refs),
+ * a column per name in cols; titles say what it is. */
+static struct mtable *table(struct model *m, struct mfamily *fam, struct fsrc *f, const char *name, enum mfmt fmt,
+			    const char **cols, size_t ncols, int refs, cell_fn fn, const void *arg)
 {
 	fam->tables = xrealloc(fam->tables, (fam->ntables + 1) * sizeof(*fam->tables));
 	struct mtable *t = &fam->tables[fam->ntables++];
-	memset(t, 0, sizeof(*t));
-	t->name = name;
-	t->fmt = fmt;
-	t->unit = "x";
-	t->col2 = "title";
-	t->ncols = ncols;
-	t->cols = alloc(m, ncols * sizeof(*t->cols));
-	t->rows = alloc(m, nrows * sizeof(*t->rows));
+	*t = (struct mtable){ .name = name, .fmt = fmt, .unit = "x", .col2 = "title", .cols = cols, .ncols = ncols };
+	t->rows = alloc(m, f->nvars * sizeof(*t->rows));
+	for (size_t v = 0; v < f->nvars; v++) {
+		if (f->vars[v].ref && !refs)
+			continue;
+		struct mrow *r = &t->rows[t->nrows++];
+		*r = (struct mrow){ f->vars[v].ref ? own(m, "%s (reference)", f->vars[v].name) : f->vars[v].name,
+				    f->vars[v].title, f->vars[v].ref, alloc(m, ncols * sizeof(*r->cells)) };
+		for (size_t k = 0; k < ncols; k++)
+			r->cells[k] = fn(m, f, &f->vars[v], k, arg);
+	}
 	return t;
 }
 
-static struct mrow *add_row(struct model *m, struct mtable *t, const char *label, const char *title, int ref)
-{
-	struct mrow *r = &t->rows[t->nrows++];
-	*r = (struct mrow){ ref ? own(m, "%s (reference)", label) : label, title, ref,
-			    alloc(m, t->ncols * sizeof(*r->cells)) };
-	return r;
-}
-
-/* What a table shows, for its legend; a ratio table without one figure is dropped. */
-static void finish_table(struct mfamily *fam, struct mtable *t)
+/* What a table shows, for its legend.  A ratio table without one ratio of two
+ * measurements (all n/a, or every cell its own baseline) is dropped. */
+static void finish_table(struct mfamily *fam, struct mtable *t, const char *title, const char *caption)
 {
 	int any = t->fmt != MF_RATIO;
+	t->title = title;
+	t->caption = caption;
 	for (size_t r = 0; r < t->nrows; r++)
 		for (size_t c = 0; c < t->ncols; c++) {
 			struct mcell *x = &t->rows[r].cells[c];
 			t->shown |= x->marks | (isnan(x->ci) ? 0 : SHOWN_CI);
-			any |= x->state == MS_OK;
+			any |= x->state == MS_OK && (x->value != 1 || !isnan(x->ci));
 		}
 	if (!any || !t->ncols || !t->nrows)
 		fam->ntables--;
@@ -539,6 +527,7 @@ static void shares(struct mtable *t)
 	}
 }
 
+/* Components [from, to) of a configuration "gcc/-O2/native/..." (to -1: the rest). */
 static const char *config_part(struct model *m, const char *cfg, int from, int to)
 {
 	int k = 0;
@@ -551,121 +540,88 @@ static const char *config_part(struct model *m, const char *cfg, int from, int t
 	return start ? own(m, "%.*s", (int)(p - start), start) : "";
 }
 
-/* gcc against clang with the same other flags: pairs of configurations. */
+static struct mcell value_fn(struct model *m, struct fsrc *f, const struct var *v, size_t k, const void *arg)
+{
+	return value_cell(m, f, cell_at(f, v, f->cfgs[k]));
+}
+
+static struct mcell speedup_fn(struct model *m, struct fsrc *f, const struct var *v, size_t k, const void *arg)
+{
+	return ratio_cell(m, f, cell_at(f, v, f->cfgs[k]), find(f, f->baseline, f->cfgs[k]));
+}
+
+/* Against the same variant built as "gcc/-O2" with the same other flags (arg),
+ * or with glibc's malloc (arg NULL). */
+static struct mcell against_fn(struct model *m, struct fsrc *f, const struct var *v, size_t k, const void *arg)
+{
+	const char *cfg = f->cfgs[k], *rest = config_part(m, cfg, 2, -1), *alloc = NULL, *base = cfg;
+	struct src *c = find(f, v->name, cfg);
+	if (arg)
+		base = own(m, "%s%s%s", (const char *)arg, *rest ? "/" : "", rest);
+	else if ((alloc = c ? str(c->j, "allocator") : NULL)) {
+		size_t n = strlen(cfg), a = strlen(alloc);
+		if (n > a && cfg[n - a - 1] == '/' && !strcmp(cfg + n - a, alloc))
+			base = own(m, "%.*sglibc", (int)(n - a), cfg);
+	}
+	return ratio_cell(m, f, c, find(f, v->name, base));
+}
+
+/* Counters per unit of work: arg "instructions" or "cycles". */
+static struct mcell counter_fn(struct model *m, struct fsrc *f, const struct var *v, size_t k, const void *arg)
+{
+	struct src *s = find(f, v->name, f->cfgs[k]);
+	json_t *x = json_object_get(json_object_get(s ? s->j : NULL, "counters"), own(m, "%s_per_unit", (const char *)arg));
+	if (!s || strcmp(s->status, "ok") || !json_is_number(x))
+		return word(!s ? "absent" : strcmp(s->status, "ok") ? s->status : "n/a");
+	return (struct mcell){ MS_OK, NULL, json_number_value(x), NAN, NAN, NAN, NAN, 0, s->id };
+}
+
+/* gcc against clang with the same other flags: the pairs of configurations. */
+struct pairs {
+	size_t n;
+	int *g, *c;
+};
+
+static struct mcell compilers_fn(struct model *m, struct fsrc *f, const struct var *v, size_t k, const void *arg)
+{
+	const struct pairs *p = arg;
+	struct src *a = find(f, v->name, f->cfgs[p->g[k]]), *b = find(f, v->name, f->cfgs[p->c[k]]);
+	int bada = a && strcmp(a->status, "ok"), badb = b && strcmp(b->status, "ok");
+	if (!a || !b)
+		return word("absent");
+	if (bada && badb && !strcmp(a->status, b->status))
+		return word(a->status);
+	if (bada || badb)
+		return word(own(m, "%s%s%s%s%s%s%s", bada ? config_part(m, a->config, 0, 1) : "", bada ? ": " : "",
+				bada ? a->status : "", bada && badb ? ", " : "", badb ? config_part(m, b->config, 0, 1) : "",
+				badb ? ": " : "", badb ? b->status : ""));
+	return ratio_cell(m, f, a, b);
+}
+
 static void compilers_table(struct model *m, struct mfamily *fam, struct fsrc *f)
 {
-	size_t np = 0;
-	int *pg = alloc(m, f->ncfgs * f->ncfgs * sizeof(int)), *pc = alloc(m, f->ncfgs * f->ncfgs * sizeof(int));
-	const char *pair = NULL;
-	int pairs = 0;
+	struct pairs p = { 0, alloc(m, f->ncfgs * f->ncfgs * sizeof(int)), alloc(m, f->ncfgs * f->ncfgs * sizeof(int)) };
+	const char **cols = alloc(m, f->ncfgs * f->ncfgs * sizeof(*cols)), *pair = NULL;
+	int names = 0;
 	for (size_t g = 0; g < f->ncfgs; g++)
 		for (size_t c = 0; c < f->ncfgs; c++) {
 			const char *cg = config_part(m, f->cfgs[g], 0, 1), *cc = config_part(m, f->cfgs[c], 0, 1);
+			const char *rest = config_part(m, f->cfgs[g], 1, -1);
 			if (!strstr(cg, "gcc") || strstr(cg, "clang") || !strstr(cc, "clang") ||
-			    strcmp(config_part(m, f->cfgs[g], 1, -1), config_part(m, f->cfgs[c], 1, -1)))
+			    strcmp(rest, config_part(m, f->cfgs[c], 1, -1)))
 				continue;
-			const char *p = own(m, "%s vs %s", cg, cc);
-			pairs += !pair || strcmp(pair, p);
-			pair = p;
-			pg[np] = (int)g;
-			pc[np++] = (int)c;
+			names += !pair || strcmp(pair, own(m, "%s vs %s", cg, cc));
+			pair = own(m, "%s vs %s", cg, cc);
+			cols[p.n] = own(m, "%s, %s", pair, rest);
+			p.g[p.n] = (int)g;
+			p.c[p.n++] = (int)c;
 		}
-	struct mtable *t = new_table(m, fam, "compilers", MF_RATIO, np, f->nvars);
-	t->title = own(m, "%s: gcc against clang, built with the same other flags", f->title);
-	t->caption = "Throughput of the gcc build divided by that of the clang build with the same other flags: above "
-		     "1.00x gcc is faster.";
-	for (size_t k = 0; k < np; k++) {
-		const char *rest = config_part(m, f->cfgs[pg[k]], 1, -1);
-		t->cols[k] = pairs == 1 ? rest
-					: own(m, "%s vs %s, %s", config_part(m, f->cfgs[pg[k]], 0, 1),
-					      config_part(m, f->cfgs[pc[k]], 0, 1), rest);
-	}
-	for (size_t v = 0; v < f->nvars; v++) {
-		if (f->vars[v].ref)
-			continue;
-		struct mrow *row = add_row(m, t, f->vars[v].name, f->vars[v].title, 0);
-		for (size_t k = 0; k < np; k++) {
-			struct src *a = find(f, f->vars[v].name, f->cfgs[pg[k]]), *b = find(f, f->vars[v].name, f->cfgs[pc[k]]);
-			row->cells[k] = !a || !b ? word("absent") : ratio_cell(m, f, a, b);
-			int bada = a && strcmp(a->status, "ok"), badb = b && strcmp(b->status, "ok");
-			if (bada && badb && !strcmp(a->status, b->status))
-				row->cells[k] = word(a->status);
-			else if (bada || badb)
-				row->cells[k] = word(own(m, "%s%s%s%s%s%s%s", bada ? config_part(m, a->config, 0, 1) : "",
-							 bada ? ": " : "", bada ? a->status : "", bada && badb ? ", " : "",
-							 badb ? config_part(m, b->config, 0, 1) : "", badb ? ": " : "",
-							 badb ? b->status : ""));
-		}
-	}
-	finish_table(fam, t);
-}
-
-/* The configuration a column is compared with: "gcc/-O2" and the same other
- * flags (against), or the same build with glibc's malloc (vs_glibc). */
-static const char *base_config(struct model *m, struct fsrc *f, const char *cfg, const char *against)
-{
-	const char *rest = config_part(m, cfg, 2, -1), *alloc = NULL;
-	for (size_t i = 0; !against && i < f->n && !alloc; i++)
-		if (!strcmp(f->cells[i].config, cfg))
-			alloc = str(f->cells[i].j, "allocator");
-	if (against)
-		return own(m, "%s%s%s", against, *rest ? "/" : "", rest);
-	size_t n = strlen(cfg), a = alloc ? strlen(alloc) : 0;
-	return a && n > a && cfg[n - a - 1] == '/' && !strcmp(cfg + n - a, alloc) ? own(m, "%.*sglibc", (int)(n - a), cfg) : cfg;
-}
-
-/* Every variant against another build of itself, column by column. */
-static void ratio_table(struct model *m, struct mfamily *fam, struct fsrc *f, const char *against)
-{
-	if (!f->ncfgs)
-		return;
-	struct mtable *t = new_table(m, fam, against ? "against" : "vs_glibc", MF_RATIO, f->ncfgs, f->nvars);
-	t->title = own(m, "%s: against %s, built with the same other flags", f->title, against ? against : "glibc malloc");
-	t->caption = own(m, "Each variant's throughput divided by its own with %s and the same other flags: above "
-			    "1.00x it is faster.", against ? against : "glibc's malloc");
-	int differs = 0;
-	for (size_t c = 0; c < f->ncfgs; c++) {
-		const char *b = base_config(m, f, t->cols[c] = f->cfgs[c], against);
-		differs |= strcmp(b, f->cfgs[c]) && index_of(f->cfgs, f->ncfgs, b) >= 0;
-		for (size_t v = 0, r = 0; v < f->nvars; v++)
-			if (!f->vars[v].ref) {
-				if (!c)
-					add_row(m, t, f->vars[v].name, f->vars[v].title, 0);
-				t->rows[r++].cells[c] = ratio_cell(m, f, find(f, f->vars[v].name, f->cfgs[c]), find(f, f->vars[v].name, b));
-			}
-	}
-	if (!differs)
-		t->nrows = 0;
-	finish_table(fam, t);
-}
-
-/* Instructions or cycles per unit of work (counters), where counted. */
-static void counter_table(struct model *m, struct mfamily *fam, struct fsrc *f, const char *what)
-{
-	const char *key = own(m, "%s_per_unit", what), *unit = NULL;
-	struct mtable *t = new_table(m, fam, what, MF_COUNT, f->ncfgs, f->nvars);
-	t->title = own(m, "%s: %s per unit of work", f->title, what);
-	t->caption = own(m, "%c%s per unit of work, counted in one run of the program (perf or callgrind).",
-			 what[0] - 32, what + 1);
-	memcpy(t->cols, f->cfgs, f->ncfgs * sizeof(*t->cols));
-	for (size_t v = 0; v < f->nvars; v++) {
-		if (f->vars[v].ref)
-			continue;
-		struct mrow *row = add_row(m, t, f->vars[v].name, f->vars[v].title, 0);
-		for (size_t c = 0; c < f->ncfgs; c++) {
-			struct src *s = find(f, f->vars[v].name, f->cfgs[c]);
-			json_t *k = s ? json_object_get(s->j, "counters") : NULL, *x = json_object_get(k, key);
-			row->cells[c] = !s ? word("absent") : strcmp(s->status, "ok") ? word(s->status) : word("n/a");
-			if (json_is_number(x) && !strcmp(s->status, "ok")) {
-				row->cells[c] = (struct mcell){ MS_OK, NULL, json_number_value(x), NAN, NAN, NAN, NAN, 0, s->id };
-				unit = own(m, "%s/%s", what, str(k, "unit") ? str(k, "unit") : "unit");
-			}
-		}
-	}
-	t->unit = unit;
-	if (!unit)
-		t->nrows = 0;
-	finish_table(fam, t);
+	for (size_t k = 0; k < p.n && names == 1; k++)
+		cols[k] = config_part(m, f->cfgs[p.g[k]], 1, -1);
+	finish_table(fam, table(m, fam, f, "compilers", MF_RATIO, cols, p.n, 0, compilers_fn, &p),
+		     own(m, "%s: gcc against clang, built with the same other flags", f->title),
+		     "Throughput of the gcc build divided by that of the clang build with the same other flags: above "
+		     "1.00x gcc is faster.");
 }
 
 static const char *lead_words(const struct mcell *a, const struct mcell *b)
@@ -707,67 +663,64 @@ static void answer(struct model *m, struct mfamily *fam, const struct mtable *t)
 	}
 	if (n < 2)
 		return;
-	struct strbuf sb = STRBUF_INIT;
-	for (int part = 0; part < 2; part++) {
-		size_t best = 0, count = 0;
+	size_t best[2] = { 0, 0 }, count[2] = { 0, 0 };
+	for (int part = 0; part < 2; part++)
 		for (size_t i = 0; i < n; i++) {
 			size_t c = 0;
 			for (size_t j = 0; j < n; j++)
 				c += !strcmp(won[2 * i + part], won[2 * j + part]);
-			if (c > count)
-				best = i, count = c;
+			if (c > count[part])
+				best[part] = i, count[part] = c;
 		}
-		sb_addf(&sb, "%s %s for %zu of %zu variants", part ? ", flags" : "most often fastest: compiler",
-			won[2 * best + part], count, n);
-	}
-	sv_pushf(&fam->answer, "%s: %s; %zu of these %zu leads are beyond both intervals", fam->name, sb.buf, real, n);
-	sb_release(&sb);
+	sv_pushf(&fam->answer, "%s: most often fastest: compiler %s for %zu of %zu variants, flags %s for %zu of %zu; "
+			       "%zu of these %zu leads are beyond both intervals", fam->name, won[2 * best[0]], count[0],
+		 n, won[2 * best[1] + 1], count[1], n, real, n);
 }
 
 static void one_run_family(struct model *m, struct mfamily *fam, struct fsrc *f, const char *against)
 {
-	struct mtable *t = new_table(m, fam, "throughput", MF_VALUE, f->ncfgs, f->nvars);
-	int perop = per_op(f->unit);
+	int perop = per_op(f->unit), hasbase = 0;
+	struct mtable *t = table(m, fam, f, "throughput", MF_VALUE, f->cfgs, f->ncfgs, 1, value_fn, NULL);
 	t->unit = f->unit;
-	t->title = own(m, "%s (%s): %s, median", f->title, f->name,
-		       perop ? "time per operation (usec/op, lower is faster)"
-		       : strcmp(f->kind, "compute") ? "throughput" : "work per second");
-	t->caption = perop ? own(m, "Microseconds per operation (usec/op: 10^6 divided by the median %s), lower is faster.", f->unit)
-		: strcmp(f->kind, "compute") ? "Output bytes per second (1024-based: MiB/s, GiB/s), median of the timed runs."
-					     : own(m, "Work per second (%s), median of the timed runs.", f->unit);
-	memcpy(t->cols, f->cfgs, f->ncfgs * sizeof(*t->cols));
-	for (size_t v = 0; v < f->nvars; v++) {
-		struct mrow *row = add_row(m, t, f->vars[v].name, f->vars[v].title, f->vars[v].ref);
-		for (size_t c = 0; c < f->ncfgs; c++)
-			row->cells[c] = value_cell(m, f, cell_at(f, &f->vars[v], f->cfgs[c]));
-	}
 	shares(t);
 	answer(m, fam, t);
-	finish_table(fam, t);
-
-	int hasbase = 0;
+	finish_table(fam, t,
+		     own(m, "%s (%s): %s, median", f->title, f->name,
+			 perop ? "time per operation (usec/op, lower is faster)"
+			 : strcmp(f->kind, "compute") ? "throughput" : "work per second"),
+		     perop ? own(m, "Microseconds per operation (usec/op: 10^6 divided by the median %s), lower is faster.", f->unit)
+		     : strcmp(f->kind, "compute") ? "Output bytes per second (1024-based: MiB/s, GiB/s), median of the timed runs."
+						  : own(m, "Work per second (%s), median of the timed runs.", f->unit));
 	for (size_t v = 0; v < f->nvars; v++)
 		hasbase |= f->baseline && !f->vars[v].ref && !strcmp(f->vars[v].name, f->baseline);
-	if (hasbase) {
-		t = new_table(m, fam, "speedup", MF_RATIO, f->ncfgs, f->nvars);
-		t->title = own(m, "%s: speedup against %s built the same way", f->title, f->baseline);
-		t->caption = own(m, "Speedup against the baseline variant %s built with the same configuration%s.",
-				 f->baseline, perop ? " (its time per operation divided by the variant's)" : "");
-		memcpy(t->cols, f->cfgs, f->ncfgs * sizeof(*t->cols));
-		for (size_t v = 0; v < f->nvars; v++) {
-			struct mrow *row = add_row(m, t, f->vars[v].name, f->vars[v].title, f->vars[v].ref);
-			for (size_t c = 0; c < f->ncfgs; c++)
-				row->cells[c] = ratio_cell(m, f, cell_at(f, &f->vars[v], f->cfgs[c]),
-							   find(f, f->baseline, f->cfgs[c]));
-		}
-		finish_table(fam, t);
+	if (hasbase)
+		finish_table(fam, table(m, fam, f, "speedup", MF_RATIO, f->cfgs, f->ncfgs, 1, speedup_fn, NULL),
+			     own(m, "%s: speedup against %s built the same way", f->title, f->baseline),
+			     own(m, "Speedup against the baseline variant %s built with the same configuration%s.", f->baseline,
+				 perop ? " (its time per operation divided by the variant's)" : ""));
+	against = against ? against : f->ncfgs ? config_part(m, f->cfgs[0], 0, 2) : "";
+	for (int glibc = 0; glibc <= 1; glibc++) {
+		const char *base = glibc ? "glibc's malloc" : against;
+		finish_table(fam, table(m, fam, f, glibc ? "vs_glibc" : "against", MF_RATIO, f->cfgs, f->ncfgs, 0, against_fn,
+					glibc ? NULL : against),
+			     own(m, "%s: against %s, built with the same other flags", f->title, base),
+			     own(m, "Each variant's throughput divided by its own with %s and the same other flags: above "
+				    "1.00x it is faster.", base));
 	}
-	if (f->ncfgs)
-		ratio_table(m, fam, f, against ? against : config_part(m, f->cfgs[0], 0, 2));
-	ratio_table(m, fam, f, NULL);
 	compilers_table(m, fam, f);
-	counter_table(m, fam, f, "instructions");
-	counter_table(m, fam, f, "cycles");
+	for (int cy = 0; cy <= 1; cy++) {
+		const char *what = cy ? "cycles" : "instructions", *unit = NULL;
+		t = table(m, fam, f, what, MF_COUNT, f->cfgs, f->ncfgs, 0, counter_fn, what);
+		for (size_t i = 0; i < f->n && !unit; i++) {
+			json_t *k = json_object_get(f->cells[i].j, "counters");
+			if (json_is_number(json_object_get(k, own(m, "%s_per_unit", what))))
+				unit = own(m, "%s/%s", what, str(k, "unit") ? str(k, "unit") : "unit");
+		}
+		t->unit = unit;
+		t->nrows = unit ? t->nrows : 0;
+		finish_table(fam, t, own(m, "%s: %s per unit of work", f->title, what),
+			     own(m, "%s per unit of work, counted in one run of the program (perf or callgrind).", what));
+	}
 	for (size_t i = 0; i < f->n; i++) {
 		struct src *c = &f->cells[i];
 		const char *why = str(c->j, "reason");
@@ -777,49 +730,43 @@ static void one_run_family(struct model *m, struct mfamily *fam, struct fsrc *f,
 	}
 }
 
-/* Several runs: per family, one column per machine, a row per (variant, config). */
+/* Several runs: a row per (variant, config) of the family, a column per machine;
+ * rows found in one run only come last. */
+static struct mcell across_fn(struct model *m, struct fsrc *f, const struct var *v, size_t k, const void *sp)
+{
+	struct fsrc *r = &f->runs[k];
+	struct src *c = find(r, v->name, v->title);
+	return sp ? ratio_cell(m, r, c, find(r, r->baseline, v->title)) : value_cell(m, r, c);
+}
+
 static void merged_family(struct model *m, struct mfamily *fam, struct fsrc *fs, const char **labels)
 {
-	size_t nr = m->nruns, cap = 0, nrows = 0;
+	size_t nr = m->nruns, cap = 0;
+	struct fsrc rows = { .runs = fs };
 	for (size_t k = 0; k < nr; k++)
 		cap += fs[k].n;
-	struct src **rows = alloc(m, cap * sizeof(*rows)); /* the first cell seen of each row */
-	int *count = alloc(m, cap * sizeof(int));
-	for (int ref = 0; ref <= 1; ref++)
+	rows.vars = alloc(m, cap * sizeof(*rows.vars));
+	for (int pass = 0; pass < 4; pass++) /* (count >= 2, single) x (variants, references) */
 		for (size_t k = 0; k < nr; k++)
 			for (size_t i = 0; i < fs[k].n; i++) {
 				struct src *c = &fs[k].cells[i];
-				size_t r = 0;
-				while (r < nrows && (strcmp(rows[r]->variant, c->variant) || strcmp(rows[r]->config, c->config)))
+				size_t r = 0, count = 0;
+				while (r < rows.nvars && (strcmp(rows.vars[r].name, c->variant) || strcmp(rows.vars[r].title, c->config)))
 					r++;
-				if (c->ref == ref && r == nrows)
-					rows[nrows++] = c;
+				for (size_t j = 0; j < nr; j++)
+					count += find(&fs[j], c->variant, c->config) != NULL;
+				if (r == rows.nvars && c->ref == pass % 2 && (count < 2) == pass / 2)
+					rows.vars[rows.nvars++] = (struct var){ c->variant, c->config, 0 };
 			}
-	for (size_t r = 0; r < nrows; r++)
-		for (size_t k = 0; k < nr; k++)
-			count[r] += find(&fs[k], rows[r]->variant, rows[r]->config) != NULL;
 	for (int sp = 0; sp <= 1; sp++) {
-		struct mtable *t = new_table(m, fam, sp ? "speedup" : "throughput", sp ? MF_RATIO : MF_VALUE, nr, nrows);
+		struct mtable *t = table(m, fam, &rows, sp ? "speedup" : "throughput", sp ? MF_RATIO : MF_VALUE, labels, nr, 1,
+					 across_fn, sp ? "" : NULL);
+		t->col2 = "config";
 		for (size_t k = nr; k > 0 && !sp; k--)
 			t->unit = fs[k - 1].n ? fs[k - 1].unit : t->unit;
-		t->col2 = "config";
-		t->title = own(m, "%s: %s on each machine", fam->title, sp ? "speedup against the baseline" : "throughput");
-		t->caption = "Cells are matched by family, variant and build configuration; rows found in one run only "
-			     "come last. Speedup is against the family baseline built the same way on the same machine.";
-		memcpy(t->cols, labels, nr * sizeof(*labels));
-		for (int single = 0; single <= 1; single++)
-			for (size_t r = 0; r < nrows; r++) {
-				if ((count[r] < 2) != single && nr > 1)
-					continue;
-				struct mrow *row = add_row(m, t, rows[r]->variant, rows[r]->config, 0);
-				row->ref = rows[r]->ref;
-				for (size_t k = 0; k < nr; k++) {
-					struct src *c = find(&fs[k], rows[r]->variant, rows[r]->config);
-					row->cells[k] = sp ? ratio_cell(m, &fs[k], c, find(&fs[k], fs[k].baseline, rows[r]->config))
-							   : value_cell(m, &fs[k], c);
-				}
-			}
-		finish_table(fam, t);
+		finish_table(fam, t, own(m, "%s: %s on each machine", fam->title, sp ? "speedup against the baseline" : "throughput"),
+			     "Cells are matched by family, variant and build configuration; rows found in one run only come "
+			     "last. Speedup is against the family baseline built the same way on the same machine.");
 	}
 }
 
@@ -840,7 +787,7 @@ int model_load(struct model *m, char **paths, size_t n, const char *against)
 		struct mrun *r = &m->runs[m->nruns];
 		if (load_run(r, paths[m->nruns]) < 0)
 			return -1;
-		unify &= single_march(r->root) != NULL;
+		unify &= one_march(r->root, 0);
 	}
 	const char **names = NULL, **labels = alloc(m, n * sizeof(*labels)), **slugs = alloc(m, n * sizeof(*slugs));
 	size_t nnames = 0;
@@ -849,7 +796,7 @@ int model_load(struct model *m, char **paths, size_t n, const char *against)
 		json_t *run = json_object_get(r->root, "run"), *c;
 		size_t i;
 		if (unify)
-			unify_march(r->root);
+			one_march(r->root, 1);
 		const char *prof = str(run, "cpu_profile"), *cpu = str(json_object_get(r->root, "host"), "cpu_model");
 		r->id = str(run, "id") ? str(run, "id") : "";
 		r->label = prof && strcmp(prof, "host") ? prof : cpu ? cpu : *r->id ? r->id : "unknown";

@@ -1,31 +1,27 @@
 /* model.h: the results model, the one place that gives a result its meaning.
  *
- * From one results.json (or several, for a comparison across machines) it
- * builds families of tables.  One run: per family the throughput table
- * (variants down, references last; build configurations across, in the
- * order their cells appear), the speedup against the baseline variant built
- * the same way, the ratio against a baseline configuration (default: the
- * first compiler at its first -O level; --against gcc/-O2), gcc against
- * clang with the same other flags, and instructions and cycles per unit of
- * work where counted.  Several runs: per family the throughput and the
- * speedup of every (variant, configuration) with one column per machine;
- * runs built for one -march each are matched build for build ("(profile
- * march)").  Cells run under an emulator form a family of their own.
+ * From one results.json it builds, per family, tables of variants (rows,
+ * references last) by build configurations (columns, in the order cells
+ * appear; a column is a cell's "config" string, so a new dimension needs no
+ * change here): throughput; speedup against the baseline variant built the
+ * same way; each variant against itself built with one configuration
+ * (--against COMPILER/-OLEVEL, default the first compiler at its first -O
+ * level) and with glibc's malloc; gcc against clang with the same other
+ * flags; instructions and cycles per unit of work where counted.  From
+ * several results.json: per family throughput and speedup with a column per
+ * machine, a row per (variant, configuration); runs built each for their
+ * own profile's -march meet as "(profile march)".  Emulated cells form a
+ * family of their own.  A ratio table with no ratio of two measurements is
+ * left out.
  *
- * A cell has a state (ok, a status word, absent, n/a), a value with its
- * interval (the half-width of the 95 % interval of the median time, in
- * percent; a ratio combines both intervals through stats.h), marks (†
- * throttled, ‡ warnings) and, in throughput tables, the share of its row's
- * best that colours the heatmap: cells whose intervals overlap get the same
- * share, so colour never ranks a tie.  Every derived number and every
- * number's text (model_text) is made here; the writers (writers.c) only lay
- * the texts out.  A ratio table whose cells are all n/a is left out.
- *
- * The answer, printed first: per variant the fastest configuration, its
- * margin over the runner-up and over the slowest, and whether the lead is
- * beyond both intervals or a tie; per family the compiler and the flags
- * that win most often.  Column keys are the cells' "config" strings, so a
- * new dimension of configurations needs no change here.
+ * A cell has a state, a value, its interval (time_s.ci95_percent, none under
+ * 3 runs; a ratio combines both through stats.h), marks (throttled: yes;
+ * warnings other than that) and, in throughput tables, the heatmap share of
+ * its row's best, the same for cells whose intervals overlap.  The answer,
+ * printed first: per variant the fastest configuration, its margin over the
+ * runner-up and the slowest, and whether the lead is beyond both intervals;
+ * per family the compiler and flags that win most often.  Every derived
+ * number and its text are made here; writers.c only lays texts out.
  */
 #ifndef FLAGBENCH_MODEL_H
 #define FLAGBENCH_MODEL_H
@@ -37,16 +33,15 @@
 
 enum mstate { MS_OK, MS_STATUS, MS_ABSENT, MS_NA };
 enum mfmt { MF_VALUE, MF_RATIO, MF_COUNT };
-enum { MARK_THROTTLED = 1, MARK_WARNED = 2 };
+enum { MARK_THROTTLED = 1, MARK_WARNED = 2, SHOWN_CI = 4 };
 
 struct mcell {
 	enum mstate state;
-	const char *word;      /* what a cell that is not ok shows */
-	double value, lo, hi;  /* lo, hi: the interval's ends, NaN without one */
-	double ci;             /* half-width in percent, NaN without one */
-	double share;          /* throughput: heatmap share of the row's best, NaN otherwise */
+	const char *word;        /* shown when not ok: a status word, "absent", "n/a" */
+	double value, lo, hi, ci; /* lo, hi, ci (half-width, percent): NaN without an interval */
+	double share;            /* heatmap colour, throughput tables only, else NaN */
 	unsigned marks;
-	const char *id;        /* the results.json cell shown, or NULL */
+	const char *id;          /* the results.json cell shown, or NULL */
 };
 
 struct mrow {
@@ -56,25 +51,21 @@ struct mrow {
 };
 
 struct mtable {
-	const char *name;  /* throughput, speedup, against, compilers, instructions, cycles */
-	const char *title, *caption;
-	const char *col2; /* what the row's second header says: "title", "config" */
+	const char *name; /* throughput speedup against vs_glibc compilers instructions cycles */
+	const char *title, *caption, *col2; /* col2: the second row header, "title" or "config" */
 	enum mfmt fmt;
-	const char *unit;  /* of values: bytes/s, ops/s, blocks/s, "x", instructions/byte */
+	const char *unit; /* of values: bytes/s, ops/s, blocks/s, x, instructions/byte */
 	const char **cols;
 	size_t ncols, nrows;
 	struct mrow *rows;
-	unsigned shown;    /* marks shown, and SHOWN_CI */
+	unsigned shown; /* the marks and SHOWN_CI the table uses, for its legend */
 };
-enum { SHOWN_CI = 4 };
 
 struct mfamily {
 	const char *name, *slug, *title, *kind;
 	struct mtable *tables;
 	size_t ntables;
-	struct strvec answer;   /* sentences, the family's own last */
-	struct strvec problems; /* "id: status: reason" of cells that are not ok */
-	struct strvec warnings; /* "id: warning" */
+	struct strvec answer, problems, warnings; /* sentences; "id: status: reason"; "id: warning" */
 };
 
 struct mrun {
@@ -85,48 +76,44 @@ struct mrun {
 
 struct model {
 	struct mrun *runs;
-	size_t nruns;
 	struct mfamily *fams;
-	size_t nfams;
+	size_t nruns, nfams;
 	void **mem; /* everything allocated for the model */
 	size_t nmem, amem;
 };
 
-/* Loads RUN_DIR/results.json or the file itself, for each path; builds the
- * tables.  against: "COMPILER/-OLEVEL" or NULL.  0, or -1 after a message. */
+/* Loads each RUN_DIR/results.json (or the file itself) and builds the tables;
+ * against: "COMPILER/-OLEVEL" or NULL.  0, or -1 after a message. */
 int model_load(struct model *m, char **paths, size_t n, const char *against);
 void model_free(struct model *m);
 struct mfamily *model_family(struct model *m, const char *name_or_slug);
 
-/* A cell as every format shows it: "7.36 GiB/s ±1.2% †", "101.35x", "timeout".
- * figure/pm get the parts ("7.36 GiB/s", "±1.2%") when not NULL. */
+/* A cell as every format shows it ("7.36 GiB/s ±1.2% †", "101.35x", "timeout");
+ * figure and pm, when not NULL, get its parts ("7.36 GiB/s", "±1.2%"). */
 void model_text(const struct mtable *t, const struct mcell *c, char *buf, size_t n, char *figure, char *pm);
-/* A value in its family's unit: "7.36 GiB/s", "0.155 usec/op", "1.90 Mblocks/s". */
+/* "7.36 GiB/s", "0.155 usec/op" (for ops/s), "1.90 Mblocks/s". */
 void model_format_value(double v, const char *unit, char *buf, size_t n);
-/* "1.05x", three significant digits below 0.01 ("0.000221x"). */
+/* "1.05x", three significant digits below 0.01. */
 void model_format_ratio(double r, char *buf, size_t n);
-/* The unit a table's numbers are plotted in: v / div, or div / v when inv. */
+/* The unit a table is plotted in: v / div, or div / v when inv. */
 struct mscale {
 	double div;
 	int inv;
 	const char *label;
 };
 struct mscale model_scale(const struct mtable *t);
-/* The legend lines of a table (what its ±, † and ‡ mean); returns how many. */
+/* What a table's ±, † and ‡ mean; returns how many lines. */
 size_t model_legend(const struct mtable *t, const char *lines[3]);
 
-/* The writers (writers.c): one per format. */
+/* One writer per format (writers.c); family, table: only these, or NULL. */
 enum mformat { FMT_TERM, FMT_MD, FMT_CSV, FMT_JSON, FMT_TSV };
-/* family, table: only these (NULL: all).  0, or -1 after a message. */
 int model_write(struct model *m, enum mformat f, const char *family, const char *table, struct strbuf *out);
 
-/* `flagbench tables RUN... [--format F] [--family F] [--table T] [--against C/-O] [--out FILE]`;
- * `flagbench report RUN` and `flagbench merge RUN...` are its other spellings.
- * 0, 2 on bad usage or input, 1 when writing fails. */
+/* flagbench tables RUN... [--format F] [--family F] [--table T] [--against C/-O] [--out FILE];
+ * argv[0] "report" (one run) and "merge" (md) are its other spellings.  0, 2 on
+ * bad usage or input, 1 when writing fails. */
 int cmd_tables(int argc, char **argv);
-int cmd_report(int argc, char **argv);
-int cmd_merge(int argc, char **argv);
-/* The terminal tables of a finished run, as `flagbench tables RUN_DIR`. */
-int tables_print_run(FILE *out, const char *run_dir);
+/* On stdout, the terminal tables of a finished run, as `flagbench tables RUN_DIR`. */
+int tables_print_run(const char *run_dir);
 
 #endif
