@@ -184,7 +184,7 @@ static void field(struct strbuf *out, const char *s, char how, const char *sep)
 	if (how == 'g')
 		add_clean(out, s, how);
 	for (sb_adds(out, how == 'c' ? "\"" : ""); how == 'c' && *s; s++)
-		sb_add(out, s, 1 + (*s == '"'));
+		sb_adds(out, *s == '"' ? "\"\"" : (char[]){ *s, 0 });
 	sb_addf(out, "%s%s", how == 'c' ? "\"" : "", sep);
 }
 
@@ -391,6 +391,8 @@ int cmd_tables(int argc, char **argv)
 	static const char *formats[] = { "term", "md", "csv", "json", "tsv", NULL };
 	const char *name = argv[0];
 	struct tables_opts o = { 0 };
+	struct model m = { 0 };
+	struct strbuf sb = STRBUF_INIT;
 	char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	int npos = options_parse(tables_options, &o, NULL, argc - 1, argv + 1, pos, argc), f = 0, rc = 0;
 	const char *fmt = o.format ? o.format : strcmp(name, "merge") ? "term" : "md";
@@ -403,12 +405,8 @@ int cmd_tables(int argc, char **argv)
 		fprintf(o.help ? stdout : stderr, "usage: flagbench %s [options] RUN_DIR...\n  the tables of one run, "
 			"or of several side by side (RUN_DIR or its results.json)\n", name);
 		options_help(tables_options, o.help ? stdout : stderr);
-		free(pos);
-		return o.help ? 0 : EXIT_USAGE;
-	}
-	struct model m;
-	struct strbuf sb = STRBUF_INIT;
-	if (model_load(&m, pos, (size_t)npos, o.against) < 0 || model_write(&m, f, o.family, o.table, &sb) < 0)
+		rc = o.help ? 0 : EXIT_USAGE;
+	} else if (model_load(&m, pos, (size_t)npos, o.against) < 0 || model_write(&m, f, o.family, o.table, &sb) < 0)
 		rc = EXIT_USAGE;
 	else if (o.out ? write_file_atomic(o.out, sb.buf ? sb.buf : "", sb.len) < 0
 		       : (fwrite(sb.buf ? sb.buf : "", 1, sb.len, stdout) != sb.len || fflush(stdout) != 0))
@@ -416,6 +414,7 @@ int cmd_tables(int argc, char **argv)
 	sb_release(&sb);
 	model_free(&m);
 	free(pos);
+	free(o.format), free(o.family), free(o.table), free(o.against), free(o.out);
 	return rc;
 }
 
