@@ -182,7 +182,7 @@ struct mscale model_scale(const struct mtable *t)
 	return (struct mscale){ 1, 0, t->unit };
 }
 
-size_t model_legend(const struct mtable *t, const char *lines[3])
+size_t model_legend(const struct mtable *t, const char *lines[4])
 {
 	size_t n = 0;
 	int value = t->fmt != MF_RATIO;
@@ -197,6 +197,9 @@ size_t model_legend(const struct mtable *t, const char *lines[3])
 				   : "\xe2\x80\xa0 one of the two cells compared was measured while the CPU throttled.";
 	if (t->shown & MARK_WARNED)
 		lines[n++] = "\xe2\x80\xa1 the cell has warnings, listed below the tables.";
+	if (t->shown & SHOWN_REF)
+		lines[n++] = "A reference row shows in each column the reference measured with that column's placement "
+			     "and consumer, or its one measurement in every column.";
 	return n;
 }
 
@@ -496,7 +499,7 @@ static void finish_table(struct mfamily *fam, struct mtable *t, const char *titl
 	for (size_t r = 0; r < t->nrows; r++)
 		for (size_t c = 0; c < t->ncols; c++) {
 			struct mcell *x = &t->rows[r].cells[c];
-			t->shown |= x->marks | (isnan(x->ci) ? 0 : SHOWN_CI);
+			t->shown |= x->marks | (isnan(x->ci) ? 0 : SHOWN_CI) | (t->rows[r].ref && t->ncols > 1 ? SHOWN_REF : 0);
 			any |= x->state == MS_OK && (x->value != 1 || !isnan(x->ci));
 		}
 	if (!any || !t->ncols || !t->nrows)
@@ -739,12 +742,17 @@ static struct mcell across_fn(struct model *m, struct fsrc *f, const struct var 
 	return sp ? ratio_cell(m, r, c, find(r, r->baseline, v->title)) : value_cell(m, r, c);
 }
 
-static void merged_family(struct model *m, struct mfamily *fam, struct fsrc *fs, const char **labels)
+static void merged_family(struct model *m, struct mfamily *fam, struct fsrc *all, const char **names)
 {
-	size_t nr = m->nruns, cap = 0;
-	struct fsrc rows = { .runs = fs };
-	for (size_t k = 0; k < nr; k++)
-		cap += fs[k].n;
+	size_t nr = 0, cap = 0;
+	struct fsrc rows = { .runs = alloc(m, m->nruns * sizeof(*all)) }, *fs = rows.runs;
+	const char **labels = alloc(m, m->nruns * sizeof(*labels));
+	for (size_t k = 0; k < m->nruns; k++) /* the runs that have the family */
+		if (all[k].n) {
+			labels[nr] = names[k];
+			fs[nr++] = all[k];
+			cap += all[k].n;
+		}
 	rows.vars = alloc(m, cap * sizeof(*rows.vars));
 	for (int pass = 0; pass < 4; pass++) /* (count >= 2, single) x (variants, references) */
 		for (size_t k = 0; k < nr; k++)
@@ -762,8 +770,7 @@ static void merged_family(struct model *m, struct mfamily *fam, struct fsrc *fs,
 		struct mtable *t = table(m, fam, &rows, sp ? "speedup" : "throughput", sp ? MF_RATIO : MF_VALUE, labels, nr, 1,
 					 across_fn, sp ? "" : NULL);
 		t->col2 = "config";
-		for (size_t k = nr; k > 0 && !sp; k--)
-			t->unit = fs[k - 1].n ? fs[k - 1].unit : t->unit;
+		t->unit = sp ? "x" : fs[0].unit;
 		finish_table(fam, t, own(m, "%s: %s on each machine", fam->title, sp ? "speedup against the baseline" : "throughput"),
 			     "Cells are matched by family, variant and build configuration; rows found in one run only come "
 			     "last. Speedup is against the family baseline built the same way on the same machine.");
