@@ -416,3 +416,29 @@ setup_file() {
     run "$FLAGBENCH" merge "$a" "$FIX/quick-5700x.json"
     [[ "$output" != *"(profile march)"* ]]
 }
+
+@test "the same run's tables are the same numbers in term, md, csv, json and index.html" {
+    json=$("$FLAGBENCH" tables --format json "$FIZZ")
+    # every row of every table, in order, as the model has it: label, (title,) the cells' texts
+    jq -r '.families[].tables[].rows[] | [.label, .cells[].text] | @tsv' <<<"$json" >"$BATS_TEST_TMPDIR/want"
+    jq -r '.families[].tables[].rows[] | [.label, .title, .cells[].text] | @tsv' <<<"$json" >"$BATS_TEST_TMPDIR/want2"
+    jq -r '.families[].tables[] | range(0; .columns | length) as $c | .rows[] | .cells[$c].text' <<<"$json" \
+        >"$BATS_TEST_TMPDIR/want-csv"
+    [ "$(wc -l <"$BATS_TEST_TMPDIR/want")" -gt 40 ]
+    unescape() { sed -e 's/&lt;/</g; s/&gt;/>/g; s/&quot;/"/g; s/&#39;/'"'"'/g; s/&amp;/\&/g'; }
+    # terminal: the lines under each "variant" header, columns apart by two spaces or more
+    "$FLAGBENCH" tables "$FIZZ" | awk '/^variant  /{on=1; next} /^$|^(±|†|‡|A reference)/{on=0} on' |
+        sed -E 's/ {2,}/\t/g' >"$BATS_TEST_TMPDIR/term"
+    diff "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/term"
+    # Markdown: the rows of the tables whose header names a variant
+    "$FLAGBENCH" tables --format md "$FIZZ" | awk '/^\| variant \|/{on=1; getline; next} !/^\| /{on=0} on' |
+        sed -e 's/^| //; s/ |$//; s/ | /\t/g' | unescape >"$BATS_TEST_TMPDIR/md"
+    diff "$BATS_TEST_TMPDIR/want2" "$BATS_TEST_TMPDIR/md"
+    # CSV: the text of every cell, a line each
+    "$FLAGBENCH" tables --format csv "$FIZZ" | tail -n +2 | sed -E 's/.*,"([^"]*)"\r$/\1/' >"$BATS_TEST_TMPDIR/csv"
+    diff "$BATS_TEST_TMPDIR/want-csv" "$BATS_TEST_TMPDIR/csv"
+    # the page: the rows of its grids, tags stripped
+    grep -E '^<tr( class="ref")?><th>.*<td class="' "$FIZZ/index.html" |
+        sed -E 's#</th><td>#\t#; s#</td><td[^>]*>#\t#g; s/<[^>]*>//g' | unescape >"$BATS_TEST_TMPDIR/html"
+    diff "$BATS_TEST_TMPDIR/want2" "$BATS_TEST_TMPDIR/html"
+}
