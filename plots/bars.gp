@@ -1,27 +1,28 @@
 # bars.gp: grouped bar chart of one table: a group per row (variant), a bar per column.
-#   gnuplot -c plots/bars.gp DATA OUTBASE NCOLS NROWS LOG YBOTTOM HLINE TITLE YLABEL
+#   gnuplot -c plots/bars.gp DATA OUTBASE NCOLS NROWS HLINE TITLE YLABEL
 # DATA is `flagbench tables --format tsv --family F --table T`: a block per column, its
 # first line the column's name, then  row value low high share ok text row-label column.
 # Error bars span low..high, the interval the tables show as ±.  A cell that is not ok
-# shows its status word at the foot of its bar.  LOG 1: logarithmic y axis from YBOTTOM;
-# HLINE: y of a dashed line, or "none".  Writes OUTBASE.svg and OUTBASE.png.
+# shows its status word at the foot of its bar.  Values spanning more than a factor 10 get
+# a logarithmic y axis.  HLINE: y of a dashed line, or "none".  Writes OUTBASE.svg and OUTBASE.png.
 # Arguments are data, never gnuplot code.
 
 data = ARG1
 outbase = ARG2
 n = int(ARG3)
-logscale = int(ARG5)
-ybottom = real(ARG6)
 w = 0.8 / n
 x(s) = column(1) + (s - (n - 1) / 2.0) * w
 
 set datafile separator "\t"
 set datafile missing "NaN"
 set encoding utf8
+stats data using 2 nooutput
+logscale = STATS_max / STATS_min > 10
+ybottom = logscale ? 10 ** floor(log10(STATS_min) - 0.05) : 0
 set key autotitle columnhead
 set key outside below center horizontal noenhanced
-set title ARG8 noenhanced
-set ylabel ARG9 noenhanced
+set title ARG6 noenhanced
+set ylabel ARG7 noenhanced
 set xtics noenhanced nomirror scale 0 rotate by -25
 set ytics nomirror
 set grid ytics lc rgb "#dddddd"
@@ -35,8 +36,8 @@ if (logscale) {
 } else {
 	set yrange [0:*]
 }
-if (ARG7 ne "none") {
-	set arrow 1 from graph 0, first real(ARG7) to graph 1, first real(ARG7) nohead dt 2 lc rgb "#555555" front
+if (ARG5 ne "none") {
+	set arrow 1 from graph 0, first real(ARG5) to graph 1, first real(ARG5) nohead dt 2 lc rgb "#555555" front
 }
 
 # a fixed, colour-blind friendly cycle

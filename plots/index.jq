@@ -1,6 +1,6 @@
 # index.jq: the index.html of one run: the answer, every table and plot, the run's record.
 #   jq -r -L plots --slurpfile model MODEL.json --rawfile produced LIST --arg note TEXT \
-#      -f plots/index.jq results.json
+#      --rawfile css plots/page.css -f plots/index.jq results.json
 # MODEL.json: `flagbench tables --format json RUN`; LIST: the plot files that exist, one
 # relative path a line (plots/<slug>-<table>.svg); TEXT: a note shown at the top, or "".
 # results.json gives only what the page shows as recorded (run, host, tools, profile).
@@ -24,7 +24,7 @@ def figure($plots; $base; $alt):
 | . as $run
 | ($run.run // {}) as $r
 | [
-  head("flagbench: " + ($r.id // "run" | tostring)),
+  head("flagbench: " + ($r.id // "run" | tostring); $css),
   @html "<h1>flagbench run \($r.id // "?")</h1>\n",
   @html "<p>suite <b>\($r.suite // "?")</b>, cpu profile <b>\($r.cpu_profile // "?")</b>, host <b>\($run.host.cpu_model // "?")</b>; started \($r.started // "?"), finished \($r.finished // "not finished")\(if $r.interrupted == true then " (interrupted)" else "" end).</p>\n",
   (if $note != "" then @html "<p class=\"note\">\($note)</p>\n" else "" end),

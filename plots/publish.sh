@@ -72,7 +72,7 @@ done
 for f in md csv; do
 	"$FLAGBENCH" tables --format "$f" --out "$tmp/merged.$f" -- "${results[@]}" || exit 1
 done
-if ! "$JQ" -r -L "$here" -f "$here/site.jq" "$tmp/model.json" >"$tmp/index.html"; then
+if ! "$JQ" -r -L "$here" --rawfile css "$here/page.css" -f "$here/site.jq" "$tmp/model.json" >"$tmp/index.html"; then
 	say "index.html failed"
 	exit 1
 fi

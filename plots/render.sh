@@ -66,17 +66,17 @@ rc=0
 # One plot of one table: flagbench writes its data and parameters (first line), gnuplot
 # draws OUT.svg and OUT.png.  Gnuplot's chatter is kept and shown only when it fails.
 plot_one() { # slug table script out
-	local data="$tmp/data/$1-$2.tsv" out="$tmp/plots/$4" hash has nc nr lg yb hl ti yl st
+	local data="$tmp/data/$1-$2.tsv" out="$tmp/plots/$4" hash has nc nr hl ti yl st
 	if ! "$FLAGBENCH" tables --format tsv --family "$1" --table "$2" -- "$results" >"$data" 2>"$tmp/err"; then
 		say "$1: $2 data failed: $(cat -- "$tmp/err")"
 		return 1
 	fi
-	IFS=$'\t' read -r hash has nc nr lg yb hl ti yl <"$data"
+	IFS=$'\t' read -r hash has nc nr hl ti yl <"$data"
 	[ "$has" = 1 ] || return 0 # nothing measured: no plot
 	if [ "$3" = heatmap ]; then
 		"$GNUPLOT" -c "$here/heatmap.gp" "$data" "$out" "$nc" "$nr" "$ti" >"$tmp/err" 2>&1
 	else
-		"$GNUPLOT" -c "$here/bars.gp" "$data" "$out" "$nc" "$nr" "$lg" "$yb" "$hl" "$ti" "$yl" >"$tmp/err" 2>&1
+		"$GNUPLOT" -c "$here/bars.gp" "$data" "$out" "$nc" "$nr" "$hl" "$ti" "$yl" >"$tmp/err" 2>&1
 	fi
 	st=$?
 	if [ "$st" -ne 0 ] || [ ! -s "$out.svg" ] || [ ! -s "$out.png" ]; then
@@ -113,7 +113,7 @@ note=""
 [ "$have_gnuplot" = 1 ] || note="Plots were not drawn: gnuplot is not installed (Debian package gnuplot-nox)."
 [ "$rc" = 0 ] || note="${note:+$note }Some plots or tables failed to render; see the messages of plots/render.sh."
 if ! "$JQ" -r -L "$here" --slurpfile model "$tmp/model.json" --rawfile produced "$tmp/produced" --arg note "$note" \
-	-f "$here/index.jq" "$results" >"$tmp/index.html" 2>"$tmp/err"; then
+	--rawfile css "$here/page.css" -f "$here/index.jq" "$results" >"$tmp/index.html" 2>"$tmp/err"; then
 	say "index.html failed: $(cat -- "$tmp/err")"
 	exit 1
 fi

@@ -36,27 +36,29 @@ struct fsrc {
 	struct fsrc *runs; /* tables across runs: the family in each run, rows (variant, config) */
 };
 
+/* p, freed with the model. */
+static void *keep(struct model *m, void *p)
+{
+	if (m->nmem == m->amem)
+		m->mem = xrealloc(m->mem, (m->amem = m->amem ? 2 * m->amem : 64) * sizeof(*m->mem));
+	return m->mem[m->nmem++] = p;
+}
+
 static void *alloc(struct model *m, size_t n)
 {
-	if (m->nmem == m->amem) {
-		m->amem = m->amem ? 2 * m->amem : 64;
-		m->mem = xrealloc(m->mem, m->amem * sizeof(*m->mem));
-	}
-	return m->mem[m->nmem++] = xcalloc(1, n ? n : 1);
+	return keep(m, xcalloc(1, n ? n : 1));
 }
 
 static const char *own(struct model *m, const char *fmt, ...) FB_PRINTF(2, 3);
 static const char *own(struct model *m, const char *fmt, ...)
 {
 	va_list ap;
-	va_start(ap, fmt);
 	char *s = NULL;
+	va_start(ap, fmt);
 	if (vasprintf(&s, fmt, ap) < 0)
 		die(EXIT_USAGE, "out of memory");
 	va_end(ap);
-	alloc(m, 0);
-	free(m->mem[m->nmem - 1]);
-	return m->mem[m->nmem - 1] = s;
+	return keep(m, s);
 }
 
 static const char *str(json_t *o, const char *key)

@@ -92,15 +92,17 @@ static void text_table(const struct mtable *t, char how, struct strbuf *out)
 	free(w);
 }
 
+/* A list: the answer (head NULL), or the cells not ok or with warnings under a heading. */
 static void text_list(const char *head, const char *title, const struct strvec *v, char how, struct strbuf *out)
 {
 	for (size_t i = 0; i < v->n; i++) {
-		if (!i) {
+		if (!i && head) {
 			sb_adds(out, "\n");
 			add_clean(out, title, how);
-			sb_addf(out, ": %s\n%s", head, how == 'm' ? "\n" : "");
+			sb_addf(out, ": %s\n", head);
 		}
-		sb_adds(out, how == 'm' ? "- " : "  ");
+		sb_adds(out, i || (head && how == 't') ? "" : "\n");
+		sb_adds(out, how == 'm' ? "- " : head ? "  " : "");
 		add_clean(out, v->v[i], how);
 		sb_adds(out, "\n");
 	}
@@ -108,33 +110,23 @@ static void text_list(const char *head, const char *title, const struct strvec *
 
 static void write_text(struct model *m, char how, struct strbuf *out)
 {
-	int md = how == 'm';
-	if (md && !want_table)
-		sb_addf(out, "# flagbench: %s\n\n| machine | run | suite | cpu model | cells | ok |\n"
-			"| --- | --- | --- | --- | ---: | ---: |\n", m->nruns > 1 ? "results across machines" : "run");
+	if (how == 'm' && !want_table)
+		sb_addf(out, "# flagbench: %s\n\n", m->nruns > 1 ? "results across machines" : "run");
 	for (size_t k = 0; k < m->nruns && !want_table; k++) {
 		struct mrun *r = &m->runs[k];
 		json_t *run = json_object_get(r->root, "run"), *w;
 		const char *cpu = json_string_value(json_object_get(json_object_get(r->root, "host"), "cpu_model"));
 		const char *suite = json_string_value(json_object_get(run, "suite"));
-		const char *v[] = { r->label, r->id, suite ? suite : "?", cpu ? cpu : "?" };
-		for (size_t i = 0; i < 4 && md; i++) {
-			sb_adds(out, "| ");
-			add_clean(out, v[i], how);
-			sb_adds(out, " ");
-		}
-		if (md)
-			sb_addf(out, "| %zu | %zu |", r->ncells, r->nok);
-		char *line = md ? xstrdup("")
-				: xasprintf("run %s: suite %s on %s (%s): %zu cells, %zu ok%s", r->id, v[2], r->label,
-					    cpu ? cpu : "unknown cpu", r->ncells, r->nok,
-					    json_is_null(json_object_get(run, "finished")) ? ", not finished" : "");
+		char *line = xasprintf("run %s: suite %s on %s (%s): %zu cells, %zu ok%s", r->id, suite ? suite : "?", r->label,
+				       cpu ? cpu : "unknown cpu", r->ncells, r->nok,
+				       json_is_null(json_object_get(run, "finished")) ? ", not finished" : "");
+		sb_adds(out, how == 'm' ? "- " : "");
 		add_clean(out, line, how);
 		sb_adds(out, "\n");
 		free(line);
 		size_t i;
 		json_array_foreach(json_object_get(run, "warnings"), i, w) {
-			sb_adds(out, md ? "\nwarning: " : "warning: ");
+			sb_adds(out, how == 'm' ? "- warning: " : "warning: ");
 			add_clean(out, json_string_value(w) ? json_string_value(w) : "?", how);
 			sb_adds(out, "\n");
 		}
@@ -144,17 +136,13 @@ static void write_text(struct model *m, char how, struct strbuf *out)
 		int head = !want_table || !strcmp(want_table, "throughput");
 		if (!wanted(f, NULL))
 			continue;
-		if (md) {
+		if (how == 'm') {
 			sb_adds(out, want_table ? "# " : "\n## ");
 			add_clean(out, f->title, how);
 			sb_adds(out, "\n");
 		}
-		for (size_t k = 0; head && k < f->answer.n; k++) {
-			sb_adds(out, k ? "" : "\n");
-			sb_adds(out, md ? "- " : "");
-			add_clean(out, f->answer.v[k], how);
-			sb_adds(out, "\n");
-		}
+		if (head)
+			text_list(NULL, NULL, &f->answer, how, out);
 		for (size_t k = 0; k < f->ntables; k++)
 			if (wanted(f, &f->tables[k]))
 				text_table(&f->tables[k], how, out);
@@ -168,8 +156,8 @@ static void write_text(struct model *m, char how, struct strbuf *out)
 /* ------------------------------------------------------------------ */
 /* csv and tsv ('c', 'g'): a line per cell.  csv: every table, each line naming
  * its family, table, row and column, numbers in the table's unit.  tsv: one
- * table as gnuplot data: first line "#" then has-data ncols nrows log ybottom
- * hline title ylabel; a block per column (ending with two blank lines), its
+ * table as gnuplot data: first line "#" then has-data ncols nrows hline
+ * title ylabel; a block per column (ending with two blank lines), its
  * first line the column's name, then per row
  *   row  value  low  high  share  ok(1|0)  text  row-label  column-name
  * in the unit of the y axis (GiB/s; usec/op, lower is faster). */
@@ -248,24 +236,15 @@ static int write_tsv(struct model *m, struct strbuf *out)
 	if (!t)
 		return error("tables: --format tsv needs --family and --table of a table the run has");
 	struct mscale s = model_scale(t);
-	double min = INFINITY, max = 0;
+	int has = 0;
 	for (size_t r = 0; r < t->nrows; r++)
-		for (size_t c = 0; c < t->ncols; c++) {
-			struct mcell *x = &t->rows[r].cells[c];
-			double v[] = { x->state == MS_OK ? x->value : NAN, x->lo, x->hi };
-			for (size_t i = 0; i < 3; i++)
-				if (v[i] > 0) {
-					min = fmin(min, SCALED(v[i]));
-					max = fmax(max, SCALED(v[i]));
-				}
-		}
-	int log = max > 0 && max / min > 10;
+		for (size_t c = 0; c < t->ncols; c++)
+			has |= t->rows[r].cells[c].state == MS_OK && t->rows[r].cells[c].value > 0;
 	size_t cut = strlen(t->title) > 120 ? 117 : strlen(t->title); /* a title that fits the plot */
 	while (cut && (t->title[cut] & 0xc0) == 0x80)
 		cut--;
 	char *title = xasprintf("%.*s%s", (int)cut, t->title, t->title[cut] ? "..." : "");
-	sb_addf(out, "#\t%d\t%zu\t%zu\t%d\t%g\t%s\t", max > 0, t->ncols, t->nrows, log,
-		log ? pow(10, floor(log10(min) - 0.05)) : 0, t->fmt == MF_RATIO ? "1" : "none");
+	sb_addf(out, "#\t%d\t%zu\t%zu\t%s\t", has, t->ncols, t->nrows, t->fmt == MF_RATIO ? "1" : "none");
 	field(out, title, 'g', "\t");
 	free(title);
 	field(out, !strcmp(t->name, "compilers") ? "gcc / clang" : t->fmt == MF_RATIO ? "ratio" : s.label, 'g',

@@ -388,7 +388,7 @@ setup_file() {
     run "$FLAGBENCH" merge --out "$out" "${all[@]}"
     [ "$status" -eq 0 ]
     [ -s "$out" ]
-    grep -qF '| 20261201T120000Z-smoke-host |' "$out"
+    grep -qF -- '- run 20261201T120000Z-smoke-host: suite smoke on ' "$out"
     # a family found in one run has that run's column only
     grep -qF '| fp_mul | gcc/-O2/default/jemalloc | 0.102 usec/op ±9.1% † |' "$out"
     grep -qF '| ec_mul | gcc/-O2/default/tcmalloc | 0.000247x |' "$out"
