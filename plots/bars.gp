@@ -16,12 +16,14 @@ x(s) = column(1) + (s - (n - 1) / 2.0) * w
 set datafile separator "\t"
 set datafile missing "NaN"
 set encoding utf8
+# a title that fits: at most 110 characters
+title = strlen(ARG6) > 110 ? ARG6[1:107]."..." : ARG6
 stats data using 2 nooutput
 logscale = STATS_max / STATS_min > 10
 ybottom = logscale ? 10 ** floor(log10(STATS_min) - 0.05) : 0
 set key autotitle columnhead
 set key outside below center horizontal noenhanced
-set title ARG6 noenhanced
+set title title noenhanced
 set ylabel ARG7 noenhanced
 set xtics noenhanced nomirror scale 0 rotate by -25
 set ytics nomirror

@@ -13,12 +13,14 @@ nrows = int(ARG4)
 set datafile separator "\t"
 set datafile missing "NaN"
 set encoding utf8
+# a title that fits: at most 110 characters
+title = strlen(ARG5) > 110 ? ARG5[1:107]."..." : ARG5
 # room for the longest text (about 7 pixels a byte); slanted names when they are wider
 stats data using 1:(strlen(strcol(7))) nooutput
 colw = STATS_max_y * 7 + 24 > 150 ? int(STATS_max_y * 7 + 24) : 150
 stats data using 1:(strlen(strcol(9))) nooutput
 xrot = STATS_max_y * 7 > colw
-set title ARG5." (colour: share of the row's best; overlapping intervals share a colour)" noenhanced
+set title title." (colour: share of the row's best; overlapping intervals share a colour)" noenhanced
 unset key
 set border 0
 set tics scale 0 noenhanced

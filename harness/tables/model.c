@@ -66,15 +66,10 @@ static const char *str(json_t *o, const char *key)
 	return json_string_value(json_object_get(o, key));
 }
 
-/* jq's tostring: a string as is, anything else as compact JSON. */
-static const char *text(struct model *m, json_t *v)
+/* A text field of a results.json object; "?" where it is missing or not a string. */
+static const char *text(json_t *o, const char *key)
 {
-	if (json_is_string(v))
-		return json_string_value(v);
-	char *s = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
-	const char *t = own(m, "%s", s ? s : "null");
-	free(s);
-	return t;
+	return str(o, key) ? str(o, key) : "?";
 }
 
 static int index_of(const char **v, size_t n, const char *s)
@@ -272,12 +267,13 @@ static int throttled(struct fsrc *f, struct src *c)
 }
 
 /* The cell's warnings but the throttle note that † already says. */
-static size_t warnings(struct model *m, struct fsrc *f, struct src *c, struct strvec *out)
+static size_t warnings(struct fsrc *f, struct src *c, struct strvec *out)
 {
 	json_t *w = json_object_get(c->j, "warnings");
-	size_t n = 0, k = json_is_array(w) ? json_array_size(w) : (json_is_string(w) ? 1 : 0);
-	for (size_t i = 0; i < k; i++) {
-		const char *t = text(m, json_is_array(w) ? json_array_get(w, i) : w);
+	size_t n = 0, i;
+	json_t *x;
+	json_array_foreach(w, i, x) {
+		const char *t = json_string_value(x) ? json_string_value(x) : "?";
 		if (!strncmp(t, "throttled", 9) && !strcmp(c->status, "ok") && throttled(f, c))
 			continue;
 		if (out)
@@ -311,7 +307,7 @@ static struct mcell value_cell(struct model *m, struct fsrc *f, struct src *c)
 		x.ci = json_number_value(ci);
 		stats_bounds(x.value, x.ci, &x.lo, &x.hi);
 	}
-	x.marks = (throttled(f, c) ? MARK_THROTTLED : 0) | (warnings(m, f, c, NULL) ? MARK_WARNED : 0);
+	x.marks = (throttled(f, c) ? MARK_THROTTLED : 0) | (warnings(f, c, NULL) ? MARK_WARNED : 0);
 	return x;
 }
 
@@ -343,24 +339,11 @@ static struct mcell ratio_cell(struct model *m, struct fsrc *f, struct src *a, s
 /* Cells run under an emulator become "<family> (emulated)": never ranked with native ones. */
 static void separate_emulated(json_t *root)
 {
-	json_t *fams = json_object_get(root, "families"), *c;
 	size_t i;
-	json_array_foreach(json_object_get(root, "cells"), i, c) {
-		const char *f = str(c, "family");
-		if (!f || !json_is_true(json_object_get(c, "emulated")))
-			continue;
-		char *name = xasprintf("%s (emulated)", f);
-		if (json_is_object(fams) && !json_object_get(fams, name)) {
-			json_t *meta = json_object_get(fams, f);
-			json_t *copy = json_is_object(meta) ? json_deep_copy(meta) : json_object();
-			const char *t = str(copy, "title");
-			json_object_set_new(copy, "title", json_sprintf("%s (emulated: times are not comparable with native ones)",
-									t ? t : f));
-			json_object_set_new(fams, name, copy);
-		}
-		json_object_set_new(c, "family", json_string(name));
-		free(name);
-	}
+	json_t *c;
+	json_array_foreach(json_object_get(root, "cells"), i, c)
+		if (str(c, "family") && json_is_true(json_object_get(c, "emulated")))
+			json_object_set_new(c, "family", json_sprintf("%s (emulated)", str(c, "family")));
 }
 
 /* Runs each built for their own profile's single -march meet build for build:
@@ -419,8 +402,10 @@ static int load_run(struct mrun *r, const char *arg)
 
 static void read_family(struct model *m, struct mrun *r, const char *name, struct fsrc *f)
 {
-	json_t *cells = json_object_get(r->root, "cells"), *meta = json_object_get(json_object_get(r->root, "families"), name);
-	size_t n = json_array_size(cells);
+	size_t n = json_array_size(json_object_get(r->root, "cells")), len = strlen(name);
+	int emulated = len > 11 && !strcmp(name + len - 11, " (emulated)");
+	const char *base = emulated ? own(m, "%.*s", (int)(len - 11), name) : name;
+	json_t *cells = json_object_get(r->root, "cells"), *meta = json_object_get(json_object_get(r->root, "families"), base);
 	memset(f, 0, sizeof(*f));
 	f->run = r;
 	f->name = name;
@@ -432,8 +417,7 @@ static void read_family(struct model *m, struct mrun *r, const char *name, struc
 		if (!str(c, "family") || strcmp(str(c, "family"), name))
 			continue;
 		struct src *s = &f->cells[f->n++];
-		*s = (struct src){ c, text(m, json_object_get(c, "variant")), text(m, json_object_get(c, "config")),
-				   text(m, json_object_get(c, "status")), text(m, json_object_get(c, "id")), 0 };
+		*s = (struct src){ c, text(c, "variant"), text(c, "config"), text(c, "status"), text(c, "id"), 0 };
 		s->ref = !strcmp(s->config, "reference") || (str(c, "compiler") && !strcmp(str(c, "compiler"), "none"));
 		if (!s->ref && index_of(f->cfgs, f->ncfgs, s->config) < 0)
 			f->cfgs[f->ncfgs++] = s->config;
@@ -448,7 +432,9 @@ static void read_family(struct model *m, struct mrun *r, const char *name, struc
 				f->vars[f->nvars++] = (struct var){ f->cells[i].variant, t ? t : f->cells[i].variant, ref };
 			}
 		}
-	f->title = str(meta, "title") ? str(meta, "title") : name;
+	f->title = str(meta, "title") ? str(meta, "title") : base;
+	if (emulated)
+		f->title = own(m, "%s (emulated: times are not comparable with native ones)", f->title);
 	f->kind = str(meta, "kind");
 	for (size_t i = 0; !f->kind && i < f->n; i++)
 		f->kind = str(f->cells[i].j, "kind");
@@ -731,7 +717,7 @@ static void one_run_family(struct model *m, struct mfamily *fam, struct fsrc *f,
 		const char *why = str(c->j, "reason");
 		if (strcmp(c->status, "ok"))
 			sv_pushf(&fam->problems, "%s: %s%s%s", c->id, c->status, why ? ": " : "", why ? why : "");
-		warnings(m, f, c, &fam->warnings);
+		warnings(f, c, &fam->warnings);
 	}
 }
 

@@ -240,13 +240,8 @@ static int write_tsv(struct model *m, struct strbuf *out)
 	for (size_t r = 0; r < t->nrows; r++)
 		for (size_t c = 0; c < t->ncols; c++)
 			has |= t->rows[r].cells[c].state == MS_OK && t->rows[r].cells[c].value > 0;
-	size_t cut = strlen(t->title) > 120 ? 117 : strlen(t->title); /* a title that fits the plot */
-	while (cut && (t->title[cut] & 0xc0) == 0x80)
-		cut--;
-	char *title = xasprintf("%.*s%s", (int)cut, t->title, t->title[cut] ? "..." : "");
 	sb_addf(out, "#\t%d\t%zu\t%zu\t%s\t", has, t->ncols, t->nrows, t->fmt == MF_RATIO ? "1" : "none");
-	field(out, title, 'g', "\t");
-	free(title);
+	field(out, t->title, 'g', "\t");
 	field(out, !strcmp(t->name, "compilers") ? "gcc / clang" : t->fmt == MF_RATIO ? "ratio" : s.label, 'g',
 	      s.inv ? " (lower is faster)\n" : "\n");
 	cell_lines(f, t, 'g', out);

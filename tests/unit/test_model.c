@@ -221,6 +221,7 @@ static void test_answer_shares_and_views(void **state)
 	/* emulated cells are a family of their own */
 	assert_non_null(model_family(&m, "f (emulated)"));
 	assert_string_equal(model_family(&m, "f (emulated)")->slug, "f__emulated_");
+	assert_string_equal(model_family(&m, "f (emulated)")->title, "F (emulated: times are not comparable with native ones)");
 	model_free(&m);
 
 	load(&m, answer_run, NULL, "gcc/-O3");
