@@ -13,14 +13,15 @@ nrows = int(ARG4)
 set datafile separator "\t"
 set datafile missing "NaN"
 set encoding utf8
-# a title that fits: at most 110 characters
-title = strlen(ARG5) > 110 ? ARG5[1:107]."..." : ARG5
 # room for the longest text (about 7 pixels a byte); slanted names when they are wider
 stats data using 1:(strlen(strcol(7))) nooutput
 colw = STATS_max_y * 7 + 24 > 150 ? int(STATS_max_y * 7 + 24) : 150
 stats data using 1:(strlen(strcol(9))) nooutput
 xrot = STATS_max_y * 7 > colw
-set title title." (colour: share of the row's best; overlapping intervals share a colour)" noenhanced
+# a title that fits the width, on two lines
+w = 260 + colw * ncols < 640 ? 640 : 260 + colw * ncols
+fit(t) = strlen(t) > int(w / 7.5) ? t[1:int(w / 7.5) - 3]."..." : t
+set title fit(ARG5)."\n".fit("colour: share of the row's best; overlapping intervals share a colour") noenhanced
 unset key
 set border 0
 set tics scale 0 noenhanced
@@ -36,8 +37,7 @@ set cblabel "share of the row's best"
 set palette defined (0 "#d73027", 0.5 "#fdae61", 0.75 "#fee08b", 0.9 "#d9ef8b", 1 "#1a9850")
 set style fill solid 1.0 border lc rgb "#ffffff"
 
-w = 260 + colw * ncols
-h = 170 + 34 * nrows + (xrot ? 110 : 0)
+h = 190 + 34 * nrows + (xrot ? 110 : 0)
 y(r) = nrows - 1 - r
 set terminal svg size w,h fixed font "sans,12" background "#ffffff"
 set output outbase.".svg"
