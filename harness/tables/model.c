@@ -147,10 +147,8 @@ void model_text(const struct mtable *t, const struct mcell *c, char *buf, size_t
 	} else {
 		if (t->fmt == MF_VALUE)
 			model_format_value(c->value, t->unit, fig, sizeof(fig));
-		else if (t->fmt == MF_RATIO)
-			model_format_ratio(c->value, fig, sizeof(fig));
 		else
-			snprintf(fig, sizeof(fig), "%.3g %s", c->value, t->unit);
+			model_format_ratio(c->value, fig, sizeof(fig));
 		if (!isnan(c->ci))
 			snprintf(p, sizeof(p), "\xc2\xb1%.1f%%", c->ci);
 		snprintf(buf, n, "%s%s%s%s%s%s", fig, *p ? " " : "", p, c->marks ? " " : "",
@@ -171,10 +169,10 @@ struct mscale model_scale(const struct mtable *t)
 				max = t->rows[r].cells[c].value;
 	if (t->fmt == MF_RATIO)
 		return (struct mscale){ 1, 0, t->unit };
-	if (t->fmt == MF_VALUE && bytes_unit(t->unit))
+	if (bytes_unit(t->unit))
 		return max >= 1073741824.0 ? (struct mscale){ 1073741824.0, 0, "GiB/s" }
 					   : (struct mscale){ 1048576, 0, "MiB/s" };
-	if (t->fmt == MF_VALUE && per_op(t->unit))
+	if (per_op(t->unit))
 		return (struct mscale){ 1e6, 1, "usec/op" };
 	return (struct mscale){ 1, 0, t->unit };
 }
@@ -577,16 +575,11 @@ static struct mcell compilers_fn(struct model *m, struct fsrc *f, const struct v
 {
 	const struct pairs *p = arg;
 	struct src *a = find(f, v->name, f->cfgs[p->g[k]]), *b = find(f, v->name, f->cfgs[p->c[k]]);
-	int bada = a && strcmp(a->status, "ok"), badb = b && strcmp(b->status, "ok");
-	if (!a || !b)
-		return word("absent");
-	if (bada && badb && !strcmp(a->status, b->status))
-		return word(a->status);
-	if (bada || badb)
-		return word(own(m, "%s%s%s%s%s%s%s", bada ? config_part(m, a->config, 0, 1) : "", bada ? ": " : "",
-				bada ? a->status : "", bada && badb ? ", " : "", badb ? config_part(m, b->config, 0, 1) : "",
-				badb ? ": " : "", badb ? b->status : ""));
-	return ratio_cell(m, f, a, b);
+	/* which build is not ok: "clang: timeout"; both the same way: "timeout" */
+	struct src *bad = a && strcmp(a->status, "ok") ? a : b && strcmp(b->status, "ok") ? b : NULL;
+	if (!a || !b || !bad)
+		return !a || !b ? word("absent") : ratio_cell(m, f, a, b);
+	return word(!strcmp(a->status, b->status) ? a->status : own(m, "%s: %s", config_part(m, bad->config, 0, 1), bad->status));
 }
 
 static void compilers_table(struct model *m, struct mfamily *fam, struct fsrc *f)
@@ -701,7 +694,7 @@ static void one_run_family(struct model *m, struct mfamily *fam, struct fsrc *f,
 	compilers_table(m, fam, f);
 	for (int cy = 0; cy <= 1; cy++) {
 		const char *what = cy ? "cycles" : "instructions", *unit = NULL;
-		t = table(m, fam, f, what, MF_COUNT, f->cfgs, f->ncfgs, 0, counter_fn, what);
+		t = table(m, fam, f, what, MF_VALUE, f->cfgs, f->ncfgs, 0, counter_fn, what);
 		for (size_t i = 0; i < f->n && !unit; i++) {
 			json_t *k = json_object_get(f->cells[i].j, "counters");
 			if (json_is_number(json_object_get(k, own(m, "%s_per_unit", what))))

@@ -32,7 +32,7 @@
 #include "util.h"
 
 enum mstate { MS_OK, MS_STATUS, MS_ABSENT, MS_NA };
-enum mfmt { MF_VALUE, MF_RATIO, MF_COUNT };
+enum mfmt { MF_VALUE, MF_RATIO };
 enum { MARK_THROTTLED = 1, MARK_WARNED = 2, SHOWN_CI = 4, SHOWN_REF = 8 };
 
 struct mcell {
