@@ -327,8 +327,14 @@ int model_write(struct model *m, enum mformat f, const char *family, const char 
 {
 	want_family = family;
 	want_table = table;
+	int found = !table;
 	if (family && !model_family(m, family))
 		return error("tables: no family %s in these results", family);
+	for (size_t i = 0; i < m->nfams; i++)
+		for (size_t k = 0; k < m->fams[i].ntables; k++)
+			found |= wanted(&m->fams[i], &m->fams[i].tables[k]);
+	if (!found)
+		return error("tables: no table %s in these results", table);
 	if (f == FMT_TSV)
 		return write_tsv(m, out);
 	if (f == FMT_TERM || f == FMT_MD)
