@@ -442,3 +442,18 @@ setup_file() {
         sed -E 's#</th><td>#\t#; s#</td><td[^>]*>#\t#g; s/<[^>]*>//g' | unescape >"$BATS_TEST_TMPDIR/html"
     diff "$BATS_TEST_TMPDIR/want2" "$BATS_TEST_TMPDIR/html"
 }
+
+@test "flagbench tables: --against chooses the configuration, --family and --table select, unknown ones exit 2" {
+    run "$FLAGBENCH" tables --against clang/-O3 --family fizzbuzz --table against "$FIZZ"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"FizzBuzz: against clang/-O3, built with the same other flags"* ]]
+    grep -qE '^simple +0\.93x +0\.98x ±9\.2% +0\.90x ±2\.3% +0\.97x ±3\.9% +1\.00x +1\.06x ±5\.4%$' <<<"$output"
+    refute grep -q 'speedup' <<<"$output"
+    run "$FLAGBENCH" tables --format tsv --family fizzbuzz --table compilers "$FIZZ"
+    [ "$status" -eq 0 ]
+    [ "$(head -1 <<<"$output")" = $'#\t1\t3\t6\t1\tFizzBuzz: gcc against clang, built with the same other flags\tgcc / clang' ]
+    for args in "--table nope" "--family nope" "--format xml" "--format tsv"; do
+        run "$FLAGBENCH" tables $args "$FIZZ"
+        [ "$status" -eq 2 ] || { echo "$args: $status"; false; }
+    done
+}
