@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -846,6 +847,41 @@ int load_all_families(struct family **out)
 	}
 	*out = fams;
 	return count;
+}
+
+/* Every glob of a suite must select a variant: a typo ("sortsum/quik") would
+ * otherwise measure nothing and succeed.  The error points at the glob and
+ * names the nearest variant. */
+int suite_check_globs(const struct suite *s, const struct family *fams, size_t nfams)
+{
+	struct strvec ids = STRVEC_INIT;
+	for (size_t f = 0; f < nfams; f++)
+		for (size_t v = 0; v < fams[f].nvariants; v++)
+			sv_pushf(&ids, "%s/%s", fams[f].name, fams[f].variants[v].name);
+	char *text = s->path ? read_file(s->path, NULL) : NULL;
+	struct cfg c = { s->path ? s->path : "suite", text ? text : "", { { 0 } }, 0 };
+	int lone = json_is_string(json_object_get(s->json, "variants"));
+	int r = 0;
+	for (size_t i = 0; !r && i < s->variants.n; i++) {
+		int hit = 0;
+		for (size_t k = 0; k < ids.n && !hit; k++)
+			hit = fnmatch(s->variants.v[i], ids.v[k], 0) == 0;
+		if (hit)
+			continue;
+		push_key(&c, "variants");
+		if (!lone)
+			push_index(&c, i);
+		const char *near = ids.n ? closest_word((const char *const *)ids.v, s->variants.v[i]) : NULL;
+		if (near)
+			r = cfg_error(&c, "'%s' matches no variant; did you mean '%s'? (flagbench list variants)",
+				      s->variants.v[i], near);
+		else
+			r = cfg_error(&c, "'%s' matches no variant (flagbench list variants)", s->variants.v[i]);
+		c.depth = 0;
+	}
+	free(text);
+	sv_clear(&ids);
+	return r;
 }
 
 const char *family_kind_name(enum family_kind k)

@@ -3,9 +3,12 @@
 #include "run.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -138,6 +141,55 @@ static char *make_run_id(const char *suite, const char *profile)
 	gmtime_r(&t, &tm);
 	strftime(ts, sizeof(ts), "%Y%m%dT%H%M%SZ", &tm);
 	return xasprintf("%s-%s-%s", ts, suite, profile);
+}
+
+/* Takes DIR/.lock for the life of the process (the kernel drops it when the
+ * process ends, however it ends).  A folder in use by another run is
+ * refused; so is a folder that already holds a run, unless resuming it. */
+static int run_dir_lock(const char *dir, int resuming)
+{
+	char *path = xasprintf("%s/.lock", dir);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		error("cannot create %s: %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		char pid[32] = "";
+		ssize_t n = pread(fd, pid, sizeof(pid) - 1, 0);
+		pid[n > 0 ? n : 0] = '\0';
+		pid[strcspn(pid, "\n")] = '\0';
+		error("%s is in use by another flagbench run%s%s%s; wait for it, or choose another --out", dir,
+		      pid[0] ? " (pid " : "", pid, pid[0] ? ")" : "");
+		close(fd);
+		free(path);
+		return -1;
+	}
+	free(path);
+	char *journal = xasprintf("%s/journal.jsonl", dir), *results = xasprintf("%s/results.json", dir);
+	int used = access(journal, F_OK) == 0 || access(results, F_OK) == 0;
+	free(journal);
+	free(results);
+	if (used && !resuming) {
+		error("%s already holds a run: --resume %s finishes it, or choose another --out", dir, dir);
+		close(fd);
+		return -1;
+	}
+	/* a run killed during a write (kill -9, power) leaves its temporary
+	 * file; under the lock no other run is writing one */
+	glob_t g;
+	char *pat = xasprintf("%s/results.json.tmp.*", dir);
+	if (glob(pat, GLOB_NOSORT, NULL, &g) == 0)
+		for (size_t i = 0; i < g.gl_pathc; i++)
+			unlink(g.gl_pathv[i]);
+	globfree(&g);
+	free(pat);
+	char pid[32];
+	int len = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) == 0 && pwrite(fd, pid, (size_t)len, 0) < 0)
+		warning("cannot write the pid into %s/.lock", dir);
+	return 0; /* fd stays open: it holds the lock */
 }
 
 /* Temperatures and clocks before and after the cell; a throttled cell
@@ -312,12 +364,21 @@ int cmd_run(int argc, char **argv)
 		free_suite(&suite);
 		return EXIT_USAGE;
 	}
+	if (suite_check_globs(&suite, fams, (size_t)nfam) < 0)
+		return EXIT_USAGE;
 	if (o.order && strcmp(o.order, "sequential") && strcmp(o.order, "interleave")) {
 		error("--order must be sequential or interleave, not '%s'", o.order);
 		return EXIT_USAGE;
 	}
 	if (o.consumer && strcmp(o.consumer, "splice") && strcmp(o.consumer, "read") && strcmp(o.consumer, "pv")) {
 		error("--consumer must be splice, read or pv, not '%s'", o.consumer);
+		return EXIT_USAGE;
+	}
+
+	/* before the run folder exists: bad usage leaves nothing behind */
+	char *hyperfine = find_on_path("hyperfine");
+	if (!hyperfine && !o.dry_run) {
+		error("hyperfine not found on PATH: install the Debian package hyperfine (./run.sh does)");
 		return EXIT_USAGE;
 	}
 
@@ -338,7 +399,21 @@ int cmd_run(int argc, char **argv)
 		char *old_path = xasprintf("%s/results.json", rs.dir);
 		json_t *old = json_load_file(old_path, 0, NULL);
 		free(old_path);
-		const char *oid = json_string_value(json_object_get(json_object_get(old, "run"), "id"));
+		json_t *orun = json_object_get(old, "run");
+		const char *oid = json_string_value(json_object_get(orun, "id"));
+		const char *osuite = json_string_value(json_object_get(orun, "suite"));
+		const char *oprof = json_string_value(json_object_get(orun, "cpu_profile"));
+		/* the journal's cells belong to that suite and profile only */
+		if (!old || (osuite && strcmp(osuite, suite.name)) || (oprof && strcmp(oprof, prof.name))) {
+			if (!old)
+				error("cannot resume %s: no readable results.json there", rs.dir);
+			else
+				error("cannot resume %s with suite %s on cpu %s: it is a run of suite %s on cpu %s "
+				      "(--resume %s --suite %s --cpu %s)", rs.dir, suite.name, prof.name, osuite ? osuite : "?",
+				      oprof ? oprof : "?", rs.dir, osuite ? osuite : "?", oprof ? oprof : "?");
+			json_decref(old);
+			return EXIT_USAGE;
+		}
 		rs.id = oid ? xstrdup(oid) : make_run_id(suite.name, prof.name);
 		json_decref(old);
 	} else {
@@ -349,6 +424,10 @@ int cmd_run(int argc, char **argv)
 		error("cannot create %s: %s", rs.dir, strerror(errno));
 		return EXIT_USAGE;
 	}
+	/* one run per folder: a second one, at once or later, would mix its
+	 * cells into the first one's journal */
+	if (run_dir_lock(rs.dir, o.resume != NULL) < 0)
+		return EXIT_USAGE;
 
 	/* conditions, recorded as warnings */
 	if (prof.match && !strstr(host_cpu_model(), prof.match))
@@ -383,11 +462,6 @@ int cmd_run(int argc, char **argv)
 	unsigned runs = GIVEN("runs") ? o.runs : suite.has_runs ? suite.runs : 5;
 	unsigned warmup = GIVEN("warmup") ? o.warmup : suite.has_warmup ? suite.warmup : 1;
 	double timeout = o.timeout > 0 ? o.timeout : 120;
-	char *hyperfine = find_on_path("hyperfine");
-	if (!hyperfine && !o.dry_run) {
-		error("hyperfine not found on PATH: install the Debian package hyperfine (./run.sh does)");
-		return EXIT_USAGE;
-	}
 
 	/* plan */
 	double t = now_monotonic();
@@ -446,7 +520,10 @@ int cmd_run(int argc, char **argv)
 	}
 	for (size_t i = 0; i < rs.warnings.n; i++)
 		warning("%s", rs.warnings.v[i]);
-	results_write(&rs);
+	if (results_write(&rs) < 0) {
+		error("nothing could be kept in %s: stopping before the build", rs.dir);
+		return EXIT_USAGE;
+	}
 
 	/* build */
 	t = now_monotonic();
@@ -553,9 +630,16 @@ int cmd_run(int argc, char **argv)
 	compute_speedups(&plan);
 	int wr = results_write(&rs);
 
-	int failed = 0;
-	for (size_t i = 0; i < plan.n; i++)
+	int failed = 0, any_ok = 0;
+	for (size_t i = 0; i < plan.n; i++) {
 		failed |= cell_status_failed(plan.cells[i].status);
+		any_ok |= plan.cells[i].status == CELL_OK;
+	}
+	/* a run that measured nothing is no success */
+	if (!any_ok && !rs.interrupted) {
+		warning("no cell is ok: nothing was measured");
+		failed = 1;
+	}
 	if (!rs.interrupted)
 		print_summary(stdout, &plan);
 	fprintf(stderr, "flagbench: results in %s/results.json%s\n", rs.dir, rs.interrupted ? " (interrupted)" : "");
@@ -585,6 +669,10 @@ int cmd_run(int argc, char **argv)
 int cmd_list(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "";
+	if (!strcmp(what, "--help") || !strcmp(what, "-h")) {
+		printf("usage: flagbench list cpus|suites|variants|compilers\n");
+		return 0;
+	}
 	if (!strcmp(what, "cpus") || !strcmp(what, "suites")) {
 		struct strvec names = STRVEC_INIT;
 		list_config_names(what, &names);

@@ -225,7 +225,10 @@ void child_kill_group(struct child *c, double grace_s)
 		if (waitpid(c->pid, &st, WNOHANG) == c->pid) {
 			/* leader gone; stragglers in the group still get SIGKILL */
 			kill(-c->pid, SIGKILL);
-			c->pid = -st - 1; /* remember the status for child_wait */
+			/* remember the status for child_wait: -2 - status, so an
+			 * exit status of 0 is not -1 ("no child"), which made the
+			 * caller wait for any child at all (the verify watchdog) */
+			c->pid = -st - 2;
 			return;
 		}
 		struct timespec ts = { 0, 10 * 1000 * 1000 };
@@ -239,7 +242,7 @@ int child_wait(struct child *c, double timeout_s, struct child_exit *ex)
 	memset(ex, 0, sizeof(*ex));
 	if (c->pid < -1) {
 		/* already reaped by child_kill_group */
-		fill_exit(-(c->pid + 1), ex);
+		fill_exit(-(c->pid + 2), ex);
 		c->pid = -1;
 		ex->elapsed_s = now_monotonic() - c->started;
 		return 0;
@@ -251,6 +254,7 @@ int child_wait(struct child *c, double timeout_s, struct child_exit *ex)
 	}
 	enum child_outcome forced = CHILD_EXITED;
 	int status = 0;
+	pid_t group = c->pid; /* c->pid may turn into a saved status below */
 	for (;;) {
 		int r = reap(c->pid, WNOHANG, &status);
 		if (r == c->pid)
@@ -268,7 +272,7 @@ int child_wait(struct child *c, double timeout_s, struct child_exit *ex)
 		if (forced != CHILD_EXITED) {
 			child_kill_group(c, 2.0);
 			if (c->pid < -1) {
-				status = -(c->pid + 1);
+				status = -(c->pid + 2);
 				break;
 			}
 			reap(c->pid, 0, &status);
@@ -278,7 +282,7 @@ int child_wait(struct child *c, double timeout_s, struct child_exit *ex)
 		nanosleep(&ts, NULL);
 	}
 	/* kill anything the child left behind in its group */
-	kill(-c->pid, SIGKILL);
+	kill(-group, SIGKILL);
 	ex->elapsed_s = now_monotonic() - c->started;
 	fill_exit(status, ex);
 	if (forced != CHILD_EXITED)

@@ -43,7 +43,16 @@ load helpers
     jqr 'all(.cells[] | select(.placement == "same_cpu"); .pin.producer == .pin.consumer)' "$r"
     jqr 'all(.cells[] | select(.placement == "unpinned" and .status == "ok"); .pin.producer == null)' "$r"
     jqr 'all(.cells[] | select(.status == "ok"); .throttled != null and .time_s.ci95 != null)' "$r"
-    if [ "$(nproc)" -lt 2 ]; then
-        jqr 'all(.cells[] | select(.placement == "same_l3"); .status == "unsupported")' "$r"
-    fi
+    # whatever this host is: a class its topology has runs, one it lacks is
+    # unsupported with the reason, checked against `flagbench topology`
+    topo=$("$FLAGBENCH" topology --json)
+    for cls in same_cpu same_l3 unpinned; do
+        if echo "$topo" | jq -e --arg c "$cls" '.classes | has($c)' >/dev/null; then
+            jqr --arg c "$cls" 'all(.cells[] | select(.placement == $c); .status == "ok")' "$r"
+        else
+            jqr --arg c "$cls" 'all(.cells[] | select(.placement == $c);
+                .status == "unsupported" and (.reason | startswith("no \($c) pair on this machine")))' "$r"
+        fi
+    done
 }
+
