@@ -265,9 +265,16 @@ int results_journal_append(const struct run_state *rs, const struct cell *c)
 		struct strbuf sb = STRBUF_INIT;
 		sb_adds(&sb, line);
 		sb_adds(&sb, "\n");
-		/* one write per line: O_APPEND keeps a line whole */
-		if (write(fd, sb.buf, sb.len) != (ssize_t)sb.len || fsync(fd) < 0)
-			r = error("cannot append to %s: %s", path, strerror(errno));
+		/* one write per line: O_APPEND keeps a line whole; a short write
+		 * (a full disk) is cut back off, so no torn line is left */
+		off_t before = lseek(fd, 0, SEEK_END);
+		ssize_t w = write(fd, sb.buf, sb.len);
+		if (w != (ssize_t)sb.len || fsync(fd) < 0) {
+			int e = w < 0 ? errno : w != (ssize_t)sb.len ? ENOSPC : errno;
+			if (before >= 0 && ftruncate(fd, before) < 0)
+				e = errno;
+			r = error("cannot append to %s: %s", path, strerror(e));
+		}
 		sb_release(&sb);
 		close(fd);
 	}

@@ -17,6 +17,9 @@ setup_file() {
     "$FLAGBENCH" run --suite faults --out "$FAULTS" --cache "$CACHE" --timeout 2 --verify-timeout 2 \
         >"$BATS_FILE_TMPDIR/faults.out" 2>"$BATS_FILE_TMPDIR/faults.err" && rc=0 || rc=$?
     echo "$rc" >"$BATS_FILE_TMPDIR/faults.rc"
+    # a small finished run (4 ok cells) to damage and resume
+    export SMALL="$BATS_FILE_TMPDIR/small"
+    "$FLAGBENCH" run --suite faults-slow --out "$SMALL" --cache "$CACHE" >/dev/null 2>&1
 }
 
 # helpers.bash points FLAGBENCH_ROOT at the repo for every test
@@ -132,11 +135,10 @@ fault_cell() { # variant status reason-glob
     [ ! -e "$BATS_TEST_TMPDIR/nohf" ]
     # an interrupted run resumed without hyperfine: refused, its files unchanged
     out="$BATS_TEST_TMPDIR/partial"
-    cp -r "$FAULTS" "$out"
-    rm -f "$out/.lock"
-    head -n 3 "$FAULTS/journal.jsonl" >"$out/journal.jsonl"
+    cp -r "$SMALL" "$out"
+    head -n 2 "$SMALL/journal.jsonl" >"$out/journal.jsonl"
     sum=$(cat "$out/results.json" "$out/journal.jsonl" | sha256sum)
-    PATH="$bin" run "$FLAGBENCH" run --suite faults --resume "$out" --cache "$CACHE"
+    PATH="$bin" run "$FLAGBENCH" run --suite faults-slow --resume "$out" --cache "$CACHE"
     [ "$status" -eq 2 ]
     [ "$(cat "$out/results.json" "$out/journal.jsonl" | sha256sum)" = "$sum" ]
 }
@@ -189,18 +191,17 @@ fault_cell() { # variant status reason-glob
 
 @test "fault: a truncated journal line is dropped on resume and its cell runs again" {
     out="$BATS_TEST_TMPDIR/torn"
-    cp -r "$FAULTS" "$out"
-    rm -f "$out/.lock"
+    cp -r "$SMALL" "$out"
     # the first two cells whole, the third cut in the middle of its line
-    { head -n 2 "$FAULTS/journal.jsonl"; sed -n 3p "$FAULTS/journal.jsonl" | head -c 40; } >"$out/journal.jsonl"
-    run "$FLAGBENCH" run --suite faults --resume "$out" --cache "$CACHE" --timeout 2 --verify-timeout 2
-    [ "$status" -eq 1 ]
+    { head -n 2 "$SMALL/journal.jsonl"; sed -n 3p "$SMALL/journal.jsonl" | head -c 40; } >"$out/journal.jsonl"
+    run "$FLAGBENCH" run --suite faults-slow --resume "$out" --cache "$CACHE"
+    [ "$status" -eq 0 ]
     [[ "$output" == *"dropped a torn last line (40 bytes)"* ]]
     [[ "$output" == *"resuming $out: 2 cells already done"* ]]
     results_intact "$out"
     # every cell once, whole, as in the first run
-    [ "$(wc -l <"$out/journal.jsonl")" -eq "$(wc -l <"$FAULTS/journal.jsonl")" ]
-    diff <(jq -r '.cells[] | "\(.id) \(.status)"' "$FAULTS/results.json") \
+    [ "$(wc -l <"$out/journal.jsonl")" -eq "$(wc -l <"$SMALL/journal.jsonl")" ]
+    diff <(jq -r '.cells[] | "\(.id) \(.status)"' "$SMALL/results.json") \
         <(jq -r '.cells[] | "\(.id) \(.status)"' "$out/results.json")
 }
 
@@ -226,8 +227,10 @@ fault_cell() { # variant status reason-glob
 
 @test "fault: kill -9 at any moment leaves results.json old or new, never torn" {
     # a dry run of the full suite rewrites results.json after each of its
-    # many cells: killed at 15 points, the file always parses
-    for delay in 0.05 0.1 0.15 0.2 0.25 0.3 0.35 0.4 0.45 0.5 0.6 0.7 0.8 0.9 1.0; do
+    # many cells: killed at 5 points (15 in make test-slow), the file always parses
+    local delays="0.1 0.2 0.3 0.45 0.6"
+    slow_tier && delays="0.05 0.1 0.15 0.2 0.25 0.3 0.35 0.4 0.45 0.5 0.6 0.7 0.8 0.9 1.0"
+    for delay in $delays; do
         out="$BATS_TEST_TMPDIR/k9-$delay"
         "$FLAGBENCH" run --suite full --dry-run --out "$out" >/dev/null 2>&1 &
         pid=$!
@@ -279,13 +282,20 @@ teardown() {
     [ ! -e "$BATS_TEST_TMPDIR/cache" ]
 }
 
-@test "fault: a full disk keeps the last whole results.json, says so, exits 1" {
+@test "fault: a full disk keeps the last whole results.json and journal, says so; a resume finishes" {
     mnt="$BATS_TEST_TMPDIR/mnt-full"
-    mount_tmpfs "$mnt" "size=64k"
-    run "$FLAGBENCH" run --suite faults --out "$mnt/run" --cache "$CACHE" --timeout 2 --verify-timeout 2
+    # 24 KiB: room for the first writes, not for the finished run
+    mount_tmpfs "$mnt" "size=24k"
+    run "$FLAGBENCH" run --suite faults-slow --out "$mnt/run" --cache "$CACHE"
     echo "$output"
     [ "$status" -eq 1 ]
     [[ "$output" == *"No space left on device"* ]]
-    # whatever was written last is whole
-    results_intact "$mnt/run" torn-ok
+    # whatever was written last is whole: no torn journal line
+    results_intact "$mnt/run"
+    # room again: the resume finishes what the full disk kept out
+    mount -o remount,size=1m "$mnt"
+    run "$FLAGBENCH" run --suite faults-slow --resume "$mnt/run" --cache "$CACHE"
+    [ "$status" -eq 0 ]
+    results_intact "$mnt/run"
+    jq -e '.run.finished != null and ([.cells[] | select(.status == "ok")] | length) == 4' "$mnt/run/results.json"
 }

@@ -3,6 +3,13 @@
 REPO="$(cd "$(dirname "${BATS_TEST_FILENAME}")/../.." && pwd)"
 FLAGBENCH="${FLAGBENCH:-$REPO/build/flagbench}"
 export FLAGBENCH_ROOT="$REPO"
+# make test is the fast tier; make test-slow sets FLAGBENCH_TIER=slow, and
+# the tests that have one widen their matrix (every build, every case)
+slow_tier() { [ "${FLAGBENCH_TIER:-fast}" = slow ]; }
+# The checker for mass checks of variant output: the plain build when make
+# gives one (thousands of ASan starts are the slowest part of the suite; the
+# checkers run under ASan in the unit tests and the other e2e tests).
+CHECKER="${FLAGBENCH_PLAIN:-$FLAGBENCH}"
 # leaks in short-lived commands are not findings; everything else is
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
 
