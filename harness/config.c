@@ -784,8 +784,7 @@ int load_family(const char *dir, struct family *f)
 		for (size_t i = 0; !r && i < json_array_size(vs); i++) {
 			push_index(&c, i);
 			r = load_variant(&c, json_array_get(vs, i), f, &f->variants[i]);
-			if (!r)
-				f->nvariants++;
+			f->nvariants++; /* counted even when it failed: free_family frees what it holds */
 			for (size_t j = 0; !r && j < i; j++)
 				if (!strcmp(f->variants[j].name, f->variants[i].name))
 					r = cfg_error(&c, "variant '%s' is listed twice", f->variants[i].name);
@@ -803,8 +802,7 @@ int load_family(const char *dir, struct family *f)
 		for (size_t i = 0; !r && i < json_array_size(refs); i++) {
 			push_index(&c, i);
 			r = load_reference(&c, json_array_get(refs, i), &f->references[i]);
-			if (!r)
-				f->nreferences++;
+			f->nreferences++; /* as for variants: freed whole by free_family */
 			pop(&c);
 		}
 		pop(&c);

@@ -1,0 +1,51 @@
+/* fuzz_results.c: libFuzzer target for the readers of a run folder: the
+ * results.json reader behind `flagbench report` and `flagbench merge`
+ * (harness/tables/render.c) and the journal reader of --resume
+ * (results_resume).  Any input must give a table or an error, never a
+ * crash, a leak or an out-of-bounds access.  Built and run by
+ * `make fuzz-run` (the slow tier). */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "plan.h"
+#include "render.h"
+#include "results.h"
+#include "util.h"
+
+static char dir[64];
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (!dir[0]) {
+		snprintf(dir, sizeof(dir), "/tmp/flagbench-fuzz-results.%ld", (long)getpid());
+		mkdir_p(dir, 0755);
+		/* the tables go nowhere; only crashes matter */
+		if (!freopen("/dev/null", "w", stdout))
+			abort();
+	}
+	char *path = xasprintf("%s/results.json", dir);
+	FILE *f = fopen(path, "wb");
+	if (!f || (size && fwrite(data, 1, size, f) != size))
+		abort();
+	fclose(f);
+	char *report_argv[] = { "report", dir, NULL };
+	cmd_report(2, report_argv);
+	char *merge_argv[] = { "merge", dir, dir, NULL };
+	cmd_merge(3, merge_argv);
+	/* the same bytes as a journal, resumed into an empty plan */
+	char *jpath = xasprintf("%s/journal.jsonl", dir);
+	if (rename(path, jpath) < 0)
+		abort();
+	struct plan p;
+	memset(&p, 0, sizeof(p));
+	results_resume(&p, dir);
+	unlink(jpath);
+	free(jpath);
+	free(path);
+	return 0;
+}
