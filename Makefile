@@ -96,7 +96,7 @@ E2E_ENV = FLAGBENCH=$(CURDIR)/$(BUILD)/san/flagbench FLAGBENCH_PLAIN=$(CURDIR)/$
 
 test: deps-test
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) test-builds
-	$(Q)$(MAKE) --no-print-directory unit e2e
+	$(Q)$(MAKE) --no-print-directory -j2 --output-sync=target unit e2e
 
 test-slow: deps-slow
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) test-builds

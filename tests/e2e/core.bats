@@ -156,3 +156,21 @@ SMOKE_RUNS="${SMOKE_RUNS:-2}"
     run "$FLAGBENCH" check yes abc
     [ "$status" -eq 2 ]
 }
+
+@test "--order interleave, --precision, --jobs and the cooldown command, end to end on tiny cells" {
+    out="$BATS_TEST_TMPDIR/il"
+    run "$FLAGBENCH" run --suite "$SMOKE" --out "$out" --cache "$CACHE" --only 'yes/[bv]*@gcc/*' \
+        --order interleave --jobs 1 --runs 2 --precision 50 --max-runs 6
+    [ "$status" -eq 0 ]
+    r="$out/results.json"
+    results_intact "$out"
+    jqr '[.cells[] | select(.status == "ok")] | length == 3' "$r"
+    jqr 'all(.cells[] | select(.status == "ok"); (.time_s.runs | length) >= 2 and (.time_s.runs | length) <= 6)' "$r"
+    jqr '.run.argv | index("interleave")' "$r"
+    # the pause before each timed run, logged as JSON
+    run "$FLAGBENCH" cooldown --seconds 0.1 --log "$BATS_TEST_TMPDIR/cool.jsonl"
+    [ "$status" -eq 0 ]
+    jqr '.waited_s >= 0.1' "$BATS_TEST_TMPDIR/cool.jsonl"
+    run "$FLAGBENCH" cooldown --seconds -1
+    [ "$status" -eq 2 ]
+}
