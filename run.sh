@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # flagbench's main job: installs what is missing, builds the harness, runs a
-# suite, renders tables and plots, and ends with the run folder and the
-# headline table.
+# suite (which renders its tables and plots), and ends with the run folder and
+# the headline table.
 #   ./run.sh [--cpu PROFILE] [--suite SUITE] [--out DIR] [any `flagbench run` option]
 # Defaults: --cpu host --suite quick --out results/<time>-<suite>-<cpu>.
 set -uo pipefail
@@ -31,7 +31,8 @@ if [ -z "$out" ]; then
     out="results/$(date -u +%Y%m%dT%H%M%SZ)-$(basename "$suite" .json)-$(basename "$cpu" .json)"
 fi
 
-# the run's own table goes to a file; the headline table ends this script.
+# flagbench run renders the tables, plots and index.html itself (plots/render.sh).
+# Its own table goes to a file, and the headline table ends this script.
 # flagbench makes the run folder only once the options and configs are good,
 # so bad usage leaves no folder behind: the table waits in a temporary file.
 summary=$(mktemp) || exit 2
@@ -42,9 +43,6 @@ rc=$?
 [ -d "$out" ] && cp "$summary" "$out/summary.txt"
 
 if [ -f "$out/results.json" ]; then
-    if [ -x plots/render.sh ]; then
-        plots/render.sh "$out" >&2 || echo "flagbench: rendering failed; results.json is kept" >&2
-    fi
     echo
     echo "run folder: $out"
     if build/flagbench report "$out" 2>/dev/null; then :; else cat "$out/summary.txt"; fi

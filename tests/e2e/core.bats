@@ -17,7 +17,7 @@ SMOKE="${SMOKE:-$REPO/tests/fixtures/configs/tiny.json}"
 SMOKE_RUNS="${SMOKE_RUNS:-2}"
 
 @test "smoke run produces a valid results.json with every cell ok" {
-    run "$FLAGBENCH" run --suite "$SMOKE" --out "$BATS_TEST_TMPDIR/smoke" --cache "$CACHE"
+    run "$FLAGBENCH" run --no-render --suite "$SMOKE" --out "$BATS_TEST_TMPDIR/smoke" --cache "$CACHE"
     [ "$status" -eq 0 ]
     r="$BATS_TEST_TMPDIR/smoke/results.json"
     jqr '.schema == "flagbench-results/1"' "$r"
@@ -36,8 +36,8 @@ SMOKE_RUNS="${SMOKE_RUNS:-2}"
 }
 
 @test "a second identical run compiles nothing" {
-    "$FLAGBENCH" run --suite "$SMOKE" --out "$BATS_TEST_TMPDIR/a" --cache "$CACHE" --runs 1 2>/dev/null >/dev/null || true
-    run "$FLAGBENCH" run --suite "$SMOKE" --out "$BATS_TEST_TMPDIR/b" --cache "$CACHE" --runs 1
+    "$FLAGBENCH" run --no-render --suite "$SMOKE" --out "$BATS_TEST_TMPDIR/a" --cache "$CACHE" --runs 1 2>/dev/null >/dev/null || true
+    run "$FLAGBENCH" run --no-render --suite "$SMOKE" --out "$BATS_TEST_TMPDIR/b" --cache "$CACHE" --runs 1
     [ "$status" -eq 0 ]
     [[ "$output" == *"built 0, cached 8, failed 0"* ]]
 }
@@ -45,7 +45,7 @@ SMOKE_RUNS="${SMOKE_RUNS:-2}"
 @test "wrong output, crash, hang, bad exit, build failure: statuses, never timed, the rest finishes" {
     root="$BATS_TEST_TMPDIR/root"
     make_fixture_root "$root"
-    FLAGBENCH_ROOT="$root" run "$FLAGBENCH" run --suite broken --out "$BATS_TEST_TMPDIR/broken" \
+    FLAGBENCH_ROOT="$root" run "$FLAGBENCH" run --no-render --suite broken --out "$BATS_TEST_TMPDIR/broken" \
         --cache "$CACHE" --timeout 2
     [ "$status" -eq 1 ]
     r="$BATS_TEST_TMPDIR/broken/results.json"
@@ -94,7 +94,7 @@ SMOKE_RUNS="${SMOKE_RUNS:-2}"
 }
 
 @test "--dry-run plans and writes results without compiling or timing" {
-    run "$FLAGBENCH" run --suite smoke --dry-run --out "$BATS_TEST_TMPDIR/dry" --cache "$BATS_TEST_TMPDIR/nocache"
+    run "$FLAGBENCH" run --no-render --suite smoke --dry-run --out "$BATS_TEST_TMPDIR/dry" --cache "$BATS_TEST_TMPDIR/nocache"
     [ "$status" -eq 0 ]
     [ ! -e "$BATS_TEST_TMPDIR/nocache" ]
     r="$BATS_TEST_TMPDIR/dry/results.json"
@@ -103,7 +103,7 @@ SMOKE_RUNS="${SMOKE_RUNS:-2}"
 }
 
 @test "the J4205 profile runs here with the mismatch and the pin remap recorded" {
-    run "$FLAGBENCH" run --cpu J4205 --suite "$SMOKE" --out "$BATS_TEST_TMPDIR/j" --cache "$CACHE" \
+    run "$FLAGBENCH" run --no-render --cpu J4205 --suite "$SMOKE" --out "$BATS_TEST_TMPDIR/j" --cache "$CACHE" \
         --runs 1 --warmup 0 --cooldown 0 --only 'yes/buf@*'
     [ "$status" -eq 0 ]
     r="$BATS_TEST_TMPDIR/j/results.json"
@@ -116,7 +116,7 @@ SMOKE_RUNS="${SMOKE_RUNS:-2}"
 
 @test "a pin on a cpu this host lacks is remapped to one it has, with a warning" {
     # cpu 4095 exists on no machine this runs on, so the remap is tested everywhere
-    run "$FLAGBENCH" run --cpu "$REPO/tests/fixtures/cpus/far-pin.json" --suite smoke --dry-run \
+    run "$FLAGBENCH" run --no-render --cpu "$REPO/tests/fixtures/cpus/far-pin.json" --suite smoke --dry-run \
         --out "$BATS_TEST_TMPDIR/far"
     [ "$status" -eq 0 ]
     r="$BATS_TEST_TMPDIR/far/results.json"
@@ -159,7 +159,7 @@ SMOKE_RUNS="${SMOKE_RUNS:-2}"
 
 @test "--order interleave, --precision, --jobs and the cooldown command, end to end on tiny cells" {
     out="$BATS_TEST_TMPDIR/il"
-    run "$FLAGBENCH" run --suite "$SMOKE" --out "$out" --cache "$CACHE" --only 'yes/[bv]*@gcc/*' \
+    run "$FLAGBENCH" run --no-render --suite "$SMOKE" --out "$out" --cache "$CACHE" --only 'yes/[bv]*@gcc/*' \
         --order interleave --jobs 1 --runs 2 --precision 50 --max-runs 6
     [ "$status" -eq 0 ]
     r="$out/results.json"

@@ -14,12 +14,12 @@ setup_file() {
     export FLAGBENCH_ROOT="$ROOT"
     # one run over every fault; each test below reads its own cell
     export FAULTS="$BATS_FILE_TMPDIR/faults"
-    "$FLAGBENCH" run --suite faults --out "$FAULTS" --cache "$CACHE" --timeout 2 --verify-timeout 2 \
+    "$FLAGBENCH" run --no-render --suite faults --out "$FAULTS" --cache "$CACHE" --timeout 2 --verify-timeout 2 \
         >"$BATS_FILE_TMPDIR/faults.out" 2>"$BATS_FILE_TMPDIR/faults.err" && rc=0 || rc=$?
     echo "$rc" >"$BATS_FILE_TMPDIR/faults.rc"
     # a small finished run (4 ok cells) to damage and resume
     export SMALL="$BATS_FILE_TMPDIR/small"
-    "$FLAGBENCH" run --suite faults-slow --out "$SMALL" --cache "$CACHE" >/dev/null 2>&1
+    "$FLAGBENCH" run --no-render --suite faults-slow --out "$SMALL" --cache "$CACHE" >/dev/null 2>&1
 }
 
 # helpers.bash points FLAGBENCH_ROOT at the repo for every test
@@ -117,7 +117,7 @@ fault_cell() { # variant status reason-glob
         >"$bin/fb-hangcc"
     chmod +x "$bin/fb-hangcc"
     out="$BATS_TEST_TMPDIR/hangcc"
-    PATH="$bin:$PATH" run "$FLAGBENCH" run --suite faults-hangcc --out "$out" --cache "$CACHE" --build-timeout 1
+    PATH="$bin:$PATH" run "$FLAGBENCH" run --no-render --suite faults-hangcc --out "$out" --cache "$CACHE" --build-timeout 1
     [ "$status" -eq 1 ]
     results_intact "$out"
     [ "$(cell_status "$out" "faults/good@gcc/-O1/default")" = ok ]
@@ -129,7 +129,7 @@ fault_cell() { # variant status reason-glob
 @test "fault: without hyperfine a run is refused up front, no folder made; a resume keeps the results" {
     bin="$BATS_TEST_TMPDIR/bin"
     path_without "$bin" hyperfine
-    PATH="$bin" run "$FLAGBENCH" run --suite faults-good --out "$BATS_TEST_TMPDIR/nohf" --cache "$CACHE"
+    PATH="$bin" run "$FLAGBENCH" run --no-render --suite faults-good --out "$BATS_TEST_TMPDIR/nohf" --cache "$CACHE"
     [ "$status" -eq 2 ]
     [[ "$output" == *"hyperfine not found on PATH: install the Debian package hyperfine"* ]]
     [ ! -e "$BATS_TEST_TMPDIR/nohf" ]
@@ -138,7 +138,7 @@ fault_cell() { # variant status reason-glob
     cp -r "$SMALL" "$out"
     head -n 2 "$SMALL/journal.jsonl" >"$out/journal.jsonl"
     sum=$(cat "$out/results.json" "$out/journal.jsonl" | sha256sum)
-    PATH="$bin" run "$FLAGBENCH" run --suite faults-slow --resume "$out" --cache "$CACHE"
+    PATH="$bin" run "$FLAGBENCH" run --no-render --suite faults-slow --resume "$out" --cache "$CACHE"
     [ "$status" -eq 2 ]
     [ "$(cat "$out/results.json" "$out/journal.jsonl" | sha256sum)" = "$sum" ]
 }
@@ -158,32 +158,32 @@ fault_cell() { # variant status reason-glob
 
 @test "fault: a second run on a folder in use is refused with the lock, the first one finishes" {
     out="$BATS_TEST_TMPDIR/busy"
-    "$FLAGBENCH" run --suite faults-slow --out "$out" --cache "$CACHE" >/dev/null 2>&1 &
+    "$FLAGBENCH" run --no-render --suite faults-slow --out "$out" --cache "$CACHE" >/dev/null 2>&1 &
     pid=$!
     for _ in $(seq 1 300); do [ -s "$out/results.json" ] && break; sleep 0.05; done
-    run "$FLAGBENCH" run --suite faults-slow --out "$out" --cache "$CACHE"
+    run "$FLAGBENCH" run --no-render --suite faults-slow --out "$out" --cache "$CACHE"
     [ "$status" -eq 2 ]
     [[ "$output" == *"$out is in use by another flagbench run (pid $pid)"* ]]
-    run "$FLAGBENCH" run --suite faults-slow --resume "$out" --cache "$CACHE"
+    run "$FLAGBENCH" run --no-render --suite faults-slow --resume "$out" --cache "$CACHE"
     [ "$status" -eq 2 ]
     [[ "$output" == *"in use by another flagbench run"* ]]
     wait "$pid"
     results_intact "$out"
     jq -e '.run.finished != null and ([.cells[] | select(.status == "ok")] | length) == 4' "$out/results.json"
     # finished, the folder still holds its run: a new run there is refused too
-    run "$FLAGBENCH" run --suite faults-slow --out "$out" --cache "$CACHE" --dry-run
+    run "$FLAGBENCH" run --no-render --suite faults-slow --out "$out" --cache "$CACHE" --dry-run
     [ "$status" -eq 2 ]
     [[ "$output" == *"$out already holds a run: --resume $out finishes it, or choose another --out"* ]]
 }
 
 @test "fault: a resume with another suite or cpu profile is refused, naming the run's own" {
-    run "$FLAGBENCH" run --suite faults-good --resume "$FAULTS" --cache "$CACHE"
+    run "$FLAGBENCH" run --no-render --suite faults-good --resume "$FAULTS" --cache "$CACHE"
     [ "$status" -eq 2 ]
     [[ "$output" == *"cannot resume $FAULTS with suite faults-good on cpu host: it is a run of suite faults on cpu host"* ]]
-    run "$FLAGBENCH" run --suite faults --cpu "$REPO/tests/fixtures/cpus/far-pin.json" --resume "$FAULTS" --cache "$CACHE"
+    run "$FLAGBENCH" run --no-render --suite faults --cpu "$REPO/tests/fixtures/cpus/far-pin.json" --resume "$FAULTS" --cache "$CACHE"
     [ "$status" -eq 2 ]
     [[ "$output" == *"it is a run of suite faults on cpu host"* ]]
-    run "$FLAGBENCH" run --suite faults --resume "$BATS_TEST_TMPDIR/nothing-here" --cache "$CACHE"
+    run "$FLAGBENCH" run --no-render --suite faults --resume "$BATS_TEST_TMPDIR/nothing-here" --cache "$CACHE"
     [ "$status" -eq 2 ]
     [[ "$output" == *"no readable results.json"* ]]
     results_intact "$FAULTS"
@@ -194,7 +194,7 @@ fault_cell() { # variant status reason-glob
     cp -r "$SMALL" "$out"
     # the first two cells whole, the third cut in the middle of its line
     { head -n 2 "$SMALL/journal.jsonl"; sed -n 3p "$SMALL/journal.jsonl" | head -c 40; } >"$out/journal.jsonl"
-    run "$FLAGBENCH" run --suite faults-slow --resume "$out" --cache "$CACHE"
+    run "$FLAGBENCH" run --no-render --suite faults-slow --resume "$out" --cache "$CACHE"
     [ "$status" -eq 0 ]
     [[ "$output" == *"dropped a torn last line (40 bytes)"* ]]
     [[ "$output" == *"resuming $out: 2 cells already done"* ]]
@@ -207,20 +207,20 @@ fault_cell() { # variant status reason-glob
 
 @test "fault: a corrupt build cache entry is found by its checksum and rebuilt" {
     cache="$BATS_TEST_TMPDIR/cache"
-    run "$FLAGBENCH" run --suite faults-good --out "$BATS_TEST_TMPDIR/c1" --cache "$cache"
+    run "$FLAGBENCH" run --no-render --suite faults-good --out "$BATS_TEST_TMPDIR/c1" --cache "$cache"
     [ "$status" -eq 0 ]
     prog=$(find "$cache" -type f -name good)
     [ -x "$prog" ]
     # the entry overwritten with garbage of the same size, still executable
     head -c "$(wc -c <"$prog")" /dev/urandom >"$prog"
-    run "$FLAGBENCH" run --suite faults-good --out "$BATS_TEST_TMPDIR/c2" --cache "$cache"
+    run "$FLAGBENCH" run --no-render --suite faults-good --out "$BATS_TEST_TMPDIR/c2" --cache "$cache"
     [ "$status" -eq 0 ]
     [[ "$output" == *"build cache entry $prog does not match its checksum: building it again"* ]]
     [[ "$output" == *"built 1, cached 0, failed 0"* ]]
     [ "$(cell_status "$BATS_TEST_TMPDIR/c2" "faults/good@gcc/-O1/default")" = ok ]
     # and an entry cut short (a full disk while copying)
     : >"$prog"
-    run "$FLAGBENCH" run --suite faults-good --out "$BATS_TEST_TMPDIR/c3" --cache "$cache"
+    run "$FLAGBENCH" run --no-render --suite faults-good --out "$BATS_TEST_TMPDIR/c3" --cache "$cache"
     [ "$status" -eq 0 ]
     [[ "$output" == *"built 1, cached 0"* ]]
 }
@@ -232,7 +232,7 @@ fault_cell() { # variant status reason-glob
     slow_tier && delays="0.05 0.1 0.15 0.2 0.25 0.3 0.35 0.4 0.45 0.5 0.6 0.7 0.8 0.9 1.0"
     for delay in $delays; do
         out="$BATS_TEST_TMPDIR/k9-$delay"
-        "$FLAGBENCH" run --suite full --dry-run --out "$out" >/dev/null 2>&1 &
+        "$FLAGBENCH" run --no-render --suite full --dry-run --out "$out" >/dev/null 2>&1 &
         pid=$!
         sleep "$delay"
         kill -9 "$pid" 2>/dev/null || true
@@ -242,7 +242,7 @@ fault_cell() { # variant status reason-glob
             { echo "torn results.json after kill -9 at ${delay}s"; head -c 300 "$out/results.json"; return 1; }
         results_intact "$out" torn-ok
         # and the run resumes from there
-        run "$FLAGBENCH" run --suite full --dry-run --resume "$out"
+        run "$FLAGBENCH" run --no-render --suite full --dry-run --resume "$out"
         [ "$status" -eq 0 ]
         results_intact "$out"
     done
@@ -276,7 +276,7 @@ teardown() {
     mount_tmpfs "$mnt" "size=1m"
     mkdir "$mnt/run"
     mount -o remount,ro "$mnt"
-    run "$FLAGBENCH" run --suite faults-good --out "$mnt/run" --cache "$BATS_TEST_TMPDIR/cache"
+    run "$FLAGBENCH" run --no-render --suite faults-good --out "$mnt/run" --cache "$BATS_TEST_TMPDIR/cache"
     [ "$status" -eq 2 ]
     [[ "$output" == *"cannot create $mnt/run/.lock: Read-only file system"* ]]
     [ ! -e "$BATS_TEST_TMPDIR/cache" ]
@@ -286,7 +286,7 @@ teardown() {
     mnt="$BATS_TEST_TMPDIR/mnt-full"
     # 24 KiB: room for the first writes, not for the finished run
     mount_tmpfs "$mnt" "size=24k"
-    run "$FLAGBENCH" run --suite faults-slow --out "$mnt/run" --cache "$CACHE"
+    run "$FLAGBENCH" run --no-render --suite faults-slow --out "$mnt/run" --cache "$CACHE"
     echo "$output"
     [ "$status" -eq 1 ]
     [[ "$output" == *"No space left on device"* ]]
@@ -294,7 +294,7 @@ teardown() {
     results_intact "$mnt/run"
     # room again: the resume finishes what the full disk kept out
     mount -o remount,size=1m "$mnt"
-    run "$FLAGBENCH" run --suite faults-slow --resume "$mnt/run" --cache "$CACHE"
+    run "$FLAGBENCH" run --no-render --suite faults-slow --resume "$mnt/run" --cache "$CACHE"
     [ "$status" -eq 0 ]
     results_intact "$mnt/run"
     jq -e '.run.finished != null and ([.cells[] | select(.status == "ok")] | length) == 4' "$mnt/run/results.json"

@@ -26,9 +26,9 @@ no_crash() { # what status output
     for f in "$REPO"/tests/fuzz/regressions/config/* ${corpus:+"$corpus"/*}; do
         [ -f "$f" ] || continue
         n=$((n + 1))
-        FLAGBENCH_ROOT="$ROOT" run "$FLAGBENCH" run --suite "$f" --dry-run --out "$BATS_TEST_TMPDIR/o$n"
+        FLAGBENCH_ROOT="$ROOT" run "$FLAGBENCH" run --no-render --suite "$f" --dry-run --out "$BATS_TEST_TMPDIR/o$n"
         no_crash "suite $f" "$status" "$output"
-        FLAGBENCH_ROOT="$ROOT" run "$FLAGBENCH" run --cpu "$f" --suite "$REPO/configs/suites/smoke.json" --dry-run \
+        FLAGBENCH_ROOT="$ROOT" run "$FLAGBENCH" run --no-render --cpu "$f" --suite "$REPO/configs/suites/smoke.json" --dry-run \
             --out "$BATS_TEST_TMPDIR/p$n"
         no_crash "profile $f" "$status" "$output"
         cp "$f" "$ROOT/variants/f/family.json"

@@ -23,6 +23,7 @@ make_fixture_root() {
     cp "$REPO/tests/fixtures/configs/"*.json "$root/configs/suites/"
     cp -r "$REPO/variants/yes" "$root/variants/"
     cp -r "$REPO/tests/fixtures/families/"* "$root/variants/"
+    ln -sfn "$REPO/plots" "$root/plots" # flagbench run renders through plots/render.sh
 }
 
 # A folder of links to every program on PATH but the ones named: a PATH

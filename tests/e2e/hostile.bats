@@ -25,7 +25,7 @@ suite_with() { # file key raw-json-value
 
 # The run is refused: exit 2, "FILE:2:COL: KEY...: MESSAGE", no folder.
 refused() { # file message-glob
-    run "$FLAGBENCH" run --suite "$1" --dry-run --out "$BATS_TEST_TMPDIR/out"
+    run "$FLAGBENCH" run --no-render --suite "$1" --dry-run --out "$BATS_TEST_TMPDIR/out"
     echo "$output"
     [ "$status" -eq 2 ]
     # shellcheck disable=SC2053
@@ -54,7 +54,7 @@ refused() { # file message-glob
     # carried: run (dry) and every output holds the text as it is, no shell ran it
     title="it's \"quoted\" | \$(touch $PWNED) \`touch $PWNED\` <b>&amp; $(printf 'long%.0s' $(seq 1 500))"
     suite_with "$f" title "$(jq -n --arg t "$title" '$t')"
-    run "$FLAGBENCH" run --suite "$f" --dry-run --out "$BATS_TEST_TMPDIR/carried"
+    run "$FLAGBENCH" run --no-render --suite "$f" --dry-run --out "$BATS_TEST_TMPDIR/carried"
     [ "$status" -eq 0 ]
     [ ! -e "$PWNED" ]
     jq -e '.run.suite == "h"' "$BATS_TEST_TMPDIR/carried/results.json"
@@ -120,7 +120,7 @@ refused() { # file message-glob
 @test "a size whose expected output overflows 64 bits is unsupported with the reason, the run goes on" {
     local f="$BATS_TEST_TMPDIR/o.json"
     suite_with "$f" sizes '{"yes/buf": "0xffffffffffffffff"}'
-    run "$FLAGBENCH" run --suite "$f" --dry-run --out "$BATS_TEST_TMPDIR/ov"
+    run "$FLAGBENCH" run --no-render --suite "$f" --dry-run --out "$BATS_TEST_TMPDIR/ov"
     [ "$status" -eq 0 ]
     jq -e '.cells[] | select(.variant == "buf") | .status == "unsupported" and
            (.reason | contains("would exceed 2^64 bytes"))' "$BATS_TEST_TMPDIR/ov/results.json"
@@ -136,16 +136,16 @@ refused() { # file message-glob
 }
 
 @test "hostile cpu profile names and --out paths are refused or used as given, never through a shell" {
-    run "$FLAGBENCH" run --cpu "\$(touch $PWNED)" --suite smoke --dry-run
+    run "$FLAGBENCH" run --no-render --cpu "\$(touch $PWNED)" --suite smoke --dry-run
     [ "$status" -eq 2 ]
     [ ! -e "$PWNED" ]
     printf '{"name": "../x", "march": ["default"]}\n' >"$BATS_TEST_TMPDIR/p.json"
-    run "$FLAGBENCH" run --cpu "$BATS_TEST_TMPDIR/p.json" --suite smoke --dry-run
+    run "$FLAGBENCH" run --no-render --cpu "$BATS_TEST_TMPDIR/p.json" --suite smoke --dry-run
     [ "$status" -eq 2 ]
     [[ "$output" == *"p.json:1:10: name: '../x' is not a plain name"* ]]
     # an --out with spaces, quotes and $(...) is a folder of that name
     out="$BATS_TEST_TMPDIR/a b \"q\" \$(touch $PWNED) \`x\`"
-    run "$FLAGBENCH" run --suite smoke --dry-run --out "$out"
+    run "$FLAGBENCH" run --no-render --suite smoke --dry-run --out "$out"
     [ "$status" -eq 0 ]
     [ -f "$out/results.json" ]
     [ ! -e "$PWNED" ]

@@ -40,7 +40,7 @@ signal_in_phase() { # phase signal
     local bin="$BATS_TEST_TMPDIR/bin" cool=0 pid rc done_before before after
     make_slowcc "$bin"
     [ "$phase" = cooldown ] && cool=3
-    PATH="$bin:$PATH" "$FLAGBENCH" run --suite faults-phases --out "$out" --cache "$cache" --cooldown "$cool" \
+    PATH="$bin:$PATH" "$FLAGBENCH" run --no-render --suite faults-phases --out "$out" --cache "$cache" --cooldown "$cool" \
         >"$BATS_TEST_TMPDIR/run.out" 2>&1 &
     pid=$!
     wait_for_phase "$phase" "$out" "$cache" || { kill -KILL "$pid"; cat "$BATS_TEST_TMPDIR/run.out"; return 1; }
@@ -55,7 +55,7 @@ signal_in_phase() { # phase signal
     done_before=$(jq '[.cells[] | select(.status == "ok")] | length' "$out/results.json")
     [ "$done_before" -lt 4 ]
     before=$(jq -c '[.cells[] | select(.status == "ok") | {id, t: .time_s.runs}]' "$out/results.json")
-    PATH="$bin:$PATH" run "$FLAGBENCH" run --suite faults-phases --resume "$out" --cache "$cache" --cooldown 0
+    PATH="$bin:$PATH" run "$FLAGBENCH" run --no-render --suite faults-phases --resume "$out" --cache "$cache" --cooldown 0
     [ "$status" -eq 0 ]
     [[ "$output" == *"resuming $out: $done_before cells already done"* ]]
     results_intact "$out"

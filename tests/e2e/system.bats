@@ -35,7 +35,7 @@ load helpers
 @test "a placement suite: classes this host lacks are unsupported with a reason" {
     root="$BATS_TEST_TMPDIR/root"
     make_fixture_root "$root"
-    FLAGBENCH_ROOT="$root" run "$FLAGBENCH" run --suite placements --out "$BATS_TEST_TMPDIR/p" \
+    FLAGBENCH_ROOT="$root" run "$FLAGBENCH" run --no-render --suite placements --out "$BATS_TEST_TMPDIR/p" \
         --cache "$BATS_TEST_TMPDIR/cache" --runs 2 --warmup 0
     [ "$status" -eq 0 ]
     r="$BATS_TEST_TMPDIR/p/results.json"

@@ -14,7 +14,7 @@ suite_file() { # name, then the variants JSON list
 
 @test "a suite glob with a typo: exit 2 at its file:line:column, the nearest variant named" {
     suite_file typo '["yes/buf", "yes/bfu"]'
-    run "$FLAGBENCH" run --suite "$BATS_TEST_TMPDIR/typo.json" --dry-run --out "$BATS_TEST_TMPDIR/o"
+    run "$FLAGBENCH" run --no-render --suite "$BATS_TEST_TMPDIR/typo.json" --dry-run --out "$BATS_TEST_TMPDIR/o"
     [ "$status" -eq 2 ]
     [ "$output" = "flagbench: $BATS_TEST_TMPDIR/typo.json:3:27: variants[1]: 'yes/bfu' matches no variant; did you mean 'yes/buf'? (flagbench list variants)" ]
     [ ! -e "$BATS_TEST_TMPDIR/o" ]
@@ -22,12 +22,12 @@ suite_file() { # name, then the variants JSON list
 
 @test "an unknown glob beside a good one is not dropped silently" {
     suite_file nope '["yes/*", "yes/nope"]'
-    run "$FLAGBENCH" run --suite "$BATS_TEST_TMPDIR/nope.json" --dry-run --out "$BATS_TEST_TMPDIR/o"
+    run "$FLAGBENCH" run --no-render --suite "$BATS_TEST_TMPDIR/nope.json" --dry-run --out "$BATS_TEST_TMPDIR/o"
     [ "$status" -eq 2 ]
     [[ "$output" == *"nope.json:3:25: variants[1]: 'yes/nope' matches no variant (flagbench list variants)" ]]
     # a glob that matches nothing at all, and a lone string
     suite_file empty '"sortsum/*"'
-    run "$FLAGBENCH" run --suite "$BATS_TEST_TMPDIR/empty.json" --dry-run --out "$BATS_TEST_TMPDIR/o"
+    run "$FLAGBENCH" run --no-render --suite "$BATS_TEST_TMPDIR/empty.json" --dry-run --out "$BATS_TEST_TMPDIR/o"
     [ "$status" -eq 2 ]
     [[ "$output" == *"empty.json:3:15: variants: 'sortsum/*' matches no variant"* ]]
     [ ! -e "$BATS_TEST_TMPDIR/o" ]
@@ -35,14 +35,14 @@ suite_file() { # name, then the variants JSON list
 
 @test "a run in which no cell is ok exits 1" {
     # every cell skipped by --only
-    run "$FLAGBENCH" run --suite smoke --dry-run --only 'nothing/*' --out "$BATS_TEST_TMPDIR/none"
+    run "$FLAGBENCH" run --no-render --suite smoke --dry-run --only 'nothing/*' --out "$BATS_TEST_TMPDIR/none"
     [ "$status" -eq 1 ]
     [[ "$output" == *"no cell is ok: nothing was measured"* ]]
     jq -e '.run.finished != null and all(.cells[]; .status == "skipped")' "$BATS_TEST_TMPDIR/none/results.json"
     # every cell unsupported: a compiler that is not installed
     printf '{"name": "nocc", "variants": ["yes/buf"], "compilers": ["no-such-cc"], "opt": ["-O2"], "march": ["default"]}\n' \
         >"$BATS_TEST_TMPDIR/nocc.json"
-    run "$FLAGBENCH" run --suite "$BATS_TEST_TMPDIR/nocc.json" --out "$BATS_TEST_TMPDIR/nocc" --only 'yes/buf@*'
+    run "$FLAGBENCH" run --no-render --suite "$BATS_TEST_TMPDIR/nocc.json" --out "$BATS_TEST_TMPDIR/nocc" --only 'yes/buf@*'
     [ "$status" -eq 1 ]
     jq -e '[.cells[] | select(.variant == "buf")] | all(.status == "unsupported" and
            (.reason | contains("no-such-cc")))' "$BATS_TEST_TMPDIR/nocc/results.json"

@@ -10,7 +10,7 @@ setup_file() {
 
 @test "Ctrl-C leaves a valid results.json and --resume runs only the missing cells" {
     out="$BATS_TEST_TMPDIR/int"
-    "$FLAGBENCH" run --suite smoke --out "$out" --cache "$CACHE" --runs 3 --warmup 0 >/dev/null 2>&1 &
+    "$FLAGBENCH" run --no-render --suite smoke --out "$out" --cache "$CACHE" --runs 3 --warmup 0 >/dev/null 2>&1 &
     pid=$!
     # wait until the first cell is journaled, then interrupt
     for _ in $(seq 1 600); do
@@ -25,7 +25,7 @@ setup_file() {
     [ "$done_before" -ge 1 ]
     [ "$done_before" -lt 9 ]
     refute pgrep -f "hyperfine.*$out"
-    run "$FLAGBENCH" run --suite smoke --resume "$out" --cache "$CACHE" --runs 3 --warmup 0
+    run "$FLAGBENCH" run --no-render --suite smoke --resume "$out" --cache "$CACHE" --runs 3 --warmup 0
     [ "$status" -eq 0 ]
     [[ "$output" == *"resuming $out: $done_before cells already done"* ]]
     jqr '.run.interrupted == false and ([.cells[] | select(.status == "ok")] | length) == 9' "$out/results.json"
