@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
-# The slow tier of core.bats: the README's smoke suite at its own sizes
-# (5 runs, warm-up), and Ctrl-C + --resume on it.
+# The slow tier of core.bats: Ctrl-C + --resume on the README's smoke suite
+# at its own sizes (make test-slow also runs tests/e2e/core.bats with
+# SMOKE=smoke, SMOKE_RUNS=5: the smoke suite itself instead of the tiny one).
 
 load ../e2e/helpers
 
