@@ -90,7 +90,7 @@ deps-slow:
 # builds in parallel; then the tests (bats files a few at a time).
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 # the longest files first, so the parallel e2e run ends together
-E2E_FIRST := tests/e2e/render.bats tests/e2e/faults.bats tests/e2e/fizzbuzz_variants.bats tests/e2e/core.bats
+E2E_FIRST := tests/e2e/render.bats tests/e2e/faults.bats tests/e2e/fizzbuzz_variants.bats tests/e2e/core.bats tests/e2e/signals.bats
 E2E_ORDER = $(filter $(E2E_TESTS),$(E2E_FIRST)) $(filter-out $(E2E_FIRST),$(E2E_TESTS))
 E2E_ENV = FLAGBENCH=$(CURDIR)/$(BUILD)/san/flagbench FLAGBENCH_PLAIN=$(CURDIR)/$(BUILD)/flagbench
 

@@ -5,7 +5,7 @@
 # reads: passed, failed, skipped, and the reason of every skip.
 #   scripts/run-e2e.sh [-j N] FILE.bats...
 set -u
-jobs=3
+jobs=4
 if [ "${1:-}" = -j ]; then jobs=$2; shift 2; fi
 out=$(mktemp -d) || exit 2
 trap 'rm -rf "$out"' EXIT

@@ -248,13 +248,6 @@ fault_cell() { # variant status reason-glob
     done
 }
 
-# Each signal and each phase once here; every pair in make test-slow.
-load signals
-@test "fault: SIGINT while building, then --resume runs only the rest" { signal_in_phase build INT; }
-@test "fault: SIGTERM while verifying, then --resume runs only the rest" { signal_in_phase verify TERM; }
-@test "fault: SIGHUP while measuring, then --resume runs only the rest" { signal_in_phase measure HUP; }
-@test "fault: SIGINT in a cooldown, then --resume runs only the rest" { signal_in_phase cooldown INT; }
-
 # A small file system of its own (tmpfs), or a skip with the reason.
 mount_tmpfs() { # dir options
     mkdir -p "$1"
