@@ -38,7 +38,7 @@ no_crash() { # what status output
     [ "$n" -gt 0 ]
 }
 
-@test "results inputs: as results.json (report, merge), never a crash" {
+@test "results inputs: as results.json (tables in every format, merge), never a crash" {
     local f n=0 d
     local corpus="$REPO/tests/fuzz/corpus/results" # few and small: in both tiers
     for f in "$REPO"/tests/fuzz/regressions/results/* "$corpus"/*; do
@@ -47,8 +47,10 @@ no_crash() { # what status output
         d="$BATS_TEST_TMPDIR/r$n"
         mkdir -p "$d"
         cp "$f" "$d/results.json"
-        run "$FLAGBENCH" report "$d"
-        no_crash "report $f" "$status" "$output"
+        for fmt in term md csv json tsv; do
+            run "$FLAGBENCH" tables "$d" --format "$fmt"
+            no_crash "tables --format $fmt $f" "$status" "$output"
+        done
         run "$FLAGBENCH" merge "$d" "$d"
         no_crash "merge $f" "$status" "$output"
     done

@@ -50,7 +50,7 @@ suite_file() { # name, then the variants JSON list
 
 @test "--help of every command exits 0 and prints a usage" {
     local c
-    for c in run list check meter cooldown topology doctor report merge; do
+    for c in run list check meter cooldown topology doctor tables report merge; do
         run "$FLAGBENCH" "$c" --help
         [ "$status" -eq 0 ] || { echo "$c --help: exit $status"; return 1; }
         [[ "$output" == *"usage"* || "$output" == *"--"* ]] || { echo "$c --help: $output"; return 1; }

@@ -1,6 +1,6 @@
 /* fuzz_results.c: libFuzzer target for the readers of a run folder: the
- * results.json reader behind `flagbench report` and `flagbench merge`
- * (harness/tables/render.c) and the journal reader of --resume
+ * results model behind `flagbench tables`, `report` and `merge`
+ * (harness/tables/model.c, every format) and the journal reader of --resume
  * (results_resume).  Any input must give a table or an error, never a
  * crash, a leak or an out-of-bounds access.  Built and run by
  * `make fuzz-run` (the slow tier). */
@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "plan.h"
-#include "render.h"
+#include "model.h"
 #include "results.h"
 #include "util.h"
 
@@ -33,10 +33,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!f || (size && fwrite(data, 1, size, f) != size))
 		abort();
 	fclose(f);
-	char *report_argv[] = { "report", dir, NULL };
-	cmd_report(2, report_argv);
-	char *merge_argv[] = { "merge", dir, dir, NULL };
-	cmd_merge(3, merge_argv);
+	static const char *const formats[] = { "term", "md", "csv", "json", "tsv" };
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		char *argv[] = { "tables", dir, "--format", (char *)formats[i], NULL };
+		cmd_tables(4, argv);
+	}
+	/* two runs side by side: the merged columns */
+	char *merge_argv[] = { "tables", dir, dir, "--format", "md", NULL };
+	cmd_tables(5, merge_argv);
 	/* the same bytes as a journal, resumed into an empty plan */
 	char *jpath = xasprintf("%s/journal.jsonl", dir);
 	if (rename(path, jpath) < 0)
