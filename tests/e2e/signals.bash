@@ -1,7 +1,17 @@
 # A signal in one phase of a run, then --resume: shared by the fast tier
-# (tests/e2e/faults.bats: each signal and each phase once) and the slow tier
-# (tests/slow/signals.bats: every signal in every phase).  Needs ROOT
-# (make_fixture_root) in FLAGBENCH_ROOT.
+# (tests/e2e/signals.bats: each signal and each phase once) and the slow
+# tier (tests/slow/signals.bats: every signal in every phase), with their
+# set-up: a project root of fixtures (make_fixture_root).
+
+setup_file() {
+    export ROOT="$BATS_FILE_TMPDIR/root"
+    make_fixture_root "$ROOT"
+}
+
+# helpers.bash points FLAGBENCH_ROOT at the repo for every test
+setup() {
+    export FLAGBENCH_ROOT="$ROOT"
+}
 
 # A compiler that takes a second, then is gcc: the build phase lasts.
 make_slowcc() { # DIR

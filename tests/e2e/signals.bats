@@ -6,15 +6,6 @@
 load helpers
 load signals
 
-setup_file() {
-    export ROOT="$BATS_FILE_TMPDIR/root"
-    make_fixture_root "$ROOT"
-}
-
-setup() {
-    export FLAGBENCH_ROOT="$ROOT"
-}
-
 @test "fault: SIGINT while building, then --resume runs only the rest" { signal_in_phase build INT; }
 @test "fault: SIGTERM while verifying, then --resume runs only the rest" { signal_in_phase verify TERM; }
 @test "fault: SIGHUP while measuring, then --resume runs only the rest" { signal_in_phase measure HUP; }

@@ -6,15 +6,6 @@
 load ../e2e/helpers
 load ../e2e/signals
 
-setup_file() {
-    export ROOT="$BATS_FILE_TMPDIR/root"
-    make_fixture_root "$ROOT"
-}
-
-setup() {
-    export FLAGBENCH_ROOT="$ROOT"
-}
-
 @test "SIGINT while in build, then --resume runs only the rest" { signal_in_phase build INT; }
 @test "SIGTERM while in build, then --resume runs only the rest" { signal_in_phase build TERM; }
 @test "SIGHUP while in build, then --resume runs only the rest" { signal_in_phase build HUP; }
