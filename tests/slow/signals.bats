@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # The slow tier of the fault suite: SIGINT, SIGTERM and SIGHUP in each
 # phase (build, verify, measure, cooldown), each followed by --resume that
-# runs only the rest (tests/e2e/faults.bats runs each signal and phase once).
+# runs only the rest (tests/e2e/signals.bats runs each signal and phase once).
 
 load ../e2e/helpers
 load ../e2e/signals
