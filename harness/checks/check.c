@@ -24,15 +24,17 @@ const struct checker *checker_find(const char *family)
 	return NULL;
 }
 
+static double read_deadline;
+
+void check_set_deadline(double deadline)
+{
+	read_deadline = deadline;
+}
+
 long check_read(int fd, void *buf, unsigned long n)
 {
-	for (;;) {
-		ssize_t r = read(fd, buf, n);
-		/* Ctrl-C ends a long verification at once */
-		if (r < 0 && errno == EINTR && !fb_interrupted)
-			continue;
-		return (long)r;
-	}
+	/* Ctrl-C (fb_interrupted) and the deadline end a verification at once */
+	return (long)read_until(fd, buf, n, read_deadline);
 }
 
 enum check_status check_read_all(int fd, char *keep, unsigned long cap, unsigned long *kept,
