@@ -163,11 +163,14 @@ static int open_pidfd(pid_t pid)
 /* Kill what is left of the group, reap the leader, fill *ex. */
 static void reap(struct child *c, struct child_exit *ex)
 {
-	int st = 0;
+	int st = 0, child_errno = 0;
 	kill(-c->pid, SIGKILL); /* stragglers; the zombie leader keeps the group id ours */
 	while (waitpid(c->pid, &st, 0) < 0 && errno == EINTR)
 		;
 	memset(ex, 0, sizeof(*ex));
+	/* a lazy child's exec report: the child is gone, so this cannot block */
+	if (c->lazy && c->report_fd >= 0 && read(c->report_fd, &child_errno, sizeof(child_errno)) == sizeof(child_errno))
+		error("cannot run %s: %s", c->argv[0], strerror(child_errno));
 	if (WIFEXITED(st)) {
 		ex->outcome = CHILD_EXITED;
 		ex->exit_code = WEXITSTATUS(st);
@@ -175,6 +178,11 @@ static void reap(struct child *c, struct child_exit *ex)
 		ex->outcome = CHILD_SIGNALED;
 		ex->signal = WTERMSIG(st);
 		ex->exit_code = 128 + ex->signal;
+	}
+	if (child_errno) {
+		ex->outcome = CHILD_START_FAILED;
+		ex->exit_code = 127;
+		ex->signal = 0;
 	}
 	ex->elapsed_s = now_monotonic() - c->started;
 	close_fd(&c->pidfd);
@@ -198,6 +206,7 @@ static int exec_result(struct child *c)
 		return 0;
 	struct child_exit ex;
 	const char *name = c->argv[0];
+	c->lazy = 0; /* reported here */
 	reap(c, &ex);
 	close_fd(&c->in_fd);
 	close_fd(&c->out_fd);
@@ -261,7 +270,7 @@ int child_start(struct child *c)
 	c->err_fd = perr[0];
 	c->report_fd = report[0];
 	c->hold_fd = hold[1];
-	return c->hold ? 0 : exec_result(c);
+	return c->hold || c->lazy ? 0 : exec_result(c);
 }
 
 int child_release(struct child *c)

@@ -67,6 +67,7 @@ struct child {
 	const char *dir;  /* chdir before exec, or NULL */
 	char *const *env; /* "NAME=value" set for the child alone (NULL-terminated), or NULL */
 	int hold;         /* stop before exec until child_release() */
+	int lazy;         /* child_start does not wait for exec: its failure is reported at the reaping */
 	double grace_s;   /* SIGTERM to SIGKILL when stopping it; 0: 2 s */
 	/* filled by child_start */
 	pid_t pid;
@@ -84,7 +85,10 @@ struct child {
 
 /* Starts c (returns 0), or returns -1 with the reason printed and nothing
  * left running.  With c->hold the child waits before exec, and exec
- * failure is reported by child_release() instead. */
+ * failure is reported by child_release() instead.  With c->lazy it returns
+ * right after fork (the meter: no wait for the exec, ~0.05 ms a run), and
+ * an exec failure is printed when the child is reaped, as the outcome
+ * CHILD_START_FAILED (exit code 127). */
 int child_start(struct child *c);
 int child_release(struct child *c);
 
