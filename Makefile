@@ -1,5 +1,5 @@
 # flagbench: the harness build, the tests, and rendering.
-#   make            build/flagbench
+#   make            build/flagbench and build/flagbench-meter (what hyperfine times)
 #   make test       unit tests (cmocka, under ASan/UBSan) and end-to-end tests (bats)
 #   make plots [RUN=DIR]        render one run, or every run under results/
 #   make publish RUNS="DIR..."  cross-machine tables and the public/ site
@@ -112,7 +112,7 @@ unit: $(UNIT_BINS) $(BUILD)/flagbench $(BUILD)/san/flagbench
 e2e: $(BUILD)/flagbench $(BUILD)/flagbench-meter $(BUILD)/san/flagbench $(BUILD)/san/flagbench-meter
 	$(Q)FLAGBENCH=$(CURDIR)/$(BUILD)/san/flagbench bats --print-output-on-failure tests/e2e
 
-bench: $(BUILD)/flagbench
+bench: $(BUILD)/flagbench $(BUILD)/flagbench-meter
 	$(Q)for b in bench/*.sh; do echo "== $$b"; $$b || exit 1; done
 
 clean:

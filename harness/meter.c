@@ -233,7 +233,6 @@ static int meter_main(struct meter_opts *opts, int argc, char **argv)
 	prod.argv = prog;
 	prod.env = o.preload ? env.v : NULL;
 	prod.grace_s = 0.2; /* the meter returns within --timeout + 1 s */
-	prod.lazy = 1;
 	int rc = o.compute ? meter_compute(&o, given, &prod) : meter_stream(&o, given, &prod);
 	sv_clear(&env);
 	return rc;

@@ -12,9 +12,10 @@
  *    leaves the group and is out of reach;
  *  - the leader stays a zombie until it is reaped, so its process group id
  *    cannot be reused while stragglers are being killed;
- *  - fork's result is checked, and exec failure reaches the parent through
- *    a close-on-exec pipe, so child_start() fails instead of a child
- *    exiting 127 unnoticed;
+ *  - the child is made by fork(), or by clone(CLONE_VM | CLONE_VFORK) where
+ *    it need not be held (cheaper: the meter's fixed cost); the result is
+ *    checked, and exec failure reaches the parent through a close-on-exec
+ *    pipe, so child_start() fails instead of a child exiting 127 unnoticed;
  *  - after fork the child calls only async-signal-safe functions;
  *  - every wait is one mechanism: poll() with a deadline, on the child's
  *    pidfd (pidfd_open, Linux 5.3) and/or on the pipes being read; where
@@ -67,7 +68,6 @@ struct child {
 	const char *dir;  /* chdir before exec, or NULL */
 	char *const *env; /* "NAME=value" set for the child alone (NULL-terminated), or NULL */
 	int hold;         /* stop before exec until child_release() */
-	int lazy;         /* child_start does not wait for exec: its failure is reported at the reaping */
 	double grace_s;   /* SIGTERM to SIGKILL when stopping it; 0: 2 s */
 	/* filled by child_start */
 	pid_t pid;
@@ -85,10 +85,7 @@ struct child {
 
 /* Starts c (returns 0), or returns -1 with the reason printed and nothing
  * left running.  With c->hold the child waits before exec, and exec
- * failure is reported by child_release() instead.  With c->lazy it returns
- * right after fork (the meter: no wait for the exec, ~0.05 ms a run), and
- * an exec failure is printed when the child is reaped, as the outcome
- * CHILD_START_FAILED (exit code 127). */
+ * failure is reported by child_release() instead. */
 int child_start(struct child *c);
 int child_release(struct child *c);
 
