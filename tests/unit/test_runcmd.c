@@ -80,53 +80,44 @@ static pid_t read_pid(const char *path)
 	return pid;
 }
 
-static void test_exit_codes(void **state)
-{
-	(void)state;
-	for (int fallback = 0; fallback < 2; fallback++) {
-		runcmd_use_pidfd = !fallback;
-		struct child_exit ex;
-		char how[128];
-		run_sh("exit 0", 10, &ex);
-		assert_int_equal(ex.outcome, CHILD_EXITED);
-		assert_int_equal(ex.exit_code, 0);
-		run_sh("exit 3", 10, &ex);
-		assert_int_equal(ex.outcome, CHILD_EXITED);
-		assert_int_equal(ex.exit_code, 3);
-		describe_exit(&ex, 10, how, sizeof(how));
-		assert_string_equal(how, "exited 3");
-		run_sh("kill -SEGV $$", 10, &ex);
-		assert_int_equal(ex.outcome, CHILD_SIGNALED);
-		assert_int_equal(ex.signal, SIGSEGV);
-		assert_int_equal(ex.exit_code, 128 + SIGSEGV);
-		describe_exit(&ex, 10, how, sizeof(how));
-		assert_string_equal(how, "killed by SIGSEGV (signal 11)");
-		run_sh("kill -ILL $$", 10, &ex);
-		assert_int_equal(ex.exit_code, 128 + SIGILL);
-	}
-	runcmd_use_pidfd = 1;
-}
+/* How a child ends, and what runcmd makes of it. */
+static const struct exit_case {
+	const char *script;
+	double timeout_s;
+	enum child_outcome outcome;
+	int exit_code, signal;
+	double min_s;    /* elapsed at least (a timeout is not early) */
+	const char *how; /* describe_exit(), or NULL */
+} exit_cases[] = {
+	{ "exit 0", 10, CHILD_EXITED, 0, 0, 0, "exited 0" },
+	{ "exit 3", 10, CHILD_EXITED, 3, 0, 0, "exited 3" },
+	{ "kill -SEGV $$", 10, CHILD_SIGNALED, 128 + SIGSEGV, SIGSEGV, 0, "killed by SIGSEGV (signal 11)" },
+	{ "kill -ILL $$", 10, CHILD_SIGNALED, 128 + SIGILL, SIGILL, 0, "killed by SIGILL (signal 4)" },
+	{ "sleep 30", 0.3, CHILD_TIMED_OUT, 124, SIGTERM, 0.3, "timed out after 0.3s" },
+	/* SIGTERM ignored: SIGKILL after the 0.2 s grace period */
+	{ "trap '' TERM; while :; do sleep 1; done", 0.3, CHILD_TIMED_OUT, 124, SIGKILL, 0.5, NULL },
+};
 
-static void test_timeout(void **state)
+static void test_exit_mapping(void **state)
 {
 	(void)state;
 	for (int fallback = 0; fallback < 2; fallback++) {
 		runcmd_use_pidfd = !fallback;
-		struct child_exit ex;
-		char how[128];
-		run_sh("sleep 30", 0.3, &ex);
-		assert_int_equal(ex.outcome, CHILD_TIMED_OUT);
-		assert_int_equal(ex.exit_code, 124);
-		assert_int_equal(ex.signal, SIGTERM);
-		assert_true(ex.elapsed_s >= 0.3 && ex.elapsed_s < 5);
-		describe_exit(&ex, 0.3, how, sizeof(how));
-		assert_string_equal(how, "timed out after 0.3s");
-		/* SIGTERM ignored: SIGKILL after the grace period */
-		run_sh("trap '' TERM; while :; do sleep 1; done", 0.3, &ex);
-		assert_int_equal(ex.outcome, CHILD_TIMED_OUT);
-		assert_int_equal(ex.exit_code, 124);
-		assert_int_equal(ex.signal, SIGKILL);
-		assert_true(ex.elapsed_s >= 0.5 && ex.elapsed_s < 5);
+		for (size_t i = 0; i < sizeof(exit_cases) / sizeof(exit_cases[0]); i++) {
+			const struct exit_case *k = &exit_cases[i];
+			struct child_exit ex;
+			char how[128];
+			run_sh(k->script, k->timeout_s, &ex);
+			printf("# %s (pidfd %d): outcome %d, exit %d, signal %d, %.3fs\n", k->script, !fallback,
+			       ex.outcome, ex.exit_code, ex.signal, ex.elapsed_s);
+			assert_int_equal(ex.outcome, k->outcome);
+			assert_int_equal(ex.exit_code, k->exit_code);
+			assert_int_equal(ex.signal, k->signal);
+			assert_true(ex.elapsed_s >= k->min_s && ex.elapsed_s < 5);
+			describe_exit(&ex, k->timeout_s, how, sizeof(how));
+			if (k->how)
+				assert_string_equal(how, k->how);
+		}
 	}
 	runcmd_use_pidfd = 1;
 }
@@ -268,11 +259,10 @@ static void test_signal_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_exit_codes),	  cmocka_unit_test(test_timeout),
-		cmocka_unit_test(test_group_killed),	  cmocka_unit_test(test_capture_pipe_held),
-		cmocka_unit_test(test_interrupted),	  cmocka_unit_test(test_hold_before_exec),
-		cmocka_unit_test(test_exec_failure),	  cmocka_unit_test(test_read_deadline),
-		cmocka_unit_test(test_signal_names),
+		cmocka_unit_test(test_exit_mapping),	cmocka_unit_test(test_group_killed),
+		cmocka_unit_test(test_capture_pipe_held), cmocka_unit_test(test_interrupted),
+		cmocka_unit_test(test_hold_before_exec),	cmocka_unit_test(test_exec_failure),
+		cmocka_unit_test(test_read_deadline),	cmocka_unit_test(test_signal_names),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
