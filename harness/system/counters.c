@@ -106,6 +106,7 @@ static json_t *by_perf(const struct cell *c, double timeout_s)
 	int open_errno = errno;
 	int ins = cyc >= 0 ? perf_open(PERF_COUNT_HW_INSTRUCTIONS, ch.pid, -1) : -1;
 	struct child_exit ex;
+	memset(&ex, 0, sizeof(ex));
 	if (cyc < 0)
 		child_stop(&ch, CHILD_INTERRUPTED, &ex); /* nothing to count: it never execs */
 	else if (child_release(&ch) < 0)
