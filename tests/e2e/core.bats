@@ -195,6 +195,13 @@ meter_times_out() {
     [ "$(wc -l < "$PIDS")" -eq 2 ]
 }
 
+@test "only harness/core/runcmd.c makes processes; nothing sets the environment" {
+    # call sites in C files, comment lines left out
+    run bash -c "grep -rnE --include=*.c '\\b(fork|vfork|clone|posix_spawnp?|exec[lv][a-z]*|system|popen|setenv|putenv|unsetenv)[[:space:]]*\\(' '$REPO/harness' | grep -vE '^[^:]+:[0-9]+:[[:space:]]*(/\\*|\\*)' | cut -d: -f1 | sort -u"
+    [ "$status" -eq 0 ]
+    [ "$output" = "$REPO/harness/core/runcmd.c" ]
+}
+
 @test "check yes: accepts the exact stream, names the first wrong line" {
     run bash -c 'yes | head -n 1000 | "$FLAGBENCH" check yes 1000'
     [ "$status" -eq 0 ]
