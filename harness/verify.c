@@ -79,15 +79,16 @@ int verify_cell(struct cell *c, double timeout_s)
 		return -1;
 	}
 	/* the checker reads a non-blocking pipe against the deadline, so a
-	 * program that stops writing (or its children holding the pipe) cannot
-	 * hold the stage past timeout_s */
+	 * program that stops writing cannot hold the stage past timeout_s, nor
+	 * one that exits while a process it started holds the pipe (pipe_held) */
 	struct check_args a = { c->size, (int)c->run_args.n - 1, c->run_args.v + 1 };
 	struct check_report rep;
 	memset(&rep, 0, sizeof(rep));
 	double deadline = ch.started + timeout_s;
 	fcntl(ch.out_fd, F_SETFL, O_NONBLOCK);
-	check_set_deadline(deadline);
+	check_set_source(&ch, deadline);
 	enum check_status cs = ck->check(&a, ch.out_fd, &rep);
+	int mismatch_in_time = cs == CHECK_MISMATCH && now_monotonic() < deadline;
 	/* After a mismatch, drain a little more: if the program then closes its
 	 * stdout itself, its exit status is its own and a crash is reported as
 	 * a crash; if it keeps writing, closing the pipe stops it (SIGPIPE),
@@ -97,17 +98,17 @@ int verify_cell(struct cell *c, double timeout_s)
 		char sink[65536];
 		uint64_t drained = 0;
 		ssize_t dr;
-		while (drained < (64u << 20) && (dr = read_until(ch.out_fd, sink, sizeof(sink), deadline)) > 0)
+		while (drained < (64u << 20) && (dr = child_read(&ch, ch.out_fd, sink, sizeof(sink), deadline)) > 0)
 			drained += (uint64_t)dr;
 		program_closed = drained < (64u << 20);
 	}
-	check_set_deadline(0);
+	check_set_source(NULL, 0);
 	close(ch.out_fd);
 	ch.out_fd = -1;
 	struct child_exit ex;
 	if (fb_interrupted)
 		child_stop(&ch, CHILD_INTERRUPTED, &ex);
-	else if (now_monotonic() >= deadline)
+	else if (ch.pipe_held || now_monotonic() >= deadline)
 		child_stop(&ch, CHILD_TIMED_OUT, &ex);
 	else
 		child_wait(&ch, timeout_s, &ex);
@@ -125,7 +126,15 @@ int verify_cell(struct cell *c, double timeout_s)
 	snprintf(first, sizeof(first), "%.*s", (int)strcspn(errtext.buf ? errtext.buf : "", "\n"),
 		 errtext.buf ? errtext.buf : "");
 	int rc = -1;
-	if (ex.outcome == CHILD_TIMED_OUT)
+	/* output proven wrong in time stays wrong_output, even when the drain
+	 * after the mismatch (an endless, slow writer) ran into the deadline */
+	if (mismatch_in_time && ex.outcome == CHILD_TIMED_OUT)
+		cell_set_status(c, CELL_WRONG_OUTPUT, "%s", rep.message);
+	else if (ch.pipe_held)
+		/* its stream never ended: timing it would time that process too */
+		cell_set_status(c, CELL_TIMEOUT, "the program exited, but a process it started kept its stdout open: "
+				"the stream never ended (that process group was killed)");
+	else if (ex.outcome == CHILD_TIMED_OUT)
 		cell_set_status(c, CELL_TIMEOUT, "verification run took longer than %gs", timeout_s);
 	else if (ex.outcome == CHILD_INTERRUPTED || fb_interrupted)
 		cell_set_status(c, CELL_SKIPPED, "interrupted");

@@ -24,17 +24,19 @@ const struct checker *checker_find(const char *family)
 	return NULL;
 }
 
-static double read_deadline;
+static struct child *source;
+static double source_deadline;
 
-void check_set_deadline(double deadline)
+void check_set_source(struct child *c, double deadline)
 {
-	read_deadline = deadline;
+	source = c;
+	source_deadline = deadline;
 }
 
 long check_read(int fd, void *buf, unsigned long n)
 {
 	/* Ctrl-C (fb_interrupted) and the deadline end a verification at once */
-	return (long)read_until(fd, buf, n, read_deadline);
+	return (long)(source ? child_read(source, fd, buf, n, source_deadline) : read_until(fd, buf, n, 0));
 }
 
 enum check_status check_read_all(int fd, char *keep, unsigned long cap, unsigned long *kept,

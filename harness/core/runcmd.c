@@ -257,7 +257,7 @@ int child_start(struct child *c)
 	int pin[2] = { -1, -1 }, pout[2] = { -1, -1 }, perr[2] = { -1, -1 };
 	c->pid = -1;
 	c->pidfd = c->in_fd = c->out_fd = c->err_fd = c->hold_fd = c->report_fd = -1;
-	c->exited = 0;
+	c->exited = c->pipe_held = 0;
 	int devnull_r = open("/dev/null", O_RDONLY | O_CLOEXEC), devnull_w = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (devnull_r < 0 || devnull_w < 0 || pipe2(report, O_CLOEXEC) < 0 ||
 	    (c->hold && pipe2(hold, O_CLOEXEC) < 0) || (c->in == CHILD_PIPE && pipe2(pin, O_CLOEXEC) < 0) ||
@@ -374,46 +374,91 @@ ssize_t read_until(int fd, void *buf, size_t n, double deadline)
 	}
 }
 
-/* Waits until the leader exits (not reaping it) or the deadline: 0 exited,
- * 1 deadline, -1 interrupted (unless ignore_interrupt). */
-static int wait_exit(struct child *c, double deadline, int ignore_interrupt)
+/* Waits until fd (when >= 0) has something to read, the leader exits (it
+ * is not reaped) or the deadline: 2 readable, 0 exited, 1 deadline, -1
+ * interrupted (unless ignore_interrupt) or failed. */
+static int wait_event(struct child *c, int fd, double deadline, int ignore_interrupt)
 {
-	double tick = 0.0005; /* no pidfd: check every tick, doubling to 50 ms */
-	while (!c->exited) {
-		if (c->pidfd < 0) {
+	double tick = 0.0005; /* no pidfd: waitid(WNOWAIT) every tick, doubling to 50 ms */
+	int exited_before = c->exited;
+	for (;;) {
+		if (!c->exited && c->pidfd < 0) {
 			siginfo_t si;
 			memset(&si, 0, sizeof(si));
-			if (waitid(P_PID, (id_t)c->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == c->pid) {
+			if (waitid(P_PID, (id_t)c->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == c->pid)
 				c->exited = 1;
-				break;
-			}
 		}
-		double until = deadline;
-		if (c->pidfd < 0) {
-			until = now_monotonic() + tick;
-			if (deadline > 0 && until > deadline)
-				until = deadline;
+		if (c->exited && (fd < 0 || !exited_before))
+			return 0;
+		double now = now_monotonic(), until = deadline;
+		if (deadline > 0 && now >= deadline)
+			return 1;
+		if (!c->exited && c->pidfd < 0) {
+			until = deadline > 0 ? fmin(now + tick, deadline) : now + tick;
 			tick = fmin(tick * 2, 0.05);
 		}
-		if (deadline > 0 && now_monotonic() >= deadline)
-			return 1;
-		struct pollfd p = { c->pidfd, POLLIN, 0 };
+		struct pollfd p[2];
+		nfds_t n = 0, pid_at = 2;
+		if (fd >= 0)
+			p[n++] = (struct pollfd){ fd, POLLIN, 0 };
+		if (!c->exited && c->pidfd >= 0) {
+			pid_at = n;
+			p[n++] = (struct pollfd){ c->pidfd, POLLIN, 0 };
+		}
 		int r;
 		if (ignore_interrupt) {
 			/* plain poll: the flag may stay set while we stop the child */
-			double left = until > 0 ? until - now_monotonic() : -1;
-			r = poll(&p, c->pidfd >= 0 ? 1 : 0, left < 0 ? -1 : (int)ceil(left * 1000));
+			r = poll(p, n, until > 0 ? (int)ceil((until - now) * 1000) : -1);
 			if (r < 0 && errno == EINTR)
 				continue;
 		} else {
-			r = poll_until(&p, c->pidfd >= 0 ? 1 : 0, until);
-			if (r < 0 && errno == EINTR)
-				return -1;
+			r = poll_until(p, n, until);
 		}
-		if (r > 0)
+		if (r < 0)
+			return -1;
+		if (r > 0 && fd >= 0 && p[0].revents)
+			return 2;
+		if (r > 0 && pid_at < n && p[pid_at].revents) {
 			c->exited = 1;
+			return 0;
+		}
 	}
-	return 0;
+}
+
+static int wait_exit(struct child *c, double deadline, int ignore_interrupt)
+{
+	return wait_event(c, -1, deadline, ignore_interrupt);
+}
+
+ssize_t child_read(struct child *c, int fd, void *buf, size_t n, double deadline)
+{
+	for (;;) {
+		ssize_t r = read(fd, buf, n);
+		if (r >= 0 || (errno != EAGAIN && errno != EINTR))
+			return r;
+		if (errno == EINTR && fb_interrupted)
+			return -1;
+		int w = 0;
+		if (!c->exited)
+			w = wait_event(c, fd, deadline, 0);
+		if (c->exited && w != 2) {
+			/* the program is gone: its pipe ends now, unless a process it
+			 * started holds it (and then it may never end) */
+			double orphan = now_monotonic() + CHILD_ORPHAN_S;
+			struct pollfd p = { fd, POLLIN, 0 };
+			int pr = poll_until(&p, 1, deadline > 0 && deadline < orphan ? deadline : orphan);
+			if (pr == 0 && now_monotonic() >= orphan) {
+				c->pipe_held = 1;
+				errno = ECHILD;
+				return -1;
+			}
+			w = pr > 0 ? 2 : pr == 0 ? 1 : -1;
+		}
+		if (w == 1)
+			errno = ETIMEDOUT;
+		if (w == 1 || w < 0)
+			return -1;
+	}
 }
 
 int child_stop(struct child *c, enum child_outcome why, struct child_exit *ex)

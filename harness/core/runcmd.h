@@ -75,6 +75,7 @@ struct child {
 	int in_fd, out_fd, err_fd; /* parent ends of CHILD_PIPE fds, else -1 */
 	int hold_fd, report_fd;    /* the held child's go pipe and exec report, else -1 */
 	int exited;                /* the leader has exited (a zombie until reaped) */
+	int pipe_held;             /* child_read: it exited, a process it started held the pipe */
 	double started;
 };
 #define CHILD_INIT                                                                                                   \
@@ -105,6 +106,13 @@ int poll_until(struct pollfd *fds, nfds_t n, double deadline);
 /* read() on a non-blocking fd that waits with poll_until() when it would
  * block; -1 with errno ETIMEDOUT at the deadline. */
 ssize_t read_until(int fd, void *buf, size_t n, double deadline);
+
+/* read_until() of a pipe from c (a non-blocking fd), which also watches
+ * c: once c has exited, a pipe that stays open and empty CHILD_ORPHAN_S
+ * longer is held by a process it started (and may never end): -1 with
+ * errno ECHILD and c->pipe_held set.  The verify stage reads through it. */
+#define CHILD_ORPHAN_S 0.5
+ssize_t child_read(struct child *c, int fd, void *buf, size_t n, double deadline);
 
 /* Runs argv to completion, capturing stdout and stderr (each up to cap
  * bytes, the rest read and dropped) with poll() so neither pipe can fill.

@@ -159,6 +159,42 @@ static void test_capture_pipe_held(void **state)
 	sb_release(&out);
 }
 
+/* child_read on a pipe: the data, then the end; or, when the child exits
+ * and a process it started holds the pipe, ECHILD after CHILD_ORPHAN_S. */
+static void test_child_read_orphan(void **state)
+{
+	(void)state;
+	for (int fallback = 0; fallback < 2; fallback++) {
+		runcmd_use_pidfd = !fallback;
+		for (int held = 0; held < 2; held++) {
+			char *argv[] = { "sh", "-c", held ? "echo hi; sleep 30 & exit 0" : "echo hi; exit 0", NULL };
+			struct child c = CHILD_INIT;
+			c.argv = argv;
+			c.out = CHILD_PIPE;
+			assert_int_equal(child_start(&c), 0);
+			fcntl(c.out_fd, F_SETFL, O_NONBLOCK);
+			char buf[64];
+			size_t got = 0;
+			ssize_t r;
+			while ((r = child_read(&c, c.out_fd, buf + got, sizeof(buf) - got, c.started + 10)) > 0)
+				got += (size_t)r;
+			assert_int_equal(got, 3);
+			assert_memory_equal(buf, "hi\n", 3);
+			printf("# held %d pidfd %d: r %zd errno %d pipe_held %d after %.3fs\n", held, !fallback, r, errno, c.pipe_held, now_monotonic() - c.started);
+			assert_int_equal(r, held ? -1 : 0);
+			assert_int_equal(c.pipe_held, held);
+			if (held)
+				assert_int_equal(errno, ECHILD);
+			assert_true(now_monotonic() - c.started < 5);
+			close(c.out_fd);
+			struct child_exit ex;
+			assert_int_equal(child_wait(&c, 10, &ex), 0);
+			assert_int_equal(ex.outcome, CHILD_EXITED);
+		}
+	}
+	runcmd_use_pidfd = 1;
+}
+
 static void test_interrupted(void **state)
 {
 	(void)state;
@@ -260,7 +296,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exit_mapping),	cmocka_unit_test(test_group_killed),
-		cmocka_unit_test(test_capture_pipe_held), cmocka_unit_test(test_interrupted),
+		cmocka_unit_test(test_capture_pipe_held), cmocka_unit_test(test_child_read_orphan),
+		cmocka_unit_test(test_interrupted),
 		cmocka_unit_test(test_hold_before_exec),	cmocka_unit_test(test_exec_failure),
 		cmocka_unit_test(test_read_deadline),	cmocka_unit_test(test_signal_names),
 	};
