@@ -164,15 +164,23 @@ static int spawn_entry(void *p)
 
 /* fork(), or where the child need not be held, clone(CLONE_VM | CLONE_VFORK)
  * as posix_spawn does: no page tables copied and no copy-on-write faults
- * in the parent afterwards, which took the meter from ~0.2 to ~0.15 ms
- * over the bare producer (bench/meter-overhead.sh).  The parent sleeps
+ * in the parent afterwards: about 0.05 to 0.1 ms less per run of the
+ * meter on a 2-CPU VM (bench/meter-overhead.sh).  The parent sleeps
  * until the child has exec'd or exited, with every signal blocked so no
  * handler of ours runs in the child on our memory; the child runs on
  * spawn_stack (the harness is single-threaded).  Under ASan, plain fork:
  * instrumented code on a foreign stack confuses it. */
+#if defined(__SANITIZE_ADDRESS__)
+#define RUNCMD_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RUNCMD_ASAN 1
+#endif
+#endif
+
 static pid_t spawn(struct spawn_args *a)
 {
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef RUNCMD_ASAN
 	int use_clone = 0;
 #else
 	int use_clone = !a->c->hold;
