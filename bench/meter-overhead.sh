@@ -7,11 +7,11 @@
 # harness).  ROUNDS rounds of RUNS runs each, so that a change of load on a
 # shared machine hits every command; per command the median of the round
 # medians.  Goal: build/flagbench-meter adds at most 0.1 ms per run.
-# Usage: bench/meter-overhead.sh [RUNS] [ROUNDS] [PRODUCER...]  (default 1000 3 /bin/true)
+# Usage: bench/meter-overhead.sh [RUNS] [ROUNDS] [PRODUCER...]  (default 200 15 /bin/true)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-runs=${1:-1000}
-rounds=${2:-3}
+runs=${1:-200}
+rounds=${2:-15}
 prod=("${@:3}")
 [ ${#prod[@]} -gt 0 ] || prod=(/bin/true)
 tmp=$(mktemp -d)
@@ -34,7 +34,7 @@ args=()
 for i in "${!cmds[@]}"; do args+=(-n "${names[$i]}" "${cmds[$i]}"); done
 echo "== ${prod[*]}: $rounds rounds of $runs runs; build/flagbench-meter $(file -b build/flagbench-meter | grep -o "statically linked" || echo "dynamically linked")"
 for r in $(seq "$rounds"); do
-    hyperfine -N --warmup 50 --runs "$runs" --export-json "$tmp/r$r.json" "${args[@]}" >/dev/null 2>&1
+    hyperfine -N --warmup 20 --runs "$runs" --export-json "$tmp/r$r.json" "${args[@]}" >/dev/null 2>&1
 done
 jq -rs '
   def med: sort | .[length / 2 | floor];
