@@ -56,7 +56,7 @@ long long callgrind_collected(const char *text)
 
 static const char *unit_singular(const struct cell *c)
 {
-	const char *u = c->family->unit;
+	const char *u = c->spec.family->unit;
 	if (!strcmp(u, "bytes"))
 		return "byte";
 	if (!strcmp(u, "ops"))
@@ -69,10 +69,10 @@ static const char *unit_singular(const struct cell *c)
 /* The cell's argv with the size replaced by n. */
 static void argv_at(const struct cell *c, uint64_t n, struct strvec *out)
 {
-	sv_push(out, c->binary);
+	sv_push(out, c->build.binary);
 	sv_pushf(out, "%llu", (unsigned long long)n);
-	for (size_t i = 1; i < c->run_args.n; i++)
-		sv_push(out, c->run_args.v[i]);
+	for (size_t i = 1; i < c->spec.run_args.n; i++)
+		sv_push(out, c->spec.run_args.v[i]);
 }
 
 static json_t *skipped(const char *fmt, const char *arg)
@@ -87,20 +87,20 @@ static json_t *by_perf(const struct cell *c, double timeout_s)
 	/* the child stops before exec (c.hold) so the counters are attached
 	 * to it first; enable_on_exec starts them at its exec */
 	struct strvec argv = STRVEC_INIT, env = STRVEC_INIT;
-	argv_at(c, c->size, &argv);
-	if (c->preload)
-		sv_pushf(&env, "LD_PRELOAD=%s", c->preload);
+	argv_at(c, c->spec.size, &argv);
+	if (c->spec.preload)
+		sv_pushf(&env, "LD_PRELOAD=%s", c->spec.preload);
 	struct child ch = CHILD_INIT;
 	ch.argv = argv.v;
 	ch.in = CHILD_DEVNULL;
 	ch.out = CHILD_DEVNULL;
-	ch.cpu = c->pin_single;
-	ch.env = c->preload ? env.v : NULL;
+	ch.cpu = c->spec.pin.single;
+	ch.env = c->spec.preload ? env.v : NULL;
 	ch.hold = 1;
 	if (child_start(&ch) < 0) {
 		sv_clear(&argv);
 		sv_clear(&env);
-		return skipped("cannot run %s", c->binary);
+		return skipped("cannot run %s", c->build.binary);
 	}
 	int cyc = perf_open(PERF_COUNT_HW_CPU_CYCLES, ch.pid, -1);
 	int open_errno = errno;
@@ -130,8 +130,8 @@ static json_t *by_perf(const struct cell *c, double timeout_s)
 		describe_exit(&ex, timeout_s, how, sizeof(how));
 		return skipped("the counted run %s", ok ? how : "gave no cycle count");
 	}
-	double n = c->size ? (double)c->size : 1;
-	return json_pack("{s:s, s:I, s:s, s:f, s:o}", "source", "perf", "size", (json_int_t)c->size, "unit",
+	double n = c->spec.size ? (double)c->spec.size : 1;
+	return json_pack("{s:s, s:I, s:s, s:f, s:o}", "source", "perf", "size", (json_int_t)c->spec.size, "unit",
 			 unit_singular(c), "cycles_per_unit", (double)vc / n, "instructions_per_unit",
 			 vi ? json_real((double)vi / n) : json_null());
 }
@@ -144,8 +144,8 @@ static long long callgrind_at(const struct cell *c, uint64_t n, double timeout_s
 	sv_push(&argv, "--callgrind-out-file=/dev/null");
 	argv_at(c, n, &argv);
 	struct strvec env = STRVEC_INIT;
-	if (c->preload)
-		sv_pushf(&env, "LD_PRELOAD=%s", c->preload);
+	if (c->spec.preload)
+		sv_pushf(&env, "LD_PRELOAD=%s", c->spec.preload);
 	struct strbuf err = STRBUF_INIT;
 	struct child_exit ex;
 	run_capture_env(argv.v, env.v, CHILD_DEVNULL, timeout_s, 1 << 20, NULL, &err, &ex);
@@ -155,8 +155,8 @@ static long long callgrind_at(const struct cell *c, uint64_t n, double timeout_s
 		const char *unh = err.buf ? strstr(err.buf, "unhandled instruction") : NULL;
 		if (unh || (ex.outcome == CHILD_SIGNALED && ex.signal == SIGILL) ||
 		    (err.buf && strstr(err.buf, "SIGILL")))
-			snprintf(why, whyn, "valgrind cannot run this build's instructions (-march=%s%s)", c->march,
-				 c->variant && c->variant->requires_flags.n ? ", or the variant's own flags" : "");
+			snprintf(why, whyn, "valgrind cannot run this build's instructions (-march=%s%s)", c->spec.march,
+				 c->spec.variant && c->spec.variant->requires_flags.n ? ", or the variant's own flags" : "");
 		else {
 			char how[128];
 			describe_exit(&ex, timeout_s, how, sizeof(how));
@@ -171,16 +171,16 @@ static long long callgrind_at(const struct cell *c, uint64_t n, double timeout_s
 
 json_t *counters_measure(const struct cell *c, enum counter_source src, double timeout_s)
 {
-	if (!c->binary)
+	if (!c->build.binary)
 		return skipped("%s", "no binary");
 	if (src == COUNTERS_PERF)
 		return by_perf(c, timeout_s);
 	if (src == COUNTERS_NONE)
 		return skipped("%s", "no hardware counters and no valgrind");
 	/* callgrind runs ~50x slower: count a small size, and 0 for start-up */
-	uint64_t n = c->family->counter_size ? c->family->counter_size : c->size;
-	if (n > c->size)
-		n = c->size;
+	uint64_t n = c->spec.family->counter_size ? c->spec.family->counter_size : c->spec.size;
+	if (n > c->spec.size)
+		n = c->spec.size;
 	char why[512];
 	long long ir0 = callgrind_at(c, 0, timeout_s, why, sizeof(why));
 	long long irn = ir0 >= 0 ? callgrind_at(c, n, timeout_s, why, sizeof(why)) : -1;
