@@ -36,7 +36,7 @@ void check_set_source(struct child *c, double deadline)
 long check_read(int fd, void *buf, unsigned long n)
 {
 	/* Ctrl-C (fb_interrupted) and the deadline end a verification at once */
-	return (long)(source ? child_read(source, fd, buf, n, source_deadline) : read_until(fd, buf, n, 0));
+	return (long)child_read(source, fd, buf, n, source_deadline);
 }
 
 enum check_status check_read_all(int fd, char *keep, unsigned long cap, unsigned long *kept,

@@ -365,23 +365,6 @@ int poll_until(struct pollfd *fds, nfds_t n, double deadline)
 	}
 }
 
-ssize_t read_until(int fd, void *buf, size_t n, double deadline)
-{
-	for (;;) {
-		ssize_t r = read(fd, buf, n);
-		if (r >= 0 || (errno != EAGAIN && errno != EINTR))
-			return r;
-		if (errno == EINTR && fb_interrupted)
-			return -1;
-		struct pollfd p = { fd, POLLIN, 0 };
-		int pr = poll_until(&p, 1, deadline);
-		if (pr == 0)
-			errno = ETIMEDOUT;
-		if (pr <= 0)
-			return -1;
-	}
-}
-
 /* Waits until fd (when >= 0) has something to read, the leader exits (it
  * is not reaped) or the deadline: 2 readable, 0 exited, 1 deadline, -1
  * interrupted (unless ignore_interrupt) or failed. */
@@ -447,9 +430,14 @@ ssize_t child_read(struct child *c, int fd, void *buf, size_t n, double deadline
 		if (errno == EINTR && fb_interrupted)
 			return -1;
 		int w = 0;
-		if (!c->exited)
+		if (!c) {
+			struct pollfd p = { fd, POLLIN, 0 };
+			int pr = poll_until(&p, 1, deadline);
+			w = pr > 0 ? 2 : pr == 0 ? 1 : -1;
+		} else if (!c->exited) {
 			w = wait_event(c, fd, deadline, 0);
-		if (c->exited && w != 2) {
+		}
+		if (c && c->exited && w != 2) {
 			/* the program is gone: its pipe ends now, unless a process it
 			 * started holds it (and then it may never end) */
 			double orphan = now_monotonic() + CHILD_ORPHAN_S;

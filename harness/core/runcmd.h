@@ -103,14 +103,12 @@ int child_stop(struct child *c, enum child_outcome why, struct child_exit *ex);
  * (revents filled), 0 at the deadline, -1 with errno EINTR on Ctrl-C (the
  * handler's flag) or another errno on failure. */
 int poll_until(struct pollfd *fds, nfds_t n, double deadline);
-/* read() on a non-blocking fd that waits with poll_until() when it would
- * block; -1 with errno ETIMEDOUT at the deadline. */
-ssize_t read_until(int fd, void *buf, size_t n, double deadline);
-
-/* read_until() of a pipe from c (a non-blocking fd), which also watches
- * c: once c has exited, a pipe that stays open and empty CHILD_ORPHAN_S
- * longer is held by a process it started (and may never end): -1 with
- * errno ECHILD and c->pipe_held set.  The verify stage reads through it. */
+/* read() of a non-blocking fd that waits with poll_until() when it would
+ * block: -1 with errno ETIMEDOUT at the deadline.  With a child c (the fd
+ * is its pipe) it also watches c: once c has exited, a pipe that stays
+ * open and empty CHILD_ORPHAN_S longer is held by a process it started
+ * (and may never end): -1 with errno ECHILD and c->pipe_held set.  The
+ * verify stage reads through it. */
 #define CHILD_ORPHAN_S 0.5
 ssize_t child_read(struct child *c, int fd, void *buf, size_t n, double deadline);
 

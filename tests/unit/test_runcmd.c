@@ -1,7 +1,7 @@
 /* Unit tests of core/runcmd: exit-status mapping (exit code, 128+signal,
  * 124 at a timeout, 130 on Ctrl-C), the group kill at a timeout (a child
  * that ignores SIGTERM, grandchildren holding a pipe), the hold before
- * exec, exec failures, and the deadline of poll_until/read_until; each
+ * exec, exec failures, and the deadline of poll_until/child_read; each
  * with the pidfd and, where it matters, with the fallback without it.
  * Bounds on elapsed time are generous: they catch a hang, not a slowdown. */
 #define _GNU_SOURCE
@@ -268,16 +268,16 @@ static void test_read_deadline(void **state)
 	assert_int_equal(pipe2(p, O_CLOEXEC | O_NONBLOCK), 0);
 	char buf[16];
 	double t0 = now_monotonic();
-	assert_int_equal(read_until(p[0], buf, sizeof(buf), t0 + 0.2), -1);
+	assert_int_equal(child_read(NULL, p[0], buf, sizeof(buf), t0 + 0.2), -1);
 	assert_int_equal(errno, ETIMEDOUT);
 	assert_true(now_monotonic() - t0 >= 0.2);
 	struct pollfd pfd = { p[0], POLLIN, 0 };
 	assert_int_equal(poll_until(&pfd, 1, now_monotonic() + 0.05), 0);
 	assert_int_equal(write(p[1], "ab", 2), 2);
 	assert_int_equal(poll_until(&pfd, 1, now_monotonic() + 5), 1);
-	assert_int_equal(read_until(p[0], buf, sizeof(buf), now_monotonic() + 5), 2);
+	assert_int_equal(child_read(NULL, p[0], buf, sizeof(buf), now_monotonic() + 5), 2);
 	close(p[1]);
-	assert_int_equal(read_until(p[0], buf, sizeof(buf), now_monotonic() + 5), 0);
+	assert_int_equal(child_read(NULL, p[0], buf, sizeof(buf), now_monotonic() + 5), 0);
 	close(p[0]);
 	/* a deadline already past */
 	assert_int_equal(poll_until(&pfd, 1, now_monotonic() - 1), 0);
