@@ -11,7 +11,8 @@
 # handled the same way: nothing is installed, the missing packages are named.
 set -u
 need_run="gcc make pkg-config libjansson-dev nettle-dev libgmp-dev"
-want_run="clang hyperfine jq gnuplot-nox pv libmimalloc-dev libjemalloc-dev libgoogle-perftools-dev valgrind"
+want_run="clang hyperfine jq gnuplot-nox pv libmimalloc-dev libjemalloc-dev libgoogle-perftools-dev valgrind
+          musl-tools"
 need_test="libcmocka-dev bats"
 want_test="bats-assert bats-support libxml2-utils chromium"
 want_slow="libclang-rt-14-dev"
