@@ -3,12 +3,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "baseline.h"
 #include "check.h"
+#include "compare.h"
 #include "cooldown.h"
 #include "doctor.h"
 #include "meter.h"
 #include "options.h"
 #include "render.h"
+#include "rerun.h"
 #include "run.h"
 #include "topology.h"
 #include "util.h"
@@ -29,6 +32,9 @@ static const struct command commands[] = {
 	{ "doctor", cmd_doctor, "system checks: governor, turbo, smt, load, sensors, tools" },
 	{ "report", cmd_report, "RUN_DIR: the headline tables of a run" },
 	{ "merge", cmd_merge, "RUN_DIR...: cross-machine tables" },
+	{ "compare", cmd_compare, "BASE NEW: is NEW slower? per cell ratio, interval and verdict" },
+	{ "rerun", cmd_rerun, "RUN_DIR: measure a run again with the binaries it kept" },
+	{ "baseline", cmd_baseline, "save RUN: store a run as the baseline of its cpu profile" },
 	{ NULL, NULL, NULL },
 };
 

@@ -19,6 +19,7 @@
 #include "measure.h"
 #include "options.h"
 #include "plan.h"
+#include "rerun.h"
 #include "results.h"
 #include "runcmd.h"
 #include "summary.h"
@@ -29,6 +30,7 @@
 
 struct run_opts {
 	char *cpu, *suite, *out, *only, *resume, *cache, *consumer, *order;
+	char *binaries_from; /* rerun.h */
 	unsigned jobs, runs, warmup, max_runs;
 	double precision;
 	double cooldown, timeout, build_timeout, verify_timeout;
@@ -56,6 +58,7 @@ static const struct option_def run_options[] = {
 	{ "order", 0, OPT_STRING, RO(order), "sequential|interleave", 0, 0, "cell after cell, or the cells' runs round-robin to spread drift" },
 	{ "resume", 0, OPT_STRING, RO(resume), "DIR", 0, 0, "finish an interrupted run: only the cells its journal lacks" },
 	{ "cache", 0, OPT_STRING, RO(cache), "DIR", 0, 0, "build cache (default build/cache)" },
+	{ "binaries-from", 0, OPT_STRING, RO(binaries_from), "DIR", 0, 0, "measure the binaries kept in run folder DIR instead of compiling (flagbench rerun)" },
 	{ "no-counters", 0, OPT_FLAG, RO(no_counters), NULL, 0, 0, "do not count cycles or instructions of compute cells" },
 	{ "dry-run", 'n', OPT_FLAG, RO(dry_run), NULL, 0, 0, "plan and write results with a mock executor: no compiler, no hyperfine" },
 	{ "help", 'h', OPT_FLAG, RO(help), NULL, 0, 0, "show this help" },
@@ -72,6 +75,7 @@ static void free_run_opts(struct run_opts *o)
 	free(o->cache);
 	free(o->consumer);
 	free(o->order);
+	free(o->binaries_from);
 }
 
 static void run_usage(FILE *out)
@@ -450,7 +454,11 @@ int cmd_run(int argc, char **argv)
 
 	/* build */
 	t = now_monotonic();
-	if (!o.dry_run) {
+	if (o.binaries_from) {
+		if (run_use_stored_binaries(&plan, o.binaries_from) < 0)
+			return EXIT_USAGE;
+		build_dedupe(&plan);
+	} else if (!o.dry_run) {
 		struct build_stats bs;
 		char *cache = o.cache ? xstrdup(o.cache) : xasprintf("%s/build/cache", project_root());
 		unsigned jobs = o.jobs ? o.jobs : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
@@ -460,6 +468,7 @@ int cmd_run(int argc, char **argv)
 		free(cache);
 		build_dedupe(&plan);
 	}
+	run_keep_binaries(&plan, rs.dir);
 	rs.phases.build_s = now_monotonic() - t;
 
 	/* verify and measure, cell by cell */

@@ -130,3 +130,103 @@ int stats_from_json(struct stats *s, const json_t *j)
 	free(v);
 	return 0;
 }
+
+/* xorshift64*: small, fast, and the same sequence everywhere */
+static uint64_t rng_next(uint64_t *state)
+{
+	uint64_t x = *state;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*state = x;
+	return x * 0x2545F4914F6CDD1DULL;
+}
+
+static size_t rng_index(uint64_t *state, size_t n)
+{
+	return (size_t)(rng_next(state) % n);
+}
+
+static int all_positive(const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(v[i] > 0) || !isfinite(v[i]))
+			return 0;
+	return n > 0;
+}
+
+static double sample_median(double *v, size_t n)
+{
+	qsort(v, n, sizeof(double), cmp_double);
+	return median_sorted(v, n);
+}
+
+/* The percentiles of the resampled ratios at (1 -+ confidence) / 2. */
+static void percentile_interval(double *ratios, unsigned r, double confidence, struct ratio_ci *out)
+{
+	qsort(ratios, r, sizeof(double), cmp_double);
+	double tail = (1 - confidence) / 2;
+	size_t lo = (size_t)floor(tail * (double)(r - 1));
+	size_t hi = (size_t)ceil((1 - tail) * (double)(r - 1));
+	out->low = ratios[lo];
+	out->high = ratios[hi];
+	/* the interval always holds the point estimate */
+	if (out->low > out->ratio)
+		out->low = out->ratio;
+	if (out->high < out->ratio)
+		out->high = out->ratio;
+}
+
+int stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, unsigned resamples,
+			  double confidence, uint64_t seed, struct ratio_ci *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!all_positive(a, na) || !all_positive(b, nb) || !resamples)
+		return -1;
+	out->n_a = na;
+	out->n_b = nb;
+	double *wa = xmalloc(na * sizeof(double)), *wb = xmalloc(nb * sizeof(double));
+	double *ratios = xmalloc(resamples * sizeof(double));
+	memcpy(wa, a, na * sizeof(double));
+	memcpy(wb, b, nb * sizeof(double));
+	out->ratio = sample_median(wb, nb) / sample_median(wa, na);
+	uint64_t st = seed ? seed : 1;
+	for (unsigned r = 0; r < resamples; r++) {
+		for (size_t i = 0; i < na; i++)
+			wa[i] = a[rng_index(&st, na)];
+		for (size_t i = 0; i < nb; i++)
+			wb[i] = b[rng_index(&st, nb)];
+		ratios[r] = sample_median(wb, nb) / sample_median(wa, na);
+	}
+	percentile_interval(ratios, resamples, confidence, out);
+	free(wa);
+	free(wb);
+	free(ratios);
+	return 0;
+}
+
+int stats_bootstrap_paired_ratio(const double *a, const double *b, size_t n, unsigned resamples,
+				 double confidence, uint64_t seed, struct ratio_ci *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!all_positive(a, n) || !all_positive(b, n) || !resamples)
+		return -1;
+	out->n_a = out->n_b = n;
+	double *q = xmalloc(n * sizeof(double)), *w = xmalloc(n * sizeof(double));
+	double *ratios = xmalloc(resamples * sizeof(double));
+	for (size_t i = 0; i < n; i++)
+		q[i] = b[i] / a[i];
+	memcpy(w, q, n * sizeof(double));
+	out->ratio = sample_median(w, n);
+	uint64_t st = seed ? seed : 1;
+	for (unsigned r = 0; r < resamples; r++) {
+		for (size_t i = 0; i < n; i++)
+			w[i] = q[rng_index(&st, n)];
+		ratios[r] = sample_median(w, n);
+	}
+	percentile_interval(ratios, resamples, confidence, out);
+	free(q);
+	free(w);
+	free(ratios);
+	return 0;
+}

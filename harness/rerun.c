@@ -1,0 +1,349 @@
+/* rerun.c: see rerun.h */
+#define _GNU_SOURCE
+#include "rerun.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "allocators.h"
+#include "options.h"
+#include "run.h"
+#include "util.h"
+
+char *stored_binary_path(const char *run_dir, const char *sha256)
+{
+	return xasprintf("%s/bin/%s", run_dir, sha256);
+}
+
+/* A copy written beside the target and renamed: never half a binary. */
+static int copy_file(const char *from, const char *to)
+{
+	size_t len;
+	char *data = read_file(from, &len);
+	if (!data)
+		return -1;
+	int r = write_file_atomic(to, data, len);
+	free(data);
+	return r < 0 ? -1 : chmod(to, 0755);
+}
+
+int run_keep_binaries(const struct plan *p, const char *run_dir)
+{
+	char *bin = xasprintf("%s/bin", run_dir);
+	int stored = 0, made = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct cell *c = &p->cells[i];
+		if (!c->binary || !c->binary_sha256[0])
+			continue;
+		if (!made) {
+			if (mkdir_p(bin, 0755) < 0) {
+				warning("cannot create %s: %s; the run keeps no binaries", bin, strerror(errno));
+				break;
+			}
+			made = 1;
+		}
+		char *dst = stored_binary_path(run_dir, c->binary_sha256);
+		struct stat st;
+		if (stat(dst, &st) == 0 || !strcmp(dst, c->binary)) {
+			free(dst);
+			continue;
+		}
+		if (link(c->binary, dst) == 0 || copy_file(c->binary, dst) == 0)
+			stored++;
+		else
+			warning("cannot keep %s as %s: %s", c->binary, dst, strerror(errno));
+		free(dst);
+	}
+	free(bin);
+	return stored;
+}
+
+static json_t *load_results(const char *dir)
+{
+	char *path = xasprintf("%s/results.json", dir);
+	json_error_t je;
+	json_t *j = json_load_file(path, 0, &je);
+	if (!j)
+		error("%s:%d:%d: %s", path, je.line, je.column, je.text);
+	free(path);
+	return j;
+}
+
+static const json_t *find_cell(const json_t *run, const char *id)
+{
+	size_t i;
+	json_t *c;
+	json_array_foreach(json_object_get(run, "cells"), i, c) {
+		const char *cid = json_string_value(json_object_get(c, "id"));
+		if (cid && !strcmp(cid, id))
+			return c;
+	}
+	return NULL;
+}
+
+static int args_equal(const json_t *argv, const struct strvec *sv)
+{
+	if (!json_is_array(argv) || json_array_size(argv) != sv->n)
+		return 0;
+	for (size_t i = 0; i < sv->n; i++) {
+		const char *s = json_string_value(json_array_get(argv, i));
+		if (!s || strcmp(s, sv->v[i]))
+			return 0;
+	}
+	return 1;
+}
+
+int run_use_stored_binaries(struct plan *p, const char *from_dir)
+{
+	json_t *old = load_results(from_dir);
+	if (!old)
+		return -1;
+	for (size_t i = 0; i < p->n; i++) {
+		struct cell *c = &p->cells[i];
+		if (c->status != CELL_PENDING || c->reference)
+			continue;
+		const json_t *rec = find_cell(old, c->id);
+		const char *sha = json_string_value(json_object_get(json_object_get(rec, "binary"), "sha256"));
+		if (!rec) {
+			cell_set_status(c, CELL_SKIPPED, "not in %s", from_dir);
+			continue;
+		}
+		if (!sha) {
+			cell_set_status(c, CELL_SKIPPED, "no binary in %s (status %s)", from_dir,
+					json_string_value(json_object_get(rec, "status")));
+			continue;
+		}
+		char *path = stored_binary_path(from_dir, sha);
+		char got[65];
+		uint64_t bytes;
+		if (sha256_file_hex(path, got, &bytes) < 0) {
+			cell_set_status(c, CELL_SKIPPED, "binary %.12s is not stored in %s/bin", sha, from_dir);
+			free(path);
+			continue;
+		}
+		if (strcmp(got, sha)) {
+			cell_set_status(c, CELL_SKIPPED, "stored binary %s has changed (sha256 %.12s)", path, got);
+			free(path);
+			continue;
+		}
+		free(c->binary);
+		c->binary = path;
+		memcpy(c->binary_sha256, got, sizeof(got));
+		c->binary_bytes = bytes;
+		if (!args_equal(json_object_get(rec, "argv"), &c->run_args))
+			sv_pushf(&c->warnings, "arguments differ from those measured in %s (the suite changed)", from_dir);
+	}
+	json_decref(old);
+	return 0;
+}
+
+static int json_pin(const json_t *pin, const char *key)
+{
+	json_t *v = json_object_get(pin, key);
+	return json_is_integer(v) ? (int)json_integer_value(v) : PIN_NONE;
+}
+
+int replay_cell_init(struct cell *c, const json_t *rec, const char *run_dir, struct family *fams, size_t nfams,
+		     char *why, size_t n)
+{
+	memset(c, 0, sizeof(*c));
+	c->same_binary_as = -1;
+	c->pin_producer = c->pin_consumer = c->pin_single = PIN_NONE;
+	c->expected_bytes = UINT64_MAX;
+	const char *id = json_string_value(json_object_get(rec, "id"));
+	const char *fam = json_string_value(json_object_get(rec, "family"));
+	const char *var = json_string_value(json_object_get(rec, "variant"));
+	const char *sha = json_string_value(json_object_get(json_object_get(rec, "binary"), "sha256"));
+	const char *alloc = json_string_value(json_object_get(rec, "allocator"));
+	c->id = xstrdup(id ? id : "?");
+	if (!fam || !var) {
+		snprintf(why, n, "no family or variant in the record");
+		return -1;
+	}
+	if (json_is_true(json_object_get(rec, "emulated"))) {
+		snprintf(why, n, "emulated: not measured again");
+		return -1;
+	}
+	for (size_t i = 0; i < nfams && !c->family; i++)
+		if (!strcmp(fams[i].name, fam))
+			c->family = &fams[i];
+	if (!c->family) {
+		snprintf(why, n, "family %s is not under variants/ any more", fam);
+		return -1;
+	}
+	for (size_t i = 0; i < c->family->nvariants; i++)
+		if (!strcmp(c->family->variants[i].name, var))
+			c->variant = &c->family->variants[i];
+	for (size_t i = 0; !c->variant && i < c->family->nreferences; i++)
+		if (!strcmp(c->family->references[i].name, var))
+			c->reference = &c->family->references[i];
+	if (!c->variant && !c->reference) {
+		snprintf(why, n, "%s/%s is not in the family any more", fam, var);
+		return -1;
+	}
+	if (c->variant) {
+		if (!sha) {
+			snprintf(why, n, "no binary recorded");
+			return -1;
+		}
+		c->binary = stored_binary_path(run_dir, sha);
+		if (access(c->binary, X_OK) < 0) {
+			snprintf(why, n, "binary %.12s is not stored in %s/bin", sha, run_dir);
+			return -1;
+		}
+	}
+	size_t i;
+	json_t *a;
+	json_array_foreach(json_object_get(rec, "argv"), i, a) sv_push(&c->run_args, json_string_value(a));
+	json_t *sz = json_object_get(rec, "size");
+	c->size = json_is_integer(sz) ? (uint64_t)json_integer_value(sz) : 0;
+	json_t *bytes = json_object_get(rec, "bytes");
+	if (json_is_integer(bytes))
+		c->expected_bytes = (uint64_t)json_integer_value(bytes);
+	const char *consumer = json_string_value(json_object_get(rec, "consumer"));
+	if (consumer)
+		c->consumer = xstrdup(consumer);
+	c->allocator = xstrdup(alloc ? alloc : "glibc");
+	if (strcmp(c->allocator, "glibc")) {
+		const char *lib = allocator_library(c->allocator, why, n);
+		if (!lib)
+			return -1;
+		if (*lib)
+			c->preload = xstrdup(lib);
+	}
+	json_t *pin = json_object_get(rec, "pin");
+	c->pin_producer = json_pin(pin, "producer");
+	c->pin_consumer = json_pin(pin, "consumer");
+	c->pin_single = json_pin(pin, "single");
+	return 0;
+}
+
+void replay_cell_free(struct cell *c)
+{
+	free(c->id);
+	free(c->binary);
+	free(c->consumer);
+	free(c->allocator);
+	free(c->preload);
+	free(c->reason);
+	sv_clear(&c->run_args);
+	sv_clear(&c->warnings);
+	stats_free(&c->time);
+	json_decref(c->extra);
+	memset(c, 0, sizeof(*c));
+}
+
+/* ---- flagbench rerun ---- */
+
+struct rerun_opts {
+	char *only, *out;
+	unsigned runs;
+	int help;
+};
+
+#define RR(f) offsetof(struct rerun_opts, f)
+static const struct option_def rerun_options[] = {
+	{ "only", 0, OPT_STRING, RR(only), "GLOB", 0, 0, "replay only the cells whose id matches GLOB" },
+	{ "out", 'o', OPT_STRING, RR(out), "DIR", 0, 0, "run folder of the replay (default results/<new id>)" },
+	{ "runs", 'r', OPT_UINT, RR(runs), "N", 1, 10000, "timed runs per cell (default: those of the run)" },
+	{ "help", 'h', OPT_FLAG, RR(help), NULL, 0, 0, "show this help" },
+	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
+};
+
+/* run options whose value is replaced by the replay's own */
+static int dropped_option(const char *arg, int *takes_value)
+{
+	static const char *const names[] = { "out", "resume", "only", "binaries-from", NULL };
+	*takes_value = 0;
+	if (!strcmp(arg, "-o")) {
+		*takes_value = 1;
+		return 1;
+	}
+	if (strncmp(arg, "--", 2))
+		return 0;
+	for (int i = 0; names[i]; i++) {
+		size_t len = strlen(names[i]);
+		if (!strncmp(arg + 2, names[i], len) && (arg[2 + len] == '=' || !arg[2 + len])) {
+			*takes_value = !arg[2 + len];
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int cmd_rerun(int argc, char **argv)
+{
+	struct rerun_opts o;
+	memset(&o, 0, sizeof(o));
+	char *pos[1];
+	int npos = options_parse(rerun_options, &o, NULL, argc - 1, argv + 1, pos, 1);
+	if (npos < 0)
+		return EXIT_USAGE;
+	if (o.help) {
+		printf("usage: flagbench rerun RUN_DIR [options]\n\n"
+		       "measures a run again on this machine with the binaries it kept (RUN_DIR/bin)\n\n");
+		options_help(rerun_options, stdout);
+		return 0;
+	}
+	if (npos != 1) {
+		error("usage: flagbench rerun RUN_DIR [--only GLOB] [--out DIR] [--runs N]");
+		return EXIT_USAGE;
+	}
+	json_t *old = load_results(pos[0]);
+	if (!old)
+		return EXIT_USAGE;
+	json_t *args = json_object_get(json_object_get(old, "run"), "argv");
+	int code = EXIT_USAGE;
+	struct strvec av = STRVEC_INIT;
+	sv_push(&av, "run");
+	size_t i;
+	json_t *a;
+	int skip_next = 0, dry = 0;
+	json_array_foreach(args, i, a) {
+		const char *s = json_string_value(a);
+		int takes;
+		if (i < 2 || !s)
+			continue; /* "flagbench", "run" */
+		if (skip_next) {
+			skip_next = 0;
+			continue;
+		}
+		if (dropped_option(s, &takes)) {
+			skip_next = takes;
+			continue;
+		}
+		dry |= !strcmp(s, "--dry-run") || !strcmp(s, "-n");
+		sv_push(&av, s);
+	}
+	if (!json_is_array(args) || json_array_size(args) < 2) {
+		error("%s/results.json records no arguments (run.argv): cannot replay it", pos[0]);
+		goto out;
+	}
+	if (dry) {
+		error("%s is a dry run: it measured no binaries", pos[0]);
+		goto out;
+	}
+	sv_pushf(&av, "--binaries-from=%s", pos[0]);
+	if (o.out)
+		sv_pushf(&av, "--out=%s", o.out);
+	if (o.only)
+		sv_pushf(&av, "--only=%s", o.only);
+	if (o.runs)
+		sv_pushf(&av, "--runs=%u", o.runs);
+	fprintf(stderr, "flagbench: replaying %s:", pos[0]);
+	for (size_t k = 0; k < av.n; k++)
+		fprintf(stderr, " %s", av.v[k]);
+	fprintf(stderr, "\n");
+	code = cmd_run((int)av.n, av.v);
+out:
+	sv_clear(&av);
+	json_decref(old);
+	free(o.only);
+	free(o.out);
+	return code;
+}
