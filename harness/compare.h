@@ -32,8 +32,8 @@
  * measured again,
  * both binaries from the run folders' bin/ (rerun.h) interleaved A B A B
  * ... for N rounds in this process, and gets the verdict of the paired
- * ratios (stats_bootstrap_paired_ratio) instead: a drift of the machine
- * between the two runs cannot make it slower.  A cell that cannot be
+ * ratios instead (stats_bootstrap_paired_ratio: their geometric mean): a
+ * drift of the machine between the two runs cannot make it slower.  A cell that cannot be
  * measured again keeps `slower` and says why.
  * Output: terminal table, Markdown (--format md, for a CI job summary) or
  * JSON (--format json; --json-out FILE writes it as well).  Writers only

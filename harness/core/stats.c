@@ -212,21 +212,22 @@ int stats_bootstrap_paired_ratio(const double *a, const double *b, size_t n, uns
 	if (!all_positive(a, n) || !all_positive(b, n) || !resamples)
 		return -1;
 	out->n_a = out->n_b = n;
-	double *q = xmalloc(n * sizeof(double)), *w = xmalloc(n * sizeof(double));
-	double *ratios = xmalloc(resamples * sizeof(double));
-	for (size_t i = 0; i < n; i++)
-		q[i] = b[i] / a[i];
-	memcpy(w, q, n * sizeof(double));
-	out->ratio = sample_median(w, n);
+	double *q = xmalloc(n * sizeof(double)), *ratios = xmalloc(resamples * sizeof(double));
+	double sum = 0;
+	for (size_t i = 0; i < n; i++) {
+		q[i] = log(b[i] / a[i]);
+		sum += q[i];
+	}
+	out->ratio = exp(sum / (double)n);
 	uint64_t st = seed ? seed : 1;
 	for (unsigned r = 0; r < resamples; r++) {
+		double s = 0;
 		for (size_t i = 0; i < n; i++)
-			w[i] = q[rng_index(&st, n)];
-		ratios[r] = sample_median(w, n);
+			s += q[rng_index(&st, n)];
+		ratios[r] = exp(s / (double)n);
 	}
 	percentile_interval(ratios, resamples, confidence, out);
 	free(q);
-	free(w);
 	free(ratios);
 	return 0;
 }

@@ -37,7 +37,7 @@ int stats_from_json(struct stats *s, const json_t *j);
  * Resamples are drawn from a fixed-seed generator (xorshift64*), so the
  * same inputs and seed give the same interval on every machine. */
 struct ratio_ci {
-	double ratio;     /* median(b) / median(a), or the median of b[i]/a[i] when paired */
+	double ratio;     /* median(b) / median(a), or the geometric mean of b[i]/a[i] when paired */
 	double low, high; /* the interval at the confidence asked (0.95 for 95 %) */
 	size_t n_a, n_b;
 };
@@ -48,8 +48,10 @@ struct ratio_ci {
 int stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, unsigned resamples,
 			  double confidence, uint64_t seed, struct ratio_ci *out);
 /* Paired samples (a[i] and b[i] measured back to back, ABAB...): the
- * median of the ratios b[i]/a[i], resampled by pairs, so drift that moves
- * both members of a pair cancels.  Same errors as above. */
+ * geometric mean of the ratios b[i]/a[i], resampled by pairs, so drift
+ * that moves both members of a pair cancels.  The mean, not the median:
+ * with the 5 pairs of a confirmation, the bootstrap interval of a median
+ * is the whole range of the pairs.  Same errors as above. */
 int stats_bootstrap_paired_ratio(const double *a, const double *b, size_t n, unsigned resamples,
 				 double confidence, uint64_t seed, struct ratio_ci *out);
 
