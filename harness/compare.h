@@ -27,14 +27,14 @@
  *                 test on it: never inconclusive.
  * Cells that fail or are skipped the same way on both sides are left out
  * (counted as not_run).
- * --confirm N: every cell found slower (time metric), or inconclusive with
- * an interval that reaches above up (a slowdown the noise may hide), is
- * measured again,
- * both binaries from the run folders' bin/ (rerun.h) interleaved A B A B
- * ... for N rounds in this process, and gets the verdict of the paired
- * ratios instead (stats_bootstrap_paired_ratio: their geometric mean): a
- * drift of the machine between the two runs cannot make it slower.  A cell that cannot be
- * measured again keeps `slower` and says why.
+ * --confirm N: every cell found slower (time metric), or inconclusive
+ * with an interval that reaches above up (a slowdown the noise may hide),
+ * is measured again: both binaries from the run folders' bin/ (rerun.h),
+ * interleaved A B A B ... for N rounds in this process.  It then gets the
+ * verdict of the paired ratios instead (stats_bootstrap_paired_ratio:
+ * their geometric mean), so a drift of the machine between the two runs
+ * cannot make it slower.  A cell that cannot be measured again keeps
+ * `slower` and says why.
  * Output: terminal table, Markdown (--format md, for a CI job summary) or
  * JSON (--format json; --json-out FILE writes it as well).  Writers only
  * format struct comparison; the numbers are computed once, here.
