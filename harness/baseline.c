@@ -105,8 +105,8 @@ static int save(const char *run_path, const struct baseline_opts *o)
 		struct stat st;
 		if (stat(to, &st) == 0)
 			;
-		else if (link_or_copy(from, to) == 0)
-			kept++;
+		else if (link_or_copy(from, to) == 0 && chmod(to, 0755) == 0)
+			kept++; /* executable again: artifacts and archives may drop the bit */
 		else
 			missing++;
 		free(from);

