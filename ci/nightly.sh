@@ -49,7 +49,7 @@ if [ -n "${NIGHTLY_METRIC:-}" ]; then
 elif [ "$profile" = host ] && [ "$dry" != 1 ]; then
     metric=instructions
 else
-    metric=time
+    metric="time"
 fi
 case "$metric" in
 instructions) threshold=${NIGHTLY_THRESHOLD:-0.5} ;;

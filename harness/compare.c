@@ -342,12 +342,15 @@ static void confirm_cell(struct cell_cmp *cc, const json_t *base, const char *ba
 	}
 	struct measure_opts mo = { hyperfine, work, 1, 1, co->timeout_s, co->cooldown_s, NAN, co->cooldown_s,
 				   co->consumer, co->pipe_size, 0, 0 };
-	fprintf(stderr, "flagbench: confirming %s: %u rounds A B A B ...\n", cc->id, co->rounds);
+	fprintf(stderr, "flagbench: confirming %s: %u rounds A B, B A, ...\n", cc->id, co->rounds);
 	for (unsigned r = 0; r < co->rounds && !fb_interrupted; r++) {
 		double cool;
 		mo.warmup = r == 0;
 		mo.append = r > 0;
-		if (measure_cell(&a, &mo, &cool) < 0 || measure_cell(&b, &mo, &cool) < 0) {
+		/* A B, then B A: whatever favours the first (or the second) of
+		 * two back-to-back runs falls on both sides equally */
+		struct cell *first = r % 2 ? &b : &a, *second = r % 2 ? &a : &b;
+		if (measure_cell(first, &mo, &cool) < 0 || measure_cell(second, &mo, &cool) < 0) {
 			const struct cell *bad = a.status != CELL_PENDING ? &a : &b;
 			cc->note = xasprintf("not confirmed: %s: %s", bad == &a ? "base" : "new",
 					     bad->reason ? bad->reason : "measuring failed");

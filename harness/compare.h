@@ -30,7 +30,8 @@
  * --confirm N: every cell found slower (time metric), or inconclusive
  * with an interval that reaches above up (a slowdown the noise may hide),
  * is measured again: both binaries from the run folders' bin/ (rerun.h),
- * interleaved A B A B ... for N rounds in this process.  It then gets the
+ * interleaved for N rounds in this process, A B then B A (ABBA: an edge
+ * of the first or second run of a pair falls on both sides).  It then gets the
  * verdict of the paired ratios instead (stats_bootstrap_paired_ratio:
  * their geometric mean), so a drift of the machine between the two runs
  * cannot make it slower.  A cell that cannot be measured again keeps

@@ -255,10 +255,11 @@ static const struct option_def rerun_options[] = {
 	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
 };
 
-/* run options whose value is replaced by the replay's own */
-static int dropped_option(const char *arg, int *takes_value)
+/* run options whose value is replaced by the replay's own (--only only
+ * when the replay has one: else it keeps the run's selection) */
+static int dropped_option(const char *arg, int *takes_value, int new_only)
 {
-	static const char *const names[] = { "out", "resume", "only", "binaries-from", NULL };
+	static const char *const names[] = { "out", "resume", "binaries-from", "only", NULL };
 	*takes_value = 0;
 	if (!strcmp(arg, "-o")) {
 		*takes_value = 1;
@@ -268,6 +269,8 @@ static int dropped_option(const char *arg, int *takes_value)
 		return 0;
 	for (int i = 0; names[i]; i++) {
 		size_t len = strlen(names[i]);
+		if (!strcmp(names[i], "only") && !new_only)
+			break;
 		if (!strncmp(arg + 2, names[i], len) && (arg[2 + len] == '=' || !arg[2 + len])) {
 			*takes_value = !arg[2 + len];
 			return 1;
@@ -313,7 +316,7 @@ int cmd_rerun(int argc, char **argv)
 			skip_next = 0;
 			continue;
 		}
-		if (dropped_option(s, &takes)) {
+		if (dropped_option(s, &takes, o.only != NULL)) {
 			skip_next = takes;
 			continue;
 		}
