@@ -254,6 +254,9 @@ void compare_runs(const json_t *base, const json_t *nw, const struct compare_opt
 	if (o->metric != METRIC_INSTRUCTIONS && bm && nm && strcmp(bm, nm))
 		sv_pushf(&out->warnings, "measured on different cpus (base '%s', new '%s'): the %s are not comparable",
 			 bm, nm, o->metric == METRIC_TIME ? "times" : "cycle counts");
+	else if (bm && nm && strcmp(bm, nm))
+		sv_pushf(&out->warnings, "counted on different cpus (base '%s', new '%s'): libraries that pick their "
+			 "code at run time (glibc string functions, GMP) may count differently", bm, nm);
 	json_t *cells = json_object_get(nw, "cells");
 	out->cells = xcalloc(json_array_size(cells) + 1, sizeof(*out->cells));
 	size_t i;
