@@ -39,19 +39,6 @@ static int remove_tree(const char *path)
 	return nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-static int link_or_copy(const char *from, const char *to)
-{
-	if (link(from, to) == 0)
-		return 0;
-	size_t len;
-	char *data = read_file(from, &len);
-	if (!data)
-		return -1;
-	int r = write_file_atomic(to, data, len);
-	free(data);
-	return r < 0 ? -1 : chmod(to, 0755);
-}
-
 struct baseline_opts {
 	char *dir, *name;
 	int help;
@@ -105,8 +92,8 @@ static int save(const char *run_path, const struct baseline_opts *o)
 		struct stat st;
 		if (stat(to, &st) == 0)
 			;
-		else if (link_or_copy(from, to) == 0 && chmod(to, 0755) == 0)
-			kept++; /* executable again: artifacts and archives may drop the bit */
+		else if (keep_binary(from, to) == 0)
+			kept++;
 		else
 			missing++;
 		free(from);

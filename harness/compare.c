@@ -461,16 +461,23 @@ static void format_value(double v, const char *unit, char *buf, size_t n)
 		snprintf(buf, n, "%.4g", v);
 }
 
-static void format_ratio(const struct cell_cmp *cc, char *ratio, size_t rn, char *ci, size_t cn)
+/* The figures of one row, as both table writers show them. */
+struct row_text {
+	char base[32], new_value[32], ratio[32], ci[64];
+};
+
+static void format_row(const struct cell_cmp *cc, struct row_text *t)
 {
 	const struct ratio_ci *r = cc->confirmed ? &cc->confirm : &cc->ci;
+	format_value(cc->base_value, cc->unit, t->base, sizeof(t->base));
+	format_value(cc->new_value, cc->unit, t->new_value, sizeof(t->new_value));
 	if (!isfinite(r->ratio)) {
-		snprintf(ratio, rn, "-");
-		snprintf(ci, cn, "-");
+		snprintf(t->ratio, sizeof(t->ratio), "-");
+		snprintf(t->ci, sizeof(t->ci), "-");
 		return;
 	}
-	snprintf(ratio, rn, "%.3fx", r->ratio);
-	snprintf(ci, cn, "[%.3f, %.3f]", r->low, r->high);
+	snprintf(t->ratio, sizeof(t->ratio), "%.3fx", r->ratio);
+	snprintf(t->ci, sizeof(t->ci), "[%.3f, %.3f]", r->low, r->high);
 }
 
 static void write_summary_line(FILE *out, const struct comparison *c)
@@ -496,11 +503,9 @@ void compare_write_text(FILE *out, const struct comparison *c)
 		"verdict");
 	for (size_t i = 0; i < c->n; i++) {
 		const struct cell_cmp *cc = &c->cells[i];
-		char bv[32], nv[32], ratio[32], ci[64];
-		format_value(cc->base_value, cc->unit, bv, sizeof(bv));
-		format_value(cc->new_value, cc->unit, nv, sizeof(nv));
-		format_ratio(cc, ratio, sizeof(ratio), ci, sizeof(ci));
-		fprintf(out, "%-*s  %12s  %12s  %8s  %-16s  %s%s%s\n", (int)w, cc->id, bv, nv, ratio, ci,
+		struct row_text t;
+		format_row(cc, &t);
+		fprintf(out, "%-*s  %12s  %12s  %8s  %-16s  %s%s%s\n", (int)w, cc->id, t.base, t.new_value, t.ratio, t.ci,
 			verdict_name(cc->verdict), cc->note ? ": " : "", cc->note ? cc->note : "");
 	}
 	for (size_t i = 0; i < c->only_base.n; i++)
@@ -532,13 +537,11 @@ void compare_write_markdown(FILE *out, const struct comparison *c)
 	fprintf(out, "| --- | ---: | ---: | ---: | --- | --- | --- |\n");
 	for (size_t i = 0; i < c->n; i++) {
 		const struct cell_cmp *cc = &c->cells[i];
-		char bv[32], nv[32], ratio[32], ci[64];
-		format_value(cc->base_value, cc->unit, bv, sizeof(bv));
-		format_value(cc->new_value, cc->unit, nv, sizeof(nv));
-		format_ratio(cc, ratio, sizeof(ratio), ci, sizeof(ci));
+		struct row_text t;
+		format_row(cc, &t);
 		fputs("| `", out);
 		md_text(out, cc->id);
-		fprintf(out, "` | %s | %s | %s | %s | %s%s%s | ", bv, nv, ratio, ci,
+		fprintf(out, "` | %s | %s | %s | %s | %s%s%s | ", t.base, t.new_value, t.ratio, t.ci,
 			cc->verdict == VERDICT_SLOWER ? "**" : "", verdict_name(cc->verdict),
 			cc->verdict == VERDICT_SLOWER ? "**" : "");
 		md_text(out, cc->note ? cc->note : "");

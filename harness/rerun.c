@@ -20,16 +20,20 @@ char *stored_binary_path(const char *run_dir, const char *sha256)
 	return xasprintf("%s/bin/%s", run_dir, sha256);
 }
 
-/* A copy written beside the target and renamed: never half a binary. */
-static int copy_file(const char *from, const char *to)
+int keep_binary(const char *from, const char *to)
 {
-	size_t len;
-	char *data = read_file(from, &len);
-	if (!data)
-		return -1;
-	int r = write_file_atomic(to, data, len);
-	free(data);
-	return r < 0 ? -1 : chmod(to, 0755);
+	if (link(from, to) < 0) {
+		/* another file system: a copy written beside and renamed */
+		size_t len;
+		char *data = read_file(from, &len);
+		if (!data)
+			return -1;
+		int r = write_file_atomic(to, data, len);
+		free(data);
+		if (r < 0)
+			return -1;
+	}
+	return chmod(to, 0755);
 }
 
 int run_keep_binaries(const struct plan *p, const char *run_dir)
@@ -53,7 +57,7 @@ int run_keep_binaries(const struct plan *p, const char *run_dir)
 			free(dst);
 			continue;
 		}
-		if (link(c->binary, dst) == 0 || copy_file(c->binary, dst) == 0)
+		if (keep_binary(c->binary, dst) == 0)
 			stored++;
 		else
 			warning("cannot keep %s as %s: %s", c->binary, dst, strerror(errno));

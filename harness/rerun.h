@@ -22,6 +22,9 @@
 
 /* DIR/bin/<sha256> (allocated). */
 char *stored_binary_path(const char *run_dir, const char *sha256);
+/* Hard-links from to to (a copy across file systems), executable (an
+ * artifact or archive may have dropped the bit). */
+int keep_binary(const char *from, const char *to);
 /* Hook after the build stage: stores the plan's binaries in run_dir/bin.
  * Failures are warnings (the run goes on); returns the number stored. */
 int run_keep_binaries(const struct plan *p, const char *run_dir);
