@@ -491,6 +491,17 @@ static void write_summary_line(FILE *out, const struct comparison *c)
 		fprintf(out, "; %zu not ok on both sides (same status), left out", c->not_run);
 }
 
+/* Unmatched cells and warnings, one a line (Markdown: a list, ids as code). */
+static void write_lists(FILE *out, const struct comparison *c, const char *bullet, const char *quote)
+{
+	for (size_t i = 0; i < c->only_base.n; i++)
+		fprintf(out, "%sonly in base: %s%s%s\n", bullet, quote, c->only_base.v[i], quote);
+	for (size_t i = 0; i < c->only_new.n; i++)
+		fprintf(out, "%sonly in new: %s%s%s\n", bullet, quote, c->only_new.v[i], quote);
+	for (size_t i = 0; i < c->warnings.n; i++)
+		fprintf(out, "%swarning: %s\n", bullet, c->warnings.v[i]);
+}
+
 void compare_write_text(FILE *out, const struct comparison *c)
 {
 	fprintf(out, "compare %s (%s) -> %s (%s): %s, threshold %g%%\n", c->base_label, c->base_profile,
@@ -508,12 +519,7 @@ void compare_write_text(FILE *out, const struct comparison *c)
 		fprintf(out, "%-*s  %12s  %12s  %8s  %-16s  %s%s%s\n", (int)w, cc->id, t.base, t.new_value, t.ratio, t.ci,
 			verdict_name(cc->verdict), cc->note ? ": " : "", cc->note ? cc->note : "");
 	}
-	for (size_t i = 0; i < c->only_base.n; i++)
-		fprintf(out, "only in base: %s\n", c->only_base.v[i]);
-	for (size_t i = 0; i < c->only_new.n; i++)
-		fprintf(out, "only in new: %s\n", c->only_new.v[i]);
-	for (size_t i = 0; i < c->warnings.n; i++)
-		fprintf(out, "warning: %s\n", c->warnings.v[i]);
+	write_lists(out, c, "", "");
 	write_summary_line(out, c);
 	fprintf(out, "\n");
 }
@@ -548,12 +554,7 @@ void compare_write_markdown(FILE *out, const struct comparison *c)
 		fputs(" |\n", out);
 	}
 	fprintf(out, "\n");
-	for (size_t i = 0; i < c->only_base.n; i++)
-		fprintf(out, "- only in base: `%s`\n", c->only_base.v[i]);
-	for (size_t i = 0; i < c->only_new.n; i++)
-		fprintf(out, "- only in new: `%s`\n", c->only_new.v[i]);
-	for (size_t i = 0; i < c->warnings.n; i++)
-		fprintf(out, "- warning: %s\n", c->warnings.v[i]);
+	write_lists(out, c, "- ", "`");
 	fprintf(out, "\n");
 	write_summary_line(out, c);
 	fprintf(out, "\n");
