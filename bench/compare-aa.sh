@@ -28,6 +28,9 @@ for i in $(seq 1 "$n"); do
     a=$(jq -r '.counts | "\(.slower) \(.inconclusive) \(.same)"' "$tmp/c.json")
     b=$(jq -r '.counts | "\(.slower) \(.inconclusive) \(.same)"' "$tmp/cc.json")
     printf '%-4s %-44s %-44s\n' "$i" "$a" "$b"
+    # every alarm, before and after confirmation: which cell, how far
+    jq -r '.cells[] | select(.verdict == "slower") | "     alarm: \(.id) \(.ratio * 1000 | round / 1000)x [\(.ci95[0] * 1000 | round / 1000), \(.ci95[1] * 1000 | round / 1000)]"' "$tmp/c.json"
+    jq -r '.cells[] | select(.confirm) | "     confirm: \(.id) \(.confirm.ratio * 1000 | round / 1000)x [\(.confirm.ci95[0] * 1000 | round / 1000), \(.confirm.ci95[1] * 1000 | round / 1000)] -> \(.verdict)"' "$tmp/cc.json"
     s=${a%% *} sc=${b%% *}
     slow_cells=$((slow_cells + s)) slow_cells_c=$((slow_cells_c + sc))
     [ "$s" -gt 0 ] && alarms=$((alarms + 1))

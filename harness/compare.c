@@ -372,7 +372,7 @@ static void confirm_cell(struct cell_cmp *cc, const json_t *base, const char *ba
 		ta[r] = a.time.runs[r] / pa;
 		tb[r] = b.time.runs[r] / pb;
 	}
-	if (stats_bootstrap_paired_ratio(ta, tb, co->rounds, o->resamples, 0.95, o->seed, &cc->confirm) == 0) {
+	if (stats_paired_ratio_t(ta, tb, co->rounds, 0.95, &cc->confirm) == 0) {
 		cc->confirmed = (int)co->rounds;
 		cc->verdict = verdict_of_interval(cc->confirm.low, cc->confirm.high, o->threshold);
 		cc->note = xasprintf("%s after %u interleaved rounds: %.3fx [%.3f, %.3f]",

@@ -32,8 +32,8 @@
  * is measured again: both binaries from the run folders' bin/ (rerun.h),
  * interleaved for N rounds in this process, A B then B A (ABBA: an edge
  * of the first or second run of a pair falls on both sides).  It then gets the
- * verdict of the paired ratios instead (stats_bootstrap_paired_ratio:
- * their geometric mean), so a drift of the machine between the two runs
+ * verdict of the paired ratios instead (stats_paired_ratio_t: their
+ * geometric mean, a t interval), so a drift of the machine between the runs
  * cannot make it slower.  A cell that cannot be measured again keeps
  * `slower` and says why.
  * Output: terminal table, Markdown (--format md, for a CI job summary) or

@@ -64,10 +64,10 @@ static void test_bootstrap_errors(void **state)
 	struct ratio_ci r;
 	assert_int_equal(stats_bootstrap_ratio(tight, 8, bad, 2, 100, 0.95, 1, &r), -1);
 	assert_int_equal(stats_bootstrap_ratio(tight, 0, tight, 8, 100, 0.95, 1, &r), -1);
-	assert_int_equal(stats_bootstrap_paired_ratio(tight, bad, 2, 100, 0.95, 1, &r), -1);
+	assert_int_equal(stats_paired_ratio_t(tight, bad, 2, 0.95, &r), -1);
 }
 
-static void test_bootstrap_paired(void **state)
+static void test_paired_ratio_t(void **state)
 {
 	(void)state;
 	/* a drift that moves both members of each pair: the pairs cancel it */
@@ -77,10 +77,23 @@ static void test_bootstrap_paired(void **state)
 		b[i] = a[i] * (1.10 + 0.002 * (i % 2));
 	}
 	struct ratio_ci p, u;
-	assert_int_equal(stats_bootstrap_paired_ratio(a, b, 6, 5000, 0.95, 1, &p), 0);
-	assert_true(p.low > 1.09 && p.high < 1.11);
+	assert_int_equal(stats_paired_ratio_t(a, b, 6, 0.95, &p), 0);
+	assert_true(fabs(p.ratio - 1.101) < 0.001);
+	assert_true(p.low > 1.099 && p.high < 1.103);
 	stats_bootstrap_ratio(a, 6, b, 6, 5000, 0.95, 1, &u);
 	assert_true(u.low < 1.0); /* unpaired, the drift swamps the 10 % */
+	/* 5 pairs with log ratios 0.1 -+ 0.05: the t interval worked out by hand */
+	const double x[] = { 1, 1, 1, 1, 1 };
+	double y[5];
+	const double lr[] = { 0.05, 0.15, 0.10, 0.05, 0.15 };
+	for (int i = 0; i < 5; i++)
+		y[i] = exp(lr[i]);
+	assert_int_equal(stats_paired_ratio_t(x, y, 5, 0.95, &p), 0);
+	double sd = sqrt((4 * 0.0025) / 4.0), half = 2.776 * sd / sqrt(5.0);
+	assert_true(fabs(log(p.ratio) - 0.1) < 1e-12);
+	assert_true(fabs(log(p.low) - (0.1 - half)) < 1e-9 && fabs(log(p.high) - (0.1 + half)) < 1e-9);
+	assert_int_equal(stats_paired_ratio_t(x, y, 1, 0.95, &p), -1);
+	assert_int_equal(stats_paired_ratio_t(x, y, 5, 0.90, &p), -1);
 }
 
 static void test_verdicts(void **state)
@@ -182,7 +195,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bootstrap_identical), cmocka_unit_test(test_bootstrap_deterministic),
 		cmocka_unit_test(test_bootstrap_noisy_is_wide), cmocka_unit_test(test_bootstrap_errors),
-		cmocka_unit_test(test_bootstrap_paired),    cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_paired_ratio_t),    cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_compare_runs),        cmocka_unit_test(test_metric_parse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
