@@ -12,6 +12,9 @@ const path = require("node:path");
 
 const dir = process.env.ACTIONLINT_DIR ||
     path.join(__dirname, "..", "build", "tools", "actionlint", "node_modules", "@tktco", "node-actionlint");
+// Debian 12's node 18 has no global crypto yet; Go's wasm_exec.js needs it
+if (!globalThis.crypto)
+    globalThis.crypto = require("node:crypto").webcrypto;
 let runLint;
 try {
     ({ runLint } = require(path.join(dir, "build", "run-lint.js")));
