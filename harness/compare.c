@@ -613,14 +613,14 @@ struct compare_cli {
 static const struct option_def compare_options[] = {
 	{ "metric", 'm', OPT_STRING, CO(metric), "time|instructions|cycles", 0, 0, "what is compared (default time)" },
 	{ "threshold", 't', OPT_DOUBLE, CO(threshold), "PERCENT", 0, 100, "smallest change that counts (default 2)" },
-	{ "confirm", 'c', OPT_UINT, CO(confirm), "N", 2, 1000, "measure slower cells again: both binaries, N rounds interleaved" },
+	{ "confirm", 'c', OPT_UINT, CO(confirm), "N", 2, 1000, "measure suspect cells again, both binaries in N rounds A B, B A, ..." },
 	{ "format", 'f', OPT_STRING, CO(format), "text|md|json", 0, 0, "output on stdout (default text)" },
 	{ "json-out", 0, OPT_STRING, CO(json_out), "FILE", 0, 0, "also write the comparison as JSON to FILE" },
 	{ "baseline", 'b', OPT_STRING, CO(baseline), "NAME", 0, 0, "compare with the stored baseline NAME of NEW's cpu profile" },
 	{ "baselines-dir", 0, OPT_STRING, CO(baselines_dir), "DIR", 0, 0, "where baselines are stored (default: baselines/ of the project)" },
 	{ "timeout", 0, OPT_DOUBLE, CO(timeout), "SECONDS", 0.1, 86400, "limit of one run while confirming (default 120)" },
 	{ "resamples", 0, OPT_UINT, CO(resamples), "N", 100, 1000000, "bootstrap resamples (default 10000)" },
-	{ "seed", 0, OPT_UINT, CO(seed), "N", 1, 4294967295.0, "bootstrap seed (default 1): the same inputs give the same interval" },
+	{ "seed", 0, OPT_UINT, CO(seed), "N", 1, 1e9, "bootstrap seed (default 1): the same inputs give the same interval" },
 	{ "help", 'h', OPT_FLAG, CO(help), NULL, 0, 0, "show this help" },
 	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
 };
