@@ -24,7 +24,7 @@
 #   NIGHTLY_METRIC      time | instructions (default: instructions for host, time otherwise)
 #   NIGHTLY_THRESHOLD   percent (default 0.5 for instructions, 3 for time)
 #   NIGHTLY_CONFIRM     rounds of confirmation for the time metric (default 5)
-#   NIGHTLY_DRY=1       dry mode: flagbench run --dry-run (mock executor, no compiler),
+#   NIGHTLY_DRY=1       dry mode: flagbench run --dry-run --no-render (mock executor, no compiler),
 #                       time metric, no confirmation: the plumbing end to end
 #   NIGHTLY_SAVE=1      also store the run as the baseline when it passed or had none
 #                       (in CI the publish job does this, for every machine at once)
@@ -71,7 +71,7 @@ summary() {
 # 1. the run
 rm -rf -- "$out"
 run_args=(run --cpu "$profile" --suite "$suite" --out "$out")
-[ "$dry" = 1 ] && run_args+=(--dry-run)
+[ "$dry" = 1 ] && run_args+=(--dry-run --no-render)
 "$fb" "${run_args[@]}" >&2
 run_rc=$?
 if [ "$run_rc" -ne 0 ] && [ "$run_rc" -ne 1 ] || [ ! -f "$out/results.json" ]; then

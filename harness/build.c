@@ -15,17 +15,17 @@
 int build_cache_key(const struct cell *c, char key[65])
 {
 	char src[65];
-	if (sha256_file_hex(c->variant->source, src, NULL) < 0)
-		return error("cannot read %s: %s", c->variant->source, strerror(errno));
+	if (sha256_file_hex(c->spec.variant->source, src, NULL) < 0)
+		return error("cannot read %s: %s", c->spec.variant->source, strerror(errno));
 	struct strbuf sb = STRBUF_INIT;
-	sb_addf(&sb, "flagbench-cache/1\n%s\n", c->compiler->identity);
-	for (size_t i = 0; i < c->cflags.n; i++)
-		sb_addf(&sb, "flag %s\n", c->cflags.v[i]);
-	for (size_t i = 0; i < c->family->libs.n; i++)
-		sb_addf(&sb, "lib %s\n", c->family->libs.v[i]);
+	sb_addf(&sb, "flagbench-cache/1\n%s\n", c->spec.compiler->identity);
+	for (size_t i = 0; i < c->spec.cflags.n; i++)
+		sb_addf(&sb, "flag %s\n", c->spec.cflags.v[i]);
+	for (size_t i = 0; i < c->spec.family->libs.n; i++)
+		sb_addf(&sb, "lib %s\n", c->spec.family->libs.v[i]);
 	sb_addf(&sb, "source %s\n", src);
 	/* the family's other files (shared headers, included sources) count too */
-	char *dir = xstrdup(c->variant->source);
+	char *dir = xstrdup(c->spec.variant->source);
 	char *slash = strrchr(dir, '/');
 	if (slash)
 		*slash = '\0';
@@ -66,13 +66,13 @@ static void start_job(struct plan *p, struct job *j)
 {
 	struct cell *c = &p->cells[j->first_cell];
 	struct strvec argv = STRVEC_INIT;
-	sv_push(&argv, c->compiler->path);
-	sv_pushv(&argv, c->cflags.v);
+	sv_push(&argv, c->spec.compiler->path);
+	sv_pushv(&argv, c->spec.cflags.v);
 	sv_push(&argv, "-o");
 	sv_push(&argv, j->tmp);
-	sv_push(&argv, c->variant->source);
-	for (size_t i = 0; i < c->family->libs.n; i++)
-		sv_pushf(&argv, "-l%s", c->family->libs.v[i]);
+	sv_push(&argv, c->spec.variant->source);
+	for (size_t i = 0; i < c->spec.family->libs.n; i++)
+		sv_pushf(&argv, "-l%s", c->spec.family->libs.v[i]);
 	/* the exact command, for provenance and to reproduce by hand */
 	struct strbuf cmd = STRBUF_INIT;
 	for (size_t i = 0; i < argv.n; i++)
@@ -91,7 +91,7 @@ static void start_job(struct plan *p, struct job *j)
 	j->child = ch;
 	if (child_start(&j->child) < 0) {
 		j->done = 1;
-		snprintf(j->reason, sizeof(j->reason), "cannot run %s", c->compiler->path);
+		snprintf(j->reason, sizeof(j->reason), "cannot run %s", c->spec.compiler->path);
 	} else {
 		j->running = 1;
 	}
@@ -144,22 +144,18 @@ static void finish_job(struct job *j, double timeout_s)
 	}
 }
 
-int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double timeout_s, struct build_stats *st)
+/* One job per distinct cache key; cell_job[i] is cell i's job, or -1. */
+static size_t plan_jobs(struct plan *p, const char *cache_dir, struct job *js, int *cell_job, struct build_stats *st)
 {
-	memset(st, 0, sizeof(*st));
-	if (mkdir_p(cache_dir, 0755) < 0)
-		return error("cannot create %s: %s", cache_dir, strerror(errno));
-	struct job *js = xcalloc(p->n ? p->n : 1, sizeof(*js));
 	size_t njobs = 0;
-	int *cell_job = xcalloc(p->n ? p->n : 1, sizeof(int));
 	for (size_t i = 0; i < p->n; i++) {
 		struct cell *c = &p->cells[i];
 		cell_job[i] = -1;
-		if (c->status != CELL_PENDING || !c->variant)
+		if (c->status != CELL_PENDING || !c->spec.variant)
 			continue;
 		char key[65];
 		if (build_cache_key(c, key) < 0) {
-			cell_set_status(c, CELL_BUILD_FAILED, "cannot read %s", c->variant->source);
+			cell_set_status(c, CELL_BUILD_FAILED, "cannot read %s", c->spec.variant->source);
 			continue;
 		}
 		size_t k;
@@ -171,7 +167,7 @@ int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double time
 			memcpy(j->key, key, 65);
 			j->first_cell = i;
 			j->dir = xasprintf("%s/%.2s/%s", cache_dir, key, key + 2);
-			j->prog = xasprintf("%s/%s", j->dir, c->variant->name);
+			j->prog = xasprintf("%s/%s", j->dir, c->spec.variant->name);
 			j->tmp = xasprintf("%s.tmp.%ld", j->prog, (long)getpid());
 			if (access(j->prog, X_OK) == 0) {
 				j->done = j->ok = 1;
@@ -183,7 +179,60 @@ int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double time
 		}
 		cell_job[i] = (int)k;
 	}
-	/* run up to `jobs` compilers at once, reading their stderr with poll */
+	return njobs;
+}
+
+/* Reads the running compilers' stderr for up to 100 ms; finishes those
+ * that closed it or ran past the timeout.  Returns how many finished. */
+static unsigned drain_jobs(struct job *js, size_t njobs, double timeout_s, struct build_stats *st)
+{
+	struct pollfd pfd[64];
+	size_t map[64], n = 0;
+	unsigned finished = 0;
+	for (size_t k = 0; k < njobs && n < 64; k++)
+		if (js[k].running && js[k].child.err_fd >= 0) {
+			pfd[n].fd = js[k].child.err_fd;
+			pfd[n].events = POLLIN;
+			map[n++] = k;
+		}
+	int pr = poll(pfd, (nfds_t)n, 100);
+	for (size_t k = 0; pr > 0 && k < n; k++) {
+		if (!pfd[k].revents)
+			continue;
+		struct job *j = &js[map[k]];
+		char buf[4096];
+		ssize_t r = read(j->child.err_fd, buf, sizeof(buf));
+		if (r > 0) {
+			if (j->err.len < 65536)
+				sb_add(&j->err, buf, (size_t)r);
+			continue;
+		}
+		if (r < 0 && errno == EINTR)
+			continue;
+		close(j->child.err_fd);
+		j->child.err_fd = -1;
+		finish_job(j, timeout_s);
+		finished++;
+		if (j->ok)
+			st->compiled++;
+	}
+	/* a job whose compiler hangs with stderr open: enforce the timeout */
+	for (size_t k = 0; k < njobs; k++) {
+		struct job *j = &js[k];
+		if (j->running && (fb_interrupted || now_monotonic() - j->child.started > timeout_s)) {
+			close(j->child.err_fd);
+			j->child.err_fd = -1;
+			finish_job(j, timeout_s);
+			finished++;
+		}
+	}
+	return finished;
+}
+
+/* Runs up to `jobs` compilers at once until every job is done. */
+static void run_jobs(struct plan *p, struct job *js, size_t njobs, unsigned jobs, double timeout_s,
+		     struct build_stats *st)
+{
 	size_t next = 0;
 	unsigned running = 0;
 	for (;;) {
@@ -197,63 +246,40 @@ int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double time
 		}
 		if (!running)
 			break;
-		struct pollfd pfd[64];
-		size_t map[64], n = 0;
-		for (size_t k = 0; k < njobs && n < 64; k++)
-			if (js[k].running && js[k].child.err_fd >= 0) {
-				pfd[n].fd = js[k].child.err_fd;
-				pfd[n].events = POLLIN;
-				map[n++] = k;
-			}
-		int pr = poll(pfd, (nfds_t)n, 100);
-		if (pr < 0 && errno != EINTR)
-			break;
-		for (size_t k = 0; k < n; k++) {
-			if (!pfd[k].revents)
-				continue;
-			struct job *j = &js[map[k]];
-			char buf[4096];
-			ssize_t r = read(j->child.err_fd, buf, sizeof(buf));
-			if (r > 0) {
-				if (j->err.len < 65536)
-					sb_add(&j->err, buf, (size_t)r);
-				continue;
-			}
-			if (r < 0 && errno == EINTR)
-				continue;
-			close(j->child.err_fd);
-			j->child.err_fd = -1;
-			finish_job(j, timeout_s);
-			running--;
-			if (j->ok)
-				st->compiled++;
-		}
-		/* a job whose compiler hangs with stderr open: enforce the timeout */
-		for (size_t k = 0; k < njobs; k++) {
-			struct job *j = &js[k];
-			if (j->running && (fb_interrupted || now_monotonic() - j->child.started > timeout_s)) {
-				close(j->child.err_fd);
-				j->child.err_fd = -1;
-				finish_job(j, timeout_s);
-				running--;
-			}
-		}
+		running -= drain_jobs(js, njobs, timeout_s, st);
 	}
+}
+
+/* Each cell gets its job's binary, or the job's failure. */
+static void assign_binaries(struct plan *p, const struct job *js, const int *cell_job)
+{
 	for (size_t i = 0; i < p->n; i++) {
 		if (cell_job[i] < 0)
 			continue;
-		struct job *j = &js[cell_job[i]];
+		const struct job *j = &js[cell_job[i]];
 		struct cell *c = &p->cells[i];
 		if (j->ok) {
-			c->binary = xstrdup(j->prog);
-			if (sha256_file_hex(c->binary, c->binary_sha256, &c->binary_bytes) < 0)
-				cell_set_status(c, CELL_BUILD_FAILED, "cannot read the built binary %s", c->binary);
+			c->build.binary = xstrdup(j->prog);
+			if (sha256_file_hex(c->build.binary, c->build.sha256, &c->build.bytes) < 0)
+				cell_set_status(c, CELL_BUILD_FAILED, "cannot read the built binary %s", c->build.binary);
 		} else if (fb_interrupted && !j->done) {
 			cell_set_status(c, CELL_SKIPPED, "interrupted before it was built");
 		} else {
 			cell_set_status(c, CELL_BUILD_FAILED, "%s", j->reason[0] ? j->reason : "not built");
 		}
 	}
+}
+
+int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double timeout_s, struct build_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (mkdir_p(cache_dir, 0755) < 0)
+		return error("cannot create %s: %s", cache_dir, strerror(errno));
+	struct job *js = xcalloc(p->n ? p->n : 1, sizeof(*js));
+	int *cell_job = xcalloc(p->n ? p->n : 1, sizeof(int));
+	size_t njobs = plan_jobs(p, cache_dir, js, cell_job, st);
+	run_jobs(p, js, njobs, jobs, timeout_s, st);
+	assign_binaries(p, js, cell_job);
 	for (size_t k = 0; k < njobs; k++) {
 		if (js[k].done && !js[k].ok)
 			st->failed++;
@@ -267,29 +293,18 @@ int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double time
 	return 0;
 }
 
-static int same_strvec(const struct strvec *a, const struct strvec *b)
-{
-	if (a->n != b->n)
-		return 0;
-	for (size_t i = 0; i < a->n; i++)
-		if (strcmp(a->v[i], b->v[i]))
-			return 0;
-	return 1;
-}
-
 void build_dedupe(struct plan *p)
 {
 	for (size_t i = 0; i < p->n; i++) {
 		struct cell *c = &p->cells[i];
-		if (!c->binary || c->status != CELL_PENDING)
+		if (!c->build.binary || c->status != CELL_PENDING)
 			continue;
 		for (size_t k = 0; k < i; k++) {
 			struct cell *o = &p->cells[k];
-			if (o->binary && o->same_binary_as < 0 && o->status == CELL_PENDING &&
-			    !strcmp(o->binary_sha256, c->binary_sha256) && !strcmp(o->allocator, c->allocator) &&
-			    same_strvec(&o->run_args, &c->run_args) && str_equal_or_null(o->placement, c->placement) &&
-			    str_equal_or_null(o->consumer, c->consumer)) {
-				c->same_binary_as = (int)k;
+			if (o->build.binary && o->build.same_binary_as < 0 && o->status == CELL_PENDING &&
+			    !strcmp(o->build.sha256, c->build.sha256) && !strcmp(o->spec.allocator, c->spec.allocator) &&
+			    cell_spec_same_run(&o->spec, &c->spec)) {
+				c->build.same_binary_as = (int)k;
 				break;
 			}
 		}

@@ -360,17 +360,18 @@ static void confirm_cell(struct cell_cmp *cc, const json_t *base, const char *ba
 			goto out;
 		}
 	}
-	if (fb_interrupted || a.time.n != co->rounds || b.time.n != co->rounds) {
+	if (fb_interrupted || a.measure.time.n != co->rounds || b.measure.time.n != co->rounds) {
 		cc->note = xstrdup("not confirmed: interrupted");
 		goto out;
 	}
 	/* per unit when the sizes differ, as the first comparison did */
-	double pa = a.size && b.size && a.size != b.size ? (double)a.size : 1;
-	double pb = a.size && b.size && a.size != b.size ? (double)b.size : 1;
+	uint64_t sa = a.spec.size, sb = b.spec.size;
+	double pa = sa && sb && sa != sb ? (double)sa : 1;
+	double pb = sa && sb && sa != sb ? (double)sb : 1;
 	double *ta = xmalloc(co->rounds * sizeof(double)), *tb = xmalloc(co->rounds * sizeof(double));
 	for (unsigned r = 0; r < co->rounds; r++) {
-		ta[r] = a.time.runs[r] / pa;
-		tb[r] = b.time.runs[r] / pb;
+		ta[r] = a.measure.time.runs[r] / pa;
+		tb[r] = b.measure.time.runs[r] / pb;
 	}
 	if (stats_paired_ratio_t(ta, tb, co->rounds, 0.95, &cc->confirm) == 0) {
 		cc->confirmed = (int)co->rounds;

@@ -42,7 +42,7 @@ int run_keep_binaries(const struct plan *p, const char *run_dir)
 	int stored = 0, made = 0;
 	for (size_t i = 0; i < p->n; i++) {
 		const struct cell *c = &p->cells[i];
-		if (!c->binary || !c->binary_sha256[0])
+		if (!c->build.binary || !c->build.sha256[0])
 			continue;
 		if (!made) {
 			if (mkdir_p(bin, 0755) < 0) {
@@ -51,16 +51,16 @@ int run_keep_binaries(const struct plan *p, const char *run_dir)
 			}
 			made = 1;
 		}
-		char *dst = stored_binary_path(run_dir, c->binary_sha256);
+		char *dst = stored_binary_path(run_dir, c->build.sha256);
 		struct stat st;
-		if (stat(dst, &st) == 0 || !strcmp(dst, c->binary)) {
+		if (stat(dst, &st) == 0 || !strcmp(dst, c->build.binary)) {
 			free(dst);
 			continue;
 		}
-		if (keep_binary(c->binary, dst) == 0)
+		if (keep_binary(c->build.binary, dst) == 0)
 			stored++;
 		else
-			warning("cannot keep %s as %s: %s", c->binary, dst, strerror(errno));
+			warning("cannot keep %s as %s: %s", c->build.binary, dst, strerror(errno));
 		free(dst);
 	}
 	free(bin);
@@ -105,13 +105,18 @@ static int args_equal(const json_t *argv, const struct strvec *sv)
 int run_use_stored_binaries(struct plan *p, const char *from_dir)
 {
 	json_t *old = load_results(from_dir);
-	if (!old)
+	if (!old) {
+		/* nothing to measure: every cell that needs a binary says why */
+		for (size_t i = 0; i < p->n; i++)
+			if (p->cells[i].status == CELL_PENDING && !p->cells[i].spec.reference)
+				cell_set_status(&p->cells[i], CELL_SKIPPED, "no results.json in %s", from_dir);
 		return -1;
+	}
 	for (size_t i = 0; i < p->n; i++) {
 		struct cell *c = &p->cells[i];
-		if (c->status != CELL_PENDING || c->reference)
+		if (c->status != CELL_PENDING || c->spec.reference)
 			continue;
-		const json_t *rec = find_cell(old, c->id);
+		const json_t *rec = find_cell(old, c->spec.id);
 		const char *sha = json_string_value(json_object_get(json_object_get(rec, "binary"), "sha256"));
 		if (!rec) {
 			cell_set_status(c, CELL_SKIPPED, "not in %s", from_dir);
@@ -135,11 +140,11 @@ int run_use_stored_binaries(struct plan *p, const char *from_dir)
 			free(path);
 			continue;
 		}
-		free(c->binary);
-		c->binary = path;
-		memcpy(c->binary_sha256, got, sizeof(got));
-		c->binary_bytes = bytes;
-		if (!args_equal(json_object_get(rec, "argv"), &c->run_args))
+		free(c->build.binary);
+		c->build.binary = path;
+		memcpy(c->build.sha256, got, sizeof(got));
+		c->build.bytes = bytes;
+		if (!args_equal(json_object_get(rec, "argv"), &c->spec.run_args))
 			sv_pushf(&c->warnings, "arguments differ from those measured in %s (the suite changed)", from_dir);
 	}
 	json_decref(old);
@@ -156,15 +161,16 @@ int replay_cell_init(struct cell *c, const json_t *rec, const char *run_dir, str
 		     char *why, size_t n)
 {
 	memset(c, 0, sizeof(*c));
-	c->same_binary_as = -1;
-	c->pin_producer = c->pin_consumer = c->pin_single = PIN_NONE;
-	c->expected_bytes = UINT64_MAX;
+	cell_reset(c); /* the outcome "not run yet" */
+	struct cell_spec *s = &c->spec;
+	s->pin.producer = s->pin.consumer = s->pin.single = PIN_NONE;
+	s->expected_bytes = UINT64_MAX;
 	const char *id = json_string_value(json_object_get(rec, "id"));
 	const char *fam = json_string_value(json_object_get(rec, "family"));
 	const char *var = json_string_value(json_object_get(rec, "variant"));
 	const char *sha = json_string_value(json_object_get(json_object_get(rec, "binary"), "sha256"));
 	const char *alloc = json_string_value(json_object_get(rec, "allocator"));
-	c->id = xstrdup(id ? id : "?");
+	s->id = xstrdup(id ? id : "?");
 	if (!fam || !var) {
 		snprintf(why, n, "no family or variant in the record");
 		return -1;
@@ -173,72 +179,68 @@ int replay_cell_init(struct cell *c, const json_t *rec, const char *run_dir, str
 		snprintf(why, n, "emulated: not measured again");
 		return -1;
 	}
-	for (size_t i = 0; i < nfams && !c->family; i++)
+	for (size_t i = 0; i < nfams && !s->family; i++)
 		if (!strcmp(fams[i].name, fam))
-			c->family = &fams[i];
-	if (!c->family) {
+			s->family = &fams[i];
+	if (!s->family) {
 		snprintf(why, n, "family %s is not under variants/ any more", fam);
 		return -1;
 	}
-	for (size_t i = 0; i < c->family->nvariants; i++)
-		if (!strcmp(c->family->variants[i].name, var))
-			c->variant = &c->family->variants[i];
-	for (size_t i = 0; !c->variant && i < c->family->nreferences; i++)
-		if (!strcmp(c->family->references[i].name, var))
-			c->reference = &c->family->references[i];
-	if (!c->variant && !c->reference) {
+	for (size_t i = 0; i < s->family->nvariants; i++)
+		if (!strcmp(s->family->variants[i].name, var))
+			s->variant = &s->family->variants[i];
+	for (size_t i = 0; !s->variant && i < s->family->nreferences; i++)
+		if (!strcmp(s->family->references[i].name, var))
+			s->reference = &s->family->references[i];
+	if (!s->variant && !s->reference) {
 		snprintf(why, n, "%s/%s is not in the family any more", fam, var);
 		return -1;
 	}
-	if (c->variant) {
+	if (s->variant) {
 		if (!sha) {
 			snprintf(why, n, "no binary recorded");
 			return -1;
 		}
-		c->binary = stored_binary_path(run_dir, sha);
-		if (access(c->binary, X_OK) < 0) {
+		c->build.binary = stored_binary_path(run_dir, sha);
+		if (access(c->build.binary, X_OK) < 0) {
 			snprintf(why, n, "binary %.12s is not stored in %s/bin", sha, run_dir);
 			return -1;
 		}
 	}
 	size_t i;
 	json_t *a;
-	json_array_foreach(json_object_get(rec, "argv"), i, a) sv_push(&c->run_args, json_string_value(a));
+	json_array_foreach(json_object_get(rec, "argv"), i, a) sv_push(&s->run_args, json_string_value(a));
 	json_t *sz = json_object_get(rec, "size");
-	c->size = json_is_integer(sz) ? (uint64_t)json_integer_value(sz) : 0;
+	s->size = json_is_integer(sz) ? (uint64_t)json_integer_value(sz) : 0;
 	json_t *bytes = json_object_get(rec, "bytes");
 	if (json_is_integer(bytes))
-		c->expected_bytes = (uint64_t)json_integer_value(bytes);
+		s->expected_bytes = (uint64_t)json_integer_value(bytes);
 	const char *consumer = json_string_value(json_object_get(rec, "consumer"));
 	if (consumer)
-		c->consumer = xstrdup(consumer);
-	c->allocator = xstrdup(alloc ? alloc : "glibc");
-	if (strcmp(c->allocator, "glibc")) {
-		const char *lib = allocator_library(c->allocator, why, n);
+		s->consumer = xstrdup(consumer);
+	s->allocator = xstrdup(alloc ? alloc : "glibc");
+	if (strcmp(s->allocator, "glibc")) {
+		const char *lib = allocator_library(s->allocator, why, n);
 		if (!lib)
 			return -1;
 		if (*lib)
-			c->preload = xstrdup(lib);
+			s->preload = xstrdup(lib);
 	}
 	json_t *pin = json_object_get(rec, "pin");
-	c->pin_producer = json_pin(pin, "producer");
-	c->pin_consumer = json_pin(pin, "consumer");
-	c->pin_single = json_pin(pin, "single");
+	s->pin.producer = json_pin(pin, "producer");
+	s->pin.consumer = json_pin(pin, "consumer");
+	s->pin.single = json_pin(pin, "single");
 	return 0;
 }
 
 void replay_cell_free(struct cell *c)
 {
-	free(c->id);
-	free(c->binary);
-	free(c->consumer);
-	free(c->allocator);
-	free(c->preload);
-	free(c->reason);
-	sv_clear(&c->run_args);
-	sv_clear(&c->warnings);
-	stats_free(&c->time);
-	json_decref(c->extra);
+	cell_reset(c);
+	free(c->spec.id);
+	free(c->spec.consumer);
+	free(c->spec.allocator);
+	free(c->spec.preload);
+	sv_clear(&c->spec.run_args);
 	memset(c, 0, sizeof(*c));
 }
 

@@ -29,7 +29,8 @@ int keep_binary(const char *from, const char *to);
  * Failures are warnings (the run goes on); returns the number stored. */
 int run_keep_binaries(const struct plan *p, const char *run_dir);
 /* Hook instead of the build stage (--binaries-from DIR): returns -1 when
- * DIR has no readable results.json. */
+ * DIR has no readable results.json (every cell needing a binary is then
+ * skipped, with that reason). */
 int run_use_stored_binaries(struct plan *p, const char *from_dir);
 
 /* A cell made measurable again from its results.json record: family,
