@@ -10,7 +10,7 @@
 #include "doctor.h"
 #include "meter.h"
 #include "options.h"
-#include "render.h"
+#include "model.h"
 #include "rerun.h"
 #include "run.h"
 #include "topology.h"
@@ -30,8 +30,9 @@ static const struct command commands[] = {
 	{ "cooldown", cmd_cooldown, "[options]: pause against thermal throttling" },
 	{ "topology", cmd_topology, "cpus, caches and producer/consumer placement classes" },
 	{ "doctor", cmd_doctor, "system checks: governor, turbo, smt, load, sensors, tools" },
-	{ "report", cmd_report, "RUN_DIR: the headline tables of a run" },
-	{ "merge", cmd_merge, "RUN_DIR...: cross-machine tables" },
+	{ "tables", cmd_tables, "RUN_DIR... [--format term|md|csv|json|tsv]: the tables of runs" },
+	{ "report", cmd_tables, "RUN_DIR: the tables of a run in the terminal (tables)" },
+	{ "merge", cmd_tables, "RUN_DIR...: runs side by side in Markdown (tables --format md)" },
 	{ "compare", cmd_compare, "BASE NEW: is NEW slower? per cell ratio, interval and verdict" },
 	{ "rerun", cmd_rerun, "RUN_DIR: measure a run again with the binaries it kept" },
 	{ "baseline", cmd_baseline, "save RUN: store a run as the baseline of its cpu profile" },
