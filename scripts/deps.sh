@@ -1,13 +1,33 @@
 #!/usr/bin/env bash
 # The one dependency step of flagbench, used by ./run.sh and `make test`:
 # installs the Debian packages that are missing and says what it does.
-# usage: scripts/deps.sh [run|test]   (test adds what only the tests need)
+# usage: scripts/deps.sh [run|test|compilers]   (test adds what only the tests need)
 set -u
 want_run="gcc clang make pkg-config hyperfine jq gnuplot-nox pv libjansson-dev nettle-dev libgmp-dev
           libmimalloc-dev libjemalloc-dev libgoogle-perftools-dev valgrind"
 want_test="libcmocka-dev bats bats-assert bats-support libxml2-utils chromium"
 want="$want_run"
 [ "${1:-run}" = test ] && want="$want_run $want_test"
+
+# --- compilers (issue 13): every gcc and clang version the archive has, and
+# the llvm-profdata of each clang (PGO merges profiles with its own version).
+# Only the compilers suite needs them; apt-cache says which exist here.
+if [ "${1:-run}" = compilers ]; then
+    want="$want_run"
+    # a fresh machine may have no package lists yet: apt-cache would know nothing
+    if ! apt-cache show gcc >/dev/null 2>&1; then
+        s=""; [ "$(id -u)" != 0 ] && s="sudo"
+        $s apt-get update -qq >&2 || echo "flagbench: apt-get update failed" >&2
+    fi
+    for v in 10 11 12 13 14; do
+        apt-cache show "gcc-$v" >/dev/null 2>&1 && want="$want gcc-$v"
+    done
+    for v in 11 12 13 14 15 16 17 18 19 20; do
+        apt-cache show "clang-$v" >/dev/null 2>&1 && apt-cache show "llvm-$v" >/dev/null 2>&1 &&
+            want="$want clang-$v llvm-$v"
+    done
+fi
+# --- end compilers
 
 missing=""
 for p in $want; do
