@@ -10,21 +10,26 @@ want="$want_run"
 [ "${1:-run}" = test ] && want="$want_run $want_test"
 
 # --- compilers (issue 13): every gcc and clang version the archive has, and
-# the llvm-profdata of each clang (PGO merges profiles with its own version).
+# the llvm-profdata and profile runtime of each clang (PGO merges profiles
+# with its own version).
 # Only the compilers suite needs them; apt-cache says which exist here.
+# A package "exists" when it has an installation candidate (apt-cache show
+# also answers for names that are only referenced).
+available() { apt-cache policy "$1" 2>/dev/null | grep -q 'Candidate: [^(]'; }
 if [ "${1:-run}" = compilers ]; then
     want="$want_run"
     # a fresh machine may have no package lists yet: apt-cache would know nothing
-    if ! apt-cache show gcc >/dev/null 2>&1; then
+    if ! available gcc; then
         s=""; [ "$(id -u)" != 0 ] && s="sudo"
         $s apt-get update -qq >&2 || echo "flagbench: apt-get update failed" >&2
     fi
     for v in 10 11 12 13 14; do
-        apt-cache show "gcc-$v" >/dev/null 2>&1 && want="$want gcc-$v"
+        available "gcc-$v" && want="$want gcc-$v"
     done
     for v in 11 12 13 14 15 16 17 18 19 20; do
-        apt-cache show "clang-$v" >/dev/null 2>&1 && apt-cache show "llvm-$v" >/dev/null 2>&1 &&
-            want="$want clang-$v llvm-$v"
+        available "clang-$v" && available "llvm-$v" && want="$want clang-$v llvm-$v"
+        # the profile runtime of -fprofile-instr-generate (in libclang-common before 16)
+        available "clang-$v" && available "libclang-rt-$v-dev" && want="$want libclang-rt-$v-dev"
     done
 fi
 # --- end compilers
