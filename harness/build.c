@@ -3,7 +3,9 @@
 #include "build.h"
 
 #include <dirent.h>
+#include <elf.h>
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +25,9 @@ int build_cache_key(const struct cell *c, char key[65])
 		sb_addf(&sb, "flag %s\n", c->cflags.v[i]);
 	for (size_t i = 0; i < c->family->libs.n; i++)
 		sb_addf(&sb, "lib %s\n", c->family->libs.v[i]);
+	/* a profiled build depends on its training run (and the merging tool) */
+	if (c->pgo)
+		sb_addf(&sb, "pgo train %llu %s\n", (unsigned long long)c->train_size, c->profdata ? c->profdata : "");
 	sb_addf(&sb, "source %s\n", src);
 	/* the family's other files (shared headers, included sources) count too */
 	char *dir = xstrdup(c->variant->source);
@@ -144,6 +149,161 @@ static void finish_job(struct job *j, double timeout_s)
 	}
 }
 
+int elf_text_bytes(const char *path, uint64_t *out)
+{
+	size_t len;
+	unsigned char *b = (unsigned char *)read_file(path, &len);
+	if (!b)
+		return -1;
+	int r = -1;
+	/* native-endian ELF64 or ELF32: find ".text" through the section names */
+	if (len >= sizeof(Elf64_Ehdr) && !memcmp(b, ELFMAG, SELFMAG) && b[EI_CLASS] == ELFCLASS64) {
+		Elf64_Ehdr eh;
+		memcpy(&eh, b, sizeof(eh));
+		if (eh.e_shoff && eh.e_shentsize == sizeof(Elf64_Shdr) && eh.e_shstrndx < eh.e_shnum &&
+		    eh.e_shoff + (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr) <= len) {
+			Elf64_Shdr names;
+			memcpy(&names, b + eh.e_shoff + (uint64_t)eh.e_shstrndx * sizeof(Elf64_Shdr), sizeof(names));
+			for (unsigned i = 0; i < eh.e_shnum && names.sh_offset + names.sh_size <= len; i++) {
+				Elf64_Shdr sh;
+				memcpy(&sh, b + eh.e_shoff + (uint64_t)i * sizeof(sh), sizeof(sh));
+				if (sh.sh_name + 6 <= names.sh_size &&
+				    !memcmp(b + names.sh_offset + sh.sh_name, ".text", 6)) {
+					*out = sh.sh_size;
+					r = 0;
+				}
+			}
+		}
+	} else if (len >= sizeof(Elf32_Ehdr) && !memcmp(b, ELFMAG, SELFMAG) && b[EI_CLASS] == ELFCLASS32) {
+		Elf32_Ehdr eh;
+		memcpy(&eh, b, sizeof(eh));
+		if (eh.e_shoff && eh.e_shentsize == sizeof(Elf32_Shdr) && eh.e_shstrndx < eh.e_shnum &&
+		    eh.e_shoff + (uint64_t)eh.e_shnum * sizeof(Elf32_Shdr) <= len) {
+			Elf32_Shdr names;
+			memcpy(&names, b + eh.e_shoff + (uint64_t)eh.e_shstrndx * sizeof(Elf32_Shdr), sizeof(names));
+			for (unsigned i = 0; i < eh.e_shnum && (uint64_t)names.sh_offset + names.sh_size <= len; i++) {
+				Elf32_Shdr sh;
+				memcpy(&sh, b + eh.e_shoff + (uint64_t)i * sizeof(sh), sizeof(sh));
+				if (sh.sh_name + 6 <= names.sh_size &&
+				    !memcmp(b + names.sh_offset + sh.sh_name, ".text", 6)) {
+					*out = sh.sh_size;
+					r = 0;
+				}
+			}
+		}
+	}
+	free(b);
+	return r;
+}
+
+/* One synchronous step of a profiled build; on failure fills why. */
+static int pgo_step(const char *what, char *const *argv, double timeout_s, double *elapsed, char *why, size_t n)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct child_exit ex;
+	int rc = run_capture(argv, CHILD_DEVNULL, timeout_s, 65536, &out, &err, &ex);
+	int ok = rc == 0 && ex.outcome == CHILD_EXITED && ex.exit_code == 0;
+	if (elapsed)
+		*elapsed = ex.elapsed_s;
+	if (!ok) {
+		char how[128], first[700];
+		describe_exit(&ex, timeout_s, how, sizeof(how));
+		const char *e = err.buf ? strstr(err.buf, "error") : NULL;
+		if (e)
+			while (e > err.buf && e[-1] != '\n')
+				e--;
+		first_lines(e ? e : err.buf, 3, first, sizeof(first));
+		snprintf(why, n, "pgo %s %s: %s", what, how, first[0] ? first : "no message");
+	}
+	sb_release(&out);
+	sb_release(&err);
+	return ok ? 0 : -1;
+}
+
+static void compile_argv(const struct cell *c, const char *extra, const char *out, struct strvec *argv)
+{
+	sv_push(argv, c->compiler->path);
+	sv_pushv(argv, c->cflags.v);
+	sv_push(argv, extra);
+	sv_push(argv, "-o");
+	sv_push(argv, out);
+	sv_push(argv, c->variant->source);
+	for (size_t i = 0; i < c->family->libs.n; i++)
+		sv_pushf(argv, "-l%s", c->family->libs.v[i]);
+}
+
+/* The two phases of a profile-guided build, in dir (the cache entry):
+ * instrumented build, training run, (clang) merge, build with the profile.
+ * Both compiles write the same output path, so gcc finds the .gcda files
+ * its instrumented binary wrote beside it. */
+static int build_pgo(struct cell *c, const char *dir, const char *prog, double timeout_s, char *why, size_t n)
+{
+	char *work = xasprintf("%s/pgo", dir);
+	char *bin = xasprintf("%s/%s", work, c->variant->name);
+	char *raw = xasprintf("%s/train.profraw", work);
+	char *merged = xasprintf("%s/train.profdata", work);
+	int r = mkdir_p(work, 0755);
+	if (r < 0)
+		snprintf(why, n, "cannot create %s: %s", work, strerror(errno));
+	char *gen = c->compiler->is_clang ? xasprintf("-fprofile-instr-generate=%s", raw)
+					  : xstrdup("-fprofile-generate");
+	char *use = c->compiler->is_clang ? xasprintf("-fprofile-instr-use=%s", merged) : xstrdup("-fprofile-use");
+	struct strvec argv = STRVEC_INIT;
+	if (!r) {
+		compile_argv(c, gen, bin, &argv);
+		r = pgo_step("instrumented build", argv.v, timeout_s, NULL, why, n);
+		sv_clear(&argv);
+	}
+	if (!r) {
+		sv_push(&argv, bin);
+		sv_pushf(&argv, "%llu", (unsigned long long)c->train_size);
+		sv_pushv(&argv, c->family->args.v);
+		sv_pushv(&argv, c->variant->args.v);
+		r = pgo_step("training run", argv.v, timeout_s, &c->train_s, why, n);
+		sv_clear(&argv);
+	}
+	if (!r && c->compiler->is_clang) {
+		char *o = xasprintf("--output=%s", merged);
+		char *av[] = { c->profdata, "merge", o, raw, NULL };
+		r = pgo_step("profile merge", av, timeout_s, NULL, why, n);
+		free(o);
+	}
+	if (!r) {
+		compile_argv(c, use, bin, &argv);
+		r = pgo_step("build with the profile", argv.v, timeout_s, NULL, why, n);
+		sv_clear(&argv);
+	}
+	if (!r && rename(bin, prog) < 0) {
+		snprintf(why, n, "cannot move %s into the cache: %s", bin, strerror(errno));
+		r = -1;
+	}
+	if (!r) {
+		/* the training time survives in the cache for later runs */
+		char *tf = xasprintf("%s/train_s", dir);
+		char *txt = xasprintf("%.9f %llu\n", c->train_s, (unsigned long long)c->train_size);
+		write_file_atomic(tf, txt, strlen(txt));
+		free(txt);
+		free(tf);
+	}
+	free(gen);
+	free(use);
+	free(work);
+	free(bin);
+	free(raw);
+	free(merged);
+	return r;
+}
+
+static void read_train_time(struct cell *c, const char *dir)
+{
+	char *tf = xasprintf("%s/train_s", dir);
+	char *txt = read_file(tf, NULL);
+	if (txt)
+		c->train_s = strtod(txt, NULL);
+	free(txt);
+	free(tf);
+}
+
 int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double timeout_s, struct build_stats *st)
 {
 	memset(st, 0, sizeof(*st));
@@ -179,6 +339,12 @@ int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double time
 			} else if (mkdir_p(j->dir, 0755) < 0) {
 				j->done = 1;
 				snprintf(j->reason, sizeof(j->reason), "cannot create %s: %s", j->dir, strerror(errno));
+			} else if (c->pgo && !fb_interrupted) {
+				/* two compiles and a run in between: done here, one at a time */
+				j->done = 1;
+				j->ok = build_pgo(c, j->dir, j->prog, timeout_s, j->reason, sizeof(j->reason)) == 0;
+				if (j->ok)
+					st->compiled++;
 			}
 		}
 		cell_job[i] = (int)k;
@@ -248,6 +414,10 @@ int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double time
 			c->binary = xstrdup(j->prog);
 			if (sha256_file_hex(c->binary, c->binary_sha256, &c->binary_bytes) < 0)
 				cell_set_status(c, CELL_BUILD_FAILED, "cannot read the built binary %s", c->binary);
+			if (elf_text_bytes(c->binary, &c->text_bytes) < 0)
+				c->text_bytes = 0;
+			if (c->pgo)
+				read_train_time(c, j->dir);
 		} else if (fb_interrupted && !j->done) {
 			cell_set_status(c, CELL_SKIPPED, "interrupted before it was built");
 		} else {

@@ -2,11 +2,14 @@
 #define _GNU_SOURCE
 #include "plan.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <fnmatch.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "runcmd.h"
@@ -66,6 +69,13 @@ void compiler_probe(struct compiler *c, const char *name)
 	if (run_capture(argv, CHILD_DEVNULL, 30, 65536, &out, NULL, &ex) == 0 && ex.outcome == CHILD_EXITED &&
 	    ex.exit_code == 0 && out.len) {
 		c->version = xasprintf("%.*s", (int)strcspn(out.buf, "\n"), out.buf);
+		/* "Debian clang version 16.0.6 ...", "gcc (Debian 12.2.0-14) 12.2.0" */
+		const char *cv = strstr(c->version, "clang version ");
+		c->is_clang = cv != NULL;
+		if (cv)
+			c->major = atoi(cv + strlen("clang version "));
+		else if (strrchr(c->version, ' '))
+			c->major = atoi(strrchr(c->version, ' ') + 1);
 		/* the identity covers the resolved path and the whole text, so an
 		 * upgrade in place (same path, new version) invalidates the cache */
 		struct strbuf id = STRBUF_INIT;
@@ -99,6 +109,101 @@ int compiler_accepts_march(struct compiler *c, const char *march, char *why, siz
 	return ok;
 }
 
+static int sv_contains(const struct strvec *sv, const char *s)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		if (!strcmp(sv->v[i], s))
+			return 1;
+	return 0;
+}
+
+/* NAME-VERSION with one dash and a numeric version: gcc-12, clang-16.0 */
+static int versioned_name(const char *name, size_t *prefix_len)
+{
+	const char *dash = strchr(name, '-');
+	if (!dash || dash == name || strchr(dash + 1, '-') || !isdigit((unsigned char)dash[1]))
+		return 0;
+	for (const char *p = name; p < dash; p++)
+		if (!isalnum((unsigned char)*p) && *p != '+' && *p != '_')
+			return 0;
+	for (const char *p = dash + 1; *p; p++)
+		if (!isdigit((unsigned char)*p) && *p != '.')
+			return 0;
+	*prefix_len = (size_t)(dash - name);
+	return 1;
+}
+
+static int by_version(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	size_t lx = strcspn(x, "-"), ly = strcspn(y, "-");
+	int c = strncmp(x, y, lx < ly ? lx : ly);
+	if (c || lx != ly)
+		return c ? c : (lx < ly ? -1 : 1);
+	return strverscmp(x + lx, y + ly);
+}
+
+void expand_compilers(const struct strvec *names, struct strvec *out, struct strvec *warnings)
+{
+	const char *path = getenv("PATH");
+	for (size_t i = 0; i < names->n; i++) {
+		const char *g = names->v[i];
+		if (!strpbrk(g, "*?[")) {
+			if (!sv_contains(out, g))
+				sv_push(out, g);
+			continue;
+		}
+		struct strvec found = STRVEC_INIT;
+		char *dirs = xstrdup(path ? path : "/usr/bin:/bin");
+		char *save = NULL;
+		for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+			DIR *dh = opendir(*d ? d : ".");
+			struct dirent *e;
+			while (dh && (e = readdir(dh))) {
+				size_t pl;
+				if (fnmatch(g, e->d_name, 0) || !versioned_name(e->d_name, &pl) ||
+				    sv_contains(&found, e->d_name))
+					continue;
+				char *full = xasprintf("%s/%s", d, e->d_name);
+				if (access(full, X_OK) == 0)
+					sv_push(&found, e->d_name);
+				free(full);
+			}
+			if (dh)
+				closedir(dh);
+		}
+		free(dirs);
+		if (!found.n)
+			sv_pushf(warnings, "compiler glob '%s' matches no NAME-VERSION program on PATH", g);
+		qsort(found.v, found.n, sizeof(char *), by_version);
+		for (size_t k = 0; k < found.n; k++)
+			if (!sv_contains(out, found.v[k]))
+				sv_push(out, found.v[k]);
+		sv_clear(&found);
+	}
+}
+
+char *compiler_package(const char *name)
+{
+	size_t pl;
+	if (!strcmp(name, "gcc") || !strcmp(name, "cc"))
+		return xstrdup("gcc");
+	if (!strcmp(name, "clang"))
+		return xstrdup("clang");
+	if (versioned_name(name, &pl) && (!strncmp(name, "gcc-", 4) || !strncmp(name, "clang-", 6)))
+		return xasprintf("%.*s", (int)strcspn(name, "."), name);
+	return NULL;
+}
+
+/* clang PGO merges raw profiles with llvm-profdata of the same version. */
+static char *profdata_for(const struct compiler *c)
+{
+	char *name = xasprintf("llvm-profdata-%d", c->major);
+	char *p = c->major > 0 ? find_on_path(name) : NULL;
+	free(name);
+	return p;
+}
+
 static void compiler_free(struct compiler *c)
 {
 	free(c->name);
@@ -129,6 +234,7 @@ static struct cell *new_cell(struct plan *p, size_t *alloc)
 	c->same_binary_as = -1;
 	c->speedup = NAN;
 	c->vs_glibc = NAN;
+	c->train_s = NAN;
 	c->pin_producer = c->pin_consumer = c->pin_single = PIN_NONE;
 	return c;
 }
@@ -176,12 +282,19 @@ int plan_build(const struct plan_input *in, struct plan *out)
 	memset(out, 0, sizeof(*out));
 	size_t alloc = 0;
 
-	out->ncompilers = s->compilers.n + s->ncross;
-	out->compilers = xcalloc(out->ncompilers, sizeof(*out->compilers));
-	for (size_t i = 0; i < s->compilers.n; i++)
-		compiler_probe(&out->compilers[i], s->compilers.v[i]);
+	/* compiler globs ("gcc-*") become every installed version */
+	struct strvec comps = STRVEC_INIT;
+	expand_compilers(&s->compilers, &comps, &out->warnings);
+	out->ncompilers = comps.n + s->ncross;
+	out->compilers = xcalloc(out->ncompilers ? out->ncompilers : 1, sizeof(*out->compilers));
+	for (size_t i = 0; i < comps.n; i++)
+		compiler_probe(&out->compilers[i], comps.v[i]);
 	for (size_t i = 0; i < s->ncross; i++)
-		compiler_probe(&out->compilers[s->compilers.n + i], s->cross[i].compiler);
+		compiler_probe(&out->compilers[comps.n + i], s->cross[i].compiler);
+	/* a suite without "flags" has one unnamed empty set: ids as before */
+	static const struct flag_set no_set = { NULL, STRVEC_INIT, 0 };
+	const struct flag_set *sets = s->nflagsets ? s->flagsets : &no_set;
+	size_t nsets = s->nflagsets ? s->nflagsets : 1;
 	const struct strvec *marches = s->march_from_profile ? &prof->march : &s->march;
 	struct strvec default_alloc = STRVEC_INIT;
 	sv_push(&default_alloc, "glibc");
@@ -208,11 +321,15 @@ int plan_build(const struct plan_input *in, struct plan *out)
 			if (!variant_selected(s, f->name, v->name))
 				continue;
 			family_used = 1;
-			size_t dims[6] = { s->compilers.n, s->opt.n, marches->n, allocs->n, places->n, cons->n };
-			size_t total = dims[0] * dims[1] * dims[2] * dims[3] * dims[4] * dims[5];
+			size_t dims[7] = { comps.n, s->opt.n, marches->n, allocs->n, places->n, cons->n, nsets };
+			size_t total = dims[0] * dims[1] * dims[2] * dims[3] * dims[4] * dims[5] * dims[6];
 			for (size_t k = 0; k < total; k++) {
-				size_t idx[6], rest = k;
-				for (int d = 5; d >= 0; d--) {
+				size_t idx[7], rest = k;
+				/* fastest first: consumer, placement, allocator, flag set,
+				 * march, opt, compiler (one set: the order of before) */
+				static const int order[7] = { 5, 4, 3, 6, 2, 1, 0 };
+				for (int o = 0; o < 7; o++) {
+					int d = order[o];
 					idx[d] = rest % dims[d];
 					rest /= dims[d];
 				}
@@ -226,8 +343,14 @@ int plan_build(const struct plan_input *in, struct plan *out)
 				c->march = xstrdup(march);
 				c->allocator = xstrdup(allocs->v[idx[3]]);
 				c->size = suite_size_for(s, f, v->name);
+				const struct flag_set *fs = &sets[idx[6]];
 				struct strbuf cfg = STRBUF_INIT;
 				sb_addf(&cfg, "%s/%s/%s", comp->name, c->opt, march);
+				if (fs->name) {
+					c->flagset = xstrdup(fs->name);
+					c->pgo = fs->pgo;
+					sb_addf(&cfg, "/%s", fs->name);
+				}
 				if (s->allocators.n)
 					sb_addf(&cfg, "/%s", c->allocator);
 				set_dimensions(c, places->v[idx[4]], cons->v[idx[5]], &cfg);
@@ -237,8 +360,13 @@ int plan_build(const struct plan_input *in, struct plan *out)
 				if (strcmp(march, "default"))
 					sv_pushf(&c->cflags, "-march=%s", march);
 				sv_pushv(&c->cflags, prof->cflags.v);
+				sv_pushv(&c->cflags, fs->flags.v);
 				sv_pushv(&c->cflags, v->requires_flags.v);
 				set_run_args(c, f, &v->args);
+				if (c->pgo)
+					c->train_size = f->train_size ? f->train_size
+						      : f->counter_size && f->counter_size < c->size ? f->counter_size
+												     : c->size;
 			}
 		}
 		/* cross targets: their own compiler and marches, no profile flags */
@@ -250,7 +378,7 @@ int plan_build(const struct plan_input *in, struct plan *out)
 				for (size_t oi = 0; oi < s->opt.n; oi++)
 					for (size_t mi = 0; mi < s->cross[xi].march.n; mi++) {
 						struct cell *c = new_cell(out, &alloc);
-						struct compiler *comp = &out->compilers[s->compilers.n + xi];
+						struct compiler *comp = &out->compilers[comps.n + xi];
 						c->family = f;
 						c->variant = v;
 						c->compiler = comp;
@@ -321,8 +449,24 @@ int plan_build(const struct plan_input *in, struct plan *out)
 				continue;
 		}
 		if (!c->compiler->path) {
-			cell_set_status(c, CELL_UNSUPPORTED, "compiler '%s' not found on PATH", c->compiler->name);
+			char *pkg = compiler_package(c->compiler->name);
+			if (pkg)
+				cell_set_status(c, CELL_UNSUPPORTED,
+						"compiler '%s' not found on PATH: install the Debian package %s "
+						"(scripts/deps.sh compilers)", c->compiler->name, pkg);
+			else
+				cell_set_status(c, CELL_UNSUPPORTED, "compiler '%s' not found on PATH", c->compiler->name);
+			free(pkg);
 			continue;
+		}
+		if (c->pgo && c->compiler->is_clang) {
+			c->profdata = profdata_for(c->compiler);
+			if (!c->profdata) {
+				cell_set_status(c, CELL_UNSUPPORTED,
+						"pgo with %s needs llvm-profdata-%d: install the Debian package llvm-%d",
+						c->compiler->name, c->compiler->major, c->compiler->major);
+				continue;
+			}
 		}
 		for (size_t k = 0; !c->cross && k < c->variant->requires_cpu.n; k++)
 			if (!has_flag(c->variant->requires_cpu.v[k])) {
@@ -348,6 +492,7 @@ int plan_build(const struct plan_input *in, struct plan *out)
 	}
 	free(probes);
 	sv_clear(&default_alloc);
+	sv_clear(&comps);
 	return 0;
 }
 
@@ -360,6 +505,8 @@ void plan_free(struct plan *p)
 		free(c->opt);
 		free(c->march);
 		free(c->allocator);
+		free(c->flagset);
+		free(c->profdata);
 		free(c->placement);
 		free(c->consumer);
 		free(c->reason);

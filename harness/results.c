@@ -56,7 +56,8 @@ static const struct cell *glibc_twin(const struct plan *p, const struct cell *c)
 	for (size_t k = 0; k < p->n; k++) {
 		const struct cell *g = &p->cells[k];
 		if (g->variant == c->variant && g->compiler == c->compiler && !strcmp(g->allocator, "glibc") &&
-		    !strcmp(g->opt, c->opt) && !strcmp(g->march, c->march) && g->size == c->size)
+		    !strcmp(g->opt, c->opt) && !strcmp(g->march, c->march) && g->size == c->size &&
+		    str_equal_or_null(g->flagset, c->flagset))
 			return g;
 	}
 	return NULL;
@@ -115,6 +116,12 @@ json_t *cell_to_json(const struct cell *c, const struct plan *p)
 	json_object_set_new(j, "opt", str_or_null(c->opt));
 	json_object_set_new(j, "march", str_or_null(c->march));
 	json_object_set_new(j, "cflags", strvec_json(&c->cflags));
+	/* flag sets (issue 13): the set's name, or null in suites without "flags" */
+	json_object_set_new(j, "flags", str_or_null(c->flagset));
+	json_object_set_new(j, "pgo", c->pgo ? json_pack("{s:I, s:o}", "train_size", (json_int_t)c->train_size,
+							   "train_s", num_or_null(c->train_s))
+					     : json_null());
+	json_object_set_new(j, "text_bytes", c->text_bytes ? json_integer((json_int_t)c->text_bytes) : json_null());
 	json_object_set_new(j, "allocator", json_string(c->allocator ? c->allocator : "glibc"));
 	json_object_set_new(j, "size", json_integer((json_int_t)c->size));
 	json_object_set_new(j, "unit", json_string(f->unit));
