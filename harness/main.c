@@ -6,6 +6,7 @@
 #include "check.h"
 #include "cooldown.h"
 #include "doctor.h"
+#include "explain.h"
 #include "meter.h"
 #include "options.h"
 #include "render.h"
@@ -29,6 +30,7 @@ static const struct command commands[] = {
 	{ "doctor", cmd_doctor, "system checks: governor, turbo, smt, load, sensors, tools" },
 	{ "report", cmd_report, "RUN_DIR: the headline tables of a run" },
 	{ "merge", cmd_merge, "RUN_DIR...: cross-machine tables" },
+	{ "explain", cmd_explain, "RUN_DIR CELL_A CELL_B: which flags make B faster than A" },
 	{ NULL, NULL, NULL },
 };
 
