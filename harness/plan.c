@@ -175,7 +175,8 @@ void expand_compilers(const struct strvec *names, struct strvec *out, struct str
 		free(dirs);
 		if (!found.n)
 			sv_pushf(warnings, "compiler glob '%s' matches no NAME-VERSION program on PATH", g);
-		qsort(found.v, found.n, sizeof(char *), by_version);
+		if (found.n)
+			qsort(found.v, found.n, sizeof(char *), by_version);
 		for (size_t k = 0; k < found.n; k++)
 			if (!sv_contains(out, found.v[k]))
 				sv_push(out, found.v[k]);
