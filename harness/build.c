@@ -149,6 +149,28 @@ static void finish_job(struct job *j, double timeout_s)
 	}
 }
 
+/* The .text size from an ELF image of one class (Elf64_* or Elf32_*). */
+#define ELF_TEXT_BYTES(Ehdr, Shdr)                                                                        \
+	do {                                                                                              \
+		Ehdr eh;                                                                                  \
+		memcpy(&eh, b, sizeof(eh));                                                               \
+		if (!eh.e_shoff || eh.e_shentsize != sizeof(Shdr) || eh.e_shstrndx >= eh.e_shnum ||      \
+		    (uint64_t)eh.e_shoff + (uint64_t)eh.e_shnum * sizeof(Shdr) > len)                     \
+			break;                                                                            \
+		Shdr names;                                                                               \
+		memcpy(&names, b + eh.e_shoff + (uint64_t)eh.e_shstrndx * sizeof(Shdr), sizeof(names));   \
+		for (unsigned i = 0; i < eh.e_shnum && (uint64_t)names.sh_offset + names.sh_size <= len; \
+		     i++) {                                                                               \
+			Shdr sh;                                                                          \
+			memcpy(&sh, b + eh.e_shoff + (uint64_t)i * sizeof(sh), sizeof(sh));               \
+			if ((uint64_t)sh.sh_name + 6 <= names.sh_size &&                                  \
+			    !memcmp(b + names.sh_offset + sh.sh_name, ".text", 6)) {                      \
+				*out = sh.sh_size;                                                        \
+				r = 0;                                                                    \
+			}                                                                                 \
+		}                                                                                         \
+	} while (0)
+
 int elf_text_bytes(const char *path, uint64_t *out)
 {
 	size_t len;
@@ -157,41 +179,10 @@ int elf_text_bytes(const char *path, uint64_t *out)
 		return -1;
 	int r = -1;
 	/* native-endian ELF64 or ELF32: find ".text" through the section names */
-	if (len >= sizeof(Elf64_Ehdr) && !memcmp(b, ELFMAG, SELFMAG) && b[EI_CLASS] == ELFCLASS64) {
-		Elf64_Ehdr eh;
-		memcpy(&eh, b, sizeof(eh));
-		if (eh.e_shoff && eh.e_shentsize == sizeof(Elf64_Shdr) && eh.e_shstrndx < eh.e_shnum &&
-		    eh.e_shoff + (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr) <= len) {
-			Elf64_Shdr names;
-			memcpy(&names, b + eh.e_shoff + (uint64_t)eh.e_shstrndx * sizeof(Elf64_Shdr), sizeof(names));
-			for (unsigned i = 0; i < eh.e_shnum && names.sh_offset + names.sh_size <= len; i++) {
-				Elf64_Shdr sh;
-				memcpy(&sh, b + eh.e_shoff + (uint64_t)i * sizeof(sh), sizeof(sh));
-				if (sh.sh_name + 6 <= names.sh_size &&
-				    !memcmp(b + names.sh_offset + sh.sh_name, ".text", 6)) {
-					*out = sh.sh_size;
-					r = 0;
-				}
-			}
-		}
-	} else if (len >= sizeof(Elf32_Ehdr) && !memcmp(b, ELFMAG, SELFMAG) && b[EI_CLASS] == ELFCLASS32) {
-		Elf32_Ehdr eh;
-		memcpy(&eh, b, sizeof(eh));
-		if (eh.e_shoff && eh.e_shentsize == sizeof(Elf32_Shdr) && eh.e_shstrndx < eh.e_shnum &&
-		    eh.e_shoff + (uint64_t)eh.e_shnum * sizeof(Elf32_Shdr) <= len) {
-			Elf32_Shdr names;
-			memcpy(&names, b + eh.e_shoff + (uint64_t)eh.e_shstrndx * sizeof(Elf32_Shdr), sizeof(names));
-			for (unsigned i = 0; i < eh.e_shnum && (uint64_t)names.sh_offset + names.sh_size <= len; i++) {
-				Elf32_Shdr sh;
-				memcpy(&sh, b + eh.e_shoff + (uint64_t)i * sizeof(sh), sizeof(sh));
-				if (sh.sh_name + 6 <= names.sh_size &&
-				    !memcmp(b + names.sh_offset + sh.sh_name, ".text", 6)) {
-					*out = sh.sh_size;
-					r = 0;
-				}
-			}
-		}
-	}
+	if (len >= sizeof(Elf64_Ehdr) && !memcmp(b, ELFMAG, SELFMAG) && b[EI_CLASS] == ELFCLASS64)
+		ELF_TEXT_BYTES(Elf64_Ehdr, Elf64_Shdr);
+	else if (len >= sizeof(Elf32_Ehdr) && !memcmp(b, ELFMAG, SELFMAG) && b[EI_CLASS] == ELFCLASS32)
+		ELF_TEXT_BYTES(Elf32_Ehdr, Elf32_Shdr);
 	free(b);
 	return r;
 }

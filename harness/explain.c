@@ -156,13 +156,27 @@ static int run_text(char *const *argv, struct strbuf *out, char *why, size_t n)
 	return ok ? 0 : -1;
 }
 
-/* The cflags of a cell without its -O level (the flags both cells share). */
+/* The cflags of a cell, as the run built it. */
 static void flags_of(const json_t *cell, struct strvec *out)
 {
 	size_t i;
 	json_t *f;
 	json_array_foreach(json_object_get(cell, "cflags"), i, f)
 		sv_push(out, json_string_value(f));
+}
+
+/* What the compiler prints for a cell's flags plus args (a query, no build). */
+static int compiler_query(const struct compiler *comp, const json_t *cell, const char *const *args,
+			  struct strbuf *out)
+{
+	struct strvec argv = STRVEC_INIT;
+	sv_push(&argv, comp->path);
+	flags_of(cell, &argv);
+	sv_pushv(&argv, (char *const *)args);
+	char why[512];
+	int r = run_text(argv.v, out, why, sizeof(why));
+	sv_clear(&argv);
+	return r < 0 ? error("%s", why) : 0;
 }
 
 static const char *lookup(const struct strvec *kv, const char *name)
@@ -191,21 +205,14 @@ static int optimizer_candidates(struct explain *e, const struct compiler *comp, 
 {
 	struct strvec kv[2] = { STRVEC_INIT, STRVEC_INIT };
 	const json_t *cells[2] = { ca, cb };
+	static const char *const query[] = { "-Q", "--help=optimizers", NULL };
 	for (int k = 0; k < 2; k++) {
-		struct strvec argv = STRVEC_INIT;
-		sv_push(&argv, comp->path);
-		sv_push(&argv, "-Q");
-		sv_push(&argv, "--help=optimizers");
-		flags_of(cells[k], &argv);
 		struct strbuf out = STRBUF_INIT;
-		char why[512];
-		int r = run_text(argv.v, &out, why, sizeof(why));
-		sv_clear(&argv);
-		if (r < 0) {
+		if (compiler_query(comp, cells[k], query, &out) < 0) {
 			sb_release(&out);
 			sv_clear(&kv[0]);
 			sv_clear(&kv[1]);
-			return error("%s", why);
+			return -1;
 		}
 		explain_parse_optimizers(out.buf, &kv[k]);
 		sb_release(&out);
@@ -253,24 +260,14 @@ static int isa_candidates(struct explain *e, const struct compiler *comp, const 
 {
 	struct strvec isa[2] = { STRVEC_INIT, STRVEC_INIT };
 	const json_t *cells[2] = { ca, cb };
+	static const char *const query[] = { "-dM", "-E", "-x", "c", "/dev/null", NULL };
 	for (int k = 0; k < 2; k++) {
-		struct strvec argv = STRVEC_INIT;
-		sv_push(&argv, comp->path);
-		flags_of(cells[k], &argv);
-		sv_push(&argv, "-dM");
-		sv_push(&argv, "-E");
-		sv_push(&argv, "-x");
-		sv_push(&argv, "c");
-		sv_push(&argv, "/dev/null");
 		struct strbuf out = STRBUF_INIT;
-		char why[512];
-		int r = run_text(argv.v, &out, why, sizeof(why));
-		sv_clear(&argv);
-		if (r < 0) {
+		if (compiler_query(comp, cells[k], query, &out) < 0 || !out.buf) {
 			sb_release(&out);
 			sv_clear(&isa[0]);
 			sv_clear(&isa[1]);
-			return error("%s", why);
+			return -1;
 		}
 		for (char *save = NULL, *l = strtok_r(out.buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 			char *x = explain_isa_of_macro(l);
