@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # flagbench's main job: installs what is missing, builds the harness, runs a
-# suite, renders tables and plots, and ends with the run folder and the
-# headline table.
+# suite (which renders its tables and plots), and ends with the run folder and
+# the headline table.
 #   ./run.sh [--cpu PROFILE] [--suite SUITE] [--out DIR] [any `flagbench run` option]
 # Defaults: --cpu host --suite quick --out results/<time>-<suite>-<cpu>.
 set -uo pipefail
@@ -30,15 +30,13 @@ if [ -z "$out" ]; then
 fi
 mkdir -p "$out" || exit 2
 
-# the run's own table goes to a file; the headline table ends this script
+# flagbench run renders the tables, plots and index.html itself (plots/render.sh);
+# its own table goes to a file, and the headline table ends this script
 build/flagbench run --cpu "$cpu" --suite "$suite" --out "$out" "${args[@]}" >"$out/summary.txt"
 rc=$?
 [ "$rc" = 2 ] && exit 2
 
 if [ -f "$out/results.json" ]; then
-    if [ -x plots/render.sh ]; then
-        plots/render.sh "$out" >&2 || echo "flagbench: rendering failed; results.json is kept" >&2
-    fi
     echo
     echo "run folder: $out"
     if build/flagbench report "$out" 2>/dev/null; then :; else cat "$out/summary.txt"; fi

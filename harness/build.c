@@ -17,20 +17,21 @@
 int build_cache_key(const struct cell *c, char key[65])
 {
 	char src[65];
-	if (sha256_file_hex(c->variant->source, src, NULL) < 0)
-		return error("cannot read %s: %s", c->variant->source, strerror(errno));
+	if (sha256_file_hex(c->spec.variant->source, src, NULL) < 0)
+		return error("cannot read %s: %s", c->spec.variant->source, strerror(errno));
 	struct strbuf sb = STRBUF_INIT;
-	sb_addf(&sb, "flagbench-cache/1\n%s\n", c->compiler->identity);
-	for (size_t i = 0; i < c->cflags.n; i++)
-		sb_addf(&sb, "flag %s\n", c->cflags.v[i]);
-	for (size_t i = 0; i < c->family->libs.n; i++)
-		sb_addf(&sb, "lib %s\n", c->family->libs.v[i]);
+	sb_addf(&sb, "flagbench-cache/1\n%s\n", c->spec.compiler->identity);
+	for (size_t i = 0; i < c->spec.cflags.n; i++)
+		sb_addf(&sb, "flag %s\n", c->spec.cflags.v[i]);
+	for (size_t i = 0; i < c->spec.family->libs.n; i++)
+		sb_addf(&sb, "lib %s\n", c->spec.family->libs.v[i]);
 	/* a profiled build depends on its training run (and the merging tool) */
-	if (c->pgo)
-		sb_addf(&sb, "pgo train %llu %s\n", (unsigned long long)c->train_size, c->profdata ? c->profdata : "");
+	if (c->spec.pgo)
+		sb_addf(&sb, "pgo train %llu %s\n", (unsigned long long)c->spec.train_size,
+			c->spec.profdata ? c->spec.profdata : "");
 	sb_addf(&sb, "source %s\n", src);
 	/* the family's other files (shared headers, included sources) count too */
-	char *dir = xstrdup(c->variant->source);
+	char *dir = xstrdup(c->spec.variant->source);
 	char *slash = strrchr(dir, '/');
 	if (slash)
 		*slash = '\0';
@@ -71,13 +72,13 @@ static void start_job(struct plan *p, struct job *j)
 {
 	struct cell *c = &p->cells[j->first_cell];
 	struct strvec argv = STRVEC_INIT;
-	sv_push(&argv, c->compiler->path);
-	sv_pushv(&argv, c->cflags.v);
+	sv_push(&argv, c->spec.compiler->path);
+	sv_pushv(&argv, c->spec.cflags.v);
 	sv_push(&argv, "-o");
 	sv_push(&argv, j->tmp);
-	sv_push(&argv, c->variant->source);
-	for (size_t i = 0; i < c->family->libs.n; i++)
-		sv_pushf(&argv, "-l%s", c->family->libs.v[i]);
+	sv_push(&argv, c->spec.variant->source);
+	for (size_t i = 0; i < c->spec.family->libs.n; i++)
+		sv_pushf(&argv, "-l%s", c->spec.family->libs.v[i]);
 	/* the exact command, for provenance and to reproduce by hand */
 	struct strbuf cmd = STRBUF_INIT;
 	for (size_t i = 0; i < argv.n; i++)
@@ -96,7 +97,7 @@ static void start_job(struct plan *p, struct job *j)
 	j->child = ch;
 	if (child_start(&j->child) < 0) {
 		j->done = 1;
-		snprintf(j->reason, sizeof(j->reason), "cannot run %s", c->compiler->path);
+		snprintf(j->reason, sizeof(j->reason), "cannot run %s", c->spec.compiler->path);
 	} else {
 		j->running = 1;
 	}
@@ -149,6 +150,7 @@ static void finish_job(struct job *j, double timeout_s)
 	}
 }
 
+/* One job per distinct cache key; cell_job[i] is cell i's job, or -1. */
 /* The .text size from an ELF image of one class (Elf64_* or Elf32_*). */
 #define ELF_TEXT_BYTES(Ehdr, Shdr)                                                                        \
 	do {                                                                                              \
@@ -213,14 +215,14 @@ static int pgo_step(const char *what, char *const *argv, double timeout_s, doubl
 
 static void compile_argv(const struct cell *c, const char *extra, const char *out, struct strvec *argv)
 {
-	sv_push(argv, c->compiler->path);
-	sv_pushv(argv, c->cflags.v);
+	sv_push(argv, c->spec.compiler->path);
+	sv_pushv(argv, c->spec.cflags.v);
 	sv_push(argv, extra);
 	sv_push(argv, "-o");
 	sv_push(argv, out);
-	sv_push(argv, c->variant->source);
-	for (size_t i = 0; i < c->family->libs.n; i++)
-		sv_pushf(argv, "-l%s", c->family->libs.v[i]);
+	sv_push(argv, c->spec.variant->source);
+	for (size_t i = 0; i < c->spec.family->libs.n; i++)
+		sv_pushf(argv, "-l%s", c->spec.family->libs.v[i]);
 }
 
 /* The two phases of a profile-guided build, in dir (the cache entry):
@@ -230,15 +232,15 @@ static void compile_argv(const struct cell *c, const char *extra, const char *ou
 static int build_pgo(struct cell *c, const char *dir, const char *prog, double timeout_s, char *why, size_t n)
 {
 	char *work = xasprintf("%s/pgo", dir);
-	char *bin = xasprintf("%s/%s", work, c->variant->name);
+	char *bin = xasprintf("%s/%s", work, c->spec.variant->name);
 	char *raw = xasprintf("%s/train.profraw", work);
 	char *merged = xasprintf("%s/train.profdata", work);
 	int r = mkdir_p(work, 0755);
 	if (r < 0)
 		snprintf(why, n, "cannot create %s: %s", work, strerror(errno));
-	char *gen = c->compiler->is_clang ? xasprintf("-fprofile-instr-generate=%s", raw)
+	char *gen = c->spec.compiler->is_clang ? xasprintf("-fprofile-instr-generate=%s", raw)
 					  : xstrdup("-fprofile-generate");
-	char *use = c->compiler->is_clang ? xasprintf("-fprofile-instr-use=%s", merged) : xstrdup("-fprofile-use");
+	char *use = c->spec.compiler->is_clang ? xasprintf("-fprofile-instr-use=%s", merged) : xstrdup("-fprofile-use");
 	struct strvec argv = STRVEC_INIT;
 	if (!r) {
 		compile_argv(c, gen, bin, &argv);
@@ -247,15 +249,15 @@ static int build_pgo(struct cell *c, const char *dir, const char *prog, double t
 	}
 	if (!r) {
 		sv_push(&argv, bin);
-		sv_pushf(&argv, "%llu", (unsigned long long)c->train_size);
-		sv_pushv(&argv, c->family->args.v);
-		sv_pushv(&argv, c->variant->args.v);
-		r = pgo_step("training run", argv.v, timeout_s, &c->train_s, why, n);
+		sv_pushf(&argv, "%llu", (unsigned long long)c->spec.train_size);
+		sv_pushv(&argv, c->spec.family->args.v);
+		sv_pushv(&argv, c->spec.variant->args.v);
+		r = pgo_step("training run", argv.v, timeout_s, &c->build.train_s, why, n);
 		sv_clear(&argv);
 	}
-	if (!r && c->compiler->is_clang) {
+	if (!r && c->spec.compiler->is_clang) {
 		char *o = xasprintf("--output=%s", merged);
-		char *av[] = { c->profdata, "merge", o, raw, NULL };
+		char *av[] = { c->spec.profdata, "merge", o, raw, NULL };
 		r = pgo_step("profile merge", av, timeout_s, NULL, why, n);
 		free(o);
 	}
@@ -271,7 +273,7 @@ static int build_pgo(struct cell *c, const char *dir, const char *prog, double t
 	if (!r) {
 		/* the training time survives in the cache for later runs */
 		char *tf = xasprintf("%s/train_s", dir);
-		char *txt = xasprintf("%.9f %llu\n", c->train_s, (unsigned long long)c->train_size);
+		char *txt = xasprintf("%.9f %llu\n", c->build.train_s, (unsigned long long)c->spec.train_size);
 		write_file_atomic(tf, txt, strlen(txt));
 		free(txt);
 		free(tf);
@@ -290,27 +292,23 @@ static void read_train_time(struct cell *c, const char *dir)
 	char *tf = xasprintf("%s/train_s", dir);
 	char *txt = read_file(tf, NULL);
 	if (txt)
-		c->train_s = strtod(txt, NULL);
+		c->build.train_s = strtod(txt, NULL);
 	free(txt);
 	free(tf);
 }
 
-int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double timeout_s, struct build_stats *st)
+static size_t plan_jobs(struct plan *p, const char *cache_dir, double timeout_s, struct job *js, int *cell_job,
+			struct build_stats *st)
 {
-	memset(st, 0, sizeof(*st));
-	if (mkdir_p(cache_dir, 0755) < 0)
-		return error("cannot create %s: %s", cache_dir, strerror(errno));
-	struct job *js = xcalloc(p->n ? p->n : 1, sizeof(*js));
 	size_t njobs = 0;
-	int *cell_job = xcalloc(p->n ? p->n : 1, sizeof(int));
 	for (size_t i = 0; i < p->n; i++) {
 		struct cell *c = &p->cells[i];
 		cell_job[i] = -1;
-		if (c->status != CELL_PENDING || !c->variant)
+		if (c->status != CELL_PENDING || !c->spec.variant)
 			continue;
 		char key[65];
 		if (build_cache_key(c, key) < 0) {
-			cell_set_status(c, CELL_BUILD_FAILED, "cannot read %s", c->variant->source);
+			cell_set_status(c, CELL_BUILD_FAILED, "cannot read %s", c->spec.variant->source);
 			continue;
 		}
 		size_t k;
@@ -322,7 +320,7 @@ int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double time
 			memcpy(j->key, key, 65);
 			j->first_cell = i;
 			j->dir = xasprintf("%s/%.2s/%s", cache_dir, key, key + 2);
-			j->prog = xasprintf("%s/%s", j->dir, c->variant->name);
+			j->prog = xasprintf("%s/%s", j->dir, c->spec.variant->name);
 			j->tmp = xasprintf("%s.tmp.%ld", j->prog, (long)getpid());
 			if (access(j->prog, X_OK) == 0) {
 				j->done = j->ok = 1;
@@ -330,7 +328,7 @@ int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double time
 			} else if (mkdir_p(j->dir, 0755) < 0) {
 				j->done = 1;
 				snprintf(j->reason, sizeof(j->reason), "cannot create %s: %s", j->dir, strerror(errno));
-			} else if (c->pgo && !fb_interrupted) {
+			} else if (c->spec.pgo && !fb_interrupted) {
 				/* two compiles and a run in between: done here, one at a time */
 				j->done = 1;
 				j->ok = build_pgo(c, j->dir, j->prog, timeout_s, j->reason, sizeof(j->reason)) == 0;
@@ -340,7 +338,60 @@ int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double time
 		}
 		cell_job[i] = (int)k;
 	}
-	/* run up to `jobs` compilers at once, reading their stderr with poll */
+	return njobs;
+}
+
+/* Reads the running compilers' stderr for up to 100 ms; finishes those
+ * that closed it or ran past the timeout.  Returns how many finished. */
+static unsigned drain_jobs(struct job *js, size_t njobs, double timeout_s, struct build_stats *st)
+{
+	struct pollfd pfd[64];
+	size_t map[64], n = 0;
+	unsigned finished = 0;
+	for (size_t k = 0; k < njobs && n < 64; k++)
+		if (js[k].running && js[k].child.err_fd >= 0) {
+			pfd[n].fd = js[k].child.err_fd;
+			pfd[n].events = POLLIN;
+			map[n++] = k;
+		}
+	int pr = poll(pfd, (nfds_t)n, 100);
+	for (size_t k = 0; pr > 0 && k < n; k++) {
+		if (!pfd[k].revents)
+			continue;
+		struct job *j = &js[map[k]];
+		char buf[4096];
+		ssize_t r = read(j->child.err_fd, buf, sizeof(buf));
+		if (r > 0) {
+			if (j->err.len < 65536)
+				sb_add(&j->err, buf, (size_t)r);
+			continue;
+		}
+		if (r < 0 && errno == EINTR)
+			continue;
+		close(j->child.err_fd);
+		j->child.err_fd = -1;
+		finish_job(j, timeout_s);
+		finished++;
+		if (j->ok)
+			st->compiled++;
+	}
+	/* a job whose compiler hangs with stderr open: enforce the timeout */
+	for (size_t k = 0; k < njobs; k++) {
+		struct job *j = &js[k];
+		if (j->running && (fb_interrupted || now_monotonic() - j->child.started > timeout_s)) {
+			close(j->child.err_fd);
+			j->child.err_fd = -1;
+			finish_job(j, timeout_s);
+			finished++;
+		}
+	}
+	return finished;
+}
+
+/* Runs up to `jobs` compilers at once until every job is done. */
+static void run_jobs(struct plan *p, struct job *js, size_t njobs, unsigned jobs, double timeout_s,
+		     struct build_stats *st)
+{
 	size_t next = 0;
 	unsigned running = 0;
 	for (;;) {
@@ -354,60 +405,25 @@ int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double time
 		}
 		if (!running)
 			break;
-		struct pollfd pfd[64];
-		size_t map[64], n = 0;
-		for (size_t k = 0; k < njobs && n < 64; k++)
-			if (js[k].running && js[k].child.err_fd >= 0) {
-				pfd[n].fd = js[k].child.err_fd;
-				pfd[n].events = POLLIN;
-				map[n++] = k;
-			}
-		int pr = poll(pfd, (nfds_t)n, 100);
-		if (pr < 0 && errno != EINTR)
-			break;
-		for (size_t k = 0; k < n; k++) {
-			if (!pfd[k].revents)
-				continue;
-			struct job *j = &js[map[k]];
-			char buf[4096];
-			ssize_t r = read(j->child.err_fd, buf, sizeof(buf));
-			if (r > 0) {
-				if (j->err.len < 65536)
-					sb_add(&j->err, buf, (size_t)r);
-				continue;
-			}
-			if (r < 0 && errno == EINTR)
-				continue;
-			close(j->child.err_fd);
-			j->child.err_fd = -1;
-			finish_job(j, timeout_s);
-			running--;
-			if (j->ok)
-				st->compiled++;
-		}
-		/* a job whose compiler hangs with stderr open: enforce the timeout */
-		for (size_t k = 0; k < njobs; k++) {
-			struct job *j = &js[k];
-			if (j->running && (fb_interrupted || now_monotonic() - j->child.started > timeout_s)) {
-				close(j->child.err_fd);
-				j->child.err_fd = -1;
-				finish_job(j, timeout_s);
-				running--;
-			}
-		}
+		running -= drain_jobs(js, njobs, timeout_s, st);
 	}
+}
+
+/* Each cell gets its job's binary, or the job's failure. */
+static void assign_binaries(struct plan *p, const struct job *js, const int *cell_job)
+{
 	for (size_t i = 0; i < p->n; i++) {
 		if (cell_job[i] < 0)
 			continue;
-		struct job *j = &js[cell_job[i]];
+		const struct job *j = &js[cell_job[i]];
 		struct cell *c = &p->cells[i];
 		if (j->ok) {
-			c->binary = xstrdup(j->prog);
-			if (sha256_file_hex(c->binary, c->binary_sha256, &c->binary_bytes) < 0)
-				cell_set_status(c, CELL_BUILD_FAILED, "cannot read the built binary %s", c->binary);
-			if (elf_text_bytes(c->binary, &c->text_bytes) < 0)
-				c->text_bytes = 0;
-			if (c->pgo)
+			c->build.binary = xstrdup(j->prog);
+			if (sha256_file_hex(c->build.binary, c->build.sha256, &c->build.bytes) < 0)
+				cell_set_status(c, CELL_BUILD_FAILED, "cannot read the built binary %s", c->build.binary);
+			if (elf_text_bytes(c->build.binary, &c->build.text_bytes) < 0)
+				c->build.text_bytes = 0;
+			if (c->spec.pgo)
 				read_train_time(c, j->dir);
 		} else if (fb_interrupted && !j->done) {
 			cell_set_status(c, CELL_SKIPPED, "interrupted before it was built");
@@ -415,6 +431,18 @@ int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double time
 			cell_set_status(c, CELL_BUILD_FAILED, "%s", j->reason[0] ? j->reason : "not built");
 		}
 	}
+}
+
+int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double timeout_s, struct build_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (mkdir_p(cache_dir, 0755) < 0)
+		return error("cannot create %s: %s", cache_dir, strerror(errno));
+	struct job *js = xcalloc(p->n ? p->n : 1, sizeof(*js));
+	int *cell_job = xcalloc(p->n ? p->n : 1, sizeof(int));
+	size_t njobs = plan_jobs(p, cache_dir, timeout_s, js, cell_job, st);
+	run_jobs(p, js, njobs, jobs, timeout_s, st);
+	assign_binaries(p, js, cell_job);
 	for (size_t k = 0; k < njobs; k++) {
 		if (js[k].done && !js[k].ok)
 			st->failed++;
@@ -428,29 +456,18 @@ int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double time
 	return 0;
 }
 
-static int same_strvec(const struct strvec *a, const struct strvec *b)
-{
-	if (a->n != b->n)
-		return 0;
-	for (size_t i = 0; i < a->n; i++)
-		if (strcmp(a->v[i], b->v[i]))
-			return 0;
-	return 1;
-}
-
 void build_dedupe(struct plan *p)
 {
 	for (size_t i = 0; i < p->n; i++) {
 		struct cell *c = &p->cells[i];
-		if (!c->binary || c->status != CELL_PENDING)
+		if (!c->build.binary || c->status != CELL_PENDING)
 			continue;
 		for (size_t k = 0; k < i; k++) {
 			struct cell *o = &p->cells[k];
-			if (o->binary && o->same_binary_as < 0 && o->status == CELL_PENDING &&
-			    !strcmp(o->binary_sha256, c->binary_sha256) && !strcmp(o->allocator, c->allocator) &&
-			    same_strvec(&o->run_args, &c->run_args) && str_equal_or_null(o->placement, c->placement) &&
-			    str_equal_or_null(o->consumer, c->consumer)) {
-				c->same_binary_as = (int)k;
+			if (o->build.binary && o->build.same_binary_as < 0 && o->status == CELL_PENDING &&
+			    !strcmp(o->build.sha256, c->build.sha256) && !strcmp(o->spec.allocator, c->spec.allocator) &&
+			    cell_spec_same_run(&o->spec, &c->spec)) {
+				c->build.same_binary_as = (int)k;
 				break;
 			}
 		}

@@ -324,41 +324,41 @@ static int add_cell(struct explain *e, const json_t *proto, struct family *f, st
 	}
 	struct cell *c = &p->cells[p->n];
 	memset(c, 0, sizeof(*c));
-	c->same_binary_as = -1;
-	c->speedup = c->vs_glibc = c->train_s = NAN;
-	c->pin_producer = c->pin_consumer = c->pin_single = PIN_NONE;
-	c->family = f;
-	c->variant = v;
-	c->compiler = &p->compilers[0];
-	c->opt = xstrdup(json_string_value(json_object_get(proto, "opt")));
-	c->march = xstrdup(json_string_value(json_object_get(proto, "march")));
-	c->allocator = xstrdup("glibc");
-	c->config = xstrdup(config);
-	c->id = xasprintf("%s/%s@%s", f->name, v->name, config);
-	flags_of(proto, &c->cflags);
+	cell_reset(c);
+	struct cell_spec *sp = &c->spec;
+	sp->pin.producer = sp->pin.consumer = sp->pin.single = PIN_NONE;
+	sp->family = f;
+	sp->variant = v;
+	sp->compiler = &p->compilers[0];
+	sp->opt = xstrdup(json_string_value(json_object_get(proto, "opt")));
+	sp->march = xstrdup(json_string_value(json_object_get(proto, "march")));
+	sp->allocator = xstrdup("glibc");
+	sp->config = xstrdup(config);
+	sp->id = xasprintf("%s/%s@%s", f->name, v->name, config);
+	flags_of(proto, &sp->cflags);
 	if (extra1)
-		sv_push(&c->cflags, extra1);
+		sv_push(&sp->cflags, extra1);
 	if (extra)
-		sv_pushv(&c->cflags, extra->v);
-	c->size = (uint64_t)json_integer_value(json_object_get(proto, "size"));
+		sv_pushv(&sp->cflags, extra->v);
+	sp->size = (uint64_t)json_integer_value(json_object_get(proto, "size"));
 	size_t i;
 	json_t *a;
 	json_array_foreach(json_object_get(proto, "argv"), i, a)
-		sv_push(&c->run_args, json_string_value(a));
-	c->expected_bytes = UINT64_MAX;
+		sv_push(&sp->run_args, json_string_value(a));
+	sp->expected_bytes = UINT64_MAX;
 	const struct checker *ck = checker_find(f->check);
-	if (ck && ck->expected_bytes && c->run_args.n) {
-		struct check_args ca = { c->size, (int)c->run_args.n - 1, c->run_args.v + 1 };
-		c->expected_bytes = ck->expected_bytes(&ca);
+	if (ck && ck->expected_bytes && sp->run_args.n) {
+		struct check_args ca = { sp->size, (int)sp->run_args.n - 1, sp->run_args.v + 1 };
+		sp->expected_bytes = ck->expected_bytes(&ca);
 	}
 	json_t *pin = json_object_get(proto, "pin");
 	json_t *x;
 	if ((x = json_object_get(pin, "single")) && json_is_integer(x))
-		c->pin_single = (int)json_integer_value(x);
+		sp->pin.single = (int)json_integer_value(x);
 	if ((x = json_object_get(pin, "producer")) && json_is_integer(x))
-		c->pin_producer = (int)json_integer_value(x);
+		sp->pin.producer = (int)json_integer_value(x);
 	if ((x = json_object_get(pin, "consumer")) && json_is_integer(x))
-		c->pin_consumer = (int)json_integer_value(x);
+		sp->pin.consumer = (int)json_integer_value(x);
 	e->val = xrealloc(e->val, e->alloc * sizeof(*e->val));
 	e->val[p->n] = (struct metric_value){ NAN, NAN, NAN };
 	return (int)p->n++;
@@ -370,7 +370,7 @@ static int rep(const struct explain *e, int i)
 	if (i < 0)
 		return -1;
 	const struct cell *c = &e->plan.cells[i];
-	return c->same_binary_as >= 0 ? c->same_binary_as : i;
+	return c->build.same_binary_as >= 0 ? c->build.same_binary_as : i;
 }
 
 /* Marks identical binaries among cells [from, n) against all earlier ones. */
@@ -379,12 +379,12 @@ static void dedupe_from(struct explain *e, size_t from)
 	struct plan *p = &e->plan;
 	for (size_t i = from; i < p->n; i++) {
 		struct cell *c = &p->cells[i];
-		if (!c->binary || c->status != CELL_PENDING)
+		if (!c->build.binary || c->status != CELL_PENDING)
 			continue;
 		for (size_t k = 0; k < i; k++) {
 			struct cell *o = &p->cells[k];
-			if (o->binary && o->same_binary_as < 0 && !strcmp(o->binary_sha256, c->binary_sha256)) {
-				c->same_binary_as = (int)k;
+			if (o->build.binary && o->build.same_binary_as < 0 && !strcmp(o->build.sha256, c->build.sha256)) {
+				c->build.same_binary_as = (int)k;
 				break;
 			}
 		}
@@ -397,15 +397,16 @@ static void verify_from(struct explain *e, size_t from, double timeout)
 	struct plan *p = &e->plan;
 	for (size_t i = from; i < p->n && !fb_interrupted; i++) {
 		struct cell *c = &p->cells[i];
-		if (c->status == CELL_PENDING && c->same_binary_as < 0)
+		if (c->status == CELL_PENDING && c->build.same_binary_as < 0)
 			verify_cell(c, timeout * 4);
 	}
 	for (size_t i = from; i < p->n; i++) {
 		struct cell *c = &p->cells[i];
-		if (c->same_binary_as >= 0 && c->status == CELL_PENDING) {
-			const struct cell *s = &p->cells[c->same_binary_as];
+		if (c->build.same_binary_as >= 0 && c->status == CELL_PENDING) {
+			const struct cell *s = &p->cells[c->build.same_binary_as];
 			if (s->status != CELL_PENDING && s->status != CELL_OK)
-				cell_set_status(c, s->status, "same binary as %s: %s", s->id, s->reason ? s->reason : "");
+				cell_set_status(c, s->status, "same binary as %s: %s", s->spec.id,
+						s->reason ? s->reason : "");
 		}
 	}
 }
@@ -413,7 +414,7 @@ static void verify_from(struct explain *e, size_t from, double timeout)
 static int measurable(const struct explain *e, size_t i)
 {
 	const struct cell *c = &e->plan.cells[i];
-	return c->status == CELL_PENDING && c->same_binary_as < 0;
+	return c->status == CELL_PENDING && c->build.same_binary_as < 0;
 }
 
 /* Instructions per unit of every distinct, verified binary in [from, n). */
@@ -425,18 +426,17 @@ static void count_from(struct explain *e, size_t from)
 			continue;
 		struct cell *c = &p->cells[i];
 		json_t *k = counters_measure(c, e->counters, e->o->timeout * 20);
-		json_t *ipu = json_object_get(k, "instructions_per_unit");
-		if (json_is_number(ipu)) {
-			double v = json_number_value(ipu);
+		cell_counters_free(&c->measure.counters);
+		cell_counters_from_json(&c->measure.counters, k);
+		json_decref(k);
+		const struct cell_counters *kc = &c->measure.counters;
+		if (kc->state == COUNTERS_COUNTED && isfinite(kc->instructions_per_unit)) {
+			double v = kc->instructions_per_unit;
 			e->val[i] = (struct metric_value){ v, v, v };
 			c->status = CELL_OK;
 		} else {
-			const char *why = json_string_value(json_object_get(k, "skipped"));
-			cell_set_status(c, CELL_UNSUPPORTED, "not counted: %s", why ? why : "no instruction count");
+			cell_set_status(c, CELL_UNSUPPORTED, "not counted: %s", kc->why ? kc->why : "no instruction count");
 		}
-		if (!c->extra)
-			c->extra = json_object();
-		json_object_set_new(c->extra, "counters", k);
 	}
 }
 
@@ -455,16 +455,17 @@ static void time_cells(struct explain *e, const int *list, size_t n, const char 
 			if (!active[k])
 				continue;
 			mo.warmup = round == 0 ? warmup : 0;
-			mo.append = c->measured;
+			mo.append = c->measure.time.n > 0;
 			double cool = 0;
 			if (measure_cell(c, &mo, &cool) < 0)
 				active[k] = 0;
 		}
 	for (size_t k = 0; k < n; k++) {
 		struct cell *c = &e->plan.cells[list[k]];
-		if (active[k] && c->measured && !fb_interrupted) {
+		const struct stats *t = &c->measure.time;
+		if (active[k] && t->n && !fb_interrupted) {
 			c->status = CELL_OK;
-			e->val[list[k]] = (struct metric_value){ c->time.median, c->time.ci_low, c->time.ci_high };
+			e->val[list[k]] = (struct metric_value){ t->median, t->ci_low, t->ci_high };
 		}
 	}
 	free(active);
@@ -572,8 +573,8 @@ static void report_md(const struct explain *e, struct strbuf *md)
 	char va[64], vb[64];
 	format_value(e, e->a, va, sizeof(va));
 	format_value(e, e->b, vb, sizeof(vb));
-	sb_addf(md, "# Why %s/%s is faster: %s (A) vs %s (B)\n\n", a->family->name, a->variant->name, a->config,
-		b->config);
+	sb_addf(md, "# Why %s/%s is faster: %s (A) vs %s (B)\n\n", a->spec.family->name, a->spec.variant->name,
+		a->spec.config, b->spec.config);
 	sb_addf(md, "Metric: %s. A: %s, B: %s", e->metric == METRIC_TIME ? "median time per run (hyperfine, interleaved)"
 								      : e->counters == COUNTERS_CALLGRIND
 									? "instructions per unit (callgrind: deterministic)"
@@ -656,12 +657,12 @@ static json_t *explain_json(const struct explain *e)
 				json_object_set_new(j, "selected", json_true());
 		json_object_set_new(j, "without",
 				    c->without < 0 ? json_null()
-						   : json_pack("{s:s, s:o, s:o, s:[o, o]}", "cell", p->cells[c->without].id,
+						   : json_pack("{s:s, s:o, s:o, s:[o, o]}", "cell", p->cells[c->without].spec.id,
 							       "value", num(e->val[rep(e, c->without)].v), "share",
 							       num(c->rem), "share_ci95", num(c->rem_lo), num(c->rem_hi)));
 		json_object_set_new(j, "with",
 				    c->with < 0 ? json_null()
-						: json_pack("{s:s, s:o, s:o, s:[o, o]}", "cell", p->cells[c->with].id, "value",
+						: json_pack("{s:s, s:o, s:o, s:[o, o]}", "cell", p->cells[c->with].spec.id, "value",
 							    num(e->val[rep(e, c->with)].v), "share", num(c->add), "share_ci95",
 							    num(c->add_lo), num(c->add_hi)));
 		json_array_append_new(cands, j);
@@ -672,15 +673,15 @@ static json_t *explain_json(const struct explain *e)
 	json_t *notes = json_array();
 	for (size_t i = 0; i < e->notes.n; i++)
 		json_array_append_new(notes, json_string(e->notes.v[i]));
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:o}", "a", p->cells[e->a].id,
-			 "b", p->cells[e->b].id, "mode", e->mode == MODE_OPT ? "optimizer flags" : "isa extensions",
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:o}", "a", p->cells[e->a].spec.id,
+			 "b", p->cells[e->b].spec.id, "mode", e->mode == MODE_OPT ? "optimizer flags" : "isa extensions",
 			 "metric", e->metric == METRIC_TIME ? "time_s" : "instructions_per_unit", "counter_source",
 			 e->metric == METRIC_TIME ? "hyperfine" : e->counters == COUNTERS_CALLGRIND ? "callgrind" : "perf",
 			 "value_a", num(e->val[rep(e, e->a)].v), "value_b", num(e->val[rep(e, e->b)].v), "gap_ln",
 			 num(e->gap), "distinct_binaries", (json_int_t)e->distinct, "unchanged_flags",
 			 (json_int_t)e->unchanged, "candidates", cands, "selected", sel, "check",
 			 e->check < 0 ? json_null()
-				      : json_pack("{s:s, s:o, s:o, s:[o, o]}", "cell", p->cells[e->check].id, "value",
+				      : json_pack("{s:s, s:o, s:o, s:[o, o]}", "cell", p->cells[e->check].spec.id, "value",
 						  num(e->val[rep(e, e->check)].v), "explained", num(e->explained),
 						  "explained_ci95", num(e->explained_lo), num(e->explained_hi)),
 			 "notes", notes);
@@ -936,7 +937,7 @@ int cmd_explain(int argc, char **argv)
 		goto done;
 	dedupe_from(&e, 0);
 	for (size_t i = 0; i < e.plan.n; i++)
-		e.distinct += e.plan.cells[i].binary && e.plan.cells[i].same_binary_as < 0;
+		e.distinct += e.plan.cells[i].build.binary && e.plan.cells[i].build.same_binary_as < 0;
 	fprintf(stderr, "flagbench: %zu builds (compiled %u, cached %u, failed %u), %zu distinct binaries\n", e.plan.n,
 		bs.compiled, bs.cached, bs.failed, e.distinct);
 	verify_from(&e, 0, o.timeout);
@@ -968,12 +969,12 @@ int cmd_explain(int argc, char **argv)
 	/* twins share the figure and the verdict */
 	for (size_t i = 0; i < e.plan.n; i++) {
 		struct cell *c = &e.plan.cells[i];
-		if (c->same_binary_as >= 0 && c->status == CELL_PENDING)
-			c->status = e.plan.cells[c->same_binary_as].status;
+		if (c->build.same_binary_as >= 0 && c->status == CELL_PENDING)
+			c->status = e.plan.cells[c->build.same_binary_as].status;
 	}
 	if (e.plan.cells[e.a].status != CELL_OK || e.plan.cells[e.b].status != CELL_OK) {
 		const struct cell *bad = e.plan.cells[e.a].status != CELL_OK ? &e.plan.cells[e.a] : &e.plan.cells[e.b];
-		error("%s: %s: %s", bad->id, cell_status_name(bad->status), bad->reason ? bad->reason : "");
+		error("%s: %s: %s", bad->spec.id, cell_status_name(bad->status), bad->reason ? bad->reason : "");
 		code = fb_interrupted ? EXIT_INTERRUPTED : EXIT_CELL_FAILED;
 		goto done;
 	}
@@ -1013,8 +1014,8 @@ int cmd_explain(int argc, char **argv)
 			e.gap = log(ma->v / mb->v);
 		}
 		struct cell *k = &e.plan.cells[e.check];
-		if (k->same_binary_as >= 0)
-			k->status = e.plan.cells[k->same_binary_as].status;
+		if (k->build.same_binary_as >= 0)
+			k->status = e.plan.cells[k->build.same_binary_as].status;
 		share(&e, e.check, e.b, &e.explained, &e.explained_lo, &e.explained_hi);
 	}
 	struct strbuf md = STRBUF_INIT;

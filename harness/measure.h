@@ -8,7 +8,8 @@
  * under a limit of (warmup + runs) x (per-run timeout + cooldown) + slack,
  * and the meter kills a run that exceeds the per-run timeout.
  * The meter's per-run report (bytes, producer status) and the cooldown
- * log are read back into the cell.  Failures map to statuses:
+ * log are read back into the cell's measurement record (plan.h) with the
+ * parsers of results.h; the scratch files live in workdir.  Failures map to statuses:
  * meter exit 1 -> wrong_output, 3 -> crashed, 124 -> timeout.
  */
 #ifndef FLAGBENCH_MEASURE_H
@@ -34,8 +35,9 @@ void hyperfine_quote(struct strbuf *cmd, const char *word);
 void measure_command(const struct cell *c, const struct measure_opts *o, const char *report_path,
 		     struct strvec *out);
 
-/* Times the cell; on success fills c->time (and extra) and returns 0;
- * with o->append the new runs join those already in c->time.
+/* Times the cell; on success fills c->measure (times, user/system time,
+ * meter runs, cooldown records) and returns 0; with o->append the new
+ * runs join those already there.
  * *cooldown_s receives the seconds spent in cooldown pauses. */
 int measure_cell(struct cell *c, const struct measure_opts *o, double *cooldown_s);
 

@@ -30,35 +30,34 @@ static json_t *strvec_json(const struct strvec *sv)
 double cell_rate(const struct cell *c, double *lo, double *hi)
 {
 	double work;
-	if (c->status != CELL_OK || !c->measured || !(c->time.median > 0))
+	if (c->status != CELL_OK || !c->measure.time.n || !(c->measure.time.median > 0))
 		return NAN;
-	if (c->family->kind == KIND_STREAM)
-		work = c->expected_bytes != UINT64_MAX ? (double)c->expected_bytes : NAN;
+	if (c->spec.family->kind == KIND_STREAM)
+		work = c->spec.expected_bytes != UINT64_MAX ? (double)c->spec.expected_bytes : NAN;
 	else
-		work = (double)c->size;
+		work = (double)c->spec.size;
 	if (lo)
-		*lo = work / c->time.max;
+		*lo = work / c->measure.time.max;
 	if (hi)
-		*hi = work / c->time.min;
-	return work / c->time.median;
+		*hi = work / c->measure.time.min;
+	return work / c->measure.time.median;
 }
 
 
 /* The measured cell behind this one (itself, or the identical binary). */
 static const struct cell *measured_cell(const struct cell *c, const struct plan *p)
 {
-	return c->same_binary_as >= 0 ? &p->cells[c->same_binary_as] : c;
+	return c->build.same_binary_as >= 0 ? &p->cells[c->build.same_binary_as] : c;
 }
 
-/* The same cell with the glibc allocator: same id but for the allocator. */
+/* The same cell with the glibc allocator: the same build, run alike. */
 static const struct cell *glibc_twin(const struct plan *p, const struct cell *c)
 {
 	for (size_t k = 0; k < p->n; k++) {
-		const struct cell *g = &p->cells[k];
-		if (g->variant == c->variant && g->compiler == c->compiler && !strcmp(g->allocator, "glibc") &&
-		    !strcmp(g->opt, c->opt) && !strcmp(g->march, c->march) && g->size == c->size &&
-		    str_equal_or_null(g->flagset, c->flagset))
-			return g;
+		const struct cell_spec *g = &p->cells[k].spec;
+		if (!strcmp(g->allocator, "glibc") && cell_spec_same_build(g, &c->spec) &&
+		    cell_spec_same_run(g, &c->spec))
+			return &p->cells[k];
 	}
 	return NULL;
 }
@@ -69,20 +68,20 @@ void compute_speedups(struct plan *p)
 		struct cell *c = &p->cells[i];
 		c->speedup = NAN;
 		c->vs_glibc = NAN;
-		if (c->status == CELL_OK && c->variant && c->allocator && strcmp(c->allocator, "glibc")) {
+		if (c->status == CELL_OK && c->spec.variant && c->spec.allocator && strcmp(c->spec.allocator, "glibc")) {
 			const struct cell *g = glibc_twin(p, c);
 			double rg = g && g->status == CELL_OK ? cell_rate(measured_cell(g, p), NULL, NULL) : NAN;
 			double rc = cell_rate(measured_cell(c, p), NULL, NULL);
 			if (rg > 0 && rc > 0)
 				c->vs_glibc = rc / rg;
 		}
-		if (c->status != CELL_OK || !c->variant)
+		if (c->status != CELL_OK || !c->spec.variant)
 			continue;
 		for (size_t k = 0; k < p->n; k++) {
 			struct cell *b = &p->cells[k];
-			if (b->family == c->family && b->variant && c->family->baseline &&
-			    !strcmp(b->variant->name, c->family->baseline) &&
-			    !strcmp(b->config, c->config) && b->status == CELL_OK) {
+			if (b->spec.family == c->spec.family && b->spec.variant && c->spec.family->baseline &&
+			    !strcmp(b->spec.variant->name, c->spec.family->baseline) &&
+			    !strcmp(b->spec.config, c->spec.config) && b->status == CELL_OK) {
 				double rb = cell_rate(measured_cell(b, p), NULL, NULL);
 				double rc = cell_rate(measured_cell(c, p), NULL, NULL);
 				if (rb > 0 && rc > 0)
@@ -93,105 +92,308 @@ void compute_speedups(struct plan *p)
 	}
 }
 
-static json_t *celsius_of(json_t *thermal, const char *when)
+static json_t *pins_json(const struct cell *c)
 {
-	json_t *v = json_object_get(json_object_get(thermal, when), "celsius");
-	return v ? json_incref(v) : json_null();
+	const struct pins *pin = &c->spec.pin;
+	if (c->spec.family->kind == KIND_STREAM)
+		return json_pack("{s:o, s:o}", "producer", pin->producer >= 0 ? json_integer(pin->producer) : json_null(),
+				 "consumer", pin->consumer >= 0 ? json_integer(pin->consumer) : json_null());
+	return json_pack("{s:o}", "single", pin->single >= 0 ? json_integer(pin->single) : json_null());
+}
+
+/* The spec part of a cell: what the plan decided. */
+static void spec_to_json(json_t *j, const struct cell_spec *s)
+{
+	const struct family *f = s->family;
+	json_object_set_new(j, "id", json_string(s->id));
+	json_object_set_new(j, "family", json_string(f->name));
+	json_object_set_new(j, "variant", json_string(s->variant ? s->variant->name : s->reference->name));
+	json_object_set_new(j, "title", json_string(s->variant ? s->variant->title : s->reference->title));
+	json_object_set_new(j, "kind", json_string(family_kind_name(f->kind)));
+	json_object_set_new(j, "config", json_string(s->config));
+	json_object_set_new(j, "compiler", json_string(s->compiler ? s->compiler->name : "none"));
+	json_object_set_new(j, "compiler_version", str_or_null(s->compiler ? s->compiler->version : NULL));
+	json_object_set_new(j, "opt", str_or_null(s->opt));
+	json_object_set_new(j, "march", str_or_null(s->march));
+	json_object_set_new(j, "cflags", strvec_json(&s->cflags));
+	/* flag sets (issue 13): the set's name, or null in suites without "flags" */
+	json_object_set_new(j, "flags", str_or_null(s->flagset));
+	json_object_set_new(j, "allocator", json_string(s->allocator ? s->allocator : "glibc"));
+	json_object_set_new(j, "size", json_integer((json_int_t)s->size));
+	json_object_set_new(j, "unit", json_string(f->unit));
+	json_object_set_new(j, "argv", strvec_json(&s->run_args));
+	json_object_set_new(j, "bytes", f->kind == KIND_STREAM && s->expected_bytes != UINT64_MAX
+						? json_integer((json_int_t)s->expected_bytes)
+						: json_null());
+	/* emulated times are not comparable with native ones */
+	json_object_set_new(j, "emulated", json_boolean(s->cross != NULL));
+	json_object_set_new(j, "placement", str_or_null(s->placement));
+	json_object_set_new(j, "consumer", str_or_null(s->consumer));
+}
+
+/* time_s, and the rate it gives: throughput_Bps (stream) or rate (compute). */
+static void time_to_json(json_t *j, const struct cell *c, const struct cell *m)
+{
+	const struct family *f = c->spec.family;
+	if (c->status != CELL_OK || !m->measure.time.n) {
+		json_object_set_new(j, "time_s", json_null());
+		json_object_set_new(j, "throughput_Bps", json_null());
+		json_object_set_new(j, "rate", json_null());
+		return;
+	}
+	const struct stats *t = &m->measure.time;
+	json_object_set_new(j, "time_s", stats_to_json(t));
+	double lo, hi, r = cell_rate(m, &lo, &hi);
+	json_t *rate = json_pack("{s:o, s:o, s:o}", "median", num_or_null(r), "min", num_or_null(lo), "max",
+				 num_or_null(hi));
+	/* the interval of the median time, as a rate */
+	if (t->n >= 3)
+		json_object_set_new(rate, "ci95", json_pack("{s:o, s:o}", "low", num_or_null(r * t->median / t->ci_high),
+							    "high", num_or_null(r * t->median / t->ci_low)));
+	if (f->kind == KIND_STREAM) {
+		json_object_set_new(j, "throughput_Bps", rate);
+		json_object_set_new(j, "rate", json_null());
+	} else {
+		json_object_set_new(rate, "unit", json_string(f->rate_unit));
+		json_object_set_new(j, "throughput_Bps", json_null());
+		json_object_set_new(j, "rate", rate);
+	}
+}
+
+static json_t *counters_json(const struct cell_counters *k)
+{
+	if (k->state == COUNTERS_SKIPPED)
+		return json_pack("{s:s}", "skipped", k->why ? k->why : "");
+	if (k->state != COUNTERS_COUNTED)
+		return json_null();
+	return json_pack("{s:s, s:I, s:s, s:o, s:o}", "source", k->source ? k->source : "", "size",
+			 (json_int_t)k->size, "unit", k->unit ? k->unit : "", "cycles_per_unit",
+			 num_or_null(k->cycles_per_unit), "instructions_per_unit", num_or_null(k->instructions_per_unit));
+}
+
+static json_t *thermal_json(const struct cell_thermal *t)
+{
+	return json_pack("{s:s, s:s, s:O?, s:O?}", "throttled", throttle_verdict_name(t->throttled), "why",
+			 t->why ? t->why : "", "before", t->before, "after", t->after);
+}
+
+static const char *const verify_names[] = { [VERIFY_NOT_RUN] = "not_run", [VERIFY_PASSED] = "passed",
+					    [VERIFY_FAILED] = "failed" };
+
+/* "details": what came with the times, for the record. */
+static json_t *details_json(const struct cell *c, const struct cell *m)
+{
+	const struct cell_measurement *me = &m->measure;
+	json_t *d = json_object();
+	if (me->nruns || me->time.n) {
+		json_t *runs = json_array();
+		for (size_t i = 0; i < me->nruns; i++) {
+			const struct meter_run *r = &me->runs[i];
+			json_array_append_new(runs, json_pack("{s:I, s:f, s:s, s:s, s:s}", "bytes", (json_int_t)r->bytes,
+							      "seconds", r->seconds, "producer", r->producer, "status",
+							      r->status, "consumer", r->consumer));
+		}
+		json_object_set_new(d, "meter_runs", runs);
+	}
+	if (me->ncooldown) {
+		json_t *cool = json_array();
+		for (size_t i = 0; i < me->ncooldown; i++)
+			json_array_append_new(cool, cooldown_record_to_json(&me->cooldown[i]));
+		json_object_set_new(d, "cooldown", cool);
+	}
+	if (me->thermal.taken)
+		json_object_set_new(d, "thermal", thermal_json(&me->thermal));
+	if (me->counters.state != COUNTERS_NOT_RUN)
+		json_object_set_new(d, "counters", counters_json(&me->counters));
+	if (isfinite(me->user_s))
+		json_object_set_new(d, "user_s", json_real(me->user_s));
+	if (isfinite(me->system_s))
+		json_object_set_new(d, "system_s", json_real(me->system_s));
+	if (c->verify.status != VERIFY_NOT_RUN)
+		json_object_set_new(d, "verify", json_pack("{s:s, s:f}", "status", verify_names[c->verify.status],
+							   "seconds", c->verify.seconds));
+	return d;
 }
 
 json_t *cell_to_json(const struct cell *c, const struct plan *p)
 {
-	if (c->restored)
-		return json_incref(c->restored);
-	const struct family *f = c->family;
 	json_t *j = json_object();
-	json_object_set_new(j, "id", json_string(c->id));
-	json_object_set_new(j, "family", json_string(f->name));
-	json_object_set_new(j, "variant", json_string(c->variant ? c->variant->name : c->reference->name));
-	json_object_set_new(j, "title", json_string(c->variant ? c->variant->title : c->reference->title));
-	json_object_set_new(j, "kind", json_string(family_kind_name(f->kind)));
-	json_object_set_new(j, "config", json_string(c->config));
-	json_object_set_new(j, "compiler", json_string(c->compiler ? c->compiler->name : "none"));
-	json_object_set_new(j, "compiler_version", str_or_null(c->compiler ? c->compiler->version : NULL));
-	json_object_set_new(j, "opt", str_or_null(c->opt));
-	json_object_set_new(j, "march", str_or_null(c->march));
-	json_object_set_new(j, "cflags", strvec_json(&c->cflags));
-	/* flag sets (issue 13): the set's name, or null in suites without "flags" */
-	json_object_set_new(j, "flags", str_or_null(c->flagset));
-	json_object_set_new(j, "pgo", c->pgo ? json_pack("{s:I, s:o}", "train_size", (json_int_t)c->train_size,
-							   "train_s", num_or_null(c->train_s))
-					     : json_null());
-	json_object_set_new(j, "text_bytes", c->text_bytes ? json_integer((json_int_t)c->text_bytes) : json_null());
-	json_object_set_new(j, "allocator", json_string(c->allocator ? c->allocator : "glibc"));
-	json_object_set_new(j, "size", json_integer((json_int_t)c->size));
-	json_object_set_new(j, "unit", json_string(f->unit));
-	json_object_set_new(j, "argv", strvec_json(&c->run_args));
+	spec_to_json(j, &c->spec);
+	json_object_set_new(j, "pin", pins_json(c));
 	json_object_set_new(j, "status", json_string(cell_status_name(c->status)));
 	json_object_set_new(j, "reason", str_or_null(c->reason));
-	if (c->binary)
-		json_object_set_new(j, "binary", json_pack("{s:s, s:I}", "sha256", c->binary_sha256, "bytes",
-							   (json_int_t)c->binary_bytes));
+	if (c->build.sha256[0])
+		json_object_set_new(j, "binary", json_pack("{s:s, s:I}", "sha256", c->build.sha256, "bytes",
+							   (json_int_t)c->build.bytes));
 	else
 		json_object_set_new(j, "binary", json_null());
-	json_object_set_new(j, "same_binary_as",
-			    c->same_binary_as >= 0 ? json_string(p->cells[c->same_binary_as].id) : json_null());
-	json_object_set_new(j, "bytes", f->kind == KIND_STREAM && c->expected_bytes != UINT64_MAX
-						? json_integer((json_int_t)c->expected_bytes)
-						: json_null());
-	if (f->kind == KIND_STREAM)
-		json_object_set_new(j, "pin", json_pack("{s:o, s:o}", "producer",
-							c->pin_producer >= 0 ? json_integer(c->pin_producer) : json_null(),
-							"consumer",
-							c->pin_consumer >= 0 ? json_integer(c->pin_consumer) : json_null()));
-	else
-		json_object_set_new(j, "pin", json_pack("{s:o}", "single",
-							c->pin_single >= 0 ? json_integer(c->pin_single) : json_null()));
+	json_object_set_new(j, "text_bytes", c->build.text_bytes ? json_integer((json_int_t)c->build.text_bytes)
+								 : json_null());
+	/* the training run of a profiled build: recorded, never the cell's time */
+	json_object_set_new(j, "pgo", c->spec.pgo ? json_pack("{s:I, s:o}", "train_size", (json_int_t)c->spec.train_size,
+							       "train_s", num_or_null(c->build.train_s))
+						   : json_null());
+	json_object_set_new(j, "same_binary_as", c->build.same_binary_as >= 0
+							 ? json_string(p->cells[c->build.same_binary_as].spec.id)
+							 : json_null());
+	/* a cell that shares an identical binary shows the measured one's figures */
 	const struct cell *m = measured_cell(c, p);
-	if (c->status == CELL_OK && m->measured) {
-		json_object_set_new(j, "time_s", stats_to_json(&m->time));
-		double lo, hi, r = cell_rate(m, &lo, &hi);
-		json_t *rate = json_pack("{s:o, s:o, s:o}", "median", num_or_null(r), "min", num_or_null(lo), "max",
-					 num_or_null(hi));
-		/* the interval of the median time, as a rate */
-		if (m->time.n >= 3)
-			json_object_set_new(rate, "ci95", json_pack("{s:o, s:o}", "low",
-								    num_or_null(r * m->time.median / m->time.ci_high),
-								    "high",
-								    num_or_null(r * m->time.median / m->time.ci_low)));
-		if (f->kind == KIND_STREAM) {
-			json_object_set_new(j, "throughput_Bps", rate);
-			json_object_set_new(j, "rate", json_null());
-		} else {
-			json_object_set_new(rate, "unit", json_string(f->rate_unit));
-			json_object_set_new(j, "throughput_Bps", json_null());
-			json_object_set_new(j, "rate", rate);
-		}
-	} else {
-		json_object_set_new(j, "time_s", json_null());
-		json_object_set_new(j, "throughput_Bps", json_null());
-		json_object_set_new(j, "rate", json_null());
-	}
-	json_t *k = m->extra ? json_object_get(m->extra, "counters") : NULL;
-	json_object_set_new(j, "counters", k ? json_incref(k) : json_null());
-	/* emulated times are not comparable with native ones */
-	json_object_set_new(j, "emulated", json_boolean(c->cross != NULL));
-	json_object_set_new(j, "placement", str_or_null(c->placement));
-	json_object_set_new(j, "consumer", str_or_null(c->consumer));
-	/* throttle flag and temperatures, lifted from the measurement details */
-	json_t *th = m->extra ? json_object_get(m->extra, "thermal") : NULL;
-	json_object_set_new(j, "throttled", th ? json_incref(json_object_get(th, "throttled")) : json_null());
+	const struct cell_measurement *me = &m->measure;
+	time_to_json(j, c, m);
+	json_object_set_new(j, "counters", counters_json(&me->counters));
+	/* throttle flag and temperatures, lifted from the thermal record */
+	json_object_set_new(j, "throttled",
+			    me->thermal.taken ? json_string(throttle_verdict_name(me->thermal.throttled)) : json_null());
 	json_object_set_new(j, "temperature_c",
-			    th ? json_pack("{s:o, s:o}", "before", celsius_of(th, "before"), "after",
-					   celsius_of(th, "after"))
-			       : json_null());
+			    me->thermal.taken ? json_pack("{s:o, s:o}", "before", num_or_null(me->thermal.celsius_before),
+							  "after", num_or_null(me->thermal.celsius_after))
+					      : json_null());
 	json_object_set_new(j, "speedup", num_or_null(c->speedup));
 	/* allocator suites: the rate against the same build under glibc malloc */
-	if (c->allocator && strcmp(c->allocator, "glibc"))
+	if (c->spec.allocator && strcmp(c->spec.allocator, "glibc"))
 		json_object_set_new(j, "vs_glibc", num_or_null(c->vs_glibc));
 	json_object_set_new(j, "warnings", strvec_json(&c->warnings));
-	if (m->extra)
-		json_object_set(j, "details", m->extra);
+	json_t *d = details_json(c, m);
+	if (json_object_size(d))
+		json_object_set_new(j, "details", d);
+	else
+		json_decref(d);
 	return j;
+}
+
+/* ---- the parser: the inverse of the serializer above ---- */
+
+static double num_or_nan(const json_t *j)
+{
+	return json_is_number(j) ? json_number_value(j) : NAN;
+}
+
+static char *dup_or_null(const json_t *j)
+{
+	return json_is_string(j) ? xstrdup(json_string_value(j)) : NULL;
+}
+
+int meter_run_from_json(struct meter_run *r, const json_t *j)
+{
+	if (!json_is_object(j))
+		return -1;
+	r->bytes = (uint64_t)json_integer_value(json_object_get(j, "bytes"));
+	r->seconds = json_number_value(json_object_get(j, "seconds"));
+	const char *prod = json_string_value(json_object_get(j, "producer"));
+	const char *st = json_string_value(json_object_get(j, "status"));
+	const char *cons = json_string_value(json_object_get(j, "consumer"));
+	r->producer = xstrdup(prod ? prod : "");
+	r->status = xstrdup(st ? st : "");
+	r->consumer = xstrdup(cons ? cons : "");
+	return 0;
+}
+
+int cooldown_record_from_json(struct cooldown_record *r, const json_t *j)
+{
+	memset(r, 0, sizeof(*r));
+	if (!json_is_object(j))
+		return -1;
+	const char *st = json_string_value(json_object_get(j, "status"));
+	for (int s = COOLDOWN_NONE; st && s <= COOLDOWN_INTERRUPTED; s++)
+		if (!strcmp(st, cooldown_status_name((enum cooldown_status)s)))
+			r->status = (enum cooldown_status)s;
+	r->temp_before = num_or_nan(json_object_get(j, "temp_before_c"));
+	r->temp_after = num_or_nan(json_object_get(j, "temp_after_c"));
+	r->waited_s = json_number_value(json_object_get(j, "waited_s"));
+	const char *sensor = json_string_value(json_object_get(j, "sensor"));
+	const char *reason = json_string_value(json_object_get(j, "reason"));
+	snprintf(r->sensor, sizeof(r->sensor), "%s", sensor ? sensor : "");
+	snprintf(r->reason, sizeof(r->reason), "%s", reason ? reason : "");
+	return 0;
+}
+
+void cell_counters_from_json(struct cell_counters *k, const json_t *j)
+{
+	cell_counters_free(k);
+	if (!json_is_object(j))
+		return;
+	json_t *skipped = json_object_get(j, "skipped");
+	if (skipped) {
+		k->state = COUNTERS_SKIPPED;
+		k->why = dup_or_null(skipped);
+		return;
+	}
+	k->state = COUNTERS_COUNTED;
+	k->source = dup_or_null(json_object_get(j, "source"));
+	k->unit = dup_or_null(json_object_get(j, "unit"));
+	k->size = (uint64_t)json_integer_value(json_object_get(j, "size"));
+	k->cycles_per_unit = num_or_nan(json_object_get(j, "cycles_per_unit"));
+	k->instructions_per_unit = num_or_nan(json_object_get(j, "instructions_per_unit"));
+}
+
+static void thermal_from_json(struct cell_thermal *t, const json_t *j, const json_t *celsius)
+{
+	if (!json_is_object(j))
+		return;
+	const char *v = json_string_value(json_object_get(j, "throttled"));
+	t->taken = 1;
+	t->throttled = !v ? THROTTLE_UNKNOWN : !strcmp(v, "yes") ? THROTTLE_YES : !strcmp(v, "no") ? THROTTLE_NO
+												   : THROTTLE_UNKNOWN;
+	t->why = dup_or_null(json_object_get(j, "why"));
+	t->celsius_before = num_or_nan(json_object_get(celsius, "before"));
+	t->celsius_after = num_or_nan(json_object_get(celsius, "after"));
+	t->before = json_incref(json_object_get(j, "before"));
+	t->after = json_incref(json_object_get(j, "after"));
+}
+
+static void measurement_from_json(struct cell_measurement *m, const json_t *j)
+{
+	json_t *d = json_object_get(j, "details");
+	json_t *time = json_object_get(j, "time_s");
+	if (json_is_object(time))
+		stats_from_json(&m->time, time);
+	m->user_s = num_or_nan(json_object_get(d, "user_s"));
+	m->system_s = num_or_nan(json_object_get(d, "system_s"));
+	size_t i;
+	json_t *e;
+	json_t *runs = json_object_get(d, "meter_runs");
+	m->runs = xcalloc(json_array_size(runs) + 1, sizeof(*m->runs));
+	json_array_foreach(runs, i, e) if (meter_run_from_json(&m->runs[m->nruns], e) == 0) m->nruns++;
+	json_t *cool = json_object_get(d, "cooldown");
+	m->cooldown = xcalloc(json_array_size(cool) + 1, sizeof(*m->cooldown));
+	json_array_foreach(cool, i, e) if (cooldown_record_from_json(&m->cooldown[m->ncooldown], e) == 0) m->ncooldown++;
+	thermal_from_json(&m->thermal, json_object_get(d, "thermal"), json_object_get(j, "temperature_c"));
+	cell_counters_from_json(&m->counters, json_object_get(j, "counters"));
+}
+
+int cell_from_json(struct cell *c, const json_t *j, const struct plan *p)
+{
+	enum cell_status s;
+	const char *st = json_string_value(json_object_get(j, "status"));
+	if (!st || cell_status_parse(st, &s) < 0)
+		return -1;
+	cell_reset(c);
+	c->status = s;
+	c->reason = dup_or_null(json_object_get(j, "reason"));
+	size_t i;
+	json_t *e;
+	json_array_foreach(json_object_get(j, "warnings"), i, e) if (json_is_string(e)) sv_push(&c->warnings,
+												 json_string_value(e));
+	json_t *bin = json_object_get(j, "binary");
+	const char *sha = json_string_value(json_object_get(bin, "sha256"));
+	snprintf(c->build.sha256, sizeof(c->build.sha256), "%s", sha ? sha : "");
+	c->build.bytes = (uint64_t)json_integer_value(json_object_get(bin, "bytes"));
+	c->build.text_bytes = (uint64_t)json_integer_value(json_object_get(j, "text_bytes"));
+	c->build.train_s = num_or_nan(json_object_get(json_object_get(j, "pgo"), "train_s"));
+	/* the twin's own line carries the measurement; this one's copy is used
+	 * only when the twin is no longer in the plan */
+	const char *same = json_string_value(json_object_get(j, "same_binary_as"));
+	for (size_t k = 0; same && k < p->n; k++)
+		if (!strcmp(p->cells[k].spec.id, same))
+			c->build.same_binary_as = (int)k;
+	json_t *ver = json_object_get(json_object_get(j, "details"), "verify");
+	const char *vs = json_string_value(json_object_get(ver, "status"));
+	for (int v = VERIFY_NOT_RUN; vs && v <= VERIFY_FAILED; v++)
+		if (!strcmp(vs, verify_names[v]))
+			c->verify.status = (enum verify_status)v;
+	c->verify.seconds = json_number_value(json_object_get(ver, "seconds"));
+	measurement_from_json(&c->measure, j);
+	return 0;
 }
 
 static json_t *phases_json(const struct run_state *rs)
@@ -225,13 +427,13 @@ json_t *results_to_json(const struct run_state *rs)
 	json_t *cells = json_array();
 	for (size_t i = 0; i < rs->plan->n; i++) {
 		const struct cell *c = &rs->plan->cells[i];
-		const struct family *f = c->family;
+		const struct family *f = c->spec.family;
 		if (!json_object_get(fams, f->name))
 			json_object_set_new(fams, f->name,
 					    json_pack("{s:s, s:s, s:s, s:o, s:I, s:o}", "title", f->title, "kind",
 						      family_kind_name(f->kind), "unit", f->unit, "baseline",
 						      f->baseline ? json_string(f->baseline) : json_null(),
-						      "size", (json_int_t)c->size, "rate_unit",
+						      "size", (json_int_t)c->spec.size, "rate_unit",
 						      f->rate_unit ? json_string(f->rate_unit) : json_string("B/s")));
 		json_array_append_new(cells, cell_to_json(c, rs->plan));
 	}
@@ -300,16 +502,19 @@ int results_resume(struct plan *p, const char *dir)
 		const char *id = json_string_value(json_object_get(j, "id"));
 		const char *st = json_string_value(json_object_get(j, "status"));
 		enum cell_status s;
-		for (size_t i = 0; id && st && i < p->n; i++) {
+		/* interrupted or skipped cells run again */
+		if (!id || !st || cell_status_parse(st, &s) < 0 || s == CELL_SKIPPED || s == CELL_PENDING) {
+			json_decref(j);
+			continue;
+		}
+		for (size_t i = 0; i < p->n; i++) {
 			struct cell *c = &p->cells[i];
-			/* interrupted or skipped cells run again */
-			if (strcmp(c->id, id) || cell_status_parse(st, &s) < 0 || s == CELL_SKIPPED ||
-			    s == CELL_PENDING)
+			/* a later line of the same cell replaces an earlier one */
+			int again = c->origin == CELL_FROM_JOURNAL;
+			if (strcmp(c->spec.id, id) || cell_from_json(c, j, p) < 0)
 				continue;
-			json_decref(c->restored);
-			c->restored = json_incref(j);
-			c->status = s;
-			restored++;
+			restored += !again;
+			c->origin = CELL_FROM_JOURNAL;
 		}
 		json_decref(j);
 	}

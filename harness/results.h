@@ -5,7 +5,9 @@
  * it is called after every finished cell, so a crash or Ctrl-C leaves the
  * last complete state.  results_journal_append() adds one line per
  * finished cell to DIR/journal.jsonl (append-only, fsynced); --resume
- * reads it back and runs only the cells it lacks.
+ * reads it back and runs only the cells it lacks.  A restored cell is
+ * a full cell again (times, counters, thermal...), so speedups against
+ * it are computed as if it had been measured in this run.
  * See docs/results-schema.md for every field.
  */
 #ifndef FLAGBENCH_RESULTS_H
@@ -33,13 +35,28 @@ struct run_state {
 	struct phases phases;
 };
 
+/* The one serializer of a cell: its spec and every stage record, as a
+ * results.json cell (docs/results-schema.md); the journal holds the same
+ * objects, one per line. */
 json_t *cell_to_json(const struct cell *c, const struct plan *p);
+/* The one parser: reads back what cell_to_json() wrote into the outcome
+ * and stage records of a cell whose spec the plan made (same id).
+ * same_binary_as names a cell id, looked up in p.  Returns -1 when the
+ * status is missing or unknown. */
+int cell_from_json(struct cell *c, const json_t *j, const struct plan *p);
+/* Its parts, also for the stages that receive them as JSON: a meter
+ * --report line, a cooldown --log line, counters_measure()'s object. */
+int meter_run_from_json(struct meter_run *r, const json_t *j);
+int cooldown_record_from_json(struct cooldown_record *r, const json_t *j);
+void cell_counters_from_json(struct cell_counters *k, const json_t *j);
+
 json_t *results_to_json(const struct run_state *rs);
 int results_write(const struct run_state *rs);
 int results_journal_append(const struct run_state *rs, const struct cell *c);
 
-/* Reads DIR/journal.jsonl and marks the plan's cells found there as
- * finished (restored); returns how many were restored, -1 on error. */
+/* Reads DIR/journal.jsonl and restores the plan's cells found there with
+ * cell_from_json() (origin CELL_FROM_JOURNAL); cells that were skipped or
+ * interrupted run again.  Returns how many were restored, -1 on error. */
 int results_resume(struct plan *p, const char *dir);
 
 /* Throughput (stream) or rate (compute) of an ok cell, from its median

@@ -3,6 +3,7 @@
 #include "run.h"
 
 #include <errno.h>
+#include <ftw.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,7 @@ struct run_opts {
 	double precision;
 	double cooldown, timeout, build_timeout, verify_timeout;
 	uint64_t pipe_size;
-	int dry_run, help, no_counters;
+	int dry_run, help, no_counters, no_render;
 };
 
 #define RO(f) offsetof(struct run_opts, f)
@@ -57,6 +58,7 @@ static const struct option_def run_options[] = {
 	{ "resume", 0, OPT_STRING, RO(resume), "DIR", 0, 0, "finish an interrupted run: only the cells its journal lacks" },
 	{ "cache", 0, OPT_STRING, RO(cache), "DIR", 0, 0, "build cache (default build/cache)" },
 	{ "no-counters", 0, OPT_FLAG, RO(no_counters), NULL, 0, 0, "do not count cycles or instructions of compute cells" },
+	{ "no-render", 0, OPT_FLAG, RO(no_render), NULL, 0, 0, "do not render tables, plots and index.html at the end (plots/render.sh)" },
 	{ "dry-run", 'n', OPT_FLAG, RO(dry_run), NULL, 0, 0, "plan and write results with a mock executor: no compiler, no hyperfine" },
 	{ "help", 'h', OPT_FLAG, RO(help), NULL, 0, 0, "show this help" },
 	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
@@ -78,22 +80,6 @@ static void run_usage(FILE *out)
 {
 	fprintf(out, "usage: flagbench run [--cpu PROFILE] [--suite SUITE] [options]\n\n");
 	options_help(run_options, out);
-}
-
-/* A pin on a CPU this host lacks is remapped to one it has, with a warning. */
-static int remap_pin(int want, const char *role, struct strvec *warnings)
-{
-	if (want < 0)
-		return want;
-	if (host_cpu_allowed(want))
-		return want;
-	int cpus[1024];
-	int n = host_cpus(cpus, 1024);
-	if (n <= 0)
-		return PIN_NONE;
-	int got = cpus[want % n];
-	sv_pushf(warnings, "pin %s: cpu %d does not exist here (or is not allowed); using cpu %d", role, want, got);
-	return got;
 }
 
 static json_t *tools_json(const struct plan *p)
@@ -140,445 +126,565 @@ static char *make_run_id(const char *suite, const char *profile)
 	return xasprintf("%s-%s-%s", ts, suite, profile);
 }
 
-/* Temperatures and clocks before and after the cell; a throttled cell
- * is flagged in its warnings (and so in the tables). */
-static void record_thermal(struct cell *c, const struct thermal_snapshot *before, const struct thermal_snapshot *after)
-{
-	struct strbuf why = STRBUF_INIT;
-	enum throttle_verdict v = thermal_throttled(before, after, &why);
-	if (!c->extra)
-		c->extra = json_object();
-	json_object_set_new(c->extra, "thermal",
-			    json_pack("{s:s, s:s, s:o, s:o}", "throttled", throttle_verdict_name(v), "why",
-				      why.buf ? why.buf : "", "before", thermal_snapshot_to_json(before), "after",
-				      thermal_snapshot_to_json(after)));
-	if (v == THROTTLE_YES)
-		sv_pushf(&c->warnings, "throttled: %s", why.buf ? why.buf : "");
-	sb_release(&why);
-}
-
-/* Progress on stderr, one line per finished cell. */
-static void progress(size_t done, size_t total, const struct cell *c, const struct plan *p, double eta)
-{
-	char val[128], e[32];
-	format_cell_value(c, p, val, sizeof(val));
-	format_duration(eta, e, sizeof(e));
-	if (c->status == CELL_OK)
-		fprintf(stderr, "[%zu/%zu] %s  %s  eta %s\n", done, total, c->id, val, e);
-	else
-		fprintf(stderr, "[%zu/%zu] %s  %s: %s  eta %s\n", done, total, c->id, cell_status_name(c->status),
-			c->reason ? c->reason : "", e);
-}
+/* Everything one `flagbench run` holds, stage after stage. */
+struct run {
+	struct run_opts o;
+	unsigned char given[64];
+	struct cpu_profile prof;
+	struct suite suite;
+	struct family *fams;
+	int nfam;
+	int loaded;                  /* configs loaded (prof, suite, fams to free) */
+	struct topology topo;
+	int have_topo;
+	struct plan plan;
+	int planned;
+	struct run_state rs;
+	/* settings resolved from options, suite and profile */
+	double cooldown, timeout, verify_timeout;
+	unsigned runs, warmup, max_runs;
+	char *hyperfine, *work;
+	struct measure_opts mo;
+	enum counter_source counter_src;
+	int count;                   /* count cycles/instructions of compute cells */
+	struct run_progress {
+		size_t done, total, to_measure, measured;
+		double measure_wall;
+	} pr;
+};
 
 static int accept_any_march(struct compiler *c, const char *march, char *why, size_t n)
 {
 	return 1;
 }
 
-struct run_progress {
-	size_t done, total, to_measure, measured;
-	double measure_wall;
-};
+/* Options, profile, suite and families (not after --help). */
+static int run_load(struct run *r, int argc, char **argv)
+{
+	struct run_opts *o = &r->o;
+	if (options_parse(run_options, o, r->given, argc - 1, argv + 1, NULL, 0) < 0)
+		return EXIT_USAGE;
+	if (o->help) {
+		run_usage(stdout);
+		return 0;
+	}
+	if (o->order && strcmp(o->order, "sequential") && strcmp(o->order, "interleave")) {
+		error("--order must be sequential or interleave, not '%s'", o->order);
+		return EXIT_USAGE;
+	}
+	if (o->consumer && strcmp(o->consumer, "splice") && strcmp(o->consumer, "read") && strcmp(o->consumer, "pv")) {
+		error("--consumer must be splice, read or pv, not '%s'", o->consumer);
+		return EXIT_USAGE;
+	}
+	if (load_cpu_profile(o->cpu ? o->cpu : "host", &r->prof) < 0)
+		return EXIT_USAGE;
+	if (load_suite(o->suite ? o->suite : "quick", &r->suite) < 0) {
+		free_cpu_profile(&r->prof);
+		return EXIT_USAGE;
+	}
+	r->nfam = load_all_families(&r->fams);
+	if (r->nfam < 0) {
+		free_cpu_profile(&r->prof);
+		free_suite(&r->suite);
+		return EXIT_USAGE;
+	}
+	r->loaded = 1;
+	return 0;
+}
+
+/* Runs, warmup, cooldown and timeouts: an option wins over the suite,
+ * the suite over the profile; then the tools they need. */
+static int run_settings(struct run *r)
+{
+	const struct run_opts *o = &r->o;
+#define GIVEN(name) r->given[option_index(run_options, option_find(run_options, name))]
+	r->cooldown = GIVEN("cooldown") ? o->cooldown : r->suite.cooldown_s >= 0 ? r->suite.cooldown_s : r->prof.cooldown_s;
+	r->runs = GIVEN("runs") ? o->runs : r->suite.has_runs ? r->suite.runs : 5;
+	r->warmup = GIVEN("warmup") ? o->warmup : r->suite.has_warmup ? r->suite.warmup : 1;
+#undef GIVEN
+	r->timeout = o->timeout > 0 ? o->timeout : 120;
+	r->verify_timeout = o->verify_timeout > 0 ? o->verify_timeout : r->timeout * 4;
+	r->max_runs = o->max_runs ? o->max_runs : r->runs * 10;
+	r->count = !o->dry_run && !o->no_counters;
+	r->hyperfine = find_on_path("hyperfine");
+	if (!r->hyperfine && !o->dry_run) {
+		error("hyperfine not found on PATH: install the Debian package hyperfine (./run.sh does)");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The run folder: a new one, or the one --resume names (its id kept). */
+static int run_folder(struct run *r, int argc, char **argv)
+{
+	struct run_state *rs = &r->rs;
+	rs->started_wall = now_wall();
+	rs->started_mono = now_monotonic();
+	rs->suite = &r->suite;
+	rs->cpu_profile = &r->prof;
+	rs->argv = json_array();
+	json_array_append_new(rs->argv, json_string("flagbench"));
+	for (int i = 0; i < argc; i++)
+		json_array_append_new(rs->argv, json_string(argv[i]));
+	if (r->o.resume) {
+		rs->dir = xstrdup(r->o.resume);
+		char *old_path = xasprintf("%s/results.json", rs->dir);
+		json_t *old = json_load_file(old_path, 0, NULL);
+		free(old_path);
+		const char *oid = json_string_value(json_object_get(json_object_get(old, "run"), "id"));
+		rs->id = oid ? xstrdup(oid) : make_run_id(r->suite.name, r->prof.name);
+		json_decref(old);
+	} else {
+		rs->id = make_run_id(r->suite.name, r->prof.name);
+		rs->dir = r->o.out ? xstrdup(r->o.out) : xasprintf("%s/results/%s", project_root(), rs->id);
+	}
+	if (mkdir_p(rs->dir, 0755) < 0) {
+		error("cannot create %s: %s", rs->dir, strerror(errno));
+		return EXIT_USAGE;
+	}
+	r->work = xasprintf("%s/.work", rs->dir);
+	return 0;
+}
+
+/* The plan, with where each cell runs resolved (plan.h). */
+static void run_plan(struct run *r)
+{
+	double t = now_monotonic();
+	r->have_topo = topology_load("/", &r->topo) == 0;
+	struct plan_input in = { .suite = &r->suite, .profile = &r->prof, .families = r->fams,
+				 .nfamilies = (size_t)r->nfam, .only = r->o.only,
+				 .topology = r->have_topo ? &r->topo : NULL };
+	if (r->o.dry_run)
+		in.probe_march = accept_any_march; /* no compiler is run in a dry run */
+	plan_build(&in, &r->plan);
+	r->planned = 1;
+	r->rs.plan = &r->plan;
+	const struct pins *q = &r->plan.pins_requested, *u = &r->plan.pins_used;
+	r->rs.profile = json_deep_copy(r->prof.json);
+	json_object_set_new(r->rs.profile, "pin",
+			    json_pack("{s:{s:i, s:i, s:i}, s:{s:i, s:i, s:i}}", "requested", "producer", q->producer,
+				      "consumer", q->consumer, "single", q->single, "used", "producer", u->producer,
+				      "consumer", u->consumer, "single", u->single));
+	r->rs.phases.plan_s = now_monotonic() - t;
+}
+
+/* The conditions of the run, recorded as warnings in results.json. */
+static void run_conditions(struct run *r)
+{
+	struct run_state *rs = &r->rs;
+	if (r->prof.match && !strstr(host_cpu_model(), r->prof.match))
+		sv_pushf(&rs->warnings, "cpu profile %s expects '%s' in the cpu model; this host is '%s'", r->prof.name,
+			 r->prof.match, host_cpu_model());
+	for (size_t i = 0; i < r->plan.warnings.n; i++)
+		sv_push(&rs->warnings, r->plan.warnings.v[i]);
+	rs->host = host_json();
+	struct strbuf noisy = STRBUF_INIT;
+	if (!r->o.dry_run && doctor_noisy(rs->host, &noisy))
+		sv_pushf(&rs->warnings, "the system is noisy: %s", noisy.buf);
+	sb_release(&noisy);
+	rs->tools = tools_json(&r->plan);
+	if (r->o.dry_run)
+		sv_push(&rs->warnings, "dry run: nothing was compiled or timed; the times are made up by the mock executor");
+	double celsius;
+	char sensor[64];
+	if (r->cooldown > 0 && thermal_cpu_celsius("/", &celsius, sensor, sizeof(sensor)) < 0)
+		sv_pushf(&rs->warnings, "no thermal sensors: the cooldown is a fixed pause of %gs before every run",
+			 r->cooldown);
+}
+
+/* --resume: the cells the journal has are restored, not run again. */
+static int run_restore(struct run *r)
+{
+	if (!r->o.resume)
+		return 0;
+	int n = results_resume(&r->plan, r->rs.dir);
+	if (n < 0)
+		return EXIT_USAGE;
+	fprintf(stderr, "flagbench: resuming %s: %d cells already done\n", r->rs.dir, n);
+	return 0;
+}
+
+/* Every pending cell compiled (cache), identical binaries found. */
+static void run_build(struct run *r)
+{
+	double t = now_monotonic();
+	if (!r->o.dry_run) {
+		struct build_stats bs;
+		char *cache = r->o.cache ? xstrdup(r->o.cache) : xasprintf("%s/build/cache", project_root());
+		unsigned jobs = r->o.jobs ? r->o.jobs : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+		build_plan(&r->plan, cache, jobs ? jobs : 1, r->o.build_timeout > 0 ? r->o.build_timeout : 300, &bs);
+		fprintf(stderr, "flagbench: built %u, cached %u, failed %u (%.1fs)\n", bs.compiled, bs.cached, bs.failed,
+			now_monotonic() - t);
+		free(cache);
+		build_dedupe(&r->plan);
+	}
+	r->rs.phases.build_s = now_monotonic() - t;
+}
+
+/* Temperatures and clocks before and after a batch of runs; a throttled
+ * cell is flagged in its warnings (and so in the tables). */
+static void record_thermal(struct cell *c, const struct thermal_snapshot *before, const struct thermal_snapshot *after)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct cell_thermal *t = &c->measure.thermal;
+	cell_thermal_free(t);
+	t->taken = 1;
+	t->throttled = thermal_throttled(before, after, &why);
+	t->why = xstrdup(why.buf ? why.buf : "");
+	t->celsius_before = before->celsius;
+	t->celsius_after = after->celsius;
+	t->before = thermal_snapshot_to_json(before);
+	t->after = thermal_snapshot_to_json(after);
+	if (t->throttled == THROTTLE_YES)
+		sv_pushf(&c->warnings, "throttled: %s", t->why);
+	sb_release(&why);
+}
+
+/* Progress on stderr, one line per finished cell. */
+static void progress(struct run *r, const struct cell *c)
+{
+	const struct run_progress *pr = &r->pr;
+	size_t left = pr->to_measure > pr->measured ? pr->to_measure - pr->measured : 0;
+	double eta = pr->measured ? pr->measure_wall / (double)pr->measured * (double)left : 0;
+	char val[128], e[32];
+	format_cell_value(c, &r->plan, val, sizeof(val));
+	format_duration(eta, e, sizeof(e));
+	if (c->status == CELL_OK)
+		fprintf(stderr, "[%zu/%zu] %s  %s  eta %s\n", pr->done, pr->total, c->spec.id, val, e);
+	else
+		fprintf(stderr, "[%zu/%zu] %s  %s: %s  eta %s\n", pr->done, pr->total, c->spec.id,
+			cell_status_name(c->status), c->reason ? c->reason : "", e);
+}
 
 /* Before timing: a cell that shares an identical binary takes the other
  * cell's verdict; any other pending cell is verified.  Returns 0 when the
  * cell is to be timed. */
-static int prepare_cell(struct plan *plan, struct cell *c, const struct run_opts *o, double timeout,
-			struct phases *ph)
+static int verify_stage(struct run *r, struct cell *c)
 {
-	if (c->restored || c->status != CELL_PENDING)
+	if (c->origin == CELL_FROM_JOURNAL || c->status != CELL_PENDING)
 		return -1;
-	if (c->same_binary_as >= 0) {
-		const struct cell *src = &plan->cells[c->same_binary_as];
+	if (c->build.same_binary_as >= 0) {
+		const struct cell *src = &r->plan.cells[c->build.same_binary_as];
 		if (src->status != CELL_OK && src->status != CELL_PENDING)
-			cell_set_status(c, src->status, "same binary as %s: %s", src->id, src->reason ? src->reason : "");
+			cell_set_status(c, src->status, "same binary as %s: %s", src->spec.id, src->reason ? src->reason : "");
 		else
 			c->status = CELL_OK;
 		return -1;
 	}
-	if (o->dry_run)
+	if (r->o.dry_run)
 		return 0;
 	double t0 = now_monotonic();
-	int r = verify_cell(c, o->verify_timeout > 0 ? o->verify_timeout : timeout * 4);
-	ph->verify_s += now_monotonic() - t0;
-	return r == 0 && !fb_interrupted ? 0 : -1;
+	int v = verify_cell(c, r->verify_timeout);
+	c->verify.seconds = now_monotonic() - t0;
+	c->verify.status = v == 0 ? VERIFY_PASSED : VERIFY_FAILED;
+	r->rs.phases.verify_s += c->verify.seconds;
+	return v == 0 && !fb_interrupted ? 0 : -1;
 }
 
 /* One hyperfine batch with the thermal snapshots around it. */
-static int timed_measure(struct cell *c, const struct measure_opts *mo, struct phases *ph)
+static int timed_batch(struct run *r, struct cell *c, const struct measure_opts *mo)
 {
 	double cool = 0;
 	struct thermal_snapshot before, after;
 	thermal_snapshot_take("/", &before);
 	double t0 = now_monotonic();
-	int r = measure_cell(c, mo, &cool);
+	int v = measure_cell(c, mo, &cool);
 	double dt = now_monotonic() - t0;
 	thermal_snapshot_take("/", &after);
 	record_thermal(c, &before, &after);
 	thermal_snapshot_free(&before);
 	thermal_snapshot_free(&after);
-	ph->measure_s += dt - cool;
-	ph->cooldown_s += cool;
-	return r;
+	r->rs.phases.measure_s += dt - cool;
+	r->rs.phases.cooldown_s += cool;
+	return v;
+}
+
+/* Whether --precision wants more runs of an ok cell. */
+static int wants_more_runs(const struct run *r, const struct cell *c)
+{
+	const struct stats *t = &c->measure.time;
+	return r->o.precision > 0 && !fb_interrupted && t->n < r->max_runs && stats_ci_percent(t) > r->o.precision;
 }
 
 /* Times a cell; with --precision, adds batches of runs until the 95 %
  * interval of the median is narrow enough or max_runs is reached. */
-static void measure_with_precision(struct cell *c, const struct measure_opts *mo, double precision,
-				   unsigned max_runs, struct phases *ph, struct run_progress *pr)
+static void measure_stage(struct run *r, struct cell *c)
 {
 	double t0 = now_monotonic();
-	int r = timed_measure(c, mo, ph);
-	struct measure_opts more = *mo;
+	int v = timed_batch(r, c, &r->mo);
+	struct measure_opts more = r->mo;
 	more.warmup = 0;
 	more.append = 1;
-	while (r == 0 && precision > 0 && !fb_interrupted && c->time.n < max_runs &&
-	       stats_ci_percent(&c->time) > precision) {
-		unsigned add = (unsigned)c->time.n;
-		if (add > max_runs - c->time.n)
-			add = max_runs - (unsigned)c->time.n;
-		more.runs = add;
-		r = timed_measure(c, &more, ph);
+	const struct stats *t = &c->measure.time;
+	while (v == 0 && wants_more_runs(r, c)) {
+		unsigned add = (unsigned)t->n;
+		more.runs = add < r->max_runs - t->n ? add : r->max_runs - (unsigned)t->n;
+		v = timed_batch(r, c, &more);
 	}
-	if (r == 0 && precision > 0 && stats_ci_percent(&c->time) > precision)
-		sv_pushf(&c->warnings, "precision %.2f%% not reached in %zu runs (%.2f%%)", precision, c->time.n,
-			 stats_ci_percent(&c->time));
-	if (r == 0)
+	if (v == 0 && r->o.precision > 0 && stats_ci_percent(t) > r->o.precision)
+		sv_pushf(&c->warnings, "precision %.2f%% not reached in %zu runs (%.2f%%)", r->o.precision, t->n,
+			 stats_ci_percent(t));
+	if (v == 0)
 		c->status = CELL_OK;
-	pr->measure_wall += now_monotonic() - t0;
+	r->pr.measure_wall += now_monotonic() - t0;
 }
 
 /* Cycles or instructions per unit for compute cells (counters.h). */
-static void count_cell(struct cell *c, enum counter_source src, double timeout, struct phases *ph)
+static void count_stage(struct run *r, struct cell *c)
 {
-	if (c->status != CELL_OK || c->family->kind != KIND_COMPUTE || !c->binary)
+	const struct cell_spec *sp = &c->spec;
+	if (!r->count || fb_interrupted || c->status != CELL_OK || sp->family->kind != KIND_COMPUTE ||
+	    !c->build.binary)
 		return;
-	if (c->cross) {
-		if (!c->extra)
-			c->extra = json_object();
-		json_object_set_new(c->extra, "counters",
-				    json_pack("{s:s}", "skipped", "emulated: counting the emulator would not count the target"));
+	struct cell_counters *k = &c->measure.counters;
+	if (sp->cross) {
+		cell_counters_free(k);
+		k->state = COUNTERS_SKIPPED;
+		k->why = xstrdup("emulated: counting the emulator would not count the target");
 		return;
 	}
 	double t0 = now_monotonic();
-	json_t *k = counters_measure(c, src, timeout * 20);
-	if (!c->extra)
-		c->extra = json_object();
-	json_object_set_new(c->extra, "counters", k);
-	ph->measure_s += now_monotonic() - t0;
+	json_t *j = counters_measure(c, r->counter_src, r->timeout * 20);
+	cell_counters_from_json(k, j);
+	json_decref(j);
+	r->rs.phases.measure_s += now_monotonic() - t0;
 }
 
 /* After a cell: results.json rewritten, the journal appended, progress. */
-static void finish_cell(struct run_state *rs, struct cell *c, struct run_progress *pr)
+static void finish_cell(struct run *r, struct cell *c)
 {
-	pr->done++;
-	if (c->restored)
+	r->pr.done++;
+	if (c->origin == CELL_FROM_JOURNAL)
 		return;
 	if (fb_interrupted && c->status == CELL_PENDING)
 		cell_set_status(c, CELL_SKIPPED, "interrupted");
-	compute_speedups(rs->plan);
-	results_write(rs);
-	results_journal_append(rs, c);
-	size_t left = pr->to_measure > pr->measured ? pr->to_measure - pr->measured : 0;
-	double eta = pr->measured ? pr->measure_wall / (double)pr->measured * (double)left : 0;
-	progress(pr->done, pr->total, c, rs->plan, eta);
+	compute_speedups(&r->plan);
+	results_write(&r->rs);
+	results_journal_append(&r->rs, c);
+	progress(r, c);
+}
+
+/* Cell after cell: verify, time, count, record. */
+static void run_sequential(struct run *r)
+{
+	for (size_t i = 0; i < r->plan.n && !fb_interrupted; i++) {
+		struct cell *c = &r->plan.cells[i];
+		if (verify_stage(r, c) == 0) {
+			measure_stage(r, c);
+			count_stage(r, c);
+			r->pr.measured++;
+		}
+		finish_cell(r, c);
+	}
+}
+
+/* Verify everything first, then the runs round-robin: slow drift (heat,
+ * other load) spreads over all cells instead of the last ones. */
+static void run_interleaved(struct run *r)
+{
+	struct plan *p = &r->plan;
+	int *active = xcalloc(p->n + 1, sizeof(int));
+	for (size_t i = 0; i < p->n && !fb_interrupted; i++) {
+		active[i] = verify_stage(r, &p->cells[i]) == 0;
+		if (!active[i])
+			finish_cell(r, &p->cells[i]);
+	}
+	struct measure_opts one = r->mo;
+	one.runs = 1;
+	for (unsigned round = 0; !fb_interrupted; round++) {
+		int any = 0;
+		for (size_t i = 0; i < p->n && !fb_interrupted; i++) {
+			struct cell *c = &p->cells[i];
+			if (!active[i] || !(round < r->runs || wants_more_runs(r, c)))
+				continue;
+			one.warmup = round == 0 ? r->warmup : 0;
+			one.append = round > 0;
+			if (timed_batch(r, c, &one) < 0) {
+				active[i] = 0;
+				finish_cell(r, c);
+				continue;
+			}
+			any = 1;
+		}
+		results_write(&r->rs);
+		if (!any)
+			break;
+	}
+	for (size_t i = 0; i < p->n; i++)
+		if (active[i]) {
+			if (!fb_interrupted)
+				p->cells[i].status = CELL_OK;
+			count_stage(r, &p->cells[i]);
+			r->pr.measured++;
+			finish_cell(r, &p->cells[i]);
+		}
+	free(active);
+}
+
+/* The measure options, the counter source and the progress totals. */
+static void cells_setup(struct run *r)
+{
+	const struct cpu_profile *prof = &r->prof;
+	struct measure_opts mo = { r->hyperfine, r->work, r->runs, r->warmup, r->timeout, r->cooldown,
+				   prof->cooldown_below_c,
+				   prof->cooldown_max_wait_s > r->cooldown ? prof->cooldown_max_wait_s : r->cooldown,
+				   r->o.consumer, r->o.pipe_size, r->o.dry_run, 0 };
+	r->mo = mo;
+	int any_compute = 0;
+	r->pr.total = r->plan.n;
+	for (size_t i = 0; i < r->plan.n; i++) {
+		const struct cell *c = &r->plan.cells[i];
+		any_compute |= c->spec.family->kind == KIND_COMPUTE && c->status == CELL_PENDING;
+		r->pr.to_measure += c->status == CELL_PENDING && c->build.same_binary_as < 0;
+	}
+	r->counter_src = COUNTERS_NONE;
+	if (any_compute && r->count) {
+		char why[256] = "";
+		r->counter_src = counters_probe(why, sizeof(why));
+		if (r->counter_src != COUNTERS_PERF) {
+			sv_push(&r->rs.warnings, why);
+			warning("%s", why);
+		}
+	}
+}
+
+/* Verify and measure every pending cell; what Ctrl-C left undone is
+ * skipped, and says so. */
+static void run_cells(struct run *r)
+{
+	mkdir_p(r->work, 0755);
+	cells_setup(r);
+	if (r->o.order && !strcmp(r->o.order, "interleave"))
+		run_interleaved(r);
+	else
+		run_sequential(r);
+	for (size_t i = 0; i < r->plan.n; i++)
+		if (r->plan.cells[i].status == CELL_PENDING)
+			cell_set_status(&r->plan.cells[i], CELL_SKIPPED, "interrupted before it ran");
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+/* The final results.json; the scratch folder goes unless the run is to
+ * be resumed.  Returns the exit code. */
+static int run_record(struct run *r)
+{
+	struct run_state *rs = &r->rs;
+	rs->interrupted = fb_interrupted != 0;
+	rs->finished = !rs->interrupted;
+	rs->finished_wall = now_wall();
+	compute_speedups(&r->plan);
+	int wr = results_write(rs);
+	if (rs->finished)
+		nftw(r->work, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	int failed = 0;
+	for (size_t i = 0; i < r->plan.n; i++)
+		failed |= cell_status_failed(r->plan.cells[i].status);
+	return rs->interrupted ? EXIT_INTERRUPTED : wr < 0 || failed ? EXIT_CELL_FAILED : EXIT_ALL_OK;
+}
+
+/* Tables, plots and index.html from results.json (plots/render.sh), as
+ * ./run.sh did; a failed render keeps results.json and the exit code. */
+static void run_render(struct run *r)
+{
+	if (r->o.no_render || r->rs.interrupted)
+		return;
+	char *script = xasprintf("%s/plots/render.sh", project_root());
+	if (access(script, X_OK) < 0) {
+		warning("%s not found: tables and plots not rendered", script);
+		free(script);
+		return;
+	}
+	char *argv[] = { script, r->rs.dir, NULL };
+	struct child ch = CHILD_INIT;
+	ch.argv = argv;
+	ch.in = CHILD_DEVNULL;
+	ch.out = STDERR_FILENO; /* stdout is the summary's */
+	struct child_exit ex;
+	if (child_start(&ch) < 0 || child_wait(&ch, 600, &ex) < 0 || ex.outcome != CHILD_EXITED || ex.exit_code) {
+		char how[128] = "did not start";
+		if (ch.pid > 0)
+			describe_exit(&ex, 600, how, sizeof(how));
+		warning("rendering %s %s; results.json is kept", r->rs.dir, how);
+	}
+	free(script);
+}
+
+static void run_free(struct run *r)
+{
+	if (r->planned)
+		plan_free(&r->plan);
+	if (r->have_topo)
+		topology_free(&r->topo);
+	if (r->loaded) {
+		for (int i = 0; i < r->nfam; i++)
+			free_family(&r->fams[i]);
+		free(r->fams);
+		free_cpu_profile(&r->prof);
+		free_suite(&r->suite);
+	}
+	json_decref(r->rs.argv);
+	json_decref(r->rs.host);
+	json_decref(r->rs.tools);
+	json_decref(r->rs.profile);
+	sv_clear(&r->rs.warnings);
+	free(r->rs.id);
+	free(r->rs.dir);
+	free(r->work);
+	free(r->hyperfine);
+	free_run_opts(&r->o);
+}
+
+/* The warnings on stderr, and a first results.json before anything runs. */
+static void run_announce(struct run *r)
+{
+	for (size_t i = 0; i < r->rs.warnings.n; i++)
+		warning("%s", r->rs.warnings.v[i]);
+	results_write(&r->rs);
+}
+
+/* The end of a run: its table on stdout, where the results are on stderr. */
+static void run_summary(struct run *r)
+{
+	if (!r->rs.interrupted)
+		print_summary(stdout, &r->plan);
+	fprintf(stderr, "flagbench: results in %s/results.json%s\n", r->rs.dir, r->rs.interrupted ? " (interrupted)" : "");
+}
+
+/* The stages in order (docs/architecture.md); returns the exit code. */
+static int run_pipeline(struct run *r, int argc, char **argv)
+{
+	install_interrupt_handler();
+	int code = run_settings(r);
+	if (code == 0)
+		code = run_folder(r, argc, argv);
+	if (code)
+		return code;
+	run_plan(r);
+	run_conditions(r);
+	code = run_restore(r);
+	if (code)
+		return code;
+	run_announce(r);
+	run_build(r);
+	run_cells(r);
+	code = run_record(r);
+	run_render(r);
+	run_summary(r);
+	return code;
 }
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_opts o;
-	memset(&o, 0, sizeof(o));
-	unsigned char given[64] = { 0 };
-	if (options_parse(run_options, &o, given, argc - 1, argv + 1, NULL, 0) < 0)
-		return EXIT_USAGE;
-	if (o.help) {
-		run_usage(stdout);
-		return 0;
-	}
-	install_interrupt_handler();
-	double t_start = now_monotonic();
-	struct cpu_profile prof;
-	struct suite suite;
-	if (load_cpu_profile(o.cpu ? o.cpu : "host", &prof) < 0)
-		return EXIT_USAGE;
-	if (load_suite(o.suite ? o.suite : "quick", &suite) < 0) {
-		free_cpu_profile(&prof);
-		return EXIT_USAGE;
-	}
-	struct family *fams = NULL;
-	int nfam = load_all_families(&fams);
-	if (nfam < 0) {
-		free_cpu_profile(&prof);
-		free_suite(&suite);
-		return EXIT_USAGE;
-	}
-	if (o.order && strcmp(o.order, "sequential") && strcmp(o.order, "interleave")) {
-		error("--order must be sequential or interleave, not '%s'", o.order);
-		return EXIT_USAGE;
-	}
-	if (o.consumer && strcmp(o.consumer, "splice") && strcmp(o.consumer, "read") && strcmp(o.consumer, "pv")) {
-		error("--consumer must be splice, read or pv, not '%s'", o.consumer);
-		return EXIT_USAGE;
-	}
-
-	struct run_state rs;
-	memset(&rs, 0, sizeof(rs));
-	rs.started_wall = now_wall();
-	rs.started_mono = t_start;
-	rs.suite = &suite;
-	rs.cpu_profile = &prof;
-	rs.argv = json_array();
-	json_array_append_new(rs.argv, json_string("flagbench"));
-	for (int i = 0; i < argc; i++)
-		json_array_append_new(rs.argv, json_string(argv[i]));
-
-	/* the run folder */
-	if (o.resume) {
-		rs.dir = xstrdup(o.resume);
-		char *old_path = xasprintf("%s/results.json", rs.dir);
-		json_t *old = json_load_file(old_path, 0, NULL);
-		free(old_path);
-		const char *oid = json_string_value(json_object_get(json_object_get(old, "run"), "id"));
-		rs.id = oid ? xstrdup(oid) : make_run_id(suite.name, prof.name);
-		json_decref(old);
-	} else {
-		rs.id = make_run_id(suite.name, prof.name);
-		rs.dir = o.out ? xstrdup(o.out) : xasprintf("%s/results/%s", project_root(), rs.id);
-	}
-	if (mkdir_p(rs.dir, 0755) < 0) {
-		error("cannot create %s: %s", rs.dir, strerror(errno));
-		return EXIT_USAGE;
-	}
-
-	/* conditions, recorded as warnings */
-	if (prof.match && !strstr(host_cpu_model(), prof.match))
-		sv_pushf(&rs.warnings, "cpu profile %s expects '%s' in the cpu model; this host is '%s'", prof.name,
-			 prof.match, host_cpu_model());
-	struct topology topo;
-	int have_topo = topology_load("/", &topo) == 0;
-	if (prof.pin_class && have_topo) {
-		enum placement_class cls;
-		placement_class_parse(prof.pin_class, &cls);
-		int a, b;
-		if (topology_class_pair(&topo, cls, &a, &b) == 0) {
-			prof.pin_producer = a;
-			prof.pin_consumer = b;
-		} else {
-			sv_pushf(&rs.warnings, "pin class %s does not exist on this machine; using the profile's cpu numbers",
-				 prof.pin_class);
-		}
-	}
-	int pp = remap_pin(prof.pin_producer, "producer", &rs.warnings);
-	int pc = remap_pin(prof.pin_consumer, "consumer", &rs.warnings);
-	int ps = remap_pin(prof.pin_single, "single", &rs.warnings);
-	if (pp >= 0 && pp == pc && prof.pin_producer != prof.pin_consumer)
-		sv_pushf(&rs.warnings, "producer and consumer now share cpu %d", pp);
-	rs.profile = json_deep_copy(prof.json);
-	json_object_set_new(rs.profile, "pin",
-			    json_pack("{s:{s:i, s:i, s:i}, s:{s:i, s:i, s:i}}", "requested", "producer",
-				      prof.pin_producer, "consumer", prof.pin_consumer, "single", prof.pin_single,
-				      "used", "producer", pp, "consumer", pc, "single", ps));
-#define GIVEN(name) given[option_index(run_options, option_find(run_options, name))]
-	double cooldown = GIVEN("cooldown") ? o.cooldown : suite.cooldown_s >= 0 ? suite.cooldown_s : prof.cooldown_s;
-	unsigned runs = GIVEN("runs") ? o.runs : suite.has_runs ? suite.runs : 5;
-	unsigned warmup = GIVEN("warmup") ? o.warmup : suite.has_warmup ? suite.warmup : 1;
-	double timeout = o.timeout > 0 ? o.timeout : 120;
-	char *hyperfine = find_on_path("hyperfine");
-	if (!hyperfine && !o.dry_run) {
-		error("hyperfine not found on PATH: install the Debian package hyperfine (./run.sh does)");
-		return EXIT_USAGE;
-	}
-
-	/* plan */
-	double t = now_monotonic();
-	struct plan plan;
-	struct plan_input in = { &suite, &prof, fams, (size_t)nfam, o.only, NULL, NULL };
-	if (o.dry_run)
-		in.probe_march = accept_any_march; /* no compiler is run in a dry run */
-	plan_build(&in, &plan);
-	rs.plan = &plan;
-	for (size_t i = 0; i < plan.warnings.n; i++)
-		sv_push(&rs.warnings, plan.warnings.v[i]);
-	for (size_t i = 0; i < plan.n; i++) {
-		struct cell *c = &plan.cells[i];
-		c->pin_producer = pp;
-		c->pin_consumer = pc;
-		c->pin_single = ps;
-		if (c->placement && c->status == CELL_PENDING) {
-			enum placement_class cls;
-			int a = PIN_NONE, b = PIN_NONE;
-			placement_class_parse(c->placement, &cls);
-			if (!have_topo)
-				cell_set_status(c, CELL_UNSUPPORTED, "cpu topology unreadable: no placement %s", c->placement);
-			else if (topology_class_pair(&topo, cls, &a, &b) < 0)
-				cell_set_status(c, CELL_UNSUPPORTED, "no %s pair on this machine (%zu cpus, %d cores, %d packages)",
-						c->placement, topo.ncpus, topo.ncores, topo.npackages);
-			c->pin_producer = a;
-			c->pin_consumer = b;
-		}
-		if (c->status == CELL_PENDING && strcmp(c->allocator, "glibc")) {
-			char why[512] = "";
-			const char *lib = allocator_library(c->allocator, why, sizeof(why));
-			if (!lib)
-				cell_set_status(c, CELL_UNSUPPORTED, "%s", why);
-			else if (*lib)
-				c->preload = xstrdup(lib);
-		}
-	}
-	rs.phases.plan_s = now_monotonic() - t;
-	rs.host = host_json();
-	struct strbuf noisy = STRBUF_INIT;
-	if (!o.dry_run && doctor_noisy(rs.host, &noisy))
-		sv_pushf(&rs.warnings, "the system is noisy: %s", noisy.buf);
-	sb_release(&noisy);
-	rs.tools = tools_json(&plan);
-	if (o.dry_run)
-		sv_push(&rs.warnings, "dry run: nothing was compiled or timed; the times are made up by the mock executor");
-	double celsius;
-	char sensor[64];
-	if (cooldown > 0 && thermal_cpu_celsius("/", &celsius, sensor, sizeof(sensor)) < 0)
-		sv_pushf(&rs.warnings, "no thermal sensors: the cooldown is a fixed pause of %gs before every run", cooldown);
-	if (o.resume) {
-		int r = results_resume(&plan, rs.dir);
-		if (r < 0)
-			return EXIT_USAGE;
-		fprintf(stderr, "flagbench: resuming %s: %d cells already done\n", rs.dir, r);
-	}
-	for (size_t i = 0; i < rs.warnings.n; i++)
-		warning("%s", rs.warnings.v[i]);
-	results_write(&rs);
-
-	/* build */
-	t = now_monotonic();
-	if (!o.dry_run) {
-		struct build_stats bs;
-		char *cache = o.cache ? xstrdup(o.cache) : xasprintf("%s/build/cache", project_root());
-		unsigned jobs = o.jobs ? o.jobs : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
-		build_plan(&plan, cache, jobs ? jobs : 1, o.build_timeout > 0 ? o.build_timeout : 300, &bs);
-		fprintf(stderr, "flagbench: built %u, cached %u, failed %u (%.1fs)\n", bs.compiled, bs.cached, bs.failed,
-			now_monotonic() - t);
-		free(cache);
-		build_dedupe(&plan);
-	}
-	rs.phases.build_s = now_monotonic() - t;
-
-	/* verify and measure, cell by cell */
-	char *work = xasprintf("%s/.work", rs.dir);
-	mkdir_p(work, 0755);
-	struct measure_opts mo = { hyperfine, work, runs, warmup, timeout, cooldown, prof.cooldown_below_c,
-				   prof.cooldown_max_wait_s > cooldown ? prof.cooldown_max_wait_s : cooldown,
-				   o.consumer, o.pipe_size, o.dry_run, 0 };
-	int interleave = o.order && !strcmp(o.order, "interleave");
-	char counter_why[256] = "";
-	enum counter_source counter_src = COUNTERS_NONE;
-	int any_compute = 0;
-	for (size_t i = 0; i < plan.n; i++)
-		any_compute |= plan.cells[i].family->kind == KIND_COMPUTE && plan.cells[i].status == CELL_PENDING;
-	if (any_compute && !o.dry_run && !o.no_counters) {
-		counter_src = counters_probe(counter_why, sizeof(counter_why));
-		if (counter_src != COUNTERS_PERF) {
-			sv_push(&rs.warnings, counter_why);
-			warning("%s", counter_why);
-		}
-	}
-	unsigned max_runs = o.max_runs ? o.max_runs : runs * 10;
-	struct run_progress pr = { 0, plan.n, 0, 0, 0 };
-	for (size_t i = 0; i < plan.n; i++)
-		pr.to_measure += plan.cells[i].status == CELL_PENDING && plan.cells[i].same_binary_as < 0 &&
-				 !plan.cells[i].restored;
-	if (!interleave) {
-		for (size_t i = 0; i < plan.n && !fb_interrupted; i++) {
-			struct cell *c = &plan.cells[i];
-			if (prepare_cell(&plan, c, &o, timeout, &rs.phases) == 0) {
-				measure_with_precision(c, &mo, o.precision, max_runs, &rs.phases, &pr);
-				if (!o.dry_run && !o.no_counters)
-					count_cell(c, counter_src, timeout, &rs.phases);
-				pr.measured++;
-			}
-			finish_cell(&rs, c, &pr);
-		}
-	} else {
-		/* verify everything first, then the runs round-robin: slow drift
-		 * (heat, other load) spreads over all cells instead of the last */
-		int *active = xcalloc(plan.n ? plan.n : 1, sizeof(int));
-		for (size_t i = 0; i < plan.n && !fb_interrupted; i++) {
-			struct cell *c = &plan.cells[i];
-			active[i] = prepare_cell(&plan, c, &o, timeout, &rs.phases) == 0;
-			if (!active[i])
-				finish_cell(&rs, c, &pr);
-		}
-		struct measure_opts one = mo;
-		one.runs = 1;
-		for (unsigned round = 0; !fb_interrupted; round++) {
-			int any = 0;
-			for (size_t i = 0; i < plan.n && !fb_interrupted; i++) {
-				struct cell *c = &plan.cells[i];
-				if (!active[i])
-					continue;
-				int more = round < runs ||
-					   (o.precision > 0 && c->time.n < max_runs && stats_ci_percent(&c->time) > o.precision);
-				if (!more)
-					continue;
-				one.warmup = round == 0 ? warmup : 0;
-				one.append = round > 0;
-				if (timed_measure(c, &one, &rs.phases) < 0) {
-					active[i] = 0;
-					finish_cell(&rs, c, &pr);
-					continue;
-				}
-				any = 1;
-			}
-			results_write(&rs);
-			if (!any)
-				break;
-		}
-		for (size_t i = 0; i < plan.n; i++)
-			if (active[i]) {
-				if (!fb_interrupted)
-					plan.cells[i].status = CELL_OK;
-				if (!o.dry_run && !o.no_counters && !fb_interrupted)
-					count_cell(&plan.cells[i], counter_src, timeout, &rs.phases);
-				pr.measured++;
-				finish_cell(&rs, &plan.cells[i], &pr);
-			}
-		free(active);
-	}
-	/* whatever Ctrl-C left undone is skipped, and says so */
-	for (size_t i = 0; i < plan.n; i++)
-		if (plan.cells[i].status == CELL_PENDING)
-			cell_set_status(&plan.cells[i], CELL_SKIPPED, "interrupted before it ran");
-	rs.interrupted = fb_interrupted != 0;
-	rs.finished = !rs.interrupted;
-	rs.finished_wall = now_wall();
-	compute_speedups(&plan);
-	int wr = results_write(&rs);
-
-	int failed = 0;
-	for (size_t i = 0; i < plan.n; i++)
-		failed |= cell_status_failed(plan.cells[i].status);
-	if (!rs.interrupted)
-		print_summary(stdout, &plan);
-	fprintf(stderr, "flagbench: results in %s/results.json%s\n", rs.dir, rs.interrupted ? " (interrupted)" : "");
-
-	int code = rs.interrupted ? EXIT_INTERRUPTED : wr < 0 || failed ? EXIT_CELL_FAILED : EXIT_ALL_OK;
-	plan_free(&plan);
-	if (have_topo)
-		topology_free(&topo);
-	for (int i = 0; i < nfam; i++)
-		free_family(&fams[i]);
-	free(fams);
-	free_cpu_profile(&prof);
-	free_suite(&suite);
-	json_decref(rs.argv);
-	json_decref(rs.host);
-	json_decref(rs.tools);
-	json_decref(rs.profile);
-	sv_clear(&rs.warnings);
-	free(rs.id);
-	free(rs.dir);
-	free(work);
-	free(hyperfine);
-	free_run_opts(&o);
+	struct run r;
+	memset(&r, 0, sizeof(r));
+	int code = run_load(&r, argc, argv);
+	if (code == 0 && !r.o.help)
+		code = run_pipeline(&r, argc, argv);
+	run_free(&r);
 	return code;
 }
 

@@ -1,7 +1,13 @@
 /* run.h: `flagbench run`, the pipeline from configs to results.json.
  *
- *   plan -> build -> for each cell: verify, measure -> results (after
- *   every cell) -> summary table on stdout
+ *   load -> plan -> (--resume: restore) -> build -> for each cell:
+ *   verify, measure, count -> results (after every cell) -> render
+ *   (plots/render.sh; --no-render skips it) -> summary table on stdout
+ *
+ * cmd_run() is that sequence of stage calls over one struct run (run.c);
+ * docs/architecture.md walks through it.  A finished run folder holds
+ * results.json, journal.jsonl and what the render made; the scratch
+ * folder .work/ stays only in an interrupted one.
  *
  * Options are declared once in run.c's table (also the --help text).  A
  * failing cell gets a status and a reason and the run goes on; Ctrl-C

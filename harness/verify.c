@@ -16,38 +16,38 @@
 
 void cell_program_argv(const struct cell *c, struct strvec *out)
 {
-	if (c->reference) {
-		for (size_t i = 0; i < c->reference->argv.n; i++) {
-			if (!strcmp(c->reference->argv.v[i], "{N}"))
-				sv_pushf(out, "%llu", (unsigned long long)c->size);
+	if (c->spec.reference) {
+		for (size_t i = 0; i < c->spec.reference->argv.n; i++) {
+			if (!strcmp(c->spec.reference->argv.v[i], "{N}"))
+				sv_pushf(out, "%llu", (unsigned long long)c->spec.size);
 			else
-				sv_push(out, c->reference->argv.v[i]);
+				sv_push(out, c->spec.reference->argv.v[i]);
 		}
 		return;
 	}
-	if (c->cross)
-		sv_pushv(out, c->cross->run_prefix.v);
-	sv_push(out, c->binary);
-	sv_pushv(out, c->run_args.v);
+	if (c->spec.cross)
+		sv_pushv(out, c->spec.cross->run_prefix.v);
+	sv_push(out, c->build.binary);
+	sv_pushv(out, c->spec.run_args.v);
 }
 
 int verify_cell(struct cell *c, double timeout_s)
 {
-	const struct checker *ck = checker_find(c->family->check);
+	const struct checker *ck = checker_find(c->spec.family->check);
 	if (!ck) {
-		cell_set_status(c, CELL_UNSUPPORTED, "no checker '%s' for family %s", c->family->check, c->family->name);
+		cell_set_status(c, CELL_UNSUPPORTED, "no checker '%s' for family %s", c->spec.family->check, c->spec.family->name);
 		return -1;
 	}
 	struct strvec argv = STRVEC_INIT;
-	if (c->reference && c->reference->unbounded) {
-		if (c->expected_bytes == UINT64_MAX) {
+	if (c->spec.reference && c->spec.reference->unbounded) {
+		if (c->spec.expected_bytes == UINT64_MAX) {
 			cell_set_status(c, CELL_UNSUPPORTED, "reference %s never stops and its size is unknown",
-					c->reference->name);
+					c->spec.reference->name);
 			return -1;
 		}
 		sv_push(&argv, self_exe());
 		sv_push(&argv, "meter");
-		sv_pushf(&argv, "--max-bytes=%llu", (unsigned long long)c->expected_bytes);
+		sv_pushf(&argv, "--max-bytes=%llu", (unsigned long long)c->spec.expected_bytes);
 		sv_push(&argv, "--sink=stdout");
 		sv_push(&argv, "--");
 	}
@@ -68,8 +68,8 @@ int verify_cell(struct cell *c, double timeout_s)
 	ch.out = CHILD_PIPE;
 	ch.err = err_fd >= 0 ? err_fd : CHILD_DEVNULL;
 	struct strvec env = STRVEC_INIT;
-	if (c->preload) {
-		sv_pushf(&env, "LD_PRELOAD=%s", c->preload);
+	if (c->spec.preload) {
+		sv_pushf(&env, "LD_PRELOAD=%s", c->spec.preload);
 		ch.env = env.v;
 	}
 	int started = child_start(&ch);
@@ -82,7 +82,7 @@ int verify_cell(struct cell *c, double timeout_s)
 		return -1;
 	}
 	/* a watchdog process enforces the timeout while the checker reads */
-	struct check_args a = { c->size, (int)c->run_args.n - 1, c->run_args.v + 1 };
+	struct check_args a = { c->spec.size, (int)c->spec.run_args.n - 1, c->spec.run_args.v + 1 };
 	struct check_report rep;
 	memset(&rep, 0, sizeof(rep));
 	pid_t watchdog = fork();
@@ -148,7 +148,7 @@ int verify_cell(struct cell *c, double timeout_s)
 		cell_set_status(c, CELL_SKIPPED, "interrupted");
 	else if (ex.outcome == CHILD_SIGNALED && ex.signal == SIGILL)
 		cell_set_status(c, CELL_UNSUPPORTED, "illegal instruction: this host cannot run code built with -march=%s",
-				c->march ? c->march : "?");
+				c->spec.march ? c->spec.march : "?");
 	else if (program_closed && ex.outcome == CHILD_SIGNALED)
 		cell_set_status(c, CELL_CRASHED, "%s%s%s", how, first[0] ? ": " : "", first);
 	else if (program_closed && (ex.outcome != CHILD_EXITED || ex.exit_code != 0))

@@ -343,6 +343,9 @@ static void fb_received(const struct fb_cmp *c, size_t lstart, size_t e, const c
 	check_quote(line, k, out, outn);
 }
 
+/* Longer than most functions here on purpose: it is the one streaming loop
+ * (read, generate, compare, locate the first difference) whose state lives
+ * in locals, and the hot path of every FizzBuzz verification. */
 static enum check_status fb_check(const struct check_args *a, int fd, struct check_report *rep)
 {
 	struct fb_range r;

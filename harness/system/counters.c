@@ -61,7 +61,7 @@ long long callgrind_collected(const char *text)
 
 static const char *unit_singular(const struct cell *c)
 {
-	const char *u = c->family->unit;
+	const char *u = c->spec.family->unit;
 	if (!strcmp(u, "bytes"))
 		return "byte";
 	if (!strcmp(u, "ops"))
@@ -74,10 +74,10 @@ static const char *unit_singular(const struct cell *c)
 /* The cell's argv with the size replaced by n. */
 static void argv_at(const struct cell *c, uint64_t n, struct strvec *out)
 {
-	sv_push(out, c->binary);
+	sv_push(out, c->build.binary);
 	sv_pushf(out, "%llu", (unsigned long long)n);
-	for (size_t i = 1; i < c->run_args.n; i++)
-		sv_push(out, c->run_args.v[i]);
+	for (size_t i = 1; i < c->spec.run_args.n; i++)
+		sv_push(out, c->spec.run_args.v[i]);
 }
 
 static json_t *skipped(const char *fmt, const char *arg)
@@ -94,7 +94,7 @@ static json_t *by_perf(const struct cell *c, double timeout_s)
 	if (pipe2(go, O_CLOEXEC) < 0)
 		return skipped("pipe: %s", strerror(errno));
 	struct strvec argv = STRVEC_INIT;
-	argv_at(c, c->size, &argv);
+	argv_at(c, c->spec.size, &argv);
 	pid_t pid = fork();
 	if (pid == 0) {
 		char b;
@@ -103,14 +103,14 @@ static json_t *by_perf(const struct cell *c, double timeout_s)
 			_exit(127);
 		int null = open("/dev/null", O_WRONLY);
 		dup2(null, 1);
-		if (c->pin_single >= 0) {
+		if (c->spec.pin.single >= 0) {
 			cpu_set_t set;
 			CPU_ZERO(&set);
-			CPU_SET(c->pin_single, &set);
+			CPU_SET(c->spec.pin.single, &set);
 			sched_setaffinity(0, sizeof(set), &set);
 		}
-		if (c->preload)
-			setenv("LD_PRELOAD", c->preload, 1);
+		if (c->spec.preload)
+			setenv("LD_PRELOAD", c->spec.preload, 1);
 		execv(argv.v[0], argv.v);
 		_exit(127);
 	}
@@ -144,8 +144,8 @@ static json_t *by_perf(const struct cell *c, double timeout_s)
 		close(ins);
 	if (!ok)
 		return skipped("the counted run failed or no counter opened (%s)", strerror(errno));
-	double n = c->size ? (double)c->size : 1;
-	return json_pack("{s:s, s:I, s:s, s:f, s:o}", "source", "perf", "size", (json_int_t)c->size, "unit",
+	double n = c->spec.size ? (double)c->spec.size : 1;
+	return json_pack("{s:s, s:I, s:s, s:f, s:o}", "source", "perf", "size", (json_int_t)c->spec.size, "unit",
 			 unit_singular(c), "cycles_per_unit", (double)vc / n, "instructions_per_unit",
 			 vi ? json_real((double)vi / n) : json_null());
 }
@@ -158,8 +158,8 @@ static long long callgrind_at(const struct cell *c, uint64_t n, double timeout_s
 	sv_push(&argv, "--callgrind-out-file=/dev/null");
 	argv_at(c, n, &argv);
 	struct strvec env = STRVEC_INIT;
-	if (c->preload)
-		sv_pushf(&env, "LD_PRELOAD=%s", c->preload);
+	if (c->spec.preload)
+		sv_pushf(&env, "LD_PRELOAD=%s", c->spec.preload);
 	struct strbuf err = STRBUF_INIT;
 	struct child_exit ex;
 	run_capture_env(argv.v, env.v, CHILD_DEVNULL, timeout_s, 1 << 20, NULL, &err, &ex);
@@ -169,8 +169,8 @@ static long long callgrind_at(const struct cell *c, uint64_t n, double timeout_s
 		const char *unh = err.buf ? strstr(err.buf, "unhandled instruction") : NULL;
 		if (unh || (ex.outcome == CHILD_SIGNALED && ex.signal == SIGILL) ||
 		    (err.buf && strstr(err.buf, "SIGILL")))
-			snprintf(why, whyn, "valgrind cannot run this build's instructions (-march=%s%s)", c->march,
-				 c->variant && c->variant->requires_flags.n ? ", or the variant's own flags" : "");
+			snprintf(why, whyn, "valgrind cannot run this build's instructions (-march=%s%s)", c->spec.march,
+				 c->spec.variant && c->spec.variant->requires_flags.n ? ", or the variant's own flags" : "");
 		else {
 			char how[128];
 			describe_exit(&ex, timeout_s, how, sizeof(how));
@@ -185,16 +185,16 @@ static long long callgrind_at(const struct cell *c, uint64_t n, double timeout_s
 
 json_t *counters_measure(const struct cell *c, enum counter_source src, double timeout_s)
 {
-	if (!c->binary)
+	if (!c->build.binary)
 		return skipped("%s", "no binary");
 	if (src == COUNTERS_PERF)
 		return by_perf(c, timeout_s);
 	if (src == COUNTERS_NONE)
 		return skipped("%s", "no hardware counters and no valgrind");
 	/* callgrind runs ~50x slower: count a small size, and 0 for start-up */
-	uint64_t n = c->family->counter_size ? c->family->counter_size : c->size;
-	if (n > c->size)
-		n = c->size;
+	uint64_t n = c->spec.family->counter_size ? c->spec.family->counter_size : c->spec.size;
+	if (n > c->spec.size)
+		n = c->spec.size;
 	char why[512];
 	long long ir0 = callgrind_at(c, 0, timeout_s, why, sizeof(why));
 	long long irn = ir0 >= 0 ? callgrind_at(c, n, timeout_s, why, sizeof(why)) : -1;

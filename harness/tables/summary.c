@@ -30,20 +30,9 @@ static void format_compute(double rate, const char *unit, char *buf, size_t n)
 
 void format_cell_value(const struct cell *c, const struct plan *p, char *buf, size_t n)
 {
-	const struct cell *m = c->same_binary_as >= 0 ? &p->cells[c->same_binary_as] : c;
+	const struct cell *m = c->build.same_binary_as >= 0 ? &p->cells[c->build.same_binary_as] : c;
 	if (c->status != CELL_OK) {
 		snprintf(buf, n, "%s", cell_status_name(c->status));
-		return;
-	}
-	if (c->restored) {
-		/* resumed: the figures are in the journal's JSON */
-		json_t *t = json_object_get(c->restored, "throughput_Bps");
-		json_t *r = json_object_get(c->restored, "rate");
-		double v = json_number_value(json_object_get(json_is_object(t) ? t : r, "median"));
-		if (json_is_object(t))
-			format_rate(v, buf, n);
-		else
-			format_compute(v, c->family->rate_unit, buf, n);
 		return;
 	}
 	char rate[48];
@@ -52,18 +41,18 @@ void format_cell_value(const struct cell *c, const struct plan *p, char *buf, si
 		snprintf(buf, n, "?");
 		return;
 	}
-	if (c->family->kind == KIND_STREAM)
+	if (c->spec.family->kind == KIND_STREAM)
 		format_rate(r, rate, sizeof(rate));
 	else
-		format_compute(r, c->family->rate_unit, rate, sizeof(rate));
+		format_compute(r, c->spec.family->rate_unit, rate, sizeof(rate));
 	/* ± only where there is an interval (3 runs or more), as in the tables */
 	char pm[32] = "";
-	if (m->time.n >= 3)
-		snprintf(pm, sizeof(pm), " ±%.1f%%", stats_ci_percent(&m->time));
+	if (m->measure.time.n >= 3)
+		snprintf(pm, sizeof(pm), " ±%.1f%%", stats_ci_percent(&m->measure.time));
 	if (isfinite(c->vs_glibc))
 		snprintf(buf, n, "%s%s %.3gx glibc", rate, pm, c->vs_glibc);
-	else if (isfinite(c->speedup) && c->variant && c->family->baseline &&
-		 strcmp(c->variant->name, c->family->baseline))
+	else if (isfinite(c->speedup) && c->spec.variant && c->spec.family->baseline &&
+		 strcmp(c->spec.variant->name, c->spec.family->baseline))
 		snprintf(buf, n, "%s%s %.3gx", rate, pm, c->speedup);
 	else
 		snprintf(buf, n, "%s%s", rate, pm);
@@ -71,20 +60,20 @@ void format_cell_value(const struct cell *c, const struct plan *p, char *buf, si
 
 static int same_dims(const struct cell *a, const struct cell *b)
 {
-	return str_equal_or_null(a->placement, b->placement) && str_equal_or_null(a->consumer, b->consumer);
+	return str_equal_or_null(a->spec.placement, b->spec.placement) && str_equal_or_null(a->spec.consumer, b->spec.consumer);
 }
 
 /* One table per family, and emulated cells (cross builds) in a table of
  * their own: their times never rank against native ones. */
 static int same_table(const struct cell *a, const struct cell *b)
 {
-	return a->family == b->family && !a->cross == !b->cross;
+	return a->spec.family == b->spec.family && !a->spec.cross == !b->spec.cross;
 }
 
 void print_summary(FILE *out, const struct plan *p)
 {
 	for (size_t fi = 0; fi < p->n; fi++) {
-		const struct family *f = p->cells[fi].family;
+		const struct family *f = p->cells[fi].spec.family;
 		const struct cell *first = &p->cells[fi];
 		/* first cell of each table only */
 		int seen = 0;
@@ -102,22 +91,22 @@ void print_summary(FILE *out, const struct plan *p)
 			const struct cell *c = &p->cells[i];
 			if (!same_table(c, first))
 				continue;
-			const char *row = c->variant ? c->variant->name : c->reference->name;
+			const char *row = c->spec.variant ? c->spec.variant->name : c->spec.reference->name;
 			size_t k;
 			for (k = 0; k < nrows && strcmp(rows[k], row); k++)
 				;
 			if (k == nrows && nrows < 256)
 				rows[nrows++] = row;
-			if (!c->variant)
+			if (!c->spec.variant)
 				continue;
-			for (k = 0; k < ncols && strcmp(cols[k], c->config); k++)
+			for (k = 0; k < ncols && strcmp(cols[k], c->spec.config); k++)
 				;
 			if (k == ncols && ncols < 256) {
 				colcell[ncols] = c;
-				cols[ncols++] = c->config;
+				cols[ncols++] = c->spec.config;
 			}
 		}
-		const char *emu = first->cross ? " (emulated: not comparable with native)" : "";
+		const char *emu = first->spec.cross ? " (emulated: not comparable with native)" : "";
 		if (f->baseline)
 			fprintf(out, "\n%s%s: %s ±95%% interval, speedup against %s built the same way\n", f->title, emu,
 				f->kind == KIND_STREAM ? "throughput" : "rate", f->baseline);
@@ -136,12 +125,12 @@ void print_summary(FILE *out, const struct plan *p)
 					char val[96] = "-";
 					for (size_t i = fi; i < p->n; i++) {
 						const struct cell *x = &p->cells[i];
-						const char *xr = x->variant ? x->variant->name : x->reference->name;
+						const char *xr = x->spec.variant ? x->spec.variant->name : x->spec.reference->name;
 						if (!same_table(x, first) || strcmp(xr, rows[r]))
 							continue;
 						/* a reference row fills every column of its placement and consumer */
-						if ((x->reference && (!ncols || same_dims(x, colcell[c]))) ||
-						    (ncols && !strcmp(x->config, cols[c]))) {
+						if ((x->spec.reference && (!ncols || same_dims(x, colcell[c]))) ||
+						    (ncols && !strcmp(x->spec.config, cols[c]))) {
 							format_cell_value(x, p, val, sizeof(val));
 							break;
 						}

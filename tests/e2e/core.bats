@@ -30,8 +30,8 @@ setup_file() {
 }
 
 @test "a second identical run compiles nothing" {
-    "$FLAGBENCH" run --suite smoke --out "$BATS_TEST_TMPDIR/a" --cache "$CACHE" --runs 1 --warmup 0 2>/dev/null >/dev/null || true
-    run "$FLAGBENCH" run --suite smoke --out "$BATS_TEST_TMPDIR/b" --cache "$CACHE" --runs 1 --warmup 0
+    "$FLAGBENCH" run --no-render --suite smoke --out "$BATS_TEST_TMPDIR/a" --cache "$CACHE" --runs 1 --warmup 0 2>/dev/null >/dev/null || true
+    run "$FLAGBENCH" run --no-render --suite smoke --out "$BATS_TEST_TMPDIR/b" --cache "$CACHE" --runs 1 --warmup 0
     [ "$status" -eq 0 ]
     [[ "$output" == *"built 0, cached 8, failed 0"* ]]
 }
@@ -88,7 +88,7 @@ setup_file() {
 }
 
 @test "--dry-run plans and writes results without compiling or timing" {
-    run "$FLAGBENCH" run --suite smoke --dry-run --out "$BATS_TEST_TMPDIR/dry" --cache "$BATS_TEST_TMPDIR/nocache"
+    run "$FLAGBENCH" run --no-render --suite smoke --dry-run --out "$BATS_TEST_TMPDIR/dry" --cache "$BATS_TEST_TMPDIR/nocache"
     [ "$status" -eq 0 ]
     [ ! -e "$BATS_TEST_TMPDIR/nocache" ]
     r="$BATS_TEST_TMPDIR/dry/results.json"
@@ -98,7 +98,7 @@ setup_file() {
 
 @test "the J4205 profile runs here with the mismatch and the pin remap recorded" {
     ncpu=$(nproc)
-    run "$FLAGBENCH" run --cpu J4205 --suite smoke --out "$BATS_TEST_TMPDIR/j" --cache "$CACHE" \
+    run "$FLAGBENCH" run --no-render --cpu J4205 --suite smoke --out "$BATS_TEST_TMPDIR/j" --cache "$CACHE" \
         --runs 1 --warmup 0 --cooldown 0 --only 'yes/buf@*'
     [ "$status" -eq 0 ]
     r="$BATS_TEST_TMPDIR/j/results.json"
@@ -130,7 +130,7 @@ setup_file() {
     [ "$done_before" -ge 1 ]
     [ "$done_before" -lt 9 ]
     ! pgrep -f "hyperfine.*$out" >/dev/null
-    run "$FLAGBENCH" run --suite smoke --resume "$out" --cache "$CACHE" --runs 3 --warmup 0
+    run "$FLAGBENCH" run --no-render --suite smoke --resume "$out" --cache "$CACHE" --runs 3 --warmup 0
     [ "$status" -eq 0 ]
     [[ "$output" == *"resuming $out: $done_before cells already done"* ]]
     jqr '.run.interrupted == false and ([.cells[] | select(.status == "ok")] | length) == 9' "$out/results.json"

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <math.h>
 #include <sys/wait.h>
 
 #include <cmocka.h>
@@ -25,6 +26,8 @@
 #include "results.h"
 #include "runcmd.h"
 #include "stats.h"
+#include "thermal.h"
+#include "topology.h"
 #include "verify.h"
 
 /* stderr of the code under test, captured to check error messages */
@@ -211,48 +214,73 @@ static int fake_march(struct compiler *c, const char *march, char *why, size_t n
 	return 1;
 }
 
-static void test_plan_matrix(void **state)
-{
-	(void)state;
+/* A suite, a profile and every family, loaded for a plan test. */
+struct plan_fixture {
 	struct suite s;
 	struct cpu_profile p;
 	struct family *fams;
-	assert_int_equal(load_suite("tests/fixtures/configs/matrix.json", &s), 0);
-	assert_int_equal(load_cpu_profile("host", &p), 0);
-	int nf = load_all_families(&fams);
-	assert_true(nf >= 1);
+	int nf;
+	struct plan_input in;
+};
+
+static void fixture_load(struct plan_fixture *fx, const char *suite, const char *profile)
+{
+	memset(fx, 0, sizeof(*fx));
+	assert_int_equal(load_suite(suite, &fx->s), 0);
+	assert_int_equal(load_cpu_profile(profile, &fx->p), 0);
+	fx->nf = load_all_families(&fx->fams);
+	assert_true(fx->nf >= 1);
+	struct plan_input in = { .suite = &fx->s, .profile = &fx->p, .families = fx->fams,
+				 .nfamilies = (size_t)fx->nf, .has_cpu_flag = fake_flag, .probe_march = fake_march };
+	fx->in = in;
+}
+
+static void fixture_free(struct plan_fixture *fx)
+{
+	for (int i = 0; i < fx->nf; i++)
+		free_family(&fx->fams[i]);
+	free(fx->fams);
+	free_suite(&fx->s);
+	free_cpu_profile(&fx->p);
+}
+
+static void test_plan_matrix(void **state)
+{
+	(void)state;
+	struct plan_fixture fx;
+	fixture_load(&fx, "tests/fixtures/configs/matrix.json", "host");
 	struct plan plan;
-	struct plan_input in = { &s, &p, fams, (size_t)nf, NULL, fake_flag, fake_march };
+	struct plan_input in = fx.in;
 	assert_int_equal(plan_build(&in, &plan), 0);
 	/* 2 variants x 3 compilers x 2 opt x 2 march + the GNU yes reference */
 	assert_int_equal(plan.n, 2 * 3 * 2 * 2 + 1);
 	size_t missing = 0, refused = 0, pending = 0;
 	for (size_t i = 0; i < plan.n; i++) {
 		struct cell *c = &plan.cells[i];
-		if (c->reference) {
-			assert_string_equal(c->id, "yes/gnu-yes@reference");
+		if (c->spec.reference) {
+			assert_string_equal(c->spec.id, "yes/gnu-yes@reference");
 			continue;
 		}
-		if (!strcmp(c->compiler->name, "no-such-compiler-xyz")) {
+		if (!strcmp(c->spec.compiler->name, "no-such-compiler-xyz")) {
 			assert_int_equal(c->status, CELL_UNSUPPORTED);
 			assert_non_null(strstr(c->reason, "not found on PATH"));
 			missing++;
-		} else if (!strcmp(c->compiler->name, "clang") && !strcmp(c->march, "x86-64-v3")) {
+		} else if (!strcmp(c->spec.compiler->name, "clang") && !strcmp(c->spec.march, "x86-64-v3")) {
 			assert_int_equal(c->status, CELL_UNSUPPORTED);
 			refused++;
 		} else {
 			assert_int_equal(c->status, CELL_PENDING);
 			pending++;
 		}
-		assert_int_equal(c->size, !strcmp(c->variant->name, "vmsplice") ? 5000 : 1000);
-		assert_int_equal(c->expected_bytes, c->size * 2);
+		assert_int_equal(c->spec.size, !strcmp(c->spec.variant->name, "vmsplice") ? 5000 : 1000);
+		assert_int_equal(c->spec.expected_bytes, c->spec.size * 2);
 	}
 	assert_int_equal(missing, 8);
 	assert_int_equal(refused, 4);
 	assert_int_equal(pending, 12);
-	assert_string_equal(plan.cells[0].id, "yes/buf@gcc/-O2/x86-64");
-	assert_string_equal(plan.cells[0].cflags.v[0], "-O2");
-	assert_string_equal(plan.cells[0].cflags.v[1], "-march=x86-64");
+	assert_string_equal(plan.cells[0].spec.id, "yes/buf@gcc/-O2/x86-64");
+	assert_string_equal(plan.cells[0].spec.cflags.v[0], "-O2");
+	assert_string_equal(plan.cells[0].spec.cflags.v[1], "-march=x86-64");
 
 	/* cache keys: same inputs, same key; any flag changes it */
 	char k0[65], k1[65], k2[65];
@@ -277,8 +305,8 @@ static void test_plan_matrix(void **state)
 	memset(&rs, 0, sizeof(rs));
 	rs.id = "test";
 	rs.dir = "/tmp";
-	rs.suite = &s;
-	rs.cpu_profile = &p;
+	rs.suite = &fx.s;
+	rs.cpu_profile = &fx.p;
 	rs.plan = &plan;
 	rs.argv = json_array();
 	rs.host = json_object();
@@ -300,39 +328,27 @@ static void test_plan_matrix(void **state)
 	json_decref(rs.profile);
 
 	plan_free(&plan);
-	for (int i = 0; i < nf; i++)
-		free_family(&fams[i]);
-	free(fams);
-	free_suite(&s);
-	free_cpu_profile(&p);
+	fixture_free(&fx);
 }
 
 /* stream families cross placements and consumers; references too */
 static void test_plan_placements(void **state)
 {
 	(void)state;
-	struct suite s;
-	struct cpu_profile p;
-	struct family *fams;
-	assert_int_equal(load_suite("tests/fixtures/configs/placements.json", &s), 0);
-	assert_int_equal(load_cpu_profile("host", &p), 0);
-	int nf = load_all_families(&fams);
+	struct plan_fixture fx;
+	fixture_load(&fx, "tests/fixtures/configs/placements.json", "host");
 	struct plan plan;
-	struct plan_input in = { &s, &p, fams, (size_t)nf, NULL, fake_flag, fake_march };
+	struct plan_input in = fx.in;
 	assert_int_equal(plan_build(&in, &plan), 0);
 	assert_int_equal(plan.n, 3 * 2 + 3 * 2);
-	assert_string_equal(plan.cells[0].id, "yes/buf@gcc/-O2/default/same_cpu/splice");
-	assert_string_equal(plan.cells[1].id, "yes/buf@gcc/-O2/default/same_cpu/pv");
-	assert_string_equal(plan.cells[5].id, "yes/buf@gcc/-O2/default/unpinned/pv");
-	assert_string_equal(plan.cells[6].id, "yes/gnu-yes@reference/same_cpu/splice");
-	assert_string_equal(plan.cells[6].placement, "same_cpu");
-	assert_string_equal(plan.cells[11].consumer, "pv");
+	assert_string_equal(plan.cells[0].spec.id, "yes/buf@gcc/-O2/default/same_cpu/splice");
+	assert_string_equal(plan.cells[1].spec.id, "yes/buf@gcc/-O2/default/same_cpu/pv");
+	assert_string_equal(plan.cells[5].spec.id, "yes/buf@gcc/-O2/default/unpinned/pv");
+	assert_string_equal(plan.cells[6].spec.id, "yes/gnu-yes@reference/same_cpu/splice");
+	assert_string_equal(plan.cells[6].spec.placement, "same_cpu");
+	assert_string_equal(plan.cells[11].spec.consumer, "pv");
 	plan_free(&plan);
-	for (int i = 0; i < nf; i++)
-		free_family(&fams[i]);
-	free(fams);
-	free_suite(&s);
-	free_cpu_profile(&p);
+	fixture_free(&fx);
 }
 
 /* cross targets: own compiler and marches, emulator prefix, own sizes;
@@ -340,26 +356,22 @@ static void test_plan_placements(void **state)
 static void test_plan_cross(void **state)
 {
 	(void)state;
-	struct suite s;
-	struct cpu_profile p;
-	struct family *fams;
-	assert_int_equal(load_suite("tests/fixtures/configs/cross.json", &s), 0);
-	assert_int_equal(load_cpu_profile("J4205", &p), 0);
-	int nf = load_all_families(&fams);
+	struct plan_fixture fx;
+	fixture_load(&fx, "tests/fixtures/configs/cross.json", "J4205");
 	struct plan plan;
-	struct plan_input in = { &s, &p, fams, (size_t)nf, NULL, fake_flag, fake_march };
+	struct plan_input in = fx.in;
 	assert_int_equal(plan_build(&in, &plan), 0);
 	assert_int_equal(plan.n, 1 + 3 + 1 + 1); /* native, 3 cross, missing cross, reference */
 	struct cell *x = &plan.cells[1];
-	assert_string_equal(x->id, "yes/buf@gcc/-O2/x86-64-v2");
-	assert_non_null(x->cross);
-	assert_int_equal(x->size, 77);
+	assert_string_equal(x->spec.id, "yes/buf@gcc/-O2/x86-64-v2");
+	assert_non_null(x->spec.cross);
+	assert_int_equal(x->spec.size, 77);
 	assert_int_equal(x->status, CELL_PENDING);
 	/* no profile flags (-msse4 of the J4205) in a cross build */
-	assert_int_equal(x->cflags.n, 2);
-	assert_int_equal(plan.cells[0].cflags.n, 3);
+	assert_int_equal(x->spec.cflags.n, 2);
+	assert_int_equal(plan.cells[0].spec.cflags.n, 3);
 	struct strvec argv = STRVEC_INIT;
-	x->binary = xstrdup("/bin/prog");
+	x->build.binary = xstrdup("/bin/prog");
 	cell_program_argv(x, &argv);
 	assert_string_equal(argv.v[0], "env");
 	assert_string_equal(argv.v[1], "/bin/prog");
@@ -368,11 +380,190 @@ static void test_plan_cross(void **state)
 	assert_int_equal(missing->status, CELL_UNSUPPORTED);
 	assert_non_null(strstr(missing->reason, "install gcc-riscv64-linux-gnu qemu-user"));
 	plan_free(&plan);
-	for (int i = 0; i < nf; i++)
-		free_family(&fams[i]);
-	free(fams);
-	free_suite(&s);
-	free_cpu_profile(&p);
+	fixture_free(&fx);
+}
+
+/* ---- where cells run: resolved by the plan ---- */
+static const char *fake_allocator(const char *name, char *reason, size_t n)
+{
+	if (!strcmp(name, "glibc"))
+		return "";
+	if (!strcmp(name, "mimalloc"))
+		return "/fake/libmimalloc.so.2";
+	snprintf(reason, n, "%s: not installed here", name);
+	return NULL;
+}
+
+static void test_plan_runtime(void **state)
+{
+	(void)state;
+	struct topology topo;
+	struct plan_fixture fx;
+	fixture_load(&fx, "tests/fixtures/configs/placements.json", "host");
+	assert_int_equal(topology_load("tests/fixtures/sys/j4205", &topo), 0);
+	struct plan plan;
+	struct plan_input in = fx.in;
+	in.topology = &topo;
+	assert_int_equal(plan_build(&in, &plan), 0);
+	size_t with_pair = 0;
+	for (size_t i = 0; i < plan.n; i++) {
+		const struct cell *c = &plan.cells[i];
+		enum placement_class cls;
+		int a, b;
+		assert_int_equal(placement_class_parse(c->spec.placement, &cls), 0);
+		if (topology_class_pair(&topo, cls, &a, &b) == 0) {
+			with_pair++;
+			assert_int_equal(c->status, CELL_PENDING);
+			assert_int_equal(c->spec.pin.producer, a);
+			assert_int_equal(c->spec.pin.consumer, b);
+		} else {
+			assert_int_equal(c->status, CELL_UNSUPPORTED);
+			assert_non_null(strstr(c->reason, "pair on this machine"));
+		}
+	}
+	assert_true(with_pair >= 4); /* same_cpu and unpinned exist everywhere */
+	plan_free(&plan);
+
+	/* without a topology no placement can be honoured */
+	in.topology = NULL;
+	assert_int_equal(plan_build(&in, &plan), 0);
+	for (size_t i = 0; i < plan.n; i++) {
+		assert_int_equal(plan.cells[i].status, CELL_UNSUPPORTED);
+		assert_non_null(strstr(plan.cells[i].reason, "cpu topology unreadable"));
+	}
+	plan_free(&plan);
+	free_suite(&fx.s);
+
+	/* allocators: a library to preload, or unsupported with the reason */
+	assert_int_equal(load_suite("seed004", &fx.s), 0);
+	in.suite = &fx.s;
+	in.allocator_library = fake_allocator;
+	assert_int_equal(plan_build(&in, &plan), 0);
+	size_t seen[3] = { 0 };
+	for (size_t i = 0; i < plan.n; i++) {
+		const struct cell *c = &plan.cells[i];
+		if (!strcmp(c->spec.allocator, "glibc")) {
+			assert_null(c->spec.preload);
+			seen[0]++;
+		} else if (!strcmp(c->spec.allocator, "mimalloc")) {
+			assert_string_equal(c->spec.preload, "/fake/libmimalloc.so.2");
+			seen[1]++;
+		} else {
+			assert_int_equal(c->status, CELL_UNSUPPORTED);
+			assert_non_null(strstr(c->reason, "not installed here"));
+			seen[2]++;
+		}
+	}
+	assert_true(seen[0] > 0 && seen[0] == seen[1] && seen[2] == 2 * seen[0]);
+	/* vs_glibc: against the same build under glibc, not another variant's */
+	for (size_t i = 0; i < plan.n; i++) {
+		struct cell *c = &plan.cells[i];
+		int glibc = !strcmp(c->spec.allocator, "glibc");
+		/* each variant its own time, the glibc build twice as slow */
+		double t = c->spec.variant ? (double)(c->spec.variant - c->spec.family->variants + 1) * (glibc ? 2.0 : 1.0)
+					   : 1.0;
+		double runs[3] = { t, t, t };
+		if (c->spec.variant && (glibc || !strcmp(c->spec.allocator, "mimalloc"))) {
+			c->status = CELL_OK;
+			stats_compute(&c->measure.time, runs, 3);
+		}
+	}
+	compute_speedups(&plan);
+	for (size_t i = 0; i < plan.n; i++) {
+		const struct cell *c = &plan.cells[i];
+		if (!strcmp(c->spec.allocator, "mimalloc"))
+			assert_true(fabs(c->vs_glibc - 2.0) < 1e-9);
+		else
+			assert_true(isnan(c->vs_glibc));
+	}
+	plan_free(&plan);
+	topology_free(&topo);
+	fixture_free(&fx);
+}
+
+/* ---- a cell's records: serialized once, parsed back the same ---- */
+static void fill_measured_cell(struct cell *c)
+{
+	static const double t[] = { 0.20, 0.21, 0.19, 0.20, 0.22 };
+	c->status = CELL_OK;
+	sv_push(&c->warnings, "throttled: clock fell");
+	snprintf(c->build.sha256, sizeof(c->build.sha256), "%064d", 7);
+	c->build.bytes = 16384;
+	c->verify.status = VERIFY_PASSED;
+	c->verify.seconds = 0.5;
+	struct cell_measurement *m = &c->measure;
+	stats_compute(&m->time, t, 5);
+	m->user_s = 0.01;
+	m->system_s = 0.02;
+	json_t *run = json_pack("{s:i, s:f, s:s, s:s, s:s}", "bytes", 2000, "seconds", 0.2, "producer", "exited 0",
+				"status", "ok", "consumer", "splice");
+	m->runs = xcalloc(1, sizeof(*m->runs));
+	assert_int_equal(meter_run_from_json(&m->runs[0], run), 0);
+	m->nruns = 1;
+	json_decref(run);
+	m->cooldown = xcalloc(1, sizeof(*m->cooldown));
+	m->ncooldown = 1;
+	m->cooldown[0].status = COOLDOWN_REACHED;
+	m->cooldown[0].temp_before = 60;
+	m->cooldown[0].temp_after = NAN;
+	m->cooldown[0].waited_s = 3;
+	snprintf(m->cooldown[0].sensor, sizeof(m->cooldown[0].sensor), "k10temp/Tctl");
+	snprintf(m->cooldown[0].reason, sizeof(m->cooldown[0].reason), "reached");
+	m->thermal.taken = 1;
+	m->thermal.throttled = THROTTLE_YES;
+	m->thermal.why = xstrdup("clock fell");
+	m->thermal.celsius_before = 55;
+	m->thermal.before = json_pack("{s:f}", "celsius", 55.0);
+	m->thermal.after = json_pack("{s:n}", "celsius");
+	m->counters.state = COUNTERS_COUNTED;
+	m->counters.source = xstrdup("callgrind");
+	m->counters.unit = xstrdup("byte");
+	m->counters.size = 4096;
+	m->counters.instructions_per_unit = 3.5;
+}
+
+static void test_cell_round_trip(void **state)
+{
+	(void)state;
+	struct plan_fixture fx;
+	fixture_load(&fx, "tests/fixtures/configs/matrix.json", "host");
+	struct plan a, b;
+	struct plan_input in = fx.in;
+	assert_int_equal(plan_build(&in, &a), 0);
+	assert_int_equal(plan_build(&in, &b), 0);
+	/* cell 0 measured with every record; the last variant cell shares its binary */
+	size_t twin = a.n - 2;
+	fill_measured_cell(&a.cells[0]);
+	a.cells[twin].status = CELL_OK;
+	a.cells[twin].build.same_binary_as = 0;
+	cell_set_status(&a.cells[1], CELL_WRONG_OUTPUT, "line 3 differs");
+	size_t idx[] = { 0, 1, twin };
+	for (size_t k = 0; k < 3; k++) {
+		json_t *j = cell_to_json(&a.cells[idx[k]], &a);
+		char *text = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(10));
+		json_t *back = json_loads(text, 0, NULL); /* through text, as the journal */
+		assert_int_equal(cell_from_json(&b.cells[idx[k]], back, &b), 0);
+		json_t *again = cell_to_json(&b.cells[idx[k]], &b);
+		assert_true(json_equal(j, again));
+		json_decref(j);
+		json_decref(back);
+		json_decref(again);
+		free(text);
+	}
+	/* the restored measurement computes as the original does */
+	assert_int_equal(b.cells[0].measure.time.n, 5);
+	assert_true(cell_rate(&b.cells[0], NULL, NULL) > 0);
+	assert_int_equal(b.cells[twin].build.same_binary_as, 0);
+	assert_int_equal(b.cells[0].measure.thermal.throttled, THROTTLE_YES);
+	assert_int_equal(b.cells[0].measure.cooldown[0].status, COOLDOWN_REACHED);
+	assert_int_equal(b.cells[1].status, CELL_WRONG_OUTPUT);
+	assert_string_equal(b.cells[1].reason, "line 3 differs");
+	json_t *bad = json_pack("{s:s}", "status", "no_such_status");
+	assert_int_equal(cell_from_json(&b.cells[2], bad, &b), -1);
+	json_decref(bad);
+	plan_free(&a);
+	plan_free(&b);
+	fixture_free(&fx);
 }
 
 /* ---- statistics ---- */
@@ -547,6 +738,7 @@ int main(void)
 		cmocka_unit_test(test_config_errors),  cmocka_unit_test(test_config_unknown_profile),
 		cmocka_unit_test(test_config_profiles), cmocka_unit_test(test_plan_matrix),
 		cmocka_unit_test(test_plan_placements), cmocka_unit_test(test_plan_cross),
+		cmocka_unit_test(test_plan_runtime),   cmocka_unit_test(test_cell_round_trip),
 		cmocka_unit_test(test_stats),          cmocka_unit_test(test_status_mapping),
 		cmocka_unit_test(test_hyperfine_quote), cmocka_unit_test(test_check_yes),
 		cmocka_unit_test(test_run_capture_env),
