@@ -8,15 +8,6 @@ setup_file() {
     export CACHE="$BATS_FILE_TMPDIR/cache"
 }
 
-# A project root with the vecloop fixture family and a suite written by the test.
-vec_root() {
-    local root="$1"
-    mkdir -p "$root/configs/suites" "$root/variants"
-    cp -r "$REPO/configs/cpus" "$root/configs/"
-    cp -r "$REPO/tests/fixtures/families/vecloop" "$root/variants/"
-    cp -r "$REPO/tests/fixtures/families/broken" "$root/variants/"
-}
-
 @test "compiler globs expand to every NAME-VERSION on PATH, in version order" {
     bin="$BATS_TEST_TMPDIR/bin"
     mkdir -p "$bin"
@@ -25,7 +16,7 @@ vec_root() {
         chmod +x "$bin/$n"
     done
     root="$BATS_TEST_TMPDIR/root"
-    vec_root "$root"
+    make_vecloop_root "$root"
     cat > "$root/configs/suites/globs.json" <<'J'
 {"name": "globs", "variants": ["vecloop/dot"], "compilers": ["fbcc-*", "nosuchcc-*"], "opt": ["-O2"],
  "march": ["default"], "runs": 1, "warmup": 0}
@@ -40,7 +31,7 @@ J
 
 @test "a missing compiler version makes its cells unsupported, naming the package" {
     root="$BATS_TEST_TMPDIR/root"
-    vec_root "$root"
+    make_vecloop_root "$root"
     cat > "$root/configs/suites/missing.json" <<'J'
 {"name": "missing", "variants": ["vecloop/dot"], "compilers": ["gcc", "clang-99", "gcc-98"], "opt": ["-O2"],
  "march": ["default"], "runs": 1, "warmup": 0}
@@ -56,7 +47,7 @@ J
 
 @test "flag sets: the name joins id and config; a rejected flag is build_failed with the compiler's message" {
     root="$BATS_TEST_TMPDIR/root"
-    vec_root "$root"
+    make_vecloop_root "$root"
     cat > "$root/configs/suites/sets.json" <<'J'
 {"name": "sets", "variants": ["broken/good"], "compilers": ["gcc"], "opt": ["-O2"], "march": ["default"],
  "flags": {"base": [], "bad": ["-fno-such-flag-flagbench"], "unroll": ["-funroll-loops"]},
@@ -77,7 +68,7 @@ J
     major=$(clang --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -1)
     command -v "llvm-profdata-$major" >/dev/null || skip "llvm-profdata-$major not installed (scripts/deps.sh compilers)"
     root="$BATS_TEST_TMPDIR/root"
-    vec_root "$root"
+    make_vecloop_root "$root"
     cat > "$root/configs/suites/pgo.json" <<'J'
 {"name": "pgo", "variants": ["vecloop/dot"], "compilers": ["gcc", "clang"], "opt": ["-O2"], "march": ["default"],
  "flags": {"base": [], "pgo": "pgo"}, "sizes": {"vecloop": 300}, "runs": 1, "warmup": 0}
@@ -106,7 +97,7 @@ J
 
 @test "a malformed flags object exits 2 naming the place" {
     root="$BATS_TEST_TMPDIR/root"
-    vec_root "$root"
+    make_vecloop_root "$root"
     printf '{"name": "x", "variants": ["vecloop/*"], "compilers": ["gcc"], "opt": ["-O2"],\n "flags": {"base": [], "lto": "flto"}}\n' \
         > "$root/configs/suites/badflags.json"
     FLAGBENCH_ROOT="$root" run "$FLAGBENCH" run --suite badflags --dry-run --out "$BATS_TEST_TMPDIR/r"

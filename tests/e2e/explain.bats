@@ -10,10 +10,7 @@ load helpers
 setup_file() {
     export CACHE="$BATS_FILE_TMPDIR/cache"
     export ROOT="$BATS_FILE_TMPDIR/root"
-    mkdir -p "$ROOT/configs/suites" "$ROOT/variants"
-    cp -r "$REPO/configs/cpus" "$ROOT/configs/"
-    cp "$REPO/tests/fixtures/configs/vecloop.json" "$ROOT/configs/suites/"
-    cp -r "$REPO/tests/fixtures/families/vecloop" "$ROOT/variants/"
+    make_vecloop_root "$ROOT"
     export RUN="$BATS_FILE_TMPDIR/run"
     # the run explain reads: built and verified, timed once (explain measures again)
     FLAGBENCH_ROOT="$ROOT" "$FLAGBENCH" run --suite vecloop --out "$RUN" --cache "$CACHE" --runs 1 \

@@ -7,10 +7,7 @@ load ../e2e/helpers
 setup_file() {
     export CACHE="$BATS_FILE_TMPDIR/cache"
     export ROOT="$BATS_FILE_TMPDIR/root"
-    mkdir -p "$ROOT/configs/suites" "$ROOT/variants"
-    cp -r "$REPO/configs/cpus" "$ROOT/configs/"
-    cp "$REPO/tests/fixtures/configs/vecloop.json" "$ROOT/configs/suites/"
-    cp -r "$REPO/tests/fixtures/families/vecloop" "$ROOT/variants/"
+    make_vecloop_root "$ROOT"
 }
 
 needs_valgrind() {
