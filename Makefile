@@ -33,7 +33,7 @@ HARNESS_SRCS := \
 	harness/core/util.c harness/core/runcmd.c harness/core/options.c harness/core/jsonpos.c \
 	harness/config.c harness/plan.c harness/build.c harness/verify.c \
 	harness/measure.c harness/meter.c harness/system/cooldown.c harness/core/stats.c \
-	harness/system/sysinfo.c harness/results.c harness/tables/summary.c harness/run.c harness/system/counters.c \
+	harness/system/sysinfo.c harness/results.c harness/run.c harness/system/counters.c \
 	harness/checks/check.c harness/checks/check_yes.c
 HARNESS_MAIN := harness/main.c
 UNIT_TESTS := tests/unit/test_core.c

@@ -9,7 +9,7 @@
 #include "explain.h"
 #include "meter.h"
 #include "options.h"
-#include "render.h"
+#include "model.h"
 #include "run.h"
 #include "topology.h"
 #include "util.h"
@@ -28,8 +28,9 @@ static const struct command commands[] = {
 	{ "cooldown", cmd_cooldown, "[options]: pause against thermal throttling" },
 	{ "topology", cmd_topology, "cpus, caches and producer/consumer placement classes" },
 	{ "doctor", cmd_doctor, "system checks: governor, turbo, smt, load, sensors, tools" },
-	{ "report", cmd_report, "RUN_DIR: the headline tables of a run" },
-	{ "merge", cmd_merge, "RUN_DIR...: cross-machine tables" },
+	{ "tables", cmd_tables, "RUN_DIR... [--format term|md|csv|json|tsv]: the tables of runs" },
+	{ "report", cmd_tables, "RUN_DIR: the tables of a run in the terminal (tables)" },
+	{ "merge", cmd_tables, "RUN_DIR...: runs side by side in Markdown (tables --format md)" },
 	{ "explain", cmd_explain, "RUN_DIR CELL_A CELL_B: which flags make B faster than A" },
 	{ NULL, NULL, NULL },
 };

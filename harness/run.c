@@ -22,7 +22,8 @@
 #include "plan.h"
 #include "results.h"
 #include "runcmd.h"
-#include "summary.h"
+#include "model.h"
+#include "progress.h"
 #include "sysinfo.h"
 #include "thermal.h"
 #include "topology.h"
@@ -650,7 +651,7 @@ static void run_announce(struct run *r)
 static void run_summary(struct run *r)
 {
 	if (!r->rs.interrupted)
-		print_summary(stdout, &r->plan);
+		tables_print_run(r->rs.dir);
 	fprintf(stderr, "flagbench: results in %s/results.json%s\n", r->rs.dir, r->rs.interrupted ? " (interrupted)" : "");
 }
 

@@ -1,14 +1,15 @@
-# mk/render.mk: tables and plots from results.json (issue 4).
+# mk/render.mk: the results model (harness/tables/: `flagbench tables`), and the
+# plots and pages laid out from it (issue 9).
 #   make plots [RUN=DIR]          render one run folder, or every run under results/ with a results.json
 #   make publish RUNS="DIR..." [PUBLIC=public]   cross-machine tables and a static site
-# Rendering needs jq and gnuplot (Debian packages jq, gnuplot-nox), not build/flagbench.
+# Rendering needs build/flagbench (the tables), jq (the pages) and gnuplot (the plots).
 # Variables set on make's command line reach the recipes through the environment, so
 # the scripts get RUN and PUBLIC as single arguments whatever characters they hold.
 
-HARNESS_SRCS += harness/tables/render.c
-UNIT_TESTS += tests/unit/test_render.c
+HARNESS_SRCS += harness/tables/model.c harness/tables/writers.c harness/tables/progress.c
+UNIT_TESTS += tests/unit/test_model.c
 
-plots:
+plots: $(BUILD)/flagbench
 	$(Q)if [ -n "$${RUN:-}" ]; then \
 		plots/render.sh "$$RUN"; \
 	elif [ -d results ]; then \
@@ -18,6 +19,6 @@ plots:
 		echo "flagbench: no results/ folder: nothing to render (make plots RUN=DIR renders one run)" >&2; \
 	fi
 
-publish:
+publish: $(BUILD)/flagbench
 	$(Q)if [ -z "$${RUNS:-}" ]; then echo 'flagbench: usage: make publish RUNS="DIR..." [PUBLIC=public]' >&2; exit 2; fi; \
 	set -f; plots/publish.sh "$${PUBLIC:-public}" $$RUNS

@@ -1,23 +1,27 @@
-# heatmap.gp: variants down, build configurations across, the value printed in each cell,
-# the colour its share of the row's best (1 = the best configuration for that variant).
-#   gnuplot -c plots/heatmap.gp DATA OUTBASE NCOLS NROWS COLWIDTH XROTATE TITLE
-# DATA is the TSV that plots/plotdata.jq writes: block 0 rows  x y ratio text ok(1|0),
-# block 1 x tic labels, block 2 y tic labels.  Cells that are not ok are grey with their
-# status word.  COLWIDTH: pixels per column (room for the longest cell text, e.g.
-# "7.36 GiB/s ±1.2% †"); XROTATE 1: the column names are slanted.  Writes OUTBASE.svg
-# and OUTBASE.png.  Arguments are data, never gnuplot code.
+# heatmap.gp: variants down, build configurations across, each cell's text printed in it.
+#   gnuplot -c plots/heatmap.gp DATA OUTBASE NCOLS NROWS TITLE
+# DATA as for bars.gp (the throughput table).  The colour is the cell's share of its
+# row's best as the model gives it: cells whose intervals overlap share a colour, so
+# colour never ranks a tie.  Cells that are not ok are grey with their status word.
+# Writes OUTBASE.svg and OUTBASE.png.  Arguments are data, never gnuplot code.
 
 data = ARG1
 outbase = ARG2
 ncols = int(ARG3)
 nrows = int(ARG4)
-colw = int(ARG5)
-xrot = int(ARG6)
 
 set datafile separator "\t"
 set datafile missing "NaN"
 set encoding utf8
-set title ARG7 noenhanced
+# room for the longest text (about 7 pixels a byte); slanted names when they are wider
+stats data using 1:(strlen(strcol(7))) nooutput
+colw = STATS_max_y * 7 + 24 > 150 ? int(STATS_max_y * 7 + 24) : 150
+stats data using 1:(strlen(strcol(9))) nooutput
+xrot = STATS_max_y * 7 > colw
+# a title that fits the width, on two lines
+w = 260 + colw * ncols < 640 ? 640 : 260 + colw * ncols
+fit(t) = strlen(t) > int(w / 7.5) ? t[1:int(w / 7.5) - 3]."..." : t
+set title fit(ARG5)."\n".fit("colour: share of the row's best; overlapping intervals share a colour") noenhanced
 unset key
 set border 0
 set tics scale 0 noenhanced
@@ -33,16 +37,16 @@ set cblabel "share of the row's best"
 set palette defined (0 "#d73027", 0.5 "#fdae61", 0.75 "#fee08b", 0.9 "#d9ef8b", 1 "#1a9850")
 set style fill solid 1.0 border lc rgb "#ffffff"
 
-w = 260 + colw * ncols
-h = 170 + 34 * nrows + (xrot ? 110 : 0)
+h = 190 + 34 * nrows + (xrot ? 110 : 0)
+y(r) = nrows - 1 - r
 set terminal svg size w,h fixed font "sans,12" background "#ffffff"
 set output outbase.".svg"
 plot \
-	data index 0 using 1:2:(0.5):(0.5):3 with boxxyerror fc palette, \
-	data index 0 using 1:($5 > 0 ? NaN : $2):(0.5):(0.5) with boxxyerror fc rgb "#d0d0d0", \
-	data index 0 using 1:2:4 with labels font ",10" noenhanced, \
-	data index 1 using 1:(NaN):xtic(2), \
-	data index 2 using (NaN):1:ytic(2)
+	for [s=0:ncols-1] data index s using (s):(y($1)):(0.5):(0.5):5 with boxxyerror fc palette, \
+	for [s=0:ncols-1] data index s using (s):($6 > 0 ? NaN : y($1)):(0.5):(0.5) with boxxyerror fc rgb "#d0d0d0", \
+	for [s=0:ncols-1] data index s using (s):(y($1)):7 with labels font ",10" noenhanced, \
+	for [s=0:ncols-1] data index s every ::1::1 using (s):(NaN):xtic(9), \
+	data index 0 using (NaN):(y($1)):ytic(8)
 
 set terminal pngcairo size w,h font "sans,10" background "#ffffff"
 set output outbase.".png"

@@ -7,8 +7,9 @@
 # OUTDIR is replaced whole; a folder that exists and was not made by this script is refused.
 #
 # Exit status: 0 published; 1 some run failed to render (the rest is published);
-# 2 bad usage or a RUN_DIR without a flagbench results.json.  Needs jq (Debian package jq);
-# without gnuplot (gnuplot-nox) the site has tables but no plots.
+# 2 bad usage or a RUN_DIR without a flagbench results.json.  Needs build/flagbench (or
+# FLAGBENCH) and jq (Debian package jq); without gnuplot (gnuplot-nox) the site has tables
+# but no plots.  The tables are `flagbench tables` of all the runs together.
 set -u -o pipefail
 
 say() { printf 'flagbench: %s\n' "$*" >&2; }
@@ -22,6 +23,7 @@ here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P) || exit 2
 out=$1
 shift
 JQ=${JQ:-jq}
+FLAGBENCH=${FLAGBENCH:-$here/../build/flagbench}
 if ! command -v "$JQ" >/dev/null 2>&1; then
 	say "warning: jq not found (Debian package jq): nothing published"
 	exit 0
@@ -33,11 +35,6 @@ for run in "$@"; do
 	[ -d "$run" ] || f=$run
 	if [ ! -f "$f" ]; then
 		say "$run: no results.json there"
-		exit 2
-	fi
-	if ! err=$("$JQ" -e '(.schema | type == "string" and startswith("flagbench-results/")) and (.cells | type == "array")' \
-		"$f" 2>&1 >/dev/null); then
-		say "$f: not a flagbench results file${err:+: $err}"
 		exit 2
 	fi
 	results+=("$f")
@@ -57,7 +54,8 @@ mkdir -p -- "$parent" || exit 2
 tmp=$(mktemp -d "$parent/.publish.XXXXXX") || { say "cannot write in $parent"; exit 2; }
 trap 'rm -rf -- "$tmp"' EXIT
 
-mapfile -t dirs < <("$JQ" -r -s -L "$here" --arg format dirs -f "$here/merge.jq" "${results[@]}")
+"$FLAGBENCH" tables --format json -- "${results[@]}" >"$tmp/model.json" || exit 2
+mapfile -t dirs < <("$JQ" -r '.runs[].slug' "$tmp/model.json")
 if [ "${#dirs[@]}" -ne "${#results[@]}" ]; then
 	say "cannot name the run folders"
 	exit 1
@@ -68,19 +66,17 @@ mkdir -p -- "$tmp/runs"
 for i in "${!results[@]}"; do
 	d="$tmp/runs/${dirs[$i]}"
 	mkdir -p -- "$d" && cp -- "${results[$i]}" "$d/results.json" || exit 1
-	FLAGBENCH_RENDER_QUIET=1 "$here/render.sh" "$d" || rc=1
+	FLAGBENCH_RENDER_QUIET=1 FLAGBENCH=$FLAGBENCH "$here/render.sh" "$d" || rc=1
 done
 
-for f in md csv html; do
-	name=merged.$f
-	[ "$f" = html ] && name=index.html
-	mode=-r
-	[ "$f" = md ] && mode=-j # the Markdown text ends with its own newline
-	if ! "$JQ" "$mode" -s -L "$here" --arg format "$f" -f "$here/merge.jq" "${results[@]}" >"$tmp/$name"; then
-		say "$name failed"
-		exit 1
-	fi
+for f in md csv; do
+	"$FLAGBENCH" tables --format "$f" --out "$tmp/merged.$f" -- "${results[@]}" || exit 1
 done
+if ! "$JQ" -r -L "$here" --rawfile css "$here/page.css" -f "$here/site.jq" "$tmp/model.json" >"$tmp/index.html"; then
+	say "index.html failed"
+	exit 1
+fi
+rm -f -- "$tmp/model.json"
 printf 'made by plots/publish.sh; the whole folder is replaced on the next publish\n' >"$tmp/$marker"
 chmod 755 "$tmp"
 

@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
 # plots/render.sh: the tables, plots and index.html of one run, from its results.json alone.
 #   plots/render.sh RUN_DIR
-# Writes RUN_DIR/tables/<family>{.md,.csv,-speedup.md,-compilers.md},
-# RUN_DIR/plots/<family>-{throughput,heatmap,speedup,compilers}.{svg,png} and RUN_DIR/index.html.
+# The model (`flagbench tables`) makes every table and number; this script lays them out:
+# RUN_DIR/tables/<family>.md (throughput), <family>-<table>.md (speedup, against,
+# compilers, ...), <family>.csv; RUN_DIR/plots/<family>-<table>.{svg,png} and
+# <family>-heatmap.{svg,png} drawn by gnuplot from `--format tsv`; RUN_DIR/index.html
+# laid out by plots/index.jq from `--format json`.
 # Everything is built in a temporary folder inside RUN_DIR and moved into place at the
 # end, so a failed render leaves the previous one; rendering twice gives the same files.
 #
 # Exit status: 0 rendered, or skipped with a warning because jq or gnuplot is missing
 # (results.json is never touched); 1 some table or plot failed; 2 bad usage or not a
-# flagbench results file.  JQ and GNUPLOT in the environment name other programs;
-# FLAGBENCH_RENDER_QUIET=1 drops the closing "rendered" line.
+# flagbench results file.  FLAGBENCH, JQ and GNUPLOT in the environment name other
+# programs (default: build/flagbench of this tree); FLAGBENCH_RENDER_QUIET=1 drops the
+# closing "rendered" line.
 #
-# Paths are always quoted and passed as arguments: to jq with --arg/-f, to gnuplot with
-# -c (its ARGs are strings, never parsed as code).  Nothing here uses eval.
+# Paths are always quoted and passed as arguments: to flagbench and jq as arguments, to
+# gnuplot with -c (its ARGs are strings, never parsed as code).  Nothing here uses eval.
 set -u -o pipefail
 
 say() { printf 'flagbench: %s\n' "$*" >&2; }
@@ -34,11 +38,16 @@ if [ ! -f "$results" ]; then
 	exit 2
 fi
 
+FLAGBENCH=${FLAGBENCH:-$here/../build/flagbench}
 JQ=${JQ:-jq}
 GNUPLOT=${GNUPLOT:-gnuplot}
 if ! command -v "$JQ" >/dev/null 2>&1; then
 	say "warning: jq not found (Debian package jq): tables and plots skipped; results kept in $results"
 	exit 0
+fi
+if [ ! -x "$FLAGBENCH" ]; then
+	say "$FLAGBENCH not found: build it with make"
+	exit 2
 fi
 have_gnuplot=1
 if ! command -v "$GNUPLOT" >/dev/null 2>&1; then
@@ -46,102 +55,65 @@ if ! command -v "$GNUPLOT" >/dev/null 2>&1; then
 	have_gnuplot=0
 fi
 
-jqf() { "$JQ" -L "$here" "$@"; }
-
-# Is this a flagbench results file?  jq names the line and column of a syntax error.
-if ! err=$("$JQ" empty "$results" 2>&1); then
-	say "$results: not valid JSON: ${err#parse error: }"
-	exit 2
-fi
-schema=$("$JQ" -r 'if type == "object" and (.schema | type) == "string" then .schema else "(none)" end' "$results")
-case "$schema" in
-flagbench-results/1) ;;
-flagbench-results/*) say "warning: $results: schema $schema, this renderer knows flagbench-results/1: rendering what matches" ;;
-*)
-	say "$results: not a flagbench results file (schema \"$schema\", expected \"flagbench-results/1\")"
-	exit 2
-	;;
-esac
-if ! "$JQ" -e '(.cells | type) == "array"' "$results" >/dev/null 2>&1; then
-	say "$results: no cells array"
-	exit 2
-fi
-
 tmp=$(mktemp -d "$dir/.render.XXXXXX") || { say "cannot write in $dir"; exit 2; }
 trap 'rm -rf -- "$tmp"' EXIT
 mkdir -p -- "$tmp/plots" "$tmp/tables" "$tmp/data"
-# emulated cells become families of their own (plots/emulated.jq)
-if ! "$JQ" -f "$here/emulated.jq" "$results" >"$tmp/results.json" 2>"$tmp/err"; then
-	say "$results: $(cat "$tmp/err")"
-	exit 2
-fi
-results="$tmp/results.json"
+# The model: flagbench checks the file (bad JSON with line and column, the schema).
+"$FLAGBENCH" tables --format json -- "$results" >"$tmp/model.json" || exit 2
 rc=0
 : >"$tmp/produced"
 
-# One bar or heat plot: jq writes its parameters (first line) and data, gnuplot draws
-# OUT.svg and OUT.png.  Gnuplot's chatter is kept and shown only when it fails.
-plot_one() { # family-index slug kind
-	local fam=$1 slug=$2 kind=$3 out data has a b c d e f g st
-	data="$tmp/data/$slug-$kind.tsv"
-	out="$tmp/plots/$slug-$kind"
-	if ! jqf -r --argjson fam "$fam" --arg plot "$kind" --arg part both -f "$here/plotdata.jq" \
-		"$results" >"$data.all" 2>"$tmp/err"; then
-		say "$slug: $kind data failed: $(cat -- "$tmp/err")"
+# One plot of one table: flagbench writes its data and parameters (first line), gnuplot
+# draws OUT.svg and OUT.png.  Gnuplot's chatter is kept and shown only when it fails.
+plot_one() { # slug table script out
+	local data="$tmp/data/$1-$2.tsv" out="$tmp/plots/$4" hash has nc nr hl ti yl st
+	if ! "$FLAGBENCH" tables --format tsv --family "$1" --table "$2" -- "$results" >"$data" 2>"$tmp/err"; then
+		say "$1: $2 data failed: $(cat -- "$tmp/err")"
 		return 1
 	fi
-	tail -n +2 -- "$data.all" >"$data"
-	if [ "$kind" = heatmap ]; then
-		IFS=$'\t' read -r has a b c d e <"$data.all"
-		[ "$has" = 1 ] || return 0
-		"$GNUPLOT" -c "$here/heatmap.gp" "$data" "$out" "$a" "$b" "$c" "$d" "$e" >"$tmp/err" 2>&1
-		st=$?
+	IFS=$'\t' read -r hash has nc nr hl ti yl <"$data"
+	[ "$has" = 1 ] || return 0 # nothing measured: no plot
+	if [ "$3" = heatmap ]; then
+		"$GNUPLOT" -c "$here/heatmap.gp" "$data" "$out" "$nc" "$nr" "$ti" >"$tmp/err" 2>&1
 	else
-		IFS=$'\t' read -r has a b c d e f g <"$data.all"
-		[ "$has" = 1 ] || return 0
-		"$GNUPLOT" -c "$here/bars.gp" "$data" "$out" "$a" "$b" "$c" "$d" "$e" "$f" "$g" >"$tmp/err" 2>&1
-		st=$?
+		"$GNUPLOT" -c "$here/bars.gp" "$data" "$out" "$nc" "$nr" "$hl" "$ti" "$yl" >"$tmp/err" 2>&1
 	fi
+	st=$?
 	if [ "$st" -ne 0 ] || [ ! -s "$out.svg" ] || [ ! -s "$out.png" ]; then
-		say "$slug: $kind plot failed:"
+		say "$4: plot failed:"
 		sed 's/^/  /' -- "$tmp/err" >&2
 		rm -f -- "$out.svg" "$out.png"
 		return 1
 	fi
-	printf 'plots/%s-%s.svg\nplots/%s-%s.png\n' "$slug" "$kind" "$slug" "$kind" >>"$tmp/produced"
+	printf 'plots/%s.svg\nplots/%s.png\n' "$4" "$4" >>"$tmp/produced"
 }
 
-table_one() { # family-index table format file
-	local mode=-r
-	[ "$3" = md ] && mode=-j # the Markdown text ends with its own newline
-	if ! jqf "$mode" --argjson fam "$1" --arg table "$2" --arg format "$3" -f "$here/tables.jq" \
-		"$results" >"$tmp/tables/$4" 2>"$tmp/err"; then
+table_one() { # slug table format file
+	if ! "$FLAGBENCH" tables --format "$3" --family "$1" ${2:+--table "$2"} --out "$tmp/tables/$4" -- "$results" 2>"$tmp/err"; then
 		say "$4: table failed: $(cat -- "$tmp/err")"
 		return 1
 	fi
 }
 
-if ! jqf -r -f "$here/families.jq" "$results" >"$tmp/families" 2>"$tmp/err"; then
+if ! "$JQ" -r '.families[] | .slug as $s | .tables[] | [$s, .name] | @tsv' "$tmp/model.json" >"$tmp/tables.tsv" 2>"$tmp/err"; then
 	say "$results: $(cat -- "$tmp/err")"
 	exit 2
 fi
-while IFS=$'\t' read -r fam slug; do
-	table_one "$fam" throughput md "$slug.md" || rc=1
-	table_one "$fam" throughput csv "$slug.csv" || rc=1
-	table_one "$fam" speedup md "$slug-speedup.md" || rc=1
-	table_one "$fam" compilers md "$slug-compilers.md" || rc=1
+while IFS=$'\t' read -r slug table; do
+	file=$slug-$table
+	[ "$table" = throughput ] && file=$slug && { table_one "$slug" "" csv "$slug.csv" || rc=1; }
+	table_one "$slug" "$table" md "$file.md" || rc=1
 	if [ "$have_gnuplot" = 1 ]; then
-		for kind in throughput heatmap speedup compilers; do
-			plot_one "$fam" "$slug" "$kind" || rc=1
-		done
+		plot_one "$slug" "$table" bars "$slug-$table" || rc=1
+		[ "$table" = throughput ] && { plot_one "$slug" "$table" heatmap "$slug-heatmap" || rc=1; }
 	fi
-done <"$tmp/families"
+done <"$tmp/tables.tsv"
 
 note=""
 [ "$have_gnuplot" = 1 ] || note="Plots were not drawn: gnuplot is not installed (Debian package gnuplot-nox)."
 [ "$rc" = 0 ] || note="${note:+$note }Some plots or tables failed to render; see the messages of plots/render.sh."
-if ! jqf -r --rawfile produced "$tmp/produced" --arg note "$note" -f "$here/index.jq" \
-	"$results" >"$tmp/index.html" 2>"$tmp/err"; then
+if ! "$JQ" -r -L "$here" --slurpfile model "$tmp/model.json" --rawfile produced "$tmp/produced" --arg note "$note" \
+	--rawfile css "$here/page.css" -f "$here/index.jq" "$results" >"$tmp/index.html" 2>"$tmp/err"; then
 	say "index.html failed: $(cat -- "$tmp/err")"
 	exit 1
 fi

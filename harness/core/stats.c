@@ -91,6 +91,17 @@ double stats_ci_percent(const struct stats *s)
 	return 100.0 * half / s->median;
 }
 
+double stats_ratio_ci_percent(double a_percent, double b_percent)
+{
+	return sqrt(a_percent * a_percent + b_percent * b_percent);
+}
+
+void stats_bounds(double value, double ci_percent, double *low, double *high)
+{
+	*low = value * (1 - ci_percent / 100);
+	*high = value * (1 + ci_percent / 100);
+}
+
 void stats_free(struct stats *s)
 {
 	free(s->runs);

@@ -27,6 +27,11 @@ void stats_free(struct stats *s);
 /* Half-width of the CI relative to the median, in percent (0 for n < 3). */
 double stats_ci_percent(const struct stats *s);
 int stats_is_outlier(const struct stats *s, double x);
+/* The interval of a ratio of two independent medians, from their half-widths
+ * in percent: root sum of squares (harness/tables/model.c calls this). */
+double stats_ratio_ci_percent(double a_percent, double b_percent);
+/* The ends of value +- ci_percent. */
+void stats_bounds(double value, double ci_percent, double *low, double *high);
 /* {"median","mean","stddev","min","max","mad","cv","ci95":[lo,hi],"outliers","runs":[]} */
 json_t *stats_to_json(const struct stats *s);
 int stats_from_json(struct stats *s, const json_t *j);

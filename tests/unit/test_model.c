@@ -1,0 +1,331 @@
+/* Unit tests of the results model (harness/tables/model.c) and its writers:
+ * number formats; values, intervals, marks and ratios of small runs; the
+ * answer in words and the heatmap shares; the tables left out; runs side by
+ * side; bad input; each format's escaping.  Table-driven where the cases are alike. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <math.h>
+
+#include <cmocka.h>
+
+#include "model.h"
+#include "util.h"
+
+static void test_formats(void **state)
+{
+	(void)state;
+	static const struct {
+		double v;
+		const char *unit, *want;
+	} cases[] = {
+		{ 74.5 * 1048576, NULL, "74.5 MiB/s" },
+		{ 7.36 * 1073741824.0, "bytes/s", "7.36 GiB/s" },
+		{ 2048, "B/s", "2.0 KiB/s" },
+		{ 1.9e6, "blocks/s", "1.90 Mblocks/s" },
+		{ 2.5e9, "lines/s", "2.50 Glines/s" },
+		{ 1234, "lines/s", "1.23 klines/s" },
+		{ 12, "lines/s", "12.00 lines/s" },
+		/* counted in operations: microseconds per operation, as the seeds print them */
+		{ 6.45e6, "ops/s", "0.155 usec/op" },
+		{ 1e6 / 589.21089, "ops/s", "589.211 usec/op" },
+		{ 1e6 / 0.00286, "ops/s", "0.00286 usec/op" },
+	};
+	char buf[64];
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		model_format_value(cases[i].v, cases[i].unit, buf, sizeof(buf));
+		assert_string_equal(buf, cases[i].want);
+	}
+	static const struct {
+		double r;
+		const char *want;
+	} ratios[] = { { 1, "1.00x" }, { 101.534, "101.53x" }, { 0.000221, "0.000221x" }, { 0.0123, "0.01x" } };
+	for (size_t i = 0; i < sizeof(ratios) / sizeof(ratios[0]); i++) {
+		model_format_ratio(ratios[i].r, buf, sizeof(buf));
+		assert_string_equal(buf, ratios[i].want);
+	}
+}
+
+static char *temp_file(const char *text)
+{
+	char *path = xstrdup("/tmp/flagbench-test-model-XXXXXX");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	size_t len = strlen(text);
+	assert_int_equal(write(fd, text, len), (ssize_t)len);
+	close(fd);
+	return path;
+}
+
+/* A cell: its rate, time_s with its interval, throttled, warnings and more fields. */
+#define CELL(fam, v, cfg, extra, rate, ci, nruns, thr, warn) \
+	"{\"id\": \"" fam "/" v "@" cfg "\", \"family\": \"" fam "\", \"variant\": \"" v "\", \"config\": \"" cfg \
+	"\", " extra "\"status\": \"ok\", " rate ", \"time_s\": {\"median\": 1, \"ci95_percent\": " ci \
+	", \"runs\": " nruns "}, \"throttled\": " thr ", \"warnings\": " warn "}"
+#define RUN(id, prof, fams, cells) \
+	"{\"schema\": \"flagbench-results/1\", \"run\": {\"id\": \"" id "\", \"cpu_profile\": \"" prof "\"}, " \
+	"\"families\": {" fams "}, \"cells\": [" cells "]}"
+#define THREE "[1, 1, 1]"
+
+/* Loads one or two runs given as text. */
+static void load(struct model *m, const char *a, const char *b, const char *against)
+{
+	char *paths[] = { temp_file(a), b ? temp_file(b) : NULL };
+	assert_int_equal(model_load(m, paths, b ? 2 : 1, against), 0);
+	for (size_t i = 0; i < 2 && paths[i]; i++) {
+		unlink(paths[i]);
+		free(paths[i]);
+	}
+}
+
+static struct mtable *table_of(struct model *m, const char *fam, const char *name)
+{
+	struct mfamily *f = model_family(m, fam);
+	assert_non_null(f);
+	for (size_t i = 0; i < f->ntables; i++)
+		if (!strcmp(f->tables[i].name, name))
+			return &f->tables[i];
+	return NULL;
+}
+
+static const char *text_at(struct mtable *t, size_t r, size_t c)
+{
+	static char buf[128];
+	model_text(t, &t->rows[r].cells[c], buf, sizeof(buf), NULL, NULL);
+	return buf;
+}
+
+static void test_values_intervals_marks(void **state)
+{
+	(void)state;
+	struct model m;
+	load(&m, RUN("r", "host", "\"bignum\": {\"kind\": \"compute\", \"unit\": \"ops\", \"baseline\": \"fp\"},"
+					  " \"yes\": {\"kind\": \"stream\", \"baseline\": \"buf\"}",
+		     CELL("bignum", "fp", "gcc/-O2/default/glibc", "\"compiler\": \"gcc\", \"allocator\": \"glibc\", ",
+			  "\"rate\": {\"median\": 6450000, \"unit\": \"ops/s\"}", "2.5", THREE, "\"no\"", "[]") ","
+		     CELL("bignum", "fp", "gcc/-O2/default/mimalloc", "\"compiler\": \"gcc\", \"allocator\": \"mimalloc\", ",
+			  "\"rate\": {\"median\": 8000000, \"unit\": \"ops/s\"}", "1.5", THREE, "\"yes\"",
+			  "[\"throttled: package throttle count rose\"]") ","
+		     CELL("bignum", "ec", "gcc/-O2/default/glibc", "\"compiler\": \"gcc\", \"allocator\": \"glibc\", ",
+			  "\"rate\": {\"median\": 2000, \"unit\": \"ops/s\"}", "4", THREE, "\"unknown\"",
+			  "[\"precision 1% not reached\"]") ","
+		     /* two runs: ci95_percent 0 as stats writes it, no interval */
+		     CELL("bignum", "ec", "gcc/-O2/default/mimalloc", "\"compiler\": \"gcc\", \"allocator\": \"mimalloc\", ",
+			  "\"rate\": {\"median\": 2500, \"unit\": \"ops/s\"}", "0", "[1, 1]", "null", "[]") ","
+		     /* a reference measured per placement: each column shows its own */
+		     CELL("yes", "buf", "gcc/-O2/default/same_l3", "\"compiler\": \"gcc\", \"placement\": \"same_l3\", ",
+			  "\"throughput_Bps\": {\"median\": 1073741824}", "3", THREE, "\"no\"", "[]") ","
+		     CELL("yes", "buf", "gcc/-O2/default/unpinned", "\"compiler\": \"gcc\", \"placement\": \"unpinned\", ",
+			  "\"throughput_Bps\": {\"median\": 2147483648}", "1", THREE, "\"no\"", "[]") ","
+		     CELL("yes", "ref", "reference/unpinned", "\"compiler\": \"none\", \"placement\": \"unpinned\", ",
+			  "\"throughput_Bps\": {\"median\": 3221225472}", "2", THREE, "\"no\"", "[]") ","
+		     CELL("yes", "ref", "reference/same_l3", "\"compiler\": \"none\", \"placement\": \"same_l3\", ",
+			  "\"throughput_Bps\": {\"median\": 1048576}", "5", THREE, "\"no\"", "[]")),
+	     NULL, NULL);
+	struct mtable *t = table_of(&m, "bignum", "throughput");
+	assert_non_null(t);
+	assert_string_equal(t->unit, "ops/s");
+	assert_float_equal(t->rows[0].cells[0].value, 6450000, 1e-9);
+	assert_float_equal(t->rows[0].cells[0].lo, 6450000 * 0.975, 1e-6);
+	/* † for the throttled cell, whose throttle note is no ‡; ‡ for another warning */
+	assert_string_equal(text_at(t, 0, 1), "0.125 usec/op \xc2\xb1" "1.5% \xe2\x80\xa0");
+	assert_string_equal(text_at(t, 1, 0), "500.000 usec/op \xc2\xb1" "4.0% \xe2\x80\xa1");
+	assert_string_equal(text_at(t, 1, 1), "400.000 usec/op");
+	assert_true(isnan(t->rows[1].cells[1].lo));
+	assert_int_equal(t->shown, MARK_THROTTLED | MARK_WARNED | SHOWN_CI);
+	assert_int_equal(model_family(&m, "bignum")->warnings.n, 1);
+
+	/* speedups: both intervals combined (sqrt(2.5^2 + 4^2)), none on the baseline's own 1.00x,
+	 * † where the baseline throttled, none without an interval */
+	t = table_of(&m, "bignum", "speedup");
+	assert_non_null(t);
+	assert_float_equal(t->rows[1].cells[0].value, 2000 / 6450000.0, 1e-12);
+	assert_float_equal(t->rows[1].cells[0].ci, sqrt(2.5 * 2.5 + 4 * 4), 1e-9);
+	assert_string_equal(text_at(t, 0, 0), "1.00x");
+	assert_int_equal(t->rows[0].cells[1].marks, 0);
+	assert_string_equal(text_at(t, 1, 0), "0.000310x \xc2\xb1" "4.7%");
+	assert_string_equal(text_at(t, 1, 1), "0.000313x \xe2\x80\xa0");
+	/* against glibc's malloc; no -O view where every column is its own baseline */
+	t = table_of(&m, "bignum", "vs_glibc");
+	assert_non_null(t);
+	assert_float_equal(t->rows[0].cells[1].value, 8e6 / 6.45e6, 1e-12);
+	assert_float_equal(t->rows[0].cells[1].ci, sqrt(1.5 * 1.5 + 2.5 * 2.5), 1e-9);
+	assert_null(table_of(&m, "bignum", "against"));
+	assert_null(table_of(&m, "bignum", "compilers"));
+	assert_null(table_of(&m, "bignum", "instructions"));
+
+	/* the reference row follows each column's placement */
+	t = table_of(&m, "yes", "throughput");
+	assert_string_equal(t->rows[1].label, "ref (reference)");
+	assert_string_equal(text_at(t, 1, 0), "1.0 MiB/s \xc2\xb1" "5.0%");
+	assert_string_equal(text_at(t, 1, 1), "3.00 GiB/s \xc2\xb1" "2.0%");
+	t = table_of(&m, "yes", "speedup");
+	assert_string_equal(text_at(t, 1, 0), "0.000977x \xc2\xb1" "5.8%");
+	assert_string_equal(text_at(t, 1, 1), "1.50x \xc2\xb1" "2.2%");
+	model_free(&m);
+}
+
+#define SIMPLE(fam, v, cfg, comp, bps, ci, extra) \
+	CELL(fam, v, cfg, "\"compiler\": \"" comp "\", " extra, "\"throughput_Bps\": {\"median\": " bps "}", ci, THREE, \
+	     "\"no\"", "[]")
+
+static const char *const answer_run = RUN(
+	"a", "host", "\"f\": {\"kind\": \"stream\", \"title\": \"F\"}",
+	SIMPLE("f", "v", "gcc/-O2/native", "gcc", "100", "1", "") ","
+	SIMPLE("f", "v", "gcc/-O3/native", "gcc", "150", "1",
+	       "\"counters\": {\"unit\": \"byte\", \"instructions_per_unit\": 3.76}, ") ","
+	SIMPLE("f", "v", "clang/-O2/native", "clang", "149", "1", "") ","
+	SIMPLE("f", "w", "gcc/-O2/native", "gcc", "100", "1", "") ","
+	SIMPLE("f", "w", "gcc/-O3/native", "gcc", "200", "1", "") ","
+	SIMPLE("f", "w", "clang/-O2/native", "clang", "50", "1", "") ","
+	SIMPLE("f", "v", "gcc/-O2/arm", "gcc", "7", "1", "\"emulated\": true, "));
+
+static void test_answer_shares_and_views(void **state)
+{
+	(void)state;
+	struct model m;
+	load(&m, answer_run, NULL, NULL);
+	struct mfamily *f = model_family(&m, "f");
+	assert_int_equal(f->answer.n, 3);
+	assert_string_equal(f->answer.v[0], "f/v: gcc/-O3/native fastest, 1.01x the runner-up clang/-O2/native "
+					    "(a tie within the intervals), 1.50x the slowest gcc/-O2/native");
+	assert_string_equal(f->answer.v[1], "f/w: gcc/-O3/native fastest, 2.00x the runner-up gcc/-O2/native "
+					    "(beyond both intervals), 4.00x the slowest clang/-O2/native");
+	assert_string_equal(f->answer.v[2], "f: most often fastest: compiler gcc for 2 of 2 variants, flags "
+					    "-O3/native for 2 of 2; 1 of these 2 leads are beyond both intervals");
+	/* a tie shares the leader's colour; the rest their share of the best */
+	struct mtable *t = table_of(&m, "f", "throughput");
+	assert_float_equal(t->rows[0].cells[1].share, 1, 1e-12);
+	assert_float_equal(t->rows[0].cells[2].share, 1, 1e-12);
+	assert_float_equal(t->rows[0].cells[0].share, 100 / 150.0, 1e-12);
+	/* no baseline variant: no speedup table; against gcc/-O2 by default */
+	assert_null(table_of(&m, "f", "speedup"));
+	t = table_of(&m, "f", "against");
+	assert_non_null(t);
+	assert_string_equal(text_at(t, 0, 1), "1.50x \xc2\xb1" "1.4%");
+	assert_string_equal(text_at(t, 1, 2), "0.50x \xc2\xb1" "1.4%");
+	t = table_of(&m, "f", "compilers");
+	assert_int_equal(t->ncols, 1);
+	assert_string_equal(t->cols[0], "-O2/native");
+	assert_float_equal(t->rows[0].cells[0].value, 100 / 149.0, 1e-12);
+	t = table_of(&m, "f", "instructions");
+	assert_string_equal(text_at(t, 0, 1), "3.76 instructions/byte");
+	assert_string_equal(text_at(t, 0, 0), "n/a");
+	/* emulated cells are a family of their own */
+	assert_non_null(model_family(&m, "f (emulated)"));
+	assert_string_equal(model_family(&m, "f (emulated)")->slug, "f__emulated_");
+	assert_string_equal(model_family(&m, "f (emulated)")->title, "F (emulated: times are not comparable with native ones)");
+	model_free(&m);
+
+	load(&m, answer_run, NULL, "gcc/-O3");
+	t = table_of(&m, "f", "against");
+	assert_string_equal(t->title, "F: against gcc/-O3, built with the same other flags");
+	assert_string_equal(text_at(t, 1, 0), "0.50x \xc2\xb1" "1.4%");
+	model_free(&m);
+}
+
+static void test_runs_side_by_side(void **state)
+{
+	(void)state;
+	struct model m;
+#define FAM "\"f\": {\"kind\": \"stream\", \"baseline\": \"s\"}"
+	load(&m, RUN("a", "J4205", FAM, SIMPLE("f", "s", "gcc/-O2/goldmont", "gcc", "1048576", "1", "\"march\": \"goldmont\", ") ","
+					 SIMPLE("f", "u", "gcc/-O3/goldmont", "gcc", "2097152", "1", "\"march\": \"goldmont\", ")),
+	     RUN("b", "5700X", FAM, SIMPLE("f", "s", "gcc/-O2/znver3", "gcc", "3145728", "1", "\"march\": \"znver3\", ") ","
+				    SIMPLE("f", "t", "gcc/-O2/znver3", "gcc", "6291456", "1", "\"march\": \"znver3\", ")),
+	     NULL);
+	struct mtable *t = table_of(&m, "f", "throughput");
+	assert_int_equal(t->ncols, 2);
+	assert_string_equal(t->cols[0], "J4205");
+	/* one -march per run: the same build meets its twin; rows of one run only come last */
+	assert_string_equal(t->rows[0].title, "gcc/-O2/(profile march)");
+	assert_string_equal(text_at(t, 0, 1), "3.0 MiB/s \xc2\xb1" "1.0%");
+	assert_string_equal(t->rows[1].label, "u");
+	assert_string_equal(text_at(t, 1, 1), "absent");
+	t = table_of(&m, "f", "speedup");
+	assert_string_equal(text_at(t, 2, 1), "2.00x \xc2\xb1" "1.4%");
+	model_free(&m);
+}
+
+static void test_bad_input(void **state)
+{
+	(void)state;
+	static const char *const texts[] = {
+		"{\"schema\": \"flagbench-results/1\", \"cells\": [",   /* invalid JSON */
+		"{\"schema\": \"something-else/1\", \"cells\": []}",    /* wrong schema */
+		"{\"cells\": []}",                                      /* no schema */
+		"{\"schema\": \"flagbench-results/1\", \"cells\": 3}", /* cells not an array */
+		"[1, 2, 3]",                                            /* not an object */
+	};
+	struct model m;
+	int null = open("/dev/null", O_WRONLY), err = dup(2);
+	dup2(null, 2);
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		char *path = temp_file(texts[i]);
+		char *argv[] = { "tables", path, NULL };
+		assert_int_equal(model_load(&m, argv + 1, 1, NULL), -1);
+		model_free(&m);
+		assert_int_equal(cmd_tables(2, argv), 2);
+		unlink(path);
+		free(path);
+	}
+	char *missing[] = { "report", "/nonexistent/flagbench-run", NULL }, *none[] = { "report", NULL };
+	char *badopt[] = { "merge", "--bogus", "x", NULL }, *badfmt[] = { "tables", "--format", "xml", "x", NULL };
+	assert_int_equal(cmd_tables(2, missing), 2);
+	assert_int_equal(cmd_tables(1, none), 2);
+	assert_int_equal(cmd_tables(3, badopt), 2);
+	assert_int_equal(cmd_tables(4, badfmt), 2);
+	dup2(err, 2);
+	close(err);
+	close(null);
+}
+
+/* Text from results.json cannot break a format: Markdown pipes and line breaks,
+ * CSV quotes, terminal control characters, gnuplot's tabs and quotes. */
+static void test_escaping(void **state)
+{
+	(void)state;
+	struct model m;
+	load(&m, RUN("e", "host", "\"f\": {\"kind\": \"stream\", \"title\": \"a|b\\nc \\\"q\\\" \\u001b[31m\"}",
+		     SIMPLE("f", "x|\\ty\\\"", "gcc/-O2/n", "gcc", "1048576", "1", "")),
+	     NULL, NULL);
+	static const struct {
+		enum mformat fmt;
+		const char *want, *never;
+	} cases[] = {
+		{ FMT_MD, "| x\\| y\" | x\\| y\" | 1.0 MiB/s \xc2\xb1" "1.0% |", "a|b" },
+		{ FMT_CSV, "\"f\",\"throughput\",\"x|\ty\"\"\",", "\"x|\ty\"," },
+		{ FMT_TERM, "a|b?c \"q\" ?[31m", "\x1b" },
+		{ FMT_JSON, "\"label\": \"x|\\ty\\\"\"", "\x1b" },
+		{ FMT_TSV, "0\t1\t0.99\t1.01\t1\t1\t1.0 MiB/s \xc2\xb1" "1.0%\tx| y'\tgcc/-O2/n\n", "\"" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct strbuf sb = STRBUF_INIT;
+		assert_int_equal(model_write(&m, cases[i].fmt, cases[i].fmt == FMT_TSV ? "f" : NULL,
+					     cases[i].fmt == FMT_TSV ? "throughput" : NULL, &sb), 0);
+		if (!strstr(sb.buf, cases[i].want) || strstr(sb.buf, cases[i].never))
+			fail_msg("format %d:\n%s", (int)cases[i].fmt, sb.buf);
+		sb_release(&sb);
+	}
+	model_free(&m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_formats),
+		cmocka_unit_test(test_values_intervals_marks),
+		cmocka_unit_test(test_answer_shares_and_views),
+		cmocka_unit_test(test_runs_side_by_side),
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_escaping),
+	};
+	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
+}
