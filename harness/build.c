@@ -291,10 +291,14 @@ static int build_pgo(struct cell *c, const char *dir, const char *prog, double t
 		r = pgo_step("build with the profile", argv.v, timeout_s, NULL, why, n);
 		sv_clear(&argv);
 	}
-	if (!r && rename(bin, prog) < 0) {
+	/* as every cache entry: the checksum first, then the binary */
+	char sum[65], *sum_path = xasprintf("%s.sha256", prog);
+	if (!r && (sha256_file_hex(bin, sum, NULL) < 0 || write_file_atomic(sum_path, sum, 64) < 0 ||
+		   rename(bin, prog) < 0)) {
 		snprintf(why, n, "cannot move %s into the cache: %s", bin, strerror(errno));
 		r = -1;
 	}
+	free(sum_path);
 	if (!r) {
 		/* the training time survives in the cache for later runs */
 		char *tf = xasprintf("%s/train_s", dir);
