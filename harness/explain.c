@@ -796,6 +796,8 @@ int cmd_explain(int argc, char **argv)
 		explain_usage(stdout);
 		return 0;
 	}
+	if (!given[option_index(explain_options, option_find(explain_options, "warmup"))])
+		o.warmup = 1;
 	struct explain e;
 	memset(&e, 0, sizeof(e));
 	e.o = &o;
