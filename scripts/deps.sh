@@ -61,10 +61,9 @@ case "$mode" in
 run) ;;
 test) need="$need $need_test" want="$want $want_test" ;;
 slow) need="$need $need_test" want="$want $want_test $want_slow" ;;
-# usage: scripts/deps.sh [run|test|slow|compilers|riscv]
-#   test adds what only the tests need, slow adds the fuzzers' runtime,
-#   compilers every gcc and clang version the archive has (issue 13),
-#   riscv the cross tools of seed001's RISC-V cells (issue 15).
+compilers) want="$want $(compilers_wanted)" ;;
+riscv) want="$want $want_riscv" ;;
+*) echo "flagbench: usage: scripts/deps.sh [run|test|slow|compilers|riscv]" >&2; exit 2 ;;
 esac
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
