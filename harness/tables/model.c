@@ -618,8 +618,9 @@ static const char *lead_words(const struct mcell *a, const struct mcell *b)
 	return a->lo > b->hi ? "beyond both intervals" : "a tie within the intervals";
 }
 
-/* The answer in words, from the throughput table. */
-static void answer(struct model *m, struct mfamily *fam, const struct mtable *t)
+/* The answer in words, from the throughput table; for emulated cells, whose
+ * times say little about the target, from the instructions table (fewest). */
+static void answer(struct model *m, struct mfamily *fam, const struct mtable *t, int fewest)
 {
 	const char **won = alloc(m, 2 * t->nrows * sizeof(*won));
 	size_t n = 0, real = 0;
@@ -630,7 +631,7 @@ static void answer(struct model *m, struct mfamily *fam, const struct mtable *t)
 		for (size_t i = 0; i < t->ncols; i++)
 			if (c[i].state == MS_OK && !t->rows[r].ref) {
 				int j = k++;
-				for (; j > 0 && c[order[j - 1]].value < c[i].value; j--)
+				for (; j > 0 && (fewest ? c[order[j - 1]].value > c[i].value : c[order[j - 1]].value < c[i].value); j--)
 					order[j] = order[j - 1];
 				order[j] = (int)i;
 			}
@@ -639,12 +640,17 @@ static void answer(struct model *m, struct mfamily *fam, const struct mtable *t)
 		if (k < 2)
 			continue;
 		const struct mcell *a = &c[order[0]], *b = &c[order[1]], *z = &c[order[k - 1]];
-		model_format_ratio(a->value / b->value, r1, sizeof(r1));
-		model_format_ratio(a->value / z->value, r2, sizeof(r2));
-		sv_pushf(&fam->answer, "%s/%s: %s fastest, %s the runner-up %s (%s)%s%s%s%s", fam->name, t->rows[r].label,
+		model_format_ratio(fewest ? b->value / a->value : a->value / b->value, r1, sizeof(r1));
+		model_format_ratio(fewest ? z->value / a->value : a->value / z->value, r2, sizeof(r2));
+		if (fewest)
+			sv_pushf(&fam->answer, "%s/%s: %s fewest instructions, the runner-up %s counts %s as many%s%s%s%s",
+				 fam->name, t->rows[r].label, t->cols[order[0]], t->cols[order[1]], r1,
+				 k > 2 ? ", the most " : "", k > 2 ? t->cols[order[k - 1]] : "", k > 2 ? " " : "", k > 2 ? r2 : "");
+		else
+			sv_pushf(&fam->answer, "%s/%s: %s fastest, %s the runner-up %s (%s)%s%s%s%s", fam->name, t->rows[r].label,
 			 t->cols[order[0]], r1, t->cols[order[1]], lead_words(a, b), k > 2 ? ", " : "", k > 2 ? r2 : "",
 			 k > 2 ? " the slowest " : "", k > 2 ? t->cols[order[k - 1]] : "");
-		real += !strcmp(lead_words(a, b), "beyond both intervals");
+		real += fewest || !strcmp(lead_words(a, b), "beyond both intervals"); /* counts are exact */
 		won[2 * n] = config_part(m, t->cols[order[0]], 0, 1);
 		won[2 * n++ + 1] = config_part(m, t->cols[order[0]], 1, -1);
 	}
@@ -659,7 +665,9 @@ static void answer(struct model *m, struct mfamily *fam, const struct mtable *t)
 			if (c > count[part])
 				best[part] = i, count[part] = c;
 		}
-	sv_pushf(&fam->answer, "%s: most often fastest: compiler %s for %zu of %zu variants, flags %s for %zu of %zu; "
+	sv_pushf(&fam->answer, fewest ? "%s: most often fewest instructions: compiler %s for %zu of %zu variants, flags %s for "
+					"%zu of %zu; %zu of these %zu leads are exact counts"
+				      : "%s: most often fastest: compiler %s for %zu of %zu variants, flags %s for %zu of %zu; "
 			       "%zu of these %zu leads are beyond both intervals", fam->name, won[2 * best[0]], count[0],
 		 n, won[2 * best[1] + 1], count[1], n, real, n);
 }
@@ -669,8 +677,11 @@ static void one_run_family(struct model *m, struct mfamily *fam, struct fsrc *f,
 	int perop = per_op(f->unit), hasbase = 0;
 	struct mtable *t = table(m, fam, f, "throughput", MF_VALUE, f->cfgs, f->ncfgs, 1, value_fn, NULL);
 	t->unit = f->unit;
+	size_t len = strlen(f->name);
+	int emulated = len > 11 && !strcmp(f->name + len - 11, " (emulated)");
 	shares(t);
-	answer(m, fam, t);
+	if (!emulated)
+		answer(m, fam, t, 0);
 	finish_table(fam, t,
 		     own(m, "%s (%s): %s, median", f->title, f->name,
 			 perop ? "time per operation (usec/op, lower is faster)"
@@ -706,7 +717,10 @@ static void one_run_family(struct model *m, struct mfamily *fam, struct fsrc *f,
 		t->unit = unit;
 		t->nrows = unit ? t->nrows : 0;
 		finish_table(fam, t, own(m, "%s: %s per unit of work", f->title, what),
-			     own(m, "%s per unit of work, counted in one run of the program (perf or callgrind).", what));
+			     own(m, "%s per unit of work, counted in one run of the program (perf, callgrind, or qemu for "
+				    "emulated cells).", what));
+		if (emulated && !cy && t->nrows)
+			answer(m, fam, t, 1);
 	}
 	t = table(m, fam, f, "text_bytes", MF_VALUE, f->cfgs, f->ncfgs, 0, counter_fn, "text_bytes");
 	t->unit = "bytes";
