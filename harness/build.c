@@ -12,40 +12,77 @@
 
 #include "runcmd.h"
 
-int build_cache_key(const struct cell *c, char key[65])
+/* Hashes the .c and .h files of one folder into sb (not recursive). */
+static void hash_folder_sources(struct strbuf *sb, const char *dir)
 {
-	char src[65];
-	if (sha256_file_hex(c->spec.variant->source, src, NULL) < 0)
-		return error("cannot read %s: %s", c->spec.variant->source, strerror(errno));
-	struct strbuf sb = STRBUF_INIT;
-	sb_addf(&sb, "flagbench-cache/1\n%s\n", c->spec.compiler->identity);
-	for (size_t i = 0; i < c->spec.cflags.n; i++)
-		sb_addf(&sb, "flag %s\n", c->spec.cflags.v[i]);
-	for (size_t i = 0; i < c->spec.family->libs.n; i++)
-		sb_addf(&sb, "lib %s\n", c->spec.family->libs.v[i]);
-	sb_addf(&sb, "source %s\n", src);
-	/* the family's other files (shared headers, included sources) count too */
-	char *dir = xstrdup(c->spec.variant->source);
-	char *slash = strrchr(dir, '/');
-	if (slash)
-		*slash = '\0';
 	struct dirent **ents;
-	int n = scandir(slash ? dir : ".", &ents, NULL, alphasort);
+	int n = scandir(dir, &ents, NULL, alphasort);
 	for (int i = 0; i < n; i++) {
 		size_t l = strlen(ents[i]->d_name);
 		/* every source beside the variant: a variant may include another */
 		if (l > 2 && (!strcmp(ents[i]->d_name + l - 2, ".h") || !strcmp(ents[i]->d_name + l - 2, ".c"))) {
-			char *h = xasprintf("%s/%s", slash ? dir : ".", ents[i]->d_name);
+			char *h = xasprintf("%s/%s", dir, ents[i]->d_name);
 			char hh[65];
 			if (sha256_file_hex(h, hh, NULL) == 0)
-				sb_addf(&sb, "header %s %s\n", ents[i]->d_name, hh);
+				sb_addf(sb, "header %s/%s %s\n", dir, ents[i]->d_name, hh);
 			free(h);
 		}
 		free(ents[i]);
 	}
 	if (n > 0)
 		free(ents);
-	free(dir);
+}
+
+/* The words a variant adds to its compile after the flags: -I and -D of
+ * the family then the variant, its sources, the family's and its -l. */
+static void variant_build_words(const struct cell *c, struct strvec *argv)
+{
+	const struct family *f = c->spec.family;
+	const struct variant *v = c->spec.variant;
+	for (size_t i = 0; i < f->include_dirs.n; i++)
+		sv_pushf(argv, "-I%s", f->include_dirs.v[i]);
+	for (size_t i = 0; i < v->include_dirs.n; i++)
+		sv_pushf(argv, "-I%s", v->include_dirs.v[i]);
+	for (size_t i = 0; i < f->defines.n; i++)
+		sv_pushf(argv, "-D%s", f->defines.v[i]);
+	for (size_t i = 0; i < v->defines.n; i++)
+		sv_pushf(argv, "-D%s", v->defines.v[i]);
+	sv_pushv(argv, v->sources.v);
+	for (size_t i = 0; i < f->libs.n; i++)
+		sv_pushf(argv, "-l%s", f->libs.v[i]);
+	for (size_t i = 0; i < v->libs.n; i++)
+		sv_pushf(argv, "-l%s", v->libs.v[i]);
+}
+
+int build_cache_key(const struct cell *c, char key[65])
+{
+	const struct variant *v = c->spec.variant;
+	struct strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "flagbench-cache/2\n%s\n", c->spec.compiler->identity);
+	for (size_t i = 0; i < c->spec.cflags.n; i++)
+		sb_addf(&sb, "flag %s\n", c->spec.cflags.v[i]);
+	struct strvec words = STRVEC_INIT;
+	variant_build_words(c, &words);
+	for (size_t i = 0; i < words.n; i++)
+		sb_addf(&sb, "word %s\n", words.v[i]);
+	sv_clear(&words);
+	for (size_t i = 0; i < v->sources.n; i++) {
+		char src[65];
+		if (sha256_file_hex(v->sources.v[i], src, NULL) < 0) {
+			sb_release(&sb);
+			return error("cannot read %s: %s", v->sources.v[i], strerror(errno));
+		}
+		sb_addf(&sb, "source %s\n", src);
+	}
+	/* the family's other files (shared headers, included sources) count
+	 * too, and so do a variant folder's and the include folders' */
+	hash_folder_sources(&sb, c->spec.family->dir);
+	if (strcmp(v->source, v->sources.v[0]))
+		hash_folder_sources(&sb, v->source);
+	for (size_t i = 0; i < c->spec.family->include_dirs.n; i++)
+		hash_folder_sources(&sb, c->spec.family->include_dirs.v[i]);
+	for (size_t i = 0; i < v->include_dirs.n; i++)
+		hash_folder_sources(&sb, v->include_dirs.v[i]);
 	sha256_hex(sb.buf, sb.len, key);
 	sb_release(&sb);
 	return 0;
@@ -70,9 +107,7 @@ static void start_job(struct plan *p, struct job *j)
 	sv_pushv(&argv, c->spec.cflags.v);
 	sv_push(&argv, "-o");
 	sv_push(&argv, j->tmp);
-	sv_push(&argv, c->spec.variant->source);
-	for (size_t i = 0; i < c->spec.family->libs.n; i++)
-		sv_pushf(&argv, "-l%s", c->spec.family->libs.v[i]);
+	variant_build_words(c, &argv);
 	/* the exact command, for provenance and to reproduce by hand */
 	struct strbuf cmd = STRBUF_INIT;
 	for (size_t i = 0; i < argv.n; i++)

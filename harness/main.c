@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "newfamily.h"
 #include "check.h"
 #include "cooldown.h"
 #include "doctor.h"
@@ -27,6 +28,7 @@ static const struct command commands[] = {
 	{ "cooldown", cmd_cooldown, "[options]: pause against thermal throttling" },
 	{ "topology", cmd_topology, "cpus, caches and producer/consumer placement classes" },
 	{ "doctor", cmd_doctor, "system checks: governor, turbo, smt, load, sensors, tools" },
+	{ "new", cmd_new, "family NAME [DIR]: write a family skeleton that runs as it is" },
 	{ "tables", cmd_tables, "RUN_DIR... [--format term|md|csv|json|tsv]: the tables of runs" },
 	{ "report", cmd_tables, "RUN_DIR: the tables of a run in the terminal (tables)" },
 	{ "merge", cmd_tables, "RUN_DIR...: runs side by side in Markdown (tables --format md)" },

@@ -303,7 +303,7 @@ static int add_family_cells(struct planner *pl, struct family *f)
 {
 	const struct suite *s = pl->in->suite;
 	int used = 0;
-	if (!checker_find(f->check))
+	if (f->check_kind == CHECK_KIND_BUILTIN && !checker_find(f->check))
 		sv_pushf(&pl->out->warnings, "family %s names checker '%s', which flagbench does not have", f->name,
 			 f->check);
 	for (size_t vi = 0; vi < f->nvariants; vi++)
