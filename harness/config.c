@@ -818,7 +818,8 @@ static int load_check(struct cfg *c, json_t *root, struct family *f)
 			r = path_inside(c, f->check_command.v[0]);
 			pop(c);
 			if (!r) {
-				char *abs = xasprintf("%s/%s", f->dir, f->check_command.v[0]);
+				const char *rel = f->check_command.v[0];
+				char *abs = xasprintf("%s/%s", f->dir, strncmp(rel, "./", 2) ? rel : rel + 2);
 				free(f->check_command.v[0]);
 				f->check_command.v[0] = abs;
 			}

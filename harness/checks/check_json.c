@@ -234,6 +234,7 @@ static enum check_status command_check(const struct cell *c, int fd, double dead
 	ck.argv = argv.v;
 	ck.in = CHILD_PIPE;
 	ck.out = CHILD_DEVNULL;
+	ck.dir = f->dir; /* the family's files are at hand */
 	ck.err = err_fd >= 0 ? err_fd : CHILD_DEVNULL;
 	if (child_start(&ck) < 0) {
 		snprintf(rep->message, sizeof(rep->message), "check command %s cannot run", argv.v[0]);
@@ -309,16 +310,27 @@ static enum check_status drain(int fd, struct check_report *rep)
 
 enum check_status check_json_run(const struct cell *c, int fd, double deadline, struct check_report *rep)
 {
+	enum check_status st = CHECK_OK;
 	switch (c->spec.family->check_kind) {
 	case CHECK_KIND_SAME_AS:
-		return same_as(c, fd, deadline, rep);
+		st = same_as(c, fd, deadline, rep);
+		break;
 	case CHECK_KIND_SHA256:
-		return sha256_check(c, fd, rep);
+		st = sha256_check(c, fd, rep);
+		break;
 	case CHECK_KIND_COMMAND:
-		return command_check(c, fd, deadline, rep);
+		st = command_check(c, fd, deadline, rep);
+		break;
 	case CHECK_KIND_NONE:
 	case CHECK_KIND_BUILTIN:
-		break;
+		return drain(fd, rep);
 	}
-	return drain(fd, rep);
+	/* a check that could not judge leaves the program to finish on its
+	 * own, so its status is its own, not a SIGPIPE of ours */
+	if (st == CHECK_BAD_ARGS || st == CHECK_CHECKER_FAILED) {
+		struct check_report rest;
+		memset(&rest, 0, sizeof(rest));
+		drain(fd, &rest);
+	}
+	return st;
 }
