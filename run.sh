@@ -5,6 +5,7 @@
 #   ./run.sh [--cpu PROFILE] [--suite SUITE] [--out DIR] [any `flagbench run` option]
 # Defaults: --cpu host --suite quick --out results/<time>-<suite>-<cpu>.
 set -uo pipefail
+here=$PWD # --family-dir is relative to where run.sh was called
 cd "$(dirname "$0")" || exit 2
 
 scripts/deps.sh run || exit 2
@@ -21,6 +22,8 @@ while [ $# -gt 0 ]; do
         --out|-o) out=${2:?--out needs a value}; shift 2 ;;
         --out=*) out=${1#--out=}; shift ;;
         --resume) out=${2:?--resume needs a value}; args+=("$1" "$2"); shift 2 ;;
+        --family-dir) d=${2:?--family-dir needs a value}; [[ "$d" = /* ]] || d="$here/$d"; args+=("--family-dir" "$d"); shift 2 ;;
+        --family-dir=*) d=${1#--family-dir=}; [[ "$d" = /* ]] || d="$here/$d"; args+=("--family-dir" "$d"); shift ;;
         --help|-h) build/flagbench run --help; exit 0 ;;
         *) args+=("$1"); shift ;;
     esac
