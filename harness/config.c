@@ -835,6 +835,93 @@ static int load_check(struct cfg *c, json_t *root, struct family *f)
 	return r;
 }
 
+/* "input": {"file": "corpus.txt"} shipped with the family, or
+ * {"command": ["./gen.sh", "{N}"]} whose stdout is the input (made once per
+ * size, harness/family_dir/inputs.h). */
+static int load_input(struct cfg *c, json_t *root, struct family *f)
+{
+	static const char *const keys[] = { "file", "command", NULL }, *const known[] = { "N", NULL };
+	json_t *in = json_object_get(root, "input");
+	if (!in)
+		return 0;
+	push_key(c, "input");
+	int r = 0;
+	if (!json_is_object(in) || json_object_size(in) != 1)
+		r = cfg_error(c, "must be {\"file\": PATH} or {\"command\": [ARGV...]}");
+	if (!r)
+		r = check_keys(c, in, keys);
+	char *file = NULL;
+	if (!r && json_object_get(in, "file")) {
+		r = get_string(c, in, "file", 1, &file);
+		push_key(c, "file");
+		if (!r)
+			r = path_inside(c, file);
+		if (!r) {
+			f->input_file = xasprintf("%s/%s", f->dir, file);
+			if (access(f->input_file, R_OK) < 0)
+				r = cfg_error(c, "cannot read %s: %s", f->input_file, strerror(errno));
+		}
+		pop(c);
+	} else if (!r) {
+		r = get_string_list(c, in, "command", 1, &f->input_command);
+		push_key(c, "command");
+		for (size_t i = 0; !r && i < f->input_command.n; i++) {
+			push_index(c, i);
+			r = placeholders_known(c, f->input_command.v[i], known);
+			pop(c);
+		}
+		if (!r && !f->input_command.n)
+			r = cfg_error(c, "must name a program");
+		if (!r && strchr(f->input_command.v[0], '/')) {
+			push_index(c, 0);
+			r = path_inside(c, f->input_command.v[0]);
+			pop(c);
+			if (!r) {
+				const char *rel = f->input_command.v[0];
+				char *abs = xasprintf("%s/%s", f->dir, strncmp(rel, "./", 2) ? rel : rel + 2);
+				free(f->input_command.v[0]);
+				f->input_command.v[0] = abs;
+			}
+		}
+		pop(c);
+	}
+	free(file);
+	pop(c);
+	return r;
+}
+
+/* "{N}" and "{input}" in the family's and the variants' args make them the
+ * whole argv of the program; any other "{...}" is an error. */
+static int check_arg_templates(struct cfg *c, struct family *f)
+{
+	static const char *const with_input[] = { "N", "input", NULL }, *const without[] = { "N", NULL };
+	const char *const *known = f->input_file || f->input_command.n ? with_input : without;
+	int r = 0;
+	push_key(c, "args");
+	for (size_t i = 0; !r && i < f->args.n; i++) {
+		push_index(c, i);
+		r = placeholders_known(c, f->args.v[i], known);
+		f->args_template |= strchr(f->args.v[i], '{') != NULL;
+		pop(c);
+	}
+	pop(c);
+	push_key(c, "variants");
+	for (size_t v = 0; !r && v < f->nvariants; v++) {
+		push_index(c, v);
+		push_key(c, "args");
+		for (size_t i = 0; !r && i < f->variants[v].args.n; i++) {
+			push_index(c, i);
+			r = placeholders_known(c, f->variants[v].args.v[i], known);
+			f->args_template |= strchr(f->variants[v].args.v[i], '{') != NULL;
+			pop(c);
+		}
+		pop(c);
+		pop(c);
+	}
+	pop(c);
+	return r;
+}
+
 /* After the variants: same_as names one of them. */
 static int check_same_as(struct cfg *c, struct family *f)
 {
@@ -897,7 +984,7 @@ int load_family(const char *dir, struct family *f)
 	struct cfg c = { path, text, { { 0 } }, 0 };
 	static const char *const keys[] = { "family", "title", "kind", "unit", "default_size", "check", "baseline",
 					    "libs", "args", "variants", "references", "notes", "counter_size",
-					    "include_dirs", "defines", NULL };
+					    "include_dirs", "defines", "input", NULL };
 	char *kind = NULL;
 	int r = check_keys(&c, root, keys);
 	if (!r)
@@ -998,6 +1085,10 @@ int load_family(const char *dir, struct family *f)
 	}
 	if (!r)
 		r = check_same_as(&c, f);
+	if (!r)
+		r = load_input(&c, root, f);
+	if (!r)
+		r = check_arg_templates(&c, f);
 	if (!r && f->kind == KIND_COMPUTE)
 		f->rate_unit = xasprintf("%s/s", f->unit);
 	if (!r && !f->title)
@@ -1044,6 +1135,8 @@ void free_family(struct family *f)
 	free(f->same_as_binary);
 	json_decref(f->sha256);
 	sv_clear(&f->check_command);
+	sv_clear(&f->input_command);
+	free(f->input_file);
 	sv_clear(&f->include_dirs);
 	sv_clear(&f->defines);
 	sv_clear(&f->libs);

@@ -10,6 +10,7 @@
 
 #include "allocators.h"
 #include "check.h"
+#include "inputs.h"
 #include "runcmd.h"
 #include "sysinfo.h"
 
@@ -154,8 +155,22 @@ static struct cell *new_cell(struct plan *p, size_t *alloc)
 	return c;
 }
 
+/* Args with "{N}" or "{input}" are the whole argv: {N} is the size here,
+ * {input} the input file once it is made (harness/family_dir/inputs.h). */
+static void push_templated(struct cell *c, const struct strvec *args)
+{
+	for (size_t i = 0; args && i < args->n; i++)
+		sv_push_replaced(&c->spec.run_args, args->v[i], "N", c->spec.size);
+}
+
 static void set_run_args(struct cell *c, const struct family *f, const struct strvec *extra)
 {
+	if (f->args_template) {
+		push_templated(c, &f->args);
+		push_templated(c, extra);
+		c->spec.expected_bytes = UINT64_MAX;
+		return;
+	}
 	sv_pushf(&c->spec.run_args, "%llu", (unsigned long long)c->spec.size);
 	sv_pushv(&c->spec.run_args, f->args.v);
 	if (extra)

@@ -15,6 +15,7 @@
 #include "allocators.h"
 #include "build.h"
 #include "check_json.h"
+#include "inputs.h"
 #include "config.h"
 #include "counters.h"
 #include "doctor.h"
@@ -342,6 +343,7 @@ static void run_build(struct run *r)
 		build_plan(&r->plan, cache, jobs ? jobs : 1, r->o.build_timeout > 0 ? r->o.build_timeout : 300, &bs);
 		fprintf(stderr, "flagbench: built %u, cached %u, failed %u (%.1fs)\n", bs.compiled, bs.cached, bs.failed,
 			now_monotonic() - t);
+		inputs_prepare(&r->plan, cache, r->o.build_timeout > 0 ? r->o.build_timeout : 300);
 		free(cache);
 		build_dedupe(&r->plan);
 		check_json_prepare(&r->plan);

@@ -222,3 +222,76 @@ cell() { # id -> "status<TAB>reason"
     run "$FLAGBENCH" new family 'Bad Name'
     [ "$status" -eq 2 ]
 }
+
+# a compute family that reads a file: args with {input} and {N}, the input
+# made by a command of the family (or shipped with it)
+input_family() { # input-json
+    R="$W/fams/sum"
+    mkdir -p "$R"
+    cat > "$R/family.json" <<J
+{"family": "sum", "kind": "compute", "unit": "lines", "default_size": 2000,
+ "input": $1, "args": ["-f", "{input}", "{N}"], "check": {"same_as": "a"}, "baseline": "a",
+ "variants": [{"name": "a"}, {"name": "twice", "source": "a.c", "defines": ["TWICE"]}]}
+J
+    printf '#!/bin/sh\nseq 1 "$1"\n' > "$R/gen.sh"
+    chmod +x "$R/gen.sh"
+    cat > "$R/a.c" <<'C'
+#include <stdio.h>
+#include <string.h>
+int main(int argc, char **argv)
+{
+	if (argc != 4 || strcmp(argv[1], "-f"))
+		return 2;
+	FILE *f = fopen(argv[2], "r");
+	unsigned long s = 0, x;
+	while (f && fscanf(f, "%lu", &x) == 1)
+		s += x;
+#ifdef TWICE
+	s *= 2;
+#endif
+	printf("%lu %s\n", s, argv[3]);
+	return f ? 0 : 2;
+}
+C
+    jq '.variants = ["sum/*"] | .sizes = {}' "$W/suite.json" > "$W/sum.json"
+}
+
+@test "args with {input} and {N}: the input made by the family's command once per size, or shipped" {
+    family_json '"none"'
+    input_family '{"command": ["./gen.sh", "{N}"]}'
+    run "$FLAGBENCH" run --suite "$W/sum.json" --cache "$CACHE" --no-render --no-counters -o "$W/out"
+    [ "$(cell 'sum/a@gcc/-O2/default')" = "ok	" ]
+    run cell 'sum/twice@gcc/-O2/default'
+    [[ "$output" == wrong_output*'differs from a at byte 0 (line 1): expected "2001000 2000\\n", got "4002000 2000\\n"'* ]]
+    jqr '.cells[0].argv[2] == "2000" and (.cells[0].argv[1] | startswith("'"$CACHE"'/inputs/"))' "$W/out/results.json"
+    # a shipped file; and a generator that fails leaves the cells unsupported with its reason
+    seq 1 10 > "$R/ten.txt"
+    input_family '{"file": "ten.txt"}'
+    seq 1 10 > "$R/ten.txt"
+    rm -rf "$W/out"
+    run "$FLAGBENCH" run --suite "$W/sum.json" --cache "$CACHE" --no-render --no-counters -o "$W/out"
+    jqr --arg f "$R/ten.txt" '.cells[0].argv[1] == $f and .cells[0].status == "ok"' "$W/out/results.json"
+    input_family '{"command": ["./gen.sh", "{N}"]}'
+    printf '#!/bin/sh\necho "no corpus today" >&2\nexit 3\n' > "$R/gen.sh"
+    rm -rf "$W/out"
+    run "$FLAGBENCH" run --suite "$W/sum.json" --cache "$CACHE" --no-render --no-counters -o "$W/out"
+    run cell 'sum/a@gcc/-O2/default'
+    [[ "$output" == unsupported*"input command $R/gen.sh exited 3: no corpus today" ]]
+}
+
+@test "bad input: an unknown placeholder in args, {input} without an input, a missing shipped input" {
+    family_json '"none"'
+    input_family '{"command": ["./gen.sh", "{N}"]}'
+    jq '.args = ["{input}", "{size}"]' "$R/family.json" > "$R/f" && mv "$R/f" "$R/family.json"
+    run "$FLAGBENCH" run --suite "$W/sum.json" --dry-run -o "$W/out"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"sum/family.json:"[0-9]*:[0-9]*": args[1]: unknown placeholder '{size}'"* ]]
+    jq '.args = ["{input}"] | del(.input)' "$R/family.json" > "$R/f" && mv "$R/f" "$R/family.json"
+    run "$FLAGBENCH" run --suite "$W/sum.json" --dry-run -o "$W/out"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"args[0]: unknown placeholder '{input}'"* ]]
+    jq '.input = {"file": "none.txt"}' "$R/family.json" > "$R/f" && mv "$R/f" "$R/family.json"
+    run "$FLAGBENCH" run --suite "$W/sum.json" --dry-run -o "$W/out"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"input.file: cannot read $R/none.txt"* ]]
+}
