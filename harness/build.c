@@ -3,6 +3,7 @@
 #include "build.h"
 
 #include <dirent.h>
+#include <ftw.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "inputs.h"
 #include "runcmd.h"
 
 /* Hashes the .c and .h files of one folder into sb (not recursive). */
@@ -54,9 +56,108 @@ static void variant_build_words(const struct cell *c, struct strvec *argv)
 		sv_pushf(argv, "-l%s", v->libs.v[i]);
 }
 
+/* ---- families with their own build system ("build" in family.json) ---- */
+
+static struct strvec tree_files; /* nftw has no context pointer */
+
+static int collect_file(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (type == FTW_F || type == FTW_SL)
+		sv_push(&tree_files, path);
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every file of the tree, by its path in the tree and its content. */
+static int hash_tree(struct strbuf *sb, const char *dir)
+{
+	sv_clear(&tree_files);
+	if (nftw(dir, collect_file, 16, FTW_PHYS) < 0)
+		return error("cannot read %s: %s", dir, strerror(errno));
+	if (tree_files.n)
+		qsort(tree_files.v, tree_files.n, sizeof(char *), cmp_str);
+	size_t skip = strlen(dir);
+	for (size_t i = 0; i < tree_files.n; i++) {
+		char h[65] = "link";
+		sha256_file_hex(tree_files.v[i], h, NULL);
+		sb_addf(sb, "file %s %s\n", tree_files.v[i] + skip, h);
+	}
+	sv_clear(&tree_files);
+	return 0;
+}
+
+static void join_words(struct strbuf *sb, char *const *v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		sb_addf(sb, "%s%s", sb->len ? " " : "", v[i]);
+}
+
+/* The build command's argv for a cell whose tree is copied to src. */
+static void build_command_argv(const struct cell *c, const char *src, struct strvec *argv)
+{
+	const struct family *f = c->spec.family;
+	struct strvec words = STRVEC_INIT, libs = STRVEC_INIT;
+	sv_pushv(&words, c->spec.cflags.v);
+	for (size_t i = 0; i < f->include_dirs.n; i++)
+		sv_pushf(&words, "-I%s", f->include_dirs.v[i]);
+	for (size_t i = 0; i < f->defines.n; i++)
+		sv_pushf(&words, "-D%s", f->defines.v[i]);
+	for (size_t i = 0; i < c->spec.variant->defines.n; i++)
+		sv_pushf(&words, "-D%s", c->spec.variant->defines.v[i]);
+	for (size_t i = 0; i < f->libs.n; i++)
+		sv_pushf(&libs, "-l%s", f->libs.v[i]);
+	struct strbuf cf = STRBUF_INIT, lf = STRBUF_INIT;
+	join_words(&cf, words.v);
+	join_words(&lf, libs.v);
+	const char *names[] = { "src", "cc", "cflags", "ldflags", "variant" };
+	const char *values[] = { src, c->spec.compiler->path, cf.buf ? cf.buf : "", lf.buf ? lf.buf : "",
+				 c->spec.variant->name };
+	for (size_t i = 0; i < f->build_command.n; i++) {
+		char *w = xstrdup(f->build_command.v[i]);
+		for (size_t k = 0; k < 5; k++) {
+			char *n = placeholder_replace(w, names[k], values[k]);
+			free(w);
+			w = n;
+		}
+		sv_push(argv, w);
+		free(w);
+	}
+	sb_release(&cf);
+	sb_release(&lf);
+	sv_clear(&words);
+	sv_clear(&libs);
+}
+
+/* The cache key's part for a build-command family: the whole source tree
+ * and the command with everything but the private folder substituted. */
+static int build_command_key(const struct cell *c, struct strbuf *sb)
+{
+	struct strvec argv = STRVEC_INIT;
+	build_command_argv(c, "{src}", &argv);
+	for (size_t i = 0; i < argv.n; i++)
+		sb_addf(sb, "build %s\n", argv.v[i]);
+	sb_addf(sb, "binary %s\n", c->spec.family->build_binary);
+	sv_clear(&argv);
+	return hash_tree(sb, c->spec.variant->source);
+}
+
 int build_cache_key(const struct cell *c, char key[65])
 {
 	const struct variant *v = c->spec.variant;
+	if (c->spec.family->build_command.n) {
+		struct strbuf sb = STRBUF_INIT;
+		sb_addf(&sb, "flagbench-cache/2 build\n%s\n", c->spec.compiler->identity);
+		int r = build_command_key(c, &sb);
+		sha256_hex(sb.buf ? sb.buf : "", sb.len, key);
+		sb_release(&sb);
+		return r;
+	}
 	struct strbuf sb = STRBUF_INIT;
 	sb_addf(&sb, "flagbench-cache/2\n%s\n", c->spec.compiler->identity);
 	for (size_t i = 0; i < c->spec.cflags.n; i++)
@@ -96,27 +197,83 @@ struct job {
 	struct child child;
 	struct strbuf err;
 	int running, done, ok;
+	const char *what;  /* "compiler", or "build command" (its own build system) */
+	char *src;         /* the private copy of the source tree, or NULL */
 	char reason[1024];
 };
+
+/* The exact command, for provenance and to reproduce by hand. */
+static void write_command(const struct job *j, const struct strvec *argv)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	for (size_t i = 0; i < argv->n; i++)
+		sb_addf(&cmd, "%s%s", i ? " " : "", argv->v[i]);
+	sb_adds(&cmd, "\n");
+	char *cmdfile = xasprintf("%s/command", j->dir);
+	write_file_atomic(cmdfile, cmd.buf, cmd.len);
+	free(cmdfile);
+	sb_release(&cmd);
+}
+
+/* A family's own build system: its tree copied into the job's folder, the
+ * command run there; the binary it names is then moved into the cache. */
+static void start_build_command_job(struct plan *p, struct job *j)
+{
+	struct cell *c = &p->cells[j->first_cell];
+	const struct family *f = c->spec.family;
+	j->what = "build command";
+	j->src = xasprintf("%s/src.%ld", j->dir, (long)getpid());
+	char *cp[] = { "cp", "-a", "--", c->spec.variant->source, j->src, NULL };
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct child_exit ex;
+	run_capture(cp, CHILD_DEVNULL, 300, 4096, &out, &err, &ex);
+	sb_release(&out);
+	if (ex.outcome != CHILD_EXITED || ex.exit_code) {
+		j->done = 1;
+		snprintf(j->reason, sizeof(j->reason), "cannot copy %s: %.*s", c->spec.variant->source,
+			 (int)strcspn(err.buf ? err.buf : "", "\n"), err.buf ? err.buf : "");
+		sb_release(&err);
+		return;
+	}
+	sb_release(&err);
+	struct strvec argv = STRVEC_INIT;
+	build_command_argv(c, j->src, &argv);
+	write_command(j, &argv);
+	char *bin = placeholder_replace(f->build_binary, "src", j->src);
+	free(j->tmp);
+	j->tmp = placeholder_replace(bin, "variant", c->spec.variant->name);
+	free(bin);
+	struct child ch = CHILD_INIT;
+	ch.argv = argv.v;
+	ch.dir = j->src;
+	ch.in = CHILD_DEVNULL;
+	ch.out = CHILD_DEVNULL;
+	ch.err = CHILD_PIPE;
+	j->child = ch;
+	if (child_start(&j->child) < 0) {
+		j->done = 1;
+		snprintf(j->reason, sizeof(j->reason), "build command %s cannot run", argv.v[0]);
+	} else {
+		j->running = 1;
+	}
+	sv_clear(&argv);
+}
 
 static void start_job(struct plan *p, struct job *j)
 {
 	struct cell *c = &p->cells[j->first_cell];
+	if (c->spec.family->build_command.n) {
+		start_build_command_job(p, j);
+		return;
+	}
+	j->what = "compiler";
 	struct strvec argv = STRVEC_INIT;
 	sv_push(&argv, c->spec.compiler->path);
 	sv_pushv(&argv, c->spec.cflags.v);
 	sv_push(&argv, "-o");
 	sv_push(&argv, j->tmp);
 	variant_build_words(c, &argv);
-	/* the exact command, for provenance and to reproduce by hand */
-	struct strbuf cmd = STRBUF_INIT;
-	for (size_t i = 0; i < argv.n; i++)
-		sb_addf(&cmd, "%s%s", i ? " " : "", argv.v[i]);
-	sb_adds(&cmd, "\n");
-	char *cmdfile = xasprintf("%s/command", j->dir);
-	write_file_atomic(cmdfile, cmd.buf, cmd.len);
-	free(cmdfile);
-	sb_release(&cmd);
+	write_command(j, &argv);
 
 	struct child ch = CHILD_INIT;
 	ch.argv = argv.v;
@@ -162,6 +319,8 @@ static void finish_job(struct job *j, double timeout_s)
 	j->done = 1;
 	if (ex.outcome == CHILD_EXITED && ex.exit_code == 0 && rename(j->tmp, j->prog) == 0) {
 		j->ok = 1;
+	} else if (ex.outcome == CHILD_EXITED && ex.exit_code == 0) {
+		snprintf(j->reason, sizeof(j->reason), "%s exited 0 but wrote no binary %s", j->what, j->tmp);
 	} else {
 		char how[128], first[700];
 		describe_exit(&ex, timeout_s, how, sizeof(how));
@@ -171,7 +330,7 @@ static void finish_job(struct job *j, double timeout_s)
 			while (e > j->err.buf && e[-1] != '\n')
 				e--;
 		first_lines(e ? e : j->err.buf, 3, first, sizeof(first));
-		snprintf(j->reason, sizeof(j->reason), "compiler %s: %s", how, first[0] ? first : "no message");
+		snprintf(j->reason, sizeof(j->reason), "%s %s: %s", j->what, how, first[0] ? first : "no message");
 		char *log = xasprintf("%s/stderr", j->dir);
 		write_file_atomic(log, j->err.buf ? j->err.buf : "", j->err.len);
 		free(log);
@@ -321,6 +480,7 @@ int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double time
 		free(js[k].dir);
 		free(js[k].prog);
 		free(js[k].tmp);
+		free(js[k].src);
 		sb_release(&js[k].err);
 	}
 	free(js);

@@ -684,7 +684,16 @@ static int variant_sources(struct cfg *c, json_t *v, struct family *f, struct va
 	struct stat st;
 	int r = 0;
 	push_key(c, rel ? "source" : "name");
-	if (stat(file, &st) == 0 && S_ISREG(st.st_mode)) {
+	if (f->build_command.n) {
+		/* its own build system: the source is a tree, the variant's
+		 * folder or else the whole family folder */
+		if (stat(folder, &st) == 0 && S_ISDIR(st.st_mode))
+			out->source = xstrdup(folder);
+		else if (rel)
+			r = cfg_error(c, "no folder %s", folder);
+		else
+			out->source = xstrdup(f->dir);
+	} else if (stat(file, &st) == 0 && S_ISREG(st.st_mode)) {
 		out->source = xstrdup(file);
 		sv_push(&out->sources, file);
 	} else if (stat(folder, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -922,6 +931,50 @@ static int check_arg_templates(struct cfg *c, struct family *f)
 	return r;
 }
 
+/* "build": {"command": [ARGV...], "binary": "{src}/PATH"}. */
+static int load_build(struct cfg *c, json_t *root, struct family *f)
+{
+	static const char *const keys[] = { "command", "binary", NULL },
+				 *const known[] = { "src", "cc", "cflags", "ldflags", "variant", NULL },
+				 *const bin_known[] = { "src", "variant", NULL };
+	json_t *b = json_object_get(root, "build");
+	if (!b)
+		return 0;
+	push_key(c, "build");
+	int r = 0;
+	if (!json_is_object(b))
+		r = cfg_error(c, "must be {\"command\": [ARGV...], \"binary\": \"{src}/PROGRAM\"}");
+	if (!r)
+		r = check_keys(c, b, keys);
+	if (!r)
+		r = get_string_list(c, b, "command", 1, &f->build_command);
+	if (!r && !f->build_command.n) {
+		push_key(c, "command");
+		r = cfg_error(c, "must name a program");
+		pop(c);
+	}
+	push_key(c, "command");
+	for (size_t i = 0; !r && i < f->build_command.n; i++) {
+		push_index(c, i);
+		r = placeholders_known(c, f->build_command.v[i], known);
+		pop(c);
+	}
+	pop(c);
+	if (!r)
+		r = get_string(c, b, "binary", 1, &f->build_binary);
+	if (!r) {
+		push_key(c, "binary");
+		r = placeholders_known(c, f->build_binary, bin_known);
+		if (!r && strncmp(f->build_binary, "{src}/", 6))
+			r = cfg_error(c, "must be a path in the built tree: \"{src}/...\", not '%s'", f->build_binary);
+		if (!r)
+			r = path_inside(c, f->build_binary + 6);
+		pop(c);
+	}
+	pop(c);
+	return r;
+}
+
 /* After the variants: same_as names one of them. */
 static int check_same_as(struct cfg *c, struct family *f)
 {
@@ -984,7 +1037,7 @@ int load_family(const char *dir, struct family *f)
 	struct cfg c = { path, text, { { 0 } }, 0 };
 	static const char *const keys[] = { "family", "title", "kind", "unit", "default_size", "check", "baseline",
 					    "libs", "args", "variants", "references", "notes", "counter_size",
-					    "include_dirs", "defines", "input", NULL };
+					    "include_dirs", "defines", "input", "build", NULL };
 	char *kind = NULL;
 	int r = check_keys(&c, root, keys);
 	if (!r)
@@ -1023,6 +1076,8 @@ int load_family(const char *dir, struct family *f)
 	}
 	if (!r)
 		r = load_check(&c, root, f);
+	if (!r)
+		r = load_build(&c, root, f);
 	if (!r)
 		r = build_words(&c, root, f->dir, &f->include_dirs, &f->defines, NULL);
 	/* "baseline": null says the variants do different work (bignum's field
@@ -1136,6 +1191,8 @@ void free_family(struct family *f)
 	json_decref(f->sha256);
 	sv_clear(&f->check_command);
 	sv_clear(&f->input_command);
+	sv_clear(&f->build_command);
+	free(f->build_binary);
 	free(f->input_file);
 	sv_clear(&f->include_dirs);
 	sv_clear(&f->defines);

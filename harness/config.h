@@ -77,6 +77,11 @@ struct family {
 	int args_template;    /* args hold "{N}" or "{input}": they are the whole argv (no N first) */
 	char *input_file;     /* "input": {"file": F}: shipped with the family (absolute), or NULL */
 	struct strvec input_command; /* "input": {"command": [...]}: its stdout, "{N}" replaced */
+	/* "build": {"command": [...], "binary": "{src}/prog"}: the family's own
+	 * build system, run in a private copy of the variant's source tree
+	 * (build.h); empty when the harness compiles the variants itself */
+	struct strvec build_command;
+	char *build_binary;
 	char *baseline;       /* variant name */
 	struct strvec libs;   /* -l names, e.g. gmp */
 	struct strvec args;   /* extra arguments after N for every variant */
