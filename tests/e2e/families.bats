@@ -295,3 +295,53 @@ C
     [ "$status" -eq 2 ]
     [[ "$output" == *"input.file: cannot read $R/none.txt"* ]]
 }
+
+@test "build command: the Makefile example builds in a private copy per cell and runs ok" {
+    jq '.variants = ["mix/*"] | del(.family_dirs) | .sizes = {"mix": 100000}' "$W/suite.json" > "$W/mix.json"
+    cp -r "$REPO/examples/families/mix" "$W/mix"
+    run "$FLAGBENCH" run --suite "$W/mix.json" --family-dir "$W/mix" --cache "$CACHE" --no-render --no-counters -o "$W/out"
+    [ "$status" -eq 0 ]
+    jqr '[.cells[] | select(.family == "mix") | .status] == ["ok", "ok"]' "$W/out/results.json"
+    # nothing was built in the family's own folder
+    [ ! -e "$W/mix/mix" ] && [ ! -e "$W/mix/main.o" ]
+    # the whole tree is in the cache key: an edited header rebuilds
+    run "$FLAGBENCH" run --suite "$W/mix.json" --family-dir "$W/mix" --cache "$CACHE" --no-render --no-counters -o "$W/out2"
+    [[ "$output" == *"built 0, cached 2"* ]]
+    echo '/* edited */' >> "$W/mix/mix.h"
+    run "$FLAGBENCH" run --suite "$W/mix.json" --family-dir "$W/mix" --cache "$CACHE" --no-render --no-counters -o "$W/out3"
+    [[ "$output" == *"built 2, cached 0"* ]]
+}
+
+@test "build command: failing, hanging or writing no binary is build_failed with the reason" {
+    jq '.variants = ["mix/*"] | del(.family_dirs) | .sizes = {"mix": 1000}' "$W/suite.json" > "$W/mix.json"
+    cp -r "$REPO/examples/families/mix" "$W/mix"
+    jq '.build.binary = "{src}/nothing"' "$W/mix/family.json" > "$W/f" && mv "$W/f" "$W/mix/family.json"
+    run "$FLAGBENCH" run --suite "$W/mix.json" --family-dir "$W/mix" --cache "$CACHE" --no-render -o "$W/out"
+    [ "$status" -eq 1 ]
+    run jq -r '.cells[] | select(.family == "mix") | .reason' "$W/out/results.json"
+    [[ "${lines[0]}" == "build command exited 0 but wrote no binary "*"/nothing" ]]
+    printf 'mix:\n\t@echo "error: no rule for this" >&2; exit 1\n' > "$W/mix/Makefile"
+    jq '.build.binary = "{src}/mix"' "$W/mix/family.json" > "$W/f" && mv "$W/f" "$W/mix/family.json"
+    rm -rf "$W/out"
+    run "$FLAGBENCH" run --suite "$W/mix.json" --family-dir "$W/mix" --cache "$CACHE" --no-render -o "$W/out"
+    run jq -r '.cells[] | select(.family == "mix") | .status + ": " + .reason' "$W/out/results.json"
+    [[ "${lines[0]}" == "build_failed: build command exited 2: error: no rule for this"* ]]
+    jq '.build.command = ["sleep", "30"]' "$W/mix/family.json" > "$W/f" && mv "$W/f" "$W/mix/family.json"
+    rm -rf "$W/out"
+    run "$FLAGBENCH" run --suite "$W/mix.json" --family-dir "$W/mix" --cache "$CACHE" --no-render --build-timeout 1 -o "$W/out"
+    run jq -r '.cells[] | select(.family == "mix") | .status + ": " + .reason' "$W/out/results.json"
+    [[ "${lines[0]}" == "build_failed: build command timed out after 1s"* ]]
+}
+
+@test "bad input: build placeholders and a binary outside the built tree" {
+    cp -r "$REPO/examples/families/mix" "$W/mix"
+    jq '.build.command += ["OPT={opt}"]' "$W/mix/family.json" > "$W/f" && mv "$W/f" "$W/mix/family.json"
+    run "$FLAGBENCH" run --suite "$W/suite.json" --family-dir "$W/mix" --dry-run -o "$W/out"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"mix/family.json:"[0-9]*:[0-9]*": build.command[7]: unknown placeholder '{opt}'"* ]]
+    cp "$REPO/examples/families/mix/family.json" "$W/mix/"
+    jq '.build.binary = "{src}/../mix"' "$W/mix/family.json" > "$W/f" && mv "$W/f" "$W/mix/family.json"
+    run "$FLAGBENCH" run --suite "$W/suite.json" --family-dir "$W/mix" --dry-run -o "$W/out"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"build.binary: '../mix' leaves the family folder"* ]]
+}
