@@ -1037,7 +1037,7 @@ int load_family(const char *dir, struct family *f)
 	struct cfg c = { path, text, { { 0 } }, 0 };
 	static const char *const keys[] = { "family", "title", "kind", "unit", "default_size", "check", "baseline",
 					    "libs", "args", "variants", "references", "notes", "counter_size",
-					    "include_dirs", "defines", "input", "build", NULL };
+					    "include_dirs", "defines", "input", "build", "pass_size", NULL };
 	char *kind = NULL;
 	int r = check_keys(&c, root, keys);
 	if (!r)
@@ -1144,6 +1144,15 @@ int load_family(const char *dir, struct family *f)
 		r = load_input(&c, root, f);
 	if (!r)
 		r = check_arg_templates(&c, f);
+	/* "pass_size": false: the program takes no N (argv is args alone) */
+	json_t *ps = json_object_get(root, "pass_size");
+	if (!r && ps && !json_is_boolean(ps)) {
+		push_key(&c, "pass_size");
+		r = cfg_error(&c, "must be true or false");
+		pop(&c);
+	}
+	if (!r && ps && json_is_false(ps))
+		f->args_template = 1;
 	if (!r && f->kind == KIND_COMPUTE)
 		f->rate_unit = xasprintf("%s/s", f->unit);
 	if (!r && !f->title)

@@ -74,7 +74,7 @@ struct family {
 	struct strvec check_command; /* CHECK_KIND_COMMAND: argv, "{N}" replaced */
 	char *same_as_binary; /* set after the build: the same_as variant of the run's first config */
 	struct strvec include_dirs, defines; /* absolute -I folders, -D words */
-	int args_template;    /* args hold "{N}" or "{input}": they are the whole argv (no N first) */
+	int args_template;    /* args hold "{N}" or "{input}", or "pass_size": false: they are the whole argv (no N first) */
 	char *input_file;     /* "input": {"file": F}: shipped with the family (absolute), or NULL */
 	struct strvec input_command; /* "input": {"command": [...]}: its stdout, "{N}" replaced */
 	/* "build": {"command": [...], "binary": "{src}/prog"}: the family's own

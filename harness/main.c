@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "newfamily.h"
+#include "try.h"
 #include "check.h"
 #include "cooldown.h"
 #include "doctor.h"
@@ -28,6 +29,7 @@ static const struct command commands[] = {
 	{ "cooldown", cmd_cooldown, "[options]: pause against thermal throttling" },
 	{ "topology", cmd_topology, "cpus, caches and producer/consumer placement classes" },
 	{ "doctor", cmd_doctor, "system checks: governor, turbo, smt, load, sensors, tools" },
+	{ "try", cmd_try, "FILE.c [--args ...] [--expect-...]: one C file across compilers and flags" },
 	{ "new", cmd_new, "family NAME [DIR]: write a family skeleton that runs as it is" },
 	{ "tables", cmd_tables, "RUN_DIR... [--format term|md|csv|json|tsv]: the tables of runs" },
 	{ "report", cmd_tables, "RUN_DIR: the tables of a run in the terminal (tables)" },

@@ -571,6 +571,29 @@ static struct mcell counter_fn(struct model *m, struct fsrc *f, const struct var
 	return (struct mcell){ MS_OK, NULL, json_number_value(x), NAN, NAN, NAN, NAN, 0, s->id };
 }
 
+/* Why counts are missing, once per reason: "instructions not counted
+ * (N cells): WHY", so a table without them says why. */
+static void counts_skipped(struct fsrc *f, struct strvec *out)
+{
+	struct strvec whys = STRVEC_INIT;
+	size_t *count = calloc(f->n ? f->n : 1, sizeof(size_t));
+	for (size_t i = 0; i < f->n; i++) {
+		const char *why = str(json_object_get(f->cells[i].j, "counters"), "skipped");
+		if (!why || strcmp(f->cells[i].status, "ok"))
+			continue;
+		size_t k = 0;
+		while (k < whys.n && strcmp(whys.v[k], why))
+			k++;
+		if (k == whys.n)
+			sv_push(&whys, why);
+		count[k]++;
+	}
+	for (size_t k = 0; k < whys.n; k++)
+		sv_pushf(out, "instructions not counted (%zu cell%s): %s", count[k], count[k] == 1 ? "" : "s", whys.v[k]);
+	free(count);
+	sv_clear(&whys);
+}
+
 /* gcc against clang with the same other flags: the pairs of configurations. */
 struct pairs {
 	size_t n;
@@ -708,6 +731,8 @@ static void one_run_family(struct model *m, struct mfamily *fam, struct fsrc *f,
 		}
 		t->unit = unit;
 		t->nrows = unit ? t->nrows : 0;
+		if (!cy)
+			counts_skipped(f, &fam->warnings);
 		finish_table(fam, t, own(m, "%s: %s per unit of work", f->title, what),
 			     own(m, "%s per unit of work, counted in one run of the program (perf or callgrind).", what));
 	}
