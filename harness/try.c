@@ -140,6 +140,10 @@ int cmd_try(int argc, char **argv)
 		error("--expect-sha256, --expect-output and --same-output exclude each other");
 		return EXIT_USAGE;
 	}
+	if (o.expect_sha256 && (strlen(o.expect_sha256) != 64 || strspn(o.expect_sha256, "0123456789abcdefABCDEF") != 64)) {
+		error("--expect-sha256 must be 64 hex digits, not '%s'", o.expect_sha256);
+		return EXIT_USAGE;
+	}
 	size_t len;
 	char *src = read_file(pos[0], &len);
 	if (!src) {
