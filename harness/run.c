@@ -22,6 +22,7 @@
 #include "measure.h"
 #include "options.h"
 #include "plan.h"
+#include "rerun.h"
 #include "results.h"
 #include "runcmd.h"
 #include "model.h"
@@ -33,6 +34,7 @@
 
 struct run_opts {
 	char *cpu, *suite, *out, *only, *resume, *cache, *consumer, *order;
+	char *binaries_from; /* rerun.h */
 	unsigned jobs, runs, warmup, max_runs;
 	double precision;
 	double cooldown, timeout, build_timeout, verify_timeout;
@@ -62,6 +64,7 @@ static const struct option_def run_options[] = {
 	{ "resume", 0, OPT_STRING, RO(resume), "DIR", 0, 0, "finish an interrupted run: only the cells its journal lacks" },
 	{ "family-dir", 0, OPT_LIST, RO(family_dirs), "DIR", 0, 0, "families from DIR too: a family folder (family.json) or a folder of them; repeatable" },
 	{ "cache", 0, OPT_STRING, RO(cache), "DIR", 0, 0, "build cache (default build/cache)" },
+	{ "binaries-from", 0, OPT_STRING, RO(binaries_from), "DIR", 0, 0, "measure the binaries kept in run folder DIR instead of compiling (flagbench rerun)" },
 	{ "no-counters", 0, OPT_FLAG, RO(no_counters), NULL, 0, 0, "do not count cycles or instructions of compute cells" },
 	{ "no-render", 0, OPT_FLAG, RO(no_render), NULL, 0, 0, "do not render tables, plots and index.html at the end (plots/render.sh)" },
 	{ "dry-run", 'n', OPT_FLAG, RO(dry_run), NULL, 0, 0, "plan and write results with a mock executor: no compiler, no hyperfine" },
@@ -80,6 +83,7 @@ static void free_run_opts(struct run_opts *o)
 	free(o->consumer);
 	free(o->order);
 	sv_clear(&o->family_dirs);
+	free(o->binaries_from);
 }
 
 static void run_usage(FILE *out)
@@ -336,18 +340,27 @@ static int run_restore(struct run *r)
 static void run_build(struct run *r)
 {
 	double t = now_monotonic();
-	if (!r->o.dry_run) {
+	if (r->o.binaries_from) {
+		run_use_stored_binaries(&r->plan, r->o.binaries_from);
+		build_dedupe(&r->plan);
+	} else if (!r->o.dry_run) {
 		struct build_stats bs;
 		char *cache = r->o.cache ? xstrdup(r->o.cache) : xasprintf("%s/build/cache", project_root());
 		unsigned jobs = r->o.jobs ? r->o.jobs : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
 		build_plan(&r->plan, cache, jobs ? jobs : 1, r->o.build_timeout > 0 ? r->o.build_timeout : 300, &bs);
 		fprintf(stderr, "flagbench: built %u, cached %u, failed %u (%.1fs)\n", bs.compiled, bs.cached, bs.failed,
 			now_monotonic() - t);
-		inputs_prepare(&r->plan, cache, r->o.build_timeout > 0 ? r->o.build_timeout : 300);
 		free(cache);
 		build_dedupe(&r->plan);
+	}
+	if (!r->o.dry_run) {
+		/* the families' inputs ({input}) and same_as binaries (check_json.h) */
+		char *cache = r->o.cache ? xstrdup(r->o.cache) : xasprintf("%s/build/cache", project_root());
+		inputs_prepare(&r->plan, cache, r->o.build_timeout > 0 ? r->o.build_timeout : 300);
+		free(cache);
 		check_json_prepare(&r->plan);
 	}
+	run_keep_binaries(&r->plan, r->rs.dir);
 	r->rs.phases.build_s = now_monotonic() - t;
 }
 

