@@ -810,7 +810,7 @@ static int load_check(struct cfg *c, json_t *root, struct family *f)
 		pop(c);
 		f->sha256 = json_incref(v);
 	} else if ((v = json_object_get(ck, "command"))) {
-		static const char *const known[] = { "N", NULL };
+		static const char *const known[] = { "N", "variant", NULL };
 		f->check_kind = CHECK_KIND_COMMAND;
 		r = get_string_list(c, ck, "command", 1, &f->check_command);
 		push_key(c, "command");
@@ -903,7 +903,7 @@ static int load_input(struct cfg *c, json_t *root, struct family *f)
  * whole argv of the program; any other "{...}" is an error. */
 static int check_arg_templates(struct cfg *c, struct family *f)
 {
-	static const char *const with_input[] = { "N", "input", NULL }, *const without[] = { "N", NULL };
+	static const char *const with_input[] = { "N", "input", "dir", NULL }, *const without[] = { "N", "dir", NULL };
 	const char *const *known = f->input_file || f->input_command.n ? with_input : without;
 	int r = 0;
 	push_key(c, "args");
@@ -1037,7 +1037,8 @@ int load_family(const char *dir, struct family *f)
 	struct cfg c = { path, text, { { 0 } }, 0 };
 	static const char *const keys[] = { "family", "title", "kind", "unit", "default_size", "check", "baseline",
 					    "libs", "args", "variants", "references", "notes", "counter_size",
-					    "include_dirs", "defines", "input", "build", "pass_size", NULL };
+					    "include_dirs", "defines", "input", "build", "pass_size", "version_file",
+					    NULL };
 	char *kind = NULL;
 	int r = check_keys(&c, root, keys);
 	if (!r)
@@ -1144,6 +1145,26 @@ int load_family(const char *dir, struct family *f)
 		r = load_input(&c, root, f);
 	if (!r)
 		r = check_arg_templates(&c, f);
+	char *vf = NULL;
+	if (!r)
+		r = get_string(&c, root, "version_file", 0, &vf);
+	if (!r && vf) {
+		/* the version of what the family builds, for results.json */
+		push_key(&c, "version_file");
+		r = path_inside(&c, vf);
+		char *vpath = xasprintf("%s/%s", f->dir, vf);
+		size_t vlen;
+		char *vtext = r ? NULL : read_file(vpath, &vlen);
+		if (!r && !vtext)
+			r = cfg_error(&c, "cannot read %s: %s", vpath, strerror(errno));
+		if (vtext) {
+			vtext[strcspn(vtext, "\n")] = '\0';
+			f->version = vtext;
+		}
+		free(vpath);
+		pop(&c);
+	}
+	free(vf);
 	/* "pass_size": false: the program takes no N (argv is args alone) */
 	json_t *ps = json_object_get(root, "pass_size");
 	if (!r && ps && !json_is_boolean(ps)) {
@@ -1202,6 +1223,7 @@ void free_family(struct family *f)
 	sv_clear(&f->input_command);
 	sv_clear(&f->build_command);
 	free(f->build_binary);
+	free(f->version);
 	free(f->input_file);
 	sv_clear(&f->include_dirs);
 	sv_clear(&f->defines);

@@ -82,6 +82,7 @@ struct family {
 	 * (build.h); empty when the harness compiles the variants itself */
 	struct strvec build_command;
 	char *build_binary;
+	char *version;        /* "version_file"'s first line (a source package's version), or NULL */
 	char *baseline;       /* variant name */
 	struct strvec libs;   /* -l names, e.g. gmp */
 	struct strvec args;   /* extra arguments after N for every variant */

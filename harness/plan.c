@@ -159,8 +159,11 @@ static struct cell *new_cell(struct plan *p, size_t *alloc)
  * {input} the input file once it is made (harness/family_dir/inputs.h). */
 static void push_templated(struct cell *c, const struct strvec *args)
 {
-	for (size_t i = 0; args && i < args->n; i++)
-		sv_push_replaced(&c->spec.run_args, args->v[i], "N", c->spec.size);
+	for (size_t i = 0; args && i < args->n; i++) {
+		char *w = placeholder_replace(args->v[i], "dir", c->spec.family->dir);
+		sv_push_replaced(&c->spec.run_args, w, "N", c->spec.size);
+		free(w);
+	}
 }
 
 static void set_run_args(struct cell *c, const struct family *f, const struct strvec *extra)

@@ -221,6 +221,9 @@ static enum check_status command_check(const struct cell *c, int fd, double dead
 			if (!strncmp(p, "{N}", 3)) {
 				sb_addf(&w, "%llu", (unsigned long long)c->spec.size);
 				p += 3;
+			} else if (!strncmp(p, "{variant}", 9)) {
+				sb_adds(&w, c->spec.variant ? c->spec.variant->name : c->spec.reference->name);
+				p += 9;
 			} else {
 				sb_add(&w, p++, 1);
 			}
