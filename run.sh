@@ -28,6 +28,8 @@ while [ $# -gt 0 ]; do
         *) args+=("$1"); shift ;;
     esac
 done
+# the projects suite builds Debian source packages: fetched once (scripts/project-sources.sh)
+if [ "$(basename "$suite" .json)" = projects ]; then scripts/deps.sh projects || exit 2; fi
 if [ -z "$out" ]; then
     out="results/$(date -u +%Y%m%dT%H%M%SZ)-$(basename "$suite" .json)-$(basename "$cpu" .json)"
 fi

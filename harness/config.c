@@ -1154,9 +1154,8 @@ int load_family(const char *dir, struct family *f)
 		r = path_inside(&c, vf);
 		char *vpath = xasprintf("%s/%s", f->dir, vf);
 		size_t vlen;
+		/* missing until the sources are fetched: the version is then unknown */
 		char *vtext = r ? NULL : read_file(vpath, &vlen);
-		if (!r && !vtext)
-			r = cfg_error(&c, "cannot read %s: %s", vpath, strerror(errno));
 		if (vtext) {
 			vtext[strcspn(vtext, "\n")] = '\0';
 			f->version = vtext;

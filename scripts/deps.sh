@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The one dependency step of flagbench, used by ./run.sh and `make test`:
 # installs the Debian packages that are missing and says what it does.
-# usage: scripts/deps.sh [run|test]   (test adds what only the tests need)
+# usage: scripts/deps.sh [run|test|projects]   (test adds what only the tests need; projects fetches sources)
 set -u
+# ---- projects (issue 14): the Debian sources of variants-projects/ (deb-src, apt-get source)
+if [ "${1:-run}" = projects ]; then exec "$(dirname "$0")/project-sources.sh"; fi
+# ---- end projects ----
 want_run="gcc clang make pkg-config hyperfine jq gnuplot-nox pv libjansson-dev nettle-dev libgmp-dev
           libmimalloc-dev libjemalloc-dev libgoogle-perftools-dev valgrind musl-tools"
 want_test="libcmocka-dev bats bats-assert bats-support libxml2-utils chromium"
