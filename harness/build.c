@@ -26,7 +26,7 @@ static void hash_folder_sources(struct strbuf *sb, const char *dir)
 			char *h = xasprintf("%s/%s", dir, ents[i]->d_name);
 			char hh[65];
 			if (sha256_file_hex(h, hh, NULL) == 0)
-				sb_addf(sb, "header %s/%s %s\n", dir, ents[i]->d_name, hh);
+				sb_addf(sb, "header %s %s\n", ents[i]->d_name, hh);
 			free(h);
 		}
 		free(ents[i]);
@@ -164,8 +164,16 @@ int build_cache_key(const struct cell *c, char key[65])
 		sb_addf(&sb, "flag %s\n", c->spec.cflags.v[i]);
 	struct strvec words = STRVEC_INIT;
 	variant_build_words(c, &words);
-	for (size_t i = 0; i < words.n; i++)
-		sb_addf(&sb, "word %s\n", words.v[i]);
+	/* paths in the family's folder as relative ones: the key stays where
+	 * the folder moves (flagbench try writes a new one each time) */
+	size_t dl = strlen(c->spec.family->dir);
+	for (size_t i = 0; i < words.n; i++) {
+		const char *w = words.v[i], *in = strstr(w, c->spec.family->dir);
+		if (in)
+			sb_addf(&sb, "word %.*s{family}%s\n", (int)(in - w), w, in + dl);
+		else
+			sb_addf(&sb, "word %s\n", w);
+	}
 	sv_clear(&words);
 	for (size_t i = 0; i < v->sources.n; i++) {
 		char src[65];

@@ -34,6 +34,10 @@ try_run() {
     [ "$status" -eq 0 ]
     [[ "$output" == *"try/count: gcc/-O"[12]"/default fastest"* ]]
     jqr '[.cells[] | .status] == ["ok", "ok"] and .cells[0].argv == ["1000"]' "$T/out/results.json"
+    # its temporary family folder is new each time, the cache key the same
+    rm -rf "$T/out"
+    try_run --args "1000"
+    [[ "$output" == *"built 0, cached 2"* ]]
 }
 
 @test "try: a wrong digest, an expected output file, the same output, or none (unchecked)" {
