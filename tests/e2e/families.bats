@@ -204,7 +204,7 @@ cell() { # id -> "status<TAB>reason"
     cp -r "$F" "$W/fams/lines2"
     fb_run --dry-run
     [ "$status" -eq 2 ]
-    [[ "$output" == *"family 'lines' is already loaded from"* ]]
+    [[ "$output" == *"family 'lines' is also defined in"* ]]
 }
 
 @test "new family: a skeleton that runs as it is; an existing folder is refused" {
