@@ -70,7 +70,8 @@ family_json() {
 J
 }
 
-fb_run() { # extra args...
+fb_run() { # extra args... (a fresh run folder each time)
+    rm -rf "$W/out"
     run "$FLAGBENCH" run --suite "$W/suite.json" --cache "$CACHE" --no-render --no-counters -o "$W/out" "$@"
 }
 
