@@ -223,6 +223,24 @@ static void write_command(const struct job *j, const struct strvec *argv)
 	sb_release(&cmd);
 }
 
+/* Starts the job's command in dir (NULL: here), its stderr on a pipe. */
+static void launch_job(struct job *j, const struct strvec *argv, const char *dir)
+{
+	struct child ch = CHILD_INIT;
+	ch.argv = argv->v;
+	ch.dir = dir;
+	ch.in = CHILD_DEVNULL;
+	ch.out = CHILD_DEVNULL;
+	ch.err = CHILD_PIPE;
+	j->child = ch;
+	if (child_start(&j->child) < 0) {
+		j->done = 1;
+		snprintf(j->reason, sizeof(j->reason), "%s %s cannot run", j->what, argv->v[0]);
+	} else {
+		j->running = 1;
+	}
+}
+
 /* A family's own build system: its tree copied into the job's folder, the
  * command run there; the binary it names is then moved into the cache. */
 static void start_build_command_job(struct plan *p, struct job *j)
@@ -251,19 +269,7 @@ static void start_build_command_job(struct plan *p, struct job *j)
 	free(j->tmp);
 	j->tmp = placeholder_replace(bin, "variant", c->spec.variant->name);
 	free(bin);
-	struct child ch = CHILD_INIT;
-	ch.argv = argv.v;
-	ch.dir = j->src;
-	ch.in = CHILD_DEVNULL;
-	ch.out = CHILD_DEVNULL;
-	ch.err = CHILD_PIPE;
-	j->child = ch;
-	if (child_start(&j->child) < 0) {
-		j->done = 1;
-		snprintf(j->reason, sizeof(j->reason), "build command %s cannot run", argv.v[0]);
-	} else {
-		j->running = 1;
-	}
+	launch_job(j, &argv, j->src);
 	sv_clear(&argv);
 }
 
@@ -283,18 +289,7 @@ static void start_job(struct plan *p, struct job *j)
 	variant_build_words(c, &argv);
 	write_command(j, &argv);
 
-	struct child ch = CHILD_INIT;
-	ch.argv = argv.v;
-	ch.in = CHILD_DEVNULL;
-	ch.out = CHILD_DEVNULL;
-	ch.err = CHILD_PIPE;
-	j->child = ch;
-	if (child_start(&j->child) < 0) {
-		j->done = 1;
-		snprintf(j->reason, sizeof(j->reason), "cannot run %s", c->spec.compiler->path);
-	} else {
-		j->running = 1;
-	}
+	launch_job(j, &argv, NULL);
 	/* argv strings are copied by exec in the child; the parent may free */
 	sv_clear(&argv);
 }

@@ -817,6 +817,35 @@ static int load_variant(struct cfg *c, json_t *v, struct family *f, struct varia
 	return r;
 }
 
+/* obj's "command": argv words with only the known placeholders; a program
+ * named by a path is the family's, made absolute from its folder. */
+static int get_command(struct cfg *c, json_t *obj, const struct family *f, const char *const *known,
+		       struct strvec *out)
+{
+	int r = get_string_list(c, obj, "command", 1, out);
+	push_key(c, "command");
+	for (size_t i = 0; !r && i < out->n; i++) {
+		push_index(c, i);
+		r = placeholders_known(c, out->v[i], known);
+		pop(c);
+	}
+	if (!r && !out->n)
+		r = cfg_error(c, "must name a program");
+	if (!r && strchr(out->v[0], '/')) {
+		push_index(c, 0);
+		r = path_inside(c, out->v[0]);
+		pop(c);
+		if (!r) {
+			const char *rel = out->v[0];
+			char *abs = xasprintf("%s/%s", f->dir, strncmp(rel, "./", 2) ? rel : rel + 2);
+			free(out->v[0]);
+			out->v[0] = abs;
+		}
+	}
+	pop(c);
+	return r;
+}
+
 /* "check": a built-in checker's name, "none", or one of {"same_as":
  * VARIANT}, {"sha256": {"N": HEX}}, {"command": [ARGV...]}. */
 static int load_check(struct cfg *c, json_t *root, struct family *f)
@@ -861,28 +890,7 @@ static int load_check(struct cfg *c, json_t *root, struct family *f)
 	} else if ((v = json_object_get(ck, "command"))) {
 		static const char *const known[] = { "N", "variant", NULL };
 		f->check_kind = CHECK_KIND_COMMAND;
-		r = get_string_list(c, ck, "command", 1, &f->check_command);
-		push_key(c, "command");
-		for (size_t i = 0; !r && i < f->check_command.n; i++) {
-			push_index(c, i);
-			r = placeholders_known(c, f->check_command.v[i], known);
-			pop(c);
-		}
-		if (!r && f->check_command.n == 0)
-			r = cfg_error(c, "must name a program");
-		/* a program named by a path is the family's: relative to its folder */
-		if (!r && strchr(f->check_command.v[0], '/')) {
-			push_index(c, 0);
-			r = path_inside(c, f->check_command.v[0]);
-			pop(c);
-			if (!r) {
-				const char *rel = f->check_command.v[0];
-				char *abs = xasprintf("%s/%s", f->dir, strncmp(rel, "./", 2) ? rel : rel + 2);
-				free(f->check_command.v[0]);
-				f->check_command.v[0] = abs;
-			}
-		}
-		pop(c);
+		r = get_command(c, ck, f, known, &f->check_command);
 	} else {
 		r = cfg_error(c, "unknown check; the keys are same_as, sha256 and command");
 	}
@@ -921,27 +929,7 @@ static int load_input(struct cfg *c, json_t *root, struct family *f)
 		}
 		pop(c);
 	} else if (!r) {
-		r = get_string_list(c, in, "command", 1, &f->input_command);
-		push_key(c, "command");
-		for (size_t i = 0; !r && i < f->input_command.n; i++) {
-			push_index(c, i);
-			r = placeholders_known(c, f->input_command.v[i], known);
-			pop(c);
-		}
-		if (!r && !f->input_command.n)
-			r = cfg_error(c, "must name a program");
-		if (!r && strchr(f->input_command.v[0], '/')) {
-			push_index(c, 0);
-			r = path_inside(c, f->input_command.v[0]);
-			pop(c);
-			if (!r) {
-				const char *rel = f->input_command.v[0];
-				char *abs = xasprintf("%s/%s", f->dir, strncmp(rel, "./", 2) ? rel : rel + 2);
-				free(f->input_command.v[0]);
-				f->input_command.v[0] = abs;
-			}
-		}
-		pop(c);
+		r = get_command(c, in, f, known, &f->input_command);
 	}
 	free(file);
 	pop(c);
