@@ -123,6 +123,8 @@ void model_format_value(double v, const char *unit, char *buf, size_t n)
 {
 	if (bytes_unit(unit))
 		format_rate(v, buf, n);
+	else if (!strcmp(unit, "bytes")) /* a size: 1024-based, whole bytes below 1 KiB */
+		snprintf(buf, n, v < 1024 ? "%.0f B" : v < 1048576 ? "%.1f KiB" : "%.2f MiB", v < 1024 ? v : v < 1048576 ? v / 1024 : v / 1048576);
 	else if (per_op(unit) && v > 0)
 		snprintf(buf, n, "%.*f usec/op", digits(1e6 / v, 3), 1e6 / v);
 	else if (v >= 1e9)
@@ -561,11 +563,12 @@ static struct mcell against_fn(struct model *m, struct fsrc *f, const struct var
 	return ratio_cell(m, f, c, find(f, v->name, base));
 }
 
-/* Counters per unit of work: arg "instructions" or "cycles". */
+/* Counters per unit of work: arg "instructions" or "cycles"; or the .text size: "text_bytes". */
 static struct mcell counter_fn(struct model *m, struct fsrc *f, const struct var *v, size_t k, const void *arg)
 {
 	struct src *s = find(f, v->name, f->cfgs[k]);
-	json_t *x = json_object_get(json_object_get(s ? s->j : NULL, "counters"), own(m, "%s_per_unit", (const char *)arg));
+	json_t *cell = s ? s->j : NULL, *x = !strcmp(arg, "text_bytes") ? json_object_get(cell, "text_bytes")
+		: json_object_get(json_object_get(cell, "counters"), own(m, "%s_per_unit", (const char *)arg));
 	if (!s || strcmp(s->status, "ok") || !json_is_number(x))
 		return word(!s ? "absent" : strcmp(s->status, "ok") ? s->status : "n/a");
 	return (struct mcell){ MS_OK, NULL, json_number_value(x), NAN, NAN, NAN, NAN, 0, s->id };
@@ -736,6 +739,14 @@ static void one_run_family(struct model *m, struct mfamily *fam, struct fsrc *f,
 		finish_table(fam, t, own(m, "%s: %s per unit of work", f->title, what),
 			     own(m, "%s per unit of work, counted in one run of the program (perf or callgrind).", what));
 	}
+	t = table(m, fam, f, "text_bytes", MF_VALUE, f->cfgs, f->ncfgs, 0, counter_fn, "text_bytes");
+	t->unit = "bytes";
+	int sized = 0; /* results from before text_bytes have no such table */
+	for (size_t i = 0; i < f->n; i++)
+		sized |= json_is_integer(json_object_get(f->cells[i].j, "text_bytes"));
+	t->nrows = sized ? t->nrows : 0;
+	finish_table(fam, t, own(m, "%s: size of the code (.text)", f->title),
+		     "The size of each binary's .text section: what a flag set costs in code.");
 	for (size_t i = 0; i < f->n; i++) {
 		struct src *c = &f->cells[i];
 		const char *why = str(c->j, "reason");
