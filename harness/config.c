@@ -492,6 +492,152 @@ static int parse_flag_sets(struct cfg *c, json_t *flags, struct suite *s)
 	return r;
 }
 
+/* The plain lists a suite names, and the name and title. */
+static int suite_lists(struct cfg *c, json_t *root, struct suite *s)
+{
+	int r = get_string(c, root, "name", 1, &s->name);
+	if (!r)
+		r = check_name(c, "name", s->name);
+	if (!r)
+		r = get_string(c, root, "title", 0, &s->title);
+	if (!r)
+		r = get_string_list(c, root, "variants", 1, &s->variants);
+	if (!r)
+		r = get_string_list(c, root, "compilers", 1, &s->compilers);
+	if (!r)
+		r = get_string_list(c, root, "opt", 1, &s->opt);
+	/* "march": "profile", or no "march" at all, takes the cpu profile's */
+	json_t *m = json_object_get(root, "march");
+	if (!r && m && json_is_string(m) && !strcmp(json_string_value(m), "profile"))
+		s->march_from_profile = 1;
+	else if (!r && m)
+		r = get_string_list(c, root, "march", 0, &s->march);
+	else if (!r)
+		s->march_from_profile = 1;
+	if (!r)
+		r = get_string_list(c, root, "allocators", 0, &s->allocators);
+	if (!r)
+		r = get_string_list(c, root, "placements", 0, &s->placements);
+	if (!r)
+		r = get_string_list(c, root, "consumers", 0, &s->consumers);
+	return r;
+}
+
+/* The error for entry i of the list under key, pointing at that entry. */
+static int list_entry_error(struct cfg *c, const char *key, size_t i, const char *fmt, const char *word)
+	FB_PRINTF(4, 0);
+static int list_entry_error(struct cfg *c, const char *key, size_t i, const char *fmt, const char *word)
+{
+	push_key(c, key);
+	push_index(c, i);
+	int r = cfg_error(c, fmt, word);
+	pop(c);
+	pop(c);
+	return r;
+}
+
+/* Placements, consumers and -O flags are closed sets: name the bad entry. */
+static int suite_check_words(struct cfg *c, const struct suite *s)
+{
+	int r = 0;
+	for (size_t i = 0; !r && i < s->placements.n; i++) {
+		enum placement_class pc;
+		if (placement_class_parse(s->placements.v[i], &pc) < 0)
+			r = list_entry_error(c, "placements", i,
+					     "'%s' is not a placement class (same_cpu, smt_sibling, same_l2, same_l3, "
+					     "other_l3, other_package, unpinned)", s->placements.v[i]);
+	}
+	for (size_t i = 0; !r && i < s->consumers.n; i++) {
+		const char *v = s->consumers.v[i];
+		if (strcmp(v, "splice") && strcmp(v, "read") && strcmp(v, "pv"))
+			r = list_entry_error(c, "consumers", i, "'%s' is not a consumer (splice, read, pv)", v);
+	}
+	for (size_t i = 0; !r && i < s->opt.n; i++)
+		if (s->opt.v[i][0] != '-')
+			r = list_entry_error(c, "opt", i, "'%s' is not a compiler flag (e.g. \"-O2\")", s->opt.v[i]);
+	return r;
+}
+
+/* One entry of "cross": a compiler for another architecture and how to run
+ * what it builds. */
+static int load_cross_target(struct cfg *c, json_t *x, struct cross_target *t)
+{
+	static const char *const xkeys[] = { "compiler", "march",  "run_prefix", "packages",
+					     "sizes",    "cflags", "variants",   NULL };
+	int r = 0;
+	if (!json_is_object(x))
+		r = cfg_error(c, "must be an object");
+	if (!r)
+		r = check_keys(c, x, xkeys);
+	if (!r)
+		r = get_string(c, x, "compiler", 1, &t->compiler);
+	if (!r)
+		r = get_string_list(c, x, "march", 1, &t->march);
+	if (!r)
+		r = get_string_list(c, x, "run_prefix", 1, &t->run_prefix);
+	if (!r)
+		r = get_string(c, x, "packages", 0, &t->packages);
+	if (!r)
+		r = get_string_list(c, x, "cflags", 0, &t->cflags);
+	if (!r)
+		r = get_string_list(c, x, "variants", 0, &t->variants);
+	json_t *xs = json_object_get(x, "sizes");
+	if (!r && xs && !json_is_object(xs)) {
+		push_key(c, "sizes");
+		r = cfg_error(c, "must be an object like {\"chacha20\": 1048576}");
+		pop(c);
+	}
+	if (!r && xs)
+		t->sizes = json_incref(xs);
+	return r;
+}
+
+/* "cross": the list of cross targets; ncross counts the good ones, so
+ * free_suite frees what was filled. */
+static int suite_cross(struct cfg *c, json_t *cross, struct suite *s)
+{
+	if (!cross)
+		return 0;
+	int r = 0;
+	push_key(c, "cross");
+	if (!json_is_array(cross))
+		r = cfg_error(c, "must be a list of {\"compiler\", \"march\", \"run_prefix\", \"packages\"}");
+	else
+		s->cross = xcalloc(json_array_size(cross) + 1, sizeof(*s->cross));
+	for (size_t i = 0; !r && i < json_array_size(cross); i++) {
+		push_index(c, i);
+		r = load_cross_target(c, json_array_get(cross, i), &s->cross[i]);
+		s->ncross += !r;
+		pop(c);
+	}
+	pop(c);
+	return r;
+}
+
+/* "sizes": {"family": N}; kept even when one is bad, for free_suite. */
+static int suite_sizes(struct cfg *c, json_t *sizes, struct suite *s)
+{
+	if (!sizes)
+		return 0;
+	int r = 0;
+	push_key(c, "sizes");
+	if (!json_is_object(sizes))
+		r = cfg_error(c, "must be an object like {\"yes\": 100000000}");
+	const char *k;
+	json_t *sv;
+	json_object_foreach(sizes, k, sv) {
+		if (r)
+			break;
+		uint64_t n;
+		push_key(c, k);
+		r = get_size(c, sv, 1, &n);
+		pop(c);
+	}
+	pop(c);
+	s->sizes = json_incref(sizes);
+	return r;
+}
+
 int load_suite(const char *name, struct suite *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -513,59 +659,9 @@ int load_suite(const char *name, struct suite *s)
 					    "warmup", "cooldown", "cross", "family_dirs", "flags", NULL };
 	int r = check_keys(&c, root, keys);
 	if (!r)
-		r = get_string(&c, root, "name", 1, &s->name);
+		r = suite_lists(&c, root, s);
 	if (!r)
-		r = check_name(&c, "name", s->name);
-	if (!r)
-		r = get_string(&c, root, "title", 0, &s->title);
-	if (!r)
-		r = get_string_list(&c, root, "variants", 1, &s->variants);
-	if (!r)
-		r = get_string_list(&c, root, "compilers", 1, &s->compilers);
-	if (!r)
-		r = get_string_list(&c, root, "opt", 1, &s->opt);
-	json_t *m = json_object_get(root, "march");
-	if (!r && m && json_is_string(m) && !strcmp(json_string_value(m), "profile"))
-		s->march_from_profile = 1;
-	else if (!r && m)
-		r = get_string_list(&c, root, "march", 0, &s->march);
-	else if (!r)
-		s->march_from_profile = 1;
-	if (!r)
-		r = get_string_list(&c, root, "allocators", 0, &s->allocators);
-	if (!r)
-		r = get_string_list(&c, root, "placements", 0, &s->placements);
-	if (!r)
-		r = get_string_list(&c, root, "consumers", 0, &s->consumers);
-	for (size_t i = 0; !r && i < s->placements.n; i++) {
-		enum placement_class pc;
-		if (placement_class_parse(s->placements.v[i], &pc) < 0) {
-			push_key(&c, "placements");
-			push_index(&c, i);
-			r = cfg_error(&c, "'%s' is not a placement class (same_cpu, smt_sibling, same_l2, same_l3, "
-				      "other_l3, other_package, unpinned)", s->placements.v[i]);
-			pop(&c);
-			pop(&c);
-		}
-	}
-	for (size_t i = 0; !r && i < s->consumers.n; i++) {
-		const char *v = s->consumers.v[i];
-		if (strcmp(v, "splice") && strcmp(v, "read") && strcmp(v, "pv")) {
-			push_key(&c, "consumers");
-			push_index(&c, i);
-			r = cfg_error(&c, "'%s' is not a consumer (splice, read, pv)", v);
-			pop(&c);
-			pop(&c);
-		}
-	}
-	for (size_t i = 0; !r && i < s->opt.n; i++)
-		if (s->opt.v[i][0] != '-') {
-			push_key(&c, "opt");
-			push_index(&c, i);
-			r = cfg_error(&c, "'%s' is not a compiler flag (e.g. \"-O2\")", s->opt.v[i]);
-			pop(&c);
-			pop(&c);
-		}
+		r = suite_check_words(&c, s);
 	double v;
 	json_t *runs = json_object_get(root, "runs"), *warm = json_object_get(root, "warmup");
 	v = 0;
@@ -580,68 +676,12 @@ int load_suite(const char *name, struct suite *s)
 	}
 	if (!r)
 		r = get_number(&c, root, "cooldown", 0, 3600, 0, &s->cooldown_s);
-	json_t *cross = json_object_get(root, "cross");
-	if (!r && cross) {
-		push_key(&c, "cross");
-		if (!json_is_array(cross))
-			r = cfg_error(&c, "must be a list of {\"compiler\", \"march\", \"run_prefix\", \"packages\"}");
-		else
-			s->cross = xcalloc(json_array_size(cross) + 1, sizeof(*s->cross));
-		for (size_t i = 0; !r && i < json_array_size(cross); i++) {
-			static const char *const xkeys[] = { "compiler", "march",  "run_prefix", "packages",
-							     "sizes",    "cflags", "variants",   NULL };
-			json_t *x = json_array_get(cross, i);
-			struct cross_target *t = &s->cross[i];
-			push_index(&c, i);
-			if (!json_is_object(x))
-				r = cfg_error(&c, "must be an object");
-			if (!r)
-				r = check_keys(&c, x, xkeys);
-			if (!r)
-				r = get_string(&c, x, "compiler", 1, &t->compiler);
-			if (!r)
-				r = get_string_list(&c, x, "march", 1, &t->march);
-			if (!r)
-				r = get_string_list(&c, x, "run_prefix", 1, &t->run_prefix);
-			if (!r)
-				r = get_string(&c, x, "packages", 0, &t->packages);
-			if (!r)
-				r = get_string_list(&c, x, "cflags", 0, &t->cflags);
-			if (!r)
-				r = get_string_list(&c, x, "variants", 0, &t->variants);
-			json_t *xs = json_object_get(x, "sizes");
-			if (!r && xs && !json_is_object(xs)) {
-				push_key(&c, "sizes");
-				r = cfg_error(&c, "must be an object like {\"chacha20\": 1048576}");
-				pop(&c);
-			}
-			if (!r && xs)
-				t->sizes = json_incref(xs);
-			s->ncross += !r;
-			pop(&c);
-		}
-		pop(&c);
-	}
+	if (!r)
+		r = suite_cross(&c, json_object_get(root, "cross"), s);
 	if (!r)
 		r = parse_flag_sets(&c, json_object_get(root, "flags"), s);
-	json_t *sizes = json_object_get(root, "sizes");
-	if (!r && sizes) {
-		push_key(&c, "sizes");
-		if (!json_is_object(sizes))
-			r = cfg_error(&c, "must be an object like {\"yes\": 100000000}");
-		const char *k;
-		json_t *sv;
-		json_object_foreach(sizes, k, sv) {
-			if (r)
-				break;
-			uint64_t n;
-			push_key(&c, k);
-			r = get_size(&c, sv, 1, &n);
-			pop(&c);
-		}
-		pop(&c);
-		s->sizes = json_incref(sizes);
-	}
+	if (!r)
+		r = suite_sizes(&c, json_object_get(root, "sizes"), s);
 	if (!r)
 		r = suite_family_dirs(&c, root, s);
 	if (!r && s->variants.n == 0) {
@@ -1125,6 +1165,154 @@ static int load_reference(struct cfg *c, json_t *v, struct reference *out)
 	return r;
 }
 
+/* "kind": a stream is measured in bytes through a pipe, a compute family by
+ * the work it reports. */
+static int family_kind(struct cfg *c, json_t *root, struct family *f)
+{
+	char *kind = NULL;
+	int r = get_string(c, root, "kind", 1, &kind);
+	if (!r) {
+		if (!strcmp(kind, "stream"))
+			f->kind = KIND_STREAM;
+		else if (!strcmp(kind, "compute"))
+			f->kind = KIND_COMPUTE;
+		else {
+			push_key(c, "kind");
+			r = cfg_error(c, "must be \"stream\" or \"compute\", not \"%s\"", kind);
+			pop(c);
+		}
+	}
+	free(kind);
+	return r;
+}
+
+/* The optional size key under root into *out, at least min. */
+static int family_size(struct cfg *c, json_t *root, const char *key, uint64_t min, uint64_t *out)
+{
+	json_t *v = json_object_get(root, key);
+	if (!v)
+		return 0;
+	push_key(c, key);
+	int r = get_size(c, v, min, out);
+	pop(c);
+	return r;
+}
+
+/* "default_size" (required), "counter_size" and "train_size". */
+static int family_sizes(struct cfg *c, json_t *root, struct family *f)
+{
+	if (!json_object_get(root, "default_size"))
+		return cfg_error(c, "missing required key 'default_size'");
+	int r = family_size(c, root, "default_size", 1, &f->default_size);
+	if (!r)
+		r = family_size(c, root, "counter_size", 0, &f->counter_size);
+	if (!r)
+		r = family_size(c, root, "train_size", 1, &f->train_size);
+	return r;
+}
+
+/* "variants": a non-empty list, names unique. */
+static int family_variants(struct cfg *c, json_t *root, struct family *f)
+{
+	json_t *vs = json_object_get(root, "variants");
+	if (!vs || !json_is_array(vs) || !json_array_size(vs)) {
+		if (vs)
+			push_key(c, "variants");
+		int r = cfg_error(c, "'variants' must be a non-empty list");
+		if (vs)
+			pop(c);
+		return r;
+	}
+	int r = 0;
+	f->variants = xcalloc(json_array_size(vs), sizeof(*f->variants));
+	push_key(c, "variants");
+	for (size_t i = 0; !r && i < json_array_size(vs); i++) {
+		push_index(c, i);
+		r = load_variant(c, json_array_get(vs, i), f, &f->variants[i]);
+		f->nvariants++; /* counted even when it failed: free_family frees what it holds */
+		for (size_t j = 0; !r && j < i; j++)
+			if (!strcmp(f->variants[j].name, f->variants[i].name))
+				r = cfg_error(c, "variant '%s' is listed twice", f->variants[i].name);
+		pop(c);
+	}
+	pop(c);
+	return r;
+}
+
+/* "references": other programs that make the same stream. */
+static int family_references(struct cfg *c, json_t *root, struct family *f)
+{
+	json_t *refs = json_object_get(root, "references");
+	if (!refs)
+		return 0;
+	int r = 0;
+	push_key(c, "references");
+	if (!json_is_array(refs))
+		r = cfg_error(c, "must be a list of objects");
+	else
+		f->references = xcalloc(json_array_size(refs), sizeof(*f->references));
+	for (size_t i = 0; !r && i < json_array_size(refs); i++) {
+		push_index(c, i);
+		r = load_reference(c, json_array_get(refs, i), &f->references[i]);
+		f->nreferences++; /* as for variants: freed whole by free_family */
+		pop(c);
+	}
+	pop(c);
+	return r;
+}
+
+/* The baseline, when there is one, must be one of the variants. */
+static int check_baseline(struct cfg *c, struct family *f)
+{
+	if (!f->baseline)
+		return 0;
+	for (size_t i = 0; i < f->nvariants; i++)
+		if (!strcmp(f->variants[i].name, f->baseline))
+			return 0;
+	push_key(c, "baseline");
+	int r = cfg_error(c, "'%s' is not one of the family's variants", f->baseline);
+	pop(c);
+	return r;
+}
+
+/* "version_file": the version of what the family builds, for results.json */
+static int family_version(struct cfg *c, json_t *root, struct family *f)
+{
+	char *vf = NULL;
+	int r = get_string(c, root, "version_file", 0, &vf);
+	if (!r && vf) {
+		push_key(c, "version_file");
+		r = path_inside(c, vf);
+		char *vpath = xasprintf("%s/%s", f->dir, vf);
+		size_t vlen;
+		/* missing until the sources are fetched: the version is then unknown */
+		char *vtext = r ? NULL : read_file(vpath, &vlen);
+		if (vtext) {
+			vtext[strcspn(vtext, "\n")] = '\0';
+			f->version = vtext;
+		}
+		free(vpath);
+		pop(c);
+	}
+	free(vf);
+	return r;
+}
+
+/* "pass_size": false: the program takes no N (argv is args alone) */
+static int family_pass_size(struct cfg *c, json_t *root, struct family *f)
+{
+	json_t *ps = json_object_get(root, "pass_size");
+	if (ps && !json_is_boolean(ps)) {
+		push_key(c, "pass_size");
+		int r = cfg_error(c, "must be true or false");
+		pop(c);
+		return r;
+	}
+	if (ps && json_is_false(ps))
+		f->args_template = 1;
+	return 0;
+}
+
 int load_family(const char *dir, struct family *f)
 {
 	memset(f, 0, sizeof(*f));
@@ -1142,7 +1330,6 @@ int load_family(const char *dir, struct family *f)
 					    "libs", "args", "variants", "references", "notes", "counter_size",
 					    "include_dirs", "defines", "input", "build", "pass_size", "version_file",
 					    "train_size", NULL };
-	char *kind = NULL;
 	int r = check_keys(&c, root, keys);
 	if (!r)
 		r = get_string(&c, root, "family", 1, &f->name);
@@ -1151,41 +1338,11 @@ int load_family(const char *dir, struct family *f)
 	if (!r)
 		r = get_string(&c, root, "title", 0, &f->title);
 	if (!r)
-		r = get_string(&c, root, "kind", 1, &kind);
-	if (!r) {
-		if (!strcmp(kind, "stream"))
-			f->kind = KIND_STREAM;
-		else if (!strcmp(kind, "compute"))
-			f->kind = KIND_COMPUTE;
-		else {
-			push_key(&c, "kind");
-			r = cfg_error(&c, "must be \"stream\" or \"compute\", not \"%s\"", kind);
-			pop(&c);
-		}
-	}
-	free(kind);
+		r = family_kind(&c, root, f);
 	if (!r)
 		r = get_string(&c, root, "unit", 1, &f->unit);
-	json_t *ds = json_object_get(root, "default_size");
-	if (!r && !ds)
-		r = cfg_error(&c, "missing required key 'default_size'");
-	if (!r) {
-		push_key(&c, "default_size");
-		r = get_size(&c, ds, 1, &f->default_size);
-		pop(&c);
-	}
-	json_t *cs = json_object_get(root, "counter_size");
-	if (!r && cs) {
-		push_key(&c, "counter_size");
-		r = get_size(&c, cs, 0, &f->counter_size);
-		pop(&c);
-	}
-	json_t *ts = json_object_get(root, "train_size");
-	if (!r && ts) {
-		push_key(&c, "train_size");
-		r = get_size(&c, ts, 1, &f->train_size);
-		pop(&c);
-	}
+	if (!r)
+		r = family_sizes(&c, root, f);
 	if (!r)
 		r = load_check(&c, root, f);
 	if (!r)
@@ -1201,87 +1358,22 @@ int load_family(const char *dir, struct family *f)
 		r = get_string_list(&c, root, "libs", 0, &f->libs);
 	if (!r)
 		r = get_string_list(&c, root, "args", 0, &f->args);
-	json_t *vs = json_object_get(root, "variants");
-	if (!r && (!vs || !json_is_array(vs) || !json_array_size(vs))) {
-		if (vs)
-			push_key(&c, "variants");
-		r = cfg_error(&c, "'variants' must be a non-empty list");
-		if (vs)
-			pop(&c);
-	}
-	if (!r) {
-		f->variants = xcalloc(json_array_size(vs), sizeof(*f->variants));
-		push_key(&c, "variants");
-		for (size_t i = 0; !r && i < json_array_size(vs); i++) {
-			push_index(&c, i);
-			r = load_variant(&c, json_array_get(vs, i), f, &f->variants[i]);
-			f->nvariants++; /* counted even when it failed: free_family frees what it holds */
-			for (size_t j = 0; !r && j < i; j++)
-				if (!strcmp(f->variants[j].name, f->variants[i].name))
-					r = cfg_error(&c, "variant '%s' is listed twice", f->variants[i].name);
-			pop(&c);
-		}
-		pop(&c);
-	}
-	json_t *refs = json_object_get(root, "references");
-	if (!r && refs) {
-		push_key(&c, "references");
-		if (!json_is_array(refs))
-			r = cfg_error(&c, "must be a list of objects");
-		else
-			f->references = xcalloc(json_array_size(refs), sizeof(*f->references));
-		for (size_t i = 0; !r && i < json_array_size(refs); i++) {
-			push_index(&c, i);
-			r = load_reference(&c, json_array_get(refs, i), &f->references[i]);
-			f->nreferences++; /* as for variants: freed whole by free_family */
-			pop(&c);
-		}
-		pop(&c);
-	}
-	if (!r && f->baseline) {
-		int found = 0;
-		for (size_t i = 0; i < f->nvariants; i++)
-			found |= !strcmp(f->variants[i].name, f->baseline);
-		if (!found) {
-			push_key(&c, "baseline");
-			r = cfg_error(&c, "'%s' is not one of the family's variants", f->baseline);
-			pop(&c);
-		}
-	}
+	if (!r)
+		r = family_variants(&c, root, f);
+	if (!r)
+		r = family_references(&c, root, f);
+	if (!r)
+		r = check_baseline(&c, f);
 	if (!r)
 		r = check_same_as(&c, f);
 	if (!r)
 		r = load_input(&c, root, f);
 	if (!r)
 		r = check_arg_templates(&c, f);
-	char *vf = NULL;
 	if (!r)
-		r = get_string(&c, root, "version_file", 0, &vf);
-	if (!r && vf) {
-		/* the version of what the family builds, for results.json */
-		push_key(&c, "version_file");
-		r = path_inside(&c, vf);
-		char *vpath = xasprintf("%s/%s", f->dir, vf);
-		size_t vlen;
-		/* missing until the sources are fetched: the version is then unknown */
-		char *vtext = r ? NULL : read_file(vpath, &vlen);
-		if (vtext) {
-			vtext[strcspn(vtext, "\n")] = '\0';
-			f->version = vtext;
-		}
-		free(vpath);
-		pop(&c);
-	}
-	free(vf);
-	/* "pass_size": false: the program takes no N (argv is args alone) */
-	json_t *ps = json_object_get(root, "pass_size");
-	if (!r && ps && !json_is_boolean(ps)) {
-		push_key(&c, "pass_size");
-		r = cfg_error(&c, "must be true or false");
-		pop(&c);
-	}
-	if (!r && ps && json_is_false(ps))
-		f->args_template = 1;
+		r = family_version(&c, root, f);
+	if (!r)
+		r = family_pass_size(&c, root, f);
 	if (!r && f->kind == KIND_COMPUTE)
 		f->rate_unit = xasprintf("%s/s", f->unit);
 	if (!r && !f->title)

@@ -117,6 +117,93 @@ static int write_json(const char *path, json_t *j)
 	return r;
 }
 
+/* The one C file and the check options: 0, or EXIT_USAGE with the error
+ * said. */
+static int check_try_args(const struct try_opts *o, int np, char **pos)
+{
+	size_t l = np == 1 ? strlen(pos[0]) : 0;
+	if (np != 1 || l < 3 || strcmp(pos[0] + l - 2, ".c")) {
+		error("try needs one C file (flagbench try FILE.c [options]; --help for them)");
+		return EXIT_USAGE;
+	}
+	if ((o->expect_sha256 != NULL) + (o->expect_output != NULL) + o->same_output > 1) {
+		error("--expect-sha256, --expect-output and --same-output exclude each other");
+		return EXIT_USAGE;
+	}
+	if (o->expect_sha256 &&
+	    (strlen(o->expect_sha256) != 64 || strspn(o->expect_sha256, "0123456789abcdefABCDEF") != 64)) {
+		error("--expect-sha256 must be 64 hex digits, not '%s'", o->expect_sha256);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* `flagbench run` on the written suite, with the options try passes on. */
+static int run_try_suite(const struct try_opts *o, const char *sjson)
+{
+	struct strvec rargv = STRVEC_INIT;
+	sv_push(&rargv, "run");
+	sv_push(&rargv, "--suite");
+	sv_push(&rargv, sjson);
+	const char *names[] = { "--cpu", "--out", "--cache" };
+	char *vals[] = { o->cpu, o->out, o->cache };
+	for (int i = 0; i < 3; i++)
+		if (vals[i]) {
+			sv_push(&rargv, names[i]);
+			sv_push(&rargv, vals[i]);
+		}
+	if (o->runs)
+		sv_pushf(&rargv, "--runs=%u", o->runs);
+	if (o->warmup || (o->runs && !o->warmup))
+		sv_pushf(&rargv, "--warmup=%u", o->warmup);
+	if (o->no_render)
+		sv_push(&rargv, "--no-render");
+	if (o->no_counters)
+		sv_push(&rargv, "--no-counters");
+	int rc = cmd_run((int)rargv.n, rargv.v);
+	sv_clear(&rargv);
+	return rc;
+}
+
+/* Writes the family (the file and its family.json) and the suite into the
+ * temporary folder tmp, and runs it. */
+static int try_in(const struct try_opts *o, const char *tmp, const char *file, const char *src, size_t len)
+{
+	char *name = variant_name(file);
+	char *fdir = xasprintf("%s/try", tmp), *cfile = xasprintf("%s/%s.c", fdir, name);
+	char *fjson = xasprintf("%s/family.json", fdir), *sjson = xasprintf("%s/suite.json", tmp);
+	char why[512] = "";
+	json_t *fam = try_family(o, name, why, sizeof(why)), *suite = fam ? try_suite(o, tmp) : NULL;
+	int rc = EXIT_USAGE;
+	if (!fam && why[0])
+		error("%s", why);
+	else if (fam && suite &&
+		 (mkdir_p(fdir, 0755) < 0 || write_file_atomic(cfile, src, len) < 0 || write_json(fjson, fam) < 0 ||
+		  write_json(sjson, suite) < 0))
+		error("cannot write into %s: %s", tmp, strerror(errno));
+	else if (fam && suite)
+		rc = run_try_suite(o, sjson);
+	json_decref(fam);
+	json_decref(suite);
+	free(name);
+	free(fdir);
+	free(cfile);
+	free(fjson);
+	free(sjson);
+	return rc;
+}
+
+static void free_try_opts(struct try_opts *o)
+{
+	free(o->args);
+	free(o->expect_sha256);
+	free(o->expect_output);
+	free(o->suite);
+	free(o->cpu);
+	free(o->out);
+	free(o->cache);
+}
+
 int cmd_try(int argc, char **argv)
 {
 	struct try_opts o;
@@ -131,19 +218,8 @@ int cmd_try(int argc, char **argv)
 		options_help(try_options, stdout);
 		return 0;
 	}
-	size_t l = np == 1 ? strlen(pos[0]) : 0;
-	if (np != 1 || l < 3 || strcmp(pos[0] + l - 2, ".c")) {
-		error("try needs one C file (flagbench try FILE.c [options]; --help for them)");
+	if (check_try_args(&o, np, pos))
 		return EXIT_USAGE;
-	}
-	if ((o.expect_sha256 != NULL) + (o.expect_output != NULL) + o.same_output > 1) {
-		error("--expect-sha256, --expect-output and --same-output exclude each other");
-		return EXIT_USAGE;
-	}
-	if (o.expect_sha256 && (strlen(o.expect_sha256) != 64 || strspn(o.expect_sha256, "0123456789abcdefABCDEF") != 64)) {
-		error("--expect-sha256 must be 64 hex digits, not '%s'", o.expect_sha256);
-		return EXIT_USAGE;
-	}
 	size_t len;
 	char *src = read_file(pos[0], &len);
 	if (!src) {
@@ -156,56 +232,9 @@ int cmd_try(int argc, char **argv)
 		error("cannot create a temporary folder: %s", strerror(errno));
 		return EXIT_USAGE;
 	}
-	char *name = variant_name(pos[0]);
-	char *fdir = xasprintf("%s/try", tmpl), *cfile = xasprintf("%s/%s.c", fdir, name);
-	char *fjson = xasprintf("%s/family.json", fdir), *sjson = xasprintf("%s/suite.json", tmpl);
-	char why[512] = "";
-	json_t *fam = try_family(&o, name, why, sizeof(why)), *suite = fam ? try_suite(&o, tmpl) : NULL;
-	int rc = EXIT_USAGE;
-	if (!fam && why[0])
-		error("%s", why);
-	else if (fam && suite &&
-		 (mkdir_p(fdir, 0755) < 0 || write_file_atomic(cfile, src, len) < 0 || write_json(fjson, fam) < 0 ||
-		  write_json(sjson, suite) < 0))
-		error("cannot write into %s: %s", tmpl, strerror(errno));
-	else if (fam && suite) {
-		struct strvec rargv = STRVEC_INIT;
-		sv_push(&rargv, "run");
-		sv_push(&rargv, "--suite");
-		sv_push(&rargv, sjson);
-		const char *names[] = { "--cpu", "--out", "--cache" };
-		char *vals[] = { o.cpu, o.out, o.cache };
-		for (int i = 0; i < 3; i++)
-			if (vals[i]) {
-				sv_push(&rargv, names[i]);
-				sv_push(&rargv, vals[i]);
-			}
-		if (o.runs)
-			sv_pushf(&rargv, "--runs=%u", o.runs);
-		if (o.warmup || (o.runs && !o.warmup))
-			sv_pushf(&rargv, "--warmup=%u", o.warmup);
-		if (o.no_render)
-			sv_push(&rargv, "--no-render");
-		if (o.no_counters)
-			sv_push(&rargv, "--no-counters");
-		rc = cmd_run((int)rargv.n, rargv.v);
-		sv_clear(&rargv);
-	}
-	json_decref(fam);
-	json_decref(suite);
+	int rc = try_in(&o, tmpl, pos[0], src, len);
 	nftw(tmpl, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 	free(src);
-	free(name);
-	free(fdir);
-	free(cfile);
-	free(fjson);
-	free(sjson);
-	free(o.args);
-	free(o.expect_sha256);
-	free(o.expect_output);
-	free(o.suite);
-	free(o.cpu);
-	free(o.out);
-	free(o.cache);
+	free_try_opts(&o);
 	return rc;
 }

@@ -41,6 +41,94 @@ static unsigned long count_lines(const char *b, size_t n)
 	return l;
 }
 
+/* Reads from the baseline as much as the variant gave (n bytes), or, at
+ * the variant's end (n == 0), one read to see whether the baseline ends
+ * too. *got: the bytes now in b; returns the last read's result. */
+static ssize_t read_baseline(struct child *base, char *b, size_t cap, long n, double deadline, size_t *got)
+{
+	ssize_t m = 1;
+	*got = 0;
+	while (*got < (size_t)n || (n == 0 && *got == 0 && m > 0)) {
+		m = child_read(base, base->out_fd, b + *got, n ? (size_t)n - *got : cap, deadline);
+		if (m <= 0)
+			break;
+		*got += (size_t)m;
+		if (n == 0)
+			break;
+	}
+	return m;
+}
+
+/* One chunk: the variant's n bytes in a against the baseline's got bytes
+ * in b, which start at byte off, line line of both outputs. */
+static enum check_status compare_chunk(const char *base_name, const char *a, size_t n, const char *b, size_t got,
+				       uint64_t off, unsigned long line, struct check_report *rep)
+{
+	size_t k = 0;
+	size_t both = got < n ? got : n;
+	while (k < both && a[k] == b[k])
+		k++;
+	if (k < both) {
+		char want[64], have[64];
+		check_quote(b + k, both - k < 16 ? both - k : 16, want, sizeof(want));
+		check_quote(a + k, both - k < 16 ? both - k : 16, have, sizeof(have));
+		snprintf(rep->message, sizeof(rep->message),
+			 "differs from %s at byte %llu (line %lu): expected \"%s\", got \"%s\"", base_name,
+			 (unsigned long long)(off + k), line + count_lines(a, k), want, have);
+		return CHECK_MISMATCH;
+	}
+	if (got < n) {
+		snprintf(rep->message, sizeof(rep->message),
+			 "output goes on past the end of %s's at byte %llu (line %lu)", base_name,
+			 (unsigned long long)(off + got), line + count_lines(a, got));
+		return CHECK_MISMATCH;
+	}
+	return CHECK_OK;
+}
+
+/* Reads the variant's output and the baseline's side by side until they
+ * differ or both end; *base_ended: the baseline ended with the variant. */
+static enum check_status compare_streams(const char *base_name, int fd, struct child *base, double deadline,
+					 struct check_report *rep, int *base_ended)
+{
+	static char a[65536], b[65536];
+	uint64_t off = 0;
+	unsigned long line = 1;
+	enum check_status st = CHECK_OK;
+	for (;;) {
+		long n = check_read(fd, a, sizeof(a));
+		if (n < 0) {
+			snprintf(rep->message, sizeof(rep->message), "reading the output: %s", strerror(errno));
+			st = CHECK_IO_ERROR;
+			break;
+		}
+		size_t got;
+		ssize_t m = read_baseline(base, b, sizeof(b), n, deadline, &got);
+		if (m < 0) {
+			snprintf(rep->message, sizeof(rep->message), "same_as: reading %s's output: %s", base_name,
+				 errno == ETIMEDOUT ? "timed out" : strerror(errno));
+			st = CHECK_IO_ERROR;
+			break;
+		}
+		if (n == 0) {
+			*base_ended = got == 0;
+			if (got)
+				snprintf(rep->message, sizeof(rep->message),
+					 "output ends at byte %llu (line %lu); the output of %s goes on", (unsigned long long)off,
+					 line, base_name);
+			st = got ? CHECK_MISMATCH : CHECK_OK;
+			break;
+		}
+		st = compare_chunk(base_name, a, (size_t)n, b, got, off, line, rep);
+		if (st != CHECK_OK)
+			break;
+		off += (uint64_t)n;
+		line += count_lines(a, (size_t)n);
+	}
+	rep->bytes = off;
+	return st;
+}
+
 static enum check_status same_as(const struct cell *c, int fd, double deadline, struct check_report *rep)
 {
 	const struct family *f = c->spec.family;
@@ -63,69 +151,8 @@ static enum check_status same_as(const struct cell *c, int fd, double deadline, 
 		return CHECK_CHECKER_FAILED;
 	}
 	fcntl(base.out_fd, F_SETFL, O_NONBLOCK);
-	static char a[65536], b[65536];
-	uint64_t off = 0;
-	unsigned long line = 1;
-	enum check_status st = CHECK_OK;
 	int base_ended = 0;
-	for (;;) {
-		long n = check_read(fd, a, sizeof(a));
-		if (n < 0) {
-			snprintf(rep->message, sizeof(rep->message), "reading the output: %s", strerror(errno));
-			st = CHECK_IO_ERROR;
-			break;
-		}
-		size_t got = 0;
-		ssize_t m = 1;
-		/* as much of the baseline as the variant gave, or one read at its end */
-		while (got < (size_t)n || (n == 0 && got == 0 && m > 0)) {
-			m = child_read(&base, base.out_fd, b + got, n ? (size_t)n - got : sizeof(b), deadline);
-			if (m <= 0)
-				break;
-			got += (size_t)m;
-			if (n == 0)
-				break;
-		}
-		if (m < 0) {
-			snprintf(rep->message, sizeof(rep->message), "same_as: reading %s's output: %s", f->same_as,
-				 errno == ETIMEDOUT ? "timed out" : strerror(errno));
-			st = CHECK_IO_ERROR;
-			break;
-		}
-		if (n == 0) {
-			base_ended = got == 0;
-			if (got)
-				snprintf(rep->message, sizeof(rep->message),
-					 "output ends at byte %llu (line %lu); the output of %s goes on", (unsigned long long)off,
-					 line, f->same_as);
-			st = got ? CHECK_MISMATCH : CHECK_OK;
-			break;
-		}
-		size_t k = 0;
-		size_t both = got < (size_t)n ? got : (size_t)n;
-		while (k < both && a[k] == b[k])
-			k++;
-		if (k < both) {
-			char want[64], have[64];
-			check_quote(b + k, both - k < 16 ? both - k : 16, want, sizeof(want));
-			check_quote(a + k, both - k < 16 ? both - k : 16, have, sizeof(have));
-			snprintf(rep->message, sizeof(rep->message),
-				 "differs from %s at byte %llu (line %lu): expected \"%s\", got \"%s\"", f->same_as,
-				 (unsigned long long)(off + k), line + count_lines(a, k), want, have);
-			st = CHECK_MISMATCH;
-			break;
-		}
-		if (got < (size_t)n) {
-			snprintf(rep->message, sizeof(rep->message),
-				 "output goes on past the end of %s's at byte %llu (line %lu)", f->same_as,
-				 (unsigned long long)(off + got), line + count_lines(a, got));
-			st = CHECK_MISMATCH;
-			break;
-		}
-		off += (uint64_t)n;
-		line += count_lines(a, (size_t)n);
-	}
-	rep->bytes = off;
+	enum check_status st = compare_streams(f->same_as, fd, &base, deadline, rep, &base_ended);
 	close(base.out_fd);
 	base.out_fd = -1;
 	struct child_exit ex;
@@ -211,10 +238,10 @@ static int write_until(int fd, const char *buf, size_t n, double deadline)
 	return 0;
 }
 
-static enum check_status command_check(const struct cell *c, int fd, double deadline, struct check_report *rep)
+/* The check command's argv: {N} and {variant} replaced inside each word. */
+static void check_command_argv(const struct cell *c, struct strvec *argv)
 {
 	const struct family *f = c->spec.family;
-	struct strvec argv = STRVEC_INIT;
 	for (size_t i = 0; i < f->check_command.n; i++) {
 		struct strbuf w = STRBUF_INIT;
 		for (const char *p = f->check_command.v[i]; *p;) {
@@ -228,9 +255,76 @@ static enum check_status command_check(const struct cell *c, int fd, double dead
 				sb_add(&w, p++, 1);
 			}
 		}
-		sv_push(&argv, w.buf ? w.buf : "");
+		sv_push(argv, w.buf ? w.buf : "");
 		sb_release(&w);
 	}
+}
+
+/* Copies the program's output into the checker's stdin, then closes it.
+ * Returns 0, 1 when the checker stopped reading (the output is still
+ * drained) or 2 at the deadline; *io: reading the output failed. */
+static int feed_checker(struct child *ck, int fd, double deadline, struct check_report *rep, int *io)
+{
+	fcntl(ck->in_fd, F_SETFL, O_NONBLOCK);
+	/* a checker that exits before reading everything must not kill us */
+	void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+	static char buf[65536];
+	long n;
+	int wrote = 0;
+	while ((n = check_read(fd, buf, sizeof(buf))) > 0) {
+		rep->bytes += (uint64_t)n;
+		if (!wrote && write_until(ck->in_fd, buf, (size_t)n, deadline) < 0)
+			wrote = errno == ETIMEDOUT ? 2 : 1; /* 1: it stopped reading; keep draining */
+	}
+	*io = n < 0;
+	signal(SIGPIPE, old);
+	close(ck->in_fd);
+	ck->in_fd = -1;
+	return wrote;
+}
+
+/* The first line of the checker's stderr, for the message; closes err_fd. */
+static void checker_first_line(int err_fd, char *first, size_t size)
+{
+	if (err_fd >= 0 && lseek(err_fd, 0, SEEK_SET) == 0) {
+		ssize_t r = read(err_fd, first, size - 1);
+		first[r > 0 ? r : 0] = '\0';
+		first[strcspn(first, "\n")] = '\0';
+	}
+	if (err_fd >= 0)
+		close(err_fd);
+}
+
+/* The checker's exit as a check status: exit 0 passes, another exit is a
+ * mismatch, anything else says the check itself failed. */
+static enum check_status checker_verdict(const char *cmd, int io, const struct child_exit *ex, double left,
+					 const char *first, struct check_report *rep)
+{
+	char how[128];
+	describe_exit(ex, left > 0 ? left : 0, how, sizeof(how));
+	if (io) {
+		snprintf(rep->message, sizeof(rep->message), "reading the output: %s", strerror(errno));
+		return CHECK_IO_ERROR;
+	}
+	if (ex->outcome == CHILD_EXITED && ex->exit_code == 0)
+		return CHECK_OK;
+	if (ex->outcome == CHILD_EXITED && ex->exit_code != 127) {
+		snprintf(rep->message, sizeof(rep->message), "check command %s %s%s%s", cmd, how,
+			 first[0] ? ": " : "", first);
+		return CHECK_MISMATCH;
+	}
+	/* killed, timed out or not found: the check failed, not the program */
+	snprintf(rep->message, sizeof(rep->message), "check command %s %s%s%s", cmd,
+		 ex->exit_code == 127 && ex->outcome == CHILD_EXITED ? "could not be run" : how,
+		 first[0] ? ": " : "", first);
+	return CHECK_CHECKER_FAILED;
+}
+
+static enum check_status command_check(const struct cell *c, int fd, double deadline, struct check_report *rep)
+{
+	const struct family *f = c->spec.family;
+	struct strvec argv = STRVEC_INIT;
+	check_command_argv(c, &argv);
 	/* stderr into a temporary file: a chatty checker never blocks */
 	int err_fd = open("/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 	struct child ck = CHILD_INIT;
@@ -246,21 +340,8 @@ static enum check_status command_check(const struct cell *c, int fd, double dead
 		sv_clear(&argv);
 		return CHECK_CHECKER_FAILED;
 	}
-	fcntl(ck.in_fd, F_SETFL, O_NONBLOCK);
-	/* a checker that exits before reading everything must not kill us */
-	void (*old)(int) = signal(SIGPIPE, SIG_IGN);
-	static char buf[65536];
-	long n;
-	int wrote = 0, io = 0;
-	while ((n = check_read(fd, buf, sizeof(buf))) > 0) {
-		rep->bytes += (uint64_t)n;
-		if (!wrote && write_until(ck.in_fd, buf, (size_t)n, deadline) < 0)
-			wrote = errno == ETIMEDOUT ? 2 : 1; /* 1: it stopped reading; keep draining */
-	}
-	io = n < 0;
-	signal(SIGPIPE, old);
-	close(ck.in_fd);
-	ck.in_fd = -1;
+	int io = 0;
+	int wrote = feed_checker(&ck, fd, deadline, rep, &io);
 	struct child_exit ex;
 	double left = deadline - now_monotonic();
 	if (wrote == 2 || left <= 0)
@@ -268,32 +349,8 @@ static enum check_status command_check(const struct cell *c, int fd, double dead
 	else
 		child_wait(&ck, left, &ex);
 	char first[300] = "";
-	if (err_fd >= 0 && lseek(err_fd, 0, SEEK_SET) == 0) {
-		ssize_t r = read(err_fd, first, sizeof(first) - 1);
-		first[r > 0 ? r : 0] = '\0';
-		first[strcspn(first, "\n")] = '\0';
-	}
-	if (err_fd >= 0)
-		close(err_fd);
-	char how[128];
-	describe_exit(&ex, left > 0 ? left : 0, how, sizeof(how));
-	enum check_status st = CHECK_OK;
-	if (io) {
-		snprintf(rep->message, sizeof(rep->message), "reading the output: %s", strerror(errno));
-		st = CHECK_IO_ERROR;
-	} else if (ex.outcome == CHILD_EXITED && ex.exit_code == 0) {
-		st = CHECK_OK;
-	} else if (ex.outcome == CHILD_EXITED && ex.exit_code != 127) {
-		snprintf(rep->message, sizeof(rep->message), "check command %s %s%s%s", argv.v[0], how,
-			 first[0] ? ": " : "", first);
-		st = CHECK_MISMATCH;
-	} else {
-		/* killed, timed out or not found: the check failed, not the program */
-		snprintf(rep->message, sizeof(rep->message), "check command %s %s%s%s", argv.v[0],
-			 ex.exit_code == 127 && ex.outcome == CHILD_EXITED ? "could not be run" : how,
-			 first[0] ? ": " : "", first);
-		st = CHECK_CHECKER_FAILED;
-	}
+	checker_first_line(err_fd, first, sizeof(first));
+	enum check_status st = checker_verdict(argv.v[0], io, &ex, left, first, rep);
 	sv_clear(&argv);
 	return st;
 }
