@@ -122,7 +122,8 @@ static void mock_times(struct cell *c, const struct measure_opts *o)
 	free(t);
 }
 
-/* The words of hyperfine's --prepare: the cooldown before every run. */
+/* The words of hyperfine's --prepare: the wait before every run, set only
+ * where a sensor can say the CPU is too hot (cooldown.h). */
 static void cooldown_prepare(const struct measure_opts *o, const char *log_path, struct strbuf *prep)
 {
 	struct strvec pw = STRVEC_INIT;
@@ -260,7 +261,7 @@ int measure_cell(struct cell *c, const struct measure_opts *o, double *cooldown_
 			free(m->runs[i].status);
 			free(m->runs[i].consumer);
 		}
-		m->nruns = m->ncooldown = 0;
+		m->nruns = 0; /* the cooldown records stay: the pause before the cell comes first (run.c) */
 	}
 	each_jsonl(f.report, add_meter_run, m);
 	each_jsonl(f.cooldown, add_cooldown, m);

@@ -28,6 +28,44 @@ static const struct option_def cooldown_options[] = {
 	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
 };
 
+void cooldown_policy_init(struct cooldown_policy *p, const struct cooldown_spec *spec, int override, const char *root)
+{
+	double c;
+	char name[64];
+	p->spec = *spec;
+	p->override = override;
+	p->sensor = thermal_cpu_celsius(root, &c, name, sizeof(name)) == 0;
+}
+
+int cooldown_follows_sensor(const struct cooldown_policy *p)
+{
+	return p->sensor && isfinite(p->spec.below_celsius) && p->spec.below_celsius > 0;
+}
+
+int cooldown_before_cell(const struct cooldown_policy *p, const char *root, double (*sleep_fn)(double),
+			 struct cooldown_record *rec)
+{
+	struct cooldown_spec s = p->spec;
+	if (cooldown_follows_sensor(p)) {
+		/* the temperature decides; a fixed pause only when asked for */
+		s.seconds = p->override ? p->spec.seconds : 0;
+	} else {
+		if (!(s.seconds > 0))
+			return 0;
+		s.max_wait_seconds = s.seconds;
+	}
+	return cooldown_run(&s, root, sleep_fn, rec) == 0;
+}
+
+int cooldown_between_runs(const struct cooldown_policy *p, double *below, double *max_wait)
+{
+	if (!cooldown_follows_sensor(p))
+		return 0;
+	*below = p->spec.below_celsius;
+	*max_wait = p->spec.max_wait_seconds;
+	return 1;
+}
+
 int cmd_cooldown(int argc, char **argv)
 {
 	struct cooldown_opts o;
@@ -45,7 +83,8 @@ int cmd_cooldown(int argc, char **argv)
 	struct cooldown_spec spec = { o.seconds, o.below, o.max_wait < 0 ? o.seconds : o.max_wait };
 	struct cooldown_record rec;
 	cooldown_run(&spec, o.root ? o.root : "/", cooldown_sleep, &rec);
-	if (o.log) {
+	/* a wait that did not wait is not worth a line (one per run otherwise) */
+	if (o.log && rec.waited_s > 0) {
 		json_t *j = cooldown_record_to_json(&rec);
 		char *line = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
 		struct strbuf sb = STRBUF_INIT;
