@@ -46,7 +46,7 @@ static const struct option_def run_options[] = {
 	{ "out", 'o', OPT_STRING, RO(out), "DIR", 0, 0, "run folder (default results/<id>)" },
 	{ "only", 0, OPT_STRING, RO(only), "GLOB", 0, 0, "run only the cells whose id matches GLOB; the rest are skipped" },
 	{ "jobs", 'j', OPT_UINT, RO(jobs), "N", 1, 256, "parallel compilers (default: online cpus)" },
-	{ "runs", 'r', OPT_UINT, RO(runs), "N", 1, 10000, "timed runs per cell (default: the suite's, else 5)" },
+	{ "runs", 'r', OPT_UINT, RO(runs), "N", 1, 10000, "timed runs per cell; alone, exactly that many (default: the suite's, else 5, at least, see --precision)" },
 	{ "warmup", 'w', OPT_UINT, RO(warmup), "N", 0, 1000, "untimed runs first (default: the suite's, else 1)" },
 	{ "cooldown", 0, OPT_DOUBLE, RO(cooldown), "SECONDS", 0, 3600, "pause before each cell where no sensor decides (default: the profile's)" },
 	{ "timeout", 0, OPT_DOUBLE, RO(timeout), "SECONDS", 0.1, 86400, "limit of one run of a program (default 120)" },
@@ -54,7 +54,7 @@ static const struct option_def run_options[] = {
 	{ "build-timeout", 0, OPT_DOUBLE, RO(build_timeout), "SECONDS", 1, 86400, "limit of one compile (default 300)" },
 	{ "consumer", 0, OPT_STRING, RO(consumer), "splice|read|pv", 0, 0, "what drains a stream (default splice)" },
 	{ "pipe-size", 0, OPT_SIZE, RO(pipe_size), "BYTES", 4096, 1e10, "set the pipe size of streams (default: the producer's choice)" },
-	{ "precision", 0, OPT_DOUBLE, RO(precision), "PERCENT", 0, 100, "add runs to a cell until the 95 % interval of its median is within PERCENT of it (default 3; 0: --runs only)" },
+	{ "precision", 0, OPT_DOUBLE, RO(precision), "PERCENT", 0, 100, "add runs to a cell until the 95 % interval of its median is within PERCENT of it (default 3, 0 with --runs; 0: --runs only)" },
 	{ "cell-budget", 0, OPT_DOUBLE, RO(cell_budget), "SECONDS", 0.1, 86400, "the time a cell's runs may take while --precision wants more (default 3)" },
 	{ "max-runs", 0, OPT_UINT, RO(max_runs), "N", 2, 100000, "the most runs --precision may take (default 10 x --runs, at least 30)" },
 	{ "order", 0, OPT_STRING, RO(order), "interleave|sequential", 0, 0, "the cells' runs in rounds, each round shuffled, so every interval sees the run's drift (default); or cell after cell, back to back (thermal studies)" },
@@ -206,7 +206,8 @@ static int run_settings(struct run *r)
 	r->cooldown = GIVEN("cooldown") ? o->cooldown : r->suite.cooldown_s >= 0 ? r->suite.cooldown_s : r->prof.cooldown_s;
 	r->runs = GIVEN("runs") ? o->runs : r->suite.has_runs ? r->suite.runs : 5;
 	r->warmup = GIVEN("warmup") ? o->warmup : r->suite.has_warmup ? r->suite.warmup : 1;
-	r->precision = GIVEN("precision") ? o->precision : 3;
+	/* a precision target by default; --runs alone asks for exactly that many */
+	r->precision = GIVEN("precision") ? o->precision : GIVEN("runs") ? 0 : 3;
 	r->cell_budget = GIVEN("cell-budget") ? o->cell_budget : 3;
 	struct cooldown_spec cs = { r->cooldown, r->prof.cooldown_below_c,
 				    r->prof.cooldown_max_wait_s > r->cooldown ? r->prof.cooldown_max_wait_s : r->cooldown };
