@@ -253,7 +253,8 @@ int measure_cell(struct cell *c, const struct measure_opts *o, double *cooldown_
 	run_capture(argv.v, CHILD_DEVNULL, limit, 16384, &out, &err, &ex);
 
 	struct cell_measurement *m = &c->measure;
-	size_t first_run = o->append ? m->nruns : 0, first_cool = o->append ? m->ncooldown : 0;
+	/* the cooldown records already there (the pause before the cell, earlier batches) are not this batch's */
+	size_t first_run = o->append ? m->nruns : 0, first_cool = m->ncooldown;
 	if (!o->append) {
 		/* a first batch replaces whatever an earlier attempt left */
 		for (size_t i = 0; i < m->nruns; i++) {
