@@ -8,7 +8,7 @@ set -uo pipefail
 cd "$(dirname "$0")" || exit 2
 
 scripts/deps.sh run || exit 2
-make -s build/flagbench >&2 || { echo "flagbench: the harness does not build" >&2; exit 2; }
+make -s build/flagbench build/flagbench-meter >&2 || { echo "flagbench: the harness does not build" >&2; exit 2; }
 
 cpu=host suite=quick out=""
 args=()

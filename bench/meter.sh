@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Is the meter ever the bottleneck?  yes/vmsplice feeds, side by side in one
-# hyperfine run: a bare splice() sink, `flagbench meter` (splice, counting,
+# hyperfine run: a bare splice() sink, build/flagbench-meter (splice, counting,
 # pinning) and `pv -q > /dev/null`.  Goal: meter >= 90 % of the bare sink
 # and >= 1.5x pv.  Usage: bench/meter.sh [LINES] [RUNS] [FEEDER]
 # FEEDER is a yes variant: vmsplice (1 MiB chunks, the default) or vmsplice_256k.
@@ -12,7 +12,7 @@ feeder=${3:-vmsplice}
 bytes=$((lines * 2))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-make -s build/flagbench
+make -s build/flagbench-meter
 cc -O2 -o "$tmp/vmsplice" "variants/yes/$feeder.c"
 cc -O2 -o "$tmp/sink" bench/splice_sink.c
 # both placements: producer and consumer on one CPU, and on two
@@ -22,7 +22,7 @@ for pair in "0 0" "0 $other"; do
     echo "== yes/$feeder: producer cpu $p, consumer cpu $c, $bytes bytes per run, $runs runs"
     hyperfine --warmup 2 --runs "$runs" --export-json "$tmp/h.json" \
         -n bare "taskset -c $p $tmp/vmsplice $lines | taskset -c $c $tmp/sink" \
-        -n meter "build/flagbench meter --producer-cpu $p --consumer-cpu $c --expect-bytes $bytes -- $tmp/vmsplice $lines" \
+        -n meter "build/flagbench-meter --producer-cpu $p --consumer-cpu $c --expect-bytes $bytes -- $tmp/vmsplice $lines" \
         -n pv "taskset -c $p $tmp/vmsplice $lines | taskset -c $c pv -q > /dev/null" >/dev/null
     jq -r --argjson b "$bytes" '
       (.results | map({(.command): .median}) | add) as $m

@@ -32,8 +32,7 @@ void hyperfine_quote(struct strbuf *cmd, const char *word)
 void measure_command(const struct cell *c, const struct measure_opts *o, const char *report_path,
 		     struct strvec *out)
 {
-	sv_push(out, self_exe());
-	sv_push(out, "meter");
+	meter_command(out);
 	if (c->spec.family->kind == KIND_COMPUTE) {
 		sv_push(out, "--compute");
 		if (c->spec.pin.single >= 0)

@@ -4,16 +4,16 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "options.h"
+#include "runcmd.h"
 #include "util.h"
 
 struct meter_opts {
@@ -43,13 +43,6 @@ static const struct option_def meter_options[] = {
 };
 enum { MI_EXPECT, MI_MAX, MI_CHUNK, MI_PIPE, MI_PCPU, MI_CCPU, MI_CPU };
 
-static volatile sig_atomic_t alarm_fired;
-static void on_alarm(int sig)
-{
-	(void)sig;
-	alarm_fired = 1;
-}
-
 static int pin_self(int cpu)
 {
 	cpu_set_t set;
@@ -58,71 +51,22 @@ static int pin_self(int cpu)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
-/* fork+exec with stdin/stdout redirected; the child is async-signal-safe. */
-static pid_t spawn(char **argv, int in_fd, int out_fd, int cpu, const char *preload, int *exec_errno)
+void meter_command(struct strvec *out)
 {
-	int report[2];
-	if (pipe2(report, O_CLOEXEC) < 0)
-		return -1;
-	pid_t pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		signal(SIGPIPE, SIG_DFL);
-		signal(SIGALRM, SIG_DFL);
-		if (cpu >= 0)
-			pin_self(cpu);
-		if (in_fd >= 0 && in_fd != 0)
-			dup2(in_fd, 0);
-		if (out_fd >= 0 && out_fd != 1)
-			dup2(out_fd, 1);
-		if (preload)
-			setenv("LD_PRELOAD", preload, 1); /* before exec; the child is single-threaded */
-		execvp(argv[0], argv);
-		int e = errno;
-		ssize_t w = write(report[1], &e, sizeof(e));
-		(void)w;
-		_exit(127);
+	static int warned;
+	const char *self = self_exe();
+	const char *slash = strrchr(self, '/');
+	char *small = xasprintf("%.*sflagbench-meter", slash ? (int)(slash - self + 1) : 0, self);
+	if (access(small, X_OK) == 0) {
+		sv_push(out, small);
+	} else {
+		if (!warned++)
+			warning("no %s: runs are timed through `flagbench meter`, about 1 ms more each (make builds it)",
+				small);
+		sv_push(out, self);
+		sv_push(out, "meter");
 	}
-	close(report[1]);
-	int e = 0;
-	ssize_t r;
-	do
-		r = read(report[0], &e, sizeof(e));
-	while (r < 0 && errno == EINTR);
-	close(report[0]);
-	if (r == (ssize_t)sizeof(e)) {
-		waitpid(pid, NULL, 0);
-		*exec_errno = e;
-		return -1;
-	}
-	return pid;
-}
-
-static int wait_child(pid_t pid, int *status)
-{
-	for (;;) {
-		pid_t r = waitpid(pid, status, 0);
-		if (r == pid)
-			return 0;
-		if (r < 0 && errno == EINTR) {
-			if (alarm_fired)
-				kill(pid, SIGKILL);
-			continue;
-		}
-		return -1;
-	}
-}
-
-static void describe_status(int st, char *buf, size_t n)
-{
-	if (WIFEXITED(st))
-		snprintf(buf, n, "exited %d", WEXITSTATUS(st));
-	else if (WIFSIGNALED(st))
-		snprintf(buf, n, "killed by SIG%s (signal %d)",
-			 sigabbrev_np(WTERMSIG(st)) ? sigabbrev_np(WTERMSIG(st)) : "?", WTERMSIG(st));
-	else
-		snprintf(buf, n, "status %d", st);
+	free(small);
 }
 
 static void append_report(const char *path, uint64_t bytes, double secs, const char *producer, const char *status,
@@ -147,8 +91,12 @@ static void append_report(const char *path, uint64_t bytes, double secs, const c
  * 4 GB) 35 GiB/s against 22 with unbounded splices, on one CPU 3 % less. */
 #define DEFAULT_CHUNK (256u * 1024)
 
-/* Drains fd into sink; returns bytes moved, sets *err on failure. */
-static uint64_t drain(int fd, int sink, uint64_t limit, size_t chunk, const char *how, int *err, const char **used)
+/* Drains fd (non-blocking) into sink until EOF, `limit` bytes, the
+ * deadline (*stop = 1) or Ctrl-C (*stop = -1); returns the bytes moved,
+ * sets *err on failure.  Waits are poll()s against the deadline, so a
+ * producer that writes nothing cannot hold the meter. */
+static uint64_t drain(int fd, int sink, uint64_t limit, size_t chunk, double deadline, const char *how, int *err,
+		      const char **used, int *stop)
 {
 	uint64_t total = 0;
 	int use_splice = strcmp(how, "read") != 0;
@@ -156,6 +104,10 @@ static uint64_t drain(int fd, int sink, uint64_t limit, size_t chunk, const char
 	size_t bufsz = 1 << 20;
 	*used = use_splice ? "splice" : "read";
 	while (!limit || total < limit) {
+		if (fb_interrupted || (deadline > 0 && now_monotonic() >= deadline)) {
+			*stop = fb_interrupted ? -1 : 1;
+			break;
+		}
 		size_t want = chunk;
 		if (limit && limit - total < want)
 			want = (size_t)(limit - total);
@@ -174,7 +126,7 @@ static uint64_t drain(int fd, int sink, uint64_t limit, size_t chunk, const char
 			r = read(fd, buf, want < bufsz ? want : bufsz);
 			for (ssize_t off = 0; r > 0 && off < r;) {
 				ssize_t w = write(sink, buf + off, (size_t)(r - off));
-				if (w < 0 && errno == EINTR && !alarm_fired)
+				if (w < 0 && errno == EINTR && !fb_interrupted)
 					continue;
 				if (w < 0) {
 					*err = errno;
@@ -184,8 +136,20 @@ static uint64_t drain(int fd, int sink, uint64_t limit, size_t chunk, const char
 				off += w;
 			}
 		}
+		if (r < 0 && errno == EAGAIN) {
+			/* the pipe is empty: wait for the producer, not past the deadline */
+			struct pollfd p = { fd, POLLIN, 0 };
+			int pr = poll_until(&p, 1, deadline);
+			if (pr < 0 && errno != EINTR)
+				*err = errno;
+			if (pr <= 0) {
+				*stop = pr == 0 ? 1 : errno == EINTR ? -1 : 0;
+				break;
+			}
+			continue;
+		}
 		if (r < 0) {
-			if (errno == EINTR && !alarm_fired)
+			if (errno == EINTR)
 				continue;
 			*err = errno;
 			break;
@@ -199,6 +163,8 @@ static uint64_t drain(int fd, int sink, uint64_t limit, size_t chunk, const char
 }
 
 static int meter_main(struct meter_opts *opts, int argc, char **argv);
+static int meter_compute(const struct meter_opts *o, const unsigned char *given, struct child *prod);
+static int meter_stream(const struct meter_opts *o, const unsigned char *given, struct child *prod);
 
 int cmd_meter(int argc, char **argv)
 {
@@ -256,132 +222,156 @@ static int meter_main(struct meter_opts *opts, int argc, char **argv)
 		return METER_USAGE;
 	}
 	signal(SIGPIPE, SIG_IGN);
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_alarm;
-	sigaction(SIGALRM, &sa, NULL);
+	/* hyperfine or flagbench stopping the meter must stop the producer's
+	 * group too: it is not in ours */
+	install_interrupt_handler();
 
-	char pstat[128] = "not started";
-	double t0 = now_monotonic();
-	int exec_errno = 0;
-	int rc = METER_OK;
+	struct strvec env = STRVEC_INIT;
+	if (o.preload)
+		sv_pushf(&env, "LD_PRELOAD=%s", o.preload);
+	struct child prod = CHILD_INIT;
+	prod.argv = prog;
+	prod.env = o.preload ? env.v : NULL;
+	prod.grace_s = 0.2; /* the meter returns within --timeout + 1 s */
+	int rc = o.compute ? meter_compute(&o, given, &prod) : meter_stream(&o, given, &prod);
+	sv_clear(&env);
+	return rc;
+}
+#undef o
 
-	if (o.compute) {
-		int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
-		pid_t pid = spawn(prog, -1, devnull, given[MI_CPU] ? (int)o.cpu : -1, o.preload, &exec_errno);
-		close(devnull);
-		if (pid < 0) {
-			error("meter: cannot run %s: %s", prog[0], strerror(exec_errno ? exec_errno : errno));
-			return METER_PRODUCER_FAILED;
-		}
-		if (o.timeout > 0)
-			alarm((unsigned)(o.timeout + 0.999));
-		int st = 0;
-		wait_child(pid, &st);
-		describe_status(st, pstat, sizeof(pstat));
-		if (alarm_fired) {
-			error("meter: %s timed out after %gs", prog[0], o.timeout);
-			rc = METER_TIMEOUT;
-		} else if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-			error("meter: %s %s", prog[0], pstat);
-			rc = METER_PRODUCER_FAILED;
-		}
-		append_report(o.report, 0, now_monotonic() - t0, pstat,
-			      rc == METER_OK ? "ok" : rc == METER_TIMEOUT ? "timeout" : "producer_failed", "none");
-		return rc;
-	}
-
-	int p[2];
-	if (pipe2(p, O_CLOEXEC) < 0) {
-		error("meter: pipe: %s", strerror(errno));
-		return METER_PRODUCER_FAILED;
-	}
-	if (o.pipe_size && fcntl(p[1], F_SETPIPE_SZ, (int)o.pipe_size) < 0)
-		warning("meter: cannot set the pipe size to %llu: %s", (unsigned long long)o.pipe_size, strerror(errno));
-	pid_t producer = spawn(prog, -1, p[1], given[MI_PCPU] ? (int)o.producer_cpu : -1, o.preload, &exec_errno);
-	close(p[1]);
-	if (producer < 0) {
-		error("meter: cannot run %s: %s", prog[0], strerror(exec_errno ? exec_errno : errno));
-		return METER_PRODUCER_FAILED;
-	}
-	if (o.timeout > 0)
-		alarm((unsigned)(o.timeout + 0.999));
-	uint64_t bytes = 0;
-	int err = 0;
-	const char *used = consumer;
-	int cut = 0;
-	if (!strcmp(consumer, "pv")) {
-		/* pv reads the pipe itself; -S -s stops it at the size for endless producers */
-		struct strvec pv = STRVEC_INIT;
-		sv_push(&pv, "pv");
-		sv_push(&pv, "-q");
-		if (given[MI_MAX]) {
-			sv_push(&pv, "-S");
-			sv_push(&pv, "-s");
-			sv_pushf(&pv, "%llu", (unsigned long long)o.max_bytes);
-		}
-		int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
-		pid_t pvpid = spawn(pv.v, p[0], to_stdout ? 1 : devnull, given[MI_CCPU] ? (int)o.consumer_cpu : -1,
-				    NULL, &exec_errno);
-		close(devnull);
-		close(p[0]);
-		sv_clear(&pv);
-		if (pvpid < 0) {
-			error("meter: cannot run pv: %s (install the Debian package pv)", strerror(exec_errno));
-			kill(producer, SIGKILL);
-			waitpid(producer, NULL, 0);
-			return METER_PRODUCER_FAILED;
-		}
-		int st;
-		wait_child(pvpid, &st);
-		if (!WIFEXITED(st) || WEXITSTATUS(st))
-			err = EIO;
-		cut = given[MI_MAX];
-		bytes = given[MI_MAX] ? o.max_bytes : given[MI_EXPECT] ? o.expect_bytes : 0;
-	} else {
-		if (given[MI_CCPU] && pin_self((int)o.consumer_cpu) < 0)
-			warning("meter: cannot pin the consumer to cpu %u: %s", o.consumer_cpu, strerror(errno));
-		int sink = to_stdout ? 1 : open("/dev/null", O_WRONLY | O_CLOEXEC);
-		bytes = drain(p[0], sink, given[MI_MAX] ? o.max_bytes : 0, o.chunk ? (size_t)o.chunk : DEFAULT_CHUNK,
-			      consumer, &err, &used);
-		cut = given[MI_MAX] && bytes >= o.max_bytes;
-		close(p[0]); /* an endless producer now gets SIGPIPE */
-		if (!to_stdout)
-			close(sink);
-	}
-	if (cut)
-		kill(producer, SIGTERM);
-	int st = 0;
-	wait_child(producer, &st);
-	double secs = now_monotonic() - t0;
-	describe_status(st, pstat, sizeof(pstat));
+/* The run's verdict: exit status, report line, message. */
+static int finish(const struct meter_opts *o, const unsigned char *given, const struct child_exit *ex,
+		  int producer_ok, const char *prog, uint64_t bytes, int err, const char *used)
+{
+	char pstat[128];
+	describe_exit(ex, o->timeout, pstat, sizeof(pstat));
 	const char *status = "ok";
-	int producer_ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
-	if (cut && WIFSIGNALED(st) && (WTERMSIG(st) == SIGPIPE || WTERMSIG(st) == SIGTERM))
-		producer_ok = 1; /* we stopped it on purpose */
-	if (cut && WIFEXITED(st))
-		producer_ok = 1; /* yes(1) exits 1 on EPIPE when SIGPIPE is ignored */
-	if (alarm_fired) {
-		kill(producer, SIGKILL);
-		error("meter: %s timed out after %gs (%llu bytes received)", prog[0], o.timeout,
-		      (unsigned long long)bytes);
+	int rc = METER_OK;
+	if (ex->outcome == CHILD_TIMED_OUT) {
+		error("meter: %s timed out after %gs (%llu bytes received)", prog, o->timeout, (unsigned long long)bytes);
 		rc = METER_TIMEOUT;
 		status = "timeout";
+	} else if (ex->outcome == CHILD_INTERRUPTED) {
+		error("meter: interrupted (%llu bytes received)", (unsigned long long)bytes);
+		rc = METER_INTERRUPTED;
+		status = "interrupted";
 	} else if (!producer_ok) {
-		error("meter: producer %s %s after %llu bytes", prog[0], pstat, (unsigned long long)bytes);
+		if (o->compute)
+			error("meter: %s %s", prog, pstat);
+		else
+			error("meter: producer %s %s after %llu bytes", prog, pstat, (unsigned long long)bytes);
 		rc = METER_PRODUCER_FAILED;
 		status = "producer_failed";
 	} else if (err) {
 		error("meter: reading the pipe failed after %llu bytes: %s", (unsigned long long)bytes, strerror(err));
 		rc = METER_WRONG_BYTES;
 		status = "read_error";
-	} else if (given[MI_EXPECT] && bytes != o.expect_bytes && strcmp(used, "pv")) {
+	} else if (given[MI_EXPECT] && bytes != o->expect_bytes && strcmp(used, "pv")) {
 		error("meter: received %llu bytes, expected %llu", (unsigned long long)bytes,
-		      (unsigned long long)o.expect_bytes);
+		      (unsigned long long)o->expect_bytes);
 		rc = METER_WRONG_BYTES;
 		status = "wrong_bytes";
 	}
-	append_report(o.report, bytes, secs, pstat, status, used);
+	append_report(o->report, bytes, ex->elapsed_s, pstat, status, o->compute ? "none" : used);
 	return rc;
 }
-#undef o
+
+static int meter_compute(const struct meter_opts *o, const unsigned char *given, struct child *prod)
+{
+	prod->out = CHILD_DEVNULL;
+	prod->cpu = given[MI_CPU] ? (int)o->cpu : -1;
+	struct child_exit ex;
+	if (child_start(prod) < 0)
+		return METER_PRODUCER_FAILED;
+	child_wait(prod, o->timeout, &ex);
+	return finish(o, given, &ex, ex.outcome == CHILD_EXITED && ex.exit_code == 0, prod->argv[0], 0, 0, "none");
+}
+
+/* pv reads the pipe itself; -S -s stops it at the size for endless
+ * producers.  Returns pv's verdict as an errno (0 ok). */
+static int run_pv(const struct meter_opts *o, const unsigned char *given, int in, int to_stdout, struct child_exit *ex)
+{
+	struct strvec pv = STRVEC_INIT;
+	sv_push(&pv, "pv");
+	sv_push(&pv, "-q");
+	if (given[MI_MAX]) {
+		sv_push(&pv, "-S");
+		sv_push(&pv, "-s");
+		sv_pushf(&pv, "%llu", (unsigned long long)o->max_bytes);
+	}
+	struct child c = CHILD_INIT;
+	c.argv = pv.v;
+	c.in = in;
+	c.out = to_stdout ? CHILD_INHERIT : CHILD_DEVNULL;
+	c.cpu = given[MI_CCPU] ? (int)o->consumer_cpu : -1;
+	c.grace_s = 0.2;
+	int started = child_start(&c);
+	close(in);
+	sv_clear(&pv);
+	if (started < 0) {
+		error("meter: pv is needed for --consumer pv (Debian package pv)");
+		return ENOENT;
+	}
+	child_wait(&c, o->timeout, ex);
+	return ex->outcome == CHILD_EXITED && ex->exit_code == 0 ? 0 : EIO;
+}
+
+static int meter_stream(const struct meter_opts *o, const unsigned char *given, struct child *prod)
+{
+	const char *consumer = o->consumer ? o->consumer : "splice";
+	int to_stdout = o->sink && !strcmp(o->sink, "stdout");
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		error("meter: pipe: %s", strerror(errno));
+		return METER_PRODUCER_FAILED;
+	}
+	if (o->pipe_size && fcntl(p[1], F_SETPIPE_SZ, (int)o->pipe_size) < 0)
+		warning("meter: cannot set the pipe size to %llu: %s", (unsigned long long)o->pipe_size, strerror(errno));
+	prod->out = p[1];
+	prod->cpu = given[MI_PCPU] ? (int)o->producer_cpu : -1;
+	int started = child_start(prod);
+	close(p[1]);
+	if (started < 0) {
+		close(p[0]);
+		return METER_PRODUCER_FAILED;
+	}
+	double deadline = o->timeout > 0 ? prod->started + o->timeout : 0;
+	uint64_t bytes = 0;
+	int err = 0, stop = 0, cut = 0;
+	const char *used = consumer;
+	struct child_exit ex;
+	if (!strcmp(consumer, "pv")) {
+		struct child_exit pvex;
+		err = run_pv(o, given, p[0], to_stdout, &pvex);
+		if (pvex.outcome == CHILD_TIMED_OUT || pvex.outcome == CHILD_INTERRUPTED)
+			stop = pvex.outcome == CHILD_TIMED_OUT ? 1 : -1;
+		cut = given[MI_MAX];
+		bytes = given[MI_MAX] ? o->max_bytes : given[MI_EXPECT] ? o->expect_bytes : 0;
+	} else {
+		if (given[MI_CCPU] && pin_self((int)o->consumer_cpu) < 0)
+			warning("meter: cannot pin the consumer to cpu %u: %s", o->consumer_cpu, strerror(errno));
+		/* non-blocking, so that every wait is a poll against the deadline;
+		 * stdout (verification) gets plain writes, which may block */
+		fcntl(p[0], F_SETFL, O_NONBLOCK);
+		int sink = to_stdout ? 1 : open("/dev/null", O_WRONLY | O_CLOEXEC);
+		bytes = drain(p[0], sink, given[MI_MAX] ? o->max_bytes : 0, o->chunk ? (size_t)o->chunk : DEFAULT_CHUNK,
+			      deadline, to_stdout ? "read" : consumer, &err, &used, &stop);
+		cut = given[MI_MAX] && bytes >= o->max_bytes;
+		close(p[0]); /* an endless producer now gets SIGPIPE */
+		if (!to_stdout)
+			close(sink);
+	}
+	if (stop)
+		child_stop(prod, stop > 0 ? CHILD_TIMED_OUT : CHILD_INTERRUPTED, &ex);
+	else {
+		if (cut)
+			kill(-prod->pid, SIGTERM);
+		child_wait(prod, o->timeout, &ex);
+	}
+	int producer_ok = ex.outcome == CHILD_EXITED && ex.exit_code == 0;
+	if (cut && ex.outcome == CHILD_SIGNALED && (ex.signal == SIGPIPE || ex.signal == SIGTERM))
+		producer_ok = 1; /* we stopped it on purpose */
+	if (cut && ex.outcome == CHILD_EXITED)
+		producer_ok = 1; /* yes(1) exits 1 on EPIPE when SIGPIPE is ignored */
+	return finish(o, given, &ex, producer_ok, prod->argv[0], bytes, err, used);
+}

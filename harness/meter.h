@@ -14,10 +14,24 @@
  * Compute mode (--compute): runs PROGRAM pinned to --cpu with stdout on
  * /dev/null; --preload sets LD_PRELOAD for it alone (allocators).
  *
+ * Every child (the producer, pv) is started and reaped by core/runcmd in
+ * its own process group.  --timeout S bounds the whole run whatever the
+ * producer does (writes nothing, never exits, ignores SIGTERM, leaves
+ * children holding the pipe): the pipe is read with poll() against the
+ * deadline, then the producer's group gets SIGTERM, 0.2 s, SIGKILL.  A
+ * SIGINT/SIGTERM to the meter (hyperfine stopped) kills the group too.
+ *
+ * hyperfine runs the meter on every timed run, so its fixed cost counts:
+ * `make` builds it alone as build/flagbench-meter (meter.c, meter_main.c,
+ * runcmd, options, util; static, on musl where musl-gcc is installed: no
+ * library and no dynamic loader to start), and meter_command() gives that
+ * program to measure and verify.  bench/meter-overhead.sh measures it
+ * against the bare producer and `flagbench meter` (the same code).
+ *
  * Exit: 0 ok; 1 wrong byte count; 3 the producer failed (its message on
- * stderr, and in --report); 124 --timeout expired (the producer is
- * killed); 2 usage.  --report FILE appends one JSON line per run:
- * {"bytes","seconds","producer","status","consumer"}.
+ * stderr, and in --report); 124 --timeout expired (the producer's group is
+ * killed); 130 interrupted; 2 usage.  --report FILE appends one JSON line
+ * per run: {"bytes","seconds","producer","status","consumer"}.
  */
 #ifndef FLAGBENCH_METER_H
 #define FLAGBENCH_METER_H
@@ -28,8 +42,15 @@ enum meter_exit {
 	METER_USAGE = 2,
 	METER_PRODUCER_FAILED = 3,
 	METER_TIMEOUT = 124,
+	METER_INTERRUPTED = 130,
 };
 
 int cmd_meter(int argc, char **argv);
+
+struct strvec;
+/* Pushes the program that meters a run: build/flagbench-meter beside this
+ * binary when it is there, else this binary and "meter" (with a warning:
+ * about 1 ms more per run). */
+void meter_command(struct strvec *out);
 
 #endif

@@ -2,16 +2,14 @@
 #define _GNU_SOURCE
 #include "verify.h"
 
-#include <errno.h>
 #include <fcntl.h>
-#include <stdlib.h>
 #include <signal.h>
-#include <sys/wait.h>
-#include <time.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "check.h"
+#include "meter.h"
 #include "runcmd.h"
 
 void cell_program_argv(const struct cell *c, struct strvec *out)
@@ -45,8 +43,7 @@ int verify_cell(struct cell *c, double timeout_s)
 					c->spec.reference->name);
 			return -1;
 		}
-		sv_push(&argv, self_exe());
-		sv_push(&argv, "meter");
+		meter_command(&argv);
 		sv_pushf(&argv, "--max-bytes=%llu", (unsigned long long)c->spec.expected_bytes);
 		sv_push(&argv, "--sink=stdout");
 		sv_push(&argv, "--");
@@ -81,24 +78,17 @@ int verify_cell(struct cell *c, double timeout_s)
 		sv_clear(&argv);
 		return -1;
 	}
-	/* a watchdog process enforces the timeout while the checker reads */
+	/* the checker reads a non-blocking pipe against the deadline, so a
+	 * program that stops writing cannot hold the stage past timeout_s, nor
+	 * one that exits while a process it started holds the pipe (pipe_held) */
 	struct check_args a = { c->spec.size, (int)c->spec.run_args.n - 1, c->spec.run_args.v + 1 };
 	struct check_report rep;
 	memset(&rep, 0, sizeof(rep));
-	pid_t watchdog = fork();
-	if (watchdog == 0) {
-		/* kills the child's group if it runs past the timeout; Ctrl-C is
-		 * the parent's business (it kills the group itself) */
-		signal(SIGINT, SIG_IGN);
-		signal(SIGTERM, SIG_IGN);
-		signal(SIGHUP, SIG_IGN);
-		struct timespec ts = { (time_t)timeout_s, (long)((timeout_s - (double)(time_t)timeout_s) * 1e9) };
-		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-			;
-		kill(-ch.pid, SIGKILL);
-		_exit(1);
-	}
+	double deadline = ch.started + timeout_s;
+	fcntl(ch.out_fd, F_SETFL, O_NONBLOCK);
+	check_set_source(&ch, deadline);
 	enum check_status cs = ck->check(&a, ch.out_fd, &rep);
+	int mismatch_in_time = cs == CHECK_MISMATCH && now_monotonic() < deadline;
 	/* After a mismatch, drain a little more: if the program then closes its
 	 * stdout itself, its exit status is its own and a crash is reported as
 	 * a crash; if it keeps writing, closing the pipe stops it (SIGPIPE),
@@ -108,14 +98,20 @@ int verify_cell(struct cell *c, double timeout_s)
 		char sink[65536];
 		uint64_t drained = 0;
 		ssize_t dr;
-		while (drained < (64u << 20) && (dr = read(ch.out_fd, sink, sizeof(sink))) > 0)
+		while (drained < (64u << 20) && (dr = child_read(&ch, ch.out_fd, sink, sizeof(sink), deadline)) > 0)
 			drained += (uint64_t)dr;
 		program_closed = drained < (64u << 20);
 	}
+	check_set_source(NULL, 0);
 	close(ch.out_fd);
 	ch.out_fd = -1;
 	struct child_exit ex;
-	child_wait(&ch, timeout_s + 5, &ex);
+	if (fb_interrupted)
+		child_stop(&ch, CHILD_INTERRUPTED, &ex);
+	else if (ch.pipe_held || now_monotonic() >= deadline)
+		child_stop(&ch, CHILD_TIMED_OUT, &ex);
+	else
+		child_wait(&ch, timeout_s, &ex);
 	struct strbuf errtext = STRBUF_INIT;
 	char buf[4096];
 	ssize_t r;
@@ -124,25 +120,21 @@ int verify_cell(struct cell *c, double timeout_s)
 			sb_add(&errtext, buf, (size_t)r);
 	if (err_fd >= 0)
 		close(err_fd);
-	/* The watchdog exits 1 after it fired; kill it if it has not.  A child
-	 * killed by SIGKILL at the limit counts as timed out even when the
-	 * watchdog is caught between its kill() and its exit. */
-	int timed_out = ex.outcome == CHILD_SIGNALED && ex.signal == SIGKILL && ex.elapsed_s >= timeout_s * 0.99;
-	if (watchdog > 0) {
-		int wst;
-		kill(watchdog, SIGKILL);
-		while (waitpid(watchdog, &wst, 0) < 0 && errno == EINTR)
-			;
-		if (WIFEXITED(wst) && WEXITSTATUS(wst) == 1)
-			timed_out = 1;
-	}
 	char how[160];
 	describe_exit(&ex, timeout_s, how, sizeof(how));
 	char first[300];
 	snprintf(first, sizeof(first), "%.*s", (int)strcspn(errtext.buf ? errtext.buf : "", "\n"),
 		 errtext.buf ? errtext.buf : "");
 	int rc = -1;
-	if (timed_out || ex.outcome == CHILD_TIMED_OUT)
+	/* output proven wrong in time stays wrong_output, even when the drain
+	 * after the mismatch (an endless, slow writer) ran into the deadline */
+	if (mismatch_in_time && ex.outcome == CHILD_TIMED_OUT)
+		cell_set_status(c, CELL_WRONG_OUTPUT, "%s", rep.message);
+	else if (ch.pipe_held)
+		/* its stream never ended: timing it would time that process too */
+		cell_set_status(c, CELL_TIMEOUT, "the program exited, but a process it started kept its stdout open: "
+				"the stream never ended (that process group was killed)");
+	else if (ex.outcome == CHILD_TIMED_OUT)
 		cell_set_status(c, CELL_TIMEOUT, "verification run took longer than %gs", timeout_s);
 	else if (ex.outcome == CHILD_INTERRUPTED || fb_interrupted)
 		cell_set_status(c, CELL_SKIPPED, "interrupted");

@@ -4,7 +4,7 @@
 # usage: scripts/deps.sh [run|test]   (test adds what only the tests need)
 set -u
 want_run="gcc clang make pkg-config hyperfine jq gnuplot-nox pv libjansson-dev nettle-dev libgmp-dev
-          libmimalloc-dev libjemalloc-dev libgoogle-perftools-dev valgrind"
+          libmimalloc-dev libjemalloc-dev libgoogle-perftools-dev valgrind musl-tools"
 want_test="libcmocka-dev bats bats-assert bats-support libxml2-utils chromium"
 want="$want_run"
 [ "${1:-run}" = test ] && want="$want_run $want_test"

@@ -24,15 +24,19 @@ const struct checker *checker_find(const char *family)
 	return NULL;
 }
 
+static struct child *source;
+static double source_deadline;
+
+void check_set_source(struct child *c, double deadline)
+{
+	source = c;
+	source_deadline = deadline;
+}
+
 long check_read(int fd, void *buf, unsigned long n)
 {
-	for (;;) {
-		ssize_t r = read(fd, buf, n);
-		/* Ctrl-C ends a long verification at once */
-		if (r < 0 && errno == EINTR && !fb_interrupted)
-			continue;
-		return (long)r;
-	}
+	/* Ctrl-C (fb_interrupted) and the deadline end a verification at once */
+	return (long)child_read(source, fd, buf, n, source_deadline);
 }
 
 enum check_status check_read_all(int fd, char *keep, unsigned long cap, unsigned long *kept,

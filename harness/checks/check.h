@@ -61,6 +61,13 @@ int cmd_check(int argc, char **argv);
 
 /* Helpers for checkers: read with EINTR handling; describe a byte. */
 long check_read(int fd, void *buf, unsigned long n);
+struct child;
+/* The program whose pipe check_read() reads (the verify stage), or NULL
+ * (stdin): reads of its non-blocking pipe wait at most until deadline
+ * (ETIMEDOUT) and end when it has exited but a process it started holds
+ * the pipe (ECHILD; see child_read in core/runcmd.h), so a program that
+ * stops writing cannot hold its checker. */
+void check_set_source(struct child *c, double deadline);
 /* Reads the stream to its end, keeping its first cap bytes in keep (*kept
  * of them) and counting all in report->bytes; a read error fills the
  * report and returns CHECK_IO_ERROR.  For checkers of short outputs. */

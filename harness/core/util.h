@@ -78,7 +78,8 @@ char *read_file(const char *path, size_t *len);
 int write_file_atomic(const char *path, const char *data, size_t len);
 int mkdir_p(const char *path, int mode);
 
-/* SHA-256 of a buffer or a file, as 64 lowercase hex digits plus NUL. */
+/* SHA-256 of a buffer or a file, as 64 lowercase hex digits plus NUL
+ * (in sha256.c: util.c itself needs no library). */
 void sha256_hex(const void *data, size_t len, char out[65]);
 int sha256_file_hex(const char *path, char out[65], uint64_t *bytes);
 

@@ -3,16 +3,11 @@
 #include "counters.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <linux/perf_event.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "runcmd.h"
@@ -89,61 +84,52 @@ static json_t *skipped(const char *fmt, const char *arg)
 
 static json_t *by_perf(const struct cell *c, double timeout_s)
 {
-	/* the child stops before exec so the counters can be attached to it */
-	int go[2];
-	if (pipe2(go, O_CLOEXEC) < 0)
-		return skipped("pipe: %s", strerror(errno));
-	struct strvec argv = STRVEC_INIT;
+	/* the child stops before exec (c.hold) so the counters are attached
+	 * to it first; enable_on_exec starts them at its exec */
+	struct strvec argv = STRVEC_INIT, env = STRVEC_INIT;
 	argv_at(c, c->spec.size, &argv);
-	pid_t pid = fork();
-	if (pid == 0) {
-		char b;
-		close(go[1]);
-		if (read(go[0], &b, 1) != 1)
-			_exit(127);
-		int null = open("/dev/null", O_WRONLY);
-		dup2(null, 1);
-		if (c->spec.pin.single >= 0) {
-			cpu_set_t set;
-			CPU_ZERO(&set);
-			CPU_SET(c->spec.pin.single, &set);
-			sched_setaffinity(0, sizeof(set), &set);
-		}
-		if (c->spec.preload)
-			setenv("LD_PRELOAD", c->spec.preload, 1);
-		execv(argv.v[0], argv.v);
-		_exit(127);
+	if (c->spec.preload)
+		sv_pushf(&env, "LD_PRELOAD=%s", c->spec.preload);
+	struct child ch = CHILD_INIT;
+	ch.argv = argv.v;
+	ch.in = CHILD_DEVNULL;
+	ch.out = CHILD_DEVNULL;
+	ch.cpu = c->spec.pin.single;
+	ch.env = c->spec.preload ? env.v : NULL;
+	ch.hold = 1;
+	if (child_start(&ch) < 0) {
+		sv_clear(&argv);
+		sv_clear(&env);
+		return skipped("cannot run %s", c->build.binary);
 	}
-	close(go[0]);
-	int cyc = perf_open(PERF_COUNT_HW_CPU_CYCLES, pid, -1);
-	int ins = cyc >= 0 ? perf_open(PERF_COUNT_HW_INSTRUCTIONS, pid, -1) : -1;
-	ssize_t w = write(go[1], "x", 1);
-	(void)w;
-	close(go[1]);
-	double start = now_monotonic();
-	int st = 0, done = 0;
-	while (!done) {
-		pid_t r = waitpid(pid, &st, WNOHANG);
-		if (r == pid)
-			done = 1;
-		else if (now_monotonic() - start > timeout_s || fb_interrupted) {
-			kill(pid, SIGKILL);
-		} else {
-			struct timespec ts = { 0, 5000000 };
-			nanosleep(&ts, NULL);
-		}
-	}
+	int cyc = perf_open(PERF_COUNT_HW_CPU_CYCLES, ch.pid, -1);
+	int open_errno = errno;
+	int ins = cyc >= 0 ? perf_open(PERF_COUNT_HW_INSTRUCTIONS, ch.pid, -1) : -1;
+	struct child_exit ex;
+	memset(&ex, 0, sizeof(ex));
+	if (cyc < 0)
+		child_stop(&ch, CHILD_INTERRUPTED, &ex); /* nothing to count: it never execs */
+	else if (child_release(&ch) < 0)
+		ex.outcome = CHILD_START_FAILED;
+	else
+		child_wait(&ch, timeout_s, &ex);
 	sv_clear(&argv);
+	sv_clear(&env);
 	uint64_t vc = 0, vi = 0;
-	int ok = cyc >= 0 && read(cyc, &vc, sizeof(vc)) == sizeof(vc) && WIFEXITED(st) && !WEXITSTATUS(st);
+	int ok = cyc >= 0 && read(cyc, &vc, sizeof(vc)) == sizeof(vc);
 	if (ins >= 0 && read(ins, &vi, sizeof(vi)) != sizeof(vi))
 		vi = 0;
 	if (cyc >= 0)
 		close(cyc);
 	if (ins >= 0)
 		close(ins);
-	if (!ok)
-		return skipped("the counted run failed or no counter opened (%s)", strerror(errno));
+	if (cyc < 0)
+		return skipped("no cycle counter for the counted run (%s)", strerror(open_errno));
+	if (!ok || ex.outcome != CHILD_EXITED || ex.exit_code != 0) {
+		char how[128];
+		describe_exit(&ex, timeout_s, how, sizeof(how));
+		return skipped("the counted run %s", ok ? how : "gave no cycle count");
+	}
 	double n = c->spec.size ? (double)c->spec.size : 1;
 	return json_pack("{s:s, s:I, s:s, s:f, s:o}", "source", "perf", "size", (json_int_t)c->spec.size, "unit",
 			 unit_singular(c), "cycles_per_unit", (double)vc / n, "instructions_per_unit",

@@ -9,6 +9,10 @@
  * the instructions executed at a small size n and at 0, and
  * (Ir(n) - Ir(0)) / n removes start-up.  valgrind cannot run every
  * instruction set (AVX-512 in 3.19): such cells record the reason.
+ * Both run the program through core/runcmd (its own process group, the
+ * timeout, LD_PRELOAD through the child's environment, pinned to the
+ * cell's single CPU for perf); perf's child is held before exec
+ * (struct child .hold) until the counters are attached to its pid.
  * The result goes into the cell's "counters" object:
  *   {"source": "perf"|"callgrind", "size": n, "cycles_per_unit",
  *    "instructions_per_unit", "unit"} or {"skipped": "why"}.

@@ -147,11 +147,59 @@ setup_file() {
     [[ "$output" == *"SIGSEGV"* ]]
     run "$FLAGBENCH" meter --max-bytes 1000000 -- yes
     [ "$status" -eq 0 ]
-    run "$FLAGBENCH" meter --timeout 1 -- sleep 30
-    [ "$status" -eq 124 ]
     report="$BATS_TEST_TMPDIR/meter.jsonl"
     "$FLAGBENCH" meter --consumer read --expect-bytes 2000 --report "$report" -- "$YESBUF" 1000
     jqr '.bytes == 2000 and .status == "ok" and .consumer == "read"' "$report"
+}
+
+# meter_times_out METER... -- PROG...: with --timeout 1 the meter returns
+# within 2 s, exit 124, a "timeout" report line, and every process whose pid
+# the producer wrote to $PIDS gone (killed with its group).
+meter_times_out() {
+    local pids="$BATS_TEST_TMPDIR/pids" report="$BATS_TEST_TMPDIR/timeout.jsonl" t0 ms p
+    : > "$pids"
+    rm -f "$report"
+    t0=$(date +%s%N)
+    run "$@"
+    ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+    echo "elapsed ${ms} ms, status $status"
+    [ "$status" -eq 124 ]
+    [ "$ms" -ge 1000 ]
+    [ "$ms" -lt 2000 ]
+    [[ "$output" == *"timed out after 1s"* ]]
+    for p in $(cat "$pids"); do
+        # gone, or a zombie waiting for its new parent to reap it
+        [ -z "$(ps -o stat= -p "$p" | grep -v Z)" ]
+    done
+}
+
+@test "meter --timeout: a producer that writes nothing and never exits" {
+    meter="$(dirname "$FLAGBENCH")/flagbench-meter"
+    [ -x "$meter" ]
+    export PIDS="$BATS_TEST_TMPDIR/pids"
+    meter_times_out "$meter" --timeout 1 -- sh -c 'echo $$ > "$PIDS"; exec sleep 30'
+    meter_times_out "$FLAGBENCH" meter --timeout 1 --compute -- sh -c 'echo $$ > "$PIDS"; exec sleep 30'
+}
+
+@test "meter --timeout: a producer that ignores SIGTERM and writes on" {
+    export PIDS="$BATS_TEST_TMPDIR/pids"
+    meter_times_out "$(dirname "$FLAGBENCH")/flagbench-meter" --timeout 1 --report "$BATS_TEST_TMPDIR/timeout.jsonl" \
+        -- sh -c 'trap "" TERM; echo $$ > "$PIDS"; while :; do echo y; done'
+    jqr '.status == "timeout" and .bytes > 0' "$BATS_TEST_TMPDIR/timeout.jsonl"
+}
+
+@test "meter --timeout: a producer that exits and leaves children holding the pipe" {
+    export PIDS="$BATS_TEST_TMPDIR/pids"
+    meter_times_out "$(dirname "$FLAGBENCH")/flagbench-meter" --timeout 1 -- \
+        sh -c 'sleep 30 & echo $! >> "$PIDS"; sleep 30 & echo $! >> "$PIDS"; exit 0'
+    [ "$(wc -l < "$PIDS")" -eq 2 ]
+}
+
+@test "only harness/core/runcmd.c makes processes; nothing sets the environment" {
+    # call sites in C files, comment lines left out
+    run bash -c "grep -rnE --include=*.c '\\b(fork|vfork|clone|posix_spawnp?|exec[lv][a-z]*|system|popen|setenv|putenv|unsetenv)[[:space:]]*\\(' '$REPO/harness' | grep -vE '^[^:]+:[0-9]+:[[:space:]]*(/\\*|\\*)' | cut -d: -f1 | sort -u"
+    [ "$status" -eq 0 ]
+    [ "$output" = "$REPO/harness/core/runcmd.c" ]
 }
 
 @test "check yes: accepts the exact stream, names the first wrong line" {
