@@ -573,6 +573,10 @@ static void run_interleaved(struct run *r)
 				order[k++] = i;
 		if (!k)
 			break;
+		/* the cells report when all rounds are done: say how the rounds go */
+		if (round > 0)
+			fprintf(stderr, "flagbench: round %u: %zu cells want more runs (%.0fs so far)\n", round + 1, k,
+				r->pr.measure_wall);
 		shuffle(order, k, &seed);
 		for (size_t j = 0; j < k && !fb_interrupted; j++) {
 			struct cell *c = &p->cells[order[j]];
