@@ -533,16 +533,12 @@ static void run_sequential(struct run *r)
 	}
 }
 
-/* A new order for the next round: Fisher-Yates with splitmix64, seeded
- * once per run, so two runs of one plan use the same orders. */
+/* A new order for the next round: Fisher-Yates, seeded once per run, so
+ * two runs of one plan use the same orders. */
 static void shuffle(size_t *v, size_t n, unsigned long long *state)
 {
 	for (size_t i = n; i > 1; i--) {
-		unsigned long long z = (*state += 0x9e3779b97f4a7c15ULL);
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-		z ^= z >> 31;
-		size_t j = (size_t)(z % i), x = v[i - 1];
+		size_t j = (size_t)(stats_random(state) % i), x = v[i - 1];
 		v[i - 1] = v[j];
 		v[j] = x;
 	}

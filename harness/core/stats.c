@@ -112,8 +112,7 @@ size_t stats_median_ci_rank(size_t n, double target, double *level)
 	return k;
 }
 
-/* splitmix64: small, seedable, good enough for resampling */
-static unsigned long long next_random(unsigned long long *state)
+unsigned long long stats_random(unsigned long long *state)
 {
 	unsigned long long z = (*state += 0x9e3779b97f4a7c15ULL);
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -125,7 +124,7 @@ static unsigned long long next_random(unsigned long long *state)
 static double resampled_median(const double *v, size_t n, double *scratch, unsigned long long *state)
 {
 	for (size_t i = 0; i < n; i++) {
-		double x = v[next_random(state) % n];
+		double x = v[stats_random(state) % n];
 		size_t j = i;
 		for (; j > 0 && scratch[j - 1] > x; j--) /* insertion sort: n is small */
 			scratch[j] = scratch[j - 1];

@@ -54,6 +54,9 @@ int stats_is_outlier(const struct stats *s, double x);
 int stats_bootstrap_median_ratio(const double *a, size_t na, const double *b, size_t nb, double level,
 				 unsigned resamples, unsigned long long seed, double *low, double *high);
 #define STATS_BOOTSTRAP_RESAMPLES 1000
+/* splitmix64: the next number of a small seedable generator (resampling,
+ * run.c's shuffled rounds); *state is the seed, then the state. */
+unsigned long long stats_random(unsigned long long *state);
 /* The ends of value +- ci_percent. */
 void stats_bounds(double value, double ci_percent, double *low, double *high);
 /* {"median","mean","stddev","min","max","mad","cv","ci":[lo,hi],"ci_level","ci_percent",

@@ -22,11 +22,7 @@ static unsigned long long rng = 42;
 
 static double uniform(void)
 {
-	unsigned long long z = (rng += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	z ^= z >> 31;
-	return ((double)(z >> 11) + 0.5) / 9007199254740992.0;
+	return ((double)(stats_random(&rng) >> 11) + 0.5) / 9007199254740992.0;
 }
 
 /* lognormal with median 1: exp(sigma N(0,1)), Box-Muller */

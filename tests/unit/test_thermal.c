@@ -264,6 +264,22 @@ static double fake_sleep(double s)
 	return s;
 }
 
+/* A copy of fixture with the fake clock at start C (NAN: no sensor), cooling at rate C/s. */
+static char *fake_start(const char *fixture, double start, double rate)
+{
+	char *root = temp_copy(fixture);
+	memset(&fake, 0, sizeof(fake));
+	fake.root = root;
+	fake.celsius = start;
+	fake.rate = rate;
+	if (!isnan(start)) {
+		fake.rel = "sys/class/hwmon/hwmon1/temp1_input";
+		fake_sleep(0); /* writes the start temperature */
+		fake.calls = 0;
+	}
+	return root;
+}
+
 static void test_cooldown(void **state)
 {
 	static const struct {
@@ -303,18 +319,9 @@ static void test_cooldown(void **state)
 		{ FIX "bare", { -1, NAN, 0 }, NAN, 0, 0, 0, -1, COOLDOWN_NONE, 0, NAN, NAN, "" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *root = temp_copy(cases[i].fixture);
-		memset(&fake, 0, sizeof(fake));
-		fake.root = root;
-		fake.celsius = cases[i].start;
-		fake.rate = cases[i].rate;
+		char *root = fake_start(cases[i].fixture, cases[i].start, cases[i].rate);
 		fake.interrupt_at = cases[i].interrupt_at;
 		fake.lose_at = cases[i].lose_at;
-		if (!isnan(cases[i].start)) {
-			fake.rel = "sys/class/hwmon/hwmon1/temp1_input";
-			fake_sleep(0); /* writes the start temperature */
-			fake.calls = 0;
-		}
 		fb_interrupted = 0;
 		struct cooldown_record rec;
 		int rc = cooldown_run(&cases[i].spec, root, fake_sleep, &rec);
@@ -371,16 +378,7 @@ static void test_cooldown_policy(void **state)
 		{ FIX "bare", { 0, 50, 120 }, 0, NAN, 0, 0, 0, COOLDOWN_NONE, 0 },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *root = temp_copy(cases[i].fixture);
-		memset(&fake, 0, sizeof(fake));
-		fake.root = root;
-		fake.celsius = cases[i].start;
-		fake.rate = cases[i].rate;
-		if (!isnan(cases[i].start)) {
-			fake.rel = "sys/class/hwmon/hwmon1/temp1_input";
-			fake_sleep(0);
-			fake.calls = 0;
-		}
+		char *root = fake_start(cases[i].fixture, cases[i].start, cases[i].rate);
 		fb_interrupted = 0;
 		struct cooldown_policy p;
 		cooldown_policy_init(&p, &cases[i].spec, cases[i].override, root);
