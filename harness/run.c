@@ -557,7 +557,8 @@ static void run_interleaved(struct run *r)
 	unsigned long long seed = 0x666c6167ULL; /* "flag" */
 	for (size_t i = 0; i < p->n && !fb_interrupted; i++) {
 		active[i] = verify_stage(r, &p->cells[i]) == 0;
-		if (!active[i])
+		/* a cell that shares a binary is done when its twin is: after the rounds */
+		if (!active[i] && !(p->cells[i].build.same_binary_as >= 0 && p->cells[i].status == CELL_OK))
 			finish_cell(r, &p->cells[i]);
 	}
 	struct measure_opts one = r->mo;
@@ -600,6 +601,16 @@ static void run_interleaved(struct run *r)
 			r->pr.measured++;
 			finish_cell(r, &p->cells[i]);
 		}
+	for (size_t i = 0; i < p->n; i++) {
+		struct cell *c = &p->cells[i];
+		if (active[i] || c->build.same_binary_as < 0 || c->status != CELL_OK || c->origin == CELL_FROM_JOURNAL)
+			continue;
+		const struct cell *src = &p->cells[c->build.same_binary_as];
+		if (src->status != CELL_OK)
+			cell_set_status(c, src->status == CELL_PENDING ? CELL_SKIPPED : src->status, "same binary as %s: %s",
+					src->spec.id, src->reason ? src->reason : "not measured");
+		finish_cell(r, c);
+	}
 	free(order);
 	free(active);
 }
