@@ -55,7 +55,7 @@ static const struct option_def run_options[] = {
 	{ "consumer", 0, OPT_STRING, RO(consumer), "splice|read|pv", 0, 0, "what drains a stream (default splice)" },
 	{ "pipe-size", 0, OPT_SIZE, RO(pipe_size), "BYTES", 4096, 1e10, "set the pipe size of streams (default: the producer's choice)" },
 	{ "precision", 0, OPT_DOUBLE, RO(precision), "PERCENT", 0, 100, "add runs to a cell until the 95 % interval of its median is within PERCENT of it (default 3, 0 with --runs; 0: --runs only)" },
-	{ "cell-budget", 0, OPT_DOUBLE, RO(cell_budget), "SECONDS", 0.1, 86400, "the time a cell's runs may take while --precision wants more (default 3)" },
+	{ "cell-budget", 0, OPT_DOUBLE, RO(cell_budget), "SECONDS", 0.1, 86400, "the time a cell's runs may take while --precision wants more (default 2.5)" },
 	{ "max-runs", 0, OPT_UINT, RO(max_runs), "N", 2, 100000, "the most runs --precision may take (default 10 x --runs, at least 30)" },
 	{ "order", 0, OPT_STRING, RO(order), "interleave|sequential", 0, 0, "the cells' runs in rounds, each round shuffled, so every interval sees the run's drift (default); or cell after cell, back to back (thermal studies)" },
 	{ "resume", 0, OPT_STRING, RO(resume), "DIR", 0, 0, "finish an interrupted run: only the cells its journal lacks" },
@@ -208,7 +208,7 @@ static int run_settings(struct run *r)
 	r->warmup = GIVEN("warmup") ? o->warmup : r->suite.has_warmup ? r->suite.warmup : 1;
 	/* a precision target by default; --runs alone asks for exactly that many */
 	r->precision = GIVEN("precision") ? o->precision : GIVEN("runs") ? 0 : 3;
-	r->cell_budget = GIVEN("cell-budget") ? o->cell_budget : 3;
+	r->cell_budget = GIVEN("cell-budget") ? o->cell_budget : 2.5;
 	struct cooldown_spec cs = { r->cooldown, r->prof.cooldown_below_c,
 				    r->prof.cooldown_max_wait_s > r->cooldown ? r->prof.cooldown_max_wait_s : r->cooldown };
 	cooldown_policy_init(&r->cool, &cs, GIVEN("cooldown"), "/");
