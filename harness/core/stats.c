@@ -162,6 +162,11 @@ int stats_bootstrap_median_ratio(const double *a, size_t na, const double *b, si
 	return rc;
 }
 
+double stats_ratio_ci_percent(double a_percent, double b_percent)
+{
+	return sqrt(a_percent * a_percent + b_percent * b_percent);
+}
+
 void stats_bounds(double value, double ci_percent, double *low, double *high)
 {
 	*low = value * (1 - ci_percent / 100);
