@@ -589,11 +589,24 @@ static void run_interleaved(struct run *r)
 				finish_cell(r, c);
 			}
 		}
+		/* a cell content with its runs is done now: journaled, counted, reported */
+		for (size_t j = 0; j < k && !fb_interrupted; j++) {
+			struct cell *c = &p->cells[order[j]];
+			if (!active[order[j]] || wants_more_runs(r, c))
+				continue;
+			active[order[j]] = 0;
+			c->status = CELL_OK;
+			precision_record(r, c);
+			count_stage(r, c);
+			r->pr.measured++;
+			finish_cell(r, c);
+		}
 		results_write(&r->rs);
 	}
+	/* interrupted: a cell that has its --runs keeps them */
 	for (size_t i = 0; i < p->n; i++)
 		if (active[i]) {
-			if (!fb_interrupted) {
+			if (!fb_interrupted || p->cells[i].measure.time.n >= r->runs) {
 				p->cells[i].status = CELL_OK;
 				precision_record(r, &p->cells[i]);
 			}

@@ -352,15 +352,15 @@ setup_file() {
     run "$FLAGBENCH" report "$SEED4"
     [ "$status" -eq 0 ]
     [[ "$output" == *"(bignum): time per operation (usec/op, lower is faster), median"* ]]
-    grep -qE '^fp_mul +0\.130 usec/op ±9\.7% +0\.108 usec/op ±7\.7% +0\.102 usec/op ±9\.1% † +0\.101 usec/op ±7\.1%$' <<<"$output"
-    grep -qE '^ec_mul +589\.211 usec/op ±8\.5% +525\.996 usec/op ±14\.6% ‡ +473\.717 usec/op ±4\.3% +408\.678 usec/op$' <<<"$output"
-    grep -qE '^ec_mul +0\.000221x ±12\.9% ' <<<"$output"
+    grep -qE '^fp_mul +0\.130 usec/op ±9\.7% \(93\.7%\) +0\.108 usec/op ±8\.0% \(93\.7%\) +0\.102 usec/op ±8\.5% \(93\.7%\) † +0\.101 usec/op ±6\.5% \(93\.7%\)$' <<<"$output"
+    grep -qE '^ec_mul +589\.211 usec/op ±7\.6% \(93\.7%\) +525\.996 usec/op ±15\.9% \(93\.7%\) ‡ +473\.717 usec/op ±4\.2% \(93\.7%\) +408\.678 usec/op$' <<<"$output"
+    grep -qE '^ec_mul +0\.000221x +0\.000205x ' <<<"$output"
     run "$FLAGBENCH" report "$FIX/failed.json"
     [ "$status" -eq 0 ]
-    grep -qE '^simple +71\.0 MiB/s +timeout +71\.0 MiB/s$' <<<"$output"
-    # an old file: no ±, no marks, no legend; ops/s as usec/op
-    refute grep -qE '±|†|‡' <<<"$output"
-    grep -qE '^a +0\.00286 usec/op$' <<<"$output"
+    grep -qE '^simple +71\.0 MiB/s ±3\.7% \(75%\) +timeout +71\.0 MiB/s ±3\.7% \(75%\)$' <<<"$output"
+    # an old file: intervals from its runs, no marks; ops/s as usec/op
+    refute grep -qE '†|‡' <<<"$output"
+    grep -qE '^a +0\.00286 usec/op ±3\.7% \(75%\)$' <<<"$output"
     for st in build_failed unsupported wrong_output crashed timeout skipped; do
         grep -qE "^[a-z0-9&<>\"]+ +$st +$st +absent$" <<<"$output" || { echo "no $st row"; false; }
     done
