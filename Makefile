@@ -1,6 +1,7 @@
 # flagbench: the harness build, the tests, and rendering.
 #   make            build/flagbench and build/flagbench-meter (what hyperfine times)
-#   make test       unit tests (cmocka, under ASan/UBSan) and end-to-end tests (bats)
+#   make test       unit tests (cmocka, under ASan/UBSan) and end-to-end tests (bats): the fast tier
+#   make test-slow  the slow tier: seed-sized runs, every build, every signal x phase, fuzzing
 #   make plots [RUN=DIR]        render one run, or every run under results/
 #   make publish RUNS="DIR..."  cross-machine tables and the public/ site
 #   make clean
@@ -46,7 +47,7 @@ HARNESS_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(HARNESS_SRCS))
 SAN_OBJS := $(patsubst %.c,$(BUILD)/san/%.o,$(HARNESS_SRCS))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_TESTS))
 
-.PHONY: all test unit e2e deps deps-test plots publish clean bench
+.PHONY: all test test-slow test-builds unit e2e deps deps-test deps-slow plots publish clean bench
 .DEFAULT_GOAL := all
 all: $(BUILD)/flagbench $(BUILD)/flagbench-meter
 
@@ -101,16 +102,37 @@ deps:
 	$(Q)scripts/deps.sh run
 deps-test:
 	$(Q)scripts/deps.sh test
+deps-slow:
+	$(Q)scripts/deps.sh slow
 
-# Dependencies first, in a separate make, so pkg-config sees them.
+# The fast tier (make test, CI on every push: at most 3 minutes on a 2-core
+# VM) and the slow tier (make test-slow, nightly: seed-sized runs, every
+# build of every variant, every signal in every phase, the fuzzers).
+# Dependencies first, in a separate make, so pkg-config sees them; then the
+# builds in parallel; then the tests (bats files a few at a time).
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+# the longest files first, so the parallel e2e run ends together
+E2E_FIRST := tests/e2e/render.bats tests/e2e/faults.bats tests/e2e/fizzbuzz_variants.bats tests/e2e/core.bats tests/e2e/signals.bats
+E2E_ORDER = $(filter $(E2E_TESTS),$(E2E_FIRST)) $(filter-out $(E2E_FIRST),$(E2E_TESTS))
+E2E_ENV = FLAGBENCH=$(CURDIR)/$(BUILD)/san/flagbench FLAGBENCH_PLAIN=$(CURDIR)/$(BUILD)/flagbench
+
 test: deps-test
-	$(Q)$(MAKE) --no-print-directory unit e2e
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) test-builds
+	$(Q)$(MAKE) --no-print-directory -j2 --output-sync=target unit e2e
+
+test-slow: deps-slow
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) test-builds
+	$(Q)$(MAKE) --no-print-directory unit
+	$(Q)$(E2E_ENV) FLAGBENCH_TIER=slow SMOKE=smoke SMOKE_RUNS=5 scripts/run-e2e.sh $(E2E_ORDER) $(wildcard tests/slow/*.bats)
+	$(Q)$(MAKE) --no-print-directory fuzz-run
+
+test-builds: $(UNIT_BINS) $(BUILD)/flagbench $(BUILD)/flagbench-meter $(BUILD)/san/flagbench $(BUILD)/san/flagbench-meter
 
 unit: $(UNIT_BINS) $(BUILD)/flagbench $(BUILD)/san/flagbench
 	$(Q)scripts/run-unit-tests.sh $(UNIT_BINS)
 
 e2e: $(BUILD)/flagbench $(BUILD)/flagbench-meter $(BUILD)/san/flagbench $(BUILD)/san/flagbench-meter
-	$(Q)FLAGBENCH=$(CURDIR)/$(BUILD)/san/flagbench bats --print-output-on-failure tests/e2e
+	$(Q)$(E2E_ENV) scripts/run-e2e.sh $(E2E_ORDER)
 
 bench: $(BUILD)/flagbench $(BUILD)/flagbench-meter
 	$(Q)for b in bench/*.sh; do echo "== $$b"; $$b || exit 1; done
@@ -119,3 +141,33 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# libFuzzer targets for the config loader and the run-folder readers
+# (tests/fuzz/): clang with -fsanitize=fuzzer,address,undefined (Debian:
+# clang and libclang-rt-14-dev, from scripts/deps.sh slow).  make fuzz-run
+# runs each for FUZZ_SECONDS (60) from the seed corpus tests/fuzz/corpus;
+# what it finds is kept in build/fuzz/ and becomes a file in
+# tests/fuzz/regressions/, which tests/e2e/fuzz_regressions.bats replays.
+# The fuzz build is clang's; the harness is clean under it too.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := config results
+FUZZ_CFLAGS := -std=c11 $(WARN) $(HARNESS_INC) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+.PHONY: fuzz fuzz-run
+fuzz: $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_TARGETS))
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(HARNESS_SRCS)
+	@mkdir -p $(dir $@)
+	@echo "  CC[fuzz] $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $(PKG_CFLAGS) -DFLAGBENCH_GIT='"$(GIT_DESC)"' -o $@ $< $(HARNESS_SRCS) $(PKG_LIBS) -lm
+
+fuzz-run: fuzz
+	$(Q)for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(BUILD)/fuzz/corpus-$$t $(BUILD)/fuzz/found-$$t; \
+		echo "== fuzz_$$t: $(FUZZ_SECONDS)s"; \
+		$(BUILD)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -close_fd_mask=3 -print_final_stats=1 \
+			-artifact_prefix=$(BUILD)/fuzz/found-$$t/ $(BUILD)/fuzz/corpus-$$t tests/fuzz/corpus/$$t \
+			tests/fuzz/regressions/$$t 2>&1 | grep -E '^(stat::number_of_executed_units|stat::peak_rss|==|SUMMARY|artifact_prefix|Test unit written)' ; \
+		if ls $(BUILD)/fuzz/found-$$t/* >/dev/null 2>&1; then \
+			echo "flagbench: fuzz_$$t found inputs that fail: $(BUILD)/fuzz/found-$$t/" >&2; exit 1; fi; \
+	done

@@ -14,13 +14,15 @@ cpu=host suite=quick out=""
 args=()
 while [ $# -gt 0 ]; do
     case "$1" in
-        --cpu) cpu=${2:?--cpu needs a value}; shift 2 ;;
+        --cpu|--suite|--out|-o|--resume)
+            [ $# -ge 2 ] || { echo "flagbench: $1 needs a value" >&2; exit 2; } ;;&
+        --cpu) cpu=$2; shift 2 ;;
         --cpu=*) cpu=${1#--cpu=}; shift ;;
-        --suite) suite=${2:?--suite needs a value}; shift 2 ;;
+        --suite) suite=$2; shift 2 ;;
         --suite=*) suite=${1#--suite=}; shift ;;
-        --out|-o) out=${2:?--out needs a value}; shift 2 ;;
+        --out|-o) out=$2; shift 2 ;;
         --out=*) out=${1#--out=}; shift ;;
-        --resume) out=${2:?--resume needs a value}; args+=("$1" "$2"); shift 2 ;;
+        --resume) out=$2; args+=("$1" "$2"); shift 2 ;;
         --help|-h) build/flagbench run --help; exit 0 ;;
         *) args+=("$1"); shift ;;
     esac
@@ -28,13 +30,17 @@ done
 if [ -z "$out" ]; then
     out="results/$(date -u +%Y%m%dT%H%M%SZ)-$(basename "$suite" .json)-$(basename "$cpu" .json)"
 fi
-mkdir -p "$out" || exit 2
 
-# flagbench run renders the tables, plots and index.html itself (plots/render.sh);
-# its own table goes to a file, and the headline table ends this script
-build/flagbench run --cpu "$cpu" --suite "$suite" --out "$out" "${args[@]}" >"$out/summary.txt"
+# flagbench run renders the tables, plots and index.html itself (plots/render.sh).
+# Its own table goes to a file, and the headline table ends this script.
+# flagbench makes the run folder only once the options and configs are good,
+# so bad usage leaves no folder behind: the table waits in a temporary file.
+summary=$(mktemp) || exit 2
+trap 'rm -f "$summary"' EXIT
+build/flagbench run --cpu "$cpu" --suite "$suite" --out "$out" "${args[@]}" >"$summary"
 rc=$?
 [ "$rc" = 2 ] && exit 2
+[ -d "$out" ] && cp "$summary" "$out/summary.txt"
 
 if [ -f "$out/results.json" ]; then
     echo

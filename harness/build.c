@@ -125,7 +125,10 @@ static void finish_job(struct job *j, double timeout_s)
 	child_wait(&j->child, timeout_s, &ex);
 	j->running = 0;
 	j->done = 1;
-	if (ex.outcome == CHILD_EXITED && ex.exit_code == 0 && rename(j->tmp, j->prog) == 0) {
+	char sum[65], *sum_path = xasprintf("%s.sha256", j->prog);
+	/* the checksum first, then the binary: a cache hit is proven whole */
+	if (ex.outcome == CHILD_EXITED && ex.exit_code == 0 && sha256_file_hex(j->tmp, sum, NULL) == 0 &&
+	    write_file_atomic(sum_path, sum, 64) == 0 && rename(j->tmp, j->prog) == 0) {
 		j->ok = 1;
 	} else {
 		char how[128], first[700];
@@ -142,6 +145,28 @@ static void finish_job(struct job *j, double timeout_s)
 		free(log);
 		unlink(j->tmp);
 	}
+	free(sum_path);
+}
+
+/* A cached binary counts only when it still has the checksum it was built
+ * with: a truncated or overwritten entry (a full disk, a crash, a hand) is
+ * removed and built again. */
+static int cache_entry_ok(const char *prog)
+{
+	if (access(prog, X_OK) < 0)
+		return 0;
+	char *sum_path = xasprintf("%s.sha256", prog);
+	char *want = read_file(sum_path, NULL);
+	char have[65];
+	int ok = want && strlen(want) >= 64 && sha256_file_hex(prog, have, NULL) == 0 && !strncmp(want, have, 64);
+	if (!ok) {
+		warning("build cache entry %s %s: building it again", prog,
+			want ? "does not match its checksum" : "has no checksum");
+		unlink(prog);
+	}
+	free(want);
+	free(sum_path);
+	return ok;
 }
 
 /* One job per distinct cache key; cell_job[i] is cell i's job, or -1. */
@@ -169,7 +194,7 @@ static size_t plan_jobs(struct plan *p, const char *cache_dir, struct job *js, i
 			j->dir = xasprintf("%s/%.2s/%s", cache_dir, key, key + 2);
 			j->prog = xasprintf("%s/%s", j->dir, c->spec.variant->name);
 			j->tmp = xasprintf("%s.tmp.%ld", j->prog, (long)getpid());
-			if (access(j->prog, X_OK) == 0) {
+			if (cache_entry_ok(j->prog)) {
 				j->done = j->ok = 1;
 				st->cached++;
 			} else if (mkdir_p(j->dir, 0755) < 0) {
@@ -262,7 +287,8 @@ static void assign_binaries(struct plan *p, const struct job *js, const int *cel
 			c->build.binary = xstrdup(j->prog);
 			if (sha256_file_hex(c->build.binary, c->build.sha256, &c->build.bytes) < 0)
 				cell_set_status(c, CELL_BUILD_FAILED, "cannot read the built binary %s", c->build.binary);
-		} else if (fb_interrupted && !j->done) {
+		} else if (fb_interrupted) {
+			/* a compile cut by the signal is no verdict: --resume builds it */
 			cell_set_status(c, CELL_SKIPPED, "interrupted before it was built");
 		} else {
 			cell_set_status(c, CELL_BUILD_FAILED, "%s", j->reason[0] ? j->reason : "not built");

@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -128,6 +129,37 @@ static int check_keys(struct cfg *c, json_t *obj, const char *const *known)
 	return 0;
 }
 
+/* Text from a config reaches terminals, tables, plots and file names: no
+ * control characters (a newline, an escape sequence); jansson has already
+ * refused bytes that are not UTF-8. */
+static int check_text(struct cfg *c, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return cfg_error(c, "must not contain control characters (byte 0x%02x at offset %zu)", *p,
+					 (size_t)(p - (const unsigned char *)s));
+	return 0;
+}
+
+/* Names become parts of cell ids, run ids and file names: letters, digits
+ * and . _ + - only, not starting with '.', at most 64 characters, so no
+ * name can be "..", hold a '/', a space, a quote or a shell character. */
+static int check_name(struct cfg *c, const char *key, const char *s)
+{
+	size_t n = strlen(s);
+	int ok = n >= 1 && n <= 64 && s[0] != '.' && s[0] != '-';
+	for (size_t i = 0; ok && i < n; i++)
+		ok = (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
+		     s[i] == '.' || s[i] == '_' || s[i] == '+' || s[i] == '-';
+	if (ok)
+		return 0;
+	push_key(c, key);
+	int r = cfg_error(c, "'%.64s%s' is not a plain name (letters, digits, '.', '_', '+', '-'; not starting with "
+			  "'.' or '-'; at most 64 characters)", s, n > 64 ? "..." : "");
+	pop(c);
+	return r;
+}
+
 static int get_string(struct cfg *c, json_t *obj, const char *key, int required, char **out)
 {
 	json_t *v = json_object_get(obj, key);
@@ -139,6 +171,11 @@ static int get_string(struct cfg *c, json_t *obj, const char *key, int required,
 	push_key(c, key);
 	if (!json_is_string(v) || !json_string_length(v)) {
 		int r = cfg_error(c, "must be a non-empty string, not %s", type_name(v));
+		pop(c);
+		return r;
+	}
+	if (strlen(json_string_value(v)) != json_string_length(v) || check_text(c, json_string_value(v)) < 0) {
+		int r = strlen(json_string_value(v)) != json_string_length(v) ? cfg_error(c, "must not contain NUL") : -1;
 		pop(c);
 		return r;
 	}
@@ -159,9 +196,12 @@ static int get_string_list(struct cfg *c, json_t *obj, const char *key, int requ
 	push_key(c, key);
 	if (json_is_string(v)) {
 		/* a lone string is a one-element list */
-		sv_push(out, json_string_value(v));
+		int r = strlen(json_string_value(v)) != json_string_length(v) ? cfg_error(c, "must not contain NUL")
+										: check_text(c, json_string_value(v));
+		if (!r)
+			sv_push(out, json_string_value(v));
 		pop(c);
-		return 0;
+		return r;
 	}
 	if (!json_is_array(v)) {
 		int r = cfg_error(c, "must be a list of strings, not %s", type_name(v));
@@ -171,9 +211,14 @@ static int get_string_list(struct cfg *c, json_t *obj, const char *key, int requ
 	size_t i;
 	json_t *e;
 	json_array_foreach(v, i, e) {
-		if (!json_is_string(e) || !json_string_length(e)) {
+		if (!json_is_string(e) || !json_string_length(e) || strlen(json_string_value(e)) != json_string_length(e) ||
+		    check_text(c, json_string_value(e)) < 0) {
 			push_index(c, i);
-			int r = cfg_error(c, "must be a non-empty string, not %s", type_name(e));
+			int r = !json_is_string(e) || !json_string_length(e)
+					? cfg_error(c, "must be a non-empty string, not %s", type_name(e))
+				: strlen(json_string_value(e)) != json_string_length(e)
+					? cfg_error(c, "must not contain NUL")
+					: check_text(c, json_string_value(e));
 			pop(c);
 			pop(c);
 			return r;
@@ -202,16 +247,20 @@ static int get_number(struct cfg *c, json_t *obj, const char *key, double min, d
 	return r;
 }
 
-static int get_size(struct cfg *c, json_t *v, uint64_t *out)
+static int get_size(struct cfg *c, json_t *v, uint64_t min, uint64_t *out)
 {
 	/* sizes may be integers or strings like "0x2ffffffff" and "64M" */
-	if (json_is_integer(v) && json_integer_value(v) >= 0) {
-		*out = (uint64_t)json_integer_value(v);
-		return 0;
-	}
-	if (json_is_string(v) && parse_u64(json_string_value(v), out) == 0)
-		return 0;
-	return cfg_error(c, "must be a non-negative size (integer, or a string like \"0x2ffffffff\" or \"64M\")");
+	uint64_t n = 0;
+	int ok = (json_is_integer(v) && json_integer_value(v) >= 0 && (n = (uint64_t)json_integer_value(v), 1)) ||
+		 (json_is_string(v) && json_string_value(v)[0] != ' ' && parse_u64(json_string_value(v), &n) == 0);
+	if (!ok)
+		return cfg_error(c, "must be a size from %llu (an integer, or a string like \"0x2ffffffff\" or \"64M\")",
+				 (unsigned long long)min);
+	if (n < min)
+		return cfg_error(c, "must be at least %llu, not %llu: a run of nothing measures nothing",
+				 (unsigned long long)min, (unsigned long long)n);
+	*out = n;
+	return 0;
 }
 
 static char *config_path(const char *kind, const char *name_or_path)
@@ -316,6 +365,8 @@ int load_cpu_profile(const char *name, struct cpu_profile *p)
 	if (!r)
 		r = get_string(&c, root, "name", 1, &p->name);
 	if (!r)
+		r = check_name(&c, "name", p->name);
+	if (!r)
 		r = get_string(&c, root, "title", 0, &p->title);
 	if (!r)
 		r = get_string(&c, root, "match", 0, &p->match);
@@ -396,6 +447,8 @@ int load_suite(const char *name, struct suite *s)
 	int r = check_keys(&c, root, keys);
 	if (!r)
 		r = get_string(&c, root, "name", 1, &s->name);
+	if (!r)
+		r = check_name(&c, "name", s->name);
 	if (!r)
 		r = get_string(&c, root, "title", 0, &s->title);
 	if (!r)
@@ -509,7 +562,7 @@ int load_suite(const char *name, struct suite *s)
 				break;
 			uint64_t n;
 			push_key(&c, k);
-			r = get_size(&c, sv, &n);
+			r = get_size(&c, sv, 1, &n);
 			pop(&c);
 		}
 		pop(&c);
@@ -604,14 +657,10 @@ static int load_variant(struct cfg *c, json_t *v, struct family *f, struct varia
 		r = get_string_list(c, v, "requires_cpu", 0, &out->requires_cpu);
 	if (!r)
 		r = get_string_list(c, v, "args", 0, &out->args);
+	if (!r)
+		r = check_name(c, "name", out->name);
 	if (r)
 		return r;
-	if (strchr(out->name, '/') || out->name[0] == '.') {
-		push_key(c, "name");
-		r = cfg_error(c, "'%s' is not a plain file name", out->name);
-		pop(c);
-		return r;
-	}
 	out->source = xasprintf("%s/%s.c", f->dir, out->name);
 	if (access(out->source, R_OK) < 0) {
 		push_key(c, "name");
@@ -632,6 +681,8 @@ static int load_reference(struct cfg *c, json_t *v, struct reference *out)
 	int r = check_keys(c, v, keys);
 	if (!r)
 		r = get_string(c, v, "name", 1, &out->name);
+	if (!r)
+		r = check_name(c, "name", out->name);
 	if (!r)
 		r = get_string(c, v, "title", 0, &out->title);
 	if (!r)
@@ -675,6 +726,8 @@ int load_family(const char *dir, struct family *f)
 	if (!r)
 		r = get_string(&c, root, "family", 1, &f->name);
 	if (!r)
+		r = check_name(&c, "family", f->name);
+	if (!r)
 		r = get_string(&c, root, "title", 0, &f->title);
 	if (!r)
 		r = get_string(&c, root, "kind", 1, &kind);
@@ -697,13 +750,13 @@ int load_family(const char *dir, struct family *f)
 		r = cfg_error(&c, "missing required key 'default_size'");
 	if (!r) {
 		push_key(&c, "default_size");
-		r = get_size(&c, ds, &f->default_size);
+		r = get_size(&c, ds, 1, &f->default_size);
 		pop(&c);
 	}
 	json_t *cs = json_object_get(root, "counter_size");
 	if (!r && cs) {
 		push_key(&c, "counter_size");
-		r = get_size(&c, cs, &f->counter_size);
+		r = get_size(&c, cs, 0, &f->counter_size);
 		pop(&c);
 	}
 	if (!r)
@@ -731,8 +784,7 @@ int load_family(const char *dir, struct family *f)
 		for (size_t i = 0; !r && i < json_array_size(vs); i++) {
 			push_index(&c, i);
 			r = load_variant(&c, json_array_get(vs, i), f, &f->variants[i]);
-			if (!r)
-				f->nvariants++;
+			f->nvariants++; /* counted even when it failed: free_family frees what it holds */
 			for (size_t j = 0; !r && j < i; j++)
 				if (!strcmp(f->variants[j].name, f->variants[i].name))
 					r = cfg_error(&c, "variant '%s' is listed twice", f->variants[i].name);
@@ -750,8 +802,7 @@ int load_family(const char *dir, struct family *f)
 		for (size_t i = 0; !r && i < json_array_size(refs); i++) {
 			push_index(&c, i);
 			r = load_reference(&c, json_array_get(refs, i), &f->references[i]);
-			if (!r)
-				f->nreferences++;
+			f->nreferences++; /* as for variants: freed whole by free_family */
 			pop(&c);
 		}
 		pop(&c);
@@ -827,10 +878,18 @@ int load_all_families(struct family **out)
 		char *fdir = xasprintf("%s/%s", dir, name);
 		char *fj = xasprintf("%s/family.json", fdir);
 		if (name[0] != '.' && access(fj, R_OK) == 0) {
-			if (load_family(fdir, &fams[count]) < 0)
+			if (load_family(fdir, &fams[count]) < 0) {
 				rc = -1;
-			else
+			} else {
+				/* two folders naming one family would mix their cells */
+				for (int k = 0; k < count && rc == 0; k++)
+					if (!strcmp(fams[k].name, fams[count].name)) {
+						error("%s:1:1: family '%s' is also defined in %s/family.json", fj,
+						      fams[count].name, fams[k].dir);
+						rc = -1;
+					}
 				count++;
+			}
 		}
 		free(fj);
 		free(fdir);
@@ -846,6 +905,41 @@ int load_all_families(struct family **out)
 	}
 	*out = fams;
 	return count;
+}
+
+/* Every glob of a suite must select a variant: a typo ("sortsum/quik") would
+ * otherwise measure nothing and succeed.  The error points at the glob and
+ * names the nearest variant. */
+int suite_check_globs(const struct suite *s, const struct family *fams, size_t nfams)
+{
+	struct strvec ids = STRVEC_INIT;
+	for (size_t f = 0; f < nfams; f++)
+		for (size_t v = 0; v < fams[f].nvariants; v++)
+			sv_pushf(&ids, "%s/%s", fams[f].name, fams[f].variants[v].name);
+	char *text = s->path ? read_file(s->path, NULL) : NULL;
+	struct cfg c = { s->path ? s->path : "suite", text ? text : "", { { 0 } }, 0 };
+	int lone = json_is_string(json_object_get(s->json, "variants"));
+	int r = 0;
+	for (size_t i = 0; !r && i < s->variants.n; i++) {
+		int hit = 0;
+		for (size_t k = 0; k < ids.n && !hit; k++)
+			hit = fnmatch(s->variants.v[i], ids.v[k], 0) == 0;
+		if (hit)
+			continue;
+		push_key(&c, "variants");
+		if (!lone)
+			push_index(&c, i);
+		const char *near = ids.n ? closest_word((const char *const *)ids.v, s->variants.v[i]) : NULL;
+		if (near)
+			r = cfg_error(&c, "'%s' matches no variant; did you mean '%s'? (flagbench list variants)",
+				      s->variants.v[i], near);
+		else
+			r = cfg_error(&c, "'%s' matches no variant (flagbench list variants)", s->variants.v[i]);
+		c.depth = 0;
+	}
+	free(text);
+	sv_clear(&ids);
+	return r;
 }
 
 const char *family_kind_name(enum family_kind k)

@@ -113,6 +113,11 @@ uint64_t suite_size_for(const struct suite *s, const struct family *f, const cha
 /* The same lookup in any sizes object, with a fallback. */
 uint64_t sizes_lookup(const json_t *sizes, const struct family *f, const char *variant, uint64_t fallback);
 
+/* Each of the suite's variant globs must match a variant of fams: else
+ * "FILE:LINE:COLUMN: variants[i]: 'GLOB' matches no variant; did you mean
+ * 'NEAR'?" and -1 (exit 2). */
+int suite_check_globs(const struct suite *s, const struct family *fams, size_t nfams);
+
 const char *family_kind_name(enum family_kind k);
 
 #endif

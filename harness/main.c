@@ -3,12 +3,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "baseline.h"
 #include "check.h"
+#include "compare.h"
 #include "cooldown.h"
 #include "doctor.h"
 #include "meter.h"
 #include "options.h"
 #include "model.h"
+#include "rerun.h"
 #include "run.h"
 #include "topology.h"
 #include "util.h"
@@ -30,6 +33,9 @@ static const struct command commands[] = {
 	{ "tables", cmd_tables, "RUN_DIR... [--format term|md|csv|json|tsv]: the tables of runs" },
 	{ "report", cmd_tables, "RUN_DIR: the tables of a run in the terminal (tables)" },
 	{ "merge", cmd_tables, "RUN_DIR...: runs side by side in Markdown (tables --format md)" },
+	{ "compare", cmd_compare, "BASE NEW: is NEW slower? per cell ratio, interval and verdict" },
+	{ "rerun", cmd_rerun, "RUN_DIR: measure a run again with the binaries it kept" },
+	{ "baseline", cmd_baseline, "save RUN: store a run as the baseline of its cpu profile" },
 	{ NULL, NULL, NULL },
 };
 

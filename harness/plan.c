@@ -165,6 +165,10 @@ static void set_run_args(struct cell *c, const struct family *f, const struct st
 	if (ck && ck->expected_bytes) {
 		struct check_args a = { c->spec.size, (int)c->spec.run_args.n - 1, c->spec.run_args.v + 1 };
 		c->spec.expected_bytes = ck->expected_bytes(&a);
+		/* a size whose output does not fit in 64 bits cannot be checked */
+		if (c->spec.expected_bytes == UINT64_MAX && f->kind == KIND_STREAM)
+			cell_set_status(c, CELL_UNSUPPORTED, "size %llu: its output would exceed 2^64 bytes",
+					(unsigned long long)c->spec.size);
 	}
 }
 

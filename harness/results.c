@@ -479,9 +479,16 @@ int results_journal_append(const struct run_state *rs, const struct cell *c)
 		struct strbuf sb = STRBUF_INIT;
 		sb_adds(&sb, line);
 		sb_adds(&sb, "\n");
-		/* one write per line: O_APPEND keeps a line whole */
-		if (write(fd, sb.buf, sb.len) != (ssize_t)sb.len || fsync(fd) < 0)
-			r = error("cannot append to %s: %s", path, strerror(errno));
+		/* one write per line: O_APPEND keeps a line whole; a short write
+		 * (a full disk) is cut back off, so no torn line is left */
+		off_t before = lseek(fd, 0, SEEK_END);
+		ssize_t w = write(fd, sb.buf, sb.len);
+		if (w != (ssize_t)sb.len || fsync(fd) < 0) {
+			int e = w < 0 ? errno : w != (ssize_t)sb.len ? ENOSPC : errno;
+			if (before >= 0 && ftruncate(fd, before) < 0)
+				e = errno;
+			r = error("cannot append to %s: %s", path, strerror(e));
+		}
 		sb_release(&sb);
 		close(fd);
 	}
@@ -494,10 +501,29 @@ int results_resume(struct plan *p, const char *dir)
 {
 	char *path = xasprintf("%s/journal.jsonl", dir);
 	char *text = read_file(path, NULL);
+	if (!text && errno == ENOENT) {
+		/* interrupted before its first cell finished: nothing is done yet */
+		free(path);
+		return 0;
+	}
 	if (!text) {
 		int r = error("cannot resume from %s: %s", path, strerror(errno));
 		free(path);
 		return r;
+	}
+	/* A torn last line (killed during an append) would glue itself to the
+	 * next cell's line: cut the journal back to its last whole line. */
+	size_t len = strlen(text);
+	if (len && text[len - 1] != '\n') {
+		char *nl = strrchr(text, '\n');
+		off_t keep = nl ? (off_t)(nl - text + 1) : 0;
+		if (truncate(path, keep) < 0) {
+			int r = error("cannot repair the torn last line of %s: %s", path, strerror(errno));
+			free(text);
+			free(path);
+			return r;
+		}
+		warning("%s: dropped a torn last line (%zu bytes); that cell runs again", path, len - (size_t)keep);
 	}
 	int restored = 0;
 	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {

@@ -3,10 +3,13 @@
 #include "run.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
+#include <glob.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,6 +24,7 @@
 #include "measure.h"
 #include "options.h"
 #include "plan.h"
+#include "rerun.h"
 #include "results.h"
 #include "runcmd.h"
 #include "model.h"
@@ -32,6 +36,7 @@
 
 struct run_opts {
 	char *cpu, *suite, *out, *only, *resume, *cache, *consumer, *order;
+	char *binaries_from; /* rerun.h */
 	unsigned jobs, runs, warmup, max_runs;
 	double precision, cell_budget;
 	double cooldown, timeout, build_timeout, verify_timeout;
@@ -60,6 +65,7 @@ static const struct option_def run_options[] = {
 	{ "order", 0, OPT_STRING, RO(order), "interleave|sequential", 0, 0, "the cells' runs in rounds, each round shuffled, so every interval sees the run's drift (default); or cell after cell, back to back (thermal studies)" },
 	{ "resume", 0, OPT_STRING, RO(resume), "DIR", 0, 0, "finish an interrupted run: only the cells its journal lacks" },
 	{ "cache", 0, OPT_STRING, RO(cache), "DIR", 0, 0, "build cache (default build/cache)" },
+	{ "binaries-from", 0, OPT_STRING, RO(binaries_from), "DIR", 0, 0, "measure the binaries kept in run folder DIR instead of compiling (flagbench rerun)" },
 	{ "no-counters", 0, OPT_FLAG, RO(no_counters), NULL, 0, 0, "do not count cycles or instructions of compute cells" },
 	{ "no-render", 0, OPT_FLAG, RO(no_render), NULL, 0, 0, "do not render tables, plots and index.html at the end (plots/render.sh)" },
 	{ "dry-run", 'n', OPT_FLAG, RO(dry_run), NULL, 0, 0, "plan and write results with a mock executor: no compiler, no hyperfine" },
@@ -77,6 +83,7 @@ static void free_run_opts(struct run_opts *o)
 	free(o->cache);
 	free(o->consumer);
 	free(o->order);
+	free(o->binaries_from);
 }
 
 static void run_usage(FILE *out)
@@ -194,6 +201,8 @@ static int run_load(struct run *r, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	r->loaded = 1;
+	if (suite_check_globs(&r->suite, r->fams, (size_t)r->nfam) < 0)
+		return EXIT_USAGE;
 	return 0;
 }
 
@@ -227,6 +236,55 @@ static int run_settings(struct run *r)
 	return 0;
 }
 
+/* Takes DIR/.lock for the life of the process (the kernel drops it when the
+ * process ends, however it ends).  A folder in use by another run is
+ * refused; so is a folder that already holds a run, unless resuming it. */
+static int run_dir_lock(const char *dir, int resuming)
+{
+	char *path = xasprintf("%s/.lock", dir);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		error("cannot create %s: %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		char pid[32] = "";
+		ssize_t n = pread(fd, pid, sizeof(pid) - 1, 0);
+		pid[n > 0 ? n : 0] = '\0';
+		pid[strcspn(pid, "\n")] = '\0';
+		error("%s is in use by another flagbench run%s%s%s; wait for it, or choose another --out", dir,
+		      pid[0] ? " (pid " : "", pid, pid[0] ? ")" : "");
+		close(fd);
+		free(path);
+		return -1;
+	}
+	free(path);
+	char *journal = xasprintf("%s/journal.jsonl", dir), *results = xasprintf("%s/results.json", dir);
+	int used = access(journal, F_OK) == 0 || access(results, F_OK) == 0;
+	free(journal);
+	free(results);
+	if (used && !resuming) {
+		error("%s already holds a run: --resume %s finishes it, or choose another --out", dir, dir);
+		close(fd);
+		return -1;
+	}
+	/* a run killed during a write (kill -9, power) leaves its temporary
+	 * file; under the lock no other run is writing one */
+	glob_t g;
+	char *pat = xasprintf("%s/results.json.tmp.*", dir);
+	if (glob(pat, GLOB_NOSORT, NULL, &g) == 0)
+		for (size_t i = 0; i < g.gl_pathc; i++)
+			unlink(g.gl_pathv[i]);
+	globfree(&g);
+	free(pat);
+	char pid[32];
+	int len = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) == 0 && pwrite(fd, pid, (size_t)len, 0) < 0)
+		warning("cannot write the pid into %s/.lock", dir);
+	return 0; /* fd stays open: it holds the lock */
+}
+
 /* The run folder: a new one, or the one --resume names (its id kept). */
 static int run_folder(struct run *r, int argc, char **argv)
 {
@@ -244,7 +302,22 @@ static int run_folder(struct run *r, int argc, char **argv)
 		char *old_path = xasprintf("%s/results.json", rs->dir);
 		json_t *old = json_load_file(old_path, 0, NULL);
 		free(old_path);
-		const char *oid = json_string_value(json_object_get(json_object_get(old, "run"), "id"));
+		json_t *orun = json_object_get(old, "run");
+		const char *oid = json_string_value(json_object_get(orun, "id"));
+		const char *osuite = json_string_value(json_object_get(orun, "suite"));
+		const char *oprof = json_string_value(json_object_get(orun, "cpu_profile"));
+		/* the journal's cells belong to that suite and profile only */
+		if (!old || (osuite && strcmp(osuite, r->suite.name)) || (oprof && strcmp(oprof, r->prof.name))) {
+			if (!old)
+				error("cannot resume %s: no readable results.json there", rs->dir);
+			else
+				error("cannot resume %s with suite %s on cpu %s: it is a run of suite %s on cpu %s "
+				      "(--resume %s --suite %s --cpu %s)", rs->dir, r->suite.name, r->prof.name,
+				      osuite ? osuite : "?", oprof ? oprof : "?", rs->dir, osuite ? osuite : "?",
+				      oprof ? oprof : "?");
+			json_decref(old);
+			return EXIT_USAGE;
+		}
 		rs->id = oid ? xstrdup(oid) : make_run_id(r->suite.name, r->prof.name);
 		json_decref(old);
 	} else {
@@ -255,6 +328,10 @@ static int run_folder(struct run *r, int argc, char **argv)
 		error("cannot create %s: %s", rs->dir, strerror(errno));
 		return EXIT_USAGE;
 	}
+	/* one run per folder: a second one, at once or later, would mix its
+	 * cells into the first one's journal */
+	if (run_dir_lock(rs->dir, r->o.resume != NULL) < 0)
+		return EXIT_USAGE;
 	r->work = xasprintf("%s/.work", rs->dir);
 	return 0;
 }
@@ -319,7 +396,10 @@ static int run_restore(struct run *r)
 static void run_build(struct run *r)
 {
 	double t = now_monotonic();
-	if (!r->o.dry_run) {
+	if (r->o.binaries_from) {
+		run_use_stored_binaries(&r->plan, r->o.binaries_from);
+		build_dedupe(&r->plan);
+	} else if (!r->o.dry_run) {
 		struct build_stats bs;
 		char *cache = r->o.cache ? xstrdup(r->o.cache) : xasprintf("%s/build/cache", project_root());
 		unsigned jobs = r->o.jobs ? r->o.jobs : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
@@ -329,6 +409,7 @@ static void run_build(struct run *r)
 		free(cache);
 		build_dedupe(&r->plan);
 	}
+	run_keep_binaries(&r->plan, r->rs.dir);
 	r->rs.phases.build_s = now_monotonic() - t;
 }
 
@@ -688,9 +769,16 @@ static int run_record(struct run *r)
 	int wr = results_write(rs);
 	if (rs->finished)
 		nftw(r->work, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-	int failed = 0;
-	for (size_t i = 0; i < r->plan.n; i++)
+	int failed = 0, any_ok = 0;
+	for (size_t i = 0; i < r->plan.n; i++) {
 		failed |= cell_status_failed(r->plan.cells[i].status);
+		any_ok |= r->plan.cells[i].status == CELL_OK;
+	}
+	/* a run that measured nothing is no success */
+	if (!any_ok && !rs->interrupted) {
+		warning("no cell is ok: nothing was measured");
+		failed = 1;
+	}
 	return rs->interrupted ? EXIT_INTERRUPTED : wr < 0 || failed ? EXIT_CELL_FAILED : EXIT_ALL_OK;
 }
 
@@ -747,12 +835,17 @@ static void run_free(struct run *r)
 	free_run_opts(&r->o);
 }
 
-/* The warnings on stderr, and a first results.json before anything runs. */
-static void run_announce(struct run *r)
+/* The warnings on stderr, and a first results.json before anything runs:
+ * a folder that cannot keep it stops the run before the build. */
+static int run_announce(struct run *r)
 {
 	for (size_t i = 0; i < r->rs.warnings.n; i++)
 		warning("%s", r->rs.warnings.v[i]);
-	results_write(&r->rs);
+	if (results_write(&r->rs) < 0) {
+		error("nothing could be kept in %s: stopping before the build", r->rs.dir);
+		return EXIT_USAGE;
+	}
+	return 0;
 }
 
 /* The end of a run: its table on stdout, where the results are on stderr. */
@@ -777,7 +870,9 @@ static int run_pipeline(struct run *r, int argc, char **argv)
 	code = run_restore(r);
 	if (code)
 		return code;
-	run_announce(r);
+	code = run_announce(r);
+	if (code)
+		return code;
 	run_build(r);
 	run_cells(r);
 	code = run_record(r);
@@ -800,6 +895,10 @@ int cmd_run(int argc, char **argv)
 int cmd_list(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "";
+	if (!strcmp(what, "--help") || !strcmp(what, "-h")) {
+		printf("usage: flagbench list cpus|suites|variants|compilers\n");
+		return 0;
+	}
 	if (!strcmp(what, "cpus") || !strcmp(what, "suites")) {
 		struct strvec names = STRVEC_INIT;
 		list_config_names(what, &names);

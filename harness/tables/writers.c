@@ -77,7 +77,7 @@ static void text_table(const struct mtable *t, char how, struct strbuf *out)
 		for (size_t c = 0; c < nc; c++) {
 			const char *x = g[r * nc + c].buf;
 			int pad = md ? 0 : (int)(w[c] - width(x)), left = c <= (size_t)two;
-			sb_addf(out, "%s%*s%s%*s", md ? " | " + !c : c ? "  " : "", left ? 0 : pad, "", x, left ? pad : 0, "");
+			sb_addf(out, "%s%*s%s%*s", md ? (c ? " | " : "| ") : c ? "  " : "", left ? 0 : pad, "", x, left ? pad : 0, "");
 			sb_release(&g[r * nc + c]);
 		}
 		while (out->len > start && out->buf[out->len - 1] == ' ')

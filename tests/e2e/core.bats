@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # The matrix runner end to end: smoke run, build cache, failing cells,
-# config errors, Ctrl-C and --resume, remapped pins, the meter.
+# config errors, remapped pins, the meter.  Ctrl-C and --resume in every
+# phase: tests/e2e/faults.bats; on the smoke suite: tests/slow/core.bats.
 
 load helpers
 
@@ -10,9 +11,14 @@ setup_file() {
     cc -O2 -o "$YESBUF" "$REPO/variants/yes/buf.c"
 }
 
+# The fast tier runs the smoke matrix at test sizes (tests/fixtures/configs/tiny.json);
+# make test-slow runs the README's smoke suite itself (tests/slow/core.bats).
+SMOKE="${SMOKE:-$REPO/tests/fixtures/configs/tiny.json}"
+SMOKE_RUNS="${SMOKE_RUNS:-2}"
+
 @test "smoke run produces a valid results.json with every cell ok" {
-    # the default precision target, with a small budget per cell: the suite's 5 runs at least
-    run "$FLAGBENCH" run --suite smoke --out "$BATS_TEST_TMPDIR/smoke" --cache "$CACHE" --cell-budget 0.5
+    # the default precision target, with a small budget per cell: the suite's runs at least
+    run "$FLAGBENCH" run --no-render --suite "$SMOKE" --out "$BATS_TEST_TMPDIR/smoke" --cache "$CACHE" --cell-budget 0.5
     [ "$status" -eq 0 ]
     r="$BATS_TEST_TMPDIR/smoke/results.json"
     jqr '.schema == "flagbench-results/1"' "$r"
@@ -22,7 +28,7 @@ setup_file() {
     # yes/{simple,buf,vmsplice,vmsplice_256k} x {gcc,clang} + GNU yes, all ok with figures
     jqr '[.cells[] | select(.status == "ok")] | length == 9' "$r"
     jqr '[.cells[] | select(.compiler == "none" and .variant == "gnu-yes")] | length == 1' "$r"
-    jqr 'all(.cells[]; .throughput_Bps.median > 0 and (.time_s.runs | length) >= 5)' "$r"
+    jqr --argjson n "$SMOKE_RUNS" 'all(.cells[]; .throughput_Bps.median > 0 and (.time_s.runs | length) >= $n)' "$r"
     jqr 'all(.cells[]; .precision.status == "reached" or .precision.status == "not_reached")' "$r"
     jqr 'all(.cells[] | select(.compiler != "none"); .speedup > 0 and .binary.sha256)' "$r"
     # journal: one line per cell
@@ -32,8 +38,8 @@ setup_file() {
 }
 
 @test "a second identical run compiles nothing" {
-    "$FLAGBENCH" run --no-render --suite smoke --out "$BATS_TEST_TMPDIR/a" --cache "$CACHE" --runs 1 --warmup 0 2>/dev/null >/dev/null || true
-    run "$FLAGBENCH" run --no-render --suite smoke --out "$BATS_TEST_TMPDIR/b" --cache "$CACHE" --runs 1 --warmup 0
+    "$FLAGBENCH" run --no-render --suite "$SMOKE" --out "$BATS_TEST_TMPDIR/a" --cache "$CACHE" --runs 1 2>/dev/null >/dev/null || true
+    run "$FLAGBENCH" run --no-render --suite "$SMOKE" --out "$BATS_TEST_TMPDIR/b" --cache "$CACHE" --runs 1
     [ "$status" -eq 0 ]
     [[ "$output" == *"built 0, cached 8, failed 0"* ]]
 }
@@ -41,7 +47,7 @@ setup_file() {
 @test "wrong output, crash, hang, bad exit, build failure: statuses, never timed, the rest finishes" {
     root="$BATS_TEST_TMPDIR/root"
     make_fixture_root "$root"
-    FLAGBENCH_ROOT="$root" run "$FLAGBENCH" run --suite broken --out "$BATS_TEST_TMPDIR/broken" \
+    FLAGBENCH_ROOT="$root" run "$FLAGBENCH" run --no-render --suite broken --out "$BATS_TEST_TMPDIR/broken" \
         --cache "$CACHE" --timeout 2
     [ "$status" -eq 1 ]
     r="$BATS_TEST_TMPDIR/broken/results.json"
@@ -63,7 +69,7 @@ setup_file() {
     # failed cells are never timed
     jqr 'all(.cells[] | select(.status != "ok"); .time_s == null and .throughput_Bps == null)' "$r"
     # no process of the hanging variant is left behind
-    ! pgrep -f "$CACHE/.*/hang" >/dev/null
+    refute pgrep -f "$CACHE/.*/hang"
 }
 
 @test "a malformed suite exits 2 naming file, line and column" {
@@ -99,44 +105,27 @@ setup_file() {
 }
 
 @test "the J4205 profile runs here with the mismatch and the pin remap recorded" {
-    ncpu=$(nproc)
-    run "$FLAGBENCH" run --no-render --cpu J4205 --suite smoke --out "$BATS_TEST_TMPDIR/j" --cache "$CACHE" \
+    run "$FLAGBENCH" run --no-render --cpu J4205 --suite "$SMOKE" --out "$BATS_TEST_TMPDIR/j" --cache "$CACHE" \
         --runs 1 --warmup 0 --cooldown 0 --only 'yes/buf@*'
     [ "$status" -eq 0 ]
     r="$BATS_TEST_TMPDIR/j/results.json"
     jqr '.run.warnings | any(contains("expects '"'J4205'"' in the cpu model"))' "$r"
     jqr '.profile.pin.requested.consumer == 2' "$r"
-    if [ "$ncpu" -le 2 ]; then
-        jqr '.run.warnings | any(contains("pin consumer: cpu 2 does not exist"))' "$r"
-        jqr '.profile.pin.used.consumer < 2' "$r"
-    fi
     jqr '[.cells[] | select(.status == "ok")] | length == 2' "$r"
     jqr '[.cells[] | select(.status == "skipped")] | length == 7' "$r"
     jqr '.cells[0].march == "goldmont" and (.cells[0].cflags | index("-msse4"))' "$r"
 }
 
-@test "Ctrl-C leaves a valid results.json and --resume runs only the missing cells" {
-    out="$BATS_TEST_TMPDIR/int"
-    # cell after cell, so that the journal has some cells and lacks others
-    "$FLAGBENCH" run --suite smoke --out "$out" --cache "$CACHE" --runs 3 --warmup 0 --order sequential >/dev/null 2>&1 &
-    pid=$!
-    # wait until the first cell is journaled, then interrupt
-    for _ in $(seq 1 600); do
-        [ -s "$out/journal.jsonl" ] && break
-        sleep 0.1
-    done
-    kill -INT "$pid"
-    wait "$pid" && rc=0 || rc=$?
-    [ "$rc" -eq 130 ]
-    jqr '.run.interrupted == true and .run.finished == null' "$out/results.json"
-    done_before=$(jq '[.cells[] | select(.status == "ok")] | length' "$out/results.json")
-    [ "$done_before" -ge 1 ]
-    [ "$done_before" -lt 9 ]
-    ! pgrep -f "hyperfine.*$out" >/dev/null
-    run "$FLAGBENCH" run --no-render --suite smoke --resume "$out" --cache "$CACHE" --runs 3 --warmup 0
+@test "a pin on a cpu this host lacks is remapped to one it has, with a warning" {
+    # cpu 4095 exists on no machine this runs on, so the remap is tested everywhere
+    run "$FLAGBENCH" run --no-render --cpu "$REPO/tests/fixtures/cpus/far-pin.json" --suite smoke --dry-run \
+        --out "$BATS_TEST_TMPDIR/far"
     [ "$status" -eq 0 ]
-    [[ "$output" == *"resuming $out: $done_before cells already done"* ]]
-    jqr '.run.interrupted == false and ([.cells[] | select(.status == "ok")] | length) == 9' "$out/results.json"
+    r="$BATS_TEST_TMPDIR/far/results.json"
+    jqr '.run.warnings | any(contains("pin consumer: cpu 4095 does not exist here (or is not allowed); using cpu"))' "$r"
+    jqr '.profile.pin.requested.consumer == 4095 and .profile.pin.used.consumer < 4095' "$r"
+    used=$(jq '.profile.pin.used.consumer' "$r")
+    cpu_allowed "$used" # the cpu used is one this process may run on
 }
 
 @test "meter: exact byte count, a producer that fails, an endless producer cut at max-bytes" {
@@ -215,5 +204,23 @@ meter_times_out() {
     [ "$status" -eq 1 ]
     [[ "$output" == *"line 6 differs"* ]]
     run "$FLAGBENCH" check yes abc
+    [ "$status" -eq 2 ]
+}
+
+@test "--order interleave, --precision, --jobs and the cooldown command, end to end on tiny cells" {
+    out="$BATS_TEST_TMPDIR/il"
+    run "$FLAGBENCH" run --no-render --suite "$SMOKE" --out "$out" --cache "$CACHE" --only 'yes/[bv]*@gcc/*' \
+        --order interleave --jobs 1 --runs 2 --precision 50 --max-runs 6
+    [ "$status" -eq 0 ]
+    r="$out/results.json"
+    results_intact "$out"
+    jqr '[.cells[] | select(.status == "ok")] | length == 3' "$r"
+    jqr 'all(.cells[] | select(.status == "ok"); (.time_s.runs | length) >= 2 and (.time_s.runs | length) <= 6)' "$r"
+    jqr '.run.argv | index("interleave")' "$r"
+    # the pause before each timed run, logged as JSON
+    run "$FLAGBENCH" cooldown --seconds 0.1 --log "$BATS_TEST_TMPDIR/cool.jsonl"
+    [ "$status" -eq 0 ]
+    jqr '.waited_s >= 0.1' "$BATS_TEST_TMPDIR/cool.jsonl"
+    run "$FLAGBENCH" cooldown --seconds -1
     [ "$status" -eq 2 ]
 }

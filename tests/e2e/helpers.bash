@@ -3,6 +3,13 @@
 REPO="$(cd "$(dirname "${BATS_TEST_FILENAME}")/../.." && pwd)"
 FLAGBENCH="${FLAGBENCH:-$REPO/build/flagbench}"
 export FLAGBENCH_ROOT="$REPO"
+# make test is the fast tier; make test-slow sets FLAGBENCH_TIER=slow, and
+# the tests that have one widen their matrix (every build, every case)
+slow_tier() { [ "${FLAGBENCH_TIER:-fast}" = slow ]; }
+# The checker for mass checks of variant output: the plain build when make
+# gives one (thousands of ASan starts are the slowest part of the suite; the
+# checkers run under ASan in the unit tests and the other e2e tests).
+CHECKER="${FLAGBENCH_PLAIN:-$FLAGBENCH}"
 # leaks in short-lived commands are not findings; everything else is
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
 
@@ -15,8 +22,83 @@ make_fixture_root() {
     cp "$REPO/configs/suites/"*.json "$root/configs/suites/"
     cp "$REPO/tests/fixtures/configs/"*.json "$root/configs/suites/"
     cp -r "$REPO/variants/yes" "$root/variants/"
-    cp -r "$REPO/tests/fixtures/families/broken" "$root/variants/"
+    cp -r "$REPO/tests/fixtures/families/"* "$root/variants/"
+    ln -sfn "$REPO/plots" "$root/plots" # flagbench run renders through plots/render.sh
+}
+
+# A folder of links to every program on PATH but the ones named: a PATH
+# without hyperfine, jq or gnuplot.
+path_without() { # DIR TOOL...
+    local dir="$1" d t
+    shift
+    mkdir -p "$dir"
+    for d in ${PATH//:/ }; do
+        [ -d "$d" ] || continue
+        cp -sn "$d"/* "$dir/" 2>/dev/null || true
+    done
+    for t in "$@"; do rm -f "$dir/$t"; done
+    return 0
 }
 
 # jq on a results file, failing the test on a jq error
 jqr() { jq -e "$@"; }
+
+# The command must fail (a `! cmd` in the middle of a test never fails it:
+# bash ignores `!` for errexit).
+refute() {
+    if "$@"; then
+        echo "expected to fail, but succeeded: $*"
+        return 1
+    fi
+}
+
+# The host's cpu flags include all of these (as /proc/cpuinfo spells them).
+host_has_cpu() {
+    local f have
+    have=" $(grep -m1 '^flags' /proc/cpuinfo | cut -d: -f2) "
+    for f in "$@"; do
+        case "$have" in *" $f "*) ;; *) return 1 ;; esac
+    done
+}
+
+# results.json parses, has the schema, and every cell a status; the journal
+# has one parseable line per finished cell (a torn last line is allowed only
+# when the second argument is "torn-ok").
+results_intact() { # DIR [torn-ok]
+    local dir="$1" n=0 line
+    jq -e '.schema == "flagbench-results/1" and (.cells | type == "array")
+           and all(.cells[]; .status | type == "string")' "$dir/results.json" >/dev/null ||
+        { echo "results.json of $dir is not valid"; return 1; }
+    if [ -e "$dir/journal.jsonl" ]; then
+        while IFS= read -r line || [ -n "$line" ]; do
+            n=$((n + 1))
+            if ! printf '%s\n' "$line" | jq -e '.id and .status' >/dev/null 2>&1; then
+                [ "${2:-}" = torn-ok ] && continue
+                echo "journal line $n of $dir is not a cell: $line"
+                return 1
+            fi
+        done < "$dir/journal.jsonl"
+    fi
+    # no temporary results file left behind (a kill -9 may leave one; the
+    # next run on the folder removes it)
+    if [ "${2:-}" != torn-ok ] && compgen -G "$dir/results.json.tmp.*" >/dev/null; then
+        echo "a temporary results file is left in $dir"
+        return 1
+    fi
+}
+
+# The status and the reason of one cell of a results.json.
+cell_status() { jq -r --arg id "$2" '.cells[] | select(.id == $id) | .status' "$1/results.json"; }
+cell_reason() { jq -r --arg id "$2" '.cells[] | select(.id == $id) | .reason' "$1/results.json"; }
+
+# CPU is in this process's Cpus_allowed_list ("0-3,8").
+cpu_allowed() {
+    local range lo hi list
+    list=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
+    for range in ${list//,/ }; do
+        lo=${range%-*} hi=${range#*-}
+        [ "$1" -ge "$lo" ] && [ "$1" -le "$hi" ] && return 0
+    done
+    echo "cpu $1 is not in the allowed list $list"
+    return 1
+}

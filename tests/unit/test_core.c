@@ -157,7 +157,7 @@ static void test_config_errors(void **state)
 		{ "tests/fixtures/configs/bad-runs.json", "bad-runs.json:6:11: runs: must be an integer, not a string" },
 		{ "tests/fixtures/configs/bad-syntax.json", "bad-syntax.json:4:13: '}' expected near" },
 		{ "tests/fixtures/configs/bad-key.json", "bad-key.json:6:13: warmpu: unknown key; did you mean 'warmup'?" },
-		{ "tests/fixtures/configs/bad-size.json", "bad-size.json:6:20: sizes.yes: must be a non-negative size" },
+		{ "tests/fixtures/configs/bad-size.json", "bad-size.json:6:20: sizes.yes: must be a size from 1" },
 		{ "tests/fixtures/configs/none.json", "cannot read tests/fixtures/configs/none.json" },
 		{ "tests/fixtures/configs/bad-placement.json",
 		  "bad-placement.json:6:30: placements[1]: 'same_ccx' is not a placement class" },

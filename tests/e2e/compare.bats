@@ -1,0 +1,191 @@
+#!/usr/bin/env bats
+# flagbench compare, rerun and baseline: verdicts on fixture runs (tight,
+# 10 % slower, noisy, unmatched, bad input), then a real tiny run of the
+# abwork fixture family kept, replayed, saved as a baseline and confirmed.
+
+load helpers
+
+TIGHT="$REPO/tests/fixtures/compare/tight.json"
+
+# A copy of the tight fixture with a jq edit applied.
+derive() { jq "$1" "$TIGHT" > "$BATS_TEST_TMPDIR/$2.json"; }
+
+verdict() { jq -r --arg id "$2" '.cells[] | select(.id == $id) | .verdict' "$1"; }
+
+@test "identical runs: every cell the same, exit 0" {
+    run "$FLAGBENCH" compare "$TIGHT" "$TIGHT" --json-out "$BATS_TEST_TMPDIR/c.json"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"3 cells: 3 same, 0 slower"* ]]
+    [[ "$output" == *"1 not ok on both sides"* ]]
+    jqr '.counts.same == 3 and .counts.slower == 0 and (.cells | length) == 3' "$BATS_TEST_TMPDIR/c.json"
+    jqr 'all(.cells[]; .ratio == 1 and .ci95[0] <= 1 and .ci95[1] >= 1)' "$BATS_TEST_TMPDIR/c.json"
+}
+
+@test "a tight cell 10 % slower is slower and exits 1; 10 % faster is faster" {
+    derive '(.cells[] | select(.id == "chacha20/ref@gcc/-O2/native") | .time_s.runs) |= map(. * 1.10)
+          | (.cells[] | select(.id == "yes/buf@gcc/-O2/native") | .time_s.runs) |= map(. * 0.90)' slow
+    run "$FLAGBENCH" compare "$TIGHT" "$BATS_TEST_TMPDIR/slow.json" --format json
+    [ "$status" -eq 1 ]
+    printf '%s\n' "$output" > "$BATS_TEST_TMPDIR/c.json"
+    [ "$(verdict "$BATS_TEST_TMPDIR/c.json" chacha20/ref@gcc/-O2/native)" = slower ]
+    [ "$(verdict "$BATS_TEST_TMPDIR/c.json" yes/buf@gcc/-O2/native)" = faster ]
+    [ "$(verdict "$BATS_TEST_TMPDIR/c.json" chacha20/simd@gcc/-O2/native)" = same ]
+    jqr '.cells[] | select(.verdict == "slower") | .ratio > 1.09 and .ratio < 1.11 and .ci95[0] > 1.02' \
+        "$BATS_TEST_TMPDIR/c.json"
+    # a threshold above the change: not an alarm
+    run "$FLAGBENCH" compare "$TIGHT" "$BATS_TEST_TMPDIR/slow.json" --threshold 15
+    [ "$status" -eq 0 ]
+}
+
+@test "the same 10 % slowdown in noisy runs is inconclusive, exit 0" {
+    derive '(.cells[] | select(.id == "chacha20/ref@gcc/-O2/native") | .time_s.runs) =
+              [0.44, 0.36, 0.52, 0.40, 0.47, 0.35, 0.50, 0.42]' noisy
+    run "$FLAGBENCH" compare "$TIGHT" "$BATS_TEST_TMPDIR/noisy.json" --format json
+    [ "$status" -eq 0 ]
+    printf '%s\n' "$output" > "$BATS_TEST_TMPDIR/c.json"
+    [ "$(verdict "$BATS_TEST_TMPDIR/c.json" chacha20/ref@gcc/-O2/native)" = inconclusive ]
+    jqr '.counts.slower == 0' "$BATS_TEST_TMPDIR/c.json"
+}
+
+@test "unmatched cells are listed on each side; a failed cell is n/a" {
+    derive '.cells |= map(select(.id != "yes/buf@gcc/-O2/native"))
+          | .cells += [{"id": "yes/new@gcc/-O2/native", "status": "ok", "time_s": {"runs": [1, 1]}}]
+          | (.cells[] | select(.id == "chacha20/simd@gcc/-O2/native")) |= (.status = "crashed" | .time_s = null)' unmatched
+    run "$FLAGBENCH" compare "$TIGHT" "$BATS_TEST_TMPDIR/unmatched.json"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"only in base: yes/buf@gcc/-O2/native"* ]]
+    [[ "$output" == *"only in new: yes/new@gcc/-O2/native"* ]]
+    [[ "$output" == *"n/a: new: crashed"* ]]
+    run "$FLAGBENCH" compare "$TIGHT" "$BATS_TEST_TMPDIR/unmatched.json" --format md
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"| cell | base | new | new/base | 95 % interval | verdict | note |"* ]]
+    [[ "$output" == *"- only in new: \`yes/new@gcc/-O2/native\`"* ]]
+}
+
+@test "instructions: point values, a 1 % change found at a 0.5 % threshold; missing counters are n/a" {
+    derive '(.cells[] | select(.id == "chacha20/ref@gcc/-O2/native") | .counters.instructions_per_unit) *= 1.01' instr
+    run "$FLAGBENCH" compare "$TIGHT" "$BATS_TEST_TMPDIR/instr.json" --metric instructions --threshold 0.5 --format json
+    [ "$status" -eq 1 ]
+    printf '%s\n' "$output" > "$BATS_TEST_TMPDIR/c.json"
+    [ "$(verdict "$BATS_TEST_TMPDIR/c.json" chacha20/ref@gcc/-O2/native)" = slower ]
+    [ "$(verdict "$BATS_TEST_TMPDIR/c.json" chacha20/simd@gcc/-O2/native)" = same ]
+    [ "$(verdict "$BATS_TEST_TMPDIR/c.json" yes/buf@gcc/-O2/native)" = n/a ]
+    jqr '.cells[] | select(.verdict == "slower") | .ci95[0] == .ratio and .ci95[1] == .ratio' "$BATS_TEST_TMPDIR/c.json"
+    # at the default 2 % the same change is not an alarm
+    run "$FLAGBENCH" compare "$TIGHT" "$BATS_TEST_TMPDIR/instr.json" --metric instructions
+    [ "$status" -eq 0 ]
+}
+
+@test "bad input exits 2 with a clear message" {
+    run "$FLAGBENCH" compare "$TIGHT" "$BATS_TEST_TMPDIR/missing.json"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"flagbench: $BATS_TEST_TMPDIR/missing.json: unable to open"* ]]
+    printf '{"schema": "flagbench-results/1",\n "cells": [}\n' > "$BATS_TEST_TMPDIR/broken.json"
+    run "$FLAGBENCH" compare "$TIGHT" "$BATS_TEST_TMPDIR/broken.json"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"broken.json:2:"* ]]
+    echo '{"schema": "other/1", "cells": []}' > "$BATS_TEST_TMPDIR/other.json"
+    run "$FLAGBENCH" compare "$BATS_TEST_TMPDIR/other.json" "$TIGHT"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"not a flagbench results file"* ]]
+    derive '.cells += [.cells[0]]' twice
+    run "$FLAGBENCH" compare "$TIGHT" "$BATS_TEST_TMPDIR/twice.json"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"cell id yes/buf@gcc/-O2/native appears twice"* ]]
+    run "$FLAGBENCH" compare "$TIGHT"
+    [ "$status" -eq 2 ]
+    run "$FLAGBENCH" compare "$TIGHT" "$TIGHT" --metric wall
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"--metric must be time, instructions or cycles"* ]]
+    run "$FLAGBENCH" compare "$TIGHT" "$TIGHT" --threshold 200
+    [ "$status" -eq 2 ]
+    run "$FLAGBENCH" compare "$TIGHT" "$TIGHT" --treshold 2
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"did you mean '--threshold'"* ]]
+    run "$FLAGBENCH" compare --baseline nightly "$TIGHT" --baselines-dir "$BATS_TEST_TMPDIR/none"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"no baseline 'nightly' for cpu profile host"* ]]
+}
+
+# The abwork fixture family in a root of its own, with SHARE percent more work.
+abwork_root() {
+    local root="$1" share="$2"
+    mkdir -p "$root/configs/suites" "$root/variants"
+    cp -r "$REPO/configs/cpus" "$root/configs/"
+    cp -r "$REPO/tests/fixtures/families/abwork" "$root/variants/"
+    jq --arg s "$share" '.args = [$s]' "$REPO/tests/fixtures/families/abwork/family.json" \
+        > "$root/variants/abwork/family.json"
+    echo '{"name": "ab", "variants": ["abwork/*"], "compilers": ["gcc"], "opt": ["-O1", "-O2"],
+           "march": ["default"], "sizes": {"abwork": 4000}, "runs": 3, "warmup": 0}' \
+        > "$root/configs/suites/ab.json"
+}
+
+@test "a run keeps its binaries; rerun replays them; baseline save and compare --baseline" {
+    command -v hyperfine >/dev/null || skip "hyperfine is not installed"
+    abwork_root "$BATS_TEST_TMPDIR/root" 0
+    export FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/root"
+    run "$FLAGBENCH" run --suite ab --out "$BATS_TEST_TMPDIR/a" --cache "$BATS_TEST_TMPDIR/cache" --no-counters --no-render
+    [ "$status" -eq 0 ]
+    a="$BATS_TEST_TMPDIR/a"
+    # every measured binary is in bin/, named by the sha256 results.json records
+    for sha in $(jq -r '.cells[].binary.sha256' "$a/results.json"); do
+        [ "$(sha256sum < "$a/bin/$sha" | cut -d' ' -f1)" = "$sha" ]
+    done
+    # the cache may go: the replay needs only the run folder
+    rm -rf "$BATS_TEST_TMPDIR/cache"
+    run "$FLAGBENCH" rerun "$a" --only 'abwork/loop@gcc/-O2/*' --out "$BATS_TEST_TMPDIR/b"
+    [ "$status" -eq 0 ]
+    b="$BATS_TEST_TMPDIR/b/results.json"
+    jqr '.run.argv | index("--binaries-from='"$a"'") != null' "$b"
+    jqr '[.cells[] | select(.status == "ok")] | length == 1' "$b"
+    jqr '.cells[] | select(.id == "abwork/loop@gcc/-O1/default") | .status == "skipped"' "$b"
+    [ ! -e "$BATS_TEST_TMPDIR/cache" ]
+    # a stored binary that changed is refused, the cell is skipped with the reason
+    sha=$(jq -r '.cells[0].binary.sha256' "$a/results.json")
+    cp "$a/bin/$sha" "$BATS_TEST_TMPDIR/saved"; rm "$a/bin/$sha"
+    cp "$BATS_TEST_TMPDIR/saved" "$a/bin/$sha"; echo x >> "$a/bin/$sha"
+    run "$FLAGBENCH" rerun "$a" --out "$BATS_TEST_TMPDIR/c"
+    jqr '.cells[0] | .status == "skipped" and (.reason | test("has changed"))' "$BATS_TEST_TMPDIR/c/results.json"
+    cp "$BATS_TEST_TMPDIR/saved" "$a/bin/$sha"
+    # baselines: stored per cpu profile, picked by the new run's profile
+    run "$FLAGBENCH" baseline save "$a" --dir "$BATS_TEST_TMPDIR/bl" --name nightly
+    [ "$status" -eq 0 ]
+    [ -f "$BATS_TEST_TMPDIR/bl/host/nightly/results.json" ]
+    [ -f "$BATS_TEST_TMPDIR/bl/host/nightly/bin/$sha" ]
+    run "$FLAGBENCH" baseline save "$a" --dir "$BATS_TEST_TMPDIR/bl" --name nightly
+    [ "$status" -eq 0 ]
+    [ "$(ls -A "$BATS_TEST_TMPDIR/bl/host")" = nightly ]
+    run "$FLAGBENCH" compare --baseline nightly "$BATS_TEST_TMPDIR/b" --baselines-dir "$BATS_TEST_TMPDIR/bl" --format json
+    [ "$status" -le 1 ]
+    [[ "$output" == *'"id": "abwork/loop@gcc/-O2/default"'* ]]
+    run "$FLAGBENCH" baseline save "$a" --dir "$BATS_TEST_TMPDIR/bl" --name ../x
+    [ "$status" -eq 2 ]
+    run "$FLAGBENCH" rerun "$BATS_TEST_TMPDIR/nothing"
+    [ "$status" -eq 2 ]
+}
+
+@test "--confirm measures a suspect cell again with both binaries, interleaved" {
+    command -v hyperfine >/dev/null || skip "hyperfine is not installed"
+    abwork_root "$BATS_TEST_TMPDIR/r0" 0
+    abwork_root "$BATS_TEST_TMPDIR/r1" 300
+    FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r0" "$FLAGBENCH" run --suite ab --only '*-O2*' --out "$BATS_TEST_TMPDIR/a" \
+        --cache "$BATS_TEST_TMPDIR/cache" --no-counters --no-render >/dev/null 2>&1
+    FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r1" "$FLAGBENCH" run --suite ab --only '*-O2*' --out "$BATS_TEST_TMPDIR/b" \
+        --cache "$BATS_TEST_TMPDIR/cache" --no-counters --no-render >/dev/null 2>&1
+    # four times the work: slower before and after confirmation, whatever the noise
+    FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r0" run "$FLAGBENCH" compare "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b" \
+        --confirm 5 --format json
+    [ "$status" -eq 1 ]
+    printf '%s\n' "$output" | sed -n '/^{/,$p' > "$BATS_TEST_TMPDIR/c.json"
+    jqr '.cells[] | select(.id == "abwork/loop@gcc/-O2/default")
+         | .verdict == "slower" and .confirm.rounds == 5 and .confirm.ratio > 2' "$BATS_TEST_TMPDIR/c.json"
+    # the same binaries both ways round: the confirmation finds no slowdown
+    FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r0" run "$FLAGBENCH" compare "$BATS_TEST_TMPDIR/b" "$BATS_TEST_TMPDIR/a" \
+        --confirm 5 --format json
+    [ "$status" -eq 0 ]
+    # without the stored binaries a suspect stays slower, and says why
+    rm -rf "$BATS_TEST_TMPDIR/b/bin"
+    FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r0" run "$FLAGBENCH" compare "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b" --confirm 5
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"slower: not confirmed: binary "*"is not stored in"* ]]
+}

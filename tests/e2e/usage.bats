@@ -1,0 +1,97 @@
+#!/usr/bin/env bats
+# Runs that measure nothing fail: a suite glob that matches no variant is a
+# config error (file:line:column, did-you-mean), a run in which no cell is ok
+# exits 1, --help of every command exits 0, and bad usage of ./run.sh leaves
+# no folder behind.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+suite_file() { # name, then the variants JSON list
+    printf '{\n  "name": "%s",\n  "variants": %s,\n  "compilers": ["gcc"],\n  "opt": ["-O2"],\n  "march": ["default"]\n}\n' \
+        "$1" "$2" >"$BATS_TEST_TMPDIR/$1.json"
+}
+
+@test "a suite glob with a typo: exit 2 at its file:line:column, the nearest variant named" {
+    suite_file typo '["yes/buf", "yes/bfu"]'
+    run "$FLAGBENCH" run --no-render --suite "$BATS_TEST_TMPDIR/typo.json" --dry-run --out "$BATS_TEST_TMPDIR/o"
+    [ "$status" -eq 2 ]
+    [ "$output" = "flagbench: $BATS_TEST_TMPDIR/typo.json:3:27: variants[1]: 'yes/bfu' matches no variant; did you mean 'yes/buf'? (flagbench list variants)" ]
+    [ ! -e "$BATS_TEST_TMPDIR/o" ]
+}
+
+@test "an unknown glob beside a good one is not dropped silently" {
+    suite_file nope '["yes/*", "yes/nope"]'
+    run "$FLAGBENCH" run --no-render --suite "$BATS_TEST_TMPDIR/nope.json" --dry-run --out "$BATS_TEST_TMPDIR/o"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"nope.json:3:25: variants[1]: 'yes/nope' matches no variant (flagbench list variants)" ]]
+    # a glob that matches nothing at all, and a lone string
+    suite_file empty '"sortsum/*"'
+    run "$FLAGBENCH" run --no-render --suite "$BATS_TEST_TMPDIR/empty.json" --dry-run --out "$BATS_TEST_TMPDIR/o"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"empty.json:3:15: variants: 'sortsum/*' matches no variant"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/o" ]
+}
+
+@test "a run in which no cell is ok exits 1" {
+    # every cell skipped by --only
+    run "$FLAGBENCH" run --no-render --suite smoke --dry-run --only 'nothing/*' --out "$BATS_TEST_TMPDIR/none"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"no cell is ok: nothing was measured"* ]]
+    jq -e '.run.finished != null and all(.cells[]; .status == "skipped")' "$BATS_TEST_TMPDIR/none/results.json"
+    # every cell unsupported: a compiler that is not installed
+    printf '{"name": "nocc", "variants": ["yes/buf"], "compilers": ["no-such-cc"], "opt": ["-O2"], "march": ["default"]}\n' \
+        >"$BATS_TEST_TMPDIR/nocc.json"
+    run "$FLAGBENCH" run --no-render --suite "$BATS_TEST_TMPDIR/nocc.json" --out "$BATS_TEST_TMPDIR/nocc" --only 'yes/buf@*'
+    [ "$status" -eq 1 ]
+    jq -e '[.cells[] | select(.variant == "buf")] | all(.status == "unsupported" and
+           (.reason | contains("no-such-cc")))' "$BATS_TEST_TMPDIR/nocc/results.json"
+}
+
+@test "--help of every command exits 0 and prints a usage" {
+    local c
+    for c in run list check meter cooldown topology doctor tables report merge; do
+        run "$FLAGBENCH" "$c" --help
+        [ "$status" -eq 0 ] || { echo "$c --help: exit $status"; return 1; }
+        [[ "$output" == *"usage"* || "$output" == *"--"* ]] || { echo "$c --help: $output"; return 1; }
+    done
+    run "$FLAGBENCH" --help
+    [ "$status" -eq 0 ]
+    # bad usage stays exit 2
+    run "$FLAGBENCH" list nothing
+    [ "$status" -eq 2 ]
+    run "$FLAGBENCH" check
+    [ "$status" -eq 2 ]
+}
+
+@test "flagbench list: cpus, suites, variants, compilers" {
+    run "$FLAGBENCH" list cpus
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = host ]
+    run "$FLAGBENCH" list suites
+    [[ "$output" == *smoke* ]]
+    run "$FLAGBENCH" list variants
+    [[ "$output" == *"yes/buf"* && "$output" == *"(reference)"* ]]
+    run "$FLAGBENCH" list compilers
+    [[ "$output" == *gcc* ]]
+}
+
+@test "./run.sh with a bad option or an unknown profile exits 2 and leaves no folder" {
+    out="$BATS_TEST_TMPDIR/rs"
+    run "$REPO/run.sh" --cpu NOPE --suite smoke --out "$out"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"unknown cpu profile 'NOPE'"* ]]
+    [ ! -e "$out" ]
+    run "$REPO/run.sh" --suite smoke --out "$out" --rusn 3
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"did you mean '--runs'?"* ]]
+    [ ! -e "$out" ]
+    run "$REPO/run.sh" --suite nosuch --out "$out"
+    [ "$status" -eq 2 ]
+    [ ! -e "$out" ]
+    run "$REPO/run.sh" --out
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"--out needs a value"* ]]
+    run "$REPO/run.sh" --help
+    [ "$status" -eq 0 ]
+}

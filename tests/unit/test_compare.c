@@ -1,0 +1,202 @@
+/* Unit tests of the bootstrap ratio intervals (stats.c) and of
+ * `flagbench compare`'s verdicts on small in-memory runs (compare.c). */
+#define _GNU_SOURCE
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "compare.h"
+#include "stats.h"
+
+static const double tight[] = { 1.000, 1.002, 0.998, 1.001, 0.999, 1.000, 1.003, 0.997 };
+
+static void test_bootstrap_identical(void **state)
+{
+	(void)state;
+	struct ratio_ci r;
+	assert_int_equal(stats_bootstrap_ratio(tight, 8, tight, 8, 5000, 0.95, 1, &r), 0);
+	assert_true(fabs(r.ratio - 1) < 1e-12);
+	assert_true(r.low <= 1 && r.high >= 1);
+	assert_true(r.low > 0.99 && r.high < 1.01);
+	assert_int_equal(r.n_a, 8);
+	assert_int_equal(r.n_b, 8);
+}
+
+static void test_bootstrap_deterministic(void **state)
+{
+	(void)state;
+	double b[8];
+	for (int i = 0; i < 8; i++)
+		b[i] = tight[(i * 3) % 8] * 1.1;
+	struct ratio_ci r1, r2, r3;
+	stats_bootstrap_ratio(tight, 8, b, 8, 2000, 0.95, 42, &r1);
+	stats_bootstrap_ratio(tight, 8, b, 8, 2000, 0.95, 42, &r2);
+	stats_bootstrap_ratio(tight, 8, b, 8, 2000, 0.95, 7, &r3);
+	/* the same seed, the same interval, bit for bit */
+	assert_memory_equal(&r1, &r2, sizeof(r1));
+	assert_true(fabs(r1.ratio - 1.1) < 1e-9);
+	assert_true(r1.low > 1.09 && r1.high < 1.11);
+	/* another seed: still an interval around the same ratio */
+	assert_true(r3.low <= r3.ratio && r3.high >= r3.ratio);
+}
+
+static void test_bootstrap_noisy_is_wide(void **state)
+{
+	(void)state;
+	const double a[] = { 1.0, 1.3, 0.8, 1.2, 0.9 };
+	const double b[] = { 1.1, 1.4, 0.85, 1.35, 1.0 };
+	struct ratio_ci r;
+	assert_int_equal(stats_bootstrap_ratio(a, 5, b, 5, 5000, 0.95, 1, &r), 0);
+	assert_true(r.low < 1.0 && r.high > 1.2);
+}
+
+static void test_bootstrap_errors(void **state)
+{
+	(void)state;
+	const double bad[] = { 1.0, 0.0 };
+	struct ratio_ci r;
+	assert_int_equal(stats_bootstrap_ratio(tight, 8, bad, 2, 100, 0.95, 1, &r), -1);
+	assert_int_equal(stats_bootstrap_ratio(tight, 0, tight, 8, 100, 0.95, 1, &r), -1);
+	assert_int_equal(stats_paired_ratio_t(tight, bad, 2, 0.95, &r), -1);
+}
+
+static void test_paired_ratio_t(void **state)
+{
+	(void)state;
+	/* a drift that moves both members of each pair: the pairs cancel it */
+	double a[6], b[6];
+	for (int i = 0; i < 6; i++) {
+		a[i] = 1.0 + 0.2 * i;
+		b[i] = a[i] * (1.10 + 0.002 * (i % 2));
+	}
+	struct ratio_ci p, u;
+	assert_int_equal(stats_paired_ratio_t(a, b, 6, 0.95, &p), 0);
+	assert_true(fabs(p.ratio - 1.101) < 0.001);
+	assert_true(p.low > 1.099 && p.high < 1.103);
+	stats_bootstrap_ratio(a, 6, b, 6, 5000, 0.95, 1, &u);
+	assert_true(u.low < 1.0); /* unpaired, the drift swamps the 10 % */
+	/* 5 pairs with log ratios 0.1 -+ 0.05: the t interval worked out by hand */
+	const double x[] = { 1, 1, 1, 1, 1 };
+	double y[5];
+	const double lr[] = { 0.05, 0.15, 0.10, 0.05, 0.15 };
+	for (int i = 0; i < 5; i++)
+		y[i] = exp(lr[i]);
+	assert_int_equal(stats_paired_ratio_t(x, y, 5, 0.95, &p), 0);
+	double sd = sqrt((4 * 0.0025) / 4.0), half = 2.776 * sd / sqrt(5.0);
+	assert_true(fabs(log(p.ratio) - 0.1) < 1e-12);
+	assert_true(fabs(log(p.low) - (0.1 - half)) < 1e-9 && fabs(log(p.high) - (0.1 + half)) < 1e-9);
+	assert_int_equal(stats_paired_ratio_t(x, y, 1, 0.95, &p), -1);
+	assert_int_equal(stats_paired_ratio_t(x, y, 5, 0.90, &p), -1);
+}
+
+static void test_verdicts(void **state)
+{
+	(void)state;
+	static const struct {
+		double lo, hi;
+		enum verdict want;
+	} cases[] = {
+		{ 0.995, 1.005, VERDICT_SAME },   { 1.05, 1.15, VERDICT_SLOWER },
+		{ 0.85, 0.95, VERDICT_FASTER },   { 1.00, 1.05, VERDICT_INCONCLUSIVE },
+		{ 0.90, 1.10, VERDICT_INCONCLUSIVE }, { 1.021, 1.021, VERDICT_SLOWER },
+		{ 1.019, 1.019, VERDICT_SAME },   { NAN, NAN, VERDICT_NA },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_int_equal(verdict_of_interval(cases[i].lo, cases[i].hi, 0.02), cases[i].want);
+	assert_string_equal(verdict_name(VERDICT_INCONCLUSIVE), "inconclusive");
+}
+
+/* A run with cells {id, runs scaled by f, instructions per unit}. */
+static json_t *make_run(const char *id, const char *const *ids, const double *scale, const double *instr, size_t n)
+{
+	json_t *cells = json_array();
+	for (size_t i = 0; i < n; i++) {
+		json_t *runs = json_array();
+		for (size_t k = 0; k < 8; k++)
+			json_array_append_new(runs, json_real(tight[k] * scale[i]));
+		json_t *c = json_pack("{s:s, s:s, s:i, s:{s:o}}", "id", ids[i], "status", scale[i] > 0 ? "ok" : "crashed",
+				      "size", 1000, "time_s", "runs", runs);
+		json_object_set_new(c, "counters",
+				    instr[i] > 0 ? json_pack("{s:f}", "instructions_per_unit", instr[i])
+						 : json_pack("{s:s}", "skipped", "no valgrind"));
+		json_array_append_new(cells, c);
+	}
+	return json_pack("{s:s, s:{s:s, s:s}, s:o}", "schema", "flagbench-results/1", "run", "id", id, "cpu_profile",
+			 "host", "cells", cells);
+}
+
+static const struct cell_cmp *find(const struct comparison *c, const char *id)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(c->cells[i].id, id))
+			return &c->cells[i];
+	return NULL;
+}
+
+static void test_compare_runs(void **state)
+{
+	(void)state;
+	const char *ids_a[] = { "same", "slow", "fast", "gone", "broken" };
+	const char *ids_b[] = { "same", "slow", "fast", "added", "broken" };
+	const double sa[] = { 1, 1, 1, 1, 1 }, sb[] = { 1, 1.10, 0.8, 1, 0 };
+	const double ia[] = { 100, 100, 100, 100, 100 }, ib[] = { 100, 101, 100, 100, 0 };
+	json_t *a = make_run("A", ids_a, sa, ia, 5), *b = make_run("B", ids_b, sb, ib, 5);
+	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1 };
+	struct comparison c;
+	compare_runs(a, b, &o, &c);
+	assert_int_equal(c.n, 4);
+	assert_int_equal(find(&c, "same")->verdict, VERDICT_SAME);
+	assert_int_equal(find(&c, "slow")->verdict, VERDICT_SLOWER);
+	assert_int_equal(find(&c, "fast")->verdict, VERDICT_FASTER);
+	assert_int_equal(find(&c, "broken")->verdict, VERDICT_NA);
+	assert_string_equal(find(&c, "broken")->note, "new: crashed");
+	assert_int_equal(c.only_base.n, 1);
+	assert_string_equal(c.only_base.v[0], "gone");
+	assert_int_equal(c.only_new.n, 1);
+	assert_string_equal(c.only_new.v[0], "added");
+	assert_int_equal(c.count[VERDICT_SLOWER], 1);
+	json_t *j = compare_to_json(&c);
+	assert_string_equal(json_string_value(json_object_get(j, "schema")), "flagbench-compare/1");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "counts"), "slower")), 1);
+	json_decref(j);
+	comparison_free(&c);
+
+	/* instructions: point values, a 1 % change found at a 0.5 % threshold */
+	o.metric = METRIC_INSTRUCTIONS;
+	o.threshold = 0.005;
+	compare_runs(a, b, &o, &c);
+	const struct cell_cmp *s = find(&c, "slow");
+	assert_int_equal(s->verdict, VERDICT_SLOWER);
+	assert_true(fabs(s->ci.ratio - 1.01) < 1e-9 && s->ci.low == s->ci.ratio && s->ci.high == s->ci.ratio);
+	assert_int_equal(find(&c, "fast")->verdict, VERDICT_SAME);
+	comparison_free(&c);
+	json_decref(a);
+	json_decref(b);
+}
+
+static void test_metric_parse(void **state)
+{
+	(void)state;
+	enum metric m;
+	assert_int_equal(metric_parse("instructions", &m), 0);
+	assert_int_equal(m, METRIC_INSTRUCTIONS);
+	assert_int_equal(metric_parse("wallclock", &m), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bootstrap_identical), cmocka_unit_test(test_bootstrap_deterministic),
+		cmocka_unit_test(test_bootstrap_noisy_is_wide), cmocka_unit_test(test_bootstrap_errors),
+		cmocka_unit_test(test_paired_ratio_t),    cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_compare_runs),        cmocka_unit_test(test_metric_parse),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
