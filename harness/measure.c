@@ -133,6 +133,7 @@ static void cooldown_prepare(const struct measure_opts *o, const char *log_path,
 		sv_pushf(&pw, "--below=%g", o->cooldown_below_c);
 	sv_pushf(&pw, "--max-wait=%g", o->cooldown_max_wait_s);
 	sv_pushf(&pw, "--log=%s", log_path);
+	sv_push(&pw, "--log-waits"); /* most waits between runs do not wait */
 	for (size_t i = 0; i < pw.n; i++)
 		hyperfine_quote(prep, pw.v[i]);
 	sv_clear(&pw);

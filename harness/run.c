@@ -498,13 +498,47 @@ static double dry_sleep(double seconds)
 	return seconds;
 }
 
+/* The wait before a cell as a `flagbench cooldown` child (runcmd: its own
+ * group, a limit, reaped); 0 with its record. */
+static int cooldown_child(struct run *r, const struct cooldown_spec *s, struct cooldown_record *rec)
+{
+	char *log = xasprintf("%s/before.jsonl", r->work);
+	unlink(log);
+	struct strvec argv = STRVEC_INIT;
+	sv_push(&argv, self_exe());
+	sv_push(&argv, "cooldown");
+	sv_pushf(&argv, "--seconds=%g", s->seconds);
+	if (isfinite(s->below_celsius))
+		sv_pushf(&argv, "--below=%g", s->below_celsius);
+	sv_pushf(&argv, "--max-wait=%g", s->max_wait_seconds);
+	sv_pushf(&argv, "--log=%s", log);
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct child_exit ex;
+	double limit = (s->max_wait_seconds > s->seconds ? s->max_wait_seconds : s->seconds) + 30;
+	run_capture(argv.v, CHILD_DEVNULL, limit, 4096, &out, &err, &ex);
+	char *text = read_file(log, NULL);
+	json_t *j = text ? json_loads(text, 0, NULL) : NULL;
+	int rc = j && cooldown_record_from_json(rec, j) == 0 ? 0 : -1;
+	json_decref(j);
+	free(text);
+	unlink(log);
+	free(log);
+	sb_release(&out);
+	sb_release(&err);
+	sv_clear(&argv);
+	return rc;
+}
+
 /* The pause before a cell (cooldown.h), the first of its cooldown records. */
 static void cooldown_stage(struct run *r, struct cell *c)
 {
 	struct cell_measurement *m = &c->measure;
 	struct cooldown_record rec;
+	struct cooldown_spec spec;
 	m->ncooldown = 0;
-	if (!cooldown_before_cell(&r->cool, "/", r->o.dry_run ? dry_sleep : NULL, &rec))
+	if (!cooldown_before_cell_spec(&r->cool, &spec))
+		return;
+	if (r->o.dry_run ? !cooldown_before_cell(&r->cool, "/", dry_sleep, &rec) : cooldown_child(r, &spec, &rec) < 0)
 		return;
 	m->cooldown = xrealloc(m->cooldown, (m->ncooldown + 1) * sizeof(*m->cooldown));
 	m->cooldown[m->ncooldown++] = rec;
@@ -547,7 +581,7 @@ static void measure_stage(struct run *r, struct cell *c)
 {
 	double t0 = now_monotonic();
 	cooldown_stage(r, c);
-	int v = timed_batch(r, c, &r->mo);
+	int v = fb_interrupted ? -1 : timed_batch(r, c, &r->mo);
 	struct measure_opts more = r->mo;
 	more.warmup = 0;
 	more.append = 1;
@@ -661,6 +695,8 @@ static void run_interleaved(struct run *r)
 			double t0 = now_monotonic();
 			if (round == 0)
 				cooldown_stage(r, c);
+			if (fb_interrupted)
+				break;
 			one.warmup = round == 0 ? r->warmup : 0;
 			one.append = round > 0;
 			int v = timed_batch(r, c, &one);

@@ -16,6 +16,7 @@
 struct cooldown_opts {
 	double seconds, below, max_wait;
 	char *log, *root;
+	int log_waits;
 };
 
 #define CO(f) offsetof(struct cooldown_opts, f)
@@ -25,6 +26,7 @@ static const struct option_def cooldown_options[] = {
 	{ "max-wait", 0, OPT_DOUBLE, CO(max_wait), "S", 0, 7200, "never wait longer than this in all" },
 	{ "log", 0, OPT_STRING, CO(log), "FILE", 0, 0, "append a JSON line saying what was done" },
 	{ "root", 0, OPT_STRING, CO(root), "DIR", 0, 0, "read sensors under DIR instead of / (tests)" },
+	{ "log-waits", 0, OPT_FLAG, CO(log_waits), NULL, 0, 0, "log only a wait that waited" },
 	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
 };
 
@@ -42,19 +44,23 @@ int cooldown_follows_sensor(const struct cooldown_policy *p)
 	return p->sensor && isfinite(p->spec.below_celsius) && p->spec.below_celsius > 0;
 }
 
+int cooldown_before_cell_spec(const struct cooldown_policy *p, struct cooldown_spec *out)
+{
+	*out = p->spec;
+	if (cooldown_follows_sensor(p)) {
+		/* the temperature decides; a fixed pause only when asked for */
+		out->seconds = p->override ? p->spec.seconds : 0;
+		return 1;
+	}
+	out->max_wait_seconds = out->seconds;
+	return out->seconds > 0;
+}
+
 int cooldown_before_cell(const struct cooldown_policy *p, const char *root, double (*sleep_fn)(double),
 			 struct cooldown_record *rec)
 {
-	struct cooldown_spec s = p->spec;
-	if (cooldown_follows_sensor(p)) {
-		/* the temperature decides; a fixed pause only when asked for */
-		s.seconds = p->override ? p->spec.seconds : 0;
-	} else {
-		if (!(s.seconds > 0))
-			return 0;
-		s.max_wait_seconds = s.seconds;
-	}
-	return cooldown_run(&s, root, sleep_fn, rec) == 0;
+	struct cooldown_spec s;
+	return cooldown_before_cell_spec(p, &s) && cooldown_run(&s, root, sleep_fn, rec) == 0;
 }
 
 int cooldown_between_runs(const struct cooldown_policy *p, double *below, double *max_wait)
@@ -83,8 +89,7 @@ int cmd_cooldown(int argc, char **argv)
 	struct cooldown_spec spec = { o.seconds, o.below, o.max_wait < 0 ? o.seconds : o.max_wait };
 	struct cooldown_record rec;
 	cooldown_run(&spec, o.root ? o.root : "/", cooldown_sleep, &rec);
-	/* a wait that did not wait is not worth a line (one per run otherwise) */
-	if (o.log && rec.waited_s > 0) {
+	if (o.log && (!o.log_waits || rec.waited_s > 0)) {
 		json_t *j = cooldown_record_to_json(&rec);
 		char *line = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
 		struct strbuf sb = STRBUF_INIT;

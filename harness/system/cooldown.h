@@ -37,14 +37,20 @@ struct cooldown_policy {
 void cooldown_policy_init(struct cooldown_policy *p, const struct cooldown_spec *spec, int override, const char *root);
 /* Whether the wait follows a temperature (a sensor and a threshold). */
 int cooldown_follows_sensor(const struct cooldown_policy *p);
-/* The pause before a cell; 1 when it paused (or read the sensor) and *rec
- * says how, 0 when there was nothing to do.  sleep_fn NULL: cooldown_sleep. */
+/* The wait before a cell: 1 with its spec in *out, 0 when there is none. */
+int cooldown_before_cell_spec(const struct cooldown_policy *p, struct cooldown_spec *out);
+/* That wait, here: 1 when it paused (or read the sensor) and *rec says how,
+ * 0 when there was nothing to do.  sleep_fn NULL: cooldown_sleep.  (A run
+ * runs the same spec as a `flagbench cooldown` child, so it shows in ps
+ * and dies with the run's process group.) */
 int cooldown_before_cell(const struct cooldown_policy *p, const char *root, double (*sleep_fn)(double),
 			 struct cooldown_record *rec);
 /* Whether hyperfine should wait before each run of a cell (a sensor and a
  * threshold); *below and *max_wait get the arguments of that wait. */
 int cooldown_between_runs(const struct cooldown_policy *p, double *below, double *max_wait);
 
+/* `flagbench cooldown` logs every wait; --log-waits only those that waited
+ * (between runs, most do not). */
 int cmd_cooldown(int argc, char **argv);
 
 #endif
