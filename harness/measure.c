@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "cooldown.h"
 #include "meter.h"
 #include "results.h"
 #include "runcmd.h"
@@ -126,14 +127,8 @@ static void mock_times(struct cell *c, const struct measure_opts *o)
 static void cooldown_prepare(const struct measure_opts *o, const char *log_path, struct strbuf *prep)
 {
 	struct strvec pw = STRVEC_INIT;
-	sv_push(&pw, self_exe());
-	sv_push(&pw, "cooldown");
-	sv_pushf(&pw, "--seconds=%g", o->cooldown_s);
-	if (isfinite(o->cooldown_below_c))
-		sv_pushf(&pw, "--below=%g", o->cooldown_below_c);
-	sv_pushf(&pw, "--max-wait=%g", o->cooldown_max_wait_s);
-	sv_pushf(&pw, "--log=%s", log_path);
-	sv_push(&pw, "--log-waits"); /* most waits between runs do not wait */
+	struct cooldown_spec spec = { o->cooldown_s, o->cooldown_below_c, o->cooldown_max_wait_s };
+	cooldown_argv(&spec, log_path, 1, &pw); /* most waits between runs do not wait */
 	for (size_t i = 0; i < pw.n; i++)
 		hyperfine_quote(prep, pw.v[i]);
 	sv_clear(&pw);

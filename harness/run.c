@@ -505,13 +505,7 @@ static int cooldown_child(struct run *r, const struct cooldown_spec *s, struct c
 	char *log = xasprintf("%s/before.jsonl", r->work);
 	unlink(log);
 	struct strvec argv = STRVEC_INIT;
-	sv_push(&argv, self_exe());
-	sv_push(&argv, "cooldown");
-	sv_pushf(&argv, "--seconds=%g", s->seconds);
-	if (isfinite(s->below_celsius))
-		sv_pushf(&argv, "--below=%g", s->below_celsius);
-	sv_pushf(&argv, "--max-wait=%g", s->max_wait_seconds);
-	sv_pushf(&argv, "--log=%s", log);
+	cooldown_argv(s, log, 0, &argv);
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 	struct child_exit ex;
 	double limit = (s->max_wait_seconds > s->seconds ? s->max_wait_seconds : s->seconds) + 30;

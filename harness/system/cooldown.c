@@ -72,6 +72,19 @@ int cooldown_between_runs(const struct cooldown_policy *p, double *below, double
 	return 1;
 }
 
+void cooldown_argv(const struct cooldown_spec *spec, const char *log, int waits_only, struct strvec *out)
+{
+	sv_push(out, self_exe());
+	sv_push(out, "cooldown");
+	sv_pushf(out, "--seconds=%g", spec->seconds);
+	if (isfinite(spec->below_celsius))
+		sv_pushf(out, "--below=%g", spec->below_celsius);
+	sv_pushf(out, "--max-wait=%g", spec->max_wait_seconds);
+	sv_pushf(out, "--log=%s", log);
+	if (waits_only)
+		sv_push(out, "--log-waits");
+}
+
 int cmd_cooldown(int argc, char **argv)
 {
 	struct cooldown_opts o;

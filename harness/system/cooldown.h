@@ -49,6 +49,10 @@ int cooldown_before_cell(const struct cooldown_policy *p, const char *root, doub
  * threshold); *below and *max_wait get the arguments of that wait. */
 int cooldown_between_runs(const struct cooldown_policy *p, double *below, double *max_wait);
 
+/* The words of `flagbench cooldown` for spec, logging to log (only the
+ * waits that waited with waits_only): the wait before a cell (run.c) and
+ * between runs (measure.c, hyperfine's --prepare) are one command. */
+void cooldown_argv(const struct cooldown_spec *spec, const char *log, int waits_only, struct strvec *out);
 /* `flagbench cooldown` logs every wait; --log-waits only those that waited
  * (between runs, most do not). */
 int cmd_cooldown(int argc, char **argv);
