@@ -3,7 +3,9 @@
 #include "build.h"
 
 #include <dirent.h>
+#include <elf.h>
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +25,10 @@ int build_cache_key(const struct cell *c, char key[65])
 		sb_addf(&sb, "flag %s\n", c->spec.cflags.v[i]);
 	for (size_t i = 0; i < c->spec.family->libs.n; i++)
 		sb_addf(&sb, "lib %s\n", c->spec.family->libs.v[i]);
+	/* a profiled build depends on its training run (and the merging tool) */
+	if (c->spec.pgo)
+		sb_addf(&sb, "pgo train %llu %s\n", (unsigned long long)c->spec.train_size,
+			c->spec.profdata ? c->spec.profdata : "");
 	sb_addf(&sb, "source %s\n", src);
 	/* the family's other files (shared headers, included sources) count too */
 	char *dir = xstrdup(c->spec.variant->source);
@@ -170,7 +176,158 @@ static int cache_entry_ok(const char *prog)
 }
 
 /* One job per distinct cache key; cell_job[i] is cell i's job, or -1. */
-static size_t plan_jobs(struct plan *p, const char *cache_dir, struct job *js, int *cell_job, struct build_stats *st)
+/* The .text size from an ELF image of one class (Elf64_* or Elf32_*). */
+#define ELF_TEXT_BYTES(Ehdr, Shdr)                                                                        \
+	do {                                                                                              \
+		Ehdr eh;                                                                                  \
+		memcpy(&eh, b, sizeof(eh));                                                               \
+		if (!eh.e_shoff || eh.e_shentsize != sizeof(Shdr) || eh.e_shstrndx >= eh.e_shnum ||      \
+		    (uint64_t)eh.e_shoff + (uint64_t)eh.e_shnum * sizeof(Shdr) > len)                     \
+			break;                                                                            \
+		Shdr names;                                                                               \
+		memcpy(&names, b + eh.e_shoff + (uint64_t)eh.e_shstrndx * sizeof(Shdr), sizeof(names));   \
+		for (unsigned i = 0; i < eh.e_shnum && (uint64_t)names.sh_offset + names.sh_size <= len; \
+		     i++) {                                                                               \
+			Shdr sh;                                                                          \
+			memcpy(&sh, b + eh.e_shoff + (uint64_t)i * sizeof(sh), sizeof(sh));               \
+			if ((uint64_t)sh.sh_name + 6 <= names.sh_size &&                                  \
+			    !memcmp(b + names.sh_offset + sh.sh_name, ".text", 6)) {                      \
+				*out = sh.sh_size;                                                        \
+				r = 0;                                                                    \
+			}                                                                                 \
+		}                                                                                         \
+	} while (0)
+
+int elf_text_bytes(const char *path, uint64_t *out)
+{
+	size_t len;
+	unsigned char *b = (unsigned char *)read_file(path, &len);
+	if (!b)
+		return -1;
+	int r = -1;
+	/* native-endian ELF64 or ELF32: find ".text" through the section names */
+	if (len >= sizeof(Elf64_Ehdr) && !memcmp(b, ELFMAG, SELFMAG) && b[EI_CLASS] == ELFCLASS64)
+		ELF_TEXT_BYTES(Elf64_Ehdr, Elf64_Shdr);
+	else if (len >= sizeof(Elf32_Ehdr) && !memcmp(b, ELFMAG, SELFMAG) && b[EI_CLASS] == ELFCLASS32)
+		ELF_TEXT_BYTES(Elf32_Ehdr, Elf32_Shdr);
+	free(b);
+	return r;
+}
+
+/* One synchronous step of a profiled build; on failure fills why. */
+static int pgo_step(const char *what, char *const *argv, double timeout_s, double *elapsed, char *why, size_t n)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct child_exit ex;
+	int rc = run_capture(argv, CHILD_DEVNULL, timeout_s, 65536, &out, &err, &ex);
+	int ok = rc == 0 && ex.outcome == CHILD_EXITED && ex.exit_code == 0;
+	if (elapsed)
+		*elapsed = ex.elapsed_s;
+	if (!ok) {
+		char how[128], first[700];
+		describe_exit(&ex, timeout_s, how, sizeof(how));
+		const char *e = err.buf ? strstr(err.buf, "error") : NULL;
+		if (e)
+			while (e > err.buf && e[-1] != '\n')
+				e--;
+		first_lines(e ? e : err.buf, 3, first, sizeof(first));
+		snprintf(why, n, "pgo %s %s: %s", what, how, first[0] ? first : "no message");
+	}
+	sb_release(&out);
+	sb_release(&err);
+	return ok ? 0 : -1;
+}
+
+static void compile_argv(const struct cell *c, const char *extra, const char *out, struct strvec *argv)
+{
+	sv_push(argv, c->spec.compiler->path);
+	sv_pushv(argv, c->spec.cflags.v);
+	sv_push(argv, extra);
+	sv_push(argv, "-o");
+	sv_push(argv, out);
+	sv_push(argv, c->spec.variant->source);
+	for (size_t i = 0; i < c->spec.family->libs.n; i++)
+		sv_pushf(argv, "-l%s", c->spec.family->libs.v[i]);
+}
+
+/* The two phases of a profile-guided build, in dir (the cache entry):
+ * instrumented build, training run, (clang) merge, build with the profile.
+ * Both compiles write the same output path, so gcc finds the .gcda files
+ * its instrumented binary wrote beside it. */
+static int build_pgo(struct cell *c, const char *dir, const char *prog, double timeout_s, char *why, size_t n)
+{
+	char *work = xasprintf("%s/pgo", dir);
+	char *bin = xasprintf("%s/%s", work, c->spec.variant->name);
+	char *raw = xasprintf("%s/train.profraw", work);
+	char *merged = xasprintf("%s/train.profdata", work);
+	int r = mkdir_p(work, 0755);
+	if (r < 0)
+		snprintf(why, n, "cannot create %s: %s", work, strerror(errno));
+	char *gen = c->spec.compiler->is_clang ? xasprintf("-fprofile-instr-generate=%s", raw)
+					  : xstrdup("-fprofile-generate");
+	char *use = c->spec.compiler->is_clang ? xasprintf("-fprofile-instr-use=%s", merged) : xstrdup("-fprofile-use");
+	struct strvec argv = STRVEC_INIT;
+	if (!r) {
+		compile_argv(c, gen, bin, &argv);
+		r = pgo_step("instrumented build", argv.v, timeout_s, NULL, why, n);
+		sv_clear(&argv);
+	}
+	if (!r) {
+		sv_push(&argv, bin);
+		sv_pushf(&argv, "%llu", (unsigned long long)c->spec.train_size);
+		sv_pushv(&argv, c->spec.family->args.v);
+		sv_pushv(&argv, c->spec.variant->args.v);
+		r = pgo_step("training run", argv.v, timeout_s, &c->build.train_s, why, n);
+		sv_clear(&argv);
+	}
+	if (!r && c->spec.compiler->is_clang) {
+		char *o = xasprintf("--output=%s", merged);
+		char *av[] = { c->spec.profdata, "merge", o, raw, NULL };
+		r = pgo_step("profile merge", av, timeout_s, NULL, why, n);
+		free(o);
+	}
+	if (!r) {
+		compile_argv(c, use, bin, &argv);
+		r = pgo_step("build with the profile", argv.v, timeout_s, NULL, why, n);
+		sv_clear(&argv);
+	}
+	/* as every cache entry: the checksum first, then the binary */
+	char sum[65], *sum_path = xasprintf("%s.sha256", prog);
+	if (!r && (sha256_file_hex(bin, sum, NULL) < 0 || write_file_atomic(sum_path, sum, 64) < 0 ||
+		   rename(bin, prog) < 0)) {
+		snprintf(why, n, "cannot move %s into the cache: %s", bin, strerror(errno));
+		r = -1;
+	}
+	free(sum_path);
+	if (!r) {
+		/* the training time survives in the cache for later runs */
+		char *tf = xasprintf("%s/train_s", dir);
+		char *txt = xasprintf("%.9f %llu\n", c->build.train_s, (unsigned long long)c->spec.train_size);
+		write_file_atomic(tf, txt, strlen(txt));
+		free(txt);
+		free(tf);
+	}
+	free(gen);
+	free(use);
+	free(work);
+	free(bin);
+	free(raw);
+	free(merged);
+	return r;
+}
+
+static void read_train_time(struct cell *c, const char *dir)
+{
+	char *tf = xasprintf("%s/train_s", dir);
+	char *txt = read_file(tf, NULL);
+	if (txt)
+		c->build.train_s = strtod(txt, NULL);
+	free(txt);
+	free(tf);
+}
+
+static size_t plan_jobs(struct plan *p, const char *cache_dir, double timeout_s, struct job *js, int *cell_job,
+			struct build_stats *st)
 {
 	size_t njobs = 0;
 	for (size_t i = 0; i < p->n; i++) {
@@ -200,6 +357,12 @@ static size_t plan_jobs(struct plan *p, const char *cache_dir, struct job *js, i
 			} else if (mkdir_p(j->dir, 0755) < 0) {
 				j->done = 1;
 				snprintf(j->reason, sizeof(j->reason), "cannot create %s: %s", j->dir, strerror(errno));
+			} else if (c->spec.pgo && !fb_interrupted) {
+				/* two compiles and a run in between: done here, one at a time */
+				j->done = 1;
+				j->ok = build_pgo(c, j->dir, j->prog, timeout_s, j->reason, sizeof(j->reason)) == 0;
+				if (j->ok)
+					st->compiled++;
 			}
 		}
 		cell_job[i] = (int)k;
@@ -287,6 +450,10 @@ static void assign_binaries(struct plan *p, const struct job *js, const int *cel
 			c->build.binary = xstrdup(j->prog);
 			if (sha256_file_hex(c->build.binary, c->build.sha256, &c->build.bytes) < 0)
 				cell_set_status(c, CELL_BUILD_FAILED, "cannot read the built binary %s", c->build.binary);
+			if (elf_text_bytes(c->build.binary, &c->build.text_bytes) < 0)
+				c->build.text_bytes = 0;
+			if (c->spec.pgo)
+				read_train_time(c, j->dir);
 		} else if (fb_interrupted) {
 			/* a compile cut by the signal is no verdict: --resume builds it */
 			cell_set_status(c, CELL_SKIPPED, "interrupted before it was built");
@@ -303,7 +470,7 @@ int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double time
 		return error("cannot create %s: %s", cache_dir, strerror(errno));
 	struct job *js = xcalloc(p->n ? p->n : 1, sizeof(*js));
 	int *cell_job = xcalloc(p->n ? p->n : 1, sizeof(int));
-	size_t njobs = plan_jobs(p, cache_dir, js, cell_job, st);
+	size_t njobs = plan_jobs(p, cache_dir, timeout_s, js, cell_job, st);
 	run_jobs(p, js, njobs, jobs, timeout_s, st);
 	assign_binaries(p, js, cell_job);
 	for (size_t k = 0; k < njobs; k++) {

@@ -425,6 +425,54 @@ void free_cpu_profile(struct cpu_profile *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/* "flags": {"base": [], "lto": ["-flto"], "pgo": "pgo"}: the set names
+ * become part of cell ids, so they must be plain words. */
+static int parse_flag_sets(struct cfg *c, json_t *flags, struct suite *s)
+{
+	if (!flags)
+		return 0;
+	push_key(c, "flags");
+	int r = 0;
+	if (!json_is_object(flags) || !json_object_size(flags))
+		r = cfg_error(c, "must be an object of named flag lists like {\"base\": [], \"lto\": [\"-flto\"]}");
+	else
+		s->flagsets = xcalloc(json_object_size(flags), sizeof(*s->flagsets));
+	const char *name;
+	json_t *v;
+	json_object_foreach(flags, name, v) {
+		if (r)
+			break;
+		struct flag_set *fs = &s->flagsets[s->nflagsets];
+		push_key(c, name);
+		if (!*name || strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.+") !=
+				      strlen(name))
+			r = cfg_error(c, "a flag set's name must be a plain word (letters, digits, _ - . +)");
+		else if (json_is_string(v) && !strcmp(json_string_value(v), "pgo"))
+			fs->pgo = 1;
+		else if (json_is_string(v))
+			r = cfg_error(c, "must be a list of flags, or the string \"pgo\" for a profile-guided build");
+		else if (!json_is_array(v))
+			r = cfg_error(c, "must be a list of flags or \"pgo\", not %s", type_name(v));
+		size_t i;
+		json_t *e;
+		json_array_foreach(v, i, e) {
+			if (r)
+				break;
+			push_index(c, i);
+			if (!json_is_string(e) || json_string_value(e)[0] != '-')
+				r = cfg_error(c, "must be a compiler flag starting with '-'");
+			else
+				sv_push(&fs->flags, json_string_value(e));
+			pop(c);
+		}
+		pop(c);
+		fs->name = xstrdup(name);
+		s->nflagsets++;
+	}
+	pop(c);
+	return r;
+}
+
 int load_suite(const char *name, struct suite *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -443,7 +491,7 @@ int load_suite(const char *name, struct suite *s)
 	struct cfg c = { path, text, { { 0 } }, 0 };
 	static const char *const keys[] = { "name", "title", "description", "variants", "compilers", "opt",
 					    "march", "allocators", "placements", "consumers", "sizes", "runs",
-					    "warmup", "cooldown", "cross", NULL };
+					    "warmup", "cooldown", "cross", "flags", NULL };
 	int r = check_keys(&c, root, keys);
 	if (!r)
 		r = get_string(&c, root, "name", 1, &s->name);
@@ -550,6 +598,8 @@ int load_suite(const char *name, struct suite *s)
 		}
 		pop(&c);
 	}
+	if (!r)
+		r = parse_flag_sets(&c, json_object_get(root, "flags"), s);
 	json_t *sizes = json_object_get(root, "sizes");
 	if (!r && sizes) {
 		push_key(&c, "sizes");
@@ -603,6 +653,11 @@ void free_suite(struct suite *s)
 		sv_clear(&s->cross[i].run_prefix);
 	}
 	free(s->cross);
+	for (size_t i = 0; i < s->nflagsets; i++) {
+		free(s->flagsets[i].name);
+		sv_clear(&s->flagsets[i].flags);
+	}
+	free(s->flagsets);
 	json_decref(s->sizes);
 	json_decref(s->json);
 	memset(s, 0, sizeof(*s));
@@ -720,7 +775,7 @@ int load_family(const char *dir, struct family *f)
 	struct cfg c = { path, text, { { 0 } }, 0 };
 	static const char *const keys[] = { "family", "title", "kind", "unit", "default_size", "check", "baseline",
 					    "libs", "args", "variants", "references", "notes", "counter_size",
-					    NULL };
+					    "train_size", NULL };
 	char *kind = NULL;
 	int r = check_keys(&c, root, keys);
 	if (!r)
@@ -757,6 +812,12 @@ int load_family(const char *dir, struct family *f)
 	if (!r && cs) {
 		push_key(&c, "counter_size");
 		r = get_size(&c, cs, 0, &f->counter_size);
+		pop(&c);
+	}
+	json_t *ts = json_object_get(root, "train_size");
+	if (!r && ts) {
+		push_key(&c, "train_size");
+		r = get_size(&c, ts, 1, &f->train_size);
 		pop(&c);
 	}
 	if (!r)

@@ -55,6 +55,7 @@ struct family {
 	char *rate_unit;      /* compute: "bytes/s", "ops/s" */
 	uint64_t default_size;
 	uint64_t counter_size; /* size for instruction counting under callgrind; 0: the run's */
+	uint64_t train_size;  /* PGO training run's size; 0: counter_size, else the cell's */
 	char *check;          /* checker name (check.h) */
 	char *baseline;       /* variant name */
 	struct strvec libs;   /* -l names, e.g. gmp */
@@ -76,6 +77,14 @@ struct cross_target {
 	json_t *sizes;         /* emulation is slow: sizes for these cells, as the suite's */
 };
 
+/* A named set of extra compiler flags crossed with the matrix ("flags" of
+ * a suite); pgo: the set is the string "pgo", a two-phase profiled build. */
+struct flag_set {
+	char *name;
+	struct strvec flags;
+	int pgo;
+};
+
 struct suite {
 	char *name, *path, *title;
 	struct strvec variants;   /* globs "family/variant" */
@@ -86,6 +95,8 @@ struct suite {
 	json_t *sizes;            /* {"family": N, "family/variant": N} */
 	struct cross_target *cross;
 	size_t ncross;
+	struct flag_set *flagsets; /* none: cells carry no flag-set name (ids as before) */
+	size_t nflagsets;
 	unsigned runs, warmup;
 	int has_runs, has_warmup;
 	double cooldown_s;        /* < 0: the profile's */

@@ -8,6 +8,7 @@
 #include "compare.h"
 #include "cooldown.h"
 #include "doctor.h"
+#include "explain.h"
 #include "meter.h"
 #include "options.h"
 #include "model.h"
@@ -36,6 +37,7 @@ static const struct command commands[] = {
 	{ "compare", cmd_compare, "BASE NEW: is NEW slower? per cell ratio, interval and verdict" },
 	{ "rerun", cmd_rerun, "RUN_DIR: measure a run again with the binaries it kept" },
 	{ "baseline", cmd_baseline, "save RUN: store a run as the baseline of its cpu profile" },
+	{ "explain", cmd_explain, "RUN_DIR CELL_A CELL_B: which flags make B faster than A" },
 	{ NULL, NULL, NULL },
 };
 

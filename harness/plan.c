@@ -2,11 +2,14 @@
 #define _GNU_SOURCE
 #include "plan.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <fnmatch.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "allocators.h"
 #include "check.h"
@@ -67,6 +70,13 @@ void compiler_probe(struct compiler *c, const char *name)
 	if (run_capture(argv, CHILD_DEVNULL, 30, 65536, &out, NULL, &ex) == 0 && ex.outcome == CHILD_EXITED &&
 	    ex.exit_code == 0 && out.len) {
 		c->version = xasprintf("%.*s", (int)strcspn(out.buf, "\n"), out.buf);
+		/* "Debian clang version 16.0.6 ...", "gcc (Debian 12.2.0-14) 12.2.0" */
+		const char *cv = strstr(c->version, "clang version ");
+		c->is_clang = cv != NULL;
+		if (cv)
+			c->major = atoi(cv + strlen("clang version "));
+		else if (strrchr(c->version, ' '))
+			c->major = atoi(strrchr(c->version, ' ') + 1);
 		/* the identity covers the resolved path and the whole text, so an
 		 * upgrade in place (same path, new version) invalidates the cache */
 		struct strbuf id = STRBUF_INIT;
@@ -100,6 +110,104 @@ int compiler_accepts_march(struct compiler *c, const char *march, char *why, siz
 	return ok;
 }
 
+static int sv_contains(const struct strvec *sv, const char *s)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		if (!strcmp(sv->v[i], s))
+			return 1;
+	return 0;
+}
+
+/* NAME-VERSION with one dash and a numeric version: gcc-12, clang-16.0 */
+static int versioned_name(const char *name)
+{
+	const char *dash = strchr(name, '-');
+	if (!dash || dash == name || strchr(dash + 1, '-') || !isdigit((unsigned char)dash[1]))
+		return 0;
+	for (const char *p = name; p < dash; p++)
+		if (!isalnum((unsigned char)*p) && *p != '+' && *p != '_')
+			return 0;
+	for (const char *p = dash + 1; *p; p++)
+		if (!isdigit((unsigned char)*p) && *p != '.')
+			return 0;
+	return 1;
+}
+
+static int by_version(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	size_t lx = strcspn(x, "-"), ly = strcspn(y, "-");
+	int c = strncmp(x, y, lx < ly ? lx : ly);
+	if (c || lx != ly)
+		return c ? c : (lx < ly ? -1 : 1);
+	return strverscmp(x + lx, y + ly);
+}
+
+/* The NAME-VERSION programs on PATH that match glob g, in version order. */
+static void programs_matching(const char *g, struct strvec *found)
+{
+	const char *path = getenv("PATH");
+	char *dirs = xstrdup(path ? path : "/usr/bin:/bin");
+	char *save = NULL;
+	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		DIR *dh = opendir(*d ? d : ".");
+		struct dirent *e;
+		while (dh && (e = readdir(dh))) {
+			if (fnmatch(g, e->d_name, 0) || !versioned_name(e->d_name) || sv_contains(found, e->d_name))
+				continue;
+			char *full = xasprintf("%s/%s", d, e->d_name);
+			if (access(full, X_OK) == 0)
+				sv_push(found, e->d_name);
+			free(full);
+		}
+		if (dh)
+			closedir(dh);
+	}
+	free(dirs);
+	if (found->n)
+		qsort(found->v, found->n, sizeof(char *), by_version);
+}
+
+void expand_compilers(const struct strvec *names, struct strvec *out, struct strvec *warnings)
+{
+	for (size_t i = 0; i < names->n; i++) {
+		const char *g = names->v[i];
+		if (!strpbrk(g, "*?[")) {
+			if (!sv_contains(out, g))
+				sv_push(out, g);
+			continue;
+		}
+		struct strvec found = STRVEC_INIT;
+		programs_matching(g, &found);
+		if (!found.n)
+			sv_pushf(warnings, "compiler glob '%s' matches no NAME-VERSION program on PATH", g);
+		for (size_t k = 0; k < found.n; k++)
+			if (!sv_contains(out, found.v[k]))
+				sv_push(out, found.v[k]);
+		sv_clear(&found);
+	}
+}
+
+char *compiler_package(const char *name)
+{
+	if (!strcmp(name, "gcc") || !strcmp(name, "cc"))
+		return xstrdup("gcc");
+	if (!strcmp(name, "clang"))
+		return xstrdup("clang");
+	if (versioned_name(name) && (!strncmp(name, "gcc-", 4) || !strncmp(name, "clang-", 6)))
+		return xasprintf("%.*s", (int)strcspn(name, "."), name);
+	return NULL;
+}
+
+/* clang PGO merges raw profiles with llvm-profdata of the same version. */
+static char *profdata_for(const struct compiler *c)
+{
+	char *name = xasprintf("llvm-profdata-%d", c->major);
+	char *p = c->major > 0 ? find_on_path(name) : NULL;
+	free(name);
+	return p;
+}
+
 static void compiler_free(struct compiler *c)
 {
 	free(c->name);
@@ -127,7 +235,7 @@ int cell_spec_same_run(const struct cell_spec *a, const struct cell_spec *b)
 int cell_spec_same_build(const struct cell_spec *a, const struct cell_spec *b)
 {
 	return a->variant == b->variant && a->compiler == b->compiler && a->cross == b->cross &&
-	       sv_equal(&a->cflags, &b->cflags);
+	       a->pgo == b->pgo && sv_equal(&a->cflags, &b->cflags);
 }
 
 /* A suite glob such as "fizzbuzz/sse" or "yes/[bv]*" against family/variant. */
@@ -192,6 +300,9 @@ struct planner {
 	struct plan *out;
 	size_t alloc;
 	const struct strvec *marches, *allocs;
+	size_t ncomp;                /* native compilers (globs expanded); cross ones follow */
+	const struct flag_set *sets; /* the suite's flag sets, or one unnamed empty set */
+	size_t nsets;
 };
 
 /* A dimension the suite does not list has one empty value. */
@@ -223,11 +334,13 @@ static void add_variant_cells(struct planner *pl, struct family *f, struct varia
 {
 	const struct suite *s = pl->in->suite;
 	const struct strvec *places = places_of(s, f), *cons = consumers_of(s, f);
-	size_t dims[6] = { s->compilers.n, s->opt.n, pl->marches->n, pl->allocs->n, places->n, cons->n };
-	size_t total = dims[0] * dims[1] * dims[2] * dims[3] * dims[4] * dims[5];
+	/* the flag set varies right after the march (one set: the order of before) */
+	size_t dims[7] = { pl->ncomp, s->opt.n, pl->marches->n, pl->nsets, pl->allocs->n, places->n, cons->n };
+	size_t total = dims[0] * dims[1] * dims[2] * dims[3] * dims[4] * dims[5] * dims[6];
 	for (size_t k = 0; k < total; k++) {
-		size_t idx[6];
-		unrank(k, dims, 6, idx);
+		size_t idx[7];
+		unrank(k, dims, 7, idx);
+		const struct flag_set *fs = &pl->sets[idx[3]];
 		struct compiler *comp = &pl->out->compilers[idx[0]];
 		const char *march = pl->marches->v[idx[2]];
 		struct cell *c = new_cell(pl->out, &pl->alloc);
@@ -236,21 +349,32 @@ static void add_variant_cells(struct planner *pl, struct family *f, struct varia
 		c->spec.compiler = comp;
 		c->spec.opt = xstrdup(s->opt.v[idx[1]]);
 		c->spec.march = xstrdup(march);
-		c->spec.allocator = xstrdup(pl->allocs->v[idx[3]]);
+		c->spec.allocator = xstrdup(pl->allocs->v[idx[4]]);
 		c->spec.size = suite_size_for(s, f, v->name);
 		struct strbuf cfg = STRBUF_INIT;
 		sb_addf(&cfg, "%s/%s/%s", comp->name, c->spec.opt, march);
+		if (fs->name) {
+			c->spec.flagset = xstrdup(fs->name);
+			c->spec.pgo = fs->pgo;
+			sb_addf(&cfg, "/%s", fs->name);
+		}
 		if (s->allocators.n)
 			sb_addf(&cfg, "/%s", c->spec.allocator);
-		set_dimensions(c, places->v[idx[4]], cons->v[idx[5]], &cfg);
+		set_dimensions(c, places->v[idx[5]], cons->v[idx[6]], &cfg);
 		c->spec.config = sb_detach(&cfg);
 		c->spec.id = xasprintf("%s/%s@%s", f->name, v->name, c->spec.config);
 		sv_push(&c->spec.cflags, c->spec.opt);
 		if (strcmp(march, "default"))
 			sv_pushf(&c->spec.cflags, "-march=%s", march);
 		sv_pushv(&c->spec.cflags, pl->in->profile->cflags.v);
+		sv_pushv(&c->spec.cflags, fs->flags.v);
 		sv_pushv(&c->spec.cflags, v->requires_flags.v);
 		set_run_args(c, f, &v->args);
+		/* PGO trains on the family's train_size, else its counter_size, else the cell's */
+		if (c->spec.pgo)
+			c->spec.train_size = f->train_size ? f->train_size
+					   : f->counter_size && f->counter_size < c->spec.size ? f->counter_size
+												 : c->spec.size;
 	}
 }
 
@@ -262,7 +386,7 @@ static void add_cross_cells(struct planner *pl, struct family *f, struct variant
 		for (size_t oi = 0; oi < s->opt.n; oi++)
 			for (size_t mi = 0; mi < s->cross[xi].march.n; mi++) {
 				struct cell *c = new_cell(pl->out, &pl->alloc);
-				struct compiler *comp = &pl->out->compilers[s->compilers.n + xi];
+				struct compiler *comp = &pl->out->compilers[pl->ncomp + xi];
 				c->spec.family = f;
 				c->spec.variant = v;
 				c->spec.compiler = comp;
@@ -390,8 +514,24 @@ static void check_cells(const struct plan_input *in, struct plan *out)
 		if (sp->reference || c->status != CELL_PENDING)
 			continue;
 		if (!sp->compiler->path) {
-			cell_set_status(c, CELL_UNSUPPORTED, "compiler '%s' not found on PATH", sp->compiler->name);
+			char *pkg = compiler_package(sp->compiler->name);
+			if (pkg)
+				cell_set_status(c, CELL_UNSUPPORTED,
+						"compiler '%s' not found on PATH: install the Debian package %s "
+						"(scripts/deps.sh compilers)", sp->compiler->name, pkg);
+			else
+				cell_set_status(c, CELL_UNSUPPORTED, "compiler '%s' not found on PATH", sp->compiler->name);
+			free(pkg);
 			continue;
+		}
+		if (sp->pgo && sp->compiler->is_clang) {
+			c->spec.profdata = profdata_for(sp->compiler);
+			if (!sp->profdata) {
+				cell_set_status(c, CELL_UNSUPPORTED,
+						"pgo with %s needs llvm-profdata-%d: install the Debian package llvm-%d",
+						sp->compiler->name, sp->compiler->major, sp->compiler->major);
+				continue;
+			}
 		}
 		for (size_t k = 0; !sp->cross && k < sp->variant->requires_cpu.n; k++)
 			if (!has_flag(sp->variant->requires_cpu.v[k])) {
@@ -491,16 +631,22 @@ int plan_build(const struct plan_input *in, struct plan *out)
 {
 	const struct suite *s = in->suite;
 	memset(out, 0, sizeof(*out));
-	out->ncompilers = s->compilers.n + s->ncross;
+	/* compiler globs ("gcc-*") become every installed version */
+	struct strvec comps = STRVEC_INIT;
+	expand_compilers(&s->compilers, &comps, &out->warnings);
+	out->ncompilers = comps.n + s->ncross;
 	out->compilers = xcalloc(out->ncompilers + 1, sizeof(*out->compilers));
-	for (size_t i = 0; i < s->compilers.n; i++)
-		compiler_probe(&out->compilers[i], s->compilers.v[i]);
+	for (size_t i = 0; i < comps.n; i++)
+		compiler_probe(&out->compilers[i], comps.v[i]);
 	for (size_t i = 0; i < s->ncross; i++)
-		compiler_probe(&out->compilers[s->compilers.n + i], s->cross[i].compiler);
+		compiler_probe(&out->compilers[comps.n + i], s->cross[i].compiler);
 	struct strvec default_alloc = STRVEC_INIT;
 	sv_push(&default_alloc, "glibc");
+	/* a suite without "flags" has one unnamed empty set: ids as before */
+	static const struct flag_set no_set = { NULL, STRVEC_INIT, 0 };
 	struct planner pl = { in, out, 0, s->march_from_profile ? &in->profile->march : &s->march,
-			      s->allocators.n ? &s->allocators : &default_alloc };
+			      s->allocators.n ? &s->allocators : &default_alloc, comps.n,
+			      s->nflagsets ? s->flagsets : &no_set, s->nflagsets ? s->nflagsets : 1 };
 	int any_selected = 0;
 	for (size_t fi = 0; fi < in->nfamilies; fi++)
 		any_selected |= add_family_cells(&pl, &in->families[fi]);
@@ -509,6 +655,7 @@ int plan_build(const struct plan_input *in, struct plan *out)
 	check_cells(in, out);
 	resolve_runtime(in, out);
 	sv_clear(&default_alloc);
+	sv_clear(&comps);
 	return 0;
 }
 
@@ -562,6 +709,7 @@ void cell_reset(struct cell *c)
 	c->origin = CELL_FROM_THIS_RUN;
 	memset(&c->build, 0, sizeof(c->build));
 	c->build.same_binary_as = -1;
+	c->build.train_s = NAN;
 	memset(&c->verify, 0, sizeof(c->verify));
 	c->speedup = NAN;
 	c->vs_glibc = NAN;
@@ -574,6 +722,8 @@ static void spec_free(struct cell_spec *s)
 	free(s->opt);
 	free(s->march);
 	free(s->allocator);
+	free(s->flagset);
+	free(s->profdata);
 	free(s->placement);
 	free(s->consumer);
 	free(s->preload);

@@ -1,12 +1,22 @@
 /* plan.h: the matrix, expanded into cells.
  *
  * plan_build() crosses the suite's variant globs with compilers x opt x
- * march x allocators, adds the families' reference programs (compiler
+ * march x flag sets x allocators, adds the families' reference programs (compiler
  * "none"), and drops nothing silently: a cell that cannot run here (a
  * missing compiler, a CPU feature the host lacks, an allocator that is not
  * installed, a -march the compiler rejects) is kept with status
  * "unsupported" and a reason.  --only filters cells by id glob; the rest
  * are kept as "skipped" so that tables still show them.
+ *
+ * Compilers: a suite names them plainly ("gcc", "clang-19") or by glob
+ * ("gcc-*", "clang-*"): a glob stands for every NAME-VERSION on PATH that
+ * matches it (gcc-11, gcc-12; never gcc-ar-12), in version order.  A named
+ * compiler that is missing gives unsupported cells naming the Debian
+ * package to install.  Flag sets ("flags" of a suite) cross the matrix
+ * after -march: the set's name joins config and id
+ * ("gcc-12/-O2/native/lto"), its flags follow the profile's; a "pgo" set
+ * marks the cell pgo (build.h does the two phases), and a clang PGO cell
+ * without the llvm-profdata of its version is unsupported.
  *
  * The plan also resolves where and how each cell runs, so that later
  * stages only read the spec: the profile's pins (a pin class such as
@@ -50,6 +60,8 @@ struct compiler {
 	char *path;     /* resolved on PATH, NULL when missing */
 	char *version;  /* first line of --version */
 	char *identity; /* sha256 of path and the whole --version text */
+	int is_clang;   /* from --version: clang takes -fprofile-instr-*, has no per-pass -O flags */
+	int major;      /* major version from --version, 0 when unknown */
 };
 
 /* CPUs a cell runs on: a CPU number, or PIN_NONE (not pinned). */
@@ -70,6 +82,10 @@ struct cell_spec {
 	struct compiler *compiler;   /* NULL for a reference */
 	const struct cross_target *cross; /* a cross build run under an emulator, or NULL */
 	char *opt, *march, *allocator;
+	char *flagset;               /* the suite's flag-set name, or NULL when it has none */
+	int pgo;                     /* a profile-guided build (flag set "pgo") */
+	char *profdata;              /* clang pgo: the llvm-profdata of the compiler's version */
+	uint64_t train_size;         /* pgo: size of the training run */
 	char *placement;             /* a placement class, or NULL for the profile's pins */
 	char *consumer;              /* the meter's consumer, or NULL for the default (splice) */
 	struct strvec cflags;        /* the full flag list given to the compiler */
@@ -86,6 +102,8 @@ struct cell_build {
 	char sha256[65];             /* "" when unknown */
 	uint64_t bytes;
 	int same_binary_as;          /* index of the cell measured for this one, or -1 */
+	uint64_t text_bytes;         /* size of the binary's .text section, 0 when unknown */
+	double train_s;              /* pgo: the training run's seconds (NAN when unknown) */
 };
 
 enum verify_status {
@@ -225,6 +243,12 @@ int cell_spec_same_run(const struct cell_spec *a, const struct cell_spec *b);
 /* Whether two cells are the same build of the same variant: compiler and
  * the full flag list (so every dimension that adds flags counts). */
 int cell_spec_same_build(const struct cell_spec *a, const struct cell_spec *b);
+
+/* Expands compiler names and globs (see above) into out; a glob that
+ * matches nothing adds a warning. */
+void expand_compilers(const struct strvec *names, struct strvec *out, struct strvec *warnings);
+/* The Debian package that provides a compiler name, or NULL. */
+char *compiler_package(const char *name);
 
 /* Looks the compiler up on PATH and records its identity. */
 void compiler_probe(struct compiler *c, const char *name);

@@ -116,6 +116,8 @@ static void spec_to_json(json_t *j, const struct cell_spec *s)
 	json_object_set_new(j, "opt", str_or_null(s->opt));
 	json_object_set_new(j, "march", str_or_null(s->march));
 	json_object_set_new(j, "cflags", strvec_json(&s->cflags));
+	/* flag sets (issue 13): the set's name, or null in suites without "flags" */
+	json_object_set_new(j, "flags", str_or_null(s->flagset));
 	json_object_set_new(j, "allocator", json_string(s->allocator ? s->allocator : "glibc"));
 	json_object_set_new(j, "size", json_integer((json_int_t)s->size));
 	json_object_set_new(j, "unit", json_string(f->unit));
@@ -232,6 +234,12 @@ json_t *cell_to_json(const struct cell *c, const struct plan *p)
 							   (json_int_t)c->build.bytes));
 	else
 		json_object_set_new(j, "binary", json_null());
+	json_object_set_new(j, "text_bytes", c->build.text_bytes ? json_integer((json_int_t)c->build.text_bytes)
+								 : json_null());
+	/* the training run of a profiled build: recorded, never the cell's time */
+	json_object_set_new(j, "pgo", c->spec.pgo ? json_pack("{s:I, s:o}", "train_size", (json_int_t)c->spec.train_size,
+							       "train_s", num_or_null(c->build.train_s))
+						   : json_null());
 	json_object_set_new(j, "same_binary_as", c->build.same_binary_as >= 0
 							 ? json_string(p->cells[c->build.same_binary_as].spec.id)
 							 : json_null());
@@ -385,6 +393,8 @@ int cell_from_json(struct cell *c, const json_t *j, const struct plan *p)
 	const char *sha = json_string_value(json_object_get(bin, "sha256"));
 	snprintf(c->build.sha256, sizeof(c->build.sha256), "%s", sha ? sha : "");
 	c->build.bytes = (uint64_t)json_integer_value(json_object_get(bin, "bytes"));
+	c->build.text_bytes = (uint64_t)json_integer_value(json_object_get(j, "text_bytes"));
+	c->build.train_s = num_or_nan(json_object_get(json_object_get(j, "pgo"), "train_s"));
 	/* the twin's own line carries the measurement; this one's copy is used
 	 * only when the twin is no longer in the plan */
 	const char *same = json_string_value(json_object_get(j, "same_binary_as"));

@@ -954,11 +954,15 @@ int cmd_list(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(what, "compilers")) {
-		const char *names[] = { "gcc", "clang", "cc", "gcc-11", "gcc-12", "gcc-13", "gcc-14", "clang-14",
-					"clang-15", "clang-16", "clang-17", "clang-18", "clang-19", NULL };
-		for (int i = 0; names[i]; i++) {
+		/* every installed version, as a suite's "gcc-*" and "clang-*" see them */
+		struct strvec globs = STRVEC_INIT, names = STRVEC_INIT, warn = STRVEC_INIT;
+		const char *g[] = { "gcc", "clang", "cc", "gcc-*", "clang-*", NULL };
+		for (int i = 0; g[i]; i++)
+			sv_push(&globs, g[i]);
+		expand_compilers(&globs, &names, &warn);
+		for (size_t i = 0; i < names.n; i++) {
 			struct compiler c;
-			compiler_probe(&c, names[i]);
+			compiler_probe(&c, names.v[i]);
 			if (c.path)
 				printf("%s\t%s\t%s\n", c.name, c.path, c.version);
 			free(c.name);
@@ -966,6 +970,9 @@ int cmd_list(int argc, char **argv)
 			free(c.version);
 			free(c.identity);
 		}
+		sv_clear(&globs);
+		sv_clear(&names);
+		sv_clear(&warn);
 		return 0;
 	}
 	error("usage: flagbench list cpus|suites|variants|compilers");

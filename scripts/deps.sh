@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The one dependency step of flagbench, used by ./run.sh and `make test`:
 # installs the Debian packages that are missing and says what it does.
-# usage: scripts/deps.sh [run|test|slow]
-#   test adds what only the tests need, slow adds the fuzzers' runtime.
+# usage: scripts/deps.sh [run|test|slow|compilers]
+#   test adds what only the tests need, slow adds the fuzzers' runtime,
+#   compilers every gcc and clang version the archive has (issue 13).
 # It installs what it can and names what it could not.  Only a missing
 # build dependency (compiler, make, the libraries the harness links) is an
 # error (exit 1): without an optional package (chromium, an allocator, pv)
@@ -23,13 +24,39 @@ want_test="$want_test nodejs"
 command -v npm >/dev/null || want_test="$want_test npm"
 # ---- end nightly ----
 
+# ---- compilers (issue 13): every gcc and clang version the archive has, and
+# the llvm-profdata and profile runtime of each clang (PGO merges profiles
+# with its own version).  Only the compilers suite needs them.
+# A package "exists" when it has an installation candidate (apt-cache show
+# also answers for names that are only referenced).
+available() { apt-cache policy "$1" 2>/dev/null | grep -q 'Candidate: [^(]'; }
+compilers_wanted() {
+    local v out=""
+    # a fresh machine may have no package lists yet: apt-cache would know nothing
+    if ! available gcc; then
+        if [ "$(id -u)" = 0 ]; then apt-get update -qq >&2; else sudo -n apt-get update -qq >&2; fi ||
+            echo "flagbench: apt-get update failed" >&2
+    fi
+    for v in 10 11 12 13 14; do
+        available "gcc-$v" && out="$out gcc-$v"
+    done
+    for v in 11 12 13 14 15 16 17 18 19 20; do
+        available "clang-$v" && available "llvm-$v" && out="$out clang-$v llvm-$v"
+        # the profile runtime of -fprofile-instr-generate (in libclang-common before 16)
+        available "clang-$v" && available "libclang-rt-$v-dev" && out="$out libclang-rt-$v-dev"
+    done
+    echo "$out"
+}
+# ---- end compilers
+
 mode="${1:-run}"
 need="$need_run" want="$want_run"
 case "$mode" in
 run) ;;
 test) need="$need $need_test" want="$want $want_test" ;;
 slow) need="$need $need_test" want="$want $want_test $want_slow" ;;
-*) echo "flagbench: usage: scripts/deps.sh [run|test|slow]" >&2; exit 2 ;;
+compilers) want="$want $(compilers_wanted)" ;;
+*) echo "flagbench: usage: scripts/deps.sh [run|test|slow|compilers]" >&2; exit 2 ;;
 esac
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }

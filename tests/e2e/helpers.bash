@@ -102,3 +102,14 @@ cpu_allowed() {
     echo "cpu $1 is not in the allowed list $list"
     return 1
 }
+
+# A project root with the vecloop and broken fixture families and the
+# vecloop suite (compilers.bats, explain.bats; suites written by a test go
+# in $root/configs/suites too).
+make_vecloop_root() {
+    local root="$1"
+    mkdir -p "$root/configs/suites" "$root/variants"
+    cp -r "$REPO/configs/cpus" "$root/configs/"
+    cp "$REPO/tests/fixtures/configs/vecloop.json" "$root/configs/suites/"
+    cp -r "$REPO/tests/fixtures/families/vecloop" "$REPO/tests/fixtures/families/broken" "$root/variants/"
+}

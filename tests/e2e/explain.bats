@@ -1,0 +1,68 @@
+#!/usr/bin/env bats
+# flagbench explain (issue 13) on the vecloop fixture: a dot product that
+# only the vectorizer's dynamic cost model (gcc -O3) or wider vectors
+# (-march) speed up.  Instruction counts under callgrind are deterministic,
+# so the named flags and their shares cannot flake on a loaded machine.
+# The -march attribution (twice the builds) is in tests/slow/explain.bats.
+
+load helpers
+
+setup_file() {
+    export CACHE="$BATS_FILE_TMPDIR/cache"
+    export ROOT="$BATS_FILE_TMPDIR/root"
+    make_vecloop_root "$ROOT"
+    export RUN="$BATS_FILE_TMPDIR/run"
+    # the run explain reads: built and verified, timed once (explain measures again)
+    FLAGBENCH_ROOT="$ROOT" "$FLAGBENCH" run --suite vecloop --out "$RUN" --cache "$CACHE" --runs 1 \
+        --no-counters --only '*/default' >/dev/null 2>&1 || true
+}
+
+needs_valgrind() {
+    command -v valgrind >/dev/null || skip "valgrind not installed (instruction counts)"
+}
+
+@test "explain gcc -O2 vs -O3: the vectorizer's cost model carries the speedup, checked by the rebuild" {
+    needs_valgrind
+    out="$BATS_TEST_TMPDIR/ex"
+    FLAGBENCH_ROOT="$ROOT" run "$FLAGBENCH" explain "$RUN" vecloop/dot@gcc/-O2/default vecloop/dot@gcc/-O3/default \
+        --out "$out" --cache "$CACHE"
+    [ "$status" -eq 0 ]
+    r="$out/results.json"
+    jqr '.schema == "flagbench-results/1" and .run.suite == "explain"' "$r"
+    jqr '.explain.metric == "instructions_per_unit" and .explain.mode == "optimizer flags"' "$r"
+    # gcc 12: -fvect-cost-model=dynamic; gcc 11 and older: -ftree-loop-vectorize
+    jqr '.explain.selected | length >= 1 and (.[0] == "-fvect-cost-model=dynamic" or .[0] == "-ftree-loop-vectorize")' "$r"
+    jqr '.explain.candidates[0].without.share > 0.8 and .explain.candidates[0].with.share > 0.8' "$r"
+    jqr '.explain.check.explained > 0.8' "$r"
+    # most -O3 flags change nothing in this loop, and it says so
+    jqr '.explain.unchanged_flags >= 5 and .explain.distinct_binaries < (.cells | length)' "$r"
+    [[ "$output" == *"change nothing"* ]]
+    [[ "$output" == *"**Answer**:"*"carries most of the speedup. Check: B without it"* ]]
+    [ -s "$out/explain.md" ]
+    # every build was verified like a run's: the cells are ok, with their instruction counts
+    jqr 'all(.cells[]; .status == "ok" and .counters.instructions_per_unit > 0)' "$r"
+}
+
+@test "explain refuses clang -O levels (no per-pass flags), cells differing twice, unknown cells" {
+    FLAGBENCH_ROOT="$ROOT" "$FLAGBENCH" run --suite vecloop --dry-run --out "$BATS_TEST_TMPDIR/dry" >/dev/null 2>&1
+    d="$BATS_TEST_TMPDIR/dry"
+    # the same run as if clang had built it
+    jq '.cells |= map(.id |= sub("@gcc/"; "@clang/") | .compiler = "clang")' "$d/results.json" > "$d/r.json"
+    mkdir -p "$BATS_TEST_TMPDIR/clangrun"
+    mv "$d/r.json" "$BATS_TEST_TMPDIR/clangrun/results.json"
+    if command -v clang >/dev/null; then
+        FLAGBENCH_ROOT="$ROOT" run "$FLAGBENCH" explain "$BATS_TEST_TMPDIR/clangrun" vecloop/dot@clang/-O2/default \
+            vecloop/dot@clang/-O3/default --out "$BATS_TEST_TMPDIR/x"
+        [ "$status" -eq 2 ]
+        [[ "$output" == *"clang has no per-pass -O flags"*"only -march differences for clang"* ]]
+    fi
+    FLAGBENCH_ROOT="$ROOT" run "$FLAGBENCH" explain "$d" vecloop/dot@gcc/-O2/default vecloop/dot@gcc/-O3/x86-64-v3
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"differ in both -O level and -march"* ]]
+    FLAGBENCH_ROOT="$ROOT" run "$FLAGBENCH" explain "$d" vecloop/dot@gcc/-O2/default vecloop/dot@gcc/-O9/default
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"no cell 'vecloop/dot@gcc/-O9/default'"* ]]
+    run "$FLAGBENCH" explain "$d" onlyone
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"usage: flagbench explain RUN_DIR CELL_A CELL_B"* ]]
+}

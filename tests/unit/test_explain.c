@@ -1,0 +1,139 @@
+/* Unit tests of issue 13's parsers: gcc's optimizer listing, ISA macros,
+ * compiler packages and NAME-VERSION globs, the .text size of an ELF. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "build.h"
+#include "explain.h"
+#include "plan.h"
+
+static void test_parse_optimizers(void **state)
+{
+	const char *text = "The following options control optimizations:\n"
+			   "  -faggressive-loop-optimizations \t[enabled]\n"
+			   "  -fpeel-loops                \t\t[disabled]\n"
+			   "  -fvect-cost-model=[unlimited|dynamic|cheap|very-cheap] \tvery-cheap\n"
+			   "  -fno-threadsafe-statics     \t\t[enabled]\n"
+			   "  some other line\n";
+	struct strvec kv = STRVEC_INIT;
+	explain_parse_optimizers(text, &kv);
+	assert_int_equal(kv.n, 4);
+	assert_string_equal(kv.v[0], "-faggressive-loop-optimizations\t[enabled]");
+	assert_string_equal(kv.v[1], "-fpeel-loops\t[disabled]");
+	assert_string_equal(kv.v[2], "-fvect-cost-model\tvery-cheap");
+	assert_string_equal(kv.v[3], "-fno-threadsafe-statics\t[enabled]");
+	sv_clear(&kv);
+}
+
+static void test_isa_of_macro(void **state)
+{
+	static const struct {
+		const char *line, *isa;
+	} cases[] = {
+		{ "#define __AVX2__ 1", "avx2" },	  { "#define __SSE4_1__ 1", "sse4.1" },
+		{ "#define __SSE4_2__ 1", "sse4.2" },	  { "#define __LAHF_SAHF__ 1", "sahf" },
+		{ "#define __AVX512VL__ 1", "avx512vl" }, { "#define __BIGGEST_ALIGNMENT__ 32", NULL },
+		{ "#define __FP_FAST_FMA 1", NULL },	  { "#define __GCC_HAVE_SYNC_COMPARE_AND_SWAP_16 1", NULL },
+		{ "#define __x86_64__ 1", NULL },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *r = explain_isa_of_macro(cases[i].line);
+		if (cases[i].isa) {
+			assert_non_null(r);
+			assert_string_equal(r, cases[i].isa);
+		} else {
+			assert_null(r);
+		}
+		free(r);
+	}
+}
+
+static void test_compiler_package(void **state)
+{
+	static const struct {
+		const char *name, *pkg;
+	} cases[] = { { "gcc", "gcc" },		{ "cc", "gcc" },	 { "clang-17", "clang-17" },
+		      { "gcc-13", "gcc-13" },	{ "clang", "clang" },	 { "icx", NULL },
+		      { "gcc-ar-12", NULL },	{ "riscv64-linux-gnu-gcc", NULL } };
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *p = compiler_package(cases[i].name);
+		if (cases[i].pkg) {
+			assert_non_null(p);
+			assert_string_equal(p, cases[i].pkg);
+		} else {
+			assert_null(p);
+		}
+		free(p);
+	}
+}
+
+static void touch_exec(const char *dir, const char *name)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+	write_file_atomic(p, "#!/bin/sh\n", 10);
+	chmod(p, 0755);
+	free(p);
+}
+
+static void test_expand_compilers(void **state)
+{
+	char dir[] = "/tmp/flagbench-globs-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	const char *names[] = { "fbcc-10", "fbcc-2", "fbcc-9.1", "fbcc-ar-2", "fbcc-x", "fbcc", NULL };
+	for (int i = 0; names[i]; i++)
+		touch_exec(dir, names[i]);
+	char *old = getenv("PATH") ? xstrdup(getenv("PATH")) : NULL;
+	setenv("PATH", dir, 1);
+	struct strvec in = STRVEC_INIT, out = STRVEC_INIT, warn = STRVEC_INIT;
+	sv_push(&in, "fbcc-*");
+	sv_push(&in, "gcc-77");
+	sv_push(&in, "nothing-*");
+	expand_compilers(&in, &out, &warn);
+	assert_int_equal(out.n, 4);
+	assert_string_equal(out.v[0], "fbcc-2");
+	assert_string_equal(out.v[1], "fbcc-9.1");
+	assert_string_equal(out.v[2], "fbcc-10");
+	assert_string_equal(out.v[3], "gcc-77");
+	assert_int_equal(warn.n, 1);
+	assert_non_null(strstr(warn.v[0], "nothing-*"));
+	if (old)
+		setenv("PATH", old, 1);
+	free(old);
+	for (int i = 0; names[i]; i++) {
+		char *p = xasprintf("%s/%s", dir, names[i]);
+		unlink(p);
+		free(p);
+	}
+	rmdir(dir);
+	sv_clear(&in);
+	sv_clear(&out);
+	sv_clear(&warn);
+}
+
+static void test_elf_text_bytes(void **state)
+{
+	uint64_t n = 0;
+	/* this test binary is an ELF with a .text section */
+	assert_int_equal(elf_text_bytes("/proc/self/exe", &n), 0);
+	assert_true(n > 0);
+	assert_int_equal(elf_text_bytes("/etc/passwd", &n), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_optimizers), cmocka_unit_test(test_isa_of_macro),
+		cmocka_unit_test(test_compiler_package), cmocka_unit_test(test_expand_compilers),
+		cmocka_unit_test(test_elf_text_bytes),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
