@@ -680,7 +680,7 @@ static void run_interleaved(struct run *r)
 		if (!k)
 			break;
 		/* the cells report when all rounds are done: say how the rounds go */
-		if (round > 0)
+		if (round > 0 && round % 5 == 0)
 			fprintf(stderr, "flagbench: round %u: %zu cells want more runs (%.0fs so far)\n", round + 1, k,
 				r->pr.measure_wall);
 		shuffle(order, k, &seed);
