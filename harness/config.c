@@ -569,7 +569,8 @@ int load_suite(const char *name, struct suite *s)
 		else
 			s->cross = xcalloc(json_array_size(cross) + 1, sizeof(*s->cross));
 		for (size_t i = 0; !r && i < json_array_size(cross); i++) {
-			static const char *const xkeys[] = { "compiler", "march", "run_prefix", "packages", "sizes", NULL };
+			static const char *const xkeys[] = { "compiler", "march",  "run_prefix", "packages",
+							     "sizes",    "cflags", "variants",   NULL };
 			json_t *x = json_array_get(cross, i);
 			struct cross_target *t = &s->cross[i];
 			push_index(&c, i);
@@ -585,6 +586,10 @@ int load_suite(const char *name, struct suite *s)
 				r = get_string_list(&c, x, "run_prefix", 1, &t->run_prefix);
 			if (!r)
 				r = get_string(&c, x, "packages", 0, &t->packages);
+			if (!r)
+				r = get_string_list(&c, x, "cflags", 0, &t->cflags);
+			if (!r)
+				r = get_string_list(&c, x, "variants", 0, &t->variants);
 			json_t *xs = json_object_get(x, "sizes");
 			if (!r && xs && !json_is_object(xs)) {
 				push_key(&c, "sizes");
@@ -651,6 +656,8 @@ void free_suite(struct suite *s)
 		json_decref(s->cross[i].sizes);
 		sv_clear(&s->cross[i].march);
 		sv_clear(&s->cross[i].run_prefix);
+		sv_clear(&s->cross[i].cflags);
+		sv_clear(&s->cross[i].variants);
 	}
 	free(s->cross);
 	for (size_t i = 0; i < s->nflagsets; i++) {
@@ -696,8 +703,8 @@ uint64_t suite_size_for(const struct suite *s, const struct family *f, const cha
 
 static int load_variant(struct cfg *c, json_t *v, struct family *f, struct variant *out)
 {
-	static const char *const keys[] = { "name", "title", "requires_flags", "requires_cpu", "args", "notes",
-					    NULL };
+	static const char *const keys[] = { "name", "title", "requires_flags", "requires_cpu", "requires_march",
+					    "args", "notes", NULL };
 	memset(out, 0, sizeof(*out));
 	if (!json_is_object(v))
 		return cfg_error(c, "a variant must be an object with at least \"name\"");
@@ -710,6 +717,8 @@ static int load_variant(struct cfg *c, json_t *v, struct family *f, struct varia
 		r = get_string_list(c, v, "requires_flags", 0, &out->requires_flags);
 	if (!r)
 		r = get_string_list(c, v, "requires_cpu", 0, &out->requires_cpu);
+	if (!r)
+		r = get_string_list(c, v, "requires_march", 0, &out->requires_march);
 	if (!r)
 		r = get_string_list(c, v, "args", 0, &out->args);
 	if (!r)
@@ -900,6 +909,7 @@ void free_family(struct family *f)
 		free(v->source);
 		sv_clear(&v->requires_flags);
 		sv_clear(&v->requires_cpu);
+		sv_clear(&v->requires_march);
 		sv_clear(&v->args);
 	}
 	for (size_t i = 0; i < f->nreferences; i++) {

@@ -39,6 +39,9 @@ struct cpu_profile {
 struct variant {
 	char *name, *title, *source; /* source: path of the .c file */
 	struct strvec requires_flags, requires_cpu, args;
+	/* globs on -march: elsewhere the cell is unsupported (RISC-V vector
+	 * intrinsics need "rv64*v*"); empty: any */
+	struct strvec requires_march;
 };
 
 /* An external program measured beside the variants (GNU yes). */
@@ -74,6 +77,8 @@ struct cross_target {
 	struct strvec march;   /* rv64gc, rv64gc_zbb, rv64gcv */
 	struct strvec run_prefix; /* qemu-riscv64 -L /usr/riscv64-linux-gnu */
 	char *packages;        /* what to install when missing */
+	struct strvec cflags;  /* before -march, e.g. clang's --target=riscv64-linux-gnu */
+	struct strvec variants; /* globs "family/variant" this target builds; empty: the suite's */
 	json_t *sizes;         /* emulation is slow: sizes for these cells, as the suite's */
 };
 

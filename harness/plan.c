@@ -97,14 +97,24 @@ int compiler_accepts_march(struct compiler *c, const char *march, char *why, siz
 	if (!strcmp(march, "default"))
 		return 1;
 	char *flag = xasprintf("-march=%s", march);
-	char *argv[] = { c->path, flag, "-x", "c", "-c", "-o", "/dev/null", "/dev/null", NULL };
+	struct strvec argv = STRVEC_INIT;
+	sv_push(&argv, c->path);
+	if (c->target_flags)
+		sv_pushv(&argv, c->target_flags);
+	/* a cross compiler may lack the target's headers (the cross libc is a
+	 * package of its own): the probe includes one */
+	if (c->cross)
+		sv_pushv(&argv, (char *const[]){ "-include", "stdio.h", NULL });
+	char *rest[] = { flag, "-x", "c", "-c", "-o", "/dev/null", "/dev/null", NULL };
+	sv_pushv(&argv, rest);
 	struct strbuf err = STRBUF_INIT;
 	struct child_exit ex;
-	int ok = run_capture(argv, CHILD_DEVNULL, 30, 4096, NULL, &err, &ex) == 0 && ex.outcome == CHILD_EXITED &&
+	int ok = run_capture(argv.v, CHILD_DEVNULL, 30, 4096, NULL, &err, &ex) == 0 && ex.outcome == CHILD_EXITED &&
 		 ex.exit_code == 0;
+	sv_clear(&argv);
 	if (!ok)
-		snprintf(why, n, "%s does not accept %s: %.*s", c->name, flag, (int)strcspn(err.buf ? err.buf : "", "\n"),
-			 err.buf ? err.buf : "");
+		snprintf(why, n, "%s %s %s: %.*s", c->name, c->cross ? "cannot build C here with" : "does not accept",
+			 flag, (int)strcspn(err.buf ? err.buf : "", "\n"), err.buf ? err.buf : "");
 	sb_release(&err);
 	free(flag);
 	return ok;
@@ -238,13 +248,20 @@ int cell_spec_same_build(const struct cell_spec *a, const struct cell_spec *b)
 	       a->pgo == b->pgo && sv_equal(&a->cflags, &b->cflags);
 }
 
+/* Whether any of the globs matches s. */
+static int glob_any(const struct strvec *globs, const char *s)
+{
+	for (size_t i = 0; i < globs->n; i++)
+		if (fnmatch(globs->v[i], s, 0) == 0)
+			return 1;
+	return 0;
+}
+
 /* A suite glob such as "fizzbuzz/sse" or "yes/[bv]*" against family/variant. */
 static int variant_selected(const struct suite *s, const char *family, const char *variant)
 {
 	char *id = xasprintf("%s/%s", family, variant);
-	int sel = 0;
-	for (size_t i = 0; i < s->variants.n && !sel; i++)
-		sel = fnmatch(s->variants.v[i], id, 0) == 0;
+	int sel = glob_any(&s->variants, id);
 	free(id);
 	return sel;
 }
@@ -382,9 +399,13 @@ static void add_variant_cells(struct planner *pl, struct family *f, struct varia
 static void add_cross_cells(struct planner *pl, struct family *f, struct variant *v)
 {
 	const struct suite *s = pl->in->suite;
+	char *fv = xasprintf("%s/%s", f->name, v->name);
 	for (size_t xi = 0; xi < s->ncross; xi++)
 		for (size_t oi = 0; oi < s->opt.n; oi++)
 			for (size_t mi = 0; mi < s->cross[xi].march.n; mi++) {
+				/* a target may build only some variants (gcc 12 has no RVV intrinsics) */
+				if (s->cross[xi].variants.n && !glob_any(&s->cross[xi].variants, fv))
+					continue;
 				struct cell *c = new_cell(pl->out, &pl->alloc);
 				struct compiler *comp = &pl->out->compilers[pl->ncomp + xi];
 				c->spec.family = f;
@@ -397,10 +418,12 @@ static void add_cross_cells(struct planner *pl, struct family *f, struct variant
 				c->spec.size = sizes_lookup(s->cross[xi].sizes, f, v->name, suite_size_for(s, f, v->name));
 				c->spec.config = xasprintf("%s/%s/%s", comp->name, c->spec.opt, c->spec.march);
 				c->spec.id = xasprintf("%s/%s@%s", f->name, v->name, c->spec.config);
+				sv_pushv(&c->spec.cflags, s->cross[xi].cflags.v);
 				sv_push(&c->spec.cflags, c->spec.opt);
 				sv_pushf(&c->spec.cflags, "-march=%s", c->spec.march);
 				set_run_args(c, f, &v->args);
 			}
+	free(fv);
 }
 
 /* References once per family (and placement/consumer). */
@@ -454,8 +477,9 @@ struct march_probe {
 	char why[512];
 };
 
-/* A reference's program, or a cross cell's tools and instruction set. */
-static void check_reference_or_cross(struct cell *c)
+/* A reference's program, or a cross cell's tools and instruction set;
+ * returns 1 when a cross cell's tools are missing. */
+static int check_reference_or_cross(struct cell *c)
 {
 	const struct cell_spec *sp = &c->spec;
 	if (sp->reference) {
@@ -464,10 +488,11 @@ static void check_reference_or_cross(struct cell *c)
 			cell_set_status(c, CELL_UNSUPPORTED, "reference program '%s' not found on PATH",
 					sp->reference->argv.v[0]);
 		free(prog);
-		return;
+		return 0;
 	}
 	char *emu = find_on_path(sp->cross->run_prefix.v[0]);
-	if (!sp->compiler->path || !emu)
+	int missing = !sp->compiler->path || !emu;
+	if (missing)
 		cell_set_status(c, CELL_UNSUPPORTED, "cross tools missing (%s%s%s): install %s",
 				sp->compiler->path ? "" : sp->compiler->name, !sp->compiler->path && !emu ? ", " : "",
 				emu ? "" : sp->cross->run_prefix.v[0], sp->cross->packages ? sp->cross->packages : "them");
@@ -475,6 +500,7 @@ static void check_reference_or_cross(struct cell *c)
 		cell_set_status(c, CELL_UNSUPPORTED, "%s is written for the host's instruction set, not %s",
 				sp->variant->name, sp->march);
 	free(emu);
+	return missing;
 }
 
 /* Whether the compiler takes the cell's -march; at most one probe per
@@ -492,8 +518,10 @@ static void check_march(const struct plan_input *in, struct cell *c, struct marc
 		pr->ok = in->probe_march ? in->probe_march(c->spec.compiler, c->spec.march, pr->why, sizeof(pr->why))
 					 : compiler_accepts_march(c->spec.compiler, c->spec.march, pr->why, sizeof(pr->why));
 	}
+	const char *pkgs = c->spec.cross ? c->spec.cross->packages : NULL;
 	if (!pr->ok)
-		cell_set_status(c, CELL_UNSUPPORTED, "%s", pr->why);
+		cell_set_status(c, CELL_UNSUPPORTED, "%s%s%s%s", pr->why, pkgs ? " (install " : "", pkgs ? pkgs : "",
+				pkgs ? ")" : "");
 }
 
 /* Decides what cannot run here, with reasons, in plan order. */
@@ -502,6 +530,8 @@ static void check_cells(const struct plan_input *in, struct plan *out)
 	int (*has_flag)(const char *) = in->has_cpu_flag ? in->has_cpu_flag : host_has_cpu_flag;
 	struct march_probe *probes = xcalloc(out->n + 1, sizeof(*probes));
 	size_t nprobes = 0;
+	const struct suite *s = in->suite;
+	unsigned char *cross_warned = xcalloc(s->ncross + 1, 1);
 	for (size_t i = 0; i < out->n; i++) {
 		struct cell *c = &out->cells[i];
 		const struct cell_spec *sp = &c->spec;
@@ -509,10 +539,17 @@ static void check_cells(const struct plan_input *in, struct plan *out)
 			cell_set_status(c, CELL_SKIPPED, "not selected by --only %s", in->only);
 			continue;
 		}
-		if (sp->reference || sp->cross)
-			check_reference_or_cross(c);
+		/* missing cross tools are said once per target too, so the rows are not missed in a long table */
+		if ((sp->reference || sp->cross) && check_reference_or_cross(c) && !cross_warned[sp->cross - s->cross]++)
+			sv_pushf(&out->warnings, "cross target %s: %s; its cells are unsupported", sp->compiler->name,
+				 c->reason);
 		if (sp->reference || c->status != CELL_PENDING)
 			continue;
+		if (sp->variant->requires_march.n && !glob_any(&sp->variant->requires_march, sp->march)) {
+			cell_set_status(c, CELL_UNSUPPORTED, "%s needs a -march matching %s, not %s", sp->variant->name,
+					sp->variant->requires_march.v[0], sp->march);
+			continue;
+		}
 		if (!sp->compiler->path) {
 			char *pkg = compiler_package(sp->compiler->name);
 			if (pkg)
@@ -543,6 +580,7 @@ static void check_cells(const struct plan_input *in, struct plan *out)
 			check_march(in, c, probes, &nprobes);
 	}
 	free(probes);
+	free(cross_warned);
 }
 
 /* A pin on a CPU this host lacks is remapped to one it has, with a warning. */
@@ -638,8 +676,11 @@ int plan_build(const struct plan_input *in, struct plan *out)
 	out->compilers = xcalloc(out->ncompilers + 1, sizeof(*out->compilers));
 	for (size_t i = 0; i < comps.n; i++)
 		compiler_probe(&out->compilers[i], comps.v[i]);
-	for (size_t i = 0; i < s->ncross; i++)
+	for (size_t i = 0; i < s->ncross; i++) {
 		compiler_probe(&out->compilers[comps.n + i], s->cross[i].compiler);
+		out->compilers[comps.n + i].target_flags = s->cross[i].cflags.n ? s->cross[i].cflags.v : NULL;
+		out->compilers[comps.n + i].cross = 1;
+	}
 	struct strvec default_alloc = STRVEC_INIT;
 	sv_push(&default_alloc, "glibc");
 	/* a suite without "flags" has one unnamed empty set: ids as before */

@@ -62,6 +62,8 @@ struct compiler {
 	char *identity; /* sha256 of path and the whole --version text */
 	int is_clang;   /* from --version: clang takes -fprofile-instr-*, has no per-pass -O flags */
 	int major;      /* major version from --version, 0 when unknown */
+	char *const *target_flags; /* a cross target's cflags (--target=...), borrowed; NULL: none */
+	int cross;                 /* builds for another machine: the probe also needs its C library */
 };
 
 /* CPUs a cell runs on: a CPU number, or PIN_NONE (not pinned). */
@@ -145,7 +147,7 @@ enum counters_state {
 /* Cycles and instructions per unit (counters.h). */
 struct cell_counters {
 	enum counters_state state;
-	char *source;                /* perf, callgrind */
+	char *source;                /* perf, callgrind, qemu (emulated cells) */
 	uint64_t size;
 	char *unit;
 	double cycles_per_unit, instructions_per_unit; /* NAN when not counted */

@@ -601,12 +601,6 @@ static void count_stage(struct run *r, struct cell *c)
 	    !c->build.binary)
 		return;
 	struct cell_counters *k = &c->measure.counters;
-	if (sp->cross) {
-		cell_counters_free(k);
-		k->state = COUNTERS_SKIPPED;
-		k->why = xstrdup("emulated: counting the emulator would not count the target");
-		return;
-	}
 	double t0 = now_monotonic();
 	json_t *j = counters_measure(c, r->counter_src, r->timeout * 20);
 	cell_counters_from_json(k, j);

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The one dependency step of flagbench, used by ./run.sh and `make test`:
 # installs the Debian packages that are missing and says what it does.
-# usage: scripts/deps.sh [run|test|slow|compilers]
+# usage: scripts/deps.sh [run|test|slow|compilers|riscv]
 #   test adds what only the tests need, slow adds the fuzzers' runtime,
-#   compilers every gcc and clang version the archive has (issue 13).
+#   compilers every gcc and clang version the archive has (issue 13),
+#   riscv the cross tools of seed001's RISC-V cells (issue 15).
 # It installs what it can and names what it could not.  Only a missing
 # build dependency (compiler, make, the libraries the harness links) is an
 # error (exit 1): without an optional package (chromium, an allocator, pv)
@@ -23,6 +24,11 @@ want_slow="libclang-rt-14-dev"
 want_test="$want_test nodejs"
 command -v npm >/dev/null || want_test="$want_test npm"
 # ---- end nightly ----
+# ---- riscv (issue 15): the RISC-V cells of seed001, built by the cross gcc
+# (portable variants) and clang-16 (RVV 1.0 intrinsics), run and counted
+# under qemu-riscv64; optional, only on request: `scripts/deps.sh riscv`
+want_riscv="qemu-user gcc-riscv64-linux-gnu libc6-dev-riscv64-cross clang-16"
+# ---- end riscv ----
 
 # ---- compilers (issue 13): every gcc and clang version the archive has, and
 # the llvm-profdata and profile runtime of each clang (PGO merges profiles
@@ -56,7 +62,8 @@ run) ;;
 test) need="$need $need_test" want="$want $want_test" ;;
 slow) need="$need $need_test" want="$want $want_test $want_slow" ;;
 compilers) want="$want $(compilers_wanted)" ;;
-*) echo "flagbench: usage: scripts/deps.sh [run|test|slow|compilers]" >&2; exit 2 ;;
+riscv) want="$want $want_riscv" ;;
+*) echo "flagbench: usage: scripts/deps.sh [run|test|slow|compilers|riscv]" >&2; exit 2 ;;
 esac
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }

@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "qemucount.h"
 #include "runcmd.h"
 #include "verify.h"
 
@@ -173,6 +174,9 @@ json_t *counters_measure(const struct cell *c, enum counter_source src, double t
 {
 	if (!c->build.binary)
 		return skipped("%s", "no binary");
+	/* emulated (cross) cells: the target's instructions, traced by qemu */
+	if (c->spec.cross)
+		return qemucount_measure(c, unit_singular(c), timeout_s);
 	if (src == COUNTERS_PERF)
 		return by_perf(c, timeout_s);
 	if (src == COUNTERS_NONE)

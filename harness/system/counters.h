@@ -13,8 +13,10 @@
  * timeout, LD_PRELOAD through the child's environment, pinned to the
  * cell's single CPU for perf); perf's child is held before exec
  * (struct child .hold) until the counters are attached to its pid.
+ * Emulated (cross) cells are counted by qemucount.h, whatever the host
+ * offers: instructions of the target, traced by qemu ("source": "qemu").
  * The result goes into the cell's "counters" object:
- *   {"source": "perf"|"callgrind", "size": n, "cycles_per_unit",
+ *   {"source": "perf"|"callgrind"|"qemu", "size": n, "cycles_per_unit",
  *    "instructions_per_unit", "unit"} or {"skipped": "why"}.
  */
 #ifndef FLAGBENCH_COUNTERS_H

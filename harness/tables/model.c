@@ -122,6 +122,8 @@ void model_format_value(double v, const char *unit, char *buf, size_t n)
 {
 	if (bytes_unit(unit))
 		format_rate(v, buf, n);
+	else if (!strcmp(unit, "bytes")) /* a size: 1024-based, whole bytes below 1 KiB */
+		snprintf(buf, n, v < 1024 ? "%.0f B" : v < 1048576 ? "%.1f KiB" : "%.2f MiB", v < 1024 ? v : v < 1048576 ? v / 1024 : v / 1048576);
 	else if (per_op(unit) && v > 0)
 		snprintf(buf, n, "%.*f usec/op", digits(1e6 / v, 3), 1e6 / v);
 	else if (v >= 1e9)
@@ -614,11 +616,12 @@ static struct mcell against_fn(struct model *m, struct fsrc *f, const struct var
 	return ratio_cell(m, f, c, find(f, v->name, base));
 }
 
-/* Counters per unit of work: arg "instructions" or "cycles". */
+/* Counters per unit of work: arg "instructions" or "cycles"; or the .text size: "text_bytes". */
 static struct mcell counter_fn(struct model *m, struct fsrc *f, const struct var *v, size_t k, const void *arg)
 {
 	struct src *s = find(f, v->name, f->cfgs[k]);
-	json_t *x = json_object_get(json_object_get(s ? s->j : NULL, "counters"), own(m, "%s_per_unit", (const char *)arg));
+	json_t *cell = s ? s->j : NULL, *x = !strcmp(arg, "text_bytes") ? json_object_get(cell, "text_bytes")
+		: json_object_get(json_object_get(cell, "counters"), own(m, "%s_per_unit", (const char *)arg));
 	if (!s || strcmp(s->status, "ok") || !json_is_number(x))
 		return word(!s ? "absent" : strcmp(s->status, "ok") ? s->status : "n/a");
 	return (struct mcell){ MS_OK, NULL, json_number_value(x), NAN, NAN, NAN, NAN, 0, s->id, NAN };
@@ -674,8 +677,9 @@ static const char *lead_words(const struct mcell *a, const struct mcell *b)
 	return a->lo > b->hi ? "beyond both intervals" : "a tie within the intervals";
 }
 
-/* The answer in words, from the throughput table. */
-static void answer(struct model *m, struct mfamily *fam, const struct mtable *t)
+/* The answer in words, from the throughput table; for emulated cells, whose
+ * times say little about the target, from the instructions table (fewest). */
+static void answer(struct model *m, struct mfamily *fam, const struct mtable *t, int fewest)
 {
 	const char **won = alloc(m, 2 * t->nrows * sizeof(*won));
 	size_t n = 0, real = 0;
@@ -686,7 +690,7 @@ static void answer(struct model *m, struct mfamily *fam, const struct mtable *t)
 		for (size_t i = 0; i < t->ncols; i++)
 			if (c[i].state == MS_OK && !t->rows[r].ref) {
 				int j = k++;
-				for (; j > 0 && c[order[j - 1]].value < c[i].value; j--)
+				for (; j > 0 && (fewest ? c[order[j - 1]].value > c[i].value : c[order[j - 1]].value < c[i].value); j--)
 					order[j] = order[j - 1];
 				order[j] = (int)i;
 			}
@@ -695,12 +699,17 @@ static void answer(struct model *m, struct mfamily *fam, const struct mtable *t)
 		if (k < 2)
 			continue;
 		const struct mcell *a = &c[order[0]], *b = &c[order[1]], *z = &c[order[k - 1]];
-		model_format_ratio(a->value / b->value, r1, sizeof(r1));
-		model_format_ratio(a->value / z->value, r2, sizeof(r2));
-		sv_pushf(&fam->answer, "%s/%s: %s fastest, %s the runner-up %s (%s)%s%s%s%s", fam->name, t->rows[r].label,
+		model_format_ratio(fewest ? b->value / a->value : a->value / b->value, r1, sizeof(r1));
+		model_format_ratio(fewest ? z->value / a->value : a->value / z->value, r2, sizeof(r2));
+		if (fewest)
+			sv_pushf(&fam->answer, "%s/%s: %s fewest instructions, the runner-up %s counts %s as many%s%s%s%s",
+				 fam->name, t->rows[r].label, t->cols[order[0]], t->cols[order[1]], r1,
+				 k > 2 ? ", the most " : "", k > 2 ? t->cols[order[k - 1]] : "", k > 2 ? " " : "", k > 2 ? r2 : "");
+		else
+			sv_pushf(&fam->answer, "%s/%s: %s fastest, %s the runner-up %s (%s)%s%s%s%s", fam->name, t->rows[r].label,
 			 t->cols[order[0]], r1, t->cols[order[1]], lead_words(a, b), k > 2 ? ", " : "", k > 2 ? r2 : "",
 			 k > 2 ? " the slowest " : "", k > 2 ? t->cols[order[k - 1]] : "");
-		real += !strcmp(lead_words(a, b), "beyond both intervals");
+		real += fewest || !strcmp(lead_words(a, b), "beyond both intervals"); /* counts are exact */
 		won[2 * n] = config_part(m, t->cols[order[0]], 0, 1);
 		won[2 * n++ + 1] = config_part(m, t->cols[order[0]], 1, -1);
 	}
@@ -715,7 +724,9 @@ static void answer(struct model *m, struct mfamily *fam, const struct mtable *t)
 			if (c > count[part])
 				best[part] = i, count[part] = c;
 		}
-	sv_pushf(&fam->answer, "%s: most often fastest: compiler %s for %zu of %zu variants, flags %s for %zu of %zu; "
+	sv_pushf(&fam->answer, fewest ? "%s: most often fewest instructions: compiler %s for %zu of %zu variants, flags %s for "
+					"%zu of %zu; %zu of these %zu leads are exact counts"
+				      : "%s: most often fastest: compiler %s for %zu of %zu variants, flags %s for %zu of %zu; "
 			       "%zu of these %zu leads are beyond both intervals", fam->name, won[2 * best[0]], count[0],
 		 n, won[2 * best[1] + 1], count[1], n, real, n);
 }
@@ -725,8 +736,11 @@ static void one_run_family(struct model *m, struct mfamily *fam, struct fsrc *f,
 	int perop = per_op(f->unit), hasbase = 0;
 	struct mtable *t = table(m, fam, f, "throughput", MF_VALUE, f->cfgs, f->ncfgs, 1, value_fn, NULL);
 	t->unit = f->unit;
+	size_t len = strlen(f->name);
+	int emulated = len > 11 && !strcmp(f->name + len - 11, " (emulated)");
 	shares(t);
-	answer(m, fam, t);
+	if (!emulated)
+		answer(m, fam, t, 0);
 	finish_table(fam, t,
 		     own(m, "%s (%s): %s, median", f->title, f->name,
 			 perop ? "time per operation (usec/op, lower is faster)"
@@ -762,8 +776,19 @@ static void one_run_family(struct model *m, struct mfamily *fam, struct fsrc *f,
 		t->unit = unit;
 		t->nrows = unit ? t->nrows : 0;
 		finish_table(fam, t, own(m, "%s: %s per unit of work", f->title, what),
-			     own(m, "%s per unit of work, counted in one run of the program (perf or callgrind).", what));
+			     own(m, "%s per unit of work, counted in one run of the program (perf, callgrind, or qemu for "
+				    "emulated cells).", what));
+		if (emulated && !cy && t->nrows)
+			answer(m, fam, t, 1);
 	}
+	t = table(m, fam, f, "text_bytes", MF_VALUE, f->cfgs, f->ncfgs, 0, counter_fn, "text_bytes");
+	t->unit = "bytes";
+	int sized = 0; /* results from before text_bytes have no such table */
+	for (size_t i = 0; i < f->n; i++)
+		sized |= json_is_integer(json_object_get(f->cells[i].j, "text_bytes"));
+	t->nrows = sized ? t->nrows : 0;
+	finish_table(fam, t, own(m, "%s: size of the code (.text)", f->title),
+		     "The size of each binary's .text section: what a flag set costs in code.");
 	for (size_t i = 0; i < f->n; i++) {
 		struct src *c = &f->cells[i];
 		const char *why = str(c->j, "reason");

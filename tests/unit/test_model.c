@@ -245,6 +245,28 @@ static void test_answer_shares_and_views(void **state)
 	model_free(&m);
 }
 
+/* Emulated cells: the faster emulated build is the one with more instructions;
+ * the answer goes by the counts, fewest first. */
+static const char *const emulated_run = RUN(
+	"e", "host", "\"f\": {\"kind\": \"stream\", \"title\": \"F\"}",
+	SIMPLE("f", "v", "gcc/-O2/rv64gc", "gcc", "100", "1",
+	       "\"emulated\": true, \"counters\": {\"unit\": \"byte\", \"instructions_per_unit\": 40}, ") ","
+	SIMPLE("f", "v", "gcc/-O2/rv64gc_zbb", "gcc", "50", "1",
+	       "\"emulated\": true, \"counters\": {\"unit\": \"byte\", \"instructions_per_unit\": 30}, "));
+
+static void test_emulated_answer_by_counts(void **state)
+{
+	(void)state;
+	struct model m;
+	load(&m, emulated_run, NULL, NULL);
+	struct mfamily *f = model_family(&m, "f (emulated)");
+	assert_non_null(f);
+	assert_int_equal(f->answer.n, 1);
+	assert_string_equal(f->answer.v[0], "f (emulated)/v: gcc/-O2/rv64gc_zbb fewest instructions, the runner-up "
+					    "gcc/-O2/rv64gc counts 1.33x as many");
+	model_free(&m);
+}
+
 static void test_runs_side_by_side(void **state)
 {
 	(void)state;
@@ -337,6 +359,7 @@ int main(void)
 		cmocka_unit_test(test_formats),
 		cmocka_unit_test(test_values_intervals_marks),
 		cmocka_unit_test(test_answer_shares_and_views),
+		cmocka_unit_test(test_emulated_answer_by_counts),
 		cmocka_unit_test(test_runs_side_by_side),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_escaping),
