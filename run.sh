@@ -5,6 +5,7 @@
 #   ./run.sh [--cpu PROFILE] [--suite SUITE] [--out DIR] [any `flagbench run` option]
 # Defaults: --cpu host --suite quick --out results/<time>-<suite>-<cpu>.
 set -uo pipefail
+here=$PWD # --family-dir is relative to where run.sh was called
 cd "$(dirname "$0")" || exit 2
 
 scripts/deps.sh run || exit 2
@@ -14,7 +15,7 @@ cpu=host suite=quick out=""
 args=()
 while [ $# -gt 0 ]; do
     case "$1" in
-        --cpu|--suite|--out|-o|--resume)
+        --cpu|--suite|--out|-o|--resume|--family-dir)
             [ $# -ge 2 ] || { echo "flagbench: $1 needs a value" >&2; exit 2; } ;;&
         --cpu) cpu=$2; shift 2 ;;
         --cpu=*) cpu=${1#--cpu=}; shift ;;
@@ -23,10 +24,14 @@ while [ $# -gt 0 ]; do
         --out|-o) out=$2; shift 2 ;;
         --out=*) out=${1#--out=}; shift ;;
         --resume) out=$2; args+=("$1" "$2"); shift 2 ;;
+        --family-dir) d=$2; [[ "$d" = /* ]] || d="$here/$d"; args+=("--family-dir" "$d"); shift 2 ;;
+        --family-dir=*) d=${1#--family-dir=}; [[ "$d" = /* ]] || d="$here/$d"; args+=("--family-dir" "$d"); shift ;;
         --help|-h) build/flagbench run --help; exit 0 ;;
         *) args+=("$1"); shift ;;
     esac
 done
+# the projects suite builds Debian source packages: fetched once (scripts/project-sources.sh)
+if [ "$(basename "$suite" .json)" = projects ]; then scripts/deps.sh projects || exit 2; fi
 if [ -z "$out" ]; then
     out="results/$(date -u +%Y%m%dT%H%M%SZ)-$(basename "$suite" .json)-$(basename "$cpu" .json)"
 fi

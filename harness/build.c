@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <elf.h>
+#include <ftw.h>
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
@@ -12,46 +13,197 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "inputs.h"
 #include "runcmd.h"
 
-int build_cache_key(const struct cell *c, char key[65])
+/* Hashes the .c and .h files of one folder into sb (not recursive). */
+static void hash_folder_sources(struct strbuf *sb, const char *dir)
 {
-	char src[65];
-	if (sha256_file_hex(c->spec.variant->source, src, NULL) < 0)
-		return error("cannot read %s: %s", c->spec.variant->source, strerror(errno));
-	struct strbuf sb = STRBUF_INIT;
-	sb_addf(&sb, "flagbench-cache/1\n%s\n", c->spec.compiler->identity);
-	for (size_t i = 0; i < c->spec.cflags.n; i++)
-		sb_addf(&sb, "flag %s\n", c->spec.cflags.v[i]);
-	for (size_t i = 0; i < c->spec.family->libs.n; i++)
-		sb_addf(&sb, "lib %s\n", c->spec.family->libs.v[i]);
-	/* a profiled build depends on its training run (and the merging tool) */
-	if (c->spec.pgo)
-		sb_addf(&sb, "pgo train %llu %s\n", (unsigned long long)c->spec.train_size,
-			c->spec.profdata ? c->spec.profdata : "");
-	sb_addf(&sb, "source %s\n", src);
-	/* the family's other files (shared headers, included sources) count too */
-	char *dir = xstrdup(c->spec.variant->source);
-	char *slash = strrchr(dir, '/');
-	if (slash)
-		*slash = '\0';
 	struct dirent **ents;
-	int n = scandir(slash ? dir : ".", &ents, NULL, alphasort);
+	int n = scandir(dir, &ents, NULL, alphasort);
 	for (int i = 0; i < n; i++) {
 		size_t l = strlen(ents[i]->d_name);
 		/* every source beside the variant: a variant may include another */
 		if (l > 2 && (!strcmp(ents[i]->d_name + l - 2, ".h") || !strcmp(ents[i]->d_name + l - 2, ".c"))) {
-			char *h = xasprintf("%s/%s", slash ? dir : ".", ents[i]->d_name);
+			char *h = xasprintf("%s/%s", dir, ents[i]->d_name);
 			char hh[65];
 			if (sha256_file_hex(h, hh, NULL) == 0)
-				sb_addf(&sb, "header %s %s\n", ents[i]->d_name, hh);
+				sb_addf(sb, "header %s %s\n", ents[i]->d_name, hh);
 			free(h);
 		}
 		free(ents[i]);
 	}
 	if (n > 0)
 		free(ents);
-	free(dir);
+}
+
+/* The words a variant adds to its compile after the flags: -I and -D of
+ * the family then the variant, its sources, the family's and its -l. */
+static void variant_build_words(const struct cell *c, struct strvec *argv)
+{
+	const struct family *f = c->spec.family;
+	const struct variant *v = c->spec.variant;
+	for (size_t i = 0; i < f->include_dirs.n; i++)
+		sv_pushf(argv, "-I%s", f->include_dirs.v[i]);
+	for (size_t i = 0; i < v->include_dirs.n; i++)
+		sv_pushf(argv, "-I%s", v->include_dirs.v[i]);
+	for (size_t i = 0; i < f->defines.n; i++)
+		sv_pushf(argv, "-D%s", f->defines.v[i]);
+	for (size_t i = 0; i < v->defines.n; i++)
+		sv_pushf(argv, "-D%s", v->defines.v[i]);
+	sv_pushv(argv, v->sources.v);
+	for (size_t i = 0; i < f->libs.n; i++)
+		sv_pushf(argv, "-l%s", f->libs.v[i]);
+	for (size_t i = 0; i < v->libs.n; i++)
+		sv_pushf(argv, "-l%s", v->libs.v[i]);
+}
+
+/* ---- families with their own build system ("build" in family.json) ---- */
+
+static struct strvec tree_files; /* nftw has no context pointer */
+
+static int collect_file(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (type == FTW_F || type == FTW_SL)
+		sv_push(&tree_files, path);
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every file of the tree, by its path in the tree and its content. */
+static int hash_tree(struct strbuf *sb, const char *dir)
+{
+	sv_clear(&tree_files);
+	if (nftw(dir, collect_file, 16, FTW_PHYS) < 0)
+		return error("cannot read %s: %s", dir, strerror(errno));
+	if (tree_files.n)
+		qsort(tree_files.v, tree_files.n, sizeof(char *), cmp_str);
+	size_t skip = strlen(dir);
+	for (size_t i = 0; i < tree_files.n; i++) {
+		char h[65] = "link";
+		sha256_file_hex(tree_files.v[i], h, NULL);
+		sb_addf(sb, "file %s %s\n", tree_files.v[i] + skip, h);
+	}
+	sv_clear(&tree_files);
+	return 0;
+}
+
+static void join_words(struct strbuf *sb, char *const *v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		sb_addf(sb, "%s%s", sb->len ? " " : "", v[i]);
+}
+
+/* The build command's argv for a cell whose tree is copied to src. */
+static void build_command_argv(const struct cell *c, const char *src, struct strvec *argv)
+{
+	const struct family *f = c->spec.family;
+	struct strvec words = STRVEC_INIT, libs = STRVEC_INIT;
+	sv_pushv(&words, c->spec.cflags.v);
+	for (size_t i = 0; i < f->include_dirs.n; i++)
+		sv_pushf(&words, "-I%s", f->include_dirs.v[i]);
+	for (size_t i = 0; i < f->defines.n; i++)
+		sv_pushf(&words, "-D%s", f->defines.v[i]);
+	for (size_t i = 0; i < c->spec.variant->defines.n; i++)
+		sv_pushf(&words, "-D%s", c->spec.variant->defines.v[i]);
+	for (size_t i = 0; i < f->libs.n; i++)
+		sv_pushf(&libs, "-l%s", f->libs.v[i]);
+	struct strbuf cf = STRBUF_INIT, lf = STRBUF_INIT;
+	join_words(&cf, words.v);
+	join_words(&lf, libs.v);
+	const char *names[] = { "src", "cc", "cflags", "ldflags", "variant" };
+	const char *values[] = { src, c->spec.compiler->path, cf.buf ? cf.buf : "", lf.buf ? lf.buf : "",
+				 c->spec.variant->name };
+	for (size_t i = 0; i < f->build_command.n; i++) {
+		char *w = xstrdup(f->build_command.v[i]);
+		for (size_t k = 0; k < 5; k++) {
+			char *n = placeholder_replace(w, names[k], values[k]);
+			free(w);
+			w = n;
+		}
+		sv_push(argv, w);
+		free(w);
+	}
+	sb_release(&cf);
+	sb_release(&lf);
+	sv_clear(&words);
+	sv_clear(&libs);
+}
+
+/* The cache key's part for a build-command family: the whole source tree
+ * and the command with everything but the private folder substituted. */
+static int build_command_key(const struct cell *c, struct strbuf *sb)
+{
+	struct strvec argv = STRVEC_INIT;
+	build_command_argv(c, "{src}", &argv);
+	for (size_t i = 0; i < argv.n; i++)
+		sb_addf(sb, "build %s\n", argv.v[i]);
+	sb_addf(sb, "binary %s\n", c->spec.family->build_binary);
+	sv_clear(&argv);
+	return hash_tree(sb, c->spec.variant->source);
+}
+
+/* a profiled build depends on its training run (and the merging tool) */
+static void build_key_pgo(const struct cell *c, struct strbuf *sb)
+{
+	if (c->spec.pgo)
+		sb_addf(sb, "pgo train %llu %s\n", (unsigned long long)c->spec.train_size,
+			c->spec.profdata ? c->spec.profdata : "");
+}
+
+int build_cache_key(const struct cell *c, char key[65])
+{
+	const struct variant *v = c->spec.variant;
+	if (c->spec.family->build_command.n) {
+		struct strbuf sb = STRBUF_INIT;
+		sb_addf(&sb, "flagbench-cache/2 build\n%s\n", c->spec.compiler->identity);
+		build_key_pgo(c, &sb);
+		int r = build_command_key(c, &sb);
+		sha256_hex(sb.buf ? sb.buf : "", sb.len, key);
+		sb_release(&sb);
+		return r;
+	}
+	struct strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "flagbench-cache/2\n%s\n", c->spec.compiler->identity);
+	for (size_t i = 0; i < c->spec.cflags.n; i++)
+		sb_addf(&sb, "flag %s\n", c->spec.cflags.v[i]);
+	build_key_pgo(c, &sb);
+	struct strvec words = STRVEC_INIT;
+	variant_build_words(c, &words);
+	/* paths in the family's folder as relative ones: the key stays where
+	 * the folder moves (flagbench try writes a new one each time) */
+	size_t dl = strlen(c->spec.family->dir);
+	for (size_t i = 0; i < words.n; i++) {
+		const char *w = words.v[i], *in = strstr(w, c->spec.family->dir);
+		if (in)
+			sb_addf(&sb, "word %.*s{family}%s\n", (int)(in - w), w, in + dl);
+		else
+			sb_addf(&sb, "word %s\n", w);
+	}
+	sv_clear(&words);
+	for (size_t i = 0; i < v->sources.n; i++) {
+		char src[65];
+		if (sha256_file_hex(v->sources.v[i], src, NULL) < 0) {
+			sb_release(&sb);
+			return error("cannot read %s: %s", v->sources.v[i], strerror(errno));
+		}
+		sb_addf(&sb, "source %s\n", src);
+	}
+	/* the family's other files (shared headers, included sources) count
+	 * too, and so do a variant folder's and the include folders' */
+	hash_folder_sources(&sb, c->spec.family->dir);
+	if (strcmp(v->source, v->sources.v[0]))
+		hash_folder_sources(&sb, v->source);
+	for (size_t i = 0; i < c->spec.family->include_dirs.n; i++)
+		hash_folder_sources(&sb, c->spec.family->include_dirs.v[i]);
+	for (size_t i = 0; i < v->include_dirs.n; i++)
+		hash_folder_sources(&sb, v->include_dirs.v[i]);
 	sha256_hex(sb.buf, sb.len, key);
 	sb_release(&sb);
 	return 0;
@@ -65,42 +217,91 @@ struct job {
 	struct child child;
 	struct strbuf err;
 	int running, done, ok;
+	const char *what;  /* "compiler", or "build command" (its own build system) */
+	char *src;         /* the private copy of the source tree, or NULL */
 	char reason[1024];
 };
 
-static void start_job(struct plan *p, struct job *j)
+/* The exact command, for provenance and to reproduce by hand. */
+static void write_command(const struct job *j, const struct strvec *argv)
 {
-	struct cell *c = &p->cells[j->first_cell];
-	struct strvec argv = STRVEC_INIT;
-	sv_push(&argv, c->spec.compiler->path);
-	sv_pushv(&argv, c->spec.cflags.v);
-	sv_push(&argv, "-o");
-	sv_push(&argv, j->tmp);
-	sv_push(&argv, c->spec.variant->source);
-	for (size_t i = 0; i < c->spec.family->libs.n; i++)
-		sv_pushf(&argv, "-l%s", c->spec.family->libs.v[i]);
-	/* the exact command, for provenance and to reproduce by hand */
 	struct strbuf cmd = STRBUF_INIT;
-	for (size_t i = 0; i < argv.n; i++)
-		sb_addf(&cmd, "%s%s", i ? " " : "", argv.v[i]);
+	for (size_t i = 0; i < argv->n; i++)
+		sb_addf(&cmd, "%s%s", i ? " " : "", argv->v[i]);
 	sb_adds(&cmd, "\n");
 	char *cmdfile = xasprintf("%s/command", j->dir);
 	write_file_atomic(cmdfile, cmd.buf, cmd.len);
 	free(cmdfile);
 	sb_release(&cmd);
+}
 
+/* Starts the job's command in dir (NULL: here), its stderr on a pipe. */
+static void launch_job(struct job *j, const struct strvec *argv, const char *dir)
+{
 	struct child ch = CHILD_INIT;
-	ch.argv = argv.v;
+	ch.argv = argv->v;
+	ch.dir = dir;
 	ch.in = CHILD_DEVNULL;
 	ch.out = CHILD_DEVNULL;
 	ch.err = CHILD_PIPE;
 	j->child = ch;
 	if (child_start(&j->child) < 0) {
 		j->done = 1;
-		snprintf(j->reason, sizeof(j->reason), "cannot run %s", c->spec.compiler->path);
+		snprintf(j->reason, sizeof(j->reason), "%s %s cannot run", j->what, argv->v[0]);
 	} else {
 		j->running = 1;
 	}
+}
+
+/* A family's own build system: its tree copied into the job's folder, the
+ * command run there; the binary it names is then moved into the cache. */
+static void start_build_command_job(struct plan *p, struct job *j)
+{
+	struct cell *c = &p->cells[j->first_cell];
+	const struct family *f = c->spec.family;
+	j->what = "build command";
+	j->src = xasprintf("%s/src.%ld", j->dir, (long)getpid());
+	char *cp[] = { "cp", "-a", "--", c->spec.variant->source, j->src, NULL };
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct child_exit ex;
+	run_capture(cp, CHILD_DEVNULL, 300, 4096, &out, &err, &ex);
+	sb_release(&out);
+	if (ex.outcome != CHILD_EXITED || ex.exit_code) {
+		j->done = 1;
+		snprintf(j->reason, sizeof(j->reason), "cannot copy %s: %.*s", c->spec.variant->source,
+			 (int)strcspn(err.buf ? err.buf : "", "\n"), err.buf ? err.buf : "");
+		sb_release(&err);
+		return;
+	}
+	sb_release(&err);
+	struct strvec argv = STRVEC_INIT;
+	build_command_argv(c, j->src, &argv);
+	write_command(j, &argv);
+	char *bin = placeholder_replace(f->build_binary, "src", j->src);
+	free(j->tmp);
+	j->tmp = placeholder_replace(bin, "variant", c->spec.variant->name);
+	free(bin);
+	launch_job(j, &argv, j->src);
+	sv_clear(&argv);
+}
+
+static void start_job(struct plan *p, struct job *j)
+{
+	struct cell *c = &p->cells[j->first_cell];
+	if (c->spec.family->build_command.n) {
+		start_build_command_job(p, j);
+		return;
+	}
+	j->what = "compiler";
+	struct strvec argv = STRVEC_INIT;
+	sv_push(&argv, c->spec.compiler->path);
+	sv_pushv(&argv, c->spec.cflags.v);
+	sv_push(&argv, "-o");
+	sv_push(&argv, j->tmp);
+	variant_build_words(c, &argv);
+	write_command(j, &argv);
+
+	launch_job(j, &argv, NULL);
 	/* argv strings are copied by exec in the child; the parent may free */
 	sv_clear(&argv);
 }
@@ -136,6 +337,8 @@ static void finish_job(struct job *j, double timeout_s)
 	if (ex.outcome == CHILD_EXITED && ex.exit_code == 0 && sha256_file_hex(j->tmp, sum, NULL) == 0 &&
 	    write_file_atomic(sum_path, sum, 64) == 0 && rename(j->tmp, j->prog) == 0) {
 		j->ok = 1;
+	} else if (ex.outcome == CHILD_EXITED && ex.exit_code == 0) {
+		snprintf(j->reason, sizeof(j->reason), "%s exited 0 but wrote no binary %s", j->what, j->tmp);
 	} else {
 		char how[128], first[700];
 		describe_exit(&ex, timeout_s, how, sizeof(how));
@@ -145,7 +348,7 @@ static void finish_job(struct job *j, double timeout_s)
 			while (e > j->err.buf && e[-1] != '\n')
 				e--;
 		first_lines(e ? e : j->err.buf, 3, first, sizeof(first));
-		snprintf(j->reason, sizeof(j->reason), "compiler %s: %s", how, first[0] ? first : "no message");
+		snprintf(j->reason, sizeof(j->reason), "%s %s: %s", j->what, how, first[0] ? first : "no message");
 		char *log = xasprintf("%s/stderr", j->dir);
 		write_file_atomic(log, j->err.buf ? j->err.buf : "", j->err.len);
 		free(log);
@@ -245,9 +448,27 @@ static void compile_argv(const struct cell *c, const char *extra, const char *ou
 	sv_push(argv, extra);
 	sv_push(argv, "-o");
 	sv_push(argv, out);
-	sv_push(argv, c->spec.variant->source);
-	for (size_t i = 0; i < c->spec.family->libs.n; i++)
-		sv_pushf(argv, "-l%s", c->spec.family->libs.v[i]);
+	variant_build_words(c, argv);
+}
+
+/* The training run's arguments: its size as argv[1], or in the family's
+ * args template ({N}; {input} is the cell's own input). */
+static void train_args(const struct cell *c, struct strvec *argv)
+{
+	const struct family *f = c->spec.family;
+	if (!f->args_template) {
+		sv_pushf(argv, "%llu", (unsigned long long)c->spec.train_size);
+		sv_pushv(argv, f->args.v);
+		sv_pushv(argv, c->spec.variant->args.v);
+		return;
+	}
+	const struct strvec *lists[] = { &f->args, &c->spec.variant->args };
+	for (int l = 0; l < 2; l++)
+		for (size_t i = 0; i < lists[l]->n; i++) {
+			char *w = placeholder_replace(lists[l]->v[i], "dir", f->dir);
+			sv_push_replaced(argv, w, "N", c->spec.train_size);
+			free(w);
+		}
 }
 
 /* The two phases of a profile-guided build, in dir (the cache entry):
@@ -272,11 +493,13 @@ static int build_pgo(struct cell *c, const char *dir, const char *prog, double t
 		r = pgo_step("instrumented build", argv.v, timeout_s, NULL, why, n);
 		sv_clear(&argv);
 	}
+	if (!r && c->spec.family->build_command.n) {
+		snprintf(why, n, "pgo is not supported for a family built by its own build command");
+		r = -1;
+	}
 	if (!r) {
 		sv_push(&argv, bin);
-		sv_pushf(&argv, "%llu", (unsigned long long)c->spec.train_size);
-		sv_pushv(&argv, c->spec.family->args.v);
-		sv_pushv(&argv, c->spec.variant->args.v);
+		train_args(c, &argv);
 		r = pgo_step("training run", argv.v, timeout_s, &c->build.train_s, why, n);
 		sv_clear(&argv);
 	}
@@ -479,6 +702,7 @@ int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double time
 		free(js[k].dir);
 		free(js[k].prog);
 		free(js[k].tmp);
+		free(js[k].src);
 		sb_release(&js[k].err);
 	}
 	free(js);

@@ -425,6 +425,25 @@ void free_cpu_profile(struct cpu_profile *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/* "family_dirs": folders of families, relative to the suite file. */
+static int suite_family_dirs(struct cfg *c, json_t *root, struct suite *s)
+{
+	struct strvec rel = STRVEC_INIT;
+	int r = get_string_list(c, root, "family_dirs", 0, &rel);
+	char *base = xstrdup(s->path ? s->path : c->file);
+	char *slash = strrchr(base, '/');
+	if (slash)
+		*slash = '\0';
+	for (size_t i = 0; !r && i < rel.n; i++)
+		if (rel.v[i][0] == '/')
+			sv_push(&s->family_dirs, rel.v[i]);
+		else
+			sv_pushf(&s->family_dirs, "%s/%s", slash ? base : ".", rel.v[i]);
+	free(base);
+	sv_clear(&rel);
+	return r;
+}
+
 /* "flags": {"base": [], "lto": ["-flto"], "pgo": "pgo"}: the set names
  * become part of cell ids, so they must be plain words. */
 static int parse_flag_sets(struct cfg *c, json_t *flags, struct suite *s)
@@ -491,7 +510,7 @@ int load_suite(const char *name, struct suite *s)
 	struct cfg c = { path, text, { { 0 } }, 0 };
 	static const char *const keys[] = { "name", "title", "description", "variants", "compilers", "opt",
 					    "march", "allocators", "placements", "consumers", "sizes", "runs",
-					    "warmup", "cooldown", "cross", "flags", NULL };
+					    "warmup", "cooldown", "cross", "family_dirs", "flags", NULL };
 	int r = check_keys(&c, root, keys);
 	if (!r)
 		r = get_string(&c, root, "name", 1, &s->name);
@@ -623,6 +642,8 @@ int load_suite(const char *name, struct suite *s)
 		pop(&c);
 		s->sizes = json_incref(sizes);
 	}
+	if (!r)
+		r = suite_family_dirs(&c, root, s);
 	if (!r && s->variants.n == 0) {
 		push_key(&c, "variants");
 		r = cfg_error(&c, "must name at least one variant glob");
@@ -650,6 +671,7 @@ void free_suite(struct suite *s)
 	sv_clear(&s->allocators);
 	sv_clear(&s->placements);
 	sv_clear(&s->consumers);
+	sv_clear(&s->family_dirs);
 	for (size_t i = 0; s->cross && s->cross[i].compiler; i++) {
 		free(s->cross[i].compiler);
 		free(s->cross[i].packages);
@@ -701,10 +723,136 @@ uint64_t suite_size_for(const struct suite *s, const struct family *f, const cha
 	return sizes_lookup(s->sizes, f, variant, f->default_size);
 }
 
+/* ---- family folders: paths, variant sources, declared checks ---- */
+
+/* A path in family.json is relative to the family folder and stays in it. */
+static int path_inside(struct cfg *c, const char *path)
+{
+	int bad = path[0] == '/';
+	for (const char *p = path; !bad && *p; p = strchr(p, '/') ? strchr(p, '/') + 1 : p + strlen(p))
+		bad = !strncmp(p, "..", 2) && (p[2] == '/' || p[2] == '\0');
+	if (bad)
+		return cfg_error(c, "'%s' leaves the family folder (paths are relative to it, without '..')", path);
+	return 0;
+}
+
+/* Every "{name}" in word must be one of known (NULL-terminated). */
+static int placeholders_known(struct cfg *c, const char *word, const char *const *known)
+{
+	for (const char *p = strchr(word, '{'); p; p = strchr(p + 1, '{')) {
+		const char *e = strchr(p, '}');
+		if (!e)
+			return cfg_error(c, "'%s': '{' without '}'", word);
+		int ok = 0;
+		for (const char *const *k = known; *k; k++)
+			ok |= strlen(*k) == (size_t)(e - p - 1) && !strncmp(*k, p + 1, (size_t)(e - p - 1));
+		if (!ok)
+			return cfg_error(c, "unknown placeholder '%.*s' in '%s'", (int)(e - p + 1), p, word);
+	}
+	return 0;
+}
+
+/* A list of relative paths, each checked by path_inside(). */
+static int get_path_list(struct cfg *c, json_t *obj, const char *key, struct strvec *out)
+{
+	size_t first = out->n;
+	if (get_string_list(c, obj, key, 0, out) < 0)
+		return -1;
+	push_key(c, key);
+	for (size_t i = first; i < out->n; i++) {
+		push_index(c, i - first);
+		int r = path_inside(c, out->v[i]);
+		pop(c);
+		if (r < 0) {
+			pop(c);
+			return -1;
+		}
+	}
+	pop(c);
+	return 0;
+}
+
+static int is_c_file(const struct dirent *e)
+{
+	size_t l = strlen(e->d_name);
+	return e->d_name[0] != '.' && l > 2 && !strcmp(e->d_name + l - 2, ".c");
+}
+
+/* The variant's sources: "source" (or NAME) as NAME.c, a .c file, or a
+ * folder whose .c files are all compiled and linked. */
+static int variant_sources(struct cfg *c, json_t *v, struct family *f, struct variant *out)
+{
+	char *rel = NULL;
+	if (get_string(c, v, "source", 0, &rel) < 0)
+		return -1;
+	if (rel) {
+		push_key(c, "source");
+		int r = path_inside(c, rel);
+		pop(c);
+		if (r < 0) {
+			free(rel);
+			return -1;
+		}
+	}
+	char *file = rel ? xasprintf("%s/%s", f->dir, rel) : xasprintf("%s/%s.c", f->dir, out->name);
+	char *folder = xasprintf("%s/%s", f->dir, rel ? rel : out->name);
+	struct stat st;
+	int r = 0;
+	push_key(c, rel ? "source" : "name");
+	if (f->build_command.n) {
+		/* its own build system: the source is a tree, the variant's
+		 * folder or else the whole family folder */
+		if (stat(folder, &st) == 0 && S_ISDIR(st.st_mode))
+			out->source = xstrdup(folder);
+		else if (rel)
+			r = cfg_error(c, "no folder %s", folder);
+		else
+			out->source = xstrdup(f->dir);
+	} else if (stat(file, &st) == 0 && S_ISREG(st.st_mode)) {
+		out->source = xstrdup(file);
+		sv_push(&out->sources, file);
+	} else if (stat(folder, &st) == 0 && S_ISDIR(st.st_mode)) {
+		struct dirent **ents;
+		int n = scandir(folder, &ents, is_c_file, alphasort);
+		for (int i = 0; i < n; i++) {
+			sv_pushf(&out->sources, "%s/%s", folder, ents[i]->d_name);
+			free(ents[i]);
+		}
+		if (n >= 0)
+			free(ents);
+		out->source = xstrdup(folder);
+		if (out->sources.n == 0)
+			r = cfg_error(c, "the variant folder %s holds no .c file", folder);
+	} else {
+		r = cfg_error(c, "no source file %s (nor a folder %s)", file, folder);
+	}
+	pop(c);
+	free(file);
+	free(folder);
+	free(rel);
+	return r;
+}
+
+/* include_dirs (made absolute), defines and libs of a family or variant. */
+static int build_words(struct cfg *c, json_t *obj, const char *dir, struct strvec *incs, struct strvec *defs,
+		       struct strvec *libs)
+{
+	struct strvec rel = STRVEC_INIT;
+	int r = get_path_list(c, obj, "include_dirs", &rel);
+	for (size_t i = 0; i < rel.n; i++)
+		sv_pushf(incs, "%s/%s", dir, rel.v[i]);
+	sv_clear(&rel);
+	if (!r)
+		r = get_string_list(c, obj, "defines", 0, defs);
+	if (!r && libs)
+		r = get_string_list(c, obj, "libs", 0, libs);
+	return r;
+}
+
 static int load_variant(struct cfg *c, json_t *v, struct family *f, struct variant *out)
 {
 	static const char *const keys[] = { "name", "title", "requires_flags", "requires_cpu", "requires_march",
-					    "args", "notes", NULL };
+					    "args", "notes", "source", "include_dirs", "defines", "libs", NULL };
 	memset(out, 0, sizeof(*out));
 	if (!json_is_object(v))
 		return cfg_error(c, "a variant must be an object with at least \"name\"");
@@ -722,17 +870,225 @@ static int load_variant(struct cfg *c, json_t *v, struct family *f, struct varia
 	if (!r)
 		r = get_string_list(c, v, "args", 0, &out->args);
 	if (!r)
+		r = build_words(c, v, f->dir, &out->include_dirs, &out->defines, &out->libs);
+	if (!r)
 		r = check_name(c, "name", out->name);
 	if (r)
 		return r;
-	out->source = xasprintf("%s/%s.c", f->dir, out->name);
-	if (access(out->source, R_OK) < 0) {
-		push_key(c, "name");
-		r = cfg_error(c, "no source file %s", out->source);
-		pop(c);
-	}
+	r = variant_sources(c, v, f, out);
 	if (!out->title)
 		out->title = xstrdup(out->name);
+	return r;
+}
+
+/* obj's "command": argv words with only the known placeholders; a program
+ * named by a path is the family's, made absolute from its folder. */
+static int get_command(struct cfg *c, json_t *obj, const struct family *f, const char *const *known,
+		       struct strvec *out)
+{
+	int r = get_string_list(c, obj, "command", 1, out);
+	push_key(c, "command");
+	for (size_t i = 0; !r && i < out->n; i++) {
+		push_index(c, i);
+		r = placeholders_known(c, out->v[i], known);
+		pop(c);
+	}
+	if (!r && !out->n)
+		r = cfg_error(c, "must name a program");
+	if (!r && strchr(out->v[0], '/')) {
+		push_index(c, 0);
+		r = path_inside(c, out->v[0]);
+		pop(c);
+		if (!r) {
+			const char *rel = out->v[0];
+			char *abs = xasprintf("%s/%s", f->dir, strncmp(rel, "./", 2) ? rel : rel + 2);
+			free(out->v[0]);
+			out->v[0] = abs;
+		}
+	}
+	pop(c);
+	return r;
+}
+
+/* "check": a built-in checker's name, "none", or one of {"same_as":
+ * VARIANT}, {"sha256": {"N": HEX}}, {"command": [ARGV...]}. */
+static int load_check(struct cfg *c, json_t *root, struct family *f)
+{
+	json_t *ck = json_object_get(root, "check");
+	if (!ck)
+		return cfg_error(c, "missing required key 'check'");
+	if (json_is_string(ck)) {
+		if (get_string(c, root, "check", 1, &f->check) < 0)
+			return -1;
+		f->check_kind = strcmp(f->check, "none") ? CHECK_KIND_BUILTIN : CHECK_KIND_NONE;
+		return 0;
+	}
+	push_key(c, "check");
+	int r = 0;
+	json_t *v;
+	if (!json_is_object(ck) || json_object_size(ck) != 1) {
+		r = cfg_error(c, "must be a checker's name, \"none\", or one of {\"same_as\": VARIANT}, "
+			      "{\"sha256\": {\"N\": HEX}}, {\"command\": [ARGV...]}");
+	} else if ((v = json_object_get(ck, "same_as"))) {
+		f->check_kind = CHECK_KIND_SAME_AS;
+		r = get_string(c, ck, "same_as", 1, &f->same_as);
+	} else if ((v = json_object_get(ck, "sha256"))) {
+		f->check_kind = CHECK_KIND_SHA256;
+		push_key(c, "sha256");
+		if (!json_is_object(v) || !json_object_size(v))
+			r = cfg_error(c, "must be an object like {\"1000\": \"<64 hex digits>\"}");
+		const char *k;
+		json_t *h;
+		json_object_foreach(v, k, h) {
+			uint64_t n;
+			push_key(c, k);
+			if (!r && parse_u64(k, &n) < 0)
+				r = cfg_error(c, "'%s' is not a size", k);
+			if (!r && (!json_is_string(h) || json_string_length(h) != 64 ||
+				   strspn(json_string_value(h), "0123456789abcdefABCDEF") != 64))
+				r = cfg_error(c, "must be a SHA-256 as 64 hex digits");
+			pop(c);
+		}
+		pop(c);
+		f->sha256 = json_incref(v);
+	} else if ((v = json_object_get(ck, "command"))) {
+		static const char *const known[] = { "N", "variant", NULL };
+		f->check_kind = CHECK_KIND_COMMAND;
+		r = get_command(c, ck, f, known, &f->check_command);
+	} else {
+		r = cfg_error(c, "unknown check; the keys are same_as, sha256 and command");
+	}
+	pop(c);
+	static const char *const names[] = { "", "same_as", "sha256", "command", "none" };
+	if (!r)
+		f->check = xstrdup(names[f->check_kind]);
+	return r;
+}
+
+/* "input": {"file": "corpus.txt"} shipped with the family, or
+ * {"command": ["./gen.sh", "{N}"]} whose stdout is the input (made once per
+ * size, harness/family_dir/inputs.h). */
+static int load_input(struct cfg *c, json_t *root, struct family *f)
+{
+	static const char *const keys[] = { "file", "command", NULL }, *const known[] = { "N", NULL };
+	json_t *in = json_object_get(root, "input");
+	if (!in)
+		return 0;
+	push_key(c, "input");
+	int r = 0;
+	if (!json_is_object(in) || json_object_size(in) != 1)
+		r = cfg_error(c, "must be {\"file\": PATH} or {\"command\": [ARGV...]}");
+	if (!r)
+		r = check_keys(c, in, keys);
+	char *file = NULL;
+	if (!r && json_object_get(in, "file")) {
+		r = get_string(c, in, "file", 1, &file);
+		push_key(c, "file");
+		if (!r)
+			r = path_inside(c, file);
+		if (!r) {
+			f->input_file = xasprintf("%s/%s", f->dir, file);
+			if (access(f->input_file, R_OK) < 0)
+				r = cfg_error(c, "cannot read %s: %s", f->input_file, strerror(errno));
+		}
+		pop(c);
+	} else if (!r) {
+		r = get_command(c, in, f, known, &f->input_command);
+	}
+	free(file);
+	pop(c);
+	return r;
+}
+
+/* "{N}" and "{input}" in the family's and the variants' args make them the
+ * whole argv of the program; any other "{...}" is an error. */
+static int check_arg_templates(struct cfg *c, struct family *f)
+{
+	static const char *const with_input[] = { "N", "input", "dir", NULL }, *const without[] = { "N", "dir", NULL };
+	const char *const *known = f->input_file || f->input_command.n ? with_input : without;
+	int r = 0;
+	push_key(c, "args");
+	for (size_t i = 0; !r && i < f->args.n; i++) {
+		push_index(c, i);
+		r = placeholders_known(c, f->args.v[i], known);
+		f->args_template |= strchr(f->args.v[i], '{') != NULL;
+		pop(c);
+	}
+	pop(c);
+	push_key(c, "variants");
+	for (size_t v = 0; !r && v < f->nvariants; v++) {
+		push_index(c, v);
+		push_key(c, "args");
+		for (size_t i = 0; !r && i < f->variants[v].args.n; i++) {
+			push_index(c, i);
+			r = placeholders_known(c, f->variants[v].args.v[i], known);
+			f->args_template |= strchr(f->variants[v].args.v[i], '{') != NULL;
+			pop(c);
+		}
+		pop(c);
+		pop(c);
+	}
+	pop(c);
+	return r;
+}
+
+/* "build": {"command": [ARGV...], "binary": "{src}/PATH"}. */
+static int load_build(struct cfg *c, json_t *root, struct family *f)
+{
+	static const char *const keys[] = { "command", "binary", NULL },
+				 *const known[] = { "src", "cc", "cflags", "ldflags", "variant", NULL },
+				 *const bin_known[] = { "src", "variant", NULL };
+	json_t *b = json_object_get(root, "build");
+	if (!b)
+		return 0;
+	push_key(c, "build");
+	int r = 0;
+	if (!json_is_object(b))
+		r = cfg_error(c, "must be {\"command\": [ARGV...], \"binary\": \"{src}/PROGRAM\"}");
+	if (!r)
+		r = check_keys(c, b, keys);
+	if (!r)
+		r = get_string_list(c, b, "command", 1, &f->build_command);
+	if (!r && !f->build_command.n) {
+		push_key(c, "command");
+		r = cfg_error(c, "must name a program");
+		pop(c);
+	}
+	push_key(c, "command");
+	for (size_t i = 0; !r && i < f->build_command.n; i++) {
+		push_index(c, i);
+		r = placeholders_known(c, f->build_command.v[i], known);
+		pop(c);
+	}
+	pop(c);
+	if (!r)
+		r = get_string(c, b, "binary", 1, &f->build_binary);
+	if (!r) {
+		push_key(c, "binary");
+		r = placeholders_known(c, f->build_binary, bin_known);
+		if (!r && strncmp(f->build_binary, "{src}/", 6))
+			r = cfg_error(c, "must be a path in the built tree: \"{src}/...\", not '%s'", f->build_binary);
+		if (!r)
+			r = path_inside(c, f->build_binary + 6);
+		pop(c);
+	}
+	pop(c);
+	return r;
+}
+
+/* After the variants: same_as names one of them. */
+static int check_same_as(struct cfg *c, struct family *f)
+{
+	if (f->check_kind != CHECK_KIND_SAME_AS)
+		return 0;
+	for (size_t i = 0; i < f->nvariants; i++)
+		if (!strcmp(f->variants[i].name, f->same_as))
+			return 0;
+	push_key(c, "check");
+	push_key(c, "same_as");
+	int r = cfg_error(c, "'%s' is not one of the family's variants", f->same_as);
+	pop(c);
+	pop(c);
 	return r;
 }
 
@@ -784,6 +1140,7 @@ int load_family(const char *dir, struct family *f)
 	struct cfg c = { path, text, { { 0 } }, 0 };
 	static const char *const keys[] = { "family", "title", "kind", "unit", "default_size", "check", "baseline",
 					    "libs", "args", "variants", "references", "notes", "counter_size",
+					    "include_dirs", "defines", "input", "build", "pass_size", "version_file",
 					    "train_size", NULL };
 	char *kind = NULL;
 	int r = check_keys(&c, root, keys);
@@ -830,7 +1187,11 @@ int load_family(const char *dir, struct family *f)
 		pop(&c);
 	}
 	if (!r)
-		r = get_string(&c, root, "check", 1, &f->check);
+		r = load_check(&c, root, f);
+	if (!r)
+		r = load_build(&c, root, f);
+	if (!r)
+		r = build_words(&c, root, f->dir, &f->include_dirs, &f->defines, NULL);
 	/* "baseline": null says the variants do different work (bignum's field
 	 * and curve operations), so no speedup between them is computed */
 	json_t *bl = json_object_get(root, "baseline");
@@ -887,6 +1248,40 @@ int load_family(const char *dir, struct family *f)
 			pop(&c);
 		}
 	}
+	if (!r)
+		r = check_same_as(&c, f);
+	if (!r)
+		r = load_input(&c, root, f);
+	if (!r)
+		r = check_arg_templates(&c, f);
+	char *vf = NULL;
+	if (!r)
+		r = get_string(&c, root, "version_file", 0, &vf);
+	if (!r && vf) {
+		/* the version of what the family builds, for results.json */
+		push_key(&c, "version_file");
+		r = path_inside(&c, vf);
+		char *vpath = xasprintf("%s/%s", f->dir, vf);
+		size_t vlen;
+		/* missing until the sources are fetched: the version is then unknown */
+		char *vtext = r ? NULL : read_file(vpath, &vlen);
+		if (vtext) {
+			vtext[strcspn(vtext, "\n")] = '\0';
+			f->version = vtext;
+		}
+		free(vpath);
+		pop(&c);
+	}
+	free(vf);
+	/* "pass_size": false: the program takes no N (argv is args alone) */
+	json_t *ps = json_object_get(root, "pass_size");
+	if (!r && ps && !json_is_boolean(ps)) {
+		push_key(&c, "pass_size");
+		r = cfg_error(&c, "must be true or false");
+		pop(&c);
+	}
+	if (!r && ps && json_is_false(ps))
+		f->args_template = 1;
 	if (!r && f->kind == KIND_COMPUTE)
 		f->rate_unit = xasprintf("%s/s", f->unit);
 	if (!r && !f->title)
@@ -907,6 +1302,10 @@ void free_family(struct family *f)
 		free(v->name);
 		free(v->title);
 		free(v->source);
+		sv_clear(&v->sources);
+		sv_clear(&v->include_dirs);
+		sv_clear(&v->defines);
+		sv_clear(&v->libs);
 		sv_clear(&v->requires_flags);
 		sv_clear(&v->requires_cpu);
 		sv_clear(&v->requires_march);
@@ -926,56 +1325,105 @@ void free_family(struct family *f)
 	free(f->rate_unit);
 	free(f->check);
 	free(f->baseline);
+	free(f->same_as);
+	free(f->same_as_binary);
+	json_decref(f->sha256);
+	sv_clear(&f->check_command);
+	sv_clear(&f->input_command);
+	sv_clear(&f->build_command);
+	free(f->build_binary);
+	free(f->version);
+	free(f->input_file);
+	sv_clear(&f->include_dirs);
+	sv_clear(&f->defines);
 	sv_clear(&f->libs);
 	sv_clear(&f->args);
 	json_decref(f->json);
 	memset(f, 0, sizeof(*f));
 }
 
-int load_all_families(struct family **out)
+/* Loads the families of dir: dir itself when it holds family.json, else
+ * each of its subfolders that does (sorted).  must_have: a folder with
+ * none at all is an error (a --family-dir, not variants/). */
+static int load_family_folder(const char *dir, int must_have, struct family **fams, size_t *count, size_t *cap)
 {
-	char *dir = xasprintf("%s/variants", project_root());
-	struct dirent **ents;
-	int n = scandir(dir, &ents, NULL, alphasort);
-	if (n < 0) {
-		error("cannot list %s: %s", dir, strerror(errno));
-		free(dir);
-		return -1;
-	}
-	struct family *fams = xcalloc((size_t)n, sizeof(*fams));
-	int count = 0, rc = 0;
-	for (int i = 0; i < n; i++) {
-		const char *name = ents[i]->d_name;
-		char *fdir = xasprintf("%s/%s", dir, name);
-		char *fj = xasprintf("%s/family.json", fdir);
-		if (name[0] != '.' && access(fj, R_OK) == 0) {
-			if (load_family(fdir, &fams[count]) < 0) {
-				rc = -1;
-			} else {
-				/* two folders naming one family would mix their cells */
-				for (int k = 0; k < count && rc == 0; k++)
-					if (!strcmp(fams[k].name, fams[count].name)) {
-						error("%s:1:1: family '%s' is also defined in %s/family.json", fj,
-						      fams[count].name, fams[k].dir);
-						rc = -1;
-					}
-				count++;
-			}
+	char *fj = xasprintf("%s/family.json", dir);
+	int single = access(fj, F_OK) == 0;
+	free(fj);
+	struct strvec dirs = STRVEC_INIT;
+	if (single) {
+		sv_push(&dirs, dir);
+	} else {
+		struct dirent **ents;
+		int n = scandir(dir, &ents, NULL, alphasort);
+		if (n < 0)
+			return error("cannot list %s: %s", dir, strerror(errno));
+		for (int i = 0; i < n; i++) {
+			char *sub = xasprintf("%s/%s/family.json", dir, ents[i]->d_name);
+			if (ents[i]->d_name[0] != '.' && access(sub, F_OK) == 0)
+				sv_pushf(&dirs, "%s/%s", dir, ents[i]->d_name);
+			free(sub);
+			free(ents[i]);
 		}
-		free(fj);
-		free(fdir);
-		free(ents[i]);
+		free(ents);
+		if (must_have && dirs.n == 0) {
+			sv_clear(&dirs);
+			return error("%s: no family.json there nor in its subfolders (a family folder holds family.json)",
+				     dir);
+		}
 	}
-	free(ents);
+	int rc = 0;
+	for (size_t i = 0; i < dirs.n; i++) {
+		if (*count == *cap) {
+			*cap = *cap ? 2 * *cap : 8;
+			*fams = xrealloc(*fams, *cap * sizeof(**fams));
+		}
+		if (load_family(dirs.v[i], &(*fams)[*count]) < 0) {
+			rc = -1;
+			continue;
+		}
+		for (size_t k = 0; k < *count; k++)
+			if (!strcmp((*fams)[k].name, (*fams)[*count].name)) {
+				/* two folders naming one family would mix their cells */
+				rc = error("%s/family.json:1:1: family '%s' is also defined in %s/family.json", dirs.v[i],
+					   (*fams)[k].name, (*fams)[k].dir);
+				break;
+			}
+		(*count)++;
+	}
+	sv_clear(&dirs);
+	return rc;
+}
+
+int load_families(const struct strvec *extra, struct family **out)
+{
+	struct family *fams = NULL;
+	size_t count = 0, cap = 0;
+	char *dir = xasprintf("%s/variants", project_root());
+	int rc = load_family_folder(dir, 0, &fams, &count, &cap);
 	free(dir);
+	for (size_t i = 0; extra && i < extra->n; i++) {
+		struct stat st;
+		char *abs = realpath(extra->v[i], NULL);
+		if (!abs || stat(abs, &st) < 0 || !S_ISDIR(st.st_mode))
+			rc = error("family folder %s: %s", extra->v[i], abs ? "not a folder" : strerror(errno));
+		else if (load_family_folder(abs, 1, &fams, &count, &cap) < 0)
+			rc = -1;
+		free(abs);
+	}
 	if (rc < 0) {
-		for (int i = 0; i < count; i++)
+		for (size_t i = 0; i < count; i++)
 			free_family(&fams[i]);
 		free(fams);
 		return -1;
 	}
-	*out = fams;
-	return count;
+	*out = fams ? fams : xcalloc(1, sizeof(*fams));
+	return (int)count;
+}
+
+int load_all_families(struct family **out)
+{
+	return load_families(NULL, out);
 }
 
 /* Every glob of a suite must select a variant: a typo ("sortsum/quik") would

@@ -37,11 +37,13 @@ struct cpu_profile {
 };
 
 struct variant {
-	char *name, *title, *source; /* source: path of the .c file */
+	char *name, *title, *source; /* source: NAME.c, or the folder NAME/ (family_dir.h) */
+	struct strvec sources;       /* every .c file compiled and linked: source, or the folder's */
 	struct strvec requires_flags, requires_cpu, args;
 	/* globs on -march: elsewhere the cell is unsupported (RISC-V vector
 	 * intrinsics need "rv64*v*"); empty: any */
 	struct strvec requires_march;
+	struct strvec include_dirs, defines, libs; /* added to the family's */
 };
 
 /* An external program measured beside the variants (GNU yes). */
@@ -49,6 +51,16 @@ struct reference {
 	char *name, *title;
 	struct strvec argv;   /* argv; "{N}" is replaced by the size */
 	int unbounded;        /* never stops by itself: the meter cuts it at the expected bytes */
+};
+
+/* How a family's output is checked: a checker built into flagbench
+ * (check.h), or one declared in family.json (checks/check_json.h). */
+enum check_kind {
+	CHECK_KIND_BUILTIN = 0, /* check names a checker in check.h */
+	CHECK_KIND_SAME_AS,     /* equal to the output of a variant (same_as) */
+	CHECK_KIND_SHA256,      /* sha256 {"N": "hex"} */
+	CHECK_KIND_COMMAND,     /* check_command reads the output on stdin, exit 0 = right */
+	CHECK_KIND_NONE,        /* not checked: the tables mark the cells unchecked */
 };
 
 struct family {
@@ -59,7 +71,22 @@ struct family {
 	uint64_t default_size;
 	uint64_t counter_size; /* size for instruction counting under callgrind; 0: the run's */
 	uint64_t train_size;  /* PGO training run's size; 0: counter_size, else the cell's */
-	char *check;          /* checker name (check.h) */
+	char *check;          /* checker name (check.h), or the JSON check's kind */
+	enum check_kind check_kind;
+	char *same_as;        /* CHECK_KIND_SAME_AS: the variant whose output is right */
+	json_t *sha256;       /* CHECK_KIND_SHA256: {"N": "hex"} */
+	struct strvec check_command; /* CHECK_KIND_COMMAND: argv, "{N}" replaced */
+	char *same_as_binary; /* set after the build: the same_as variant of the run's first config */
+	struct strvec include_dirs, defines; /* absolute -I folders, -D words */
+	int args_template;    /* args hold "{N}" or "{input}", or "pass_size": false: they are the whole argv (no N first) */
+	char *input_file;     /* "input": {"file": F}: shipped with the family (absolute), or NULL */
+	struct strvec input_command; /* "input": {"command": [...]}: its stdout, "{N}" replaced */
+	/* "build": {"command": [...], "binary": "{src}/prog"}: the family's own
+	 * build system, run in a private copy of the variant's source tree
+	 * (build.h); empty when the harness compiles the variants itself */
+	struct strvec build_command;
+	char *build_binary;
+	char *version;        /* "version_file"'s first line (a source package's version), or NULL */
 	char *baseline;       /* variant name */
 	struct strvec libs;   /* -l names, e.g. gmp */
 	struct strvec args;   /* extra arguments after N for every variant */
@@ -105,6 +132,7 @@ struct suite {
 	unsigned runs, warmup;
 	int has_runs, has_warmup;
 	double cooldown_s;        /* < 0: the profile's */
+	struct strvec family_dirs; /* "family_dirs", relative to the suite file, resolved */
 	json_t *json;
 };
 
@@ -117,6 +145,10 @@ void free_family(struct family *f);
 
 /* All families under variants/ (sorted by name); returns count or -1. */
 int load_all_families(struct family **out);
+/* The same, then the families of each of dirs: a family folder (holding
+ * family.json) or a folder of family folders.  A family name seen twice
+ * is an error. */
+int load_families(const struct strvec *dirs, struct family **out);
 
 /* Names of the profiles or suites available, for listings and errors
  * ("host" first for profiles). */

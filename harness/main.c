@@ -12,8 +12,10 @@
 #include "meter.h"
 #include "options.h"
 #include "model.h"
+#include "newfamily.h"
 #include "rerun.h"
 #include "run.h"
+#include "try.h"
 #include "topology.h"
 #include "util.h"
 
@@ -31,6 +33,8 @@ static const struct command commands[] = {
 	{ "cooldown", cmd_cooldown, "[options]: pause against thermal throttling" },
 	{ "topology", cmd_topology, "cpus, caches and producer/consumer placement classes" },
 	{ "doctor", cmd_doctor, "system checks: governor, turbo, smt, load, sensors, tools" },
+	{ "try", cmd_try, "FILE.c [--args ...] [--expect-...]: one C file across compilers and flags" },
+	{ "new", cmd_new, "family NAME [DIR]: write a family skeleton that runs as it is" },
 	{ "tables", cmd_tables, "RUN_DIR... [--format term|md|csv|json|tsv]: the tables of runs" },
 	{ "report", cmd_tables, "RUN_DIR: the tables of a run in the terminal (tables)" },
 	{ "merge", cmd_tables, "RUN_DIR...: runs side by side in Markdown (tables --format md)" },

@@ -13,6 +13,7 @@
 
 #include "allocators.h"
 #include "check.h"
+#include "inputs.h"
 #include "runcmd.h"
 #include "sysinfo.h"
 
@@ -279,8 +280,25 @@ static struct cell *new_cell(struct plan *p, size_t *alloc)
 	return c;
 }
 
+/* Args with "{N}" or "{input}" are the whole argv: {N} is the size here,
+ * {input} the input file once it is made (harness/family_dir/inputs.h). */
+static void push_templated(struct cell *c, const struct strvec *args)
+{
+	for (size_t i = 0; args && i < args->n; i++) {
+		char *w = placeholder_replace(args->v[i], "dir", c->spec.family->dir);
+		sv_push_replaced(&c->spec.run_args, w, "N", c->spec.size);
+		free(w);
+	}
+}
+
 static void set_run_args(struct cell *c, const struct family *f, const struct strvec *extra)
 {
+	if (f->args_template) {
+		push_templated(c, &f->args);
+		push_templated(c, extra);
+		c->spec.expected_bytes = UINT64_MAX;
+		return;
+	}
 	sv_pushf(&c->spec.run_args, "%llu", (unsigned long long)c->spec.size);
 	sv_pushv(&c->spec.run_args, f->args.v);
 	if (extra)
@@ -454,7 +472,7 @@ static int add_family_cells(struct planner *pl, struct family *f)
 {
 	const struct suite *s = pl->in->suite;
 	int used = 0;
-	if (!checker_find(f->check))
+	if (f->check_kind == CHECK_KIND_BUILTIN && !checker_find(f->check))
 		sv_pushf(&pl->out->warnings, "family %s names checker '%s', which flagbench does not have", f->name,
 			 f->check);
 	for (size_t vi = 0; vi < f->nvariants; vi++)

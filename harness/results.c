@@ -430,11 +430,13 @@ json_t *results_to_json(const struct run_state *rs)
 		const struct family *f = c->spec.family;
 		if (!json_object_get(fams, f->name))
 			json_object_set_new(fams, f->name,
-					    json_pack("{s:s, s:s, s:s, s:o, s:I, s:o}", "title", f->title, "kind",
+					    json_pack("{s:s, s:s, s:s, s:s, s:o, s:I, s:o}", "title", f->title, "check", f->check, "kind",
 						      family_kind_name(f->kind), "unit", f->unit, "baseline",
 						      f->baseline ? json_string(f->baseline) : json_null(),
 						      "size", (json_int_t)c->spec.size, "rate_unit",
 						      f->rate_unit ? json_string(f->rate_unit) : json_string("B/s")));
+		if (f->version && !json_object_get(json_object_get(fams, f->name), "version"))
+			json_object_set_new(json_object_get(fams, f->name), "version", json_string(f->version));
 		json_array_append_new(cells, cell_to_json(c, rs->plan));
 	}
 	return json_pack("{s:s, s:s, s:o, s:O, s:O, s:O, s:o, s:o}", "schema", RESULTS_SCHEMA, "flagbench_version",

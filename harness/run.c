@@ -17,6 +17,8 @@
 
 #include "allocators.h"
 #include "build.h"
+#include "check_json.h"
+#include "inputs.h"
 #include "config.h"
 #include "counters.h"
 #include "doctor.h"
@@ -41,6 +43,7 @@ struct run_opts {
 	double cooldown, timeout, build_timeout, verify_timeout;
 	uint64_t pipe_size;
 	int dry_run, help, no_counters, no_render;
+	struct strvec family_dirs;
 };
 
 #define RO(f) offsetof(struct run_opts, f)
@@ -62,6 +65,7 @@ static const struct option_def run_options[] = {
 	{ "max-runs", 0, OPT_UINT, RO(max_runs), "N", 2, 100000, "the most runs --precision may take (default 10 x --runs)" },
 	{ "order", 0, OPT_STRING, RO(order), "sequential|interleave", 0, 0, "cell after cell, or the cells' runs round-robin to spread drift" },
 	{ "resume", 0, OPT_STRING, RO(resume), "DIR", 0, 0, "finish an interrupted run: only the cells its journal lacks" },
+	{ "family-dir", 0, OPT_LIST, RO(family_dirs), "DIR", 0, 0, "families from DIR too: a family folder (family.json) or a folder of them; repeatable" },
 	{ "cache", 0, OPT_STRING, RO(cache), "DIR", 0, 0, "build cache (default build/cache)" },
 	{ "binaries-from", 0, OPT_STRING, RO(binaries_from), "DIR", 0, 0, "measure the binaries kept in run folder DIR instead of compiling (flagbench rerun)" },
 	{ "no-counters", 0, OPT_FLAG, RO(no_counters), NULL, 0, 0, "do not count cycles or instructions of compute cells" },
@@ -81,6 +85,7 @@ static void free_run_opts(struct run_opts *o)
 	free(o->cache);
 	free(o->consumer);
 	free(o->order);
+	sv_clear(&o->family_dirs);
 	free(o->binaries_from);
 }
 
@@ -166,6 +171,19 @@ static int accept_any_march(struct compiler *c, const char *march, char *why, si
 	return 1;
 }
 
+/* Whether a family's folder is one of dirs or in one of them. */
+static int from_family_dirs(const struct strvec *dirs, const char *fdir)
+{
+	int found = 0;
+	for (size_t i = 0; !found && i < dirs->n; i++) {
+		char *abs = realpath(dirs->v[i], NULL);
+		size_t l = abs ? strlen(abs) : 0;
+		found = abs && !strncmp(fdir, abs, l) && (fdir[l] == '\0' || fdir[l] == '/');
+		free(abs);
+	}
+	return found;
+}
+
 /* Options, profile, suite and families (not after --help). */
 static int run_load(struct run *r, int argc, char **argv)
 {
@@ -190,7 +208,16 @@ static int run_load(struct run *r, int argc, char **argv)
 		free_cpu_profile(&r->prof);
 		return EXIT_USAGE;
 	}
-	r->nfam = load_all_families(&r->fams);
+	/* the suite's family_dirs, then --family-dir */
+	struct strvec dirs = STRVEC_INIT;
+	sv_pushv(&dirs, r->suite.family_dirs.v);
+	sv_pushv(&dirs, o->family_dirs.v);
+	r->nfam = load_families(&dirs, &r->fams);
+	sv_clear(&dirs);
+	/* a family named by --family-dir runs whole, whatever the suite's globs */
+	for (int i = 0; i < r->nfam && o->family_dirs.n; i++)
+		if (from_family_dirs(&o->family_dirs, r->fams[i].dir))
+			sv_pushf(&r->suite.variants, "%s/*", r->fams[i].name);
 	if (r->nfam < 0) {
 		free_cpu_profile(&r->prof);
 		free_suite(&r->suite);
@@ -398,6 +425,13 @@ static void run_build(struct run *r)
 			now_monotonic() - t);
 		free(cache);
 		build_dedupe(&r->plan);
+	}
+	if (!r->o.dry_run) {
+		/* the families' inputs ({input}) and same_as binaries (check_json.h) */
+		char *cache = r->o.cache ? xstrdup(r->o.cache) : xasprintf("%s/build/cache", project_root());
+		inputs_prepare(&r->plan, cache, r->o.build_timeout > 0 ? r->o.build_timeout : 300);
+		free(cache);
+		check_json_prepare(&r->plan);
 	}
 	run_keep_binaries(&r->plan, r->rs.dir);
 	r->rs.phases.build_s = now_monotonic() - t;

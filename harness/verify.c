@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "check_json.h"
 #include "meter.h"
 #include "runcmd.h"
 
@@ -32,7 +33,8 @@ void cell_program_argv(const struct cell *c, struct strvec *out)
 int verify_cell(struct cell *c, double timeout_s)
 {
 	const struct checker *ck = checker_find(c->spec.family->check);
-	if (!ck) {
+	int declared = c->spec.family->check_kind != CHECK_KIND_BUILTIN; /* check_json.h */
+	if (!ck && !declared) {
 		cell_set_status(c, CELL_UNSUPPORTED, "no checker '%s' for family %s", c->spec.family->check, c->spec.family->name);
 		return -1;
 	}
@@ -87,7 +89,7 @@ int verify_cell(struct cell *c, double timeout_s)
 	double deadline = ch.started + timeout_s;
 	fcntl(ch.out_fd, F_SETFL, O_NONBLOCK);
 	check_set_source(&ch, deadline);
-	enum check_status cs = ck->check(&a, ch.out_fd, &rep);
+	enum check_status cs = declared ? check_json_run(c, ch.out_fd, deadline, &rep) : ck->check(&a, ch.out_fd, &rep);
 	int mismatch_in_time = cs == CHECK_MISMATCH && now_monotonic() < deadline;
 	/* After a mismatch, drain a little more: if the program then closes its
 	 * stdout itself, its exit status is its own and a crash is reported as
@@ -147,12 +149,19 @@ int verify_cell(struct cell *c, double timeout_s)
 		cell_set_status(c, CELL_CRASHED, "%s%s%s", how, first[0] ? ": " : "", first);
 	else if (cs == CHECK_MISMATCH)
 		cell_set_status(c, CELL_WRONG_OUTPUT, "%s", rep.message);
+	else if (cs == CHECK_CHECKER_FAILED)
+		cell_set_status(c, CELL_UNSUPPORTED, "the check could not run: %s", rep.message);
 	else if (cs == CHECK_BAD_ARGS)
 		cell_set_status(c, CELL_UNSUPPORTED, "checker rejects the arguments: %s", rep.message);
 	else if (cs != CHECK_OK)
 		cell_set_status(c, CELL_WRONG_OUTPUT, "%s", rep.message[0] ? rep.message : "checker failed");
 	else
 		rc = 0;
+	/* a declared check knows no size in advance: the verified output's
+	 * becomes the stream's, so throughput is known and the meter fails a
+	 * timed run that writes another amount */
+	if (rc == 0 && declared && c->spec.expected_bytes == UINT64_MAX && c->spec.family->kind == KIND_STREAM)
+		c->spec.expected_bytes = rep.bytes;
 	sb_release(&errtext);
 	sv_clear(&argv);
 	return rc;

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The one dependency step of flagbench, used by ./run.sh and `make test`:
 # installs the Debian packages that are missing and says what it does.
-# usage: scripts/deps.sh [run|test|slow|compilers|riscv]
+# usage: scripts/deps.sh [run|test|slow|compilers|riscv|projects]
 #   test adds what only the tests need, slow adds the fuzzers' runtime,
 #   compilers every gcc and clang version the archive has (issue 13),
-#   riscv the cross tools of seed001's RISC-V cells (issue 15).
+#   riscv the cross tools of seed001's RISC-V cells (issue 15),
+#   projects the Debian sources of variants-projects/ (issue 14).
 # It installs what it can and names what it could not.  Only a missing
 # build dependency (compiler, make, the libraries the harness links) is an
 # error (exit 1): without an optional package (chromium, an allocator, pv)
@@ -12,6 +13,9 @@
 # that need it skip with the reason.  Not root and no password-less sudo is
 # handled the same way: nothing is installed, the missing packages are named.
 set -u
+# ---- projects (issue 14): the Debian sources of variants-projects/ (deb-src, apt-get source)
+if [ "${1:-run}" = projects ]; then exec "$(dirname "$0")/project-sources.sh"; fi
+# ---- end projects ----
 need_run="gcc make pkg-config libjansson-dev nettle-dev libgmp-dev"
 want_run="clang hyperfine jq gnuplot-nox pv libmimalloc-dev libjemalloc-dev libgoogle-perftools-dev valgrind
           musl-tools"
@@ -63,7 +67,7 @@ test) need="$need $need_test" want="$want $want_test" ;;
 slow) need="$need $need_test" want="$want $want_test $want_slow" ;;
 compilers) want="$want $(compilers_wanted)" ;;
 riscv) want="$want $want_riscv" ;;
-*) echo "flagbench: usage: scripts/deps.sh [run|test|slow|compilers|riscv]" >&2; exit 2 ;;
+*) echo "flagbench: usage: scripts/deps.sh [run|test|slow|compilers|riscv|projects]" >&2; exit 2 ;;
 esac
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }

@@ -125,6 +125,7 @@ int cmd_check(int argc, char **argv)
 		      c->usage);
 		return EXIT_USAGE;
 	case CHECK_IO_ERROR:
+	case CHECK_CHECKER_FAILED:
 		error("%s", rep.message[0] ? rep.message : "read error");
 		return 1;
 	}

@@ -23,6 +23,7 @@ enum check_status {
 	CHECK_MISMATCH = 1, /* the output differs: report->message says where */
 	CHECK_BAD_ARGS = 2, /* n or the extra arguments are not valid for the family */
 	CHECK_IO_ERROR = 3, /* reading the stream failed */
+	CHECK_CHECKER_FAILED = 4, /* the check itself could not run (check_json.h) */
 };
 
 struct check_args {

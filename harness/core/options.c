@@ -43,6 +43,9 @@ int option_set_value(const struct option_def *d, void *dst, const char *value, c
 	case OPT_FLAG:
 		*(int *)field = 1;
 		return 0;
+	case OPT_LIST:
+		sv_push((struct strvec *)field, value);
+		return 0;
 	case OPT_UINT: {
 		char *end;
 		errno = 0;

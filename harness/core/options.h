@@ -17,6 +17,7 @@ enum option_type {
 	OPT_DOUBLE, /* double, within [min, max] */
 	OPT_FLAG,   /* int, set to 1 */
 	OPT_SIZE,   /* uint64_t, accepts 0x.. and K/M/G suffixes */
+	OPT_LIST,   /* struct strvec: repeatable, each use appends */
 };
 
 struct option_def {

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "qemucount.h"
+#include "inputs.h"
 #include "runcmd.h"
 #include "verify.h"
 
@@ -67,13 +68,40 @@ static const char *unit_singular(const struct cell *c)
 	return u;
 }
 
-/* The cell's argv with the size replaced by n. */
+/* The cell's argv with the size replaced by n: argv[1], or "{N}" in a
+ * family's args template (harness/family_dir/inputs.h). */
 static void argv_at(const struct cell *c, uint64_t n, struct strvec *out)
 {
+	const struct family *f = c->spec.family;
 	sv_push(out, c->build.binary);
-	sv_pushf(out, "%llu", (unsigned long long)n);
-	for (size_t i = 1; i < c->spec.run_args.n; i++)
-		sv_push(out, c->spec.run_args.v[i]);
+	if (!f->args_template || n == c->spec.size) {
+		if (!f->args_template)
+			sv_pushf(out, "%llu", (unsigned long long)n);
+		for (size_t i = !f->args_template; i < c->spec.run_args.n; i++)
+			sv_push(out, c->spec.run_args.v[i]);
+		return;
+	}
+	for (size_t i = 0; i < f->args.n; i++)
+		sv_push_replaced(out, f->args.v[i], "N", n);
+	for (size_t i = 0; c->spec.variant && i < c->spec.variant->args.n; i++)
+		sv_push_replaced(out, c->spec.variant->args.v[i], "N", n);
+}
+
+/* Why the size of this cell's program cannot be varied, or NULL. */
+static const char *fixed_size(const struct cell *c)
+{
+	const struct family *f = c->spec.family;
+	if (!f->args_template)
+		return NULL;
+	if (f->input_file || f->input_command.n)
+		return "the program reads an input made for its size: no second size to count at";
+	for (size_t i = 0; i < f->args.n; i++)
+		if (strstr(f->args.v[i], "{N}"))
+			return NULL;
+	for (size_t i = 0; c->spec.variant && i < c->spec.variant->args.n; i++)
+		if (strstr(c->spec.variant->args.v[i], "{N}"))
+			return NULL;
+	return "the program takes no size (no {N} in its args): no second size to count at";
 }
 
 static json_t *skipped(const char *fmt, const char *arg)
@@ -181,16 +209,24 @@ json_t *counters_measure(const struct cell *c, enum counter_source src, double t
 		return by_perf(c, timeout_s);
 	if (src == COUNTERS_NONE)
 		return skipped("%s", "no hardware counters and no valgrind");
-	/* callgrind runs ~50x slower: count a small size, and 0 for start-up */
+	/* callgrind runs ~50x slower: count a small size n, and n/4 beside
+	 * it so that start-up cancels out; both sizes the program accepts
+	 * (not 0, which a program may rightly reject) */
 	uint64_t n = c->spec.family->counter_size ? c->spec.family->counter_size : c->spec.size;
 	if (n > c->spec.size)
 		n = c->spec.size;
+	const char *fixed = fixed_size(c);
+	if (fixed)
+		return skipped("%s", fixed);
+	uint64_t m = n / 4 ? n / 4 : 1;
+	if (n < 2)
+		return skipped("%s", "the size is below 2: no second size to count at");
 	char why[512];
-	long long ir0 = callgrind_at(c, 0, timeout_s, why, sizeof(why));
-	long long irn = ir0 >= 0 ? callgrind_at(c, n, timeout_s, why, sizeof(why)) : -1;
-	if (ir0 < 0 || irn < 0 || n == 0)
-		return skipped("%s", n == 0 ? "size 0" : why);
+	long long irm = callgrind_at(c, m, timeout_s, why, sizeof(why));
+	long long irn = irm >= 0 ? callgrind_at(c, n, timeout_s, why, sizeof(why)) : -1;
+	if (irm < 0 || irn < 0)
+		return skipped("%s", why);
 	return json_pack("{s:s, s:I, s:s, s:f, s:n}", "source", "callgrind", "size", (json_int_t)n, "unit",
-			 unit_singular(c), "instructions_per_unit", (double)(irn - ir0) / (double)n,
+			 unit_singular(c), "instructions_per_unit", (double)(irn - irm) / (double)(n - m),
 			 "cycles_per_unit");
 }

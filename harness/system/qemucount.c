@@ -138,11 +138,13 @@ json_t *qemucount_measure(const struct cell *c, const char *unit, double timeout
 		n = sp->size;
 	if (n > QEMUCOUNT_MAX_SIZE)
 		n = QEMUCOUNT_MAX_SIZE;
-	if (n == 0)
-		return skipped("size 0");
+	if (n < 2)
+		return skipped("the size is below 2: no second size to count at");
 	char why[512];
 	long long count[2] = { -1, -1 };
-	uint64_t sizes[2] = { 0, n };
+	/* n/4 beside n, as callgrind counts: start-up cancels out, and no
+	 * program is asked for size 0, which it may rightly reject */
+	uint64_t sizes[2] = { n / 4 ? n / 4 : 1, n };
 	for (int i = 0; i < 2; i++) {
 		struct strvec prog = STRVEC_INIT;
 		prog_argv_at(c, (unsigned long long)sizes[i], &prog);
@@ -152,5 +154,5 @@ json_t *qemucount_measure(const struct cell *c, const char *unit, double timeout
 			return skipped(why);
 	}
 	return json_pack("{s:s, s:I, s:s, s:f, s:n}", "source", "qemu", "size", (json_int_t)n, "unit", unit,
-			 "instructions_per_unit", (double)(count[1] - count[0]) / (double)n, "cycles_per_unit");
+			 "instructions_per_unit", (double)(count[1] - count[0]) / (double)(n - sizes[0]), "cycles_per_unit");
 }

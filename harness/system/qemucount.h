@@ -14,7 +14,7 @@
  * the family's programs write nothing there.
  *
  * As callgrind does for native cells (counters.h), the program runs at a
- * small size n and at 0, and (count(n) - count(0)) / n removes start-up
+ * small size n and at m = n/4, and (count(n) - count(m)) / (n - m) removes start-up
  * (dynamic loader, libc, setup).  n is the family's counter_size, at most
  * the cell's size and at most QEMUCOUNT_MAX_SIZE (the trace costs ~1 s per
  * million instructions).  The result is the cell's "counters" object with

@@ -29,6 +29,7 @@ struct var {
 struct fsrc {
 	struct mrun *run;
 	const char *name, *title, *kind, *unit, *baseline;
+	int unchecked;     /* family.json "check": "none": outputs not proven right */
 	struct src *cells;
 	size_t n, ncfgs, nvars;
 	const char **cfgs; /* non-reference configurations in order */
@@ -153,8 +154,9 @@ void model_text(const struct mtable *t, const struct mcell *c, char *buf, size_t
 			model_format_ratio(c->value, fig, sizeof(fig));
 		if (!isnan(c->ci))
 			snprintf(p, sizeof(p), "\xc2\xb1%.1f%%", c->ci);
-		snprintf(buf, n, "%s%s%s%s%s%s", fig, *p ? " " : "", p, c->marks ? " " : "",
-			 c->marks & MARK_THROTTLED ? "\xe2\x80\xa0" : "", c->marks & MARK_WARNED ? "\xe2\x80\xa1" : "");
+		snprintf(buf, n, "%s%s%s%s%s%s%s", fig, *p ? " " : "", p, c->marks ? " " : "",
+			 c->marks & MARK_THROTTLED ? "\xe2\x80\xa0" : "", c->marks & MARK_WARNED ? "\xe2\x80\xa1" : "",
+			 c->marks & MARK_UNCHECKED ? "\xc2\xa7" : "");
 	}
 	if (figure)
 		strcpy(figure, fig);
@@ -179,7 +181,7 @@ struct mscale model_scale(const struct mtable *t)
 	return (struct mscale){ 1, 0, t->unit };
 }
 
-size_t model_legend(const struct mtable *t, const char *lines[4])
+size_t model_legend(const struct mtable *t, const char *lines[5])
 {
 	size_t n = 0;
 	int value = t->fmt != MF_RATIO;
@@ -194,6 +196,8 @@ size_t model_legend(const struct mtable *t, const char *lines[4])
 				   : "\xe2\x80\xa0 one of the two cells compared was measured while the CPU throttled.";
 	if (t->shown & MARK_WARNED)
 		lines[n++] = "\xe2\x80\xa1 the cell has warnings, listed below the tables.";
+	if (t->shown & MARK_UNCHECKED)
+		lines[n++] = "\xc2\xa7 unchecked: the family declares \"check\": \"none\", so this output was not proven right.";
 	if (t->shown & SHOWN_REF)
 		lines[n++] = "A reference row shows in each column the reference measured with that column's placement "
 			     "and consumer, or its one measurement in every column.";
@@ -307,7 +311,8 @@ static struct mcell value_cell(struct model *m, struct fsrc *f, struct src *c)
 		x.ci = json_number_value(ci);
 		stats_bounds(x.value, x.ci, &x.lo, &x.hi);
 	}
-	x.marks = (throttled(f, c) ? MARK_THROTTLED : 0) | (warnings(f, c, NULL) ? MARK_WARNED : 0);
+	x.marks = (throttled(f, c) ? MARK_THROTTLED : 0) | (warnings(f, c, NULL) ? MARK_WARNED : 0) |
+		  (f->unchecked ? MARK_UNCHECKED : 0);
 	return x;
 }
 
@@ -322,7 +327,7 @@ static struct mcell ratio_cell(struct model *m, struct fsrc *f, struct src *a, s
 	if (y.state != MS_OK || !(y.value > 0))
 		return word("n/a");
 	x.value /= y.value;
-	x.marks = (x.marks | y.marks) & MARK_THROTTLED;
+	x.marks = (x.marks | y.marks) & (MARK_THROTTLED | MARK_UNCHECKED);
 	x.ci = x.lo = x.hi = NAN;
 	if (measured(f, a) == measured(f, b))
 		x.marks = 0;
@@ -435,6 +440,7 @@ static void read_family(struct model *m, struct mrun *r, const char *name, struc
 	f->title = str(meta, "title") ? str(meta, "title") : base;
 	if (emulated)
 		f->title = own(m, "%s (emulated: times are not comparable with native ones)", f->title);
+	f->unchecked = str(meta, "check") && !strcmp(str(meta, "check"), "none");
 	f->kind = str(meta, "kind");
 	for (size_t i = 0; !f->kind && i < f->n; i++)
 		f->kind = str(f->cells[i].j, "kind");
@@ -566,6 +572,29 @@ static struct mcell counter_fn(struct model *m, struct fsrc *f, const struct var
 	if (!s || strcmp(s->status, "ok") || !json_is_number(x))
 		return word(!s ? "absent" : strcmp(s->status, "ok") ? s->status : "n/a");
 	return (struct mcell){ MS_OK, NULL, json_number_value(x), NAN, NAN, NAN, NAN, 0, s->id };
+}
+
+/* Why counts are missing, once per reason: "instructions not counted
+ * (N cells): WHY", so a table without them says why. */
+static void counts_skipped(struct fsrc *f, struct strvec *out)
+{
+	struct strvec whys = STRVEC_INIT;
+	size_t *count = calloc(f->n ? f->n : 1, sizeof(size_t));
+	for (size_t i = 0; i < f->n; i++) {
+		const char *why = str(json_object_get(f->cells[i].j, "counters"), "skipped");
+		if (!why || strcmp(f->cells[i].status, "ok"))
+			continue;
+		size_t k = 0;
+		while (k < whys.n && strcmp(whys.v[k], why))
+			k++;
+		if (k == whys.n)
+			sv_push(&whys, why);
+		count[k]++;
+	}
+	for (size_t k = 0; k < whys.n; k++)
+		sv_pushf(out, "instructions not counted (%zu cell%s): %s", count[k], count[k] == 1 ? "" : "s", whys.v[k]);
+	free(count);
+	sv_clear(&whys);
 }
 
 /* gcc against clang with the same other flags: the pairs of configurations. */
@@ -716,6 +745,8 @@ static void one_run_family(struct model *m, struct mfamily *fam, struct fsrc *f,
 		}
 		t->unit = unit;
 		t->nrows = unit ? t->nrows : 0;
+		if (!cy)
+			counts_skipped(f, &fam->warnings);
 		finish_table(fam, t, own(m, "%s: %s per unit of work", f->title, what),
 			     own(m, "%s per unit of work, counted in one run of the program (perf, callgrind, or qemu for "
 				    "emulated cells).", what));

@@ -33,7 +33,7 @@
 
 enum mstate { MS_OK, MS_STATUS, MS_ABSENT, MS_NA };
 enum mfmt { MF_VALUE, MF_RATIO };
-enum { MARK_THROTTLED = 1, MARK_WARNED = 2, SHOWN_CI = 4, SHOWN_REF = 8 };
+enum { MARK_THROTTLED = 1, MARK_WARNED = 2, SHOWN_CI = 4, SHOWN_REF = 8, MARK_UNCHECKED = 16 };
 
 struct mcell {
 	enum mstate state;
@@ -103,7 +103,7 @@ struct mscale {
 };
 struct mscale model_scale(const struct mtable *t);
 /* What a table's ±, † and ‡ mean; returns how many lines. */
-size_t model_legend(const struct mtable *t, const char *lines[4]);
+size_t model_legend(const struct mtable *t, const char *lines[5]);
 
 /* One writer per format (writers.c); family, table: only these, or NULL. */
 enum mformat { FMT_TERM, FMT_MD, FMT_CSV, FMT_JSON, FMT_TSV };

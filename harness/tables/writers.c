@@ -51,7 +51,7 @@ static void text_table(const struct mtable *t, char how, struct strbuf *out)
 	int md = how == 'm', two = md || !strcmp(t->col2, "config");
 	size_t nc = t->ncols + 1 + two, nr = t->nrows + 1, *w = xcalloc(nc, sizeof(*w));
 	struct strbuf *g = xcalloc(nc * nr, sizeof(*g));
-	const char *legend[4];
+	const char *legend[5];
 	char buf[256];
 	for (size_t r = 0; r < nr; r++)
 		for (size_t c = 0; c < nc; c++) {
@@ -164,7 +164,8 @@ static void write_text(struct model *m, char how, struct strbuf *out)
 
 static const char *marks(unsigned k)
 {
-	return k & MARK_THROTTLED ? (k & MARK_WARNED ? "†‡" : "†") : (k & MARK_WARNED ? "‡" : "");
+	static const char *const all[] = { "", "†", "‡", "†‡", "§", "†§", "‡§", "†‡§" };
+	return all[(k & MARK_THROTTLED ? 1 : 0) | (k & MARK_WARNED ? 2 : 0) | (k & MARK_UNCHECKED ? 4 : 0)];
 }
 
 static void field(struct strbuf *out, const char *s, char how, const char *sep)
@@ -268,7 +269,7 @@ static json_t *json_table(const struct mtable *t)
 {
 	static const char *states[] = { "ok", "status", "absent", "n/a" };
 	json_t *cols = json_array(), *rows = json_array(), *leg = json_array();
-	const char *legend[4];
+	const char *legend[5];
 	char buf[256], fig[64], pm[32];
 	for (size_t c = 0; c < t->ncols; c++)
 		json_array_append_new(cols, json_string(t->cols[c]));

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The Debian source packages of the projects families (issue 14), fetched with
+# `apt-get source` into build/sources/ and copied to variants-projects/<family>/upstream/
+# (git-ignored), with the package version in upstream/VERSION (results.json
+# families.<family>.version). deb-src is enabled first where it is not.
+#   scripts/project-sources.sh        fetch what is missing
+set -u
+cd "$(dirname "$0")/.." || exit 2
+packages="lz4:lz4 lua:lua5.4"
+missing=""
+for pf in $packages; do
+    [ -f "variants-projects/${pf%%:*}/upstream/VERSION" ] || missing="$missing $pf"
+done
+[ -z "$missing" ] && exit 0
+sudo=""
+[ "$(id -u)" != 0 ] && sudo="sudo"
+if ! grep -rqs '^Types:.*deb-src\|^deb-src ' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+    echo "flagbench: enabling deb-src (/etc/apt/sources.list.d/flagbench-src.sources)" >&2
+    printf '%s\n' "Types: deb-src" "URIs: http://deb.debian.org/debian" "Suites: $(. /etc/os-release && echo "$VERSION_CODENAME")" \
+        "Components: main" "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" |
+        $sudo tee /etc/apt/sources.list.d/flagbench-src.sources >/dev/null || exit 1
+    $sudo apt-get update -qq >&2 || exit 1
+fi
+command -v dpkg-source >/dev/null || $sudo apt-get install -y -qq --no-install-recommends dpkg-dev >&2 || exit 1
+mkdir -p build/sources
+for pf in $missing; do
+    fam=${pf%%:*} pkg=${pf#*:}
+    ( cd build/sources && apt-get source -qq "$pkg" >/dev/null 2>&1 ) || {
+        echo "flagbench: apt-get source $pkg failed" >&2; exit 1; }
+    dir=$(find build/sources -maxdepth 1 -type d -name "$pkg-*" | sort | tail -1)
+    version=$(dpkg-parsechangelog -l "$dir/debian/changelog" -S Version 2>/dev/null)
+    rm -rf "variants-projects/$fam/upstream"
+    cp -a "$dir" "variants-projects/$fam/upstream" || exit 1
+    rm -rf "variants-projects/$fam/upstream/debian"
+    echo "$pkg $version" > "variants-projects/$fam/upstream/VERSION"
+    echo "flagbench: $fam from the Debian source package $pkg $version" >&2
+done
