@@ -120,46 +120,16 @@ unsigned long long stats_random(unsigned long long *state)
 	return z ^ (z >> 31);
 }
 
-/* The median of n values drawn with replacement from v; scratch holds n. */
-static double resampled_median(const double *v, size_t n, double *scratch, unsigned long long *state)
-{
-	for (size_t i = 0; i < n; i++) {
-		double x = v[stats_random(state) % n];
-		size_t j = i;
-		for (; j > 0 && scratch[j - 1] > x; j--) /* insertion sort: n is small */
-			scratch[j] = scratch[j - 1];
-		scratch[j] = x;
-	}
-	return median_sorted(scratch, n);
-}
-
 int stats_bootstrap_median_ratio(const double *a, size_t na, const double *b, size_t nb, double level,
 				 unsigned resamples, unsigned long long seed, double *low, double *high)
 {
-	if (na < 2 || nb < 2 || resamples < 10)
+	/* compare's bootstrap, with the sides swapped: median(a) / median(b) */
+	struct ratio_ci ci;
+	if (na < 2 || nb < 2 || resamples < 10 || stats_bootstrap_ratio(b, nb, a, na, resamples, level, seed, &ci) < 0)
 		return -1;
-	double *sa = xmalloc(na * sizeof(double)), *sb = xmalloc(nb * sizeof(double));
-	double *r = xmalloc(resamples * sizeof(double));
-	unsigned long long state = seed;
-	size_t ok = 0;
-	for (unsigned i = 0; i < resamples; i++) {
-		double ma = resampled_median(a, na, sa, &state), mb = resampled_median(b, nb, sb, &state);
-		if (ma > 0 && mb > 0)
-			r[ok++] = ma / mb;
-	}
-	int rc = -1;
-	if (ok == resamples) {
-		qsort(r, ok, sizeof(double), cmp_double);
-		double tail = (1 - level) / 2 * (double)ok;
-		size_t lo = (size_t)floor(tail), hi = ok - 1 - (size_t)floor(tail);
-		*low = r[lo];
-		*high = r[hi];
-		rc = 0;
-	}
-	free(sa);
-	free(sb);
-	free(r);
-	return rc;
+	*low = ci.low;
+	*high = ci.high;
+	return 0;
 }
 
 double stats_ratio_ci_percent(double a_percent, double b_percent)

@@ -50,8 +50,7 @@ int stats_is_outlier(const struct stats *s, double x);
  * times, each side resampled with replacement; the generator is seeded with
  * seed, so the same runs always give the same interval.  0 with [*low,
  * *high] at the given level (0.95), -1 when a side has fewer than 2 runs or
- * a median is not positive.  (compare's bootstrap, when it lands, can share
- * this one.) */
+ * a run is not positive.  The same bootstrap as stats_bootstrap_ratio. */
 int stats_bootstrap_median_ratio(const double *a, size_t na, const double *b, size_t nb, double level,
 				 unsigned resamples, unsigned long long seed, double *low, double *high);
 #define STATS_BOOTSTRAP_RESAMPLES 1000
