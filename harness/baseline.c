@@ -52,36 +52,21 @@ static const struct option_def baseline_options[] = {
 	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
 };
 
-static int save(const char *run_path, const struct baseline_opts *o)
+/* Only a whole run under plain names may become a baseline. */
+static int check_run(const char *run_path, const json_t *info, const char *name, const char *profile)
 {
-	char *run_dir = NULL;
-	json_t *run = compare_load_run(run_path, &run_dir);
-	if (!run)
-		return EXIT_USAGE;
-	int code = EXIT_USAGE;
-	char *dest = NULL, *tmp = NULL, *old = NULL, *bin = NULL, *text = NULL, *src = NULL;
-	const json_t *info = json_object_get(run, "run");
-	const char *profile = json_string_value(json_object_get(info, "cpu_profile"));
-	const char *name = o->name ? o->name : "latest";
-	if (json_is_true(json_object_get(info, "interrupted"))) {
-		error("%s was interrupted: its cells are incomplete, it cannot be a baseline", run_path);
-		goto out;
-	}
-	if (!plain_name(profile) || !plain_name(name)) {
-		error("baseline name '%s' and cpu profile '%s' must be plain names (no '/', no leading '.')", name,
-		      profile ? profile : "(none)");
-		goto out;
-	}
-	dest = baseline_path(o->dir, name, profile);
-	char *parent = xasprintf("%.*s", (int)(strrchr(dest, '/') - dest), dest);
-	tmp = xasprintf("%s/.%s.new.%ld", parent, name, (long)getpid());
-	old = xasprintf("%s/.%s.old.%ld", parent, name, (long)getpid());
-	free(parent);
-	bin = xasprintf("%s/bin", tmp);
-	if (mkdir_p(bin, 0755) < 0) {
-		error("cannot create %s: %s", bin, strerror(errno));
-		goto out;
-	}
+	if (json_is_true(json_object_get(info, "interrupted")))
+		return error("%s was interrupted: its cells are incomplete, it cannot be a baseline", run_path);
+	if (!plain_name(profile) || !plain_name(name))
+		return error("baseline name '%s' and cpu profile '%s' must be plain names (no '/', no leading '.')", name,
+			     profile ? profile : "(none)");
+	return 0;
+}
+
+/* Each distinct binary of the run into TMP/bin, so --confirm can replay the
+ * baseline; returns how many were copied. A missing one is only warned of. */
+static size_t keep_binaries(const json_t *run, const char *run_dir, const char *tmp)
+{
 	size_t i, kept = 0, missing = 0;
 	json_t *c;
 	json_array_foreach(json_object_get(run, "cells"), i, c) {
@@ -91,7 +76,7 @@ static int save(const char *run_path, const struct baseline_opts *o)
 		char *from = stored_binary_path(run_dir, sha), *to = stored_binary_path(tmp, sha);
 		struct stat st;
 		if (stat(to, &st) == 0)
-			;
+			; /* a twin cell's binary, already copied */
 		else if (keep_binary(from, to) == 0)
 			kept++;
 		else
@@ -102,27 +87,66 @@ static int save(const char *run_path, const struct baseline_opts *o)
 	if (missing)
 		warning("%zu binaries are not kept in %s/bin: --confirm cannot measure those cells again", missing,
 			run_dir);
-	src = xasprintf("%s/results.json", run_dir);
+	return kept;
+}
+
+static int copy_results(const char *run_dir, const char *tmp)
+{
+	char *src = xasprintf("%s/results.json", run_dir), *to = xasprintf("%s/results.json", tmp);
 	size_t len;
-	text = read_file(src, &len);
-	char *to = xasprintf("%s/results.json", tmp);
+	char *text = read_file(src, &len);
 	int wr = text ? write_file_atomic(to, text, len) : -1;
-	free(to);
-	if (wr < 0) {
+	if (wr < 0)
 		error("cannot copy %s into the baseline", src);
-		goto out;
-	}
-	/* swap in whole: the old baseline steps aside, the new one takes its name */
+	free(text);
+	free(to);
+	free(src);
+	return wr;
+}
+
+/* Swap in whole: the old baseline steps aside to OLD, the new one takes its
+ * name, and the old one goes only once the new one is in place. */
+static int swap_in(const char *tmp, const char *dest, const char *old)
+{
 	struct stat st;
 	int had = stat(dest, &st) == 0;
 	if ((had && rename(dest, old) < 0) || rename(tmp, dest) < 0) {
 		error("cannot put the baseline in place at %s: %s", dest, strerror(errno));
 		if (had)
 			rename(old, dest);
-		goto out;
+		return -1;
 	}
 	if (had)
 		remove_tree(old);
+	return 0;
+}
+
+static int save(const char *run_path, const struct baseline_opts *o)
+{
+	char *run_dir = NULL;
+	json_t *run = compare_load_run(run_path, &run_dir);
+	if (!run)
+		return EXIT_USAGE;
+	int code = EXIT_USAGE;
+	char *dest = NULL, *tmp = NULL, *old = NULL, *bin = NULL;
+	const json_t *info = json_object_get(run, "run");
+	const char *profile = json_string_value(json_object_get(info, "cpu_profile"));
+	const char *name = o->name ? o->name : "latest";
+	if (check_run(run_path, info, name, profile) < 0)
+		goto out;
+	dest = baseline_path(o->dir, name, profile);
+	char *parent = xasprintf("%.*s", (int)(strrchr(dest, '/') - dest), dest);
+	tmp = xasprintf("%s/.%s.new.%ld", parent, name, (long)getpid());
+	old = xasprintf("%s/.%s.old.%ld", parent, name, (long)getpid());
+	free(parent);
+	bin = xasprintf("%s/bin", tmp);
+	if (mkdir_p(bin, 0755) < 0) {
+		error("cannot create %s: %s", bin, strerror(errno));
+		goto out;
+	}
+	size_t kept = keep_binaries(run, run_dir, tmp);
+	if (copy_results(run_dir, tmp) < 0 || swap_in(tmp, dest, old) < 0)
+		goto out;
 	printf("baseline %s of cpu profile %s: %s (run %s, %zu binaries)\n", name, profile, dest,
 	       json_string_value(json_object_get(info, "id")), kept);
 	code = 0;
@@ -133,8 +157,6 @@ out:
 	free(tmp);
 	free(old);
 	free(bin);
-	free(text);
-	free(src);
 	free(run_dir);
 	json_decref(run);
 	return code;

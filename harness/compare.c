@@ -641,6 +641,76 @@ static double profile_cooldown(const json_t *run)
 	return s > 0 ? s : 0;
 }
 
+/* The option values that need more than the table's range checks: a known
+ * metric and format, and as many run folders as --baseline leaves. */
+static int check_cli(const struct compare_cli *o, int npos, enum metric *metric)
+{
+	if (o->metric && metric_parse(o->metric, metric) < 0)
+		return error("--metric must be time, instructions or cycles, not '%s'", o->metric);
+	const char *fmt = o->format ? o->format : "text";
+	if (strcmp(fmt, "text") && strcmp(fmt, "md") && strcmp(fmt, "json"))
+		return error("--format must be text, md or json, not '%s'", fmt);
+	if (o->baseline ? npos != 1 : npos != 2)
+		return error(o->baseline ? "usage: flagbench compare --baseline NAME NEW"
+					 : "usage: flagbench compare BASE NEW");
+	return 0;
+}
+
+/* BASE as given, or the stored baseline of NEW's cpu profile; NULL when
+ * that baseline does not exist. */
+static char *base_path_of(const struct compare_cli *o, const char *given, const json_t *nw)
+{
+	if (!o->baseline)
+		return xstrdup(given);
+	const char *prof = run_str(nw, "cpu_profile");
+	char *path = baseline_path(o->baselines_dir, o->baseline, prof ? prof : "host");
+	if (access(path, F_OK) < 0) {
+		error("no baseline '%s' for cpu profile %s (looked for %s; flagbench baseline save RUN stores one)",
+		      o->baseline, prof ? prof : "host", path);
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+/* --confirm replays with NEW's own drain settings and its profile's cooldown. */
+static int confirm_with_run_settings(const struct compare_cli *o, struct comparison *cmp, const json_t *base,
+				     const char *base_dir, const json_t *nw, const char *new_dir,
+				     const struct compare_opts *co)
+{
+	const char *consumer = run_option(nw, "consumer");
+	uint64_t pipe = 0;
+	const char *ps = run_option(nw, "pipe-size");
+	if (ps && parse_u64(ps, &pipe) < 0)
+		pipe = 0;
+	struct confirm_opts cf = { o->confirm, o->timeout, profile_cooldown(nw), pipe, consumer };
+	return confirm_slower(cmp, base, base_dir, nw, new_dir, &cf, co);
+}
+
+/* stdout in the chosen format, and --json-out; -1 when that file fails. */
+static int write_comparison(const struct compare_cli *o, const struct comparison *cmp)
+{
+	const char *fmt = o->format ? o->format : "text";
+	json_t *j = compare_to_json(cmp);
+	if (!strcmp(fmt, "json")) {
+		char *s = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
+		printf("%s\n", s);
+		free(s);
+	} else if (!strcmp(fmt, "md")) {
+		compare_write_markdown(stdout, cmp);
+	} else {
+		compare_write_text(stdout, cmp);
+	}
+	int wr = 0;
+	if (o->json_out) {
+		char *s = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
+		wr = write_file_atomic(o->json_out, s, strlen(s));
+		free(s);
+	}
+	json_decref(j);
+	return wr;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_cli o;
@@ -664,65 +734,22 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	enum metric metric = METRIC_TIME;
-	if (o.metric && metric_parse(o.metric, &metric) < 0) {
-		error("--metric must be time, instructions or cycles, not '%s'", o.metric);
+	if (check_cli(&o, npos, &metric) < 0)
 		goto out;
-	}
-	const char *fmt = o.format ? o.format : "text";
-	if (strcmp(fmt, "text") && strcmp(fmt, "md") && strcmp(fmt, "json")) {
-		error("--format must be text, md or json, not '%s'", fmt);
-		goto out;
-	}
-	if (o.baseline ? npos != 1 : npos != 2) {
-		error(o.baseline ? "usage: flagbench compare --baseline NAME NEW" : "usage: flagbench compare BASE NEW");
-		goto out;
-	}
 	nw = compare_load_run(pos[npos - 1], &new_dir);
 	if (!nw)
 		goto out;
-	if (o.baseline) {
-		const char *prof = run_str(nw, "cpu_profile");
-		base_path = baseline_path(o.baselines_dir, o.baseline, prof ? prof : "host");
-		if (access(base_path, F_OK) < 0) {
-			error("no baseline '%s' for cpu profile %s (looked for %s; flagbench baseline save RUN stores one)",
-			      o.baseline, prof ? prof : "host", base_path);
-			goto out;
-		}
-	} else {
-		base_path = xstrdup(pos[0]);
-	}
+	base_path = base_path_of(&o, pos[0], nw);
+	if (!base_path)
+		goto out;
 	base = compare_load_run(base_path, &base_dir);
 	if (!base)
 		goto out;
 	struct compare_opts co = { metric, o.threshold / 100, o.resamples, o.seed };
 	compare_runs(base, nw, &co, &cmp);
-	if (o.confirm) {
-		const char *consumer = run_option(nw, "consumer");
-		uint64_t pipe = 0;
-		const char *ps = run_option(nw, "pipe-size");
-		if (ps && parse_u64(ps, &pipe) < 0)
-			pipe = 0;
-		struct confirm_opts cf = { o.confirm, o.timeout, profile_cooldown(nw), pipe, consumer };
-		if (confirm_slower(&cmp, base, base_dir, nw, new_dir, &cf, &co) < 0)
-			goto out;
-	}
-	json_t *j = compare_to_json(&cmp);
-	if (!strcmp(fmt, "json")) {
-		char *s = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
-		printf("%s\n", s);
-		free(s);
-	} else if (!strcmp(fmt, "md")) {
-		compare_write_markdown(stdout, &cmp);
-	} else {
-		compare_write_text(stdout, &cmp);
-	}
-	int wr = 0;
-	if (o.json_out) {
-		char *s = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
-		wr = write_file_atomic(o.json_out, s, strlen(s));
-		free(s);
-	}
-	json_decref(j);
+	if (o.confirm && confirm_with_run_settings(&o, &cmp, base, base_dir, nw, new_dir, &co) < 0)
+		goto out;
+	int wr = write_comparison(&o, &cmp);
 	code = wr < 0 ? EXIT_USAGE : cmp.count[VERDICT_SLOWER] ? 1 : 0;
 out:
 	comparison_free(&cmp);

@@ -718,6 +718,16 @@ static void free_explain(struct explain *e)
 	plan_free(&e->plan);
 }
 
+/* The start time as 20261130T092200Z: names the run id and the default
+ * output folder alike. */
+static void utc_stamp(double wall, char *buf, size_t n)
+{
+	time_t t = (time_t)wall;
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(buf, n, "%Y%m%dT%H%M%SZ", &tm);
+}
+
 /* Writes results.json (cells of the explain run plus "explain") and explain.md. */
 static int write_outputs(struct explain *e, const char *dir, const json_t *run, const char *run_dir,
 			 json_t *argv_json, double started, const struct strbuf *md)
@@ -732,10 +742,7 @@ static int write_outputs(struct explain *e, const char *dir, const json_t *run, 
 	struct run_state rs;
 	memset(&rs, 0, sizeof(rs));
 	char ts[32];
-	time_t t = (time_t)started;
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(ts, sizeof(ts), "%Y%m%dT%H%M%SZ", &tm);
+	utc_stamp(started, ts, sizeof(ts));
 	rs.id = xasprintf("%s-explain-%s", ts, prof.name);
 	rs.dir = (char *)dir;
 	rs.started_wall = started;
@@ -782,6 +789,266 @@ static int write_outputs(struct explain *e, const char *dir, const json_t *run, 
 	return r;
 }
 
+/* The inputs and the places of one `flagbench explain`, owned here so the
+ * steps below share them and one function frees them. */
+struct explain_run {
+	const char *run_dir, *id_a, *id_b;
+	json_t *run;
+	const json_t *ca, *cb;  /* the two cells, inside run */
+	struct family *fams;
+	int nfam;
+	struct family *fam;     /* of both cells, inside fams */
+	struct variant *var;
+	char *out, *work, *cache, *hyperfine;
+	double build_timeout, started;
+};
+
+static void free_run(struct explain_run *r)
+{
+	for (int i = 0; i < r->nfam; i++)
+		free_family(&r->fams[i]);
+	free(r->fams);
+	json_decref(r->run);
+	free(r->out);
+	free(r->work);
+	free(r->cache);
+	free(r->hyperfine);
+}
+
+/* A and B from the run: one variant, one compiler, native and without pgo,
+ * differing in exactly one of -O and -march, which sets the mode. */
+static int read_pair(struct explain *e, struct explain_run *r)
+{
+	char *rpath = xasprintf("%s/results.json", r->run_dir);
+	json_error_t je;
+	r->run = json_load_file(rpath, 0, &je);
+	if (!r->run)
+		error("cannot read %s: %s", rpath, je.text);
+	free(rpath);
+	if (!r->run)
+		return -1;
+	const json_t *ca = r->ca = find_cell(r->run, r->id_a), *cb = r->cb = find_cell(r->run, r->id_b);
+	if (!ca || !cb)
+		return error("no cell '%s' in %s/results.json (flagbench report %s lists the cells)",
+			     !ca ? r->id_a : r->id_b, r->run_dir, r->run_dir);
+	if (strcmp(jstr(ca, "family"), jstr(cb, "family")) || strcmp(jstr(ca, "variant"), jstr(cb, "variant")) ||
+	    strcmp(jstr(ca, "compiler"), jstr(cb, "compiler")) || !strcmp(jstr(ca, "compiler"), "none"))
+		return error("explain compares two builds of one variant with one compiler; %s and %s differ in %s",
+			     r->id_a, r->id_b, strcmp(jstr(ca, "variant"), jstr(cb, "variant")) ? "variant" : "compiler");
+	if (json_is_true(json_object_get(ca, "emulated")) || json_is_object(json_object_get(ca, "pgo")) ||
+	    json_is_object(json_object_get(cb, "pgo")))
+		return error("explain works on native, non-pgo builds");
+	int opt_differs = strcmp(jstr(ca, "opt"), jstr(cb, "opt")) != 0;
+	int march_differs = strcmp(jstr(ca, "march"), jstr(cb, "march")) != 0;
+	if (opt_differs == march_differs)
+		return error(opt_differs ? "%s and %s differ in both -O level and -march: explain one difference at a time"
+					 : "%s and %s differ in neither -O level nor -march: nothing for explain to attribute",
+			     r->id_a, r->id_b);
+	e->mode = opt_differs ? MODE_OPT : MODE_MARCH;
+	return 0;
+}
+
+/* The run's variant among the families here: the rebuilds need its sources. */
+static int find_variant(struct explain_run *r)
+{
+	r->nfam = load_all_families(&r->fams);
+	if (r->nfam < 0)
+		return -1;
+	for (int i = 0; i < r->nfam; i++)
+		if (!strcmp(r->fams[i].name, jstr(r->ca, "family")))
+			r->fam = &r->fams[i];
+	for (size_t i = 0; r->fam && i < r->fam->nvariants; i++)
+		if (!strcmp(r->fam->variants[i].name, jstr(r->ca, "variant")))
+			r->var = &r->fam->variants[i];
+	if (!r->var)
+		return error("variant %s/%s of the run is not among the variants here", jstr(r->ca, "family"),
+			     jstr(r->ca, "variant"));
+	return 0;
+}
+
+/* The run's compiler, found here; a different version is noted, not refused. */
+static int probe_compiler(struct explain *e, const json_t *ca)
+{
+	e->plan.ncompilers = 1;
+	e->plan.compilers = xcalloc(1, sizeof(*e->plan.compilers));
+	struct compiler *comp = &e->plan.compilers[0];
+	compiler_probe(comp, jstr(ca, "compiler"));
+	if (!comp->path) {
+		char *pkg = compiler_package(comp->name);
+		error("compiler '%s' not found on PATH%s%s", comp->name, pkg ? ": install the Debian package " : "",
+		      pkg ? pkg : "");
+		free(pkg);
+		return -1;
+	}
+	if (e->mode == MODE_OPT && comp->is_clang)
+		return error("clang has no per-pass -O flags (its -O levels select pass pipelines that no flag names): "
+			     "explain attributes only -march differences for clang");
+	if (strcmp(jstr(ca, "compiler_version"), comp->version))
+		sv_pushf(&e->notes, "the run was built with '%s', this explain with '%s'", jstr(ca, "compiler_version"),
+			 comp->version);
+	if (e->mode == MODE_MARCH && comp->is_clang)
+		sv_push(&e->notes, "clang: -march attribution only (its -O levels have no per-pass flags)");
+	return 0;
+}
+
+/* The metric: deterministic instruction counts where the family allows,
+ * else time (which needs hyperfine); --metric instructions insists. */
+static int choose_metric(struct explain *e, const struct explain_opts *o, struct explain_run *r)
+{
+	char why[256] = "";
+	if (!o->metric || !strcmp(o->metric, "instructions")) {
+		e->counters = r->fam->kind == KIND_COMPUTE ? counters_probe(why, sizeof(why)) : COUNTERS_NONE;
+		if (r->fam->kind != KIND_COMPUTE)
+			snprintf(why, sizeof(why), "%s is a stream family: instructions are counted for compute families only",
+				 r->fam->name);
+		if (e->counters == COUNTERS_NONE && o->metric)
+			return error("--metric instructions: %s", why);
+		e->metric = e->counters == COUNTERS_NONE ? METRIC_TIME : METRIC_INSTRUCTIONS;
+		if (e->counters == COUNTERS_NONE)
+			sv_pushf(&e->notes, "metric: time (%s)", why);
+	} else {
+		e->metric = METRIC_TIME;
+	}
+	r->hyperfine = find_on_path("hyperfine");
+	if (e->metric == METRIC_TIME && !r->hyperfine)
+		return error("hyperfine not found on PATH: install the Debian package hyperfine");
+	return 0;
+}
+
+/* Twins (the same binary as an earlier cell) among [from, n) share its verdict. */
+static void twins_take_status(struct explain *e, size_t from)
+{
+	for (size_t i = from; i < e->plan.n; i++) {
+		struct cell *c = &e->plan.cells[i];
+		if (c->build.same_binary_as >= 0 && c->status == CELL_PENDING)
+			c->status = e->plan.cells[c->build.same_binary_as].status;
+	}
+}
+
+/* Cells A, B, then B without / A with each candidate flag, built (the cache
+ * spares what the run already compiled) and verified. */
+static int build_candidates(struct explain *e, struct explain_run *r)
+{
+	const struct compiler *comp = &e->plan.compilers[0];
+	const json_t *ca = r->ca, *cb = r->cb;
+	if ((e->mode == MODE_OPT ? optimizer_candidates(e, comp, ca, cb) : isa_candidates(e, comp, ca, cb)) < 0)
+		return -1;
+	fprintf(stderr, "flagbench: %zu candidate flags between %s and %s\n", e->ncand, r->id_a, r->id_b);
+	e->a = add_cell(e, ca, r->fam, r->var, jstr(ca, "config"), NULL, NULL);
+	e->b = add_cell(e, cb, r->fam, r->var, jstr(cb, "config"), NULL, NULL);
+	for (size_t i = 0; i < e->ncand; i++) {
+		struct candidate *c = &e->cand[i];
+		char *cfg = xasprintf("%s %s", jstr(cb, "config"), c->toward_a);
+		c->without = add_cell(e, cb, r->fam, r->var, cfg, c->toward_a, NULL);
+		free(cfg);
+		cfg = xasprintf("%s %s", jstr(ca, "config"), c->toward_b);
+		c->with = add_cell(e, ca, r->fam, r->var, cfg, c->toward_b, NULL);
+		free(cfg);
+	}
+	r->cache = e->o->cache ? xstrdup(e->o->cache) : xasprintf("%s/build/cache", project_root());
+	unsigned jobs = e->o->jobs ? e->o->jobs : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+	r->build_timeout = e->o->build_timeout > 0 ? e->o->build_timeout : 300;
+	struct build_stats bs;
+	if (build_plan(&e->plan, r->cache, jobs ? jobs : 1, r->build_timeout, &bs) < 0)
+		return -1;
+	dedupe_from(e, 0);
+	for (size_t i = 0; i < e->plan.n; i++)
+		e->distinct += e->plan.cells[i].build.binary && e->plan.cells[i].build.same_binary_as < 0;
+	fprintf(stderr, "flagbench: %zu builds (compiled %u, cached %u, failed %u), %zu distinct binaries\n", e->plan.n,
+		bs.compiled, bs.cached, bs.failed, e->distinct);
+	verify_from(e, 0, e->o->timeout);
+	return 0;
+}
+
+/* --out, or RUN/explain-<start time>, with .work inside for hyperfine's files. */
+static int make_out_dir(struct explain_run *r, const struct explain_opts *o)
+{
+	if (o->out) {
+		r->out = xstrdup(o->out);
+	} else {
+		char ts[32];
+		utc_stamp(r->started, ts, sizeof(ts));
+		r->out = xasprintf("%s/explain-%s", r->run_dir, ts);
+	}
+	r->work = xasprintf("%s/.work", r->out);
+	if (mkdir_p(r->work, 0755) < 0)
+		return error("cannot create %s: %s", r->work, strerror(errno));
+	return 0;
+}
+
+/* Every distinct, verified binary: counted, or timed side by side. */
+static void measure_all(struct explain *e, const struct explain_run *r)
+{
+	if (e->metric == METRIC_INSTRUCTIONS) {
+		count_from(e, 0);
+	} else {
+		int *list = xcalloc(e->plan.n, sizeof(int));
+		size_t n = 0;
+		for (size_t i = 0; i < e->plan.n; i++)
+			if (measurable(e, i))
+				list[n++] = (int)i;
+		time_cells(e, list, n, r->work, r->hyperfine);
+		free(list);
+	}
+	twins_take_status(e, 0);
+}
+
+/* The check: B without every selected flag, built and measured. */
+static void run_check(struct explain *e, struct explain_run *r)
+{
+	struct strvec extra = STRVEC_INIT;
+	struct strbuf cfg = STRBUF_INIT;
+	sb_adds(&cfg, jstr(r->cb, "config"));
+	for (size_t i = 0; i < e->selected.n; i++)
+		for (size_t k = 0; k < e->ncand; k++)
+			if (!strcmp(e->cand[k].name, e->selected.v[i])) {
+				sv_push(&extra, e->cand[k].toward_a);
+				sb_addf(&cfg, " %s", e->cand[k].toward_a);
+			}
+	size_t from = e->plan.n;
+	e->check = add_cell(e, r->cb, r->fam, r->var, cfg.buf, NULL, &extra);
+	sb_release(&cfg);
+	sv_clear(&extra);
+	/* earlier cells are final: only the check is built */
+	for (size_t i = 0; i < from; i++)
+		if (e->plan.cells[i].status == CELL_PENDING)
+			e->plan.cells[i].status = CELL_OK;
+	struct build_stats bs;
+	build_plan(&e->plan, r->cache, 1, r->build_timeout, &bs);
+	dedupe_from(e, from);
+	verify_from(e, from, e->o->timeout);
+	if (e->metric == METRIC_INSTRUCTIONS) {
+		count_from(e, from);
+	} else if (measurable(e, (size_t)e->check)) {
+		/* side by side with A and B again, whose new runs join theirs */
+		int list[3] = { rep(e, e->a), rep(e, e->b), e->check };
+		e->plan.cells[list[0]].status = e->plan.cells[list[1]].status = CELL_PENDING;
+		time_cells(e, list, 3, r->work, r->hyperfine);
+		e->plan.cells[list[0]].status = e->plan.cells[list[1]].status = CELL_OK;
+		const struct metric_value *ma = &e->val[rep(e, e->a)], *mb = &e->val[rep(e, e->b)];
+		e->gap = log(ma->v / mb->v);
+	}
+	twins_take_status(e, from);
+	share(e, e->check, e->b, &e->explained, &e->explained_lo, &e->explained_hi);
+}
+
+/* explain.md on stdout and in the folder, results.json beside it. */
+static int report(struct explain *e, const struct explain_run *r, int argc, char **argv)
+{
+	struct strbuf md = STRBUF_INIT;
+	report_md(e, &md);
+	fputs(md.buf, stdout);
+	json_t *argv_json = json_array();
+	json_array_append_new(argv_json, json_string("flagbench"));
+	for (int i = 0; i < argc; i++)
+		json_array_append_new(argv_json, json_string(argv[i]));
+	int wr = write_outputs(e, r->out, r->run, r->run_dir, argv_json, r->started, &md);
+	sb_release(&md);
+	json_decref(argv_json);
+	fprintf(stderr, "flagbench: explain in %s/explain.md and %s/results.json\n", r->out, r->out);
+	return wr;
+}
+
 int cmd_explain(int argc, char **argv)
 {
 	struct explain_opts o;
@@ -803,11 +1070,10 @@ int cmd_explain(int argc, char **argv)
 	e.o = &o;
 	e.a = e.b = e.check = -1;
 	e.explained = e.explained_lo = e.explained_hi = NAN;
-	struct family *fams = NULL;
-	int nfam = -1;
-	json_t *run = NULL, *argv_json = NULL;
-	char *out = NULL, *work = NULL, *cache = NULL, *hyperfine = NULL;
-	double started = now_wall();
+	struct explain_run r;
+	memset(&r, 0, sizeof(r));
+	r.nfam = -1;
+	r.started = now_wall();
 	if (npos != 3) {
 		error("usage: flagbench explain RUN_DIR CELL_A CELL_B [options] (see --help)");
 		goto done;
@@ -816,164 +1082,19 @@ int cmd_explain(int argc, char **argv)
 		error("--metric must be instructions or time, not '%s'", o.metric);
 		goto done;
 	}
-	char *rpath = xasprintf("%s/results.json", pos[0]);
-	json_error_t je;
-	run = json_load_file(rpath, 0, &je);
-	if (!run)
-		error("cannot read %s: %s", rpath, je.text);
-	free(rpath);
-	if (!run)
+	r.run_dir = pos[0];
+	r.id_a = pos[1];
+	r.id_b = pos[2];
+	if (read_pair(&e, &r) < 0 || find_variant(&r) < 0 || probe_compiler(&e, r.ca) < 0)
 		goto done;
-	const json_t *ca = find_cell(run, pos[1]), *cb = find_cell(run, pos[2]);
-	if (!ca || !cb) {
-		error("no cell '%s' in %s/results.json (flagbench report %s lists the cells)", !ca ? pos[1] : pos[2],
-		      pos[0], pos[0]);
-		goto done;
-	}
-	if (strcmp(jstr(ca, "family"), jstr(cb, "family")) || strcmp(jstr(ca, "variant"), jstr(cb, "variant")) ||
-	    strcmp(jstr(ca, "compiler"), jstr(cb, "compiler")) || !strcmp(jstr(ca, "compiler"), "none")) {
-		error("explain compares two builds of one variant with one compiler; %s and %s differ in %s", pos[1],
-		      pos[2], strcmp(jstr(ca, "variant"), jstr(cb, "variant")) ? "variant" : "compiler");
-		goto done;
-	}
-	if (json_is_true(json_object_get(ca, "emulated")) || json_is_object(json_object_get(ca, "pgo")) ||
-	    json_is_object(json_object_get(cb, "pgo"))) {
-		error("explain works on native, non-pgo builds");
-		goto done;
-	}
-	int opt_differs = strcmp(jstr(ca, "opt"), jstr(cb, "opt")) != 0;
-	int march_differs = strcmp(jstr(ca, "march"), jstr(cb, "march")) != 0;
-	if (opt_differs == march_differs) {
-		error(opt_differs ? "%s and %s differ in both -O level and -march: explain one difference at a time"
-				  : "%s and %s differ in neither -O level nor -march: nothing for explain to attribute",
-		      pos[1], pos[2]);
-		goto done;
-	}
-	e.mode = opt_differs ? MODE_OPT : MODE_MARCH;
-
-	nfam = load_all_families(&fams);
-	if (nfam < 0)
-		goto done;
-	struct family *fam = NULL;
-	struct variant *var = NULL;
-	for (int i = 0; i < nfam; i++)
-		if (!strcmp(fams[i].name, jstr(ca, "family")))
-			fam = &fams[i];
-	for (size_t i = 0; fam && i < fam->nvariants; i++)
-		if (!strcmp(fam->variants[i].name, jstr(ca, "variant")))
-			var = &fam->variants[i];
-	if (!var) {
-		error("variant %s/%s of the run is not among the variants here", jstr(ca, "family"), jstr(ca, "variant"));
-		goto done;
-	}
-	e.plan.ncompilers = 1;
-	e.plan.compilers = xcalloc(1, sizeof(*e.plan.compilers));
-	struct compiler *comp = &e.plan.compilers[0];
-	compiler_probe(comp, jstr(ca, "compiler"));
-	if (!comp->path) {
-		char *pkg = compiler_package(comp->name);
-		error("compiler '%s' not found on PATH%s%s", comp->name, pkg ? ": install the Debian package " : "",
-		      pkg ? pkg : "");
-		free(pkg);
-		goto done;
-	}
-	if (e.mode == MODE_OPT && comp->is_clang) {
-		error("clang has no per-pass -O flags (its -O levels select pass pipelines that no flag names): "
-		      "explain attributes only -march differences for clang");
-		goto done;
-	}
-	if (strcmp(jstr(ca, "compiler_version"), comp->version))
-		sv_pushf(&e.notes, "the run was built with '%s', this explain with '%s'", jstr(ca, "compiler_version"),
-			 comp->version);
-	if (e.mode == MODE_MARCH && comp->is_clang)
-		sv_push(&e.notes, "clang: -march attribution only (its -O levels have no per-pass flags)");
-
 	install_interrupt_handler();
-	/* the metric: deterministic instruction counts where the family allows */
-	char why[256] = "";
-	if (!o.metric || !strcmp(o.metric, "instructions")) {
-		e.counters = fam->kind == KIND_COMPUTE ? counters_probe(why, sizeof(why)) : COUNTERS_NONE;
-		if (fam->kind != KIND_COMPUTE)
-			snprintf(why, sizeof(why), "%s is a stream family: instructions are counted for compute families only",
-				 fam->name);
-		if (e.counters == COUNTERS_NONE && o.metric) {
-			error("--metric instructions: %s", why);
-			goto done;
-		}
-		e.metric = e.counters == COUNTERS_NONE ? METRIC_TIME : METRIC_INSTRUCTIONS;
-		if (e.counters == COUNTERS_NONE)
-			sv_pushf(&e.notes, "metric: time (%s)", why);
-	} else {
-		e.metric = METRIC_TIME;
-	}
-	hyperfine = find_on_path("hyperfine");
-	if (e.metric == METRIC_TIME && !hyperfine) {
-		error("hyperfine not found on PATH: install the Debian package hyperfine");
+	if (choose_metric(&e, &o, &r) < 0)
 		goto done;
-	}
 	if (o.timeout <= 0)
 		o.timeout = 120;
-
-	/* candidates */
-	if ((e.mode == MODE_OPT ? optimizer_candidates(&e, comp, ca, cb) : isa_candidates(&e, comp, ca, cb)) < 0)
+	if (build_candidates(&e, &r) < 0 || make_out_dir(&r, &o) < 0)
 		goto done;
-	fprintf(stderr, "flagbench: %zu candidate flags between %s and %s\n", e.ncand, pos[1], pos[2]);
-
-	/* builds: A, B, then B without / A with each flag */
-	e.a = add_cell(&e, ca, fam, var, jstr(ca, "config"), NULL, NULL);
-	e.b = add_cell(&e, cb, fam, var, jstr(cb, "config"), NULL, NULL);
-	for (size_t i = 0; i < e.ncand; i++) {
-		struct candidate *c = &e.cand[i];
-		char *cfg = xasprintf("%s %s", jstr(cb, "config"), c->toward_a);
-		c->without = add_cell(&e, cb, fam, var, cfg, c->toward_a, NULL);
-		free(cfg);
-		cfg = xasprintf("%s %s", jstr(ca, "config"), c->toward_b);
-		c->with = add_cell(&e, ca, fam, var, cfg, c->toward_b, NULL);
-		free(cfg);
-	}
-	cache = o.cache ? xstrdup(o.cache) : xasprintf("%s/build/cache", project_root());
-	unsigned jobs = o.jobs ? o.jobs : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
-	double bt = o.build_timeout > 0 ? o.build_timeout : 300;
-	struct build_stats bs;
-	if (build_plan(&e.plan, cache, jobs ? jobs : 1, bt, &bs) < 0)
-		goto done;
-	dedupe_from(&e, 0);
-	for (size_t i = 0; i < e.plan.n; i++)
-		e.distinct += e.plan.cells[i].build.binary && e.plan.cells[i].build.same_binary_as < 0;
-	fprintf(stderr, "flagbench: %zu builds (compiled %u, cached %u, failed %u), %zu distinct binaries\n", e.plan.n,
-		bs.compiled, bs.cached, bs.failed, e.distinct);
-	verify_from(&e, 0, o.timeout);
-	out = o.out ? xstrdup(o.out) : NULL;
-	if (!out) {
-		char ts[32];
-		time_t t = (time_t)started;
-		struct tm tm;
-		gmtime_r(&t, &tm);
-		strftime(ts, sizeof(ts), "%Y%m%dT%H%M%SZ", &tm);
-		out = xasprintf("%s/explain-%s", pos[0], ts);
-	}
-	work = xasprintf("%s/.work", out);
-	if (mkdir_p(work, 0755) < 0) {
-		error("cannot create %s: %s", work, strerror(errno));
-		goto done;
-	}
-	if (e.metric == METRIC_INSTRUCTIONS) {
-		count_from(&e, 0);
-	} else {
-		int *list = xcalloc(e.plan.n, sizeof(int));
-		size_t n = 0;
-		for (size_t i = 0; i < e.plan.n; i++)
-			if (measurable(&e, i))
-				list[n++] = (int)i;
-		time_cells(&e, list, n, work, hyperfine);
-		free(list);
-	}
-	/* twins share the figure and the verdict */
-	for (size_t i = 0; i < e.plan.n; i++) {
-		struct cell *c = &e.plan.cells[i];
-		if (c->build.same_binary_as >= 0 && c->status == CELL_PENDING)
-			c->status = e.plan.cells[c->build.same_binary_as].status;
-	}
+	measure_all(&e, &r);
 	if (e.plan.cells[e.a].status != CELL_OK || e.plan.cells[e.b].status != CELL_OK) {
 		const struct cell *bad = e.plan.cells[e.a].status != CELL_OK ? &e.plan.cells[e.a] : &e.plan.cells[e.b];
 		error("%s: %s: %s", bad->spec.id, cell_status_name(bad->status), bad->reason ? bad->reason : "");
@@ -981,67 +1102,13 @@ int cmd_explain(int argc, char **argv)
 		goto done;
 	}
 	analyse(&e);
-
-	/* the check: B without every selected flag, built and measured */
-	if (e.selected.n && isfinite(e.gap) && !fb_interrupted) {
-		struct strvec extra = STRVEC_INIT;
-		struct strbuf cfg = STRBUF_INIT;
-		sb_adds(&cfg, jstr(cb, "config"));
-		for (size_t i = 0; i < e.selected.n; i++)
-			for (size_t k = 0; k < e.ncand; k++)
-				if (!strcmp(e.cand[k].name, e.selected.v[i])) {
-					sv_push(&extra, e.cand[k].toward_a);
-					sb_addf(&cfg, " %s", e.cand[k].toward_a);
-				}
-		size_t from = e.plan.n;
-		e.check = add_cell(&e, cb, fam, var, cfg.buf, NULL, &extra);
-		sb_release(&cfg);
-		sv_clear(&extra);
-		/* earlier cells are final: only the check is built */
-		for (size_t i = 0; i < from; i++)
-			if (e.plan.cells[i].status == CELL_PENDING)
-				e.plan.cells[i].status = CELL_OK;
-		build_plan(&e.plan, cache, 1, bt, &bs);
-		dedupe_from(&e, from);
-		verify_from(&e, from, o.timeout);
-		if (e.metric == METRIC_INSTRUCTIONS) {
-			count_from(&e, from);
-		} else if (measurable(&e, (size_t)e.check)) {
-			/* side by side with A and B again, whose new runs join theirs */
-			int list[3] = { rep(&e, e.a), rep(&e, e.b), e.check };
-			e.plan.cells[list[0]].status = e.plan.cells[list[1]].status = CELL_PENDING;
-			time_cells(&e, list, 3, work, hyperfine);
-			e.plan.cells[list[0]].status = e.plan.cells[list[1]].status = CELL_OK;
-			const struct metric_value *ma = &e.val[rep(&e, e.a)], *mb = &e.val[rep(&e, e.b)];
-			e.gap = log(ma->v / mb->v);
-		}
-		struct cell *k = &e.plan.cells[e.check];
-		if (k->build.same_binary_as >= 0)
-			k->status = e.plan.cells[k->build.same_binary_as].status;
-		share(&e, e.check, e.b, &e.explained, &e.explained_lo, &e.explained_hi);
-	}
-	struct strbuf md = STRBUF_INIT;
-	report_md(&e, &md);
-	fputs(md.buf, stdout);
-	argv_json = json_array();
-	json_array_append_new(argv_json, json_string("flagbench"));
-	for (int i = 0; i < argc; i++)
-		json_array_append_new(argv_json, json_string(argv[i]));
-	int wr = write_outputs(&e, out, run, pos[0], argv_json, started, &md);
-	sb_release(&md);
-	fprintf(stderr, "flagbench: explain in %s/explain.md and %s/results.json\n", out, out);
+	if (e.selected.n && isfinite(e.gap) && !fb_interrupted)
+		run_check(&e, &r);
+	int wr = report(&e, &r, argc, argv);
 	code = fb_interrupted ? EXIT_INTERRUPTED : wr < 0 ? EXIT_CELL_FAILED : EXIT_ALL_OK;
 done:
 	free_explain(&e);
-	for (int i = 0; i < nfam; i++)
-		free_family(&fams[i]);
-	free(fams);
-	json_decref(run);
-	json_decref(argv_json);
-	free(out);
-	free(work);
-	free(cache);
-	free(hyperfine);
+	free_run(&r);
 	free(o.out);
 	free(o.cache);
 	free(o.metric);

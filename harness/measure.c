@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "cooldown.h"
 #include "meter.h"
 #include "results.h"
 #include "runcmd.h"
@@ -121,17 +122,13 @@ static void mock_times(struct cell *c, const struct measure_opts *o)
 	free(t);
 }
 
-/* The words of hyperfine's --prepare: the cooldown before every run. */
+/* The words of hyperfine's --prepare: the wait before every run, set only
+ * where a sensor can say the CPU is too hot (cooldown.h). */
 static void cooldown_prepare(const struct measure_opts *o, const char *log_path, struct strbuf *prep)
 {
 	struct strvec pw = STRVEC_INIT;
-	sv_push(&pw, self_exe());
-	sv_push(&pw, "cooldown");
-	sv_pushf(&pw, "--seconds=%g", o->cooldown_s);
-	if (isfinite(o->cooldown_below_c))
-		sv_pushf(&pw, "--below=%g", o->cooldown_below_c);
-	sv_pushf(&pw, "--max-wait=%g", o->cooldown_max_wait_s);
-	sv_pushf(&pw, "--log=%s", log_path);
+	struct cooldown_spec spec = { o->cooldown_s, o->cooldown_below_c, o->cooldown_max_wait_s };
+	cooldown_argv(&spec, log_path, 1, &pw); /* most waits between runs do not wait */
 	for (size_t i = 0; i < pw.n; i++)
 		hyperfine_quote(prep, pw.v[i]);
 	sv_clear(&pw);
@@ -251,7 +248,8 @@ int measure_cell(struct cell *c, const struct measure_opts *o, double *cooldown_
 	run_capture(argv.v, CHILD_DEVNULL, limit, 16384, &out, &err, &ex);
 
 	struct cell_measurement *m = &c->measure;
-	size_t first_run = o->append ? m->nruns : 0, first_cool = o->append ? m->ncooldown : 0;
+	/* the cooldown records already there (the pause before the cell, earlier batches) are not this batch's */
+	size_t first_run = o->append ? m->nruns : 0, first_cool = m->ncooldown;
 	if (!o->append) {
 		/* a first batch replaces whatever an earlier attempt left */
 		for (size_t i = 0; i < m->nruns; i++) {
@@ -259,7 +257,7 @@ int measure_cell(struct cell *c, const struct measure_opts *o, double *cooldown_
 			free(m->runs[i].status);
 			free(m->runs[i].consumer);
 		}
-		m->nruns = m->ncooldown = 0;
+		m->nruns = 0; /* the cooldown records stay: the pause before the cell comes first (run.c) */
 	}
 	each_jsonl(f.report, add_meter_run, m);
 	each_jsonl(f.cooldown, add_cooldown, m);

@@ -1,14 +1,16 @@
 /* measure.h: timing one cell with hyperfine.
  *
  * Per cell: `hyperfine -N --warmup W --runs R --export-json TMP
- * [--prepare "flagbench cooldown ..."] "flagbench meter ... -- PROG ARGS"`.
+ * [--prepare "flagbench cooldown ..."] "flagbench meter ... -- PROG ARGS"`;
+ * the prepare only where the run's cooldown policy waits between runs
+ * (cooldown.h: a sensor and a threshold; cooldown_s is then 0).
  * -N: hyperfine splits the command itself (no shell); every word is
  * single-quoted for its splitter, so paths with spaces or quotes survive.
  * hyperfine has no timeout of its own: it runs in its own process group
  * under a limit of (warmup + runs) x (per-run timeout + cooldown) + slack,
  * and the meter kills a run that exceeds the per-run timeout.
  * The meter's per-run report (bytes, producer status) and the cooldown
- * log are read back into the cell's measurement record (plan.h) with the
+ * log (the waits that waited) are read back into the cell's measurement record (plan.h) with the
  * parsers of results.h; the scratch files live in workdir.  Failures map to statuses:
  * meter exit 1 -> wrong_output, 3 -> crashed, 124 -> timeout.
  */
@@ -26,7 +28,8 @@ struct measure_opts {
 	const char *consumer;    /* splice (default), read, pv */
 	uint64_t pipe_size;      /* 0: the producer's choice */
 	int dry_run;             /* mock executor: no hyperfine, deterministic times */
-	int append;              /* add the new runs to the cell's earlier ones (--precision, interleave) */
+	int append;              /* add the new runs to the cell's earlier ones (--precision, interleave);
+				  * the first batch replaces the runs, never the cooldown records */
 };
 
 /* Adds one word to a hyperfine -N command line, quoted for its splitter. */

@@ -154,14 +154,28 @@ struct cell_counters {
 	char *why;
 };
 
+/* Whether a cell's interval reached the run's precision target (run.c). */
+enum precision_status {
+	PRECISION_OFF = 0,       /* no target (--precision 0) */
+	PRECISION_REACHED,       /* the interval is within the target, at 95 % */
+	PRECISION_NOT_REACHED,   /* the cell's budget or --max-runs ran out first */
+};
+
+struct cell_precision {
+	enum precision_status status;
+	double target_percent;   /* half-width of the interval, % of the median */
+	double budget_s, spent_s; /* the cell's time budget for runs, what it took */
+};
+
 /* What measuring found: hyperfine's times and what came with them. */
 struct cell_measurement {
 	struct stats time;           /* seconds per run; time.n == 0: not measured */
 	double user_s, system_s;     /* hyperfine's mean user and system time; NAN when unknown */
 	struct meter_run *runs;
 	size_t nruns;
-	struct cooldown_record *cooldown;
+	struct cooldown_record *cooldown; /* the pause before the cell, then waits between runs */
 	size_t ncooldown;
+	struct cell_precision precision;
 	struct cell_thermal thermal;
 	struct cell_counters counters;
 };

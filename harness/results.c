@@ -146,10 +146,17 @@ static void time_to_json(json_t *j, const struct cell *c, const struct cell *m)
 	double lo, hi, r = cell_rate(m, &lo, &hi);
 	json_t *rate = json_pack("{s:o, s:o, s:o}", "median", num_or_null(r), "min", num_or_null(lo), "max",
 				 num_or_null(hi));
-	/* the interval of the median time, as a rate */
+	/* the interval of the median time, as a rate; ci95 only where it reaches 95 % */
 	if (t->n >= 3)
-		json_object_set_new(rate, "ci95", json_pack("{s:o, s:o}", "low", num_or_null(r * t->median / t->ci_high),
-							    "high", num_or_null(r * t->median / t->ci_low)));
+		json_object_set_new(rate, t->ci_level >= STATS_CI_TARGET ? "ci95" : "ci",
+				    json_pack("{s:o, s:o, s:f}", "low", num_or_null(r * t->median / t->ci_high), "high",
+					      num_or_null(r * t->median / t->ci_low), "level", t->ci_level));
+	static const char *precision_names[] = { "off", "reached", "not_reached" };
+	const struct cell_precision *pr = &m->measure.precision;
+	json_object_set_new(j, "precision",
+			    pr->status == PRECISION_OFF ? json_null()
+			    : json_pack("{s:s, s:f, s:f, s:f}", "status", precision_names[pr->status], "target_percent",
+					pr->target_percent, "budget_s", pr->budget_s, "spent_s", pr->spent_s));
 	if (f->kind == KIND_STREAM) {
 		json_object_set_new(j, "throughput_Bps", rate);
 		json_object_set_new(j, "rate", json_null());
@@ -347,6 +354,14 @@ static void measurement_from_json(struct cell_measurement *m, const json_t *j)
 	json_t *time = json_object_get(j, "time_s");
 	if (json_is_object(time))
 		stats_from_json(&m->time, time);
+	json_t *prec = json_object_get(j, "precision");
+	const char *ps = json_string_value(json_object_get(prec, "status"));
+	if (ps) {
+		m->precision.status = !strcmp(ps, "reached") ? PRECISION_REACHED : PRECISION_NOT_REACHED;
+		m->precision.target_percent = json_number_value(json_object_get(prec, "target_percent"));
+		m->precision.budget_s = json_number_value(json_object_get(prec, "budget_s"));
+		m->precision.spent_s = json_number_value(json_object_get(prec, "spent_s"));
+	}
 	m->user_s = num_or_nan(json_object_get(d, "user_s"));
 	m->system_s = num_or_nan(json_object_get(d, "system_s"));
 	size_t i;

@@ -20,6 +20,7 @@
 #include "check_json.h"
 #include "inputs.h"
 #include "config.h"
+#include "cooldown.h"
 #include "counters.h"
 #include "doctor.h"
 #include "measure.h"
@@ -39,7 +40,7 @@ struct run_opts {
 	char *cpu, *suite, *out, *only, *resume, *cache, *consumer, *order;
 	char *binaries_from; /* rerun.h */
 	unsigned jobs, runs, warmup, max_runs;
-	double precision;
+	double precision, cell_budget;
 	double cooldown, timeout, build_timeout, verify_timeout;
 	uint64_t pipe_size;
 	int dry_run, help, no_counters, no_render;
@@ -53,17 +54,18 @@ static const struct option_def run_options[] = {
 	{ "out", 'o', OPT_STRING, RO(out), "DIR", 0, 0, "run folder (default results/<id>)" },
 	{ "only", 0, OPT_STRING, RO(only), "GLOB", 0, 0, "run only the cells whose id matches GLOB; the rest are skipped" },
 	{ "jobs", 'j', OPT_UINT, RO(jobs), "N", 1, 256, "parallel compilers (default: online cpus)" },
-	{ "runs", 'r', OPT_UINT, RO(runs), "N", 1, 10000, "timed runs per cell (default: the suite's, else 5)" },
+	{ "runs", 'r', OPT_UINT, RO(runs), "N", 1, 10000, "timed runs per cell; alone, exactly that many (default: the suite's, else 5, at least, see --precision)" },
 	{ "warmup", 'w', OPT_UINT, RO(warmup), "N", 0, 1000, "untimed runs first (default: the suite's, else 1)" },
-	{ "cooldown", 0, OPT_DOUBLE, RO(cooldown), "SECONDS", 0, 3600, "pause before every run (default: the profile's)" },
+	{ "cooldown", 0, OPT_DOUBLE, RO(cooldown), "SECONDS", 0, 3600, "pause before each cell where no sensor decides (default: the profile's)" },
 	{ "timeout", 0, OPT_DOUBLE, RO(timeout), "SECONDS", 0.1, 86400, "limit of one run of a program (default 120)" },
 	{ "verify-timeout", 0, OPT_DOUBLE, RO(verify_timeout), "SECONDS", 0.1, 86400, "limit of the verification run (default: --timeout x 4)" },
 	{ "build-timeout", 0, OPT_DOUBLE, RO(build_timeout), "SECONDS", 1, 86400, "limit of one compile (default 300)" },
 	{ "consumer", 0, OPT_STRING, RO(consumer), "splice|read|pv", 0, 0, "what drains a stream (default splice)" },
 	{ "pipe-size", 0, OPT_SIZE, RO(pipe_size), "BYTES", 4096, 1e10, "set the pipe size of streams (default: the producer's choice)" },
-	{ "precision", 0, OPT_DOUBLE, RO(precision), "PERCENT", 0.01, 100, "add runs until the 95 % interval of the median is within PERCENT of it" },
-	{ "max-runs", 0, OPT_UINT, RO(max_runs), "N", 2, 100000, "the most runs --precision may take (default 10 x --runs)" },
-	{ "order", 0, OPT_STRING, RO(order), "sequential|interleave", 0, 0, "cell after cell, or the cells' runs round-robin to spread drift" },
+	{ "precision", 0, OPT_DOUBLE, RO(precision), "PERCENT", 0, 100, "add runs to a cell until the 95 % interval of its median is within PERCENT of it (default 3, 0 with --runs; 0: --runs only)" },
+	{ "cell-budget", 0, OPT_DOUBLE, RO(cell_budget), "SECONDS", 0.1, 86400, "the time a cell's runs may take while --precision wants more (default 2.5)" },
+	{ "max-runs", 0, OPT_UINT, RO(max_runs), "N", 2, 100000, "the most runs --precision may take (default 10 x --runs, at least 30)" },
+	{ "order", 0, OPT_STRING, RO(order), "interleave|sequential", 0, 0, "the cells' runs in rounds, each round shuffled, so every interval sees the run's drift (default); or cell after cell, back to back (thermal studies)" },
 	{ "resume", 0, OPT_STRING, RO(resume), "DIR", 0, 0, "finish an interrupted run: only the cells its journal lacks" },
 	{ "family-dir", 0, OPT_LIST, RO(family_dirs), "DIR", 0, 0, "families from DIR too: a family folder (family.json) or a folder of them; repeatable" },
 	{ "cache", 0, OPT_STRING, RO(cache), "DIR", 0, 0, "build cache (default build/cache)" },
@@ -154,7 +156,9 @@ struct run {
 	int planned;
 	struct run_state rs;
 	/* settings resolved from options, suite and profile */
-	double cooldown, timeout, verify_timeout;
+	double cooldown, timeout, verify_timeout, precision, cell_budget;
+	struct cooldown_policy cool;
+	double *spent;               /* per cell: seconds its timed batches took */
 	unsigned runs, warmup, max_runs;
 	char *hyperfine, *work;
 	struct measure_opts mo;
@@ -238,10 +242,18 @@ static int run_settings(struct run *r)
 	r->cooldown = GIVEN("cooldown") ? o->cooldown : r->suite.cooldown_s >= 0 ? r->suite.cooldown_s : r->prof.cooldown_s;
 	r->runs = GIVEN("runs") ? o->runs : r->suite.has_runs ? r->suite.runs : 5;
 	r->warmup = GIVEN("warmup") ? o->warmup : r->suite.has_warmup ? r->suite.warmup : 1;
+	/* a precision target by default; --runs alone asks for exactly that many */
+	r->precision = GIVEN("precision") ? o->precision : GIVEN("runs") ? 0 : 3;
+	r->cell_budget = GIVEN("cell-budget") ? o->cell_budget : 2.5;
+	struct cooldown_spec cs = { r->cooldown, r->prof.cooldown_below_c,
+				    r->prof.cooldown_max_wait_s > r->cooldown ? r->prof.cooldown_max_wait_s : r->cooldown };
+	cooldown_policy_init(&r->cool, &cs, GIVEN("cooldown"), "/");
 #undef GIVEN
 	r->timeout = o->timeout > 0 ? o->timeout : 120;
 	r->verify_timeout = o->verify_timeout > 0 ? o->verify_timeout : r->timeout * 4;
-	r->max_runs = o->max_runs ? o->max_runs : r->runs * 10;
+	r->max_runs = o->max_runs ? o->max_runs : r->runs * 10 > 30 ? r->runs * 10 : 30;
+	if (r->max_runs < r->runs)
+		r->max_runs = r->runs;
 	r->count = !o->dry_run && !o->no_counters;
 	r->hyperfine = find_on_path("hyperfine");
 	if (!r->hyperfine && !o->dry_run) {
@@ -390,11 +402,9 @@ static void run_conditions(struct run *r)
 	rs->tools = tools_json(&r->plan);
 	if (r->o.dry_run)
 		sv_push(&rs->warnings, "dry run: nothing was compiled or timed; the times are made up by the mock executor");
-	double celsius;
-	char sensor[64];
-	if (r->cooldown > 0 && thermal_cpu_celsius("/", &celsius, sensor, sizeof(sensor)) < 0)
-		sv_pushf(&rs->warnings, "no thermal sensors: the cooldown is a fixed pause of %gs before every run",
-			 r->cooldown);
+	if (r->cooldown > 0 && !r->cool.sensor)
+		sv_pushf(&rs->warnings, "no thermal sensors: the cooldown is a fixed pause of %gs before each cell, "
+			 "none between its runs", r->cooldown);
 }
 
 /* --resume: the cells the journal has are restored, not run again. */
@@ -512,36 +522,108 @@ static int timed_batch(struct run *r, struct cell *c, const struct measure_opts 
 	thermal_snapshot_free(&after);
 	r->rs.phases.measure_s += dt - cool;
 	r->rs.phases.cooldown_s += cool;
+	r->spent[c - r->plan.cells] += dt - cool;
 	return v;
 }
 
-/* Whether --precision wants more runs of an ok cell. */
+/* The mock executor's sleep: the pause is recorded, not taken. */
+static double dry_sleep(double seconds)
+{
+	return seconds;
+}
+
+/* The wait before a cell as a `flagbench cooldown` child (runcmd: its own
+ * group, a limit, reaped); 0 with its record. */
+static int cooldown_child(struct run *r, const struct cooldown_spec *s, struct cooldown_record *rec)
+{
+	char *log = xasprintf("%s/before.jsonl", r->work);
+	unlink(log);
+	struct strvec argv = STRVEC_INIT;
+	cooldown_argv(s, log, 0, &argv);
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct child_exit ex;
+	double limit = (s->max_wait_seconds > s->seconds ? s->max_wait_seconds : s->seconds) + 30;
+	run_capture(argv.v, CHILD_DEVNULL, limit, 4096, &out, &err, &ex);
+	char *text = read_file(log, NULL);
+	json_t *j = text ? json_loads(text, 0, NULL) : NULL;
+	int rc = j && cooldown_record_from_json(rec, j) == 0 ? 0 : -1;
+	json_decref(j);
+	free(text);
+	unlink(log);
+	free(log);
+	sb_release(&out);
+	sb_release(&err);
+	sv_clear(&argv);
+	return rc;
+}
+
+/* The pause before a cell (cooldown.h), the first of its cooldown records. */
+static void cooldown_stage(struct run *r, struct cell *c)
+{
+	struct cell_measurement *m = &c->measure;
+	struct cooldown_record rec;
+	struct cooldown_spec spec;
+	m->ncooldown = 0;
+	if (!cooldown_before_cell_spec(&r->cool, &spec))
+		return;
+	if (r->o.dry_run ? !cooldown_before_cell(&r->cool, "/", dry_sleep, &rec) : cooldown_child(r, &spec, &rec) < 0)
+		return;
+	m->cooldown = xrealloc(m->cooldown, (m->ncooldown + 1) * sizeof(*m->cooldown));
+	m->cooldown[m->ncooldown++] = rec;
+	r->rs.phases.cooldown_s += rec.waited_s;
+}
+
+/* Whether the cell's interval reaches the target: 95 % and narrow enough. */
+static int precise(const struct run *r, const struct stats *t)
+{
+	return t->ci_level >= STATS_CI_TARGET && stats_ci_percent(t) <= r->precision;
+}
+
+/* Whether a measured cell gets another run: --runs first; then, with a
+ * precision target, until it is reached, the cell's budget is spent or
+ * --max-runs is reached. */
 static int wants_more_runs(const struct run *r, const struct cell *c)
 {
 	const struct stats *t = &c->measure.time;
-	return r->o.precision > 0 && !fb_interrupted && t->n < r->max_runs && stats_ci_percent(t) > r->o.precision;
+	if (fb_interrupted || t->n >= r->max_runs)
+		return 0;
+	if (t->n < r->runs)
+		return 1;
+	return r->precision > 0 && r->spent[c - r->plan.cells] < r->cell_budget && !precise(r, t);
 }
 
-/* Times a cell; with --precision, adds batches of runs until the 95 %
- * interval of the median is narrow enough or max_runs is reached. */
+/* What the precision target came to, for the tables' § (results.json precision). */
+static void precision_record(struct run *r, struct cell *c)
+{
+	struct cell_precision *p = &c->measure.precision;
+	p->status = r->precision > 0 ? precise(r, &c->measure.time) ? PRECISION_REACHED : PRECISION_NOT_REACHED
+				     : PRECISION_OFF;
+	p->target_percent = r->precision;
+	p->budget_s = r->cell_budget;
+	p->spent_s = r->spent[c - r->plan.cells];
+}
+
+/* Times a cell back to back: the pause, then batches of runs until
+ * wants_more_runs() is content. */
 static void measure_stage(struct run *r, struct cell *c)
 {
 	double t0 = now_monotonic();
-	int v = timed_batch(r, c, &r->mo);
+	cooldown_stage(r, c);
+	int v = fb_interrupted ? -1 : timed_batch(r, c, &r->mo);
 	struct measure_opts more = r->mo;
 	more.warmup = 0;
 	more.append = 1;
 	const struct stats *t = &c->measure.time;
 	while (v == 0 && wants_more_runs(r, c)) {
-		unsigned add = (unsigned)t->n;
+		/* up to the 6 runs a 95 % interval needs, then half as many again */
+		unsigned add = t->n < 6 ? 6 - (unsigned)t->n : (unsigned)t->n / 2;
 		more.runs = add < r->max_runs - t->n ? add : r->max_runs - (unsigned)t->n;
 		v = timed_batch(r, c, &more);
 	}
-	if (v == 0 && r->o.precision > 0 && stats_ci_percent(t) > r->o.precision)
-		sv_pushf(&c->warnings, "precision %.2f%% not reached in %zu runs (%.2f%%)", r->o.precision, t->n,
-			 stats_ci_percent(t));
-	if (v == 0)
+	if (v == 0) {
 		c->status = CELL_OK;
+		precision_record(r, c);
+	}
 	r->pr.measure_wall += now_monotonic() - t0;
 }
 
@@ -588,58 +670,113 @@ static void run_sequential(struct run *r)
 	}
 }
 
-/* Verify everything first, then the runs round-robin: slow drift (heat,
- * other load) spreads over all cells instead of the last ones. */
+/* A new order for the next round: Fisher-Yates, seeded once per run, so
+ * two runs of one plan use the same orders. */
+static void shuffle(size_t *v, size_t n, unsigned long long *state)
+{
+	for (size_t i = n; i > 1; i--) {
+		size_t j = (size_t)(stats_random(state) % i), x = v[i - 1];
+		v[i - 1] = v[j];
+		v[j] = x;
+	}
+}
+
+/* Verify everything first, then the runs in rounds: every cell that wants
+ * a run gets one per round, in a new shuffled order each round, so slow
+ * drift (heat, other load) reaches every cell's runs and so its interval,
+ * and no cell always follows the same neighbour.  A cell's pause comes
+ * before its first run. */
 static void run_interleaved(struct run *r)
 {
 	struct plan *p = &r->plan;
 	int *active = xcalloc(p->n + 1, sizeof(int));
+	size_t *order = xcalloc(p->n + 1, sizeof(size_t));
+	unsigned long long seed = 0x666c6167ULL; /* "flag" */
 	for (size_t i = 0; i < p->n && !fb_interrupted; i++) {
 		active[i] = verify_stage(r, &p->cells[i]) == 0;
-		if (!active[i])
+		/* a cell that shares a binary is done when its twin is: after the rounds */
+		if (!active[i] && !(p->cells[i].build.same_binary_as >= 0 && p->cells[i].status == CELL_OK))
 			finish_cell(r, &p->cells[i]);
 	}
 	struct measure_opts one = r->mo;
 	one.runs = 1;
 	for (unsigned round = 0; !fb_interrupted; round++) {
-		int any = 0;
-		for (size_t i = 0; i < p->n && !fb_interrupted; i++) {
-			struct cell *c = &p->cells[i];
-			if (!active[i] || !(round < r->runs || wants_more_runs(r, c)))
-				continue;
+		size_t k = 0;
+		for (size_t i = 0; i < p->n; i++)
+			if (active[i] && (round == 0 || wants_more_runs(r, &p->cells[i])))
+				order[k++] = i;
+		if (!k)
+			break;
+		/* the cells report when all rounds are done: say how the rounds go */
+		if (round > 0 && round % 5 == 0)
+			fprintf(stderr, "flagbench: round %u: %zu cells want more runs (%.0fs so far)\n", round + 1, k,
+				r->pr.measure_wall);
+		shuffle(order, k, &seed);
+		for (size_t j = 0; j < k && !fb_interrupted; j++) {
+			struct cell *c = &p->cells[order[j]];
+			double t0 = now_monotonic();
+			if (round == 0)
+				cooldown_stage(r, c);
+			if (fb_interrupted)
+				break;
 			one.warmup = round == 0 ? r->warmup : 0;
 			one.append = round > 0;
-			if (timed_batch(r, c, &one) < 0) {
-				active[i] = 0;
+			int v = timed_batch(r, c, &one);
+			r->pr.measure_wall += now_monotonic() - t0;
+			if (v < 0) {
+				active[order[j]] = 0;
 				finish_cell(r, c);
-				continue;
 			}
-			any = 1;
+		}
+		/* a cell content with its runs is done now: journaled, counted, reported */
+		for (size_t j = 0; j < k && !fb_interrupted; j++) {
+			struct cell *c = &p->cells[order[j]];
+			if (!active[order[j]] || wants_more_runs(r, c))
+				continue;
+			active[order[j]] = 0;
+			c->status = CELL_OK;
+			precision_record(r, c);
+			count_stage(r, c);
+			r->pr.measured++;
+			finish_cell(r, c);
 		}
 		results_write(&r->rs);
-		if (!any)
-			break;
 	}
+	/* interrupted: a cell that has its --runs keeps them */
 	for (size_t i = 0; i < p->n; i++)
 		if (active[i]) {
-			if (!fb_interrupted)
+			if (!fb_interrupted || p->cells[i].measure.time.n >= r->runs) {
 				p->cells[i].status = CELL_OK;
+				precision_record(r, &p->cells[i]);
+			}
 			count_stage(r, &p->cells[i]);
 			r->pr.measured++;
 			finish_cell(r, &p->cells[i]);
 		}
+	for (size_t i = 0; i < p->n; i++) {
+		struct cell *c = &p->cells[i];
+		if (active[i] || c->build.same_binary_as < 0 || c->status != CELL_OK || c->origin == CELL_FROM_JOURNAL)
+			continue;
+		const struct cell *src = &p->cells[c->build.same_binary_as];
+		if (src->status != CELL_OK)
+			cell_set_status(c, src->status == CELL_PENDING ? CELL_SKIPPED : src->status, "same binary as %s: %s",
+					src->spec.id, src->reason ? src->reason : "not measured");
+		finish_cell(r, c);
+	}
+	free(order);
 	free(active);
 }
 
 /* The measure options, the counter source and the progress totals. */
 static void cells_setup(struct run *r)
 {
-	const struct cpu_profile *prof = &r->prof;
-	struct measure_opts mo = { r->hyperfine, r->work, r->runs, r->warmup, r->timeout, r->cooldown,
-				   prof->cooldown_below_c,
-				   prof->cooldown_max_wait_s > r->cooldown ? prof->cooldown_max_wait_s : r->cooldown,
+	/* hyperfine waits between runs only where a sensor decides (cooldown.h) */
+	double below = NAN, max_wait = 0;
+	cooldown_between_runs(&r->cool, &below, &max_wait);
+	struct measure_opts mo = { r->hyperfine, r->work, r->runs, r->warmup, r->timeout, 0, below, max_wait,
 				   r->o.consumer, r->o.pipe_size, r->o.dry_run, 0 };
 	r->mo = mo;
+	r->spent = xcalloc(r->plan.n + 1, sizeof(double));
 	int any_compute = 0;
 	r->pr.total = r->plan.n;
 	for (size_t i = 0; i < r->plan.n; i++) {
@@ -664,10 +801,10 @@ static void run_cells(struct run *r)
 {
 	mkdir_p(r->work, 0755);
 	cells_setup(r);
-	if (r->o.order && !strcmp(r->o.order, "interleave"))
-		run_interleaved(r);
-	else
+	if (r->o.order && !strcmp(r->o.order, "sequential"))
 		run_sequential(r);
+	else
+		run_interleaved(r);
 	for (size_t i = 0; i < r->plan.n; i++)
 		if (r->plan.cells[i].status == CELL_PENDING)
 			cell_set_status(&r->plan.cells[i], CELL_SKIPPED, "interrupted before it ran");
@@ -751,6 +888,7 @@ static void run_free(struct run *r)
 	free(r->rs.id);
 	free(r->rs.dir);
 	free(r->work);
+	free(r->spent);
 	free(r->hyperfine);
 	free_run_opts(&r->o);
 }

@@ -14,7 +14,9 @@ def head($title; $css):
 
 def mark_title:
   [(if test("†") then "measured while the CPU throttled" else empty end),
-   (if test("‡") then "has warnings (listed below)" else empty end)] | join("; ");
+   (if test("‡") then "has warnings (listed below)" else empty end),
+   (if test("§") then "did not reach the precision target" else empty end),
+   (if test("¶") then "unchecked: the family declares no check" else empty end)] | join("; ");
 
 # A cell: the figure, its ± in grey, its marks with a tooltip; a status word alone.
 def cell_html:

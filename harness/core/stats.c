@@ -54,21 +54,10 @@ void stats_compute(struct stats *s, const double *runs, size_t n)
 	qsort(dev, n, sizeof(double), cmp_double);
 	s->mad = median_sorted(dev, n);
 	free(dev);
-	/* Order-statistic CI: ranks n/2 -+ 1.96 sqrt(n)/2 (normal approximation
-	 * of the binomial), clamped; needs no assumption about the shape. */
-	if (n >= 3) {
-		double half = 1.96 * sqrt((double)n) / 2;
-		long lo = (long)floor((double)n / 2 - half);
-		long hi = (long)ceil((double)n / 2 + half);
-		if (lo < 0)
-			lo = 0;
-		if (hi > (long)n - 1)
-			hi = (long)n - 1;
-		s->ci_low = v[lo];
-		s->ci_high = v[hi];
-	} else {
-		s->ci_low = s->ci_high = s->median;
-	}
+	/* the order-statistic interval, with its exact coverage (stats.h) */
+	size_t k = stats_median_ci_rank(n, STATS_CI_TARGET, &s->ci_level);
+	s->ci_low = n >= 3 ? v[k - 1] : s->median;
+	s->ci_high = n >= 3 ? v[n - k] : s->median;
 	for (size_t i = 0; i < n; i++)
 		s->outliers += (size_t)stats_is_outlier(s, runs[i]);
 	free(v);
@@ -89,6 +78,58 @@ double stats_ci_percent(const struct stats *s)
 		return 0;
 	double half = (s->ci_high - s->ci_low) / 2;
 	return 100.0 * half / s->median;
+}
+
+static double binom_half_pmf(size_t n, size_t i)
+{
+	return exp(lgamma((double)n + 1) - lgamma((double)i + 1) - lgamma((double)(n - i) + 1) - (double)n * M_LN2);
+}
+
+double stats_median_coverage(size_t n, size_t k)
+{
+	if (k < 1 || 2 * k > n)
+		return 0;
+	double sum = 0;
+	for (size_t i = k; i <= n - k; i++)
+		sum += binom_half_pmf(n, i);
+	return sum > 1 ? 1 : sum;
+}
+
+size_t stats_median_ci_rank(size_t n, double target, double *level)
+{
+	if (n < 3) {
+		*level = 0;
+		return 1;
+	}
+	/* widen from the middle: coverage(k-1) = coverage(k) + 2 pmf(k-1) */
+	size_t k = n / 2;
+	double cov = stats_median_coverage(n, k);
+	while (cov < target && k > 1) {
+		k--;
+		cov += 2 * binom_half_pmf(n, k);
+	}
+	*level = cov > 1 ? 1 : cov;
+	return k;
+}
+
+unsigned long long stats_random(unsigned long long *state)
+{
+	unsigned long long z = (*state += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+int stats_bootstrap_median_ratio(const double *a, size_t na, const double *b, size_t nb, double level,
+				 unsigned resamples, unsigned long long seed, double *low, double *high)
+{
+	/* compare's bootstrap, with the sides swapped: median(a) / median(b) */
+	struct ratio_ci ci;
+	if (na < 2 || nb < 2 || resamples < 10 || stats_bootstrap_ratio(b, nb, a, na, resamples, level, seed, &ci) < 0)
+		return -1;
+	*low = ci.low;
+	*high = ci.high;
+	return 0;
 }
 
 double stats_ratio_ci_percent(double a_percent, double b_percent)
@@ -122,10 +163,18 @@ json_t *stats_to_json(const struct stats *s)
 	for (size_t i = 0; i < s->n; i++)
 		if (stats_is_outlier(s, s->runs[i]))
 			json_array_append_new(outl, json_integer((json_int_t)i));
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:[o,o], s:o, s:o, s:o}", "median", num(s->median),
-			 "mean", num(s->mean), "stddev", num(s->stddev), "min", num(s->min), "max", num(s->max),
-			 "mad", num(s->mad), "cv", num(s->cv), "ci95", num(s->ci_low), num(s->ci_high),
-			 "ci95_percent", s->n >= 3 ? num(stats_ci_percent(s)) : json_null(), "outliers", outl, "runs", runs);
+	int has = s->n >= 3, is95 = has && s->ci_level >= STATS_CI_TARGET;
+	json_t *j = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "median", num(s->median), "mean",
+			      num(s->mean), "stddev", num(s->stddev), "min", num(s->min), "max", num(s->max), "mad",
+			      num(s->mad), "cv", num(s->cv), "outliers", outl, "runs", runs);
+	json_object_set_new(j, "ci", has ? json_pack("[o,o]", num(s->ci_low), num(s->ci_high)) : json_null());
+	json_object_set_new(j, "ci_level", has ? json_real(s->ci_level) : json_null());
+	json_object_set_new(j, "ci_percent", has ? num(stats_ci_percent(s)) : json_null());
+	/* the old names keep their meaning: only an interval that reaches 95 % */
+	json_object_set_new(j, "ci95", json_pack("[o,o]", is95 ? num(s->ci_low) : json_null(),
+						 is95 ? num(s->ci_high) : json_null()));
+	json_object_set_new(j, "ci95_percent", is95 ? num(stats_ci_percent(s)) : json_null());
+	return j;
 }
 
 int stats_from_json(struct stats *s, const json_t *j)

@@ -152,16 +152,24 @@ void model_text(const struct mtable *t, const struct mcell *c, char *buf, size_t
 			model_format_value(c->value, t->unit, fig, sizeof(fig));
 		else
 			model_format_ratio(c->value, fig, sizeof(fig));
-		if (!isnan(c->ci))
+		if (!isnan(c->ci) && c->level >= STATS_CI_TARGET)
 			snprintf(p, sizeof(p), "\xc2\xb1%.1f%%", c->ci);
-		snprintf(buf, n, "%s%s%s%s%s%s%s", fig, *p ? " " : "", p, c->marks ? " " : "",
-			 c->marks & MARK_THROTTLED ? "\xe2\x80\xa0" : "", c->marks & MARK_WARNED ? "\xe2\x80\xa1" : "",
-			 c->marks & MARK_UNCHECKED ? "\xc2\xa7" : "");
+		else if (!isnan(c->ci)) /* never a 95 % it does not have: the level it has */
+			snprintf(p, sizeof(p), "\xc2\xb1%.1f%% (%g%%)", c->ci, floor(c->level * 1000) / 10);
+		char mk[16];
+		snprintf(buf, n, "%s%s%s%s%s", fig, *p ? " " : "", p, c->marks ? " " : "", model_marks(c->marks, mk, sizeof(mk)));
 	}
 	if (figure)
 		strcpy(figure, fig);
 	if (pm)
 		strcpy(pm, p);
+}
+
+const char *model_marks(unsigned marks, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s%s%s%s", marks & MARK_THROTTLED ? "\xe2\x80\xa0" : "", marks & MARK_WARNED ? "\xe2\x80\xa1" : "",
+		 marks & MARK_IMPRECISE ? "\xc2\xa7" : "", marks & MARK_UNCHECKED ? "\xc2\xb6" : "");
+	return buf;
 }
 
 struct mscale model_scale(const struct mtable *t)
@@ -181,15 +189,19 @@ struct mscale model_scale(const struct mtable *t)
 	return (struct mscale){ 1, 0, t->unit };
 }
 
-size_t model_legend(const struct mtable *t, const char *lines[5])
+size_t model_legend(const struct mtable *t, const char *lines[MODEL_LEGEND_MAX])
 {
 	size_t n = 0;
 	int value = t->fmt != MF_RATIO;
 	if (t->shown & SHOWN_CI)
-		lines[n++] = value ? "\xc2\xb1 is the half-width of the 95 % interval of the median, in percent; a figure "
-				     "without \xc2\xb1 has none (fewer than 3 runs, or an older results file)."
-				   : "\xc2\xb1 combines the 95 % intervals of the two medians compared (root sum of "
-				     "squares of their half-widths, in percent).";
+		lines[n++] = value ? "\xc2\xb1 is the half-width of the interval of the median, in percent: order statistics "
+				     "of the runs, 95 % confidence (exact binomial coverage); a figure without \xc2\xb1 has "
+				     "none (fewer than 3 runs)."
+				   : "\xc2\xb1 is the half-width of the 95 % bootstrap interval of the ratio of the two "
+				     "medians, from both cells' runs, in percent; none where either cell has too few runs "
+				     "for a 95 % interval of its own.";
+	if (t->shown & SHOWN_LOW_LEVEL)
+		lines[n++] = "(75%) after a \xc2\xb1: too few runs for 95 %; the interval's exact confidence is that level.";
 	if (t->shown & MARK_THROTTLED)
 		lines[n++] = value ? "\xe2\x80\xa0 the CPU throttled while this cell was measured (throttled: yes): its "
 				     "figure may be too low."
@@ -197,7 +209,11 @@ size_t model_legend(const struct mtable *t, const char *lines[5])
 	if (t->shown & MARK_WARNED)
 		lines[n++] = "\xe2\x80\xa1 the cell has warnings, listed below the tables.";
 	if (t->shown & MARK_UNCHECKED)
-		lines[n++] = "\xc2\xa7 unchecked: the family declares \"check\": \"none\", so this output was not proven right.";
+		lines[n++] = "\xc2\xb6 unchecked: the family declares \"check\": \"none\", so this output was not proven right.";
+	if (t->shown & MARK_IMPRECISE)
+		lines[n++] = value ? "\xc2\xa7 the cell's interval did not reach the run's precision target within its time "
+				     "budget (results.json: precision)."
+				   : "\xc2\xa7 one of the two cells compared did not reach the run's precision target.";
 	if (t->shown & SHOWN_REF)
 		lines[n++] = "A reference row shows in each column the reference measured with that column's placement "
 			     "and consumer, or its one measurement in every column.";
@@ -290,10 +306,29 @@ static size_t warnings(struct fsrc *f, struct src *c, struct strvec *out)
 static struct mcell word(const char *w)
 {
 	return (struct mcell){ !strcmp(w, "absent") ? MS_ABSENT : !strcmp(w, "n/a") ? MS_NA : MS_STATUS,
-			       w, NAN, NAN, NAN, NAN, NAN, 0, NULL };
+			       w, NAN, NAN, NAN, NAN, NAN, 0, NULL, NAN };
 }
 
-/* A measured cell: value, interval (time_s.ci95_percent; none under 3 runs), marks. */
+/* The runs of a measurement (time_s.runs) as stats; 0 when it has none. */
+static int time_stats(json_t *mj, struct stats *st)
+{
+	json_t *t = json_object_get(mj, "time_s");
+	if (!json_is_array(json_object_get(t, "runs")) || stats_from_json(st, t) < 0)
+		return 0;
+	if (st->n && st->median > 0)
+		return 1;
+	stats_free(st);
+	return 0;
+}
+
+static int imprecise(json_t *mj)
+{
+	const char *s = str(json_object_get(mj, "precision"), "status");
+	return s && !strcmp(s, "not_reached");
+}
+
+/* A measured cell: value, the interval of its median time from its runs
+ * (none under 3 runs), marks. */
 static struct mcell value_cell(struct model *m, struct fsrc *f, struct src *c)
 {
 	if (!c)
@@ -301,39 +336,60 @@ static struct mcell value_cell(struct model *m, struct fsrc *f, struct src *c)
 	if (strcmp(c->status, "ok"))
 		return word(c->status);
 	struct mcell x = word("no data");
-	json_t *mj = measured(f, c), *t = json_object_get(mj, "time_s");
-	json_t *ci = json_object_get(t, "ci95_percent"), *runs = json_object_get(t, "runs");
+	json_t *mj = measured(f, c);
+	struct stats st;
 	if (!own_value(mj, &x.value))
 		return x;
 	x.state = MS_OK;
 	x.id = c->id;
-	if (json_is_number(ci) && json_number_value(ci) >= 0 && !(json_is_array(runs) && json_array_size(runs) < 3)) {
-		x.ci = json_number_value(ci);
-		stats_bounds(x.value, x.ci, &x.lo, &x.hi);
+	if (time_stats(mj, &st)) {
+		if (st.n >= 3) {
+			/* the value is a rate: the slow end of the time is its low end */
+			x.lo = x.value * st.median / st.ci_high;
+			x.hi = x.value * st.median / st.ci_low;
+			x.ci = 100 * (x.hi - x.lo) / 2 / x.value;
+			x.level = st.ci_level;
+		}
+		stats_free(&st);
 	}
 	x.marks = (throttled(f, c) ? MARK_THROTTLED : 0) | (warnings(f, c, NULL) ? MARK_WARNED : 0) |
-		  (f->unchecked ? MARK_UNCHECKED : 0);
+		  (f->unchecked ? MARK_UNCHECKED : 0) | (imprecise(mj) ? MARK_IMPRECISE : 0);
 	return x;
 }
 
-/* a / b built from two cells; the intervals combined, † when either throttled;
- * b's own measurement against itself is exactly 1 with neither. */
+/* a / b built from two cells; the interval by bootstrap from both cells'
+ * runs where both have a 95 % interval of their own (the value is a rate, so
+ * a / b = median time of b / median time of a, times the ratio of the units);
+ * † when either throttled, § when either missed its precision target; b's
+ * own measurement against itself is exactly 1 with neither. */
 static struct mcell ratio_cell(struct model *m, struct fsrc *f, struct src *a, struct src *b)
 {
 	struct mcell x = value_cell(m, f, a), y = value_cell(m, f, b);
-	double ci = x.ci;
 	if (x.state != MS_OK)
 		return x;
 	if (y.state != MS_OK || !(y.value > 0))
 		return word("n/a");
+	int both95 = x.level >= STATS_CI_TARGET && y.level >= STATS_CI_TARGET;
 	x.value /= y.value;
-	x.marks = (x.marks | y.marks) & (MARK_THROTTLED | MARK_UNCHECKED);
-	x.ci = x.lo = x.hi = NAN;
-	if (measured(f, a) == measured(f, b))
+	x.marks = (x.marks | y.marks) & (MARK_THROTTLED | MARK_IMPRECISE | MARK_UNCHECKED);
+	x.ci = x.lo = x.hi = x.level = NAN;
+	json_t *ma = measured(f, a), *mb = measured(f, b);
+	struct stats sa, sb;
+	if (ma == mb) {
 		x.marks = 0;
-	else if (!isnan(y.ci) && !isnan(ci)) {
-		x.ci = stats_ratio_ci_percent(ci, y.ci);
-		stats_bounds(x.value, x.ci, &x.lo, &x.hi);
+	} else if (both95 && time_stats(ma, &sa)) {
+		if (time_stats(mb, &sb)) {
+			double lo, hi, point = sb.median / sa.median;
+			if (stats_bootstrap_median_ratio(sb.runs, sb.n, sa.runs, sa.n, STATS_CI_TARGET,
+							 STATS_BOOTSTRAP_RESAMPLES, 0x5eedULL, &lo, &hi) == 0) {
+				x.lo = x.value * lo / point;
+				x.hi = x.value * hi / point;
+				x.ci = 100 * (x.hi - x.lo) / 2 / x.value;
+				x.level = STATS_CI_TARGET;
+			}
+			stats_free(&sb);
+		}
+		stats_free(&sa);
 	}
 	return x;
 }
@@ -493,7 +549,8 @@ static void finish_table(struct mfamily *fam, struct mtable *t, const char *titl
 	for (size_t r = 0; r < t->nrows; r++)
 		for (size_t c = 0; c < t->ncols; c++) {
 			struct mcell *x = &t->rows[r].cells[c];
-			t->shown |= x->marks | (isnan(x->ci) ? 0 : SHOWN_CI) | (t->rows[r].ref && t->ncols > 1 ? SHOWN_REF : 0);
+			t->shown |= x->marks | (isnan(x->ci) ? 0 : SHOWN_CI) | (t->rows[r].ref && t->ncols > 1 ? SHOWN_REF : 0) |
+				    (!isnan(x->ci) && x->level < STATS_CI_TARGET ? SHOWN_LOW_LEVEL : 0);
 			any |= x->state == MS_OK && (x->value != 1 || !isnan(x->ci));
 		}
 	if (!any || !t->ncols || !t->nrows)
@@ -571,7 +628,7 @@ static struct mcell counter_fn(struct model *m, struct fsrc *f, const struct var
 		: json_object_get(json_object_get(cell, "counters"), own(m, "%s_per_unit", (const char *)arg));
 	if (!s || strcmp(s->status, "ok") || !json_is_number(x))
 		return word(!s ? "absent" : strcmp(s->status, "ok") ? s->status : "n/a");
-	return (struct mcell){ MS_OK, NULL, json_number_value(x), NAN, NAN, NAN, NAN, 0, s->id };
+	return (struct mcell){ MS_OK, NULL, json_number_value(x), NAN, NAN, NAN, NAN, 0, s->id, NAN };
 }
 
 /* Why counts are missing, once per reason: "instructions not counted

@@ -14,9 +14,12 @@
  * family of their own.  A ratio table with no ratio of two measurements is
  * left out.
  *
- * A cell has a state, a value, its interval (time_s.ci95_percent, none under
- * 3 runs; a ratio combines both through stats.h), marks (throttled: yes;
- * warnings other than that) and, in throughput tables, the heatmap share of
+ * A cell has a state, a value, its interval and the level that interval
+ * reaches (from the runs in time_s, through stats.h: the order-statistic
+ * interval of the median, its exact coverage, none under 3 runs; a ratio:
+ * the bootstrap interval of the ratio of the two medians, from both cells'
+ * runs, only where both cells' own intervals reach 95 %), marks (throttled:
+ * yes; warnings other than that; the precision target not reached) and, in throughput tables, the heatmap share of
  * its row's best, the same for cells whose intervals overlap.  The answer,
  * printed first: per variant the fastest configuration, its margin over the
  * runner-up and the slowest, and whether the lead is beyond both intervals;
@@ -33,7 +36,8 @@
 
 enum mstate { MS_OK, MS_STATUS, MS_ABSENT, MS_NA };
 enum mfmt { MF_VALUE, MF_RATIO };
-enum { MARK_THROTTLED = 1, MARK_WARNED = 2, SHOWN_CI = 4, SHOWN_REF = 8, MARK_UNCHECKED = 16 };
+enum { MARK_THROTTLED = 1, MARK_WARNED = 2, SHOWN_CI = 4, SHOWN_REF = 8, MARK_IMPRECISE = 16, SHOWN_LOW_LEVEL = 32,
+       MARK_UNCHECKED = 64 };
 
 struct mcell {
 	enum mstate state;
@@ -42,6 +46,7 @@ struct mcell {
 	double share;            /* heatmap colour, throughput tables only, else NaN */
 	unsigned marks;
 	const char *id;          /* the results.json cell shown, or NULL */
+	double level;            /* the interval's confidence, 0..1 (exact for a value, bootstrap for a ratio); NaN without */
 };
 
 struct mrow {
@@ -88,9 +93,12 @@ int model_load(struct model *m, char **paths, size_t n, const char *against);
 void model_free(struct model *m);
 struct mfamily *model_family(struct model *m, const char *name_or_slug);
 
-/* A cell as every format shows it ("7.36 GiB/s ±1.2% †", "101.35x", "timeout");
+/* A cell as every format shows it ("7.36 GiB/s ±1.2% †", "7.10 GiB/s ±3.0% (75%)"
+ * for an interval below 95 %, "101.35x", "timeout");
  * figure and pm, when not NULL, get its parts ("7.36 GiB/s", "±1.2%"). */
 void model_text(const struct mtable *t, const struct mcell *c, char *buf, size_t n, char *figure, char *pm);
+/* The marks as every format shows them: "†" throttled, "‡" warnings, "§" imprecise, "¶" unchecked. */
+const char *model_marks(unsigned marks, char *buf, size_t n);
 /* "7.36 GiB/s", "0.155 usec/op" (for ops/s), "1.90 Mblocks/s". */
 void model_format_value(double v, const char *unit, char *buf, size_t n);
 /* "1.05x", three significant digits below 0.01. */
@@ -102,8 +110,9 @@ struct mscale {
 	const char *label;
 };
 struct mscale model_scale(const struct mtable *t);
-/* What a table's ±, † and ‡ mean; returns how many lines. */
-size_t model_legend(const struct mtable *t, const char *lines[5]);
+/* What a table's ±, †, ‡, § and ¶ mean; returns how many lines. */
+#define MODEL_LEGEND_MAX 7
+size_t model_legend(const struct mtable *t, const char *lines[MODEL_LEGEND_MAX]);
 
 /* One writer per format (writers.c); family, table: only these, or NULL. */
 enum mformat { FMT_TERM, FMT_MD, FMT_CSV, FMT_JSON, FMT_TSV };

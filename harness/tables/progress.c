@@ -9,12 +9,22 @@
 void format_cell_value(const struct cell *c, const struct plan *p, char *buf, size_t n)
 {
 	const struct cell *m = c->build.same_binary_as >= 0 ? &p->cells[c->build.same_binary_as] : c;
-	double r = cell_rate(m, NULL, NULL);
-	char fig[64] = "?";
-	if (isfinite(r))
-		model_format_value(r, c->spec.family->kind == KIND_STREAM ? "bytes/s" : c->spec.family->rate_unit, fig, sizeof(fig));
-	if (c->status != CELL_OK)
+	if (c->status != CELL_OK) {
 		snprintf(buf, n, "%s", cell_status_name(c->status));
-	else
-		snprintf(buf, n, m->measure.time.n >= 3 ? "%s \xc2\xb1%.1f%%" : "%s", fig, stats_ci_percent(&m->measure.time));
+		return;
+	}
+	/* the model's text, so the progress line follows the tables' rule for ± */
+	const struct stats *t = &m->measure.time;
+	struct mtable tab = { .fmt = MF_VALUE,
+			      .unit = c->spec.family->kind == KIND_STREAM ? "bytes/s" : c->spec.family->rate_unit };
+	struct mcell x = { .state = MS_OK, .value = cell_rate(m, NULL, NULL), .ci = NAN, .level = NAN };
+	if (!isfinite(x.value)) {
+		snprintf(buf, n, "?");
+		return;
+	}
+	if (t->n >= 3) {
+		x.ci = 50 * t->median * (1 / t->ci_low - 1 / t->ci_high); /* of the rate, as the model */
+		x.level = t->ci_level;
+	}
+	model_text(&tab, &x, buf, n, NULL, NULL);
 }

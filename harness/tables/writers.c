@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "model.h"
 #include "options.h"
+#include "stats.h"
 
 #include <errno.h>
 #include <math.h>
@@ -51,7 +52,7 @@ static void text_table(const struct mtable *t, char how, struct strbuf *out)
 	int md = how == 'm', two = md || !strcmp(t->col2, "config");
 	size_t nc = t->ncols + 1 + two, nr = t->nrows + 1, *w = xcalloc(nc, sizeof(*w));
 	struct strbuf *g = xcalloc(nc * nr, sizeof(*g));
-	const char *legend[5];
+	const char *legend[MODEL_LEGEND_MAX];
 	char buf[256];
 	for (size_t r = 0; r < nr; r++)
 		for (size_t c = 0; c < nc; c++) {
@@ -164,8 +165,8 @@ static void write_text(struct model *m, char how, struct strbuf *out)
 
 static const char *marks(unsigned k)
 {
-	static const char *const all[] = { "", "†", "‡", "†‡", "§", "†§", "‡§", "†‡§" };
-	return all[(k & MARK_THROTTLED ? 1 : 0) | (k & MARK_WARNED ? 2 : 0) | (k & MARK_UNCHECKED ? 4 : 0)];
+	static char buf[16];
+	return model_marks(k, buf, sizeof(buf));
 }
 
 static void field(struct strbuf *out, const char *s, char how, const char *sep)
@@ -205,6 +206,8 @@ static void cell_lines(const struct mfamily *f, const struct mtable *t, char how
 			number(out, ok ? SCALED(s.inv ? x->lo : x->hi) : NAN, how);
 			number(out, how == 'c' ? x->ci : x->share, how);
 			if (how == 'c')
+				number(out, x->level, how);
+			if (how == 'c')
 				field(out, marks(x->marks), how, ",");
 			else
 				sb_addf(out, "%d\t", ok);
@@ -221,7 +224,7 @@ static void cell_lines(const struct mfamily *f, const struct mtable *t, char how
 
 static void write_csv(struct model *m, struct strbuf *out)
 {
-	sb_adds(out, "family,table,variant,title,column,status,value,unit,low,high,ci95_percent,marks,text\r\n");
+	sb_adds(out, "family,table,variant,title,column,status,value,unit,low,high,ci_percent,ci_level,marks,text\r\n");
 	for (size_t i = 0; i < m->nfams; i++)
 		for (size_t k = 0; k < m->fams[i].ntables; k++)
 			if (wanted(&m->fams[i], &m->fams[i].tables[k]))
@@ -269,7 +272,7 @@ static json_t *json_table(const struct mtable *t)
 {
 	static const char *states[] = { "ok", "status", "absent", "n/a" };
 	json_t *cols = json_array(), *rows = json_array(), *leg = json_array();
-	const char *legend[5];
+	const char *legend[MODEL_LEGEND_MAX];
 	char buf[256], fig[64], pm[32];
 	for (size_t c = 0; c < t->ncols; c++)
 		json_array_append_new(cols, json_string(t->cols[c]));
@@ -284,7 +287,10 @@ static json_t *json_table(const struct mtable *t)
 				"text", buf, "figure", fig, "pm", pm, "state", states[x->state],
 				"marks", marks(x->marks),
 				"value", num(x->state == MS_OK ? x->value : NAN), "low", num(x->lo), "high", num(x->hi),
-				"ci95_percent", num(x->ci), "share", num(x->share), "id", x->id));
+				"ci_percent", num(x->ci), "share", num(x->share), "id", x->id));
+			json_t *cell = json_array_get(cells, json_array_size(cells) - 1);
+			json_object_set_new(cell, "ci_level", num(x->level));
+			json_object_set_new(cell, "ci95_percent", num(x->level >= STATS_CI_TARGET ? x->ci : NAN));
 		}
 		json_array_append_new(rows, json_pack("{s:s, s:s, s:b, s:o}", "label", t->rows[r].label, "title",
 						      t->rows[r].title, "ref", t->rows[r].ref, "cells", cells));

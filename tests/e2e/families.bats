@@ -152,10 +152,10 @@ cell() { # id -> "status<TAB>reason"
     [ "$status" -eq 0 ]
     [ "$(cell 'lines/bad@gcc/-O2/default')" = "ok	" ]
     run "$FLAGBENCH" tables "$W/out"
-    [[ "$output" == *"§ unchecked"* ]]
-    echo "$output" | grep -E '^bad .*§'
+    [[ "$output" == *"¶ unchecked"* ]]
+    echo "$output" | grep -E '^bad .*¶'
     run "$FLAGBENCH" tables "$W/out" --format csv
-    echo "$output" | grep -E '^"lines",.*"bad",.*§'
+    echo "$output" | grep -E '^"lines",.*"bad",.*¶'
 }
 
 @test "bad input: no family.json, an empty variant folder, unknown placeholders, '..' paths, unknown same_as" {

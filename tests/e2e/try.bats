@@ -55,7 +55,7 @@ try_run() {
     rm -rf "$T/out"
     try_run --args "1000"
     [ "$status" -eq 0 ]
-    [[ "$output" == *"§ unchecked"* ]]
+    [[ "$output" == *"¶ unchecked"* ]]
 }
 
 @test "try: usage errors exit 2" {

@@ -11,7 +11,9 @@ setup_file() {
 
 @test "Ctrl-C leaves a valid results.json and --resume runs only the missing cells" {
     out="$BATS_TEST_TMPDIR/int"
-    "$FLAGBENCH" run --no-render --suite smoke --out "$out" --cache "$CACHE" --runs 3 --warmup 0 >/dev/null 2>&1 &
+    # cell after cell, so that the journal has some cells and lacks others
+    "$FLAGBENCH" run --no-render --suite smoke --out "$out" --cache "$CACHE" --runs 3 --warmup 0 --order sequential \
+        >/dev/null 2>&1 &
     pid=$!
     # wait until the first cell is journaled, then interrupt
     for _ in $(seq 1 600); do

@@ -192,7 +192,7 @@ static void test_config_profiles(void **state)
 	assert_string_equal(p.march.v[0], "goldmont");
 	assert_int_equal(p.pin_producer, 0);
 	assert_int_equal(p.pin_consumer, 2);
-	assert_true(p.cooldown_s == 30);
+	assert_true(p.cooldown_s == 10);
 	free_cpu_profile(&p);
 	assert_int_equal(load_cpu_profile("host", &p), 0);
 	assert_string_equal(p.march.v[0], "native");

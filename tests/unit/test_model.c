@@ -64,15 +64,19 @@ static char *temp_file(const char *text)
 	return path;
 }
 
-/* A cell: its rate, time_s with its interval, throttled, warnings and more fields. */
-#define CELL(fam, v, cfg, extra, rate, ci, nruns, thr, warn) \
+/* A cell: its rate, time_s with its runs (the model derives the interval
+ * from them), throttled, warnings and more fields. */
+#define CELL(fam, v, cfg, extra, rate, runs, thr, warn) \
 	"{\"id\": \"" fam "/" v "@" cfg "\", \"family\": \"" fam "\", \"variant\": \"" v "\", \"config\": \"" cfg \
-	"\", " extra "\"status\": \"ok\", " rate ", \"time_s\": {\"median\": 1, \"ci95_percent\": " ci \
-	", \"runs\": " nruns "}, \"throttled\": " thr ", \"warnings\": " warn "}"
+	"\", " extra "\"status\": \"ok\", " rate ", \"time_s\": {\"median\": 1, \"runs\": " runs "}, " \
+	"\"throttled\": " thr ", \"warnings\": " warn "}"
+/* Six runs, median 1: the interval is [lo, hi] at 96.875 %; as a rate,
+ * +-50 (1/lo - 1/hi) %: R6("0.975", "1.025") is +-2.5 %. */
+#define R6(lo, hi) "[" lo ", 1, 1, 1, 1, " hi "]"
+#define ONE_PCT R6("0.99", "1.01")
 #define RUN(id, prof, fams, cells) \
 	"{\"schema\": \"flagbench-results/1\", \"run\": {\"id\": \"" id "\", \"cpu_profile\": \"" prof "\"}, " \
 	"\"families\": {" fams "}, \"cells\": [" cells "]}"
-#define THREE "[1, 1, 1]"
 
 /* Loads one or two runs given as text. */
 static void load(struct model *m, const char *a, const char *b, const char *against)
@@ -109,54 +113,61 @@ static void test_values_intervals_marks(void **state)
 	load(&m, RUN("r", "host", "\"bignum\": {\"kind\": \"compute\", \"unit\": \"ops\", \"baseline\": \"fp\"},"
 					  " \"yes\": {\"kind\": \"stream\", \"baseline\": \"buf\"}",
 		     CELL("bignum", "fp", "gcc/-O2/default/glibc", "\"compiler\": \"gcc\", \"allocator\": \"glibc\", ",
-			  "\"rate\": {\"median\": 6450000, \"unit\": \"ops/s\"}", "2.5", THREE, "\"no\"", "[]") ","
+			  "\"rate\": {\"median\": 6450000, \"unit\": \"ops/s\"}", R6("0.975", "1.025"), "\"no\"", "[]") ","
 		     CELL("bignum", "fp", "gcc/-O2/default/mimalloc", "\"compiler\": \"gcc\", \"allocator\": \"mimalloc\", ",
-			  "\"rate\": {\"median\": 8000000, \"unit\": \"ops/s\"}", "1.5", THREE, "\"yes\"",
+			  "\"rate\": {\"median\": 8000000, \"unit\": \"ops/s\"}", R6("0.985", "1.015"), "\"yes\"",
 			  "[\"throttled: package throttle count rose\"]") ","
-		     CELL("bignum", "ec", "gcc/-O2/default/glibc", "\"compiler\": \"gcc\", \"allocator\": \"glibc\", ",
-			  "\"rate\": {\"median\": 2000, \"unit\": \"ops/s\"}", "4", THREE, "\"unknown\"",
+		     CELL("bignum", "ec", "gcc/-O2/default/glibc", "\"compiler\": \"gcc\", \"allocator\": \"glibc\", "
+			  "\"precision\": {\"status\": \"not_reached\", \"target_percent\": 1}, ",
+			  "\"rate\": {\"median\": 2000, \"unit\": \"ops/s\"}", R6("0.96", "1.04"), "\"unknown\"",
 			  "[\"precision 1% not reached\"]") ","
 		     /* two runs: ci95_percent 0 as stats writes it, no interval */
 		     CELL("bignum", "ec", "gcc/-O2/default/mimalloc", "\"compiler\": \"gcc\", \"allocator\": \"mimalloc\", ",
-			  "\"rate\": {\"median\": 2500, \"unit\": \"ops/s\"}", "0", "[1, 1]", "null", "[]") ","
+			  "\"rate\": {\"median\": 2500, \"unit\": \"ops/s\"}", "[1, 1]", "null", "[]") ","
 		     /* a reference measured per placement: each column shows its own */
 		     CELL("yes", "buf", "gcc/-O2/default/same_l3", "\"compiler\": \"gcc\", \"placement\": \"same_l3\", ",
-			  "\"throughput_Bps\": {\"median\": 1073741824}", "3", THREE, "\"no\"", "[]") ","
+			  "\"throughput_Bps\": {\"median\": 1073741824}", R6("0.97", "1.03"), "\"no\"", "[]") ","
 		     CELL("yes", "buf", "gcc/-O2/default/unpinned", "\"compiler\": \"gcc\", \"placement\": \"unpinned\", ",
-			  "\"throughput_Bps\": {\"median\": 2147483648}", "1", THREE, "\"no\"", "[]") ","
+			  "\"throughput_Bps\": {\"median\": 2147483648}", R6("0.99", "1.01"), "\"no\"", "[]") ","
 		     CELL("yes", "ref", "reference/unpinned", "\"compiler\": \"none\", \"placement\": \"unpinned\", ",
-			  "\"throughput_Bps\": {\"median\": 3221225472}", "2", THREE, "\"no\"", "[]") ","
+			  "\"throughput_Bps\": {\"median\": 3221225472}", R6("0.98", "1.02"), "\"no\"", "[]") ","
 		     CELL("yes", "ref", "reference/same_l3", "\"compiler\": \"none\", \"placement\": \"same_l3\", ",
-			  "\"throughput_Bps\": {\"median\": 1048576}", "5", THREE, "\"no\"", "[]")),
+			  "\"throughput_Bps\": {\"median\": 1048576}", "[0.95, 1, 1.05]", "\"no\"", "[]")),
 	     NULL, NULL);
 	struct mtable *t = table_of(&m, "bignum", "throughput");
 	assert_non_null(t);
 	assert_string_equal(t->unit, "ops/s");
 	assert_float_equal(t->rows[0].cells[0].value, 6450000, 1e-9);
-	assert_float_equal(t->rows[0].cells[0].lo, 6450000 * 0.975, 1e-6);
+	assert_float_equal(t->rows[0].cells[0].lo, 6450000 / 1.025, 1e-6);
+	assert_float_equal(t->rows[0].cells[0].hi, 6450000 / 0.975, 1e-6);
+	assert_float_equal(t->rows[0].cells[0].level, 0.96875, 1e-12);
 	/* † for the throttled cell, whose throttle note is no ‡; ‡ for another warning */
 	assert_string_equal(text_at(t, 0, 1), "0.125 usec/op \xc2\xb1" "1.5% \xe2\x80\xa0");
-	assert_string_equal(text_at(t, 1, 0), "500.000 usec/op \xc2\xb1" "4.0% \xe2\x80\xa1");
+	/* § for a cell that missed its precision target */
+	assert_string_equal(text_at(t, 1, 0), "500.000 usec/op \xc2\xb1" "4.0% \xe2\x80\xa1\xc2\xa7");
 	assert_string_equal(text_at(t, 1, 1), "400.000 usec/op");
 	assert_true(isnan(t->rows[1].cells[1].lo));
-	assert_int_equal(t->shown, MARK_THROTTLED | MARK_WARNED | SHOWN_CI);
+	assert_int_equal(t->shown, MARK_THROTTLED | MARK_WARNED | SHOWN_CI | MARK_IMPRECISE);
 	assert_int_equal(model_family(&m, "bignum")->warnings.n, 1);
 
-	/* speedups: both intervals combined (sqrt(2.5^2 + 4^2)), none on the baseline's own 1.00x,
-	 * † where the baseline throttled, none without an interval */
+	/* speedups: the bootstrap interval from both cells' runs, around the ratio, at 95 %;
+	 * none on the baseline's own 1.00x; † where the baseline throttled, § where either
+	 * missed its target; none without a 95 % interval on both sides */
 	t = table_of(&m, "bignum", "speedup");
 	assert_non_null(t);
 	assert_float_equal(t->rows[1].cells[0].value, 2000 / 6450000.0, 1e-12);
-	assert_float_equal(t->rows[1].cells[0].ci, sqrt(2.5 * 2.5 + 4 * 4), 1e-9);
+	struct mcell *sp = &t->rows[1].cells[0];
+	assert_true(sp->lo < sp->value && sp->value < sp->hi);
+	assert_float_equal(sp->level, 0.95, 1e-12);
 	assert_string_equal(text_at(t, 0, 0), "1.00x");
 	assert_int_equal(t->rows[0].cells[1].marks, 0);
-	assert_string_equal(text_at(t, 1, 0), "0.000310x \xc2\xb1" "4.7%");
+	assert_string_equal(text_at(t, 1, 0), "0.000310x \xc2\xb1" "2.0% \xc2\xa7");
 	assert_string_equal(text_at(t, 1, 1), "0.000313x \xe2\x80\xa0");
 	/* against glibc's malloc; no -O view where every column is its own baseline */
 	t = table_of(&m, "bignum", "vs_glibc");
 	assert_non_null(t);
 	assert_float_equal(t->rows[0].cells[1].value, 8e6 / 6.45e6, 1e-12);
-	assert_float_equal(t->rows[0].cells[1].ci, sqrt(1.5 * 1.5 + 2.5 * 2.5), 1e-9);
+	assert_true(t->rows[0].cells[1].ci > 0 && t->rows[0].cells[1].ci < 2.5);
 	assert_null(table_of(&m, "bignum", "against"));
 	assert_null(table_of(&m, "bignum", "compilers"));
 	assert_null(table_of(&m, "bignum", "instructions"));
@@ -164,28 +175,31 @@ static void test_values_intervals_marks(void **state)
 	/* the reference row follows each column's placement */
 	t = table_of(&m, "yes", "throughput");
 	assert_string_equal(t->rows[1].label, "ref (reference)");
-	assert_string_equal(text_at(t, 1, 0), "1.0 MiB/s \xc2\xb1" "5.0%");
+	/* three runs: [min, max] holds the median 75 % of the time, and says so */
+	assert_string_equal(text_at(t, 1, 0), "1.0 MiB/s \xc2\xb1" "5.0% (75%)");
+	assert_true(t->shown & SHOWN_LOW_LEVEL);
 	assert_string_equal(text_at(t, 1, 1), "3.00 GiB/s \xc2\xb1" "2.0%");
 	t = table_of(&m, "yes", "speedup");
-	assert_string_equal(text_at(t, 1, 0), "0.000977x \xc2\xb1" "5.8%");
-	assert_string_equal(text_at(t, 1, 1), "1.50x \xc2\xb1" "2.2%");
+	/* no 95 % interval on one side: no interval of the ratio */
+	assert_string_equal(text_at(t, 1, 0), "0.000977x");
+	assert_string_equal(text_at(t, 1, 1), "1.50x \xc2\xb1" "1.0%");
 	model_free(&m);
 }
 
-#define SIMPLE(fam, v, cfg, comp, bps, ci, extra) \
-	CELL(fam, v, cfg, "\"compiler\": \"" comp "\", " extra, "\"throughput_Bps\": {\"median\": " bps "}", ci, THREE, \
+#define SIMPLE(fam, v, cfg, comp, bps, runs, extra) \
+	CELL(fam, v, cfg, "\"compiler\": \"" comp "\", " extra, "\"throughput_Bps\": {\"median\": " bps "}", runs, \
 	     "\"no\"", "[]")
 
 static const char *const answer_run = RUN(
 	"a", "host", "\"f\": {\"kind\": \"stream\", \"title\": \"F\"}",
-	SIMPLE("f", "v", "gcc/-O2/native", "gcc", "100", "1", "") ","
-	SIMPLE("f", "v", "gcc/-O3/native", "gcc", "150", "1",
+	SIMPLE("f", "v", "gcc/-O2/native", "gcc", "100", ONE_PCT, "") ","
+	SIMPLE("f", "v", "gcc/-O3/native", "gcc", "150", ONE_PCT,
 	       "\"counters\": {\"unit\": \"byte\", \"instructions_per_unit\": 3.76}, ") ","
-	SIMPLE("f", "v", "clang/-O2/native", "clang", "149", "1", "") ","
-	SIMPLE("f", "w", "gcc/-O2/native", "gcc", "100", "1", "") ","
-	SIMPLE("f", "w", "gcc/-O3/native", "gcc", "200", "1", "") ","
-	SIMPLE("f", "w", "clang/-O2/native", "clang", "50", "1", "") ","
-	SIMPLE("f", "v", "gcc/-O2/arm", "gcc", "7", "1", "\"emulated\": true, "));
+	SIMPLE("f", "v", "clang/-O2/native", "clang", "149", ONE_PCT, "") ","
+	SIMPLE("f", "w", "gcc/-O2/native", "gcc", "100", ONE_PCT, "") ","
+	SIMPLE("f", "w", "gcc/-O3/native", "gcc", "200", ONE_PCT, "") ","
+	SIMPLE("f", "w", "clang/-O2/native", "clang", "50", ONE_PCT, "") ","
+	SIMPLE("f", "v", "gcc/-O2/arm", "gcc", "7", ONE_PCT, "\"emulated\": true, "));
 
 static void test_answer_shares_and_views(void **state)
 {
@@ -209,8 +223,8 @@ static void test_answer_shares_and_views(void **state)
 	assert_null(table_of(&m, "f", "speedup"));
 	t = table_of(&m, "f", "against");
 	assert_non_null(t);
-	assert_string_equal(text_at(t, 0, 1), "1.50x \xc2\xb1" "1.4%");
-	assert_string_equal(text_at(t, 1, 2), "0.50x \xc2\xb1" "1.4%");
+	assert_string_equal(text_at(t, 0, 1), "1.50x \xc2\xb1" "0.5%");
+	assert_string_equal(text_at(t, 1, 2), "0.50x \xc2\xb1" "0.5%");
 	t = table_of(&m, "f", "compilers");
 	assert_int_equal(t->ncols, 1);
 	assert_string_equal(t->cols[0], "-O2/native");
@@ -227,7 +241,7 @@ static void test_answer_shares_and_views(void **state)
 	load(&m, answer_run, NULL, "gcc/-O3");
 	t = table_of(&m, "f", "against");
 	assert_string_equal(t->title, "F: against gcc/-O3, built with the same other flags");
-	assert_string_equal(text_at(t, 1, 0), "0.50x \xc2\xb1" "1.4%");
+	assert_string_equal(text_at(t, 1, 0), "0.50x \xc2\xb1" "0.5%");
 	model_free(&m);
 }
 
@@ -258,10 +272,10 @@ static void test_runs_side_by_side(void **state)
 	(void)state;
 	struct model m;
 #define FAM "\"f\": {\"kind\": \"stream\", \"baseline\": \"s\"}"
-	load(&m, RUN("a", "J4205", FAM, SIMPLE("f", "s", "gcc/-O2/goldmont", "gcc", "1048576", "1", "\"march\": \"goldmont\", ") ","
-					 SIMPLE("f", "u", "gcc/-O3/goldmont", "gcc", "2097152", "1", "\"march\": \"goldmont\", ")),
-	     RUN("b", "5700X", FAM, SIMPLE("f", "s", "gcc/-O2/znver3", "gcc", "3145728", "1", "\"march\": \"znver3\", ") ","
-				    SIMPLE("f", "t", "gcc/-O2/znver3", "gcc", "6291456", "1", "\"march\": \"znver3\", ")),
+	load(&m, RUN("a", "J4205", FAM, SIMPLE("f", "s", "gcc/-O2/goldmont", "gcc", "1048576", ONE_PCT, "\"march\": \"goldmont\", ") ","
+					 SIMPLE("f", "u", "gcc/-O3/goldmont", "gcc", "2097152", ONE_PCT, "\"march\": \"goldmont\", ")),
+	     RUN("b", "5700X", FAM, SIMPLE("f", "s", "gcc/-O2/znver3", "gcc", "3145728", ONE_PCT, "\"march\": \"znver3\", ") ","
+				    SIMPLE("f", "t", "gcc/-O2/znver3", "gcc", "6291456", ONE_PCT, "\"march\": \"znver3\", ")),
 	     NULL);
 	struct mtable *t = table_of(&m, "f", "throughput");
 	assert_int_equal(t->ncols, 2);
@@ -272,7 +286,7 @@ static void test_runs_side_by_side(void **state)
 	assert_string_equal(t->rows[1].label, "u");
 	assert_string_equal(text_at(t, 1, 1), "absent");
 	t = table_of(&m, "f", "speedup");
-	assert_string_equal(text_at(t, 2, 1), "2.00x \xc2\xb1" "1.4%");
+	assert_string_equal(text_at(t, 2, 1), "2.00x \xc2\xb1" "0.5%");
 	model_free(&m);
 }
 
@@ -316,7 +330,7 @@ static void test_escaping(void **state)
 	(void)state;
 	struct model m;
 	load(&m, RUN("e", "host", "\"f\": {\"kind\": \"stream\", \"title\": \"a|b\\nc \\\"q\\\" \\u001b[31m\"}",
-		     SIMPLE("f", "x|\\ty\\\"", "gcc/-O2/n", "gcc", "1048576", "1", "")),
+		     SIMPLE("f", "x|\\ty\\\"", "gcc/-O2/n", "gcc", "1048576", ONE_PCT, "")),
 	     NULL, NULL);
 	static const struct {
 		enum mformat fmt;
@@ -326,7 +340,7 @@ static void test_escaping(void **state)
 		{ FMT_CSV, "\"f\",\"throughput\",\"x|\ty\"\"\",", "\"x|\ty\"," },
 		{ FMT_TERM, "a|b?c \"q\" ?[31m", "\x1b" },
 		{ FMT_JSON, "\"label\": \"x|\\ty\\\"\"", "\x1b" },
-		{ FMT_TSV, "0\t1\t0.99\t1.01\t1\t1\t1.0 MiB/s \xc2\xb1" "1.0%\tx| y'\tgcc/-O2/n\n", "\"" },
+		{ FMT_TSV, "0\t1\t0.9900990099\t1.01010101\t1\t1\t1.0 MiB/s \xc2\xb1" "1.0%\tx| y'\tgcc/-O2/n\n", "\"" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct strbuf sb = STRBUF_INIT;

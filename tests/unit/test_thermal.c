@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cooldown.h"
 #include "runcmd.h"
 #include "thermal.h"
 #include "util.h"
@@ -263,6 +264,22 @@ static double fake_sleep(double s)
 	return s;
 }
 
+/* A copy of fixture with the fake clock at start C (NAN: no sensor), cooling at rate C/s. */
+static char *fake_start(const char *fixture, double start, double rate)
+{
+	char *root = temp_copy(fixture);
+	memset(&fake, 0, sizeof(fake));
+	fake.root = root;
+	fake.celsius = start;
+	fake.rate = rate;
+	if (!isnan(start)) {
+		fake.rel = "sys/class/hwmon/hwmon1/temp1_input";
+		fake_sleep(0); /* writes the start temperature */
+		fake.calls = 0;
+	}
+	return root;
+}
+
 static void test_cooldown(void **state)
 {
 	static const struct {
@@ -302,18 +319,9 @@ static void test_cooldown(void **state)
 		{ FIX "bare", { -1, NAN, 0 }, NAN, 0, 0, 0, -1, COOLDOWN_NONE, 0, NAN, NAN, "" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *root = temp_copy(cases[i].fixture);
-		memset(&fake, 0, sizeof(fake));
-		fake.root = root;
-		fake.celsius = cases[i].start;
-		fake.rate = cases[i].rate;
+		char *root = fake_start(cases[i].fixture, cases[i].start, cases[i].rate);
 		fake.interrupt_at = cases[i].interrupt_at;
 		fake.lose_at = cases[i].lose_at;
-		if (!isnan(cases[i].start)) {
-			fake.rel = "sys/class/hwmon/hwmon1/temp1_input";
-			fake_sleep(0); /* writes the start temperature */
-			fake.calls = 0;
-		}
 		fb_interrupted = 0;
 		struct cooldown_record rec;
 		int rc = cooldown_run(&cases[i].spec, root, fake_sleep, &rec);
@@ -333,6 +341,60 @@ static void test_cooldown(void **state)
 				assert_float_equal(rec.temp_after, cases[i].after, 1e-9);
 				assert_string_equal(rec.sensor, "k10temp/Tctl");
 			}
+		}
+		rm_tree(root);
+		free(root);
+	}
+}
+
+/* The run's policy (cooldown.h): with a sensor, the wait before a cell
+ * follows the temperature and hyperfine waits between runs; without one,
+ * the fixed pause before each cell and nothing between runs. */
+static void test_cooldown_policy(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *fixture;
+		struct cooldown_spec spec;
+		int override;
+		double start, rate;
+		int acted, follows;
+		enum cooldown_status status;
+		double waited;
+	} cases[] = {
+		/* the hotter the CPU, the longer the wait: 1 C per second down to below 50 C */
+		{ FIX "ryzen2700", { 10, 50, 120 }, 0, 40, 1, 1, 1, COOLDOWN_REACHED, 0 },
+		{ FIX "ryzen2700", { 10, 50, 120 }, 0, 55, 1, 1, 1, COOLDOWN_REACHED, 6 },
+		{ FIX "ryzen2700", { 10, 50, 120 }, 0, 70, 1, 1, 1, COOLDOWN_REACHED, 21 },
+		{ FIX "ryzen2700", { 10, 50, 120 }, 0, 90, 1, 1, 1, COOLDOWN_REACHED, 41 },
+		/* never longer than max_wait */
+		{ FIX "ryzen2700", { 10, 50, 120 }, 0, 90, 0.1, 1, 1, COOLDOWN_MAX_WAIT, 120 },
+		/* --cooldown S: its pause first, even with a sensor */
+		{ FIX "ryzen2700", { 10, 50, 120 }, 1, 40, 1, 1, 1, COOLDOWN_REACHED, 10 },
+		/* a sensor but no threshold: the fixed pause */
+		{ FIX "ryzen2700", { 10, NAN, 120 }, 0, 70, 1, 1, 0, COOLDOWN_FIXED, 10 },
+		/* no sensor: the fixed pause, never more */
+		{ FIX "bare", { 10, 50, 120 }, 0, NAN, 0, 1, 0, COOLDOWN_NO_SENSOR, 10 },
+		{ FIX "bare", { 0, 50, 120 }, 0, NAN, 0, 0, 0, COOLDOWN_NONE, 0 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *root = fake_start(cases[i].fixture, cases[i].start, cases[i].rate);
+		fb_interrupted = 0;
+		struct cooldown_policy p;
+		cooldown_policy_init(&p, &cases[i].spec, cases[i].override, root);
+		assert_int_equal(p.sensor, !isnan(cases[i].start));
+		assert_int_equal(cooldown_follows_sensor(&p), cases[i].follows);
+		double below = NAN, max_wait = 0;
+		assert_int_equal(cooldown_between_runs(&p, &below, &max_wait), cases[i].follows);
+		if (cases[i].follows)
+			assert_true(below == 50 && max_wait == 120);
+		struct cooldown_record rec;
+		memset(&rec, 0, sizeof(rec));
+		assert_int_equal(cooldown_before_cell(&p, root, fake_sleep, &rec), cases[i].acted);
+		if (cases[i].acted) {
+			if (rec.status != cases[i].status)
+				fail_msg("case %zu: got %s '%s'", i, cooldown_status_name(rec.status), rec.reason);
+			assert_float_equal(rec.waited_s, cases[i].waited, 1e-9);
 		}
 		rm_tree(root);
 		free(root);
@@ -384,7 +446,7 @@ int main(void)
 		cmocka_unit_test(test_snapshot_fixtures), cmocka_unit_test(test_j4205_details),
 		cmocka_unit_test(test_cpu_sensor_choice), cmocka_unit_test(test_throttled),
 		cmocka_unit_test(test_cooldown),          cmocka_unit_test(test_cooldown_json),
-		cmocka_unit_test(test_cooldown_sleep),
+		cmocka_unit_test(test_cooldown_sleep),    cmocka_unit_test(test_cooldown_policy),
 	};
 	return cmocka_run_group_tests(tests, 0, 0);
 }

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# bench/repeatability.sh [flagbench run options]: runs a suite (default: the
+# quick one, as ./run.sh does) twice and says how well the first run predicts
+# the second: the cells measured in both, the share whose medians agree within
+# 5 % and within 2 %, the share of run-1 intervals that hold run 2's median,
+# and the cells that moved most.  The load average before and after each run
+# is printed too: on a shared machine it explains much of what moves.
+#   FLAGBENCH=path (default build/flagbench)  REPEAT_OUT=dir (default a new /tmp folder)
+#   bench/repeatability.sh --precision 2
+# A cell that shares its binary with another (same_binary_as) is counted once.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+fb=${FLAGBENCH:-build/flagbench}
+if [ ! -x "$fb" ]; then
+    make -s build/flagbench >&2 || { echo "flagbench: the harness does not build" >&2; exit 2; }
+fi
+command -v jq >/dev/null || { echo "flagbench: repeatability.sh needs jq" >&2; exit 2; }
+out=${REPEAT_OUT:-$(mktemp -d /tmp/flagbench-repeat.XXXXXX)}
+mkdir -p "$out" || exit 2
+
+for i in 1 2; do
+    load0=$(cut -d' ' -f1 /proc/loadavg)
+    t0=$(date +%s)
+    "$fb" run --no-render --out "$out/run$i" "$@" >"$out/run$i.txt" 2>"$out/run$i.log"
+    rc=$?
+    if [ "$rc" = 2 ] || [ ! -f "$out/run$i/results.json" ]; then
+        tail -5 "$out/run$i.log" >&2
+        exit 2
+    fi
+    echo "run $i: $(( $(date +%s) - t0 ))s, exit $rc, load average $load0 before, $(cut -d' ' -f1 /proc/loadavg) after"
+done
+
+jq -n -r --slurpfile a "$out/run1/results.json" --slurpfile b "$out/run2/results.json" '
+  def measured: [.cells[] | select(.status == "ok" and .same_binary_as == null and .time_s.median != null)];
+  def interval: .time_s | (.ci // .ci95);
+  def pct: . * 1000 | round / 10;
+  ($b[0] | measured | map({key: .id, value: .}) | from_entries) as $two
+  | [$a[0] | measured[] | select($two[.id] != null)
+     | . as $c | ($two[.id].time_s.median) as $m2 | (interval) as $iv
+     | {id, m1: .time_s.median, m2: $m2, runs1: (.time_s.runs | length), level: .time_s.ci_level,
+        change: ($m2 / .time_s.median - 1),
+        held: ($iv != null and $iv[0] != null and $iv[0] <= $m2 and $m2 <= $iv[1]),
+        half: (if $iv != null and $iv[0] != null then ($iv[1] - $iv[0]) / 2 / .time_s.median else null end)}] as $p
+  | ($p | length) as $n
+  | if $n == 0 then "no cell was measured in both runs" else
+    "cells measured in both runs: \($n)",
+    "within 5 %: \([$p[] | select((.change | fabs) <= 0.05)] | length) (\([$p[] | select((.change | fabs) <= 0.05)] | length / $n | pct) %)",
+    "within 2 %: \([$p[] | select((.change | fabs) <= 0.02)] | length) (\([$p[] | select((.change | fabs) <= 0.02)] | length / $n | pct) %)",
+    "run-1 intervals holding run 2 median: \([$p[] | select(.held)] | length) (\([$p[] | select(.held)] | length / $n | pct) %)",
+    "runs per cell in run 1: median \([$p[].runs1] | sort | .[length / 2 | floor]), min \([$p[].runs1] | min), max \([$p[].runs1] | max)",
+    "worst cells (run 2 against run 1):",
+    ($p | sort_by(-(.change | fabs)) | .[:8][]
+     | "  \(.change | pct | if . > 0 then "+\(.)" else "\(.)" end) %  \(.id)  (\(.runs1) runs, interval \(if .half then "±\(.half | pct) %" else "none" end)\(if .level then " at \(.level | pct) %" else "" end), \(if .held then "held" else "missed" end))")
+    end'

@@ -1,0 +1,161 @@
+/* test_stats.c: the interval of the median says the confidence it has.
+ * Exact binomial levels per run count; then many samples drawn from skewed
+ * distributions (lognormal) count how often the interval holds the true
+ * median, printed as a table by run count, and must reach the stated level
+ * (less a tolerance for the sampling error of the count).  The bootstrap
+ * interval of a ratio of medians is checked the same way.  The generator is
+ * seeded: every run of the test draws the same samples. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "stats.h"
+
+static unsigned long long rng = 42;
+
+static double uniform(void)
+{
+	return ((double)(stats_random(&rng) >> 11) + 0.5) / 9007199254740992.0;
+}
+
+/* lognormal with median 1: exp(sigma N(0,1)), Box-Muller */
+static double lognormal(double sigma)
+{
+	double u = uniform(), v = uniform();
+	return exp(sigma * sqrt(-2 * log(u)) * cos(2 * M_PI * v));
+}
+
+static void test_exact_levels(void **state)
+{
+	(void)state;
+	struct { size_t n; double level; } want[] = { { 3, 0.75 }, { 4, 0.875 }, { 5, 0.9375 }, { 6, 0.96875 },
+						      { 8, 0.9921875 } };
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		double level;
+		stats_median_ci_rank(want[i].n, STATS_CI_TARGET, &level);
+		assert_float_equal(level, want[i].level, 1e-12);
+	}
+	/* 20 runs: X(6)..X(15), 95.86 %; X(7)..X(14) would be 88.5 % */
+	double level;
+	assert_int_equal(stats_median_ci_rank(20, STATS_CI_TARGET, &level), 6);
+	assert_float_equal(level, 0.9586105346679688, 1e-9);
+	assert_true(stats_median_coverage(20, 7) < STATS_CI_TARGET);
+	/* under 3 runs, no interval */
+	stats_median_ci_rank(2, STATS_CI_TARGET, &level);
+	assert_true(level == 0);
+	/* many runs: the level stays just above 95 % */
+	stats_median_ci_rank(1000, STATS_CI_TARGET, &level);
+	assert_true(level >= 0.95 && level < 0.96);
+
+	/* stats_compute stores it, and the json says it; ci95 only at 95 % */
+	double five[] = { 5, 1, 4, 2, 3 }, six[] = { 6, 1, 5, 2, 4, 3 };
+	struct stats s;
+	stats_compute(&s, five, 5);
+	assert_float_equal(s.ci_level, 0.9375, 1e-12);
+	assert_true(s.ci_low == 1 && s.ci_high == 5);
+	json_t *j = stats_to_json(&s);
+	assert_float_equal(json_real_value(json_object_get(j, "ci_level")), 0.9375, 1e-12);
+	assert_true(json_is_null(json_object_get(j, "ci95_percent")));
+	assert_true(json_is_null(json_array_get(json_object_get(j, "ci95"), 0)));
+	assert_true(json_real_value(json_array_get(json_object_get(j, "ci"), 1)) == 5);
+	json_decref(j);
+	stats_free(&s);
+	stats_compute(&s, six, 6);
+	j = stats_to_json(&s);
+	assert_true(json_is_number(json_object_get(j, "ci95_percent")));
+	json_decref(j);
+	stats_free(&s);
+}
+
+/* How often the interval of n draws holds the true median (1). */
+static double coverage(size_t n, double sigma, unsigned trials, double *level)
+{
+	double *v = malloc(n * sizeof(double));
+	unsigned held = 0;
+	for (unsigned t = 0; t < trials; t++) {
+		for (size_t i = 0; i < n; i++)
+			v[i] = lognormal(sigma);
+		struct stats s;
+		stats_compute(&s, v, n);
+		held += s.ci_low <= 1 && 1 <= s.ci_high;
+		*level = s.ci_level;
+		stats_free(&s);
+	}
+	free(v);
+	return (double)held / trials;
+}
+
+static void test_coverage_by_run_count(void **state)
+{
+	(void)state;
+	const size_t counts[] = { 3, 4, 5, 6, 7, 8, 10, 12, 15, 20, 30, 50 };
+	const unsigned trials = 4000;
+	/* 4000 trials: the standard error of a 95 % share is 0.35 %; 1.5 % is four of them */
+	const double tol = 0.015;
+	rng = 42;
+	printf("interval of the median: coverage by run count (%u lognormal samples each)\n", trials);
+	printf("  runs  stated level  held (sigma 0.25)  held (sigma 1)\n");
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		double level, a = coverage(counts[i], 0.25, trials, &level), b = coverage(counts[i], 1.0, trials, &level);
+		printf("  %4zu  %11.2f%%  %16.2f%%  %13.2f%%\n", counts[i], 100 * level, 100 * a, 100 * b);
+		assert_true(a >= level - tol);
+		assert_true(b >= level - tol);
+	}
+}
+
+/* The bootstrap interval of median(a) / median(b), a drawn with median
+ * `ratio`, b with median 1. */
+static void test_bootstrap_ratio(void **state)
+{
+	(void)state;
+	const size_t counts[] = { 6, 10, 20, 40 };
+	const unsigned trials = 400;
+	const double ratio = 1.3;
+	rng = 7;
+	printf("bootstrap interval of a ratio of medians: coverage by run count (%u pairs each, stated 95%%)\n",
+	       trials);
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		size_t n = counts[i];
+		double *a = malloc(n * sizeof(double)), *b = malloc(n * sizeof(double));
+		unsigned held = 0;
+		for (unsigned t = 0; t < trials; t++) {
+			for (size_t k = 0; k < n; k++) {
+				a[k] = ratio * lognormal(0.25);
+				b[k] = lognormal(0.25);
+			}
+			double lo, hi;
+			assert_int_equal(stats_bootstrap_median_ratio(a, n, b, n, 0.95, STATS_BOOTSTRAP_RESAMPLES, t, &lo,
+								      &hi), 0);
+			held += lo <= ratio && ratio <= hi;
+		}
+		printf("  %4zu runs each: held %.1f%%\n", n, 100.0 * held / trials);
+		/* the percentile bootstrap of a median runs a little short on few runs */
+		assert_true((double)held / trials >= 0.95 - 0.06);
+		free(a);
+		free(b);
+	}
+	/* the same runs and seed: the same interval */
+	double a[] = { 1, 1.1, 0.9, 1.05, 0.95, 1.02 }, b[] = { 2, 2.2, 1.9, 2.1, 1.95, 2.05 }, l1, h1, l2, h2;
+	assert_int_equal(stats_bootstrap_median_ratio(a, 6, b, 6, 0.95, 1000, 1, &l1, &h1), 0);
+	assert_int_equal(stats_bootstrap_median_ratio(a, 6, b, 6, 0.95, 1000, 1, &l2, &h2), 0);
+	assert_true(l1 == l2 && h1 == h2);
+	assert_true(l1 <= 1.01 / 2.025 && 1.01 / 2.025 <= h1);
+	assert_int_equal(stats_bootstrap_median_ratio(a, 1, b, 6, 0.95, 1000, 1, &l1, &h1), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_exact_levels),
+		cmocka_unit_test(test_coverage_by_run_count),
+		cmocka_unit_test(test_bootstrap_ratio),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
