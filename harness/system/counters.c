@@ -70,7 +70,7 @@ static const char *unit_singular(const struct cell *c)
 
 /* The cell's argv with the size replaced by n: argv[1], or "{N}" in a
  * family's args template (harness/family_dir/inputs.h). */
-static void argv_at(const struct cell *c, uint64_t n, struct strvec *out)
+void counters_argv_at(const struct cell *c, uint64_t n, struct strvec *out)
 {
 	const struct family *f = c->spec.family;
 	sv_push(out, c->build.binary);
@@ -88,7 +88,7 @@ static void argv_at(const struct cell *c, uint64_t n, struct strvec *out)
 }
 
 /* Why the size of this cell's program cannot be varied, or NULL. */
-static const char *fixed_size(const struct cell *c)
+const char *counters_fixed_size(const struct cell *c)
 {
 	const struct family *f = c->spec.family;
 	if (!f->args_template)
@@ -116,7 +116,7 @@ static json_t *by_perf(const struct cell *c, double timeout_s)
 	/* the child stops before exec (c.hold) so the counters are attached
 	 * to it first; enable_on_exec starts them at its exec */
 	struct strvec argv = STRVEC_INIT, env = STRVEC_INIT;
-	argv_at(c, c->spec.size, &argv);
+	counters_argv_at(c, c->spec.size, &argv);
 	if (c->spec.preload)
 		sv_pushf(&env, "LD_PRELOAD=%s", c->spec.preload);
 	struct child ch = CHILD_INIT;
@@ -171,7 +171,7 @@ static long long callgrind_at(const struct cell *c, uint64_t n, double timeout_s
 	sv_push(&argv, "valgrind");
 	sv_push(&argv, "--tool=callgrind");
 	sv_push(&argv, "--callgrind-out-file=/dev/null");
-	argv_at(c, n, &argv);
+	counters_argv_at(c, n, &argv);
 	struct strvec env = STRVEC_INIT;
 	if (c->spec.preload)
 		sv_pushf(&env, "LD_PRELOAD=%s", c->spec.preload);
@@ -215,7 +215,7 @@ json_t *counters_measure(const struct cell *c, enum counter_source src, double t
 	uint64_t n = c->spec.family->counter_size ? c->spec.family->counter_size : c->spec.size;
 	if (n > c->spec.size)
 		n = c->spec.size;
-	const char *fixed = fixed_size(c);
+	const char *fixed = counters_fixed_size(c);
 	if (fixed)
 		return skipped("%s", fixed);
 	uint64_t m = n / 4 ? n / 4 : 1;

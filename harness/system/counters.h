@@ -33,6 +33,11 @@ enum counter_source counters_probe(char *why, size_t n);
 
 /* Counts the cell's program; returns the "counters" object (never NULL). */
 json_t *counters_measure(const struct cell *c, enum counter_source src, double timeout_s);
+/* The cell's argv with its size replaced by n (argv[1], or "{N}" in a
+ * family's args template); shared by callgrind and the qemu counter. */
+void counters_argv_at(const struct cell *c, uint64_t n, struct strvec *out);
+/* Why this cell's program cannot run at another size, or NULL. */
+const char *counters_fixed_size(const struct cell *c);
 
 /* Parses "==123== Collected : 456789" from callgrind's stderr; -1 if absent. */
 long long callgrind_collected(const char *text);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "counters.h"
 #include "runcmd.h"
 
 static const char trace_tag[] = "Trace ";
@@ -114,14 +115,6 @@ long long qemucount_run(char *const *emu_prefix, char *const *prog_argv, double 
 }
 
 /* The program's argv at size n: binary, n, the cell's other arguments. */
-static void prog_argv_at(const struct cell *c, unsigned long long n, struct strvec *out)
-{
-	sv_push(out, c->build.binary);
-	sv_pushf(out, "%llu", n);
-	for (size_t i = 1; i < c->spec.run_args.n; i++)
-		sv_push(out, c->spec.run_args.v[i]);
-}
-
 static json_t *skipped(const char *why)
 {
 	return json_pack("{s:s}", "skipped", why);
@@ -138,6 +131,9 @@ json_t *qemucount_measure(const struct cell *c, const char *unit, double timeout
 		n = sp->size;
 	if (n > QEMUCOUNT_MAX_SIZE)
 		n = QEMUCOUNT_MAX_SIZE;
+	const char *fixed = counters_fixed_size(c);
+	if (fixed)
+		return skipped(fixed);
 	if (n < 2)
 		return skipped("the size is below 2: no second size to count at");
 	char why[512];
@@ -147,7 +143,7 @@ json_t *qemucount_measure(const struct cell *c, const char *unit, double timeout
 	uint64_t sizes[2] = { n / 4 ? n / 4 : 1, n };
 	for (int i = 0; i < 2; i++) {
 		struct strvec prog = STRVEC_INIT;
-		prog_argv_at(c, (unsigned long long)sizes[i], &prog);
+		counters_argv_at(c, sizes[i], &prog);
 		count[i] = qemucount_run(prefix, prog.v, timeout_s, why, sizeof(why));
 		sv_clear(&prog);
 		if (count[i] < 0)
