@@ -397,6 +397,15 @@ static struct mcell ratio_cell(struct model *m, struct fsrc *f, struct src *a, s
 /* ------------------------------------------------------------------ */
 /* Reading runs. */
 
+#define EMULATED_SUFFIX " (emulated)"
+
+/* The length of the family name before EMULATED_SUFFIX, or 0 when name has none. */
+static size_t emulated_base_len(const char *name)
+{
+	size_t len = strlen(name), k = strlen(EMULATED_SUFFIX);
+	return len > k && !strcmp(name + len - k, EMULATED_SUFFIX) ? len - k : 0;
+}
+
 /* Cells run under an emulator become "<family> (emulated)": never ranked with native ones. */
 static void separate_emulated(json_t *root)
 {
@@ -404,7 +413,7 @@ static void separate_emulated(json_t *root)
 	json_t *c;
 	json_array_foreach(json_object_get(root, "cells"), i, c)
 		if (str(c, "family") && json_is_true(json_object_get(c, "emulated")))
-			json_object_set_new(c, "family", json_sprintf("%s (emulated)", str(c, "family")));
+			json_object_set_new(c, "family", json_sprintf("%s" EMULATED_SUFFIX, str(c, "family")));
 }
 
 /* Runs each built for their own profile's single -march meet build for build:
@@ -463,9 +472,9 @@ static int load_run(struct mrun *r, const char *arg)
 
 static void read_family(struct model *m, struct mrun *r, const char *name, struct fsrc *f)
 {
-	size_t n = json_array_size(json_object_get(r->root, "cells")), len = strlen(name);
-	int emulated = len > 11 && !strcmp(name + len - 11, " (emulated)");
-	const char *base = emulated ? own(m, "%.*s", (int)(len - 11), name) : name;
+	size_t n = json_array_size(json_object_get(r->root, "cells")), blen = emulated_base_len(name);
+	int emulated = blen > 0;
+	const char *base = emulated ? own(m, "%.*s", (int)blen, name) : name;
 	json_t *cells = json_object_get(r->root, "cells"), *meta = json_object_get(json_object_get(r->root, "families"), base);
 	memset(f, 0, sizeof(*f));
 	f->run = r;
@@ -763,8 +772,7 @@ static void one_run_family(struct model *m, struct mfamily *fam, struct fsrc *f,
 	int perop = per_op(f->unit), hasbase = 0;
 	struct mtable *t = table(m, fam, f, "throughput", MF_VALUE, f->cfgs, f->ncfgs, 1, value_fn, NULL);
 	t->unit = f->unit;
-	size_t len = strlen(f->name);
-	int emulated = len > 11 && !strcmp(f->name + len - 11, " (emulated)");
+	int emulated = emulated_base_len(f->name) > 0;
 	shares(t);
 	if (!emulated)
 		answer(m, fam, t, 0);
