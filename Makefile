@@ -20,7 +20,7 @@ endif
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 # Stages at the top of harness/, their helpers in folders by kind.
-HARNESS_INC := -Iharness -Iharness/core -Iharness/system -Iharness/checks -Iharness/tables
+HARNESS_INC := -Iharness -Iharness/core -Iharness/system -Iharness/checks -Iharness/tables -Iharness/family_dir
 BASE_CFLAGS := -std=c11 $(WARN) -MMD -MP $(HARNESS_INC)
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo $(patsubst %,-l%,$(PKGS))) $(EXTRA_LIBS)

@@ -3,4 +3,3 @@
 # harness/newfamily.c writes a family skeleton (`flagbench new family NAME [DIR]`).
 
 HARNESS_SRCS += harness/checks/check_json.c harness/newfamily.c harness/family_dir/inputs.c harness/try.c
-BASE_CFLAGS += -Iharness/family_dir
