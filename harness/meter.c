@@ -233,6 +233,7 @@ static int meter_main(struct meter_opts *opts, int argc, char **argv)
 	prod.argv = prog;
 	prod.env = o.preload ? env.v : NULL;
 	prod.grace_s = 0.2; /* the meter returns within --timeout + 1 s */
+	prod.die_with_parent = 1;
 	int rc = o.compute ? meter_compute(&o, given, &prod) : meter_stream(&o, given, &prod);
 	sv_clear(&env);
 	return rc;
@@ -305,6 +306,7 @@ static int run_pv(const struct meter_opts *o, const unsigned char *given, int in
 	c.out = to_stdout ? CHILD_INHERIT : CHILD_DEVNULL;
 	c.cpu = given[MI_CCPU] ? (int)o->consumer_cpu : -1;
 	c.grace_s = 0.2;
+	c.die_with_parent = 1;
 	int started = child_start(&c);
 	close(in);
 	sv_clear(&pv);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -110,6 +111,8 @@ FB_NORETURN static void child_exec(const struct child *c, char **envp, int repor
 				   int perr, int devnull_r, int devnull_w)
 {
 	setpgid(0, 0);
+	if (c->die_with_parent && (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != c->parent))
+		_exit(127); /* the parent died before the request took hold */
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_DFL;
@@ -284,6 +287,7 @@ int child_start(struct child *c)
 	char **envp = c->env ? child_environ(c->env) : NULL;
 
 	c->started = now_monotonic();
+	c->parent = getpid();
 	struct spawn_args a = { c, envp, report[1], hold[0], pin[0], pout[1], perr[1], devnull_r, devnull_w };
 	pid_t pid = spawn(&a);
 	int fork_errno = errno;

@@ -69,7 +69,12 @@ struct child {
 	char *const *env; /* "NAME=value" set for the child alone (NULL-terminated), or NULL */
 	int hold;         /* stop before exec until child_release() */
 	double grace_s;   /* SIGTERM to SIGKILL when stopping it; 0: 2 s */
+	/* SIGKILL it when the process that started it dies: the meter's children
+	 * live in groups of their own, so a group kill of the meter (hyperfine
+	 * stopped by flagbench) would otherwise leave them running */
+	int die_with_parent;
 	/* filled by child_start */
+	pid_t parent;
 	pid_t pid;
 	int pidfd;                 /* -1 where the kernel has none */
 	int in_fd, out_fd, err_fd; /* parent ends of CHILD_PIPE fds, else -1 */
