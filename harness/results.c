@@ -151,6 +151,11 @@ static void time_to_json(json_t *j, const struct cell *c, const struct cell *m)
 		json_object_set_new(rate, t->ci_level >= STATS_CI_TARGET ? "ci95" : "ci",
 				    json_pack("{s:o, s:o, s:f}", "low", num_or_null(r * t->median / t->ci_high), "high",
 					      num_or_null(r * t->median / t->ci_low), "level", t->ci_level));
+	/* where a rerun's median rate falls (stats.h): what the tables print */
+	if (t->n >= 3)
+		json_object_set_new(rate, "rerun",
+				    json_pack("{s:o, s:o, s:f}", "low", num_or_null(r * t->median / t->rerun_high), "high",
+					      num_or_null(r * t->median / t->rerun_low), "level", t->rerun_level));
 	static const char *precision_names[] = { "off", "reached", "not_reached" };
 	const struct cell_precision *pr = &m->measure.precision;
 	json_object_set_new(j, "precision",

@@ -62,7 +62,7 @@ static const struct option_def run_options[] = {
 	{ "build-timeout", 0, OPT_DOUBLE, RO(build_timeout), "SECONDS", 1, 86400, "limit of one compile (default 300)" },
 	{ "consumer", 0, OPT_STRING, RO(consumer), "splice|read|pv", 0, 0, "what drains a stream (default splice)" },
 	{ "pipe-size", 0, OPT_SIZE, RO(pipe_size), "BYTES", 4096, 1e10, "set the pipe size of streams (default: the producer's choice)" },
-	{ "precision", 0, OPT_DOUBLE, RO(precision), "PERCENT", 0, 100, "add runs to a cell until the 95 % interval of its median is within PERCENT of it (default 3, 0 with --runs; 0: --runs only)" },
+	{ "precision", 0, OPT_DOUBLE, RO(precision), "PERCENT", 0, 100, "add runs to a cell until its 95 % rerun interval (where a rerun's median falls) is within PERCENT of its median (default 3, 0 with --runs; 0: --runs only)" },
 	{ "cell-budget", 0, OPT_DOUBLE, RO(cell_budget), "SECONDS", 0.1, 86400, "the time a cell's runs may take while --precision wants more (default 2.5)" },
 	{ "max-runs", 0, OPT_UINT, RO(max_runs), "N", 2, 100000, "the most runs --precision may take (default 10 x --runs, at least 30)" },
 	{ "order", 0, OPT_STRING, RO(order), "interleave|sequential", 0, 0, "the cells' runs in rounds, each round shuffled, so every interval sees the run's drift (default); or cell after cell, back to back (thermal studies)" },
@@ -573,10 +573,11 @@ static void cooldown_stage(struct run *r, struct cell *c)
 	r->rs.phases.cooldown_s += rec.waited_s;
 }
 
-/* Whether the cell's interval reaches the target: 95 % and narrow enough. */
+/* Whether the cell's rerun interval (stats.h) reaches the target: 95 % and
+ * narrow enough, so that a rerun's median lands within the target. */
 static int precise(const struct run *r, const struct stats *t)
 {
-	return t->ci_level >= STATS_CI_TARGET && stats_ci_percent(t) <= r->precision;
+	return t->rerun_level >= STATS_CI_TARGET && stats_rerun_percent(t) <= r->precision;
 }
 
 /* Whether a measured cell gets another run: --runs first; then, with a
@@ -615,8 +616,8 @@ static void measure_stage(struct run *r, struct cell *c)
 	more.append = 1;
 	const struct stats *t = &c->measure.time;
 	while (v == 0 && wants_more_runs(r, c)) {
-		/* up to the 6 runs a 95 % interval needs, then half as many again */
-		unsigned add = t->n < 6 ? 6 - (unsigned)t->n : (unsigned)t->n / 2;
+		/* up to the 9 runs a 95 % rerun interval needs, then half as many again */
+		unsigned add = t->n < 9 ? 9 - (unsigned)t->n : (unsigned)t->n / 2;
 		more.runs = add < r->max_runs - t->n ? add : r->max_runs - (unsigned)t->n;
 		v = timed_batch(r, c, &more);
 	}

@@ -30,7 +30,7 @@ void stats_compute(struct stats *s, const double *runs, size_t n)
 		memcpy(s->runs, runs, n * sizeof(double));
 	if (!n) {
 		s->median = s->mean = s->stddev = s->min = s->max = s->mad = s->cv = NAN;
-		s->ci_low = s->ci_high = NAN;
+		s->ci_low = s->ci_high = s->rerun_low = s->rerun_high = NAN;
 		return;
 	}
 	double *v = xmalloc(n * sizeof(double));
@@ -58,6 +58,9 @@ void stats_compute(struct stats *s, const double *runs, size_t n)
 	size_t k = stats_median_ci_rank(n, STATS_CI_TARGET, &s->ci_level);
 	s->ci_low = n >= 3 ? v[k - 1] : s->median;
 	s->ci_high = n >= 3 ? v[n - k] : s->median;
+	k = stats_rerun_rank(n, STATS_CI_TARGET, &s->rerun_level);
+	s->rerun_low = n >= 3 ? v[k - 1] : s->median;
+	s->rerun_high = n >= 3 ? v[n - k] : s->median;
 	for (size_t i = 0; i < n; i++)
 		s->outliers += (size_t)stats_is_outlier(s, runs[i]);
 	free(v);
@@ -78,6 +81,66 @@ double stats_ci_percent(const struct stats *s)
 		return 0;
 	double half = (s->ci_high - s->ci_low) / 2;
 	return 100.0 * half / s->median;
+}
+
+double stats_rerun_percent(const struct stats *s)
+{
+	if (s->n < 3 || !(s->median > 0))
+		return 0;
+	return 100.0 * (s->rerun_high - s->rerun_low) / 2 / s->median;
+}
+
+static double log_beta(double a, double b)
+{
+	return lgamma(a) + lgamma(b) - lgamma(a + b);
+}
+
+/* P(K = j), K ~ beta-binomial(m, k, n + 1 - k): how many of m new runs fall
+ * below X(k) of n runs (stats.h). */
+static double rerun_below_pmf(size_t n, size_t m, size_t k, size_t j)
+{
+	double choose = lgamma((double)m + 1) - lgamma((double)j + 1) - lgamma((double)(m - j) + 1);
+	return exp(choose + log_beta((double)(j + k), (double)(m - j + n - k + 1)) -
+		   log_beta((double)k, (double)(n - k + 1)));
+}
+
+double stats_rerun_coverage(size_t n, size_t m, size_t k)
+{
+	if (k < 1 || 2 * k > n + 1 || m < 1)
+		return 0;
+	/* the rerun's median is below X(k) only if ceil(m/2) of its runs are
+	 * (for even m, the lower middle run is); by symmetry the same chance
+	 * that it is above X(n+1-k) */
+	double below = 0;
+	for (size_t j = (m + 1) / 2; j <= m; j++)
+		below += rerun_below_pmf(n, m, k, j);
+	double cov = 1 - 2 * below;
+	return cov < 0 ? 0 : cov > 1 ? 1 : cov;
+}
+
+size_t stats_rerun_rank(size_t n, double target, double *level)
+{
+	if (n < 3) {
+		*level = 0;
+		return 1;
+	}
+	/* coverage falls as k grows: the largest k that still reaches the
+	 * target, by bisection (a coverage costs m terms) */
+	size_t lo = 1, hi = (n + 1) / 2;
+	double cov = stats_rerun_coverage(n, n, 1);
+	if (cov >= target)
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo + 1) / 2;
+			double c = stats_rerun_coverage(n, n, mid);
+			if (c >= target) {
+				lo = mid;
+				cov = c;
+			} else {
+				hi = mid - 1;
+			}
+		}
+	*level = cov;
+	return lo;
 }
 
 static double binom_half_pmf(size_t n, size_t i)
@@ -174,6 +237,9 @@ json_t *stats_to_json(const struct stats *s)
 	json_object_set_new(j, "ci95", json_pack("[o,o]", is95 ? num(s->ci_low) : json_null(),
 						 is95 ? num(s->ci_high) : json_null()));
 	json_object_set_new(j, "ci95_percent", is95 ? num(stats_ci_percent(s)) : json_null());
+	json_object_set_new(j, "rerun", has ? json_pack("[o,o]", num(s->rerun_low), num(s->rerun_high)) : json_null());
+	json_object_set_new(j, "rerun_level", has ? json_real(s->rerun_level) : json_null());
+	json_object_set_new(j, "rerun_percent", has ? num(stats_rerun_percent(s)) : json_null());
 	return j;
 }
 

@@ -14,6 +14,19 @@
  * 5: 93.75 %).  Under 3 runs there is no interval (ci_level 0).  The level
  * holds for runs that are independent and alike: runs of a cell spread over
  * the whole run (run.c's default order) come closest to that.
+ *
+ * That interval answers "where is the true median?", not "where will a
+ * rerun land?": a rerun's median is itself a sample, so even an exact 95 %
+ * interval of the median holds the median of an equally long rerun only
+ * about 85 % of the time.  The rerun interval answers the second question,
+ * and it is the one the tables print and the precision target aims at:
+ * [X(k), X(n+1-k)] again, with k chosen so that the median of a rerun of
+ * m = n runs falls inside with probability >= 95 %.  The number K of the m
+ * new runs below X(k) is beta-binomial(m, k, n+1-k) for any continuous
+ * distribution, so this coverage too is exact and distribution-free:
+ * 1 - 2 P(K >= ceil(m/2)) (for even m the rerun's median is the mean of its
+ * two middle runs, and the bound is conservative).  It needs 9 runs to reach
+ * 95 % with [min, max]; below that rerun_level says what it reached.
  */
 #ifndef FLAGBENCH_STATS_H
 #define FLAGBENCH_STATS_H
@@ -30,6 +43,8 @@ struct stats {
 	double cv;     /* stddev / mean */
 	double ci_low, ci_high; /* interval of the median; equal to the median when n < 3 */
 	double ci_level;        /* its exact coverage, 0..1; 0 when n < 3 */
+	double rerun_low, rerun_high; /* where a rerun's median falls; the median when n < 3 */
+	double rerun_level;           /* the chance that it does, 0..1; 0 when n < 3 */
 	size_t outliers;
 };
 
@@ -44,6 +59,14 @@ size_t stats_median_ci_rank(size_t n, double target, double *level);
 double stats_median_coverage(size_t n, size_t k);
 /* Half-width of the CI relative to the median, in percent (0 for n < 3). */
 double stats_ci_percent(const struct stats *s);
+/* Exact chance that the median of m new runs lies in [X(k), X(n+1-k)] of
+ * n runs (the rerun interval above); 0 when k is out of range. */
+double stats_rerun_coverage(size_t n, size_t m, size_t k);
+/* The largest k whose rerun coverage (m = n) reaches target, else 1;
+ * *level gets its coverage (0 for n < 3). */
+size_t stats_rerun_rank(size_t n, double target, double *level);
+/* Half-width of the rerun interval relative to the median, in percent. */
+double stats_rerun_percent(const struct stats *s);
 int stats_is_outlier(const struct stats *s, double x);
 /* The percentile-bootstrap interval of median(a) / median(b) for two
  * independent samples (the speedup of two cells, from their runs): resamples
@@ -63,8 +86,9 @@ double stats_ratio_ci_percent(double a_percent, double b_percent);
 /* The ends of value +- ci_percent. */
 void stats_bounds(double value, double ci_percent, double *low, double *high);
 /* {"median","mean","stddev","min","max","mad","cv","ci":[lo,hi],"ci_level","ci_percent",
- *  "ci95":[lo,hi],"ci95_percent","outliers","runs":[]}: ci95 and ci95_percent
- *  are null unless ci_level reaches 95 %; ci is null under 3 runs. */
+ *  "ci95":[lo,hi],"ci95_percent","rerun":[lo,hi],"rerun_level","rerun_percent",
+ *  "outliers","runs":[]}: ci95 and ci95_percent are null unless ci_level
+ *  reaches 95 %; ci and rerun are null under 3 runs. */
 json_t *stats_to_json(const struct stats *s);
 int stats_from_json(struct stats *s, const json_t *j);
 

@@ -194,14 +194,15 @@ size_t model_legend(const struct mtable *t, const char *lines[MODEL_LEGEND_MAX])
 	size_t n = 0;
 	int value = t->fmt != MF_RATIO;
 	if (t->shown & SHOWN_CI)
-		lines[n++] = value ? "\xc2\xb1 is the half-width of the interval of the median, in percent: order statistics "
-				     "of the runs, 95 % confidence (exact binomial coverage); a figure without \xc2\xb1 has "
+		lines[n++] = value ? "\xc2\xb1 is the half-width of the rerun interval, in percent: a rerun's median falls "
+				     "inside with 95 % probability (order statistics of the runs, exact and "
+				     "distribution-free for runs alike and independent); a figure without \xc2\xb1 has "
 				     "none (fewer than 3 runs)."
 				   : "\xc2\xb1 is the half-width of the 95 % bootstrap interval of the ratio of the two "
 				     "medians, from both cells' runs, in percent; none where either cell has too few runs "
 				     "for a 95 % interval of its own.";
 	if (t->shown & SHOWN_LOW_LEVEL)
-		lines[n++] = "(75%) after a \xc2\xb1: too few runs for 95 %; the interval's exact confidence is that level.";
+		lines[n++] = "(83%) after a \xc2\xb1: too few runs for 95 %; the interval's exact confidence is that level.";
 	if (t->shown & MARK_THROTTLED)
 		lines[n++] = value ? "\xe2\x80\xa0 the CPU throttled while this cell was measured (throttled: yes): its "
 				     "figure may be too low."
@@ -327,8 +328,8 @@ static int imprecise(json_t *mj)
 	return s && !strcmp(s, "not_reached");
 }
 
-/* A measured cell: value, the interval of its median time from its runs
- * (none under 3 runs), marks. */
+/* A measured cell: value, the rerun interval of its median time from its
+ * runs (none under 3 runs), marks. */
 static struct mcell value_cell(struct model *m, struct fsrc *f, struct src *c)
 {
 	if (!c)
@@ -345,10 +346,12 @@ static struct mcell value_cell(struct model *m, struct fsrc *f, struct src *c)
 	if (time_stats(mj, &st)) {
 		if (st.n >= 3) {
 			/* the value is a rate: the slow end of the time is its low end */
-			x.lo = x.value * st.median / st.ci_high;
-			x.hi = x.value * st.median / st.ci_low;
+			/* the rerun interval (stats.h): a published figure says
+			 * where a rerun lands, not only where the median is */
+			x.lo = x.value * st.median / st.rerun_high;
+			x.hi = x.value * st.median / st.rerun_low;
 			x.ci = 100 * (x.hi - x.lo) / 2 / x.value;
-			x.level = st.ci_level;
+			x.level = st.rerun_level;
 		}
 		stats_free(&st);
 	}
@@ -369,7 +372,6 @@ static struct mcell ratio_cell(struct model *m, struct fsrc *f, struct src *a, s
 		return x;
 	if (y.state != MS_OK || !(y.value > 0))
 		return word("n/a");
-	int both95 = x.level >= STATS_CI_TARGET && y.level >= STATS_CI_TARGET;
 	x.value /= y.value;
 	x.marks = (x.marks | y.marks) & (MARK_THROTTLED | MARK_IMPRECISE | MARK_UNCHECKED);
 	x.ci = x.lo = x.hi = x.level = NAN;
@@ -377,10 +379,13 @@ static struct mcell ratio_cell(struct model *m, struct fsrc *f, struct src *a, s
 	struct stats sa, sb;
 	if (ma == mb) {
 		x.marks = 0;
-	} else if (both95 && time_stats(ma, &sa)) {
+	} else if (time_stats(ma, &sa)) {
+		/* a 95 % interval of the median on both sides (not the wider
+		 * rerun interval: the ratio is of the medians) */
 		if (time_stats(mb, &sb)) {
 			double lo, hi, point = sb.median / sa.median;
-			if (stats_bootstrap_median_ratio(sb.runs, sb.n, sa.runs, sa.n, STATS_CI_TARGET,
+			if (sa.ci_level >= STATS_CI_TARGET && sb.ci_level >= STATS_CI_TARGET &&
+			    stats_bootstrap_median_ratio(sb.runs, sb.n, sa.runs, sa.n, STATS_CI_TARGET,
 							 STATS_BOOTSTRAP_RESAMPLES, 0x5eedULL, &lo, &hi) == 0) {
 				x.lo = x.value * lo / point;
 				x.hi = x.value * hi / point;

@@ -23,8 +23,8 @@ void format_cell_value(const struct cell *c, const struct plan *p, char *buf, si
 		return;
 	}
 	if (t->n >= 3) {
-		x.ci = 50 * t->median * (1 / t->ci_low - 1 / t->ci_high); /* of the rate, as the model */
-		x.level = t->ci_level;
+		x.ci = 50 * t->median * (1 / t->rerun_low - 1 / t->rerun_high); /* of the rate, as the model */
+		x.level = t->rerun_level;
 	}
 	model_text(&tab, &x, buf, n, NULL, NULL);
 }

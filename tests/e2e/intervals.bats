@@ -14,14 +14,16 @@ refute() {
 
 measured='.cells[] | select(.status == "ok" and .same_binary_as == null)'
 
-@test "default: runs until the 95 % interval is within 3 %, its level and the target recorded" {
+@test "default: runs until the 95 % rerun interval is within 3 %, its level and the target recorded" {
     out="$BATS_TEST_TMPDIR/r"
     run "$FLAGBENCH" run --dry-run --no-render --suite smoke --out "$out"
     [ "$status" -eq 0 ]
     r="$out/results.json"
     jqr "[$measured] | length > 0" "$r"
-    jqr "all($measured; (.time_s.runs | length) >= 6 and .time_s.ci_level >= 0.95
+    jqr "all($measured; (.time_s.runs | length) >= 9 and .time_s.ci_level >= 0.95
         and .time_s.ci95[0] != null and .time_s.ci95_percent == .time_s.ci_percent
+        and .time_s.rerun_level >= 0.95 and .time_s.rerun_percent <= 3
+        and .time_s.rerun[0] <= .time_s.ci[0] and .time_s.rerun[1] >= .time_s.ci[1]
         and .precision.status == \"reached\" and .precision.target_percent == 3)" "$r"
 }
 
@@ -32,19 +34,21 @@ measured='.cells[] | select(.status == "ok" and .same_binary_as == null)'
     r="$out/results.json"
     jqr "all($measured; (.time_s.runs | length) == 3 and .time_s.ci_level == 0.75 and .time_s.ci95_percent == null
         and .time_s.ci95 == [null, null] and .time_s.ci != null and .precision == null)" "$r"
-    jqr "all($measured | .throughput_Bps; .ci95 == null and .ci.level == 0.75)" "$r"
+    jqr "all($measured; .time_s.rerun_level == 0.6 and .time_s.rerun == .time_s.ci)" "$r"
+    jqr "all($measured | .throughput_Bps; .ci95 == null and .ci.level == 0.75 and .rerun.level == 0.6)" "$r"
+    # the tables print the rerun interval: 3 runs hold a rerun's median 60 % of the time
     run "$FLAGBENCH" tables --format md "$out"
     [ "$status" -eq 0 ]
-    grep -qF '(75%) |' <<<"$output"
-    grep -qF "(75%) after a ±: too few runs for 95 %" <<<"$output"
+    grep -qF '(60%) |' <<<"$output"
+    grep -qF "(83%) after a ±: too few runs for 95 %" <<<"$output"
     # no interval of a speedup without 95 % on both sides
     refute grep -qE '[0-9]x ±' <<<"$output"
     # the same in csv and json
     run "$FLAGBENCH" tables --format csv "$out"
-    grep -qF ',0.75,' <<<"$output"
+    grep -qF ',0.6,' <<<"$output"
     run "$FLAGBENCH" tables --format json "$out"
     jq -e '[.families[].tables[] | select(.name == "throughput") | .rows[].cells[] | select(.state == "ok")]
-        | all(.ci_level == 0.75 and .ci95_percent == null)' <<<"$output"
+        | all((.ci_level - 0.6 | fabs) < 1e-9 and .ci95_percent == null)' <<<"$output"
 }
 
 @test "a precision target out of reach: --max-runs ends it, the cell is marked §" {

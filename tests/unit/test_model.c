@@ -70,10 +70,10 @@ static char *temp_file(const char *text)
 	"{\"id\": \"" fam "/" v "@" cfg "\", \"family\": \"" fam "\", \"variant\": \"" v "\", \"config\": \"" cfg \
 	"\", " extra "\"status\": \"ok\", " rate ", \"time_s\": {\"median\": 1, \"runs\": " runs "}, " \
 	"\"throttled\": " thr ", \"warnings\": " warn "}"
-/* Six runs, median 1: the interval is [lo, hi] at 96.875 %; as a rate,
- * +-50 (1/lo - 1/hi) %: R6("0.975", "1.025") is +-2.5 %. */
-#define R6(lo, hi) "[" lo ", 1, 1, 1, 1, " hi "]"
-#define ONE_PCT R6("0.99", "1.01")
+/* Nine runs, median 1: the rerun interval is [lo, hi] at 97.06 %; as a rate,
+ * +-50 (1/lo - 1/hi) %: R9("0.975", "1.025") is +-2.5 %. */
+#define R9(lo, hi) "[" lo ", " lo ", " lo ", 1, 1, 1, " hi ", " hi ", " hi "]"
+#define ONE_PCT R9("0.99", "1.01")
 #define RUN(id, prof, fams, cells) \
 	"{\"schema\": \"flagbench-results/1\", \"run\": {\"id\": \"" id "\", \"cpu_profile\": \"" prof "\"}, " \
 	"\"families\": {" fams "}, \"cells\": [" cells "]}"
@@ -113,24 +113,24 @@ static void test_values_intervals_marks(void **state)
 	load(&m, RUN("r", "host", "\"bignum\": {\"kind\": \"compute\", \"unit\": \"ops\", \"baseline\": \"fp\"},"
 					  " \"yes\": {\"kind\": \"stream\", \"baseline\": \"buf\"}",
 		     CELL("bignum", "fp", "gcc/-O2/default/glibc", "\"compiler\": \"gcc\", \"allocator\": \"glibc\", ",
-			  "\"rate\": {\"median\": 6450000, \"unit\": \"ops/s\"}", R6("0.975", "1.025"), "\"no\"", "[]") ","
+			  "\"rate\": {\"median\": 6450000, \"unit\": \"ops/s\"}", R9("0.975", "1.025"), "\"no\"", "[]") ","
 		     CELL("bignum", "fp", "gcc/-O2/default/mimalloc", "\"compiler\": \"gcc\", \"allocator\": \"mimalloc\", ",
-			  "\"rate\": {\"median\": 8000000, \"unit\": \"ops/s\"}", R6("0.985", "1.015"), "\"yes\"",
+			  "\"rate\": {\"median\": 8000000, \"unit\": \"ops/s\"}", R9("0.985", "1.015"), "\"yes\"",
 			  "[\"throttled: package throttle count rose\"]") ","
 		     CELL("bignum", "ec", "gcc/-O2/default/glibc", "\"compiler\": \"gcc\", \"allocator\": \"glibc\", "
 			  "\"precision\": {\"status\": \"not_reached\", \"target_percent\": 1}, ",
-			  "\"rate\": {\"median\": 2000, \"unit\": \"ops/s\"}", R6("0.96", "1.04"), "\"unknown\"",
+			  "\"rate\": {\"median\": 2000, \"unit\": \"ops/s\"}", R9("0.96", "1.04"), "\"unknown\"",
 			  "[\"precision 1% not reached\"]") ","
 		     /* two runs: ci95_percent 0 as stats writes it, no interval */
 		     CELL("bignum", "ec", "gcc/-O2/default/mimalloc", "\"compiler\": \"gcc\", \"allocator\": \"mimalloc\", ",
 			  "\"rate\": {\"median\": 2500, \"unit\": \"ops/s\"}", "[1, 1]", "null", "[]") ","
 		     /* a reference measured per placement: each column shows its own */
 		     CELL("yes", "buf", "gcc/-O2/default/same_l3", "\"compiler\": \"gcc\", \"placement\": \"same_l3\", ",
-			  "\"throughput_Bps\": {\"median\": 1073741824}", R6("0.97", "1.03"), "\"no\"", "[]") ","
+			  "\"throughput_Bps\": {\"median\": 1073741824}", R9("0.97", "1.03"), "\"no\"", "[]") ","
 		     CELL("yes", "buf", "gcc/-O2/default/unpinned", "\"compiler\": \"gcc\", \"placement\": \"unpinned\", ",
-			  "\"throughput_Bps\": {\"median\": 2147483648}", R6("0.99", "1.01"), "\"no\"", "[]") ","
+			  "\"throughput_Bps\": {\"median\": 2147483648}", R9("0.99", "1.01"), "\"no\"", "[]") ","
 		     CELL("yes", "ref", "reference/unpinned", "\"compiler\": \"none\", \"placement\": \"unpinned\", ",
-			  "\"throughput_Bps\": {\"median\": 3221225472}", R6("0.98", "1.02"), "\"no\"", "[]") ","
+			  "\"throughput_Bps\": {\"median\": 3221225472}", R9("0.98", "1.02"), "\"no\"", "[]") ","
 		     CELL("yes", "ref", "reference/same_l3", "\"compiler\": \"none\", \"placement\": \"same_l3\", ",
 			  "\"throughput_Bps\": {\"median\": 1048576}", "[0.95, 1, 1.05]", "\"no\"", "[]")),
 	     NULL, NULL);
@@ -140,7 +140,7 @@ static void test_values_intervals_marks(void **state)
 	assert_float_equal(t->rows[0].cells[0].value, 6450000, 1e-9);
 	assert_float_equal(t->rows[0].cells[0].lo, 6450000 / 1.025, 1e-6);
 	assert_float_equal(t->rows[0].cells[0].hi, 6450000 / 0.975, 1e-6);
-	assert_float_equal(t->rows[0].cells[0].level, 0.96875, 1e-12);
+	assert_float_equal(t->rows[0].cells[0].level, 1 - 2 * 5.0 / 340, 1e-9); /* the rerun interval of 9 runs: [min, max] */
 	/* † for the throttled cell, whose throttle note is no ‡; ‡ for another warning */
 	assert_string_equal(text_at(t, 0, 1), "0.125 usec/op \xc2\xb1" "1.5% \xe2\x80\xa0");
 	/* § for a cell that missed its precision target */
@@ -161,7 +161,7 @@ static void test_values_intervals_marks(void **state)
 	assert_float_equal(sp->level, 0.95, 1e-12);
 	assert_string_equal(text_at(t, 0, 0), "1.00x");
 	assert_int_equal(t->rows[0].cells[1].marks, 0);
-	assert_string_equal(text_at(t, 1, 0), "0.000310x \xc2\xb1" "2.0% \xc2\xa7");
+	assert_string_equal(text_at(t, 1, 0), "0.000310x \xc2\xb1" "4.0% \xc2\xa7");
 	assert_string_equal(text_at(t, 1, 1), "0.000313x \xe2\x80\xa0");
 	/* against glibc's malloc; no -O view where every column is its own baseline */
 	t = table_of(&m, "bignum", "vs_glibc");
@@ -175,14 +175,14 @@ static void test_values_intervals_marks(void **state)
 	/* the reference row follows each column's placement */
 	t = table_of(&m, "yes", "throughput");
 	assert_string_equal(t->rows[1].label, "ref (reference)");
-	/* three runs: [min, max] holds the median 75 % of the time, and says so */
-	assert_string_equal(text_at(t, 1, 0), "1.0 MiB/s \xc2\xb1" "5.0% (75%)");
+	/* three runs: [min, max] holds a rerun's median 60 % of the time, and says so */
+	assert_string_equal(text_at(t, 1, 0), "1.0 MiB/s \xc2\xb1" "5.0% (60%)");
 	assert_true(t->shown & SHOWN_LOW_LEVEL);
 	assert_string_equal(text_at(t, 1, 1), "3.00 GiB/s \xc2\xb1" "2.0%");
 	t = table_of(&m, "yes", "speedup");
 	/* no 95 % interval on one side: no interval of the ratio */
 	assert_string_equal(text_at(t, 1, 0), "0.000977x");
-	assert_string_equal(text_at(t, 1, 1), "1.50x \xc2\xb1" "1.0%");
+	assert_string_equal(text_at(t, 1, 1), "1.50x \xc2\xb1" "2.0%");
 	model_free(&m);
 }
 
@@ -223,8 +223,8 @@ static void test_answer_shares_and_views(void **state)
 	assert_null(table_of(&m, "f", "speedup"));
 	t = table_of(&m, "f", "against");
 	assert_non_null(t);
-	assert_string_equal(text_at(t, 0, 1), "1.50x \xc2\xb1" "0.5%");
-	assert_string_equal(text_at(t, 1, 2), "0.50x \xc2\xb1" "0.5%");
+	assert_string_equal(text_at(t, 0, 1), "1.50x \xc2\xb1" "1.0%");
+	assert_string_equal(text_at(t, 1, 2), "0.50x \xc2\xb1" "1.0%");
 	t = table_of(&m, "f", "compilers");
 	assert_int_equal(t->ncols, 1);
 	assert_string_equal(t->cols[0], "-O2/native");
@@ -241,7 +241,7 @@ static void test_answer_shares_and_views(void **state)
 	load(&m, answer_run, NULL, "gcc/-O3");
 	t = table_of(&m, "f", "against");
 	assert_string_equal(t->title, "F: against gcc/-O3, built with the same other flags");
-	assert_string_equal(text_at(t, 1, 0), "0.50x \xc2\xb1" "0.5%");
+	assert_string_equal(text_at(t, 1, 0), "0.50x \xc2\xb1" "1.0%");
 	model_free(&m);
 }
 
@@ -286,7 +286,7 @@ static void test_runs_side_by_side(void **state)
 	assert_string_equal(t->rows[1].label, "u");
 	assert_string_equal(text_at(t, 1, 1), "absent");
 	t = table_of(&m, "f", "speedup");
-	assert_string_equal(text_at(t, 2, 1), "2.00x \xc2\xb1" "0.5%");
+	assert_string_equal(text_at(t, 2, 1), "2.00x \xc2\xb1" "1.0%");
 	model_free(&m);
 }
 
