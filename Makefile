@@ -10,7 +10,9 @@
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 BUILD := build
-PKGS := jansson nettle
+# jansson (JSON), nettle (sha256), gsl (the Student t quantiles of
+# compare --confirm); build/flagbench-meter links none of them.
+PKGS := jansson nettle gsl
 
 ifeq ($(V),1)
 Q :=

@@ -3,6 +3,8 @@
 # binaries (one run, then replays of it with `flagbench rerun`) are compared
 # pairwise, time metric, without and with --confirm.  Goal: 0 comparisons
 # with a slower cell after --confirm; the rate without it is reported.
+# --confirm runs at compare's default --alarm-rate (1 %: each of m confirmed
+# cells at the two-sided level 1 - 0.02 / m, shown per confirmed cell).
 # Usage: bench/compare-aa.sh [COMPARISONS (20)] [ONLY GLOB] [CONFIRM ROUNDS (5)]
 # Default cells: the gcc builds of the nightly suite.
 set -euo pipefail
@@ -30,7 +32,7 @@ for i in $(seq 1 "$n"); do
     printf '%-4s %-44s %-44s\n' "$i" "$a" "$b"
     # every alarm, before and after confirmation: which cell, how far
     jq -r '.cells[] | select(.verdict == "slower") | "     alarm: \(.id) \(.ratio * 1000 | round / 1000)x [\(.ci95[0] * 1000 | round / 1000), \(.ci95[1] * 1000 | round / 1000)]"' "$tmp/c.json"
-    jq -r '.cells[] | select(.confirm) | "     confirm: \(.id) \(.confirm.ratio * 1000 | round / 1000)x [\(.confirm.ci95[0] * 1000 | round / 1000), \(.confirm.ci95[1] * 1000 | round / 1000)] -> \(.verdict)"' "$tmp/cc.json"
+    jq -r '.cells[] | select(.confirm) | "     confirm: \(.id) \(.confirm.ratio * 1000 | round / 1000)x [\(.confirm.ci[0] * 1000 | round / 1000), \(.confirm.ci[1] * 1000 | round / 1000)] at \(.confirm.level * 100000 | round / 1000) % -> \(.verdict)"' "$tmp/cc.json"
     s=${a%% *} sc=${b%% *}
     slow_cells=$((slow_cells + s)) slow_cells_c=$((slow_cells_c + sc))
     [ "$s" -gt 0 ] && alarms=$((alarms + 1))

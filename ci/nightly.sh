@@ -9,7 +9,8 @@
 #      instruction counts, which do not swing with the neighbours the way
 #      time does (10-20 % there); self-hosted machines gate on time, and
 #      every suspect cell is measured again beside the baseline's binaries
-#      (--confirm) before it may fail the job.
+#      (--confirm) before it may fail the job, at the level that keeps the
+#      chance of a false alarm per night at NIGHTLY_ALARM_RATE (--alarm-rate).
 #   3. the Markdown table appended to $GITHUB_STEP_SUMMARY (when set), the
 #      comparison in RUN/compare.json and the outcome in RUN/nightly.json
 #      (which the publish job reads to decide whether the run becomes the
@@ -24,6 +25,8 @@
 #   NIGHTLY_METRIC      time | instructions (default: instructions for host, time otherwise)
 #   NIGHTLY_THRESHOLD   percent (default 0.5 for instructions, 3 for time)
 #   NIGHTLY_CONFIRM     rounds of confirmation for the time metric (default 5)
+#   NIGHTLY_ALARM_RATE  percent: the chance that the confirmation fails a night of
+#                       identical builds (compare --alarm-rate; default 1)
 #   NIGHTLY_DRY=1       dry mode: flagbench run --dry-run --no-render (mock executor, no compiler),
 #                       time metric, no confirmation: the plumbing end to end
 #   NIGHTLY_SAVE=1      also store the run as the baseline when it passed or had none
@@ -57,6 +60,7 @@ time) threshold=${NIGHTLY_THRESHOLD:-3} ;;
 *) say "NIGHTLY_METRIC must be time or instructions, not '$metric'"; exit 2 ;;
 esac
 confirm=${NIGHTLY_CONFIRM:-5}
+alarm_rate=${NIGHTLY_ALARM_RATE:-1}
 
 fb=${FLAGBENCH:-}
 if [ -z "$fb" ]; then
@@ -85,7 +89,8 @@ cmp_rc=0
 status=passed
 if [ -f "$baselines/$profile/$name/results.json" ]; then
     cmp_args=(compare --baseline "$name" --baselines-dir "$baselines" "$out"
-              --metric "$metric" --threshold "$threshold" --format md --json-out "$out/compare.json")
+              --metric "$metric" --threshold "$threshold" --alarm-rate "$alarm_rate"
+              --format md --json-out "$out/compare.json")
     [ "$metric" = time ] && [ "$dry" != 1 ] && [ "$confirm" -gt 0 ] && cmp_args+=(--confirm "$confirm")
     {
         printf '## nightly %s (%s gate)\n\n' "$profile" "$metric"

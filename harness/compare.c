@@ -53,6 +53,28 @@ enum verdict verdict_of_interval(double low, double high, double threshold)
 	return VERDICT_INCONCLUSIVE;
 }
 
+/* Bonferroni on the one-sided error: for identical builds the true ratio
+ * is 1, and a cell alarms only when its interval lies wholly above
+ * 1 + threshold, i.e. in the upper tail, which a two-sided interval at
+ * level 1 - a misses by chance a / 2 at most.  Of m such cells any one
+ * alarms with chance at most m a / 2, whatever ties the cells together,
+ * so a = 2 alarm_rate / m keeps it at most alarm_rate. */
+double confirm_level(double alarm_rate, size_t m)
+{
+	if (!m || !(alarm_rate > 0 && alarm_rate <= 0.5))
+		return NAN;
+	return 1 - 2 * alarm_rate / (double)m;
+}
+
+#define IDENTICAL_NOTE "identical binary: a difference is the machine's, not the code's"
+
+char *cell_note_text(const struct cell_cmp *cc)
+{
+	if (cc->identical_binary)
+		return cc->note ? xasprintf("%s; %s", cc->note, IDENTICAL_NOTE) : xstrdup(IDENTICAL_NOTE);
+	return cc->note ? xstrdup(cc->note) : NULL;
+}
+
 /* ---- loading ---- */
 
 json_t *compare_load_run(const char *path, char **dir)
@@ -183,6 +205,16 @@ static int side_values(const json_t *c, enum metric m, double per, double **v, s
 	return 0;
 }
 
+/* The same program run the same way on both sides: the same binary
+ * (sha256) and the same arguments. */
+static int same_program(const json_t *b, const json_t *nw)
+{
+	const char *hb = json_string_value(json_object_get(json_object_get(b, "binary"), "sha256"));
+	const char *hn = json_string_value(json_object_get(json_object_get(nw, "binary"), "sha256"));
+	const json_t *ab = json_object_get(b, "argv"), *an = json_object_get(nw, "argv");
+	return hb && hn && !strcmp(hb, hn) && json_is_array(ab) && json_equal(ab, an);
+}
+
 static void compare_cell(const json_t *b, const json_t *nw, const struct compare_opts *o, struct cell_cmp *cc)
 {
 	double *va = NULL, *vb = NULL;
@@ -190,6 +222,7 @@ static void compare_cell(const json_t *b, const json_t *nw, const struct compare
 	cc->ci.ratio = cc->ci.low = cc->ci.high = NAN;
 	cc->base_value = cc->new_value = NAN;
 	cc->verdict = VERDICT_NA;
+	cc->confirm_level = NAN;
 	/* time per unit of work when the sizes differ */
 	double sa = json_number_value(json_object_get(b, "size")), sb = json_number_value(json_object_get(nw, "size"));
 	int per_unit = o->metric == METRIC_TIME && sa > 0 && sb > 0 && sa != sb;
@@ -224,6 +257,8 @@ static void compare_cell(const json_t *b, const json_t *nw, const struct compare
 	} else if (per_unit) {
 		cc->note = xasprintf("sizes differ (%.0f, %.0f): time per unit", sa, sb);
 	}
+	/* a ratio between the same program twice: say whose the difference is */
+	cc->identical_binary = same_program(b, nw);
 out:
 	cc->first = cc->verdict;
 	free(va);
@@ -242,6 +277,7 @@ void compare_runs(const json_t *base, const json_t *nw, const struct compare_opt
 	memset(out, 0, sizeof(*out));
 	out->metric = o->metric;
 	out->threshold = o->threshold;
+	out->confirm_level = NAN;
 	const char *bl = run_str(base, "id"), *nl = run_str(nw, "id");
 	const char *bp = run_str(base, "cpu_profile"), *np = run_str(nw, "cpu_profile");
 	out->base_label = xstrdup(bl ? bl : "base");
@@ -307,6 +343,7 @@ void comparison_free(struct comparison *c)
 
 struct confirm_opts {
 	unsigned rounds;
+	double alarm_rate; /* fraction: the family-wise false-alarm rate */
 	double timeout_s, cooldown_s;
 	uint64_t pipe_size;
 	const char *consumer;
@@ -330,9 +367,20 @@ static const char *run_option(const json_t *run, const char *name)
 	return NULL;
 }
 
+/* A level as a percentage with the digits that tell it from 100: 95,
+ * 99.67, 99.998. */
+static void format_level(double level, char *buf, size_t n)
+{
+	double miss = (1 - level) * 100;
+	int decimals = miss > 0 ? (int)ceil(-log10(miss) - 1e-9) + 1 : 1;
+	if (decimals < 1)
+		decimals = 1;
+	snprintf(buf, n, "%.*g", 2 + decimals, level * 100);
+}
+
 static void confirm_cell(struct cell_cmp *cc, const json_t *base, const char *base_dir, const json_t *nw,
 			 const char *new_dir, struct family *fams, size_t nfams, const struct confirm_opts *co,
-			 const struct compare_opts *o, const char *hyperfine, const char *work)
+			 double level, const struct compare_opts *o, const char *hyperfine, const char *work)
 {
 	struct cell a, b;
 	char why[512] = "";
@@ -373,12 +421,15 @@ static void confirm_cell(struct cell_cmp *cc, const json_t *base, const char *ba
 		ta[r] = a.measure.time.runs[r] / pa;
 		tb[r] = b.measure.time.runs[r] / pb;
 	}
-	if (stats_paired_ratio_t(ta, tb, co->rounds, 0.95, &cc->confirm) == 0) {
+	if (stats_paired_ratio_t(ta, tb, co->rounds, level, &cc->confirm) == 0) {
+		char lv[32];
+		format_level(level, lv, sizeof(lv));
 		cc->confirmed = (int)co->rounds;
+		cc->confirm_level = level;
 		cc->verdict = verdict_of_interval(cc->confirm.low, cc->confirm.high, o->threshold);
-		cc->note = xasprintf("%s after %u interleaved rounds: %.3fx [%.3f, %.3f]",
+		cc->note = xasprintf("%s after %u interleaved rounds: %.3fx [%.3f, %.3f] at %s %%",
 				     cc->verdict == VERDICT_SLOWER ? "confirmed" : "not confirmed", co->rounds,
-				     cc->confirm.ratio, cc->confirm.low, cc->confirm.high);
+				     cc->confirm.ratio, cc->confirm.low, cc->confirm.high, lv);
 	} else {
 		cc->note = xstrdup("not confirmed: the new times are not positive");
 	}
@@ -402,6 +453,8 @@ static int confirm_slower(struct comparison *cmp, const json_t *base, const char
 			  const char *new_dir, const struct confirm_opts *co, const struct compare_opts *o)
 {
 	size_t suspects = 0;
+	cmp->confirm_rounds = co->rounds;
+	cmp->alarm_rate = co->alarm_rate;
 	for (size_t i = 0; i < cmp->n; i++)
 		suspects += confirm_suspect(&cmp->cells[i], o->threshold);
 	if (!suspects)
@@ -422,13 +475,17 @@ static int confirm_slower(struct comparison *cmp, const json_t *base, const char
 		free(hyperfine);
 		return -1;
 	}
+	/* every suspect at the level that keeps the comparison's chance of a
+	 * false alarm at --alarm-rate (confirm_level) */
+	cmp->confirm_cells = suspects;
+	cmp->confirm_level = confirm_level(co->alarm_rate, suspects);
 	char tmpl[] = "/tmp/flagbench-confirm-XXXXXX";
 	char *work = mkdtemp(tmpl);
 	install_interrupt_handler();
 	for (size_t i = 0; work && i < cmp->n && !fb_interrupted; i++)
 		if (confirm_suspect(&cmp->cells[i], o->threshold))
-			confirm_cell(&cmp->cells[i], base, base_dir, nw, new_dir, fams, (size_t)nfams, co, o, hyperfine,
-				     work);
+			confirm_cell(&cmp->cells[i], base, base_dir, nw, new_dir, fams, (size_t)nfams, co,
+				     cmp->confirm_level, o, hyperfine, work);
 	if (work) {
 		const char *files[] = { "hyperfine.json", "meter.jsonl", "cooldown.jsonl", NULL };
 		for (int k = 0; files[k]; k++) {
@@ -478,7 +535,14 @@ static void format_row(const struct cell_cmp *cc, struct row_text *t)
 		return;
 	}
 	snprintf(t->ratio, sizeof(t->ratio), "%.3fx", r->ratio);
-	snprintf(t->ci, sizeof(t->ci), "[%.3f, %.3f]", r->low, r->high);
+	if (cc->confirmed) {
+		/* not the 95 % of the column: say which */
+		char lv[32];
+		format_level(cc->confirm_level, lv, sizeof(lv));
+		snprintf(t->ci, sizeof(t->ci), "[%.3f, %.3f] %s%%", r->low, r->high, lv);
+	} else {
+		snprintf(t->ci, sizeof(t->ci), "[%.3f, %.3f]", r->low, r->high);
+	}
 }
 
 static void write_summary_line(FILE *out, const struct comparison *c)
@@ -507,18 +571,25 @@ void compare_write_text(FILE *out, const struct comparison *c)
 {
 	fprintf(out, "compare %s (%s) -> %s (%s): %s, threshold %g%%\n", c->base_label, c->base_profile,
 		c->new_label, c->new_profile, metric_name(c->metric), c->threshold * 100);
-	size_t w = 4;
-	for (size_t i = 0; i < c->n; i++)
+	size_t w = 4, wci = 16;
+	for (size_t i = 0; i < c->n; i++) {
+		struct row_text t;
+		format_row(&c->cells[i], &t);
 		if (strlen(c->cells[i].id) > w)
 			w = strlen(c->cells[i].id);
-	fprintf(out, "%-*s  %12s  %12s  %8s  %-16s  %s\n", (int)w, "cell", "base", "new", "new/base", "95% interval",
-		"verdict");
+		if (strlen(t.ci) > wci)
+			wci = strlen(t.ci);
+	}
+	fprintf(out, "%-*s  %12s  %12s  %8s  %-*s  %s\n", (int)w, "cell", "base", "new", "new/base", (int)wci,
+		"95% interval", "verdict");
 	for (size_t i = 0; i < c->n; i++) {
 		const struct cell_cmp *cc = &c->cells[i];
 		struct row_text t;
 		format_row(cc, &t);
-		fprintf(out, "%-*s  %12s  %12s  %8s  %-16s  %s%s%s\n", (int)w, cc->id, t.base, t.new_value, t.ratio, t.ci,
-			verdict_name(cc->verdict), cc->note ? ": " : "", cc->note ? cc->note : "");
+		char *note = cell_note_text(cc);
+		fprintf(out, "%-*s  %12s  %12s  %8s  %-*s  %s%s%s\n", (int)w, cc->id, t.base, t.new_value, t.ratio,
+			(int)wci, t.ci, verdict_name(cc->verdict), note ? ": " : "", note ? note : "");
+		free(note);
 	}
 	write_lists(out, c, "", "");
 	write_summary_line(out, c);
@@ -551,7 +622,9 @@ void compare_write_markdown(FILE *out, const struct comparison *c)
 		fprintf(out, "` | %s | %s | %s | %s | %s%s%s | ", t.base, t.new_value, t.ratio, t.ci,
 			cc->verdict == VERDICT_SLOWER ? "**" : "", verdict_name(cc->verdict),
 			cc->verdict == VERDICT_SLOWER ? "**" : "");
-		md_text(out, cc->note ? cc->note : "");
+		char *note = cell_note_text(cc);
+		md_text(out, note ? note : "");
+		free(note);
 		fputs(" |\n", out);
 	}
 	fprintf(out, "\n");
@@ -579,33 +652,43 @@ json_t *compare_to_json(const struct comparison *c)
 	json_t *cells = json_array();
 	for (size_t i = 0; i < c->n; i++) {
 		const struct cell_cmp *cc = &c->cells[i];
-		json_t *j = json_pack("{s:s, s:s, s:o, s:[o,o], s:o, s:o, s:s, s:o}", "id", cc->id, "verdict",
+		char *note = cell_note_text(cc);
+		json_t *j = json_pack("{s:s, s:s, s:o, s:[o,o], s:o, s:o, s:s, s:o, s:b}", "id", cc->id, "verdict",
 				      verdict_name(cc->verdict), "ratio", num(cc->ci.ratio), "ci95", num(cc->ci.low),
 				      num(cc->ci.high), "base", num(cc->base_value), "new", num(cc->new_value), "unit",
-				      cc->unit ? cc->unit : "", "note", cc->note ? json_string(cc->note) : json_null());
+				      cc->unit ? cc->unit : "", "note", note ? json_string(note) : json_null(),
+				      "identical_binary", cc->identical_binary);
+		free(note);
 		if (cc->confirmed)
 			json_object_set_new(j, "confirm",
-					    json_pack("{s:i, s:o, s:[o,o], s:s}", "rounds", cc->confirmed, "ratio",
-						      num(cc->confirm.ratio), "ci95", num(cc->confirm.low),
-						      num(cc->confirm.high), "first_verdict", verdict_name(cc->first)));
+					    json_pack("{s:i, s:o, s:[o,o], s:o, s:s}", "rounds", cc->confirmed, "ratio",
+						      num(cc->confirm.ratio), "ci", num(cc->confirm.low),
+						      num(cc->confirm.high), "level", num(cc->confirm_level),
+						      "first_verdict", verdict_name(cc->first)));
 		json_array_append_new(cells, j);
 	}
 	json_t *counts = json_object();
 	for (int v = 0; v < VERDICT_COUNT; v++)
 		json_object_set_new(counts, verdict_name((enum verdict)v), json_integer((json_int_t)c->count[v]));
-	return json_pack("{s:s, s:s, s:f, s:{s:s, s:s}, s:{s:s, s:s}, s:o, s:o, s:o, s:o, s:o, s:I}", "schema",
-			 "flagbench-compare/1", "metric", metric_name(c->metric), "threshold_percent",
+	json_t *confirmation = c->confirm_rounds ? json_pack("{s:i, s:f, s:I, s:o}", "rounds", (int)c->confirm_rounds,
+							     "alarm_rate_percent", c->alarm_rate * 100, "cells",
+							     (json_int_t)c->confirm_cells, "level",
+							     num(c->confirm_level))
+						 : json_null();
+	return json_pack("{s:s, s:s, s:f, s:{s:s, s:s}, s:{s:s, s:s}, s:o, s:o, s:o, s:o, s:o, s:I, s:o}", "schema",
+			 "flagbench-compare/2", "metric", metric_name(c->metric), "threshold_percent",
 			 c->threshold * 100, "base", "id", c->base_label, "cpu_profile", c->base_profile, "new", "id",
 			 c->new_label, "cpu_profile", c->new_profile, "cells", cells, "only_in_base",
 			 strvec_json(&c->only_base), "only_in_new", strvec_json(&c->only_new), "counts", counts,
-			 "warnings", strvec_json(&c->warnings), "not_run", (json_int_t)c->not_run);
+			 "warnings", strvec_json(&c->warnings), "not_run", (json_int_t)c->not_run, "confirmation",
+			 confirmation);
 }
 
 /* ---- flagbench compare ---- */
 
 struct compare_cli {
 	char *metric, *format, *json_out, *baseline, *baselines_dir;
-	double threshold, timeout;
+	double threshold, timeout, alarm_rate;
 	unsigned confirm, resamples, seed;
 	int help;
 };
@@ -615,6 +698,7 @@ static const struct option_def compare_options[] = {
 	{ "metric", 'm', OPT_STRING, CO(metric), "time|instructions|cycles", 0, 0, "what is compared (default time)" },
 	{ "threshold", 't', OPT_DOUBLE, CO(threshold), "PERCENT", 0, 100, "smallest change that counts (default 2)" },
 	{ "confirm", 'c', OPT_UINT, CO(confirm), "N", 2, 1000, "measure suspect cells again, both binaries in N rounds A B, B A, ..." },
+	{ "alarm-rate", 0, OPT_DOUBLE, CO(alarm_rate), "PERCENT", 0.01, 20, "chance that --confirm alarms for identical builds in one comparison (default 1)" },
 	{ "format", 'f', OPT_STRING, CO(format), "text|md|json", 0, 0, "output on stdout (default text)" },
 	{ "json-out", 0, OPT_STRING, CO(json_out), "FILE", 0, 0, "also write the comparison as JSON to FILE" },
 	{ "baseline", 'b', OPT_STRING, CO(baseline), "NAME", 0, 0, "compare with the stored baseline NAME of NEW's cpu profile" },
@@ -683,7 +767,7 @@ static int confirm_with_run_settings(const struct compare_cli *o, struct compari
 	const char *ps = run_option(nw, "pipe-size");
 	if (ps && parse_u64(ps, &pipe) < 0)
 		pipe = 0;
-	struct confirm_opts cf = { o->confirm, o->timeout, profile_cooldown(nw), pipe, consumer };
+	struct confirm_opts cf = { o->confirm, o->alarm_rate / 100, o->timeout, profile_cooldown(nw), pipe, consumer };
 	return confirm_slower(cmp, base, base_dir, nw, new_dir, &cf, co);
 }
 
@@ -719,6 +803,7 @@ int cmd_compare(int argc, char **argv)
 	o.resamples = 10000;
 	o.seed = 1;
 	o.timeout = 120;
+	o.alarm_rate = 1;
 	char *pos[3];
 	int code = EXIT_USAGE;
 	json_t *base = NULL, *nw = NULL;

@@ -36,9 +36,25 @@
  * geometric mean, a t interval), so a drift of the machine between the runs
  * cannot make it slower.  A cell that cannot be measured again keeps
  * `slower` and says why.
+ * --alarm-rate P (percent, default 1): the chance, for identical builds,
+ * that the confirmation raises any alarm in one comparison (a family-wise
+ * rate).  With m suspect cells confirmed, each paired interval is taken at
+ * the two-sided level 1 - 2 (P / 100) / m (confirm_level), e.g. 99.67 %
+ * for 6 cells at 1 %: at 95 % each, a nightly confirming 6 cells would
+ * alarm for nothing in several percent of comparisons.  The level is shown
+ * in each confirmed cell's note and recorded in the JSON.
+ * A cell whose BASE and NEW binaries have the same sha256 and argv gets
+ * the note "identical binary: ..." beside its verdict (which it keeps): any
+ * difference it shows is the machine's.
  * Output: terminal table, Markdown (--format md, for a CI job summary) or
  * JSON (--format json; --json-out FILE writes it as well).  Writers only
  * format struct comparison; the numbers are computed once, here.
+ * JSON (schema flagbench-compare/2): per cell id, verdict, ratio, ci95,
+ * base, new, unit, note, identical_binary, and for a confirmed cell
+ * confirm {rounds, ratio, ci, level, first_verdict}; at the top
+ * confirmation {rounds, alarm_rate_percent, cells (m), level} (null
+ * without --confirm; level null when no cell was measured again).
+ * (/1 had confirm.ci95, always at 95 %.)
  * Exit: 1 when any cell is slower, 0 otherwise, 2 on bad input.
  */
 #ifndef FLAGBENCH_COMPARE_H
@@ -61,6 +77,10 @@ int metric_parse(const char *name, enum metric *out);
 /* The verdict of an interval [low, high] of NEW / BASE; threshold is a
  * fraction (0.02 for 2 %). */
 enum verdict verdict_of_interval(double low, double high, double threshold);
+/* The two-sided level of each of m confirmation intervals that keeps the
+ * chance of any false alarm among them at most alarm_rate (a fraction):
+ * 1 - 2 alarm_rate / m.  NAN when m is 0 or alarm_rate is outside (0, 0.5]. */
+double confirm_level(double alarm_rate, size_t m);
 
 struct cell_cmp {
 	char *id;
@@ -71,8 +91,14 @@ struct cell_cmp {
 	const char *unit;        /* "s", "s/unit", "instructions/unit", "cycles/unit" */
 	int confirmed;           /* rounds measured again (0: not confirmed) */
 	struct ratio_ci confirm; /* the paired ratio of those rounds */
+	double confirm_level;    /* its two-sided level (confirm_level) */
 	enum verdict first;      /* the verdict before confirmation */
+	int identical_binary;    /* 1: the same sha256 and argv on both sides */
 };
+
+/* The note a writer shows for a cell: its note and, for an identical
+ * binary, what that means; NULL when there is none (free it). */
+char *cell_note_text(const struct cell_cmp *cc);
 
 struct comparison {
 	enum metric metric;
@@ -84,6 +110,12 @@ struct comparison {
 	struct strvec only_base, only_new, warnings;
 	size_t not_run;          /* cells with the same failing status on both sides, left out */
 	size_t count[VERDICT_COUNT];
+	/* --confirm: rounds (0 without), the family-wise alarm rate (fraction),
+	 * m (the cells measured again) and the level of each (NAN when m = 0) */
+	unsigned confirm_rounds;
+	double alarm_rate;
+	size_t confirm_cells;
+	double confirm_level;
 };
 
 struct compare_opts {

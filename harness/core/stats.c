@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+
 #include "util.h"
 
 static int cmp_double(const void *a, const void *b)
@@ -331,15 +334,23 @@ int stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb
 	return 0;
 }
 
-/* Two-sided 95 % quantiles of Student's t, 1 to 30 degrees of freedom. */
-static const double t975[30] = { 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-				 2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-				 2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042 };
+double stats_t_critical(double confidence, double df)
+{
+	if (!(confidence > 0 && confidence < 1) || !(df > 0))
+		return NAN;
+	/* GSL's default handler aborts on a failed inversion: off for the
+	 * call, a NAN then says so */
+	gsl_error_handler_t *old = gsl_set_error_handler_off();
+	double t = gsl_cdf_tdist_Pinv(1 - (1 - confidence) / 2, df);
+	gsl_set_error_handler(old);
+	return isfinite(t) && t > 0 ? t : NAN;
+}
 
 int stats_paired_ratio_t(const double *a, const double *b, size_t n, double confidence, struct ratio_ci *out)
 {
 	memset(out, 0, sizeof(*out));
-	if (n < 2 || !all_positive(a, n) || !all_positive(b, n) || confidence != 0.95)
+	double t = n >= 2 ? stats_t_critical(confidence, (double)(n - 1)) : NAN;
+	if (n < 2 || !all_positive(a, n) || !all_positive(b, n) || !isfinite(t))
 		return -1;
 	out->n_a = out->n_b = n;
 	double sum = 0, ss = 0;
@@ -351,7 +362,6 @@ int stats_paired_ratio_t(const double *a, const double *b, size_t n, double conf
 		ss += d * d;
 	}
 	double se = sqrt(ss / (double)(n - 1) / (double)n);
-	double t = n - 1 <= 30 ? t975[n - 2] : 1.96 + 2.4 / (double)(n - 1); /* close above 30 */
 	out->ratio = exp(mean);
 	out->low = exp(mean - t * se);
 	out->high = exp(mean + t * se);

@@ -113,8 +113,14 @@ int stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb
  * members of a pair cancels.  Not a bootstrap: with the 5 pairs of a
  * confirmation a percentile bootstrap of the mean covers about 85 %, not
  * 95 %, and a distribution-free interval of the median spans every pair.
- * confidence is 0.95 (the one t table kept).  Returns -1 when n < 2 or a
- * value is not > 0. */
+ * confidence is any two-sided level in (0, 1) (compare --confirm asks for
+ * more than 0.95 when it confirms several cells: compare.h).  Returns -1
+ * when n < 2, a value is not > 0 or confidence is outside (0, 1). */
 int stats_paired_ratio_t(const double *a, const double *b, size_t n, double confidence, struct ratio_ci *out);
+/* The two-sided critical value of Student's t with df degrees of freedom:
+ * the (1 + confidence) / 2 quantile (GSL's gsl_cdf_tdist_Pinv), e.g.
+ * 2.776 for 0.95 and 4 df.  NAN when confidence is outside (0, 1) or
+ * df <= 0. */
+double stats_t_critical(double confidence, double df);
 
 #endif

@@ -19,6 +19,26 @@ verdict() { jq -r --arg id "$2" '.cells[] | select(.id == $id) | .verdict' "$1";
     [[ "$output" == *"1 not ok on both sides"* ]]
     jqr '.counts.same == 3 and .counts.slower == 0 and (.cells | length) == 3' "$BATS_TEST_TMPDIR/c.json"
     jqr 'all(.cells[]; .ratio == 1 and .ci95[0] <= 1 and .ci95[1] >= 1)' "$BATS_TEST_TMPDIR/c.json"
+    jqr '.confirmation == null' "$BATS_TEST_TMPDIR/c.json"
+}
+
+@test "the same binary and argv on both sides: a note, the verdict kept" {
+    # the fixture's cells share one sha256; give chacha20/simd another binary
+    # on the new side, and yes/buf other arguments
+    derive '(.cells[] | select(.id == "chacha20/ref@gcc/-O2/native") | .time_s.runs) |= map(. * 1.10)
+          | (.cells[] | select(.id == "chacha20/simd@gcc/-O2/native") | .binary.sha256) = "'"$(printf '%064d' 2)"'"
+          | (.cells[] | select(.id == "yes/buf@gcc/-O2/native") | .argv) = ["100000000"]' ident
+    run "$FLAGBENCH" compare "$TIGHT" "$BATS_TEST_TMPDIR/ident.json" --json-out "$BATS_TEST_TMPDIR/c.json"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"chacha20/ref@gcc/-O2/native"*"slower: identical binary: a difference is the machine's, not the code's"* ]]
+    c="$BATS_TEST_TMPDIR/c.json"
+    [ "$(verdict "$c" chacha20/ref@gcc/-O2/native)" = slower ]
+    jqr '.cells[] | select(.id == "chacha20/ref@gcc/-O2/native")
+         | .identical_binary == true and (.note | test("^identical binary: a difference is the machine.s, not the code.s$"))' "$c"
+    jqr '.cells[] | select(.id == "chacha20/simd@gcc/-O2/native") | .identical_binary == false and .note == null' "$c"
+    jqr '.cells[] | select(.id == "yes/buf@gcc/-O2/native") | .identical_binary == false and .note == null' "$c"
+    run "$FLAGBENCH" compare "$TIGHT" "$BATS_TEST_TMPDIR/ident.json" --format md
+    [[ "$output" == *"| **slower** | identical binary: a difference is the machine's, not the code's |"* ]]
 }
 
 @test "a tight cell 10 % slower is slower and exits 1; 10 % faster is faster" {
@@ -98,6 +118,11 @@ verdict() { jq -r --arg id "$2" '.cells[] | select(.id == $id) | .verdict' "$1";
     [ "$status" -eq 2 ]
     [[ "$output" == *"--metric must be time, instructions or cycles"* ]]
     run "$FLAGBENCH" compare "$TIGHT" "$TIGHT" --threshold 200
+    [ "$status" -eq 2 ]
+    run "$FLAGBENCH" compare "$TIGHT" "$TIGHT" --alarm-rate 25
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"'alarm-rate' must be a number from 0.01 to 20, not '25'"* ]]
+    run "$FLAGBENCH" compare "$TIGHT" "$TIGHT" --alarm-rate 0
     [ "$status" -eq 2 ]
     run "$FLAGBENCH" compare "$TIGHT" "$TIGHT" --treshold 2
     [ "$status" -eq 2 ]
@@ -179,10 +204,21 @@ abwork_root() {
     printf '%s\n' "$output" | sed -n '/^{/,$p' > "$BATS_TEST_TMPDIR/c.json"
     jqr '.cells[] | select(.id == "abwork/loop@gcc/-O2/default")
          | .verdict == "slower" and .confirm.rounds == 5 and .confirm.ratio > 2' "$BATS_TEST_TMPDIR/c.json"
+    # m suspects confirmed at the default 1 % alarm rate: each at 1 - 2 * 0.01 / m
+    jqr '.confirmation | .rounds == 5 and .alarm_rate_percent == 1 and .cells >= 1
+         and ((.level - (1 - 0.02 / .cells)) | . < 1e-12 and . > -1e-12)' "$BATS_TEST_TMPDIR/c.json"
+    jqr '.confirmation.level as $l | .cells[] | select(.id == "abwork/loop@gcc/-O2/default")
+         | .confirm.level == $l and .confirm.ci[0] <= .confirm.ratio and .confirm.ratio <= .confirm.ci[1]
+         and (.note | test("^confirmed after 5 interleaved rounds: [0-9.]+x \\[[0-9.]+, [0-9.]+\\] at [0-9.]+ %$"))
+         and .identical_binary == false' "$BATS_TEST_TMPDIR/c.json"
     # the same binaries both ways round: the confirmation finds no slowdown
     FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r0" run "$FLAGBENCH" compare "$BATS_TEST_TMPDIR/b" "$BATS_TEST_TMPDIR/a" \
-        --confirm 5 --format json
+        --confirm 5 --alarm-rate 5 --format json
     [ "$status" -eq 0 ]
+    printf '%s\n' "$output" | sed -n '/^{/,$p' > "$BATS_TEST_TMPDIR/r.json"
+    jqr '.confirmation | .alarm_rate_percent == 5 and .rounds == 5
+         and (if .cells == 0 then .level == null else (.level - (1 - 0.1 / .cells)) | . < 1e-12 and . > -1e-12 end)' \
+        "$BATS_TEST_TMPDIR/r.json"
     # without the stored binaries a suspect stays slower, and says why
     rm -rf "$BATS_TEST_TMPDIR/b/bin"
     FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r0" run "$FLAGBENCH" compare "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b" --confirm 5

@@ -31,6 +31,10 @@ setup() {
     grep -q '9 cells: 9 same, 0 slower' "$GITHUB_STEP_SUMMARY"
     jqr '.status == "passed" and .compare_exit == 0' "$NIGHTLY_OUT/nightly.json"
     jqr '.counts.same == 9' "$NIGHTLY_OUT/compare.json"
+    # the alarm rate reaches compare, which checks it
+    NIGHTLY_ALARM_RATE=30 run "$REPO/ci/nightly.sh" host
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"'alarm-rate' must be a number from 0.01 to 20, not '30'"* ]]
 
     # a baseline twice as fast on one cell: tonight that cell is slower
     b="$NIGHTLY_BASELINES/host/nightly/results.json"

@@ -91,9 +91,59 @@ static void test_paired_ratio_t(void **state)
 	assert_int_equal(stats_paired_ratio_t(x, y, 5, 0.95, &p), 0);
 	double sd = sqrt((4 * 0.0025) / 4.0), half = 2.776 * sd / sqrt(5.0);
 	assert_true(fabs(log(p.ratio) - 0.1) < 1e-12);
-	assert_true(fabs(log(p.low) - (0.1 - half)) < 1e-9 && fabs(log(p.high) - (0.1 + half)) < 1e-9);
-	assert_int_equal(stats_paired_ratio_t(x, y, 1, 0.95, &p), -1);
-	assert_int_equal(stats_paired_ratio_t(x, y, 5, 0.90, &p), -1);
+	/* within the rounding of the printed t (2.776 for 2.77645); 1.96 or
+	 * t(0.99) would miss by 0.02 */
+	assert_true(fabs(log(p.low) - (0.1 - half)) < 1e-4 && fabs(log(p.high) - (0.1 + half)) < 1e-4);
+	struct ratio_ci none;
+	assert_int_equal(stats_paired_ratio_t(x, y, 1, 0.95, &none), -1);
+	/* any level in (0, 1): the same pairs at 99 % with t(0.995, 4) = 4.604 */
+	struct ratio_ci q;
+	assert_int_equal(stats_paired_ratio_t(x, y, 5, 0.99, &q), 0);
+	double half99 = 4.604 * sd / sqrt(5.0);
+	assert_true(fabs(log(q.low) - (0.1 - half99)) < 1e-4 && fabs(log(q.high) - (0.1 + half99)) < 1e-4);
+	assert_true(q.low < p.low && q.high > p.high);
+	assert_int_equal(stats_paired_ratio_t(x, y, 5, 0.90, &q), 0);
+	assert_true(q.low > p.low && q.high < p.high);
+	assert_int_equal(stats_paired_ratio_t(x, y, 5, 1.0, &q), -1);
+	assert_int_equal(stats_paired_ratio_t(x, y, 5, 0.0, &q), -1);
+	assert_int_equal(stats_paired_ratio_t(x, y, 5, NAN, &q), -1);
+}
+
+/* Student t quantiles from GSL against printed tables. */
+static void test_t_critical(void **state)
+{
+	(void)state;
+	static const struct {
+		double confidence, df, t;
+	} known[] = {
+		{ 0.95, 4, 2.776 }, { 0.99, 4, 4.604 }, { 0.95, 1, 12.706 }, { 0.95, 29, 2.045 },
+		{ 0.90, 4, 2.132 }, { 0.998, 4, 7.173 }, { 0.95, 1e6, 1.960 },
+	};
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		assert_true(fabs(stats_t_critical(known[i].confidence, known[i].df) - known[i].t) < 5e-4);
+	/* higher levels, wider: the Bonferroni levels of compare --confirm */
+	assert_true(stats_t_critical(1 - 0.02 / 6, 4) > stats_t_critical(0.99, 4));
+	assert_true(isnan(stats_t_critical(1, 4)) && isnan(stats_t_critical(0, 4)));
+	assert_true(isnan(stats_t_critical(0.95, 0)) && isnan(stats_t_critical(-0.5, 4)));
+}
+
+/* The level of each confirmation: 1 - 2 P / m keeps the chance of any
+ * one-sided false alarm among m cells at P. */
+static void test_confirm_level(void **state)
+{
+	(void)state;
+	assert_true(fabs(confirm_level(0.01, 1) - 0.98) < 1e-12);
+	assert_true(fabs(confirm_level(0.01, 6) - (1 - 0.02 / 6)) < 1e-12);
+	assert_true(fabs(confirm_level(0.025, 1) - 0.95) < 1e-12);
+	assert_true(fabs(confirm_level(0.20, 4) - 0.90) < 1e-12);
+	assert_true(fabs(confirm_level(0.0001, 1000) - (1 - 2e-7)) < 1e-15);
+	/* the upper tail of each interval times m is the rate asked for */
+	for (size_t m = 1; m <= 50; m++)
+		assert_true(fabs(m * (1 - confirm_level(0.01, m)) / 2 - 0.01) < 1e-12);
+	assert_true(isnan(confirm_level(0.01, 0)));
+	assert_true(isnan(confirm_level(0, 3)) && isnan(confirm_level(0.6, 3)));
+	/* every level the option allows is one stats_paired_ratio_t takes */
+	assert_true(isfinite(stats_t_critical(confirm_level(0.0001, 100000), 1)));
 }
 
 static void test_verdicts(void **state)
@@ -163,8 +213,9 @@ static void test_compare_runs(void **state)
 	assert_string_equal(c.only_new.v[0], "added");
 	assert_int_equal(c.count[VERDICT_SLOWER], 1);
 	json_t *j = compare_to_json(&c);
-	assert_string_equal(json_string_value(json_object_get(j, "schema")), "flagbench-compare/1");
+	assert_string_equal(json_string_value(json_object_get(j, "schema")), "flagbench-compare/2");
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "counts"), "slower")), 1);
+	assert_true(json_is_null(json_object_get(j, "confirmation"))); /* no --confirm */
 	json_decref(j);
 	comparison_free(&c);
 
@@ -176,6 +227,87 @@ static void test_compare_runs(void **state)
 	assert_int_equal(s->verdict, VERDICT_SLOWER);
 	assert_true(fabs(s->ci.ratio - 1.01) < 1e-9 && s->ci.low == s->ci.ratio && s->ci.high == s->ci.ratio);
 	assert_int_equal(find(&c, "fast")->verdict, VERDICT_SAME);
+	comparison_free(&c);
+	json_decref(a);
+	json_decref(b);
+}
+
+/* The same sha256 and argv on both sides: a note, the verdict kept. */
+static void test_identical_binary(void **state)
+{
+	(void)state;
+	const char *ids[] = { "same", "slow", "other", "args" };
+	const double sa[] = { 1, 1, 1, 1 }, sb[] = { 1, 1.10, 1.10, 1.10 }, in[] = { 100, 100, 100, 100 };
+	json_t *a = make_run("A", ids, sa, in, 4), *b = make_run("B", ids, sb, in, 4);
+	for (size_t i = 0; i < 4; i++) {
+		json_t *ca = json_array_get(json_object_get(a, "cells"), i);
+		json_t *cb = json_array_get(json_object_get(b, "cells"), i);
+		json_object_set_new(ca, "binary", json_pack("{s:s}", "sha256", "aa"));
+		json_object_set_new(cb, "binary", json_pack("{s:s}", "sha256", i == 2 ? "bb" : "aa"));
+		json_object_set_new(ca, "argv", json_pack("[s]", "1000"));
+		json_object_set_new(cb, "argv", json_pack("[s]", i == 3 ? "2000" : "1000"));
+	}
+	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1 };
+	struct comparison c;
+	compare_runs(a, b, &o, &c);
+	const struct cell_cmp *same = find(&c, "same"), *slow = find(&c, "slow");
+	assert_true(same->identical_binary && slow->identical_binary);
+	assert_false(find(&c, "other")->identical_binary);
+	assert_false(find(&c, "args")->identical_binary);
+	/* the verdict is the numbers', the note says whose they are */
+	assert_int_equal(slow->verdict, VERDICT_SLOWER);
+	char *note = cell_note_text(slow);
+	assert_string_equal(note, "identical binary: a difference is the machine's, not the code's");
+	free(note);
+	assert_null(cell_note_text(find(&c, "other")));
+	json_t *j = compare_to_json(&c);
+	json_t *cj = json_array_get(json_object_get(j, "cells"), 1);
+	assert_string_equal(json_string_value(json_object_get(cj, "id")), "slow");
+	assert_true(json_is_true(json_object_get(cj, "identical_binary")));
+	assert_non_null(strstr(json_string_value(json_object_get(cj, "note")), "identical binary"));
+	json_decref(j);
+	/* a note of its own comes first */
+	struct cell_cmp *sc = (struct cell_cmp *)slow;
+	sc->note = xstrdup("sizes differ");
+	note = cell_note_text(sc);
+	assert_string_equal(note, "sizes differ; identical binary: a difference is the machine's, not the code's");
+	free(note);
+	comparison_free(&c);
+	json_decref(a);
+	json_decref(b);
+}
+
+/* A confirmed cell records the level of its interval, the comparison the
+ * alarm rate and m. */
+static void test_confirm_json(void **state)
+{
+	(void)state;
+	const char *ids[] = { "slow" };
+	const double sa[] = { 1 }, sb[] = { 1.10 }, in[] = { 100 };
+	json_t *a = make_run("A", ids, sa, in, 1), *b = make_run("B", ids, sb, in, 1);
+	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1 };
+	struct comparison c;
+	compare_runs(a, b, &o, &c);
+	c.confirm_rounds = 5;
+	c.alarm_rate = 0.01;
+	c.confirm_cells = 3;
+	c.confirm_level = confirm_level(0.01, 3);
+	struct cell_cmp *cc = &c.cells[0];
+	const double x[] = { 1, 1, 1, 1, 1 }, y[] = { 1.10, 1.12, 1.09, 1.11, 1.10 };
+	assert_int_equal(stats_paired_ratio_t(x, y, 5, c.confirm_level, &cc->confirm), 0);
+	cc->confirmed = 5;
+	cc->confirm_level = c.confirm_level;
+	json_t *j = compare_to_json(&c);
+	json_t *conf = json_object_get(j, "confirmation");
+	assert_int_equal(json_integer_value(json_object_get(conf, "rounds")), 5);
+	assert_int_equal(json_integer_value(json_object_get(conf, "cells")), 3);
+	assert_true(fabs(json_real_value(json_object_get(conf, "alarm_rate_percent")) - 1) < 1e-12);
+	assert_true(fabs(json_real_value(json_object_get(conf, "level")) - (1 - 0.02 / 3)) < 1e-12);
+	json_t *cj = json_object_get(json_array_get(json_object_get(j, "cells"), 0), "confirm");
+	assert_true(fabs(json_real_value(json_object_get(cj, "level")) - (1 - 0.02 / 3)) < 1e-12);
+	assert_true(json_real_value(json_array_get(json_object_get(cj, "ci"), 0)) == cc->confirm.low);
+	assert_null(json_object_get(cj, "ci95")); /* it is not at 95 % */
+	json_decref(j);
 	comparison_free(&c);
 	json_decref(a);
 	json_decref(b);
@@ -197,6 +329,8 @@ int main(void)
 		cmocka_unit_test(test_bootstrap_noisy_is_wide), cmocka_unit_test(test_bootstrap_errors),
 		cmocka_unit_test(test_paired_ratio_t),    cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_compare_runs),        cmocka_unit_test(test_metric_parse),
+		cmocka_unit_test(test_t_critical),          cmocka_unit_test(test_confirm_level),
+		cmocka_unit_test(test_identical_binary),    cmocka_unit_test(test_confirm_json),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
