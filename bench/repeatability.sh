@@ -7,6 +7,7 @@
 # (the rerun interval); the interval of the median is counted beside it.  The load average before and after each run
 # is printed too: on a shared machine it explains much of what moves.
 #   FLAGBENCH=path (default build/flagbench)  REPEAT_OUT=dir (default a new /tmp folder)
+#   REPEAT_ANALYZE=1 (compare REPEAT_OUT/run1 and run2 already there)
 #   bench/repeatability.sh --precision 2
 # A cell that shares its binary with another (same_binary_as) is counted once.
 set -uo pipefail
@@ -19,7 +20,10 @@ command -v jq >/dev/null || { echo "flagbench: repeatability.sh needs jq" >&2; e
 out=${REPEAT_OUT:-$(mktemp -d /tmp/flagbench-repeat.XXXXXX)}
 mkdir -p "$out" || exit 2
 
+# REPEAT_ANALYZE=1: only the comparison, of REPEAT_OUT's run1 and run2 kept
+# from earlier (e.g. two runs interleaved with another build's)
 for i in 1 2; do
+    [ "${REPEAT_ANALYZE:-0}" = 1 ] && break
     load0=$(cut -d' ' -f1 /proc/loadavg)
     t0=$(date +%s)
     "$fb" run --no-render --out "$out/run$i" "$@" >"$out/run$i.txt" 2>"$out/run$i.log"
@@ -53,6 +57,12 @@ jq -n -r --slurpfile a "$out/run1/results.json" --slurpfile b "$out/run2/results
     "within 2 %: \([$p[] | select((.change | fabs) <= 0.02)] | length) (\([$p[] | select((.change | fabs) <= 0.02)] | length / $n | pct) %)",
     "run-1 intervals holding run 2 median: \([$p[] | select(.held)] | length) (\([$p[] | select(.held)] | length / $n | pct) %)",
     "  (the narrower interval of the median alone: \([$p[] | select(.median_held)] | length) (\([$p[] | select(.median_held)] | length / $n | pct) %))",
+    # a shift every cell shares belongs to the machine (other guests, the host),
+    # not to a cell: the median log change, and the changes of the cells around it
+    ([$p[].change | . + 1 | log] | sort) as $l
+    | ($l[($n / 2) | floor]) as $shift
+    | "shared shift of the machine (median change of all cells): \($shift | exp - 1 | pct) %; the cells around it: middle half within \($l[($n / 4) | floor] - $shift | exp - 1 | pct) % .. +\($l[(3 * $n / 4) | floor] - $shift | exp - 1 | pct) %",
+    "  within 5 % once that shift is taken out: \([$p[] | select((.change + 1 | log) - $shift | exp - 1 | fabs <= 0.05)] | length / $n | pct) %",
     "runs per cell in run 1: median \([$p[].runs1] | sort | .[length / 2 | floor]), min \([$p[].runs1] | min), max \([$p[].runs1] | max)",
     "worst cells (run 2 against run 1):",
     ($p | sort_by(-(.change | fabs)) | .[:8][]
