@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include <cmocka.h>
 
@@ -51,19 +52,26 @@ static void run_sh(const char *script, double timeout_s, struct child_exit *ex)
 }
 
 /* Whether pid is gone (or a zombie waiting for init): the group kill reached it. */
+/* Gone or a zombie now, without waiting. */
+static int gone_now(pid_t pid)
+{
+	char path[64], st[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 1;
+	size_t n = fread(st, 1, sizeof(st) - 1, f);
+	fclose(f);
+	st[n] = '\0';
+	const char *paren = strrchr(st, ')');
+	return paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X');
+}
+
+/* Gone within 2 s. */
 static int gone(pid_t pid)
 {
 	for (int i = 0; i < 200; i++) {
-		char path[64], st[512];
-		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-		FILE *f = fopen(path, "r");
-		if (!f)
-			return 1;
-		size_t n = fread(st, 1, sizeof(st) - 1, f);
-		fclose(f);
-		st[n] = '\0';
-		const char *paren = strrchr(st, ')');
-		if (paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X'))
+		if (gone_now(pid))
 			return 1;
 		usleep(10000);
 	}
@@ -195,6 +203,62 @@ static void test_child_read_orphan(void **state)
 	runcmd_use_pidfd = 1;
 }
 
+/* die_with_parent: a process starts `sleep 30` and exits without waiting.
+ * With the flag the sleep goes with it (PR_SET_PDEATHSIG); without it the
+ * sleep outlives its parent, which is what the flag is for. */
+static pid_t orphan_sleep(int die_with_parent)
+{
+	int fds[2];
+	assert_int_equal(pipe(fds), 0);
+	pid_t mid = fork();
+	assert_true(mid >= 0);
+	if (mid == 0) {
+		close(fds[0]);
+		char *argv[] = { "sleep", "30", NULL };
+		struct child c = CHILD_INIT;
+		c.argv = argv;
+		c.die_with_parent = die_with_parent;
+		pid_t pid = child_start(&c) == 0 ? c.pid : -1;
+		/* the child is past prctl when it has exec'd: wait for that */
+		for (int i = 0; i < 200 && pid > 0; i++) {
+			char path[64], exe[64] = "";
+			snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+			FILE *f = fopen(path, "r");
+			if (f) {
+				if (!fgets(exe, sizeof(exe), f))
+					exe[0] = '\0';
+				fclose(f);
+			}
+			if (!strncmp(exe, "sleep", 5))
+				break;
+			usleep(10000);
+		}
+		if (write(fds[1], &pid, sizeof(pid)) != (ssize_t)sizeof(pid))
+			_exit(1);
+		_exit(0);
+	}
+	close(fds[1]);
+	pid_t pid = -1;
+	assert_int_equal(read(fds[0], &pid, sizeof(pid)), (ssize_t)sizeof(pid));
+	close(fds[0]);
+	int st;
+	assert_int_equal(waitpid(mid, &st, 0), mid);
+	assert_true(pid > 1);
+	return pid;
+}
+
+static void test_die_with_parent(void **state)
+{
+	(void)state;
+	pid_t pid = orphan_sleep(1);
+	assert_true(gone(pid));
+	pid = orphan_sleep(0);
+	usleep(100000);
+	int alive = kill(pid, 0) == 0 && !gone_now(pid);
+	kill(pid, SIGKILL);
+	assert_true(alive);
+}
+
 static void test_interrupted(void **state)
 {
 	(void)state;
@@ -297,7 +361,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exit_mapping),	cmocka_unit_test(test_group_killed),
 		cmocka_unit_test(test_capture_pipe_held), cmocka_unit_test(test_child_read_orphan),
-		cmocka_unit_test(test_interrupted),
+		cmocka_unit_test(test_interrupted),	cmocka_unit_test(test_die_with_parent),
 		cmocka_unit_test(test_hold_before_exec),	cmocka_unit_test(test_exec_failure),
 		cmocka_unit_test(test_read_deadline),	cmocka_unit_test(test_signal_names),
 	};
