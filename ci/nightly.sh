@@ -24,7 +24,7 @@
 #   NIGHTLY_BASELINE    baseline name (default nightly)
 #   NIGHTLY_METRIC      time | instructions (default: instructions for host, time otherwise)
 #   NIGHTLY_THRESHOLD   percent (default 0.5 for instructions, 3 for time)
-#   NIGHTLY_CONFIRM     rounds of confirmation for the time metric (default 5)
+#   NIGHTLY_CONFIRM     rounds of confirmation for the time metric (default 10)
 #   NIGHTLY_ALARM_RATE  percent: the chance that the confirmation fails a night of
 #                       identical builds (compare --alarm-rate; default 1)
 #   NIGHTLY_DRY=1       dry mode: flagbench run --dry-run --no-render (mock executor, no compiler),
@@ -59,7 +59,7 @@ instructions) threshold=${NIGHTLY_THRESHOLD:-0.5} ;;
 time) threshold=${NIGHTLY_THRESHOLD:-3} ;;
 *) say "NIGHTLY_METRIC must be time or instructions, not '$metric'"; exit 2 ;;
 esac
-confirm=${NIGHTLY_CONFIRM:-5}
+confirm=${NIGHTLY_CONFIRM:-10}
 alarm_rate=${NIGHTLY_ALARM_RATE:-1}
 
 fb=${FLAGBENCH:-}

@@ -384,6 +384,7 @@ static void confirm_cell(struct cell_cmp *cc, const json_t *base, const char *ba
 {
 	struct cell a, b;
 	char why[512] = "";
+	unsigned char *b_first = NULL; /* per round: B before A */
 	int ok = replay_cell_init(&a, cell_by_id(base, cc->id), base_dir, fams, nfams, why, sizeof(why)) == 0 &&
 		 replay_cell_init(&b, cell_by_id(nw, cc->id), new_dir, fams, nfams, why, sizeof(why)) == 0;
 	char *old_note = cc->note;
@@ -393,14 +394,29 @@ static void confirm_cell(struct cell_cmp *cc, const json_t *base, const char *ba
 	}
 	struct measure_opts mo = { hyperfine, work, 1, 1, co->timeout_s, co->cooldown_s, NAN, co->cooldown_s,
 				   co->consumer, co->pipe_size, 0, 0 };
-	fprintf(stderr, "flagbench: confirming %s: %u rounds A B, B A, ...\n", cc->id, co->rounds);
+	fprintf(stderr, "flagbench: confirming %s: %u rounds, as many A B as B A, shuffled\n", cc->id, co->rounds);
+	/* As many rounds A B as B A, so whatever favours the first (or the
+	 * second) of two back-to-back runs falls on both sides equally; in a
+	 * shuffled order (seeded by the cell), so a disturbance that comes
+	 * back every few seconds cannot line up with one side, as it can with
+	 * A B, B A, A B, ... */
+	b_first = xcalloc(co->rounds + 1, 1);
+	unsigned long long seed = 1469598103934665603ULL;
+	for (const char *s = cc->id; *s; s++)
+		seed = (seed ^ (unsigned char)*s) * 1099511628211ULL;
+	for (unsigned r = 0; r < co->rounds; r++)
+		b_first[r] = (unsigned char)(r % 2);
+	for (unsigned r = co->rounds; r > 1; r--) {
+		unsigned j = (unsigned)(stats_random(&seed) % r);
+		unsigned char x = b_first[r - 1];
+		b_first[r - 1] = b_first[j];
+		b_first[j] = x;
+	}
 	for (unsigned r = 0; r < co->rounds && !fb_interrupted; r++) {
 		double cool;
 		mo.warmup = r == 0;
 		mo.append = r > 0;
-		/* A B, then B A: whatever favours the first (or the second) of
-		 * two back-to-back runs falls on both sides equally */
-		struct cell *first = r % 2 ? &b : &a, *second = r % 2 ? &a : &b;
+		struct cell *first = b_first[r] ? &b : &a, *second = b_first[r] ? &a : &b;
 		if (measure_cell(first, &mo, &cool) < 0 || measure_cell(second, &mo, &cool) < 0) {
 			const struct cell *bad = a.status != CELL_PENDING ? &a : &b;
 			cc->note = xasprintf("not confirmed: %s: %s", bad == &a ? "base" : "new",
@@ -436,6 +452,7 @@ static void confirm_cell(struct cell_cmp *cc, const json_t *base, const char *ba
 	free(ta);
 	free(tb);
 out:
+	free(b_first);
 	if (cc->note != old_note)
 		free(old_note);
 	replay_cell_free(&a);
@@ -697,7 +714,7 @@ struct compare_cli {
 static const struct option_def compare_options[] = {
 	{ "metric", 'm', OPT_STRING, CO(metric), "time|instructions|cycles", 0, 0, "what is compared (default time)" },
 	{ "threshold", 't', OPT_DOUBLE, CO(threshold), "PERCENT", 0, 100, "smallest change that counts (default 2)" },
-	{ "confirm", 'c', OPT_UINT, CO(confirm), "N", 2, 1000, "measure suspect cells again, both binaries in N rounds A B, B A, ..." },
+	{ "confirm", 'c', OPT_UINT, CO(confirm), "N", 2, 1000, "measure suspect cells again, both binaries in N rounds (as many A B as B A, shuffled)" },
 	{ "alarm-rate", 0, OPT_DOUBLE, CO(alarm_rate), "PERCENT", 0.01, 20, "chance that --confirm alarms for identical builds in one comparison (default 1)" },
 	{ "format", 'f', OPT_STRING, CO(format), "text|md|json", 0, 0, "output on stdout (default text)" },
 	{ "json-out", 0, OPT_STRING, CO(json_out), "FILE", 0, 0, "also write the comparison as JSON to FILE" },

@@ -30,8 +30,9 @@
  * --confirm N: every cell found slower (time metric), or inconclusive
  * with an interval that reaches above up (a slowdown the noise may hide),
  * is measured again: both binaries from the run folders' bin/ (rerun.h),
- * interleaved for N rounds in this process, A B then B A (ABBA: an edge
- * of the first or second run of a pair falls on both sides).  It then gets the
+ * interleaved for N rounds in this process, as many rounds A B as B A in a
+ * shuffled order (an edge of the first or second run of a pair falls on
+ * both sides, and a disturbance that recurs cannot line up with one).  It then gets the
  * verdict of the paired ratios instead (stats_paired_ratio_t: their
  * geometric mean, a t interval), so a drift of the machine between the runs
  * cannot make it slower.  A cell that cannot be measured again keeps
