@@ -20,18 +20,21 @@ $fb run --suite nightly --only "$only" --out "$tmp/r0" --cache "$tmp/cache" --no
 cells=$(jq '[.cells[] | select(.status == "ok")] | length' "$tmp/r0/results.json")
 printf 'A/A on %s: %s cells, %s comparisons of consecutive runs of identical binaries\n' \
     "$(jq -r .host.cpu_model "$tmp/r0/results.json")" "$cells" "$n"
-printf '%-4s %-44s %-44s\n' "#" "without --confirm (slower/inconclusive/same)" "with --confirm $rounds"
+printf '%-4s %-44s %-44s\n' "#" "without --confirm (slower/faster/inconclusive/same)" "with --confirm $rounds"
 alarms=0 alarms_c=0 slow_cells=0 slow_cells_c=0
 for i in $(seq 1 "$n"); do
     $fb rerun "$tmp/r$((i - 1))" --out "$tmp/r$i" >/dev/null 2>&1 || true
     $fb compare "$tmp/r$((i - 1))" "$tmp/r$i" --format json > "$tmp/c.json" 2>/dev/null || true
     FLAGBENCH_ROOT=$PWD $fb compare "$tmp/r$((i - 1))" "$tmp/r$i" --confirm "$rounds" --format json \
         > "$tmp/cc.json" 2>/dev/null || true
-    a=$(jq -r '.counts | "\(.slower) \(.inconclusive) \(.same)"' "$tmp/c.json")
-    b=$(jq -r '.counts | "\(.slower) \(.inconclusive) \(.same)"' "$tmp/cc.json")
+    a=$(jq -r '.counts | "\(.slower) \(.faster) \(.inconclusive) \(.same)"' "$tmp/c.json")
+    b=$(jq -r '.counts | "\(.slower) \(.faster) \(.inconclusive) \(.same)"' "$tmp/cc.json")
     printf '%-4s %-44s %-44s\n' "$i" "$a" "$b"
     # every alarm, before and after confirmation: which cell, how far
     jq -r '.cells[] | select(.verdict == "slower") | "     alarm: \(.id) \(.ratio * 1000 | round / 1000)x [\(.ci95[0] * 1000 | round / 1000), \(.ci95[1] * 1000 | round / 1000)]"' "$tmp/c.json"
+    # a cell that could not be compared (failed on a side, unmatched): why
+    jq -r '.cells[] | select(.verdict == "n/a") | "     n/a: \(.id): \(.note // "no note")"' "$tmp/c.json"
+    jq -r '(.only_in_base // [])[], (.only_in_new // [])[] | "     unmatched: \(.)"' "$tmp/c.json"
     jq -r '.cells[] | select(.confirm) | "     confirm: \(.id) \(.confirm.ratio * 1000 | round / 1000)x [\(.confirm.ci[0] * 1000 | round / 1000), \(.confirm.ci[1] * 1000 | round / 1000)] at \(.confirm.level * 100000 | round / 1000) % -> \(.verdict)"' "$tmp/cc.json"
     s=${a%% *} sc=${b%% *}
     slow_cells=$((slow_cells + s)) slow_cells_c=$((slow_cells_c + sc))
