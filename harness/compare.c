@@ -9,6 +9,7 @@
 
 #include "baseline.h"
 #include "config.h"
+#include "cooldown.h"
 #include "measure.h"
 #include "options.h"
 #include "rerun.h"
@@ -344,7 +345,10 @@ void comparison_free(struct comparison *c)
 struct confirm_opts {
 	unsigned rounds;
 	double alarm_rate; /* fraction: the family-wise false-alarm rate */
-	double timeout_s, cooldown_s;
+	double timeout_s;
+	/* the run's cooldown policy (cooldown.h): a pause before each cell,
+	 * between its runs only where a sensor follows the temperature */
+	struct cooldown_policy cool;
 	uint64_t pipe_size;
 	const char *consumer;
 };
@@ -392,8 +396,13 @@ static void confirm_cell(struct cell_cmp *cc, const json_t *base, const char *ba
 		cc->note = xasprintf("not confirmed: %s", why);
 		goto out;
 	}
-	struct measure_opts mo = { hyperfine, work, 1, 1, co->timeout_s, co->cooldown_s, NAN, co->cooldown_s,
+	double below = NAN, max_wait = 0;
+	cooldown_between_runs(&co->cool, &below, &max_wait);
+	struct measure_opts mo = { hyperfine, work, 1, 1, co->timeout_s, 0, below, max_wait,
 				   co->consumer, co->pipe_size, 0, 0 };
+	struct cooldown_record rec;
+	if (cooldown_before_cell(&co->cool, "/", NULL, &rec))
+		cc->confirm_cooldown_s += rec.waited_s;
 	fprintf(stderr, "flagbench: confirming %s: %u rounds, as many A B as B A, shuffled\n", cc->id, co->rounds);
 	/* As many rounds A B as B A, so whatever favours the first (or the
 	 * second) of two back-to-back runs falls on both sides equally; in a
@@ -417,7 +426,11 @@ static void confirm_cell(struct cell_cmp *cc, const json_t *base, const char *ba
 		mo.warmup = r == 0;
 		mo.append = r > 0;
 		struct cell *first = b_first[r] ? &b : &a, *second = b_first[r] ? &a : &b;
-		if (measure_cell(first, &mo, &cool) < 0 || measure_cell(second, &mo, &cool) < 0) {
+		int bad_run = measure_cell(first, &mo, &cool) < 0;
+		cc->confirm_cooldown_s += bad_run ? 0 : cool;
+		bad_run = bad_run || measure_cell(second, &mo, &cool) < 0;
+		cc->confirm_cooldown_s += bad_run ? 0 : cool;
+		if (bad_run) {
 			const struct cell *bad = a.status != CELL_PENDING ? &a : &b;
 			cc->note = xasprintf("not confirmed: %s: %s", bad == &a ? "base" : "new",
 					     bad->reason ? bad->reason : "measuring failed");
@@ -678,10 +691,11 @@ json_t *compare_to_json(const struct comparison *c)
 		free(note);
 		if (cc->confirmed)
 			json_object_set_new(j, "confirm",
-					    json_pack("{s:i, s:o, s:[o,o], s:o, s:s}", "rounds", cc->confirmed, "ratio",
+					    json_pack("{s:i, s:o, s:[o,o], s:o, s:s, s:f}", "rounds", cc->confirmed, "ratio",
 						      num(cc->confirm.ratio), "ci", num(cc->confirm.low),
 						      num(cc->confirm.high), "level", num(cc->confirm_level),
-						      "first_verdict", verdict_name(cc->first)));
+						      "first_verdict", verdict_name(cc->first), "cooldown_s",
+						      cc->confirm_cooldown_s));
 		json_array_append_new(cells, j);
 	}
 	json_t *counts = json_object();
@@ -735,11 +749,15 @@ static void compare_usage(FILE *out)
 	options_help(compare_options, out);
 }
 
-static double profile_cooldown(const json_t *run)
+/* The cooldown policy of NEW's profile, as its run had it (run.c). */
+static void profile_cooldown(const json_t *run, struct cooldown_policy *p)
 {
 	json_t *c = json_object_get(json_object_get(run, "profile"), "cooldown");
 	double s = json_number_value(json_object_get(c, "seconds"));
-	return s > 0 ? s : 0;
+	double below = json_number_value(json_object_get(c, "below_celsius"));
+	double max_wait = json_number_value(json_object_get(c, "max_wait_seconds"));
+	struct cooldown_spec spec = { s > 0 ? s : 0, below > 0 ? below : NAN, max_wait > s ? max_wait : s > 0 ? s : 0 };
+	cooldown_policy_init(p, &spec, 0, "/");
 }
 
 /* The option values that need more than the table's range checks: a known
@@ -784,7 +802,9 @@ static int confirm_with_run_settings(const struct compare_cli *o, struct compari
 	const char *ps = run_option(nw, "pipe-size");
 	if (ps && parse_u64(ps, &pipe) < 0)
 		pipe = 0;
-	struct confirm_opts cf = { o->confirm, o->alarm_rate / 100, o->timeout, profile_cooldown(nw), pipe, consumer };
+	struct confirm_opts cf = { .rounds = o->confirm, .alarm_rate = o->alarm_rate / 100, .timeout_s = o->timeout,
+				   .pipe_size = pipe, .consumer = consumer };
+	profile_cooldown(nw, &cf.cool);
 	return confirm_slower(cmp, base, base_dir, nw, new_dir, &cf, co);
 }
 

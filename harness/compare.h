@@ -93,6 +93,7 @@ struct cell_cmp {
 	int confirmed;           /* rounds measured again (0: not confirmed) */
 	struct ratio_ci confirm; /* the paired ratio of those rounds */
 	double confirm_level;    /* its two-sided level (confirm_level) */
+	double confirm_cooldown_s; /* paused for heat while confirming: before the cell, between runs */
 	enum verdict first;      /* the verdict before confirmation */
 	int identical_binary;    /* 1: the same sha256 and argv on both sides */
 };
