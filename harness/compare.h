@@ -32,7 +32,9 @@
  * is measured again: both binaries from the run folders' bin/ (rerun.h),
  * interleaved for N rounds in this process, as many rounds A B as B A in a
  * shuffled order (an edge of the first or second run of a pair falls on
- * both sides, and a disturbance that recurs cannot line up with one).  It then gets the
+ * both sides, and a disturbance that recurs cannot line up with one),
+ * pausing as NEW's run did (cooldown.h): the profile's pause before each
+ * confirmed cell, between its runs only with a sensor.  It then gets the
  * verdict of the paired ratios instead (stats_paired_ratio_t: their
  * geometric mean, a t interval), so a drift of the machine between the runs
  * cannot make it slower.  A cell that cannot be measured again keeps
