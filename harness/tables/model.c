@@ -328,6 +328,19 @@ static int imprecise(json_t *mj)
 	return s && !strcmp(s, "not_reached");
 }
 
+void model_rate_interval(struct mcell *x, const struct stats *st)
+{
+	if (st->n < 3)
+		return;
+	/* the rerun interval: a published figure says where a rerun lands,
+	 * not only where the median is; the value is a rate, so the slow end
+	 * of the time is its low end */
+	x->lo = x->value * st->median / st->rerun_high;
+	x->hi = x->value * st->median / st->rerun_low;
+	x->ci = 100 * (x->hi - x->lo) / 2 / x->value;
+	x->level = st->rerun_level;
+}
+
 /* A measured cell: value, the rerun interval of its median time from its
  * runs (none under 3 runs), marks. */
 static struct mcell value_cell(struct model *m, struct fsrc *f, struct src *c)
@@ -344,15 +357,7 @@ static struct mcell value_cell(struct model *m, struct fsrc *f, struct src *c)
 	x.state = MS_OK;
 	x.id = c->id;
 	if (time_stats(mj, &st)) {
-		if (st.n >= 3) {
-			/* the value is a rate: the slow end of the time is its low end */
-			/* the rerun interval (stats.h): a published figure says
-			 * where a rerun lands, not only where the median is */
-			x.lo = x.value * st.median / st.rerun_high;
-			x.hi = x.value * st.median / st.rerun_low;
-			x.ci = 100 * (x.hi - x.lo) / 2 / x.value;
-			x.level = st.rerun_level;
-		}
+		model_rate_interval(&x, &st);
 		stats_free(&st);
 	}
 	x.marks = (throttled(f, c) ? MARK_THROTTLED : 0) | (warnings(f, c, NULL) ? MARK_WARNED : 0) |

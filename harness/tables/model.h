@@ -34,6 +34,8 @@
 
 #include "util.h"
 
+struct stats;
+
 enum mstate { MS_OK, MS_STATUS, MS_ABSENT, MS_NA };
 enum mfmt { MF_VALUE, MF_RATIO };
 enum { MARK_THROTTLED = 1, MARK_WARNED = 2, SHOWN_CI = 4, SHOWN_REF = 8, MARK_IMPRECISE = 16, SHOWN_LOW_LEVEL = 32,
@@ -97,6 +99,9 @@ struct mfamily *model_family(struct model *m, const char *name_or_slug);
  * for an interval below 95 %, "101.35x", "timeout");
  * figure and pm, when not NULL, get its parts ("7.36 GiB/s", "±1.2%"). */
 void model_text(const struct mtable *t, const struct mcell *c, char *buf, size_t n, char *figure, char *pm);
+/* A rate cell's interval from the time stats of its runs: lo, hi, ci and
+ * level from the rerun interval (stats.h); left as they are under 3 runs. */
+void model_rate_interval(struct mcell *x, const struct stats *st);
 /* The marks as every format shows them: "†" throttled, "‡" warnings, "§" imprecise, "¶" unchecked. */
 const char *model_marks(unsigned marks, char *buf, size_t n);
 /* "7.36 GiB/s", "0.155 usec/op" (for ops/s), "1.90 Mblocks/s". */

@@ -13,7 +13,7 @@ void format_cell_value(const struct cell *c, const struct plan *p, char *buf, si
 		snprintf(buf, n, "%s", cell_status_name(c->status));
 		return;
 	}
-	/* the model's text, so the progress line follows the tables' rule for ± */
+	/* the model's text and interval, so the progress line follows the tables' rule for ± */
 	const struct stats *t = &m->measure.time;
 	struct mtable tab = { .fmt = MF_VALUE,
 			      .unit = c->spec.family->kind == KIND_STREAM ? "bytes/s" : c->spec.family->rate_unit };
@@ -22,9 +22,6 @@ void format_cell_value(const struct cell *c, const struct plan *p, char *buf, si
 		snprintf(buf, n, "?");
 		return;
 	}
-	if (t->n >= 3) {
-		x.ci = 50 * t->median * (1 / t->rerun_low - 1 / t->rerun_high); /* of the rate, as the model */
-		x.level = t->rerun_level;
-	}
+	model_rate_interval(&x, t);
 	model_text(&tab, &x, buf, n, NULL, NULL);
 }
