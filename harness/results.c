@@ -14,6 +14,14 @@ static json_t *num_or_null(double x)
 	return isfinite(x) ? json_real(x) : json_null();
 }
 
+/* A time interval [low, high] around median as the interval of a rate
+ * whose median is rate: the slow end of the time is its low end. */
+static json_t *rate_interval(double rate, double median, double low, double high, double level)
+{
+	return json_pack("{s:o, s:o, s:f}", "low", num_or_null(rate * median / high), "high",
+			 num_or_null(rate * median / low), "level", level);
+}
+
 static json_t *str_or_null(const char *s)
 {
 	return s ? json_string(s) : json_null();
@@ -146,16 +154,13 @@ static void time_to_json(json_t *j, const struct cell *c, const struct cell *m)
 	double lo, hi, r = cell_rate(m, &lo, &hi);
 	json_t *rate = json_pack("{s:o, s:o, s:o}", "median", num_or_null(r), "min", num_or_null(lo), "max",
 				 num_or_null(hi));
-	/* the interval of the median time, as a rate; ci95 only where it reaches 95 % */
-	if (t->n >= 3)
+	/* the interval of the median time, as a rate (ci95 only where it
+	 * reaches 95 %), and where a rerun's median rate falls (stats.h) */
+	if (t->n >= 3) {
 		json_object_set_new(rate, t->ci_level >= STATS_CI_TARGET ? "ci95" : "ci",
-				    json_pack("{s:o, s:o, s:f}", "low", num_or_null(r * t->median / t->ci_high), "high",
-					      num_or_null(r * t->median / t->ci_low), "level", t->ci_level));
-	/* where a rerun's median rate falls (stats.h): what the tables print */
-	if (t->n >= 3)
-		json_object_set_new(rate, "rerun",
-				    json_pack("{s:o, s:o, s:f}", "low", num_or_null(r * t->median / t->rerun_high), "high",
-					      num_or_null(r * t->median / t->rerun_low), "level", t->rerun_level));
+				    rate_interval(r, t->median, t->ci_low, t->ci_high, t->ci_level));
+		json_object_set_new(rate, "rerun", rate_interval(r, t->median, t->rerun_low, t->rerun_high, t->rerun_level));
+	}
 	static const char *precision_names[] = { "off", "reached", "not_reached" };
 	const struct cell_precision *pr = &m->measure.precision;
 	json_object_set_new(j, "precision",
