@@ -388,7 +388,7 @@ static void confirm_cell(struct cell_cmp *cc, const json_t *base, const char *ba
 {
 	struct cell a, b;
 	char why[512] = "";
-	unsigned char *b_first = NULL; /* per round: B before A */
+	size_t *b_first = NULL; /* per round: 1 when B runs before A */
 	int ok = replay_cell_init(&a, cell_by_id(base, cc->id), base_dir, fams, nfams, why, sizeof(why)) == 0 &&
 		 replay_cell_init(&b, cell_by_id(nw, cc->id), new_dir, fams, nfams, why, sizeof(why)) == 0;
 	char *old_note = cc->note;
@@ -409,27 +409,24 @@ static void confirm_cell(struct cell_cmp *cc, const json_t *base, const char *ba
 	 * shuffled order (seeded by the cell), so a disturbance that comes
 	 * back every few seconds cannot line up with one side, as it can with
 	 * A B, B A, A B, ... */
-	b_first = xcalloc(co->rounds + 1, 1);
-	unsigned long long seed = 1469598103934665603ULL;
+	b_first = xcalloc(co->rounds + 1, sizeof(*b_first));
+	for (unsigned r = 0; r < co->rounds; r++)
+		b_first[r] = r % 2;
+	unsigned long long seed = 1469598103934665603ULL; /* FNV-1a of the cell id */
 	for (const char *s = cc->id; *s; s++)
 		seed = (seed ^ (unsigned char)*s) * 1099511628211ULL;
-	for (unsigned r = 0; r < co->rounds; r++)
-		b_first[r] = (unsigned char)(r % 2);
-	for (unsigned r = co->rounds; r > 1; r--) {
-		unsigned j = (unsigned)(stats_random(&seed) % r);
-		unsigned char x = b_first[r - 1];
-		b_first[r - 1] = b_first[j];
-		b_first[j] = x;
-	}
+	stats_shuffle(b_first, co->rounds, &seed);
 	for (unsigned r = 0; r < co->rounds && !fb_interrupted; r++) {
 		double cool;
 		mo.warmup = r == 0;
 		mo.append = r > 0;
 		struct cell *first = b_first[r] ? &b : &a, *second = b_first[r] ? &a : &b;
 		int bad_run = measure_cell(first, &mo, &cool) < 0;
-		cc->confirm_cooldown_s += bad_run ? 0 : cool;
-		bad_run = bad_run || measure_cell(second, &mo, &cool) < 0;
-		cc->confirm_cooldown_s += bad_run ? 0 : cool;
+		cc->confirm_cooldown_s += cool;
+		if (!bad_run) {
+			bad_run = measure_cell(second, &mo, &cool) < 0;
+			cc->confirm_cooldown_s += cool;
+		}
 		if (bad_run) {
 			const struct cell *bad = a.status != CELL_PENDING ? &a : &b;
 			cc->note = xasprintf("not confirmed: %s: %s", bad == &a ? "base" : "new",

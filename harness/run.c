@@ -671,17 +671,6 @@ static void run_sequential(struct run *r)
 	}
 }
 
-/* A new order for the next round: Fisher-Yates, seeded once per run, so
- * two runs of one plan use the same orders. */
-static void shuffle(size_t *v, size_t n, unsigned long long *state)
-{
-	for (size_t i = n; i > 1; i--) {
-		size_t j = (size_t)(stats_random(state) % i), x = v[i - 1];
-		v[i - 1] = v[j];
-		v[j] = x;
-	}
-}
-
 /* Verify everything first, then the runs in rounds: every cell that wants
  * a run gets one per round, in a new shuffled order each round, so slow
  * drift (heat, other load) reaches every cell's runs and so its interval,
@@ -712,7 +701,8 @@ static void run_interleaved(struct run *r)
 		if (round > 0 && round % 5 == 0)
 			fprintf(stderr, "flagbench: round %u: %zu cells want more runs (%.0fs so far)\n", round + 1, k,
 				r->pr.measure_wall);
-		shuffle(order, k, &seed);
+		/* seeded once per run: two runs of one plan use the same orders */
+		stats_shuffle(order, k, &seed);
 		for (size_t j = 0; j < k && !fb_interrupted; j++) {
 			struct cell *c = &p->cells[order[j]];
 			double t0 = now_monotonic();

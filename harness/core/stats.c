@@ -186,6 +186,15 @@ unsigned long long stats_random(unsigned long long *state)
 	return z ^ (z >> 31);
 }
 
+void stats_shuffle(size_t *v, size_t n, unsigned long long *state)
+{
+	for (size_t i = n; i > 1; i--) {
+		size_t j = (size_t)(stats_random(state) % i), x = v[i - 1];
+		v[i - 1] = v[j];
+		v[j] = x;
+	}
+}
+
 int stats_bootstrap_median_ratio(const double *a, size_t na, const double *b, size_t nb, double level,
 				 unsigned resamples, unsigned long long seed, double *low, double *high)
 {

@@ -80,6 +80,8 @@ int stats_bootstrap_median_ratio(const double *a, size_t na, const double *b, si
 /* splitmix64: the next number of a small seedable generator (resampling,
  * run.c's shuffled rounds); *state is the seed, then the state. */
 unsigned long long stats_random(unsigned long long *state);
+/* Fisher-Yates with stats_random: the same state, the same order. */
+void stats_shuffle(size_t *v, size_t n, unsigned long long *state);
 /* Root sum of squares of two half-widths in percent: the old rule for a
  * ratio, kept for callers outside the tables (the tables bootstrap, above). */
 double stats_ratio_ci_percent(double a_percent, double b_percent);
