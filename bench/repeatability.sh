@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # bench/repeatability.sh [flagbench run options]: runs a suite (default: the
 # quick one, as ./run.sh does) twice and says how well the first run predicts
-# the second: the cells measured in both, the share whose medians agree within
-# 5 % and within 2 %, the share of run-1 intervals that hold run 2's median,
-# and the cells that moved most.  The interval is the one the tables print
-# (the rerun interval); the interval of the median is counted beside it.  The load average before and after each run
-# is printed too: on a shared machine it explains much of what moves.
+# the second: the cells measured in both, the share whose figures (the run's
+# statistic: the lower quartile by default, the median in older runs) agree
+# within 5 % and within 2 %, the share of run-1 intervals that hold run 2's
+# figure, and the cells that moved most.  The interval is the one the tables
+# print (the rerun interval); the narrower interval of the statistic itself
+# is counted beside it.  The load average before and after each run is
+# printed too: on a shared machine it explains much of what moves.
 #   FLAGBENCH=path (default build/flagbench)  REPEAT_OUT=dir (default a new /tmp folder)
 #   REPEAT_ANALYZE=1 (compare REPEAT_OUT/run1 and run2 already there)
 #   bench/repeatability.sh --precision 2
@@ -36,27 +38,30 @@ for i in 1 2; do
 done
 
 jq -n -r --slurpfile a "$out/run1/results.json" --slurpfile b "$out/run2/results.json" '
-  def measured: [.cells[] | select(.status == "ok" and .same_binary_as == null and .time_s.median != null)];
+  # the figure: the statistic the run reports, the median in older files
+  def fig: .time_s | (.value // .median);
+  def measured: [.cells[] | select(.status == "ok" and .same_binary_as == null and fig != null)];
   # the printed interval: the rerun interval, or (older files) the interval of the median
   def interval: .time_s | (.rerun // .ci // .ci95);
   def median_interval: .time_s | (.ci // .ci95);
   def pct: . * 1000 | round / 10;
   ($b[0] | measured | map({key: .id, value: .}) | from_entries) as $two
   | [$a[0] | measured[] | select($two[.id] != null)
-     | . as $c | ($two[.id].time_s.median) as $m2 | (interval) as $iv | (median_interval) as $mi
-     | {id, m1: .time_s.median, m2: $m2, runs1: (.time_s.runs | length),
+     | . as $c | ($two[.id] | fig) as $m2 | (interval) as $iv | (median_interval) as $mi
+     | {id, m1: fig, m2: $m2, runs1: (.time_s.runs | length),
         level: (.time_s.rerun_level // .time_s.ci_level),
-        change: ($m2 / .time_s.median - 1),
+        change: ($m2 / fig - 1),
         held: ($iv != null and $iv[0] != null and $iv[0] <= $m2 and $m2 <= $iv[1]),
         median_held: ($mi != null and $mi[0] != null and $mi[0] <= $m2 and $m2 <= $mi[1]),
-        half: (if $iv != null and $iv[0] != null then ($iv[1] - $iv[0]) / 2 / .time_s.median else null end)}] as $p
+        half: (if $iv != null and $iv[0] != null then ($iv[1] - $iv[0]) / 2 / fig else null end)}] as $p
   | ($p | length) as $n
   | if $n == 0 then "no cell was measured in both runs" else
+    "statistic: \($a[0].run.statistic // "median") in run 1, \($b[0].run.statistic // "median") in run 2",
     "cells measured in both runs: \($n)",
     "within 5 %: \([$p[] | select((.change | fabs) <= 0.05)] | length) (\([$p[] | select((.change | fabs) <= 0.05)] | length / $n | pct) %)",
     "within 2 %: \([$p[] | select((.change | fabs) <= 0.02)] | length) (\([$p[] | select((.change | fabs) <= 0.02)] | length / $n | pct) %)",
-    "run-1 intervals holding run 2 median: \([$p[] | select(.held)] | length) (\([$p[] | select(.held)] | length / $n | pct) %)",
-    "  (the narrower interval of the median alone: \([$p[] | select(.median_held)] | length) (\([$p[] | select(.median_held)] | length / $n | pct) %))",
+    "run-1 intervals holding run 2 figure: \([$p[] | select(.held)] | length) (\([$p[] | select(.held)] | length / $n | pct) %)",
+    "  (the narrower interval of the statistic alone: \([$p[] | select(.median_held)] | length) (\([$p[] | select(.median_held)] | length / $n | pct) %))",
     # a shift every cell shares belongs to the machine (other guests, the host),
     # not to a cell: the median log change, and the changes of the cells around it
     ([$p[].change | . + 1 | log] | sort) as $l

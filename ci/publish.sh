@@ -47,13 +47,16 @@ RUNS="${runs[*]}" PUBLIC="$public" make -C "$root" --no-print-directory publish 
 case "$public" in /*) ;; *) public=$PWD/$public ;; esac
 mkdir -p "$public/history" || exit 1
 
-# One plot per machine: each cell's median time per unit of work, relative
-# to its first night, over the nights (a line per cell).
+# One plot per machine: each cell's time per unit of work, relative to its
+# first night, over the nights (a line per cell).  The time is the lower
+# quartile of the night's stored runs, for every night alike (nights from
+# before run.statistic reported the median; a history must not change
+# statistic halfway).
 hist=$public/history
 {
     echo '<!doctype html><meta charset="utf-8"><title>flagbench nightly history</title>'
     echo '<h1>flagbench nightly: history per machine</h1>'
-    echo '<p>Each line is one cell: its median time per unit of work, relative to its first night (lower is faster).</p>'
+    echo '<p>Each line is one cell: the lower quartile of its run times per unit of work, relative to its first night (lower is faster).</p>'
 } > "$hist/index.html"
 for pdir in "$data"/history/*/; do
     pdir=${pdir%/}
@@ -62,8 +65,8 @@ for pdir in "$data"/history/*/; do
     tsv=$hist/$profile.tsv
     # run start (epoch), cell id, seconds per unit; sorted by time
     jq -r '(.run.started // "" | sub("\\.[0-9]+"; "") | try fromdateiso8601 catch null) as $t
-           | select($t != null) | .cells[] | select(.status == "ok" and .time_s.median != null and .size > 0)
-           | [$t, .id, (.time_s.median / .size)] | @tsv' "$pdir"/*.json 2>/dev/null | sort -n > "$tsv"
+           | select($t != null) | .cells[] | select(.status == "ok" and (.time_s.runs | length) > 0 and .size > 0)
+           | (.time_s.runs | sort) as $r | [$t, .id, ($r[(($r | length) * 0.25 | ceil | if . < 1 then 1 else . end) - 1] / .size)] | @tsv' "$pdir"/*.json 2>/dev/null | sort -n > "$tsv"
     printf '<h2>%s</h2>\n' "$profile" >> "$hist/index.html"
     if command -v gnuplot >/dev/null && [ -s "$tsv" ]; then
         gp=$hist/$profile.gp

@@ -216,7 +216,8 @@ static int same_program(const json_t *b, const json_t *nw)
 	return hb && hn && !strcmp(hb, hn) && json_is_array(ab) && json_equal(ab, an);
 }
 
-static void compare_cell(const json_t *b, const json_t *nw, const struct compare_opts *o, struct cell_cmp *cc)
+static void compare_cell(const json_t *b, const json_t *nw, const struct compare_opts *o, double quantile,
+			 struct cell_cmp *cc)
 {
 	double *va = NULL, *vb = NULL;
 	size_t na = 0, nb = 0;
@@ -234,14 +235,16 @@ static void compare_cell(const json_t *b, const json_t *nw, const struct compare
 	if (side_values(b, o->metric, per_unit ? sa : 1, &va, &na, &cc->note, "base") < 0 ||
 	    side_values(nw, o->metric, per_unit ? sb : 1, &vb, &nb, &cc->note, "new") < 0)
 		goto out;
+	/* both sides from their runs, by one statistic (counts: the median) */
+	double q = o->metric == METRIC_TIME ? quantile : 0.5;
 	struct stats s;
-	stats_compute(&s, va, na);
-	cc->base_value = s.median;
+	stats_compute_at(&s, va, na, q);
+	cc->base_value = s.point;
 	stats_free(&s);
-	stats_compute(&s, vb, nb);
-	cc->new_value = s.median;
+	stats_compute_at(&s, vb, nb, q);
+	cc->new_value = s.point;
 	stats_free(&s);
-	if (stats_bootstrap_ratio(va, na, vb, nb, o->resamples, 0.95, o->seed, &cc->ci) < 0) {
+	if (stats_bootstrap_ratio(va, na, vb, nb, q, o->resamples, 0.95, o->seed, &cc->ci) < 0) {
 		cc->note = xstrdup("values that are not positive");
 		goto out;
 	}
@@ -278,6 +281,10 @@ void compare_runs(const json_t *base, const json_t *nw, const struct compare_opt
 	memset(out, 0, sizeof(*out));
 	out->metric = o->metric;
 	out->threshold = o->threshold;
+	/* --statistic, else the one NEW reports (checked by cmd_compare) */
+	const char *stat = o->statistic ? o->statistic : run_str(nw, "statistic");
+	if (!stat || stats_statistic_parse(stat, &out->quantile) < 0)
+		out->quantile = 0.5;
 	out->confirm_level = NAN;
 	const char *bl = run_str(base, "id"), *nl = run_str(nw, "id");
 	const char *bp = run_str(base, "cpu_profile"), *np = run_str(nw, "cpu_profile");
@@ -313,7 +320,7 @@ void compare_runs(const json_t *base, const json_t *nw, const struct compare_opt
 		}
 		struct cell_cmp *cc = &out->cells[out->n++];
 		cc->id = xstrdup(id);
-		compare_cell(b, c, o, cc);
+		compare_cell(b, c, o, out->quantile, cc);
 	}
 	json_array_foreach(json_object_get(base, "cells"), i, c) {
 		const char *id = json_string_value(json_object_get(c, "id"));
@@ -399,7 +406,7 @@ static void confirm_cell(struct cell_cmp *cc, const json_t *base, const char *ba
 	double below = NAN, max_wait = 0;
 	cooldown_between_runs(&co->cool, &below, &max_wait);
 	struct measure_opts mo = { hyperfine, work, 1, 1, co->timeout_s, 0, below, max_wait,
-				   co->consumer, co->pipe_size, 0, 0 };
+				   co->consumer, co->pipe_size, 0, 0, 0.5 };
 	struct cooldown_record rec;
 	if (cooldown_before_cell(&co->cool, "/", NULL, &rec))
 		cc->confirm_cooldown_s += rec.waited_s;
@@ -596,8 +603,11 @@ static void write_lists(FILE *out, const struct comparison *c, const char *bulle
 
 void compare_write_text(FILE *out, const struct comparison *c)
 {
-	fprintf(out, "compare %s (%s) -> %s (%s): %s, threshold %g%%\n", c->base_label, c->base_profile,
-		c->new_label, c->new_profile, metric_name(c->metric), c->threshold * 100);
+	char stat[32];
+	fprintf(out, "compare %s (%s) -> %s (%s): %s%s%s, threshold %g%%\n", c->base_label, c->base_profile,
+		c->new_label, c->new_profile, metric_name(c->metric), c->metric == METRIC_TIME ? " by the " : "",
+		c->metric == METRIC_TIME ? stats_statistic_name(c->quantile, stat, sizeof(stat)) : "",
+		c->threshold * 100);
 	size_t w = 4, wci = 16;
 	for (size_t i = 0; i < c->n; i++) {
 		struct row_text t;
@@ -703,8 +713,11 @@ json_t *compare_to_json(const struct comparison *c)
 							     (json_int_t)c->confirm_cells, "level",
 							     num(c->confirm_level))
 						 : json_null();
-	return json_pack("{s:s, s:s, s:f, s:{s:s, s:s}, s:{s:s, s:s}, s:o, s:o, s:o, s:o, s:o, s:I, s:o}", "schema",
-			 "flagbench-compare/2", "metric", metric_name(c->metric), "threshold_percent",
+	char stat[32];
+	return json_pack("{s:s, s:s, s:s, s:f, s:{s:s, s:s}, s:{s:s, s:s}, s:o, s:o, s:o, s:o, s:o, s:I, s:o}",
+			 "schema", "flagbench-compare/2", "metric", metric_name(c->metric), "statistic",
+			 c->metric == METRIC_TIME ? stats_statistic_name(c->quantile, stat, sizeof(stat)) : "median",
+			 "threshold_percent",
 			 c->threshold * 100, "base", "id", c->base_label, "cpu_profile", c->base_profile, "new", "id",
 			 c->new_label, "cpu_profile", c->new_profile, "cells", cells, "only_in_base",
 			 strvec_json(&c->only_base), "only_in_new", strvec_json(&c->only_new), "counts", counts,
@@ -715,7 +728,7 @@ json_t *compare_to_json(const struct comparison *c)
 /* ---- flagbench compare ---- */
 
 struct compare_cli {
-	char *metric, *format, *json_out, *baseline, *baselines_dir;
+	char *metric, *format, *json_out, *baseline, *baselines_dir, *statistic;
 	double threshold, timeout, alarm_rate;
 	unsigned confirm, resamples, seed;
 	int help;
@@ -725,6 +738,7 @@ struct compare_cli {
 static const struct option_def compare_options[] = {
 	{ "metric", 'm', OPT_STRING, CO(metric), "time|instructions|cycles", 0, 0, "what is compared (default time)" },
 	{ "threshold", 't', OPT_DOUBLE, CO(threshold), "PERCENT", 0, 100, "smallest change that counts (default 2)" },
+	{ "statistic", 0, OPT_STRING, CO(statistic), "median|min|pNN", 0, 0, "the statistic of each side's times (default: the one NEW reports, the median for older runs)" },
 	{ "confirm", 'c', OPT_UINT, CO(confirm), "N", 2, 1000, "measure suspect cells again, both binaries in N rounds (as many A B as B A, shuffled)" },
 	{ "alarm-rate", 0, OPT_DOUBLE, CO(alarm_rate), "PERCENT", 0.01, 20, "chance that --confirm alarms for identical builds in one comparison (default 1)" },
 	{ "format", 'f', OPT_STRING, CO(format), "text|md|json", 0, 0, "output on stdout (default text)" },
@@ -763,6 +777,10 @@ static int check_cli(const struct compare_cli *o, int npos, enum metric *metric)
 {
 	if (o->metric && metric_parse(o->metric, metric) < 0)
 		return error("--metric must be time, instructions or cycles, not '%s'", o->metric);
+	double q;
+	if (o->statistic && stats_statistic_parse(o->statistic, &q) < 0)
+		return error("--statistic must be median, min or pNN with 0 < NN < 100 (e.g. p25), not '%s'",
+			     o->statistic);
 	const char *fmt = o->format ? o->format : "text";
 	if (strcmp(fmt, "text") && strcmp(fmt, "md") && strcmp(fmt, "json"))
 		return error("--format must be text, md or json, not '%s'", fmt);
@@ -864,7 +882,7 @@ int cmd_compare(int argc, char **argv)
 	base = compare_load_run(base_path, &base_dir);
 	if (!base)
 		goto out;
-	struct compare_opts co = { metric, o.threshold / 100, o.resamples, o.seed };
+	struct compare_opts co = { metric, o.threshold / 100, o.resamples, o.seed, o.statistic };
 	compare_runs(base, nw, &co, &cmp);
 	if (o.confirm && confirm_with_run_settings(&o, &cmp, base, base_dir, nw, new_dir, &co) < 0)
 		goto out;
@@ -878,6 +896,7 @@ out:
 	free(new_dir);
 	free(base_path);
 	free(o.metric);
+	free(o.statistic);
 	free(o.format);
 	free(o.json_out);
 	free(o.baseline);

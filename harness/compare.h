@@ -107,6 +107,7 @@ char *cell_note_text(const struct cell_cmp *cc);
 struct comparison {
 	enum metric metric;
 	double threshold;        /* fraction */
+	double quantile;         /* the statistic of times both sides are compared by (stats.h) */
 	char *base_label, *new_label; /* run ids */
 	char *base_profile, *new_profile;
 	struct cell_cmp *cells;
@@ -127,6 +128,7 @@ struct compare_opts {
 	double threshold;   /* fraction */
 	unsigned resamples; /* bootstrap resamples */
 	uint64_t seed;
+	const char *statistic; /* of times (stats.h); NULL: NEW's run.statistic, the median for older runs */
 };
 
 /* Loads a run: DIR/results.json or a results.json path; checks the schema

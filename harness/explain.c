@@ -444,7 +444,7 @@ static void count_from(struct explain *e, size_t from)
  * that drift (heat, other load) spreads over all of them. */
 static void time_cells(struct explain *e, const int *list, size_t n, const char *work, const char *hyperfine)
 {
-	struct measure_opts mo = { hyperfine, work, 1, 0, e->o->timeout, 0, NAN, 0, NULL, 0, 0, 0 };
+	struct measure_opts mo = { hyperfine, work, 1, 0, e->o->timeout, 0, NAN, 0, NULL, 0, 0, 0, 0.5 };
 	int *active = xcalloc(n ? n : 1, sizeof(int));
 	for (size_t k = 0; k < n; k++)
 		active[k] = e->plan.cells[list[k]].status == CELL_PENDING || e->plan.cells[list[k]].status == CELL_OK;

@@ -102,7 +102,7 @@ static void store_times(struct cell *c, const struct measure_opts *o, const doub
 		memcpy(all, time->runs, old * sizeof(double));
 	memcpy(all + old, t, n * sizeof(double));
 	stats_free(time);
-	stats_compute(time, all, old + n);
+	stats_compute_at(time, all, old + n, o->quantile);
 	free(all);
 }
 

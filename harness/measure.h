@@ -30,6 +30,7 @@ struct measure_opts {
 	int dry_run;             /* mock executor: no hyperfine, deterministic times */
 	int append;              /* add the new runs to the cell's earlier ones (--precision, interleave);
 				  * the first batch replaces the runs, never the cooldown records */
+	double quantile;         /* the statistic of the cell's times (stats.h): 0.5 the median */
 };
 
 /* Adds one word to a hyperfine -N command line, quoted for its splitter. */

@@ -14,12 +14,12 @@ static json_t *num_or_null(double x)
 	return isfinite(x) ? json_real(x) : json_null();
 }
 
-/* A time interval [low, high] around median as the interval of a rate
- * whose median is rate: the slow end of the time is its low end. */
-static json_t *rate_interval(double rate, double median, double low, double high, double level)
+/* A time interval [low, high] around the time point as the interval of
+ * the rate it gives: the slow end of the time is its low end. */
+static json_t *rate_interval(double rate, double point, double low, double high, double level)
 {
-	return json_pack("{s:o, s:o, s:f}", "low", num_or_null(rate * median / high), "high",
-			 num_or_null(rate * median / low), "level", level);
+	return json_pack("{s:o, s:o, s:f}", "low", num_or_null(rate * point / high), "high",
+			 num_or_null(rate * point / low), "level", level);
 }
 
 static json_t *str_or_null(const char *s)
@@ -38,7 +38,7 @@ static json_t *strvec_json(const struct strvec *sv)
 double cell_rate(const struct cell *c, double *lo, double *hi)
 {
 	double work;
-	if (c->status != CELL_OK || !c->measure.time.n || !(c->measure.time.median > 0))
+	if (c->status != CELL_OK || !c->measure.time.n || !(c->measure.time.point > 0))
 		return NAN;
 	if (c->spec.family->kind == KIND_STREAM)
 		work = c->spec.expected_bytes != UINT64_MAX ? (double)c->spec.expected_bytes : NAN;
@@ -48,7 +48,7 @@ double cell_rate(const struct cell *c, double *lo, double *hi)
 		*lo = work / c->measure.time.max;
 	if (hi)
 		*hi = work / c->measure.time.min;
-	return work / c->measure.time.median;
+	return work / c->measure.time.point;
 }
 
 
@@ -152,14 +152,17 @@ static void time_to_json(json_t *j, const struct cell *c, const struct cell *m)
 	const struct stats *t = &m->measure.time;
 	json_object_set_new(j, "time_s", stats_to_json(t));
 	double lo, hi, r = cell_rate(m, &lo, &hi);
-	json_t *rate = json_pack("{s:o, s:o, s:o}", "median", num_or_null(r), "min", num_or_null(lo), "max",
-				 num_or_null(hi));
-	/* the interval of the median time, as a rate (ci95 only where it
-	 * reaches 95 %), and where a rerun's median rate falls (stats.h) */
+	char name[32];
+	/* value: the rate of the statistic's time; median: of the median time */
+	json_t *rate = json_pack("{s:s, s:o, s:o, s:o, s:o}", "statistic",
+				 stats_statistic_name(t->quantile, name, sizeof(name)), "value", num_or_null(r), "median",
+				 num_or_null(r * t->point / t->median), "min", num_or_null(lo), "max", num_or_null(hi));
+	/* the interval of the statistic's time, as a rate (ci95 only where it
+	 * reaches 95 %), and where a rerun's rate falls (stats.h) */
 	if (t->n >= 3) {
 		json_object_set_new(rate, t->ci_level >= STATS_CI_TARGET ? "ci95" : "ci",
-				    rate_interval(r, t->median, t->ci_low, t->ci_high, t->ci_level));
-		json_object_set_new(rate, "rerun", rate_interval(r, t->median, t->rerun_low, t->rerun_high, t->rerun_level));
+				    rate_interval(r, t->point, t->ci_low, t->ci_high, t->ci_level));
+		json_object_set_new(rate, "rerun", rate_interval(r, t->point, t->rerun_low, t->rerun_high, t->rerun_level));
 	}
 	static const char *precision_names[] = { "off", "reached", "not_reached" };
 	const struct cell_precision *pr = &m->measure.precision;
@@ -445,6 +448,8 @@ json_t *results_to_json(const struct run_state *rs)
 	json_object_set_new(run, "suite", json_string(rs->suite->name));
 	json_object_set_new(run, "suite_path", json_string(rs->suite->path));
 	json_object_set_new(run, "cpu_profile", json_string(rs->cpu_profile->name));
+	char name[32];
+	json_object_set_new(run, "statistic", json_string(stats_statistic_name(rs->quantile, name, sizeof(name))));
 	json_object_set_new(run, "warnings", strvec_json(&rs->warnings));
 	json_object_set_new(run, "phases", phases_json(rs));
 

@@ -33,6 +33,7 @@ struct run_state {
 	struct plan *plan;
 	struct strvec warnings;
 	struct phases phases;
+	double quantile; /* the statistic the cells report (stats.h): run.statistic */
 };
 
 /* The one serializer of a cell: its spec and every stage record, as a
@@ -59,8 +60,9 @@ int results_journal_append(const struct run_state *rs, const struct cell *c);
  * interrupted run again.  Returns how many were restored, -1 on error. */
 int results_resume(struct plan *p, const char *dir);
 
-/* Throughput (stream) or rate (compute) of an ok cell, from its median
- * time; NAN when unknown.  lo/hi from the max/min times. */
+/* Throughput (stream) or rate (compute) of an ok cell, from its
+ * statistic's time (stats.h: the point); NAN when unknown.  lo/hi from the
+ * max/min times. */
 double cell_rate(const struct cell *c, double *lo, double *hi);
 /* Speedups against each family's baseline with the same config. */
 void compute_speedups(struct plan *p);

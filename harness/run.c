@@ -37,7 +37,7 @@
 #include "verify.h"
 
 struct run_opts {
-	char *cpu, *suite, *out, *only, *resume, *cache, *consumer, *order;
+	char *cpu, *suite, *out, *only, *resume, *cache, *consumer, *order, *statistic;
 	char *binaries_from; /* rerun.h */
 	unsigned jobs, runs, warmup, max_runs;
 	double precision, cell_budget;
@@ -62,8 +62,9 @@ static const struct option_def run_options[] = {
 	{ "build-timeout", 0, OPT_DOUBLE, RO(build_timeout), "SECONDS", 1, 86400, "limit of one compile (default 300)" },
 	{ "consumer", 0, OPT_STRING, RO(consumer), "splice|read|pv", 0, 0, "what drains a stream (default splice)" },
 	{ "pipe-size", 0, OPT_SIZE, RO(pipe_size), "BYTES", 4096, 1e10, "set the pipe size of streams (default: the producer's choice)" },
-	{ "precision", 0, OPT_DOUBLE, RO(precision), "PERCENT", 0, 100, "add runs to a cell until its 95 % rerun interval (where a rerun's median falls) is within PERCENT of its median (default 3, 0 with --runs; 0: --runs only)" },
-	{ "cell-budget", 0, OPT_DOUBLE, RO(cell_budget), "SECONDS", 0.1, 86400, "the time a cell's runs may take while --precision wants more (default 2.5)" },
+	{ "statistic", 0, OPT_STRING, RO(statistic), "median|min|pNN", 0, 0, "the figure a cell reports, and its intervals: the median, the minimum or a quantile, e.g. p25, the lower quartile (default), which keeps to the runs no interference slowed" },
+	{ "precision", 0, OPT_DOUBLE, RO(precision), "PERCENT", 0, 100, "add runs to a cell until its 95 % rerun interval (where a rerun's figure falls) is within PERCENT of its figure (default 3, 0 with --runs; 0: --runs only)" },
+	{ "cell-budget", 0, OPT_DOUBLE, RO(cell_budget), "SECONDS", 0.1, 86400, "the time a cell's runs may take while --precision wants more (default 2.5; up to 4 times that for the runs a 95 % interval needs)" },
 	{ "max-runs", 0, OPT_UINT, RO(max_runs), "N", 2, 100000, "the most runs --precision may take (default 10 x --runs, at least 30)" },
 	{ "order", 0, OPT_STRING, RO(order), "interleave|sequential", 0, 0, "the cells' runs in rounds, each round shuffled, so every interval sees the run's drift (default); or cell after cell, back to back (thermal studies)" },
 	{ "resume", 0, OPT_STRING, RO(resume), "DIR", 0, 0, "finish an interrupted run: only the cells its journal lacks" },
@@ -87,6 +88,7 @@ static void free_run_opts(struct run_opts *o)
 	free(o->cache);
 	free(o->consumer);
 	free(o->order);
+	free(o->statistic);
 	sv_clear(&o->family_dirs);
 	free(o->binaries_from);
 }
@@ -157,6 +159,8 @@ struct run {
 	struct run_state rs;
 	/* settings resolved from options, suite and profile */
 	double cooldown, timeout, verify_timeout, precision, cell_budget;
+	double quantile;             /* --statistic (stats.h) */
+	unsigned runs_for_rerun;     /* the fewest runs whose rerun interval can reach 95 % */
 	struct cooldown_policy cool;
 	double *spent;               /* per cell: seconds its timed batches took */
 	unsigned runs, warmup, max_runs;
@@ -200,6 +204,10 @@ static int run_load(struct run *r, int argc, char **argv)
 	}
 	if (o->order && strcmp(o->order, "sequential") && strcmp(o->order, "interleave")) {
 		error("--order must be sequential or interleave, not '%s'", o->order);
+		return EXIT_USAGE;
+	}
+	if (stats_statistic_parse(o->statistic ? o->statistic : STATS_DEFAULT_STATISTIC, &r->quantile) < 0) {
+		error("--statistic must be median, min or pNN with 0 < NN < 100 (e.g. p25), not '%s'", o->statistic);
 		return EXIT_USAGE;
 	}
 	if (o->consumer && strcmp(o->consumer, "splice") && strcmp(o->consumer, "read") && strcmp(o->consumer, "pv")) {
@@ -254,6 +262,7 @@ static int run_settings(struct run *r)
 	r->max_runs = o->max_runs ? o->max_runs : r->runs * 10 > 30 ? r->runs * 10 : 30;
 	if (r->max_runs < r->runs)
 		r->max_runs = r->runs;
+	r->runs_for_rerun = (unsigned)stats_runs_for_rerun(r->quantile, STATS_CI_TARGET, r->max_runs);
 	r->count = !o->dry_run && !o->no_counters;
 	r->hyperfine = find_on_path("hyperfine");
 	if (!r->hyperfine && !o->dry_run) {
@@ -320,6 +329,7 @@ static int run_folder(struct run *r, int argc, char **argv)
 	rs->started_mono = now_monotonic();
 	rs->suite = &r->suite;
 	rs->cpu_profile = &r->prof;
+	rs->quantile = r->quantile;
 	rs->argv = json_array();
 	json_array_append_new(rs->argv, json_string("flagbench"));
 	for (int i = 0; i < argc; i++)
@@ -342,6 +352,16 @@ static int run_folder(struct run *r, int argc, char **argv)
 				      "(--resume %s --suite %s --cpu %s)", rs->dir, r->suite.name, r->prof.name,
 				      osuite ? osuite : "?", oprof ? oprof : "?", rs->dir, osuite ? osuite : "?",
 				      oprof ? oprof : "?");
+			json_decref(old);
+			return EXIT_USAGE;
+		}
+		/* the journal's cells keep the statistic they were measured with */
+		double oq = 0.5;
+		const char *ostat = json_string_value(json_object_get(orun, "statistic"));
+		if (ostat && stats_statistic_parse(ostat, &oq) == 0 && oq != r->quantile) {
+			char name[32];
+			error("cannot resume %s with --statistic %s: it reports the %s (--resume %s --statistic %s)", rs->dir,
+			      stats_statistic_name(r->quantile, name, sizeof(name)), ostat, rs->dir, ostat);
 			json_decref(old);
 			return EXIT_USAGE;
 		}
@@ -522,6 +542,15 @@ static int timed_batch(struct run *r, struct cell *c, const struct measure_opts 
 	thermal_snapshot_free(&after);
 	r->rs.phases.measure_s += dt - cool;
 	r->rs.phases.cooldown_s += cool;
+	/* a dry run spends the mock's made-up times: the budgets behave as
+	 * they would, and tests can watch them */
+	if (r->o.dry_run && v == 0) {
+		const struct stats *t = &c->measure.time;
+		size_t first = mo->append ? t->n - mo->runs : 0;
+		dt = cool = 0;
+		for (size_t i = first; i < t->n; i++)
+			dt += t->runs[i];
+	}
 	r->spent[c - r->plan.cells] += dt - cool;
 	return v;
 }
@@ -574,23 +603,33 @@ static void cooldown_stage(struct run *r, struct cell *c)
 }
 
 /* Whether the cell's rerun interval (stats.h) reaches the target: 95 % and
- * narrow enough, so that a rerun's median lands within the target. */
+ * narrow enough, so that a rerun's figure lands within the target. */
 static int precise(const struct run *r, const struct stats *t)
 {
 	return t->rerun_level >= STATS_CI_TARGET && stats_rerun_percent(t) <= r->precision;
 }
 
+/* A slow cell may overrun its budget this many times to get the runs a
+ * 95 % rerun interval needs (13 runs of 0.65 s against a 2.5 s budget). */
+#define LEVEL_BUDGETS 4
+
 /* Whether a measured cell gets another run: --runs first; then, with a
  * precision target, until it is reached, the cell's budget is spent or
- * --max-runs is reached. */
+ * --max-runs is reached; but first the runs its rerun interval needs to
+ * reach 95 % at all, while they take at most LEVEL_BUDGETS budgets: an
+ * interval stated at 45 % tells a reader little, and misses a rerun's
+ * figure half the time. */
 static int wants_more_runs(const struct run *r, const struct cell *c)
 {
 	const struct stats *t = &c->measure.time;
+	double spent = r->spent[c - r->plan.cells];
 	if (fb_interrupted || t->n >= r->max_runs)
 		return 0;
 	if (t->n < r->runs)
 		return 1;
-	return r->precision > 0 && r->spent[c - r->plan.cells] < r->cell_budget && !precise(r, t);
+	if (r->precision > 0 && t->n < r->runs_for_rerun && spent < LEVEL_BUDGETS * r->cell_budget)
+		return 1;
+	return r->precision > 0 && spent < r->cell_budget && !precise(r, t);
 }
 
 /* What the precision target came to, for the tables' § (results.json precision). */
@@ -616,8 +655,10 @@ static void measure_stage(struct run *r, struct cell *c)
 	more.append = 1;
 	const struct stats *t = &c->measure.time;
 	while (v == 0 && wants_more_runs(r, c)) {
-		/* up to the 9 runs a 95 % rerun interval needs, then half as many again */
-		unsigned add = t->n < 9 ? 9 - (unsigned)t->n : (unsigned)t->n / 2;
+		/* up to the runs a 95 % rerun interval needs (9 for the median,
+		 * 13 for p25), then half as many again */
+		unsigned need = r->runs_for_rerun;
+		unsigned add = t->n < need ? need - (unsigned)t->n : (unsigned)t->n / 2;
 		more.runs = add < r->max_runs - t->n ? add : r->max_runs - (unsigned)t->n;
 		v = timed_batch(r, c, &more);
 	}
@@ -765,7 +806,7 @@ static void cells_setup(struct run *r)
 	double below = NAN, max_wait = 0;
 	cooldown_between_runs(&r->cool, &below, &max_wait);
 	struct measure_opts mo = { r->hyperfine, r->work, r->runs, r->warmup, r->timeout, 0, below, max_wait,
-				   r->o.consumer, r->o.pipe_size, r->o.dry_run, 0 };
+				   r->o.consumer, r->o.pipe_size, r->o.dry_run, 0, r->quantile };
 	r->mo = mo;
 	r->spent = xcalloc(r->plan.n + 1, sizeof(double));
 	int any_compute = 0;

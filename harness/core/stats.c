@@ -3,6 +3,7 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,15 +25,205 @@ static double median_sorted(const double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+size_t stats_quantile_rank(size_t n, double quantile)
+{
+	if (quantile == 0.5 || !n)
+		return 0;
+	/* the small slack keeps ceil(0.25 * 20) at 5 despite rounding */
+	double x = ceil(quantile * (double)n - 1e-9);
+	size_t r = x < 1 ? 1 : (size_t)x;
+	return r > n ? n : r;
+}
+
+static double point_sorted(const double *v, size_t n, double quantile)
+{
+	size_t r = stats_quantile_rank(n, quantile);
+	return r ? v[r - 1] : median_sorted(v, n);
+}
+
+int stats_statistic_parse(const char *name, double *quantile)
+{
+	if (!name)
+		return -1;
+	if (!strcmp(name, "median") || !strcmp(name, "min")) {
+		*quantile = name[1] == 'e' ? 0.5 : 0;
+		return 0;
+	}
+	if (name[0] != 'p' || !name[1] || name[1] == '-' || name[1] == '+' || name[1] == ' ')
+		return -1;
+	char *end;
+	double pct = strtod(name + 1, &end);
+	if (*end || !isfinite(pct) || !(pct > 0) || !(pct < 100))
+		return -1;
+	*quantile = pct / 100;
+	return 0;
+}
+
+const char *stats_statistic_name(double quantile, char *buf, size_t len)
+{
+	if (quantile == 0.5)
+		snprintf(buf, len, "median");
+	else if (quantile == 0)
+		snprintf(buf, len, "min");
+	else
+		snprintf(buf, len, "p%g", quantile * 100);
+	return buf;
+}
+
+/* The two ways an interval [X(a), X(b)] of a quantile misses (stats.h):
+ * low (the target is below X(a)) and high (above X(b)); the first grows
+ * with a, the second falls with b.  ci: the target is the true quantile,
+ * and B ~ Binomial(n, q) runs lie below it; rerun: the target is X(r') of m
+ * new runs, and N_j ~ beta-binomial(m, j, n + 1 - j) of them lie below X(j). */
+struct tails {
+	size_t n, m, r, r_new;
+	double quantile;
+	int rerun;
+};
+
+static double rerun_below_pmf(size_t n, size_t m, size_t k, size_t j);
+
+static double binom_pmf(size_t n, double q, size_t i)
+{
+	if (q <= 0)
+		return i == 0;
+	return exp(lgamma((double)n + 1) - lgamma((double)i + 1) - lgamma((double)(n - i) + 1) + (double)i * log(q) +
+		   (double)(n - i) * log1p(-q));
+}
+
+static double miss_low(const struct tails *t, size_t a)
+{
+	double p = 0;
+	if (t->rerun)
+		for (size_t j = t->r_new; j <= t->m; j++)
+			p += rerun_below_pmf(t->n, t->m, a, j);
+	else
+		for (size_t i = 0; i + 1 <= a; i++)
+			p += binom_pmf(t->n, t->quantile, i);
+	return p > 1 ? 1 : p;
+}
+
+static double miss_high(const struct tails *t, size_t b)
+{
+	double p = 0;
+	if (t->rerun)
+		for (size_t j = 0; j < t->r_new; j++)
+			p += rerun_below_pmf(t->n, t->m, b, j);
+	else
+		for (size_t i = b; i <= t->n; i++)
+			p += binom_pmf(t->n, t->quantile, i);
+	return p > 1 ? 1 : p;
+}
+
+/* The largest a in [1, r] that misses low with at most budget, else 1. */
+static size_t low_rank(const struct tails *t, double budget)
+{
+	size_t lo = 1, hi = t->r;
+	if (miss_low(t, 1) > budget)
+		return 1;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo + 1) / 2;
+		if (miss_low(t, mid) <= budget)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
+/* The smallest b in [r, n] that misses high with at most budget, else n. */
+static size_t high_rank(const struct tails *t, double budget)
+{
+	size_t lo = t->r, hi = t->n;
+	if (miss_high(t, t->n) > budget)
+		return t->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (miss_high(t, mid) <= budget)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/* Half the error to each end; an end that cannot keep to it leaves the
+ * other what remains (stats.h).  Returns the coverage. */
+static double choose_ranks(const struct tails *t, double target, size_t *a, size_t *b)
+{
+	double alpha = 1 - target;
+	*a = low_rank(t, alpha / 2);
+	*b = high_rank(t, alpha / 2);
+	double lo = miss_low(t, *a), hi = miss_high(t, *b);
+	if (lo > alpha / 2) {
+		*b = high_rank(t, alpha - lo);
+		hi = miss_high(t, *b);
+	} else if (hi > alpha / 2) {
+		*a = low_rank(t, alpha - hi);
+		lo = miss_low(t, *a);
+	}
+	double cov = 1 - lo - hi;
+	return cov < 0 ? 0 : cov > 1 ? 1 : cov;
+}
+
+double stats_quantile_ci(size_t n, double quantile, double target, size_t *a, size_t *b)
+{
+	*a = *b = stats_quantile_rank(n, quantile);
+	if (n < 3 || !*a)
+		return 0;
+	struct tails t = { n, 0, *a, 0, quantile, 0 };
+	return choose_ranks(&t, target, a, b);
+}
+
+double stats_quantile_rerun(size_t n, size_t m, double quantile, double target, size_t *a, size_t *b)
+{
+	*a = *b = stats_quantile_rank(n, quantile);
+	if (n < 3 || !m || !*a)
+		return 0;
+	struct tails t = { n, m, *a, stats_quantile_rank(m, quantile), quantile, 1 };
+	return choose_ranks(&t, target, a, b);
+}
+
+double stats_quantile_rerun_coverage(size_t n, size_t m, double quantile, size_t a, size_t b)
+{
+	size_t r = stats_quantile_rank(n, quantile);
+	if (!r || !m || a < 1 || b > n || a > b)
+		return 0;
+	struct tails t = { n, m, r, stats_quantile_rank(m, quantile), quantile, 1 };
+	double cov = 1 - miss_low(&t, a) - miss_high(&t, b);
+	return cov < 0 ? 0 : cov;
+}
+
+size_t stats_runs_for_rerun(double quantile, double target, size_t limit)
+{
+	for (size_t n = 3; n < limit; n++) {
+		double level;
+		size_t a, b;
+		if (quantile == 0.5)
+			stats_rerun_rank(n, target, &level);
+		else
+			level = stats_quantile_rerun(n, n, quantile, target, &a, &b);
+		if (level >= target)
+			return n;
+	}
+	return limit;
+}
+
 void stats_compute(struct stats *s, const double *runs, size_t n)
+{
+	stats_compute_at(s, runs, n, 0.5);
+}
+
+void stats_compute_at(struct stats *s, const double *runs, size_t n, double quantile)
 {
 	memset(s, 0, sizeof(*s));
 	s->n = n;
+	s->quantile = quantile;
 	s->runs = xmalloc((n ? n : 1) * sizeof(double));
 	if (n)
 		memcpy(s->runs, runs, n * sizeof(double));
 	if (!n) {
-		s->median = s->mean = s->stddev = s->min = s->max = s->mad = s->cv = NAN;
+		s->point = s->median = s->mean = s->stddev = s->min = s->max = s->mad = s->cv = NAN;
 		s->ci_low = s->ci_high = s->rerun_low = s->rerun_high = NAN;
 		return;
 	}
@@ -57,13 +248,24 @@ void stats_compute(struct stats *s, const double *runs, size_t n)
 	qsort(dev, n, sizeof(double), cmp_double);
 	s->mad = median_sorted(dev, n);
 	free(dev);
-	/* the order-statistic interval, with its exact coverage (stats.h) */
-	size_t k = stats_median_ci_rank(n, STATS_CI_TARGET, &s->ci_level);
-	s->ci_low = n >= 3 ? v[k - 1] : s->median;
-	s->ci_high = n >= 3 ? v[n - k] : s->median;
-	k = stats_rerun_rank(n, STATS_CI_TARGET, &s->rerun_level);
-	s->rerun_low = n >= 3 ? v[k - 1] : s->median;
-	s->rerun_high = n >= 3 ? v[n - k] : s->median;
+	s->point = point_sorted(v, n, quantile);
+	/* the order-statistic intervals, with their exact coverage (stats.h) */
+	if (quantile == 0.5) {
+		size_t k = stats_median_ci_rank(n, STATS_CI_TARGET, &s->ci_level);
+		s->ci_low = n >= 3 ? v[k - 1] : s->median;
+		s->ci_high = n >= 3 ? v[n - k] : s->median;
+		k = stats_rerun_rank(n, STATS_CI_TARGET, &s->rerun_level);
+		s->rerun_low = n >= 3 ? v[k - 1] : s->median;
+		s->rerun_high = n >= 3 ? v[n - k] : s->median;
+	} else {
+		size_t a, b;
+		s->ci_level = stats_quantile_ci(n, quantile, STATS_CI_TARGET, &a, &b);
+		s->ci_low = v[a - 1];
+		s->ci_high = v[b - 1];
+		s->rerun_level = stats_quantile_rerun(n, n, quantile, STATS_CI_TARGET, &a, &b);
+		s->rerun_low = v[a - 1];
+		s->rerun_high = v[b - 1];
+	}
 	for (size_t i = 0; i < n; i++)
 		s->outliers += (size_t)stats_is_outlier(s, runs[i]);
 	free(v);
@@ -80,17 +282,17 @@ int stats_is_outlier(const struct stats *s, double x)
 
 double stats_ci_percent(const struct stats *s)
 {
-	if (s->n < 3 || !(s->median > 0))
+	if (s->n < 3 || !(s->point > 0))
 		return 0;
 	double half = (s->ci_high - s->ci_low) / 2;
-	return 100.0 * half / s->median;
+	return 100.0 * half / s->point;
 }
 
 double stats_rerun_percent(const struct stats *s)
 {
-	if (s->n < 3 || !(s->median > 0))
+	if (s->n < 3 || !(s->point > 0))
 		return 0;
-	return 100.0 * (s->rerun_high - s->rerun_low) / 2 / s->median;
+	return 100.0 * (s->rerun_high - s->rerun_low) / 2 / s->point;
 }
 
 static double log_beta(double a, double b)
@@ -195,12 +397,13 @@ void stats_shuffle(size_t *v, size_t n, unsigned long long *state)
 	}
 }
 
-int stats_bootstrap_median_ratio(const double *a, size_t na, const double *b, size_t nb, double level,
-				 unsigned resamples, unsigned long long seed, double *low, double *high)
+int stats_bootstrap_point_ratio(const double *a, size_t na, const double *b, size_t nb, double quantile,
+				double level, unsigned resamples, unsigned long long seed, double *low, double *high)
 {
-	/* compare's bootstrap, with the sides swapped: median(a) / median(b) */
+	/* compare's bootstrap, with the sides swapped: point(a) / point(b) */
 	struct ratio_ci ci;
-	if (na < 2 || nb < 2 || resamples < 10 || stats_bootstrap_ratio(b, nb, a, na, resamples, level, seed, &ci) < 0)
+	if (na < 2 || nb < 2 || resamples < 10 ||
+	    stats_bootstrap_ratio(b, nb, a, na, quantile, resamples, level, seed, &ci) < 0)
 		return -1;
 	*low = ci.low;
 	*high = ci.high;
@@ -239,7 +442,10 @@ json_t *stats_to_json(const struct stats *s)
 		if (stats_is_outlier(s, s->runs[i]))
 			json_array_append_new(outl, json_integer((json_int_t)i));
 	int has = s->n >= 3, is95 = has && s->ci_level >= STATS_CI_TARGET;
-	json_t *j = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "median", num(s->median), "mean",
+	char name[32];
+	json_t *j = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "statistic",
+			      stats_statistic_name(s->quantile, name, sizeof(name)), "value", num(s->point), "median",
+			      num(s->median), "mean",
 			      num(s->mean), "stddev", num(s->stddev), "min", num(s->min), "max", num(s->max), "mad",
 			      num(s->mad), "cv", num(s->cv), "outliers", outl, "runs", runs);
 	json_object_set_new(j, "ci", has ? json_pack("[o,o]", num(s->ci_low), num(s->ci_high)) : json_null());
@@ -264,7 +470,10 @@ int stats_from_json(struct stats *s, const json_t *j)
 	double *v = xmalloc((n ? n : 1) * sizeof(double));
 	for (size_t i = 0; i < n; i++)
 		v[i] = json_number_value(json_array_get(runs, i));
-	stats_compute(s, v, n);
+	double quantile;
+	if (stats_statistic_parse(json_string_value(json_object_get(j, "statistic")), &quantile) < 0)
+		quantile = 0.5;
+	stats_compute_at(s, v, n, quantile);
 	free(v);
 	return 0;
 }
@@ -293,10 +502,10 @@ static int all_positive(const double *v, size_t n)
 	return n > 0;
 }
 
-static double sample_median(double *v, size_t n)
+static double sample_point(double *v, size_t n, double quantile)
 {
 	qsort(v, n, sizeof(double), cmp_double);
-	return median_sorted(v, n);
+	return point_sorted(v, n, quantile);
 }
 
 /* The percentiles of the resampled ratios at (1 -+ confidence) / 2. */
@@ -315,8 +524,8 @@ static void percentile_interval(double *ratios, unsigned r, double confidence, s
 		out->high = out->ratio;
 }
 
-int stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, unsigned resamples,
-			  double confidence, uint64_t seed, struct ratio_ci *out)
+int stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, double quantile,
+			  unsigned resamples, double confidence, uint64_t seed, struct ratio_ci *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (!all_positive(a, na) || !all_positive(b, nb) || !resamples)
@@ -327,14 +536,14 @@ int stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb
 	double *ratios = xmalloc(resamples * sizeof(double));
 	memcpy(wa, a, na * sizeof(double));
 	memcpy(wb, b, nb * sizeof(double));
-	out->ratio = sample_median(wb, nb) / sample_median(wa, na);
+	out->ratio = sample_point(wb, nb, quantile) / sample_point(wa, na, quantile);
 	uint64_t st = seed ? seed : 1;
 	for (unsigned r = 0; r < resamples; r++) {
 		for (size_t i = 0; i < na; i++)
 			wa[i] = a[rng_index(&st, na)];
 		for (size_t i = 0; i < nb; i++)
 			wb[i] = b[rng_index(&st, nb)];
-		ratios[r] = sample_median(wb, nb) / sample_median(wa, na);
+		ratios[r] = sample_point(wb, nb, quantile) / sample_point(wa, na, quantile);
 	}
 	percentile_interval(ratios, resamples, confidence, out);
 	free(wa);

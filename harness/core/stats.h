@@ -27,6 +27,26 @@
  * 1 - 2 P(K >= ceil(m/2)) (for even m the rerun's median is the mean of its
  * two middle runs, and the bound is conservative).  It needs 9 runs to reach
  * 95 % with [min, max]; below that rerun_level says what it reached.
+ *
+ * The statistic.  The figure a cell reports need not be the median: on a
+ * shared machine interference only ever adds time, and the share of runs
+ * it hits changes from one run of the suite to the next, so the median of
+ * a cell whose runs are half disturbed jumps between its fast and its slow
+ * runs, while a low quantile stays with the undisturbed ones (the minimum
+ * is the limit of that argument, as in Chen and Revels, "Robust
+ * benchmarking in noisy environments", 2016; it has no usable interval, see
+ * below).  A quantile q other than 1/2 is the order statistic X(r),
+ * r = max(1, ceil(q n)): p25 is X(5) of 17 runs, min is q = 0.  Both
+ * intervals exist for it with exact coverage, by the same arguments: the
+ * true quantile lies in [X(a), X(b)] when a <= B < b, B ~ Binomial(n, q);
+ * the rerun's X(r') (r' its rank among m runs) lies there unless at least
+ * r' of its runs fall below X(a) or fewer than r' below X(b), each count
+ * beta-binomial as above.  Ranks: each end takes half the error where it
+ * can; an end that cannot (the low end of a low quantile: with few runs,
+ * all of them may lie above it) stays at X(1) or X(n) and the other end
+ * gets what is left.  A low quantile needs more runs for 95 %: p25 13 for
+ * the rerun interval, p10 about 45; the minimum never gets there (a rerun's
+ * minimum is below this one's half the time).
  */
 #ifndef FLAGBENCH_STATS_H
 #define FLAGBENCH_STATS_H
@@ -38,18 +58,45 @@
 struct stats {
 	size_t n;
 	double *runs; /* in the order measured (owned) */
+	double quantile; /* the statistic: 0.5 the median, 0 the minimum, else X(ceil(q n)) */
+	double point;    /* its value: the figure the cell reports */
 	double median, mean, stddev, min, max;
 	double mad;    /* median absolute deviation (unscaled) */
 	double cv;     /* stddev / mean */
-	double ci_low, ci_high; /* interval of the median; equal to the median when n < 3 */
+	double ci_low, ci_high; /* interval of the statistic; equal to the point when n < 3 */
 	double ci_level;        /* its exact coverage, 0..1; 0 when n < 3 */
-	double rerun_low, rerun_high; /* where a rerun's median falls; the median when n < 3 */
+	double rerun_low, rerun_high; /* where a rerun's statistic falls; the point when n < 3 */
 	double rerun_level;           /* the chance that it does, 0..1; 0 when n < 3 */
 	size_t outliers;
 };
 
-/* Computes everything from runs[0..n); copies runs.  n may be 0. */
+/* Computes everything from runs[0..n) for the median; copies runs.  n may be 0. */
 void stats_compute(struct stats *s, const double *runs, size_t n);
+/* The same for the statistic at quantile q (0.5 the median, 0 the minimum). */
+void stats_compute_at(struct stats *s, const double *runs, size_t n, double quantile);
+/* The statistic the tables report unless --statistic says otherwise. */
+#define STATS_DEFAULT_STATISTIC "p25"
+/* "median" (0.5), "min" (0) or "pNN" with NN in (0, 100) (NN / 100; p50 is
+ * the median): 0 with *quantile set, -1 for anything else. */
+int stats_statistic_parse(const char *name, double *quantile);
+/* The name of a quantile, as parse reads it: "median", "min", "p25", "p12.5". */
+const char *stats_statistic_name(double quantile, char *buf, size_t len);
+/* The rank r (1-based) of the order statistic at quantile q of n runs; 0 for
+ * the median (not an order statistic when n is even). */
+size_t stats_quantile_rank(size_t n, double quantile);
+/* The ranks [*a, *b] of the interval of the true quantile q (q != 0.5) of n
+ * runs, by the rule above; returns its exact coverage (0 for n < 3). */
+double stats_quantile_ci(size_t n, double quantile, double target, size_t *a, size_t *b);
+/* The ranks [*a, *b] of the rerun interval of quantile q (q != 0.5): where
+ * the same statistic of m new runs falls; returns the exact chance that it
+ * does (0 for n < 3). */
+double stats_quantile_rerun(size_t n, size_t m, double quantile, double target, size_t *a, size_t *b);
+/* The exact chance that the statistic at quantile q of m new runs lies in
+ * [X(a), X(b)] of n runs (q != 0.5); 0 when a or b is out of range. */
+double stats_quantile_rerun_coverage(size_t n, size_t m, double quantile, size_t a, size_t b);
+/* The fewest runs (at least 3) whose rerun interval (m = n) of the
+ * statistic reaches target, searched up to limit; limit when none does. */
+size_t stats_runs_for_rerun(double quantile, double target, size_t limit);
 void stats_free(struct stats *s);
 #define STATS_CI_TARGET 0.95
 /* The ranks (1-based) of the interval of the median of n runs: the largest
@@ -57,7 +104,7 @@ void stats_free(struct stats *s);
 size_t stats_median_ci_rank(size_t n, double target, double *level);
 /* Exact coverage of [X(k), X(n+1-k)]: P(k <= B <= n-k), B ~ Binomial(n, 1/2). */
 double stats_median_coverage(size_t n, size_t k);
-/* Half-width of the CI relative to the median, in percent (0 for n < 3). */
+/* Half-width of the CI relative to the point, in percent (0 for n < 3). */
 double stats_ci_percent(const struct stats *s);
 /* Exact chance that the median of m new runs lies in [X(k), X(n+1-k)] of
  * n runs (the rerun interval above); 0 when k is out of range. */
@@ -65,17 +112,18 @@ double stats_rerun_coverage(size_t n, size_t m, size_t k);
 /* The largest k whose rerun coverage (m = n) reaches target, else 1;
  * *level gets its coverage (0 for n < 3). */
 size_t stats_rerun_rank(size_t n, double target, double *level);
-/* Half-width of the rerun interval relative to the median, in percent. */
+/* Half-width of the rerun interval relative to the point, in percent. */
 double stats_rerun_percent(const struct stats *s);
 int stats_is_outlier(const struct stats *s, double x);
-/* The percentile-bootstrap interval of median(a) / median(b) for two
+/* The percentile-bootstrap interval of point(a) / point(b) (the statistic
+ * at quantile q of each side) for two
  * independent samples (the speedup of two cells, from their runs): resamples
  * times, each side resampled with replacement; the generator is seeded with
  * seed, so the same runs always give the same interval.  0 with [*low,
  * *high] at the given level (0.95), -1 when a side has fewer than 2 runs or
  * a run is not positive.  The same bootstrap as stats_bootstrap_ratio. */
-int stats_bootstrap_median_ratio(const double *a, size_t na, const double *b, size_t nb, double level,
-				 unsigned resamples, unsigned long long seed, double *low, double *high);
+int stats_bootstrap_point_ratio(const double *a, size_t na, const double *b, size_t nb, double quantile,
+				double level, unsigned resamples, unsigned long long seed, double *low, double *high);
 #define STATS_BOOTSTRAP_RESAMPLES 1000
 /* splitmix64: the next number of a small seedable generator (resampling,
  * run.c's shuffled rounds); *state is the seed, then the state. */
@@ -87,10 +135,12 @@ void stats_shuffle(size_t *v, size_t n, unsigned long long *state);
 double stats_ratio_ci_percent(double a_percent, double b_percent);
 /* The ends of value +- ci_percent. */
 void stats_bounds(double value, double ci_percent, double *low, double *high);
-/* {"median","mean","stddev","min","max","mad","cv","ci":[lo,hi],"ci_level","ci_percent",
- *  "ci95":[lo,hi],"ci95_percent","rerun":[lo,hi],"rerun_level","rerun_percent",
- *  "outliers","runs":[]}: ci95 and ci95_percent are null unless ci_level
- *  reaches 95 %; ci and rerun are null under 3 runs. */
+/* {"statistic","value","median","mean","stddev","min","max","mad","cv","ci":[lo,hi],"ci_level",
+ *  "ci_percent","ci95":[lo,hi],"ci95_percent","rerun":[lo,hi],"rerun_level","rerun_percent",
+ *  "outliers","runs":[]}: value is the statistic's, and the intervals are
+ *  its; ci95 and ci95_percent are null unless ci_level reaches 95 %; ci and
+ *  rerun are null under 3 runs.  stats_from_json recomputes from the runs
+ *  with the statistic named there (the median where none is: older files). */
 json_t *stats_to_json(const struct stats *s);
 int stats_from_json(struct stats *s, const json_t *j);
 
@@ -99,16 +149,17 @@ int stats_from_json(struct stats *s, const json_t *j);
  * Resamples are drawn from a fixed-seed generator (xorshift64*), so the
  * same inputs and seed give the same interval on every machine. */
 struct ratio_ci {
-	double ratio;     /* median(b) / median(a), or the geometric mean of b[i]/a[i] when paired */
+	double ratio;     /* point(b) / point(a), or the geometric mean of b[i]/a[i] when paired */
 	double low, high; /* the interval at the confidence asked (0.95 for 95 %) */
 	size_t n_a, n_b;
 };
 
 /* Independent samples: each resample draws na values of a and nb values
- * of b with replacement and takes median(b*) / median(a*).  Returns -1
- * when a sample is empty or holds a value that is not > 0 (times, counts). */
-int stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, unsigned resamples,
-			  double confidence, uint64_t seed, struct ratio_ci *out);
+ * of b with replacement and takes point(b*) / point(a*), the statistic at
+ * quantile q (0.5 the median).  Returns -1 when a sample is empty or holds
+ * a value that is not > 0 (times, counts). */
+int stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, double quantile,
+			  unsigned resamples, double confidence, uint64_t seed, struct ratio_ci *out);
 /* Paired samples (a[i] and b[i] measured back to back, A B, B A, ...):
  * the geometric mean of the ratios b[i]/a[i] with a Student t interval of
  * the mean log ratio (n - 1 degrees of freedom), so drift that moves both

@@ -194,13 +194,13 @@ size_t model_legend(const struct mtable *t, const char *lines[MODEL_LEGEND_MAX])
 	size_t n = 0;
 	int value = t->fmt != MF_RATIO;
 	if (t->shown & SHOWN_CI)
-		lines[n++] = value ? "\xc2\xb1 is the half-width of the rerun interval, in percent: a rerun's median falls "
+		lines[n++] = value ? "\xc2\xb1 is the half-width of the rerun interval, in percent: a rerun's figure falls "
 				     "inside with 95 % probability (order statistics of the runs, exact and "
 				     "distribution-free for runs alike and independent); a figure without \xc2\xb1 has "
 				     "none (fewer than 3 runs)."
 				   : "\xc2\xb1 is the half-width of the 95 % bootstrap interval of the ratio of the two "
-				     "medians, from both cells' runs, in percent; none where either cell has too few runs "
-				     "for a 95 % interval of its own.";
+				     "cells' figures, from both cells' runs, in percent; none where either cell has too few "
+				     "runs for a 95 % interval of its own.";
 	if (t->shown & SHOWN_LOW_LEVEL)
 		lines[n++] = "(83%) after a \xc2\xb1: too few runs for 95 %; the interval's exact confidence is that level.";
 	if (t->shown & MARK_THROTTLED)
@@ -259,9 +259,13 @@ static struct src *cell_at(struct fsrc *f, const struct var *v, const char *conf
 static int own_value(json_t *j, double *v)
 {
 	json_t *s = json_object_get(j, "throughput_Bps");
-	json_t *med = json_object_get(json_is_object(s) ? s : json_object_get(j, "rate"), "median");
-	*v = json_number_value(med);
-	return json_is_number(med);
+	json_t *rate = json_is_object(s) ? s : json_object_get(j, "rate");
+	/* value: the run's statistic; median: runs written before it existed */
+	json_t *v_ = json_object_get(rate, "value");
+	if (!json_is_number(v_))
+		v_ = json_object_get(rate, "median");
+	*v = json_number_value(v_);
+	return json_is_number(v_);
 }
 
 /* The cell whose measurement c shows: itself, or the one it shares its binary with. */
@@ -316,7 +320,7 @@ static int time_stats(json_t *mj, struct stats *st)
 	json_t *t = json_object_get(mj, "time_s");
 	if (!json_is_array(json_object_get(t, "runs")) || stats_from_json(st, t) < 0)
 		return 0;
-	if (st->n && st->median > 0)
+	if (st->n && st->point > 0)
 		return 1;
 	stats_free(st);
 	return 0;
@@ -333,16 +337,16 @@ void model_rate_interval(struct mcell *x, const struct stats *st)
 	if (st->n < 3)
 		return;
 	/* the rerun interval: a published figure says where a rerun lands,
-	 * not only where the median is; the value is a rate, so the slow end
-	 * of the time is its low end */
-	x->lo = x->value * st->median / st->rerun_high;
-	x->hi = x->value * st->median / st->rerun_low;
+	 * not only where the statistic is; the value is a rate, so the slow
+	 * end of the time is its low end */
+	x->lo = x->value * st->point / st->rerun_high;
+	x->hi = x->value * st->point / st->rerun_low;
 	x->ci = 100 * (x->hi - x->lo) / 2 / x->value;
 	x->level = st->rerun_level;
 }
 
-/* A measured cell: value, the rerun interval of its median time from its
- * runs (none under 3 runs), marks. */
+/* A measured cell: value, the rerun interval of its statistic's time from
+ * its runs (none under 3 runs), marks. */
 static struct mcell value_cell(struct model *m, struct fsrc *f, struct src *c)
 {
 	if (!c)
@@ -367,7 +371,7 @@ static struct mcell value_cell(struct model *m, struct fsrc *f, struct src *c)
 
 /* a / b built from two cells; the interval by bootstrap from both cells'
  * runs where both have a 95 % interval of their own (the value is a rate, so
- * a / b = median time of b / median time of a, times the ratio of the units);
+ * a / b = time point of b / time point of a, times the ratio of the units);
  * † when either throttled, § when either missed its precision target; b's
  * own measurement against itself is exactly 1 with neither. */
 static struct mcell ratio_cell(struct model *m, struct fsrc *f, struct src *a, struct src *b)
@@ -385,13 +389,13 @@ static struct mcell ratio_cell(struct model *m, struct fsrc *f, struct src *a, s
 	if (ma == mb) {
 		x.marks = 0;
 	} else if (time_stats(ma, &sa)) {
-		/* a 95 % interval of the median on both sides (not the wider
-		 * rerun interval: the ratio is of the medians) */
+		/* a 95 % interval of the statistic on both sides (not the wider
+		 * rerun interval: the ratio is of the statistics) */
 		if (time_stats(mb, &sb)) {
-			double lo, hi, point = sb.median / sa.median;
+			double lo, hi, point = sb.point / sa.point;
 			if (sa.ci_level >= STATS_CI_TARGET && sb.ci_level >= STATS_CI_TARGET &&
-			    stats_bootstrap_median_ratio(sb.runs, sb.n, sa.runs, sa.n, STATS_CI_TARGET,
-							 STATS_BOOTSTRAP_RESAMPLES, 0x5eedULL, &lo, &hi) == 0) {
+			    stats_bootstrap_point_ratio(sb.runs, sb.n, sa.runs, sa.n, sa.quantile, STATS_CI_TARGET,
+							STATS_BOOTSTRAP_RESAMPLES, 0x5eedULL, &lo, &hi) == 0) {
 				x.lo = x.value * lo / point;
 				x.hi = x.value * hi / point;
 				x.ci = 100 * (x.hi - x.lo) / 2 / x.value;
@@ -777,6 +781,16 @@ static void answer(struct model *m, struct mfamily *fam, const struct mtable *t,
 		 n, won[2 * best[1] + 1], count[1], n, real, n);
 }
 
+/* "median", "minimum", "lower quartile (p25)", "p10": how a title names the run's statistic. */
+static const char *statistic_words(struct model *m, const char *name)
+{
+	if (!strcmp(name, "min"))
+		return "minimum";
+	if (!strcmp(name, "p25"))
+		return "lower quartile (p25)";
+	return own(m, "%s", name);
+}
+
 static void one_run_family(struct model *m, struct mfamily *fam, struct fsrc *f, const char *against)
 {
 	int perop = per_op(f->unit), hasbase = 0;
@@ -786,13 +800,15 @@ static void one_run_family(struct model *m, struct mfamily *fam, struct fsrc *f,
 	shares(t);
 	if (!emulated)
 		answer(m, fam, t, 0);
+	const char *stat = statistic_words(m, f->run->statistic);
 	finish_table(fam, t,
-		     own(m, "%s (%s): %s, median", f->title, f->name,
+		     own(m, "%s (%s): %s, %s", f->title, f->name,
 			 perop ? "time per operation (usec/op, lower is faster)"
-			 : strcmp(f->kind, "compute") ? "throughput" : "work per second"),
-		     perop ? own(m, "Microseconds per operation (usec/op: 10^6 divided by the median %s), lower is faster.", f->unit)
-		     : strcmp(f->kind, "compute") ? "Output bytes per second (1024-based: MiB/s, GiB/s), median of the timed runs."
-						  : own(m, "Work per second (%s), median of the timed runs.", f->unit));
+			 : strcmp(f->kind, "compute") ? "throughput" : "work per second",
+			 stat),
+		     perop ? own(m, "Microseconds per operation (usec/op: 10^6 divided by the %s), from the %s of the timed runs, lower is faster.", f->unit, stat)
+		     : strcmp(f->kind, "compute") ? own(m, "Output bytes per second (1024-based: MiB/s, GiB/s), from the %s of the timed runs.", stat)
+						  : own(m, "Work per second (%s), from the %s of the timed runs.", f->unit, stat));
 	for (size_t v = 0; v < f->nvars; v++)
 		hasbase |= f->baseline && !f->vars[v].ref && !strcmp(f->vars[v].name, f->baseline);
 	if (hasbase)
@@ -878,14 +894,24 @@ static void merged_family(struct model *m, struct mfamily *fam, struct fsrc *all
 				if (r == rows.nvars && c->ref == pass % 2 && (count < 2) == pass / 2)
 					rows.vars[rows.nvars++] = (struct var){ c->variant, c->config, 0 };
 			}
+	/* the statistic of the figures: one for all runs, or each run's named */
+	const char *stat = own(m, "from the %s of each cell's runs", statistic_words(m, fs[0].run->statistic));
+	for (size_t k = 1; k < nr; k++)
+		if (strcmp(fs[k].run->statistic, fs[0].run->statistic)) {
+			stat = "from each run's own statistic, not alike:";
+			for (size_t j = 0; j < nr; j++)
+				stat = own(m, "%s%s %s %s", stat, j ? "," : "", labels[j], statistic_words(m, fs[j].run->statistic));
+			break;
+		}
 	for (int sp = 0; sp <= 1; sp++) {
 		struct mtable *t = table(m, fam, &rows, sp ? "speedup" : "throughput", sp ? MF_RATIO : MF_VALUE, labels, nr, 1,
 					 across_fn, sp ? "" : NULL);
 		t->col2 = "config";
 		t->unit = sp ? "x" : fs[0].unit;
 		finish_table(fam, t, own(m, "%s: %s on each machine", fam->title, sp ? "speedup against the baseline" : "throughput"),
-			     "Cells are matched by family, variant and build configuration; rows found in one run only come "
-			     "last. Speedup is against the family baseline built the same way on the same machine.");
+			     own(m, "Cells are matched by family, variant and build configuration; rows found in one run only "
+				    "come last. Speedup is against the family baseline built the same way on the same machine. "
+				    "Figures %s.", stat));
 	}
 }
 
@@ -918,6 +944,7 @@ int model_load(struct model *m, char **paths, size_t n, const char *against)
 			one_march(r->root, 1);
 		const char *prof = str(run, "cpu_profile"), *cpu = str(json_object_get(r->root, "host"), "cpu_model");
 		r->id = str(run, "id") ? str(run, "id") : "";
+		r->statistic = str(run, "statistic") ? str(run, "statistic") : "median";
 		r->label = prof && strcmp(prof, "host") ? prof : cpu ? cpu : *r->id ? r->id : "unknown";
 		r->slug = slugs[k] = slug(m, *r->id ? r->id : "run", slugs, k);
 		json_array_foreach(json_object_get(r->root, "cells"), i, c) {

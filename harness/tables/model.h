@@ -15,10 +15,11 @@
  * left out.
  *
  * A cell has a state, a value, its interval and the level that interval
- * reaches (from the runs in time_s, through stats.h: the order-statistic
- * interval of the median, its exact coverage, none under 3 runs; a ratio:
- * the bootstrap interval of the ratio of the two medians, from both cells'
- * runs, only where both cells' own intervals reach 95 %), marks (throttled:
+ * reaches (from the runs in time_s, through stats.h: the rerun interval
+ * of the run's statistic, the median or a low quantile, its exact coverage,
+ * none under 3 runs; a ratio: the bootstrap interval of the ratio of the
+ * two cells' statistics, from both cells' runs, only where both cells'
+ * own intervals reach 95 %), marks (throttled:
  * yes; warnings other than that; the precision target not reached) and, in throughput tables, the heatmap share of
  * its row's best, the same for cells whose intervals overlap.  The answer,
  * printed first: per variant the fastest configuration, its margin over the
@@ -78,6 +79,7 @@ struct mfamily {
 struct mrun {
 	json_t *root;
 	const char *path, *label, *slug, *id;
+	const char *statistic; /* run.statistic: what each figure is (stats.h); "median" for older runs */
 	size_t ncells, nok;
 };
 

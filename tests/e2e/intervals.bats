@@ -29,7 +29,7 @@ measured='.cells[] | select(.status == "ok" and .same_binary_as == null)'
 
 @test "--runs alone: exactly that many, the level it reaches, never called 95 %" {
     out="$BATS_TEST_TMPDIR/r"
-    run "$FLAGBENCH" run --dry-run --no-render --suite smoke --runs 3 --out "$out"
+    run "$FLAGBENCH" run --dry-run --no-render --suite smoke --runs 3 --statistic median --out "$out"
     [ "$status" -eq 0 ]
     r="$out/results.json"
     jqr "all($measured; (.time_s.runs | length) == 3 and .time_s.ci_level == 0.75 and .time_s.ci95_percent == null
@@ -49,6 +49,67 @@ measured='.cells[] | select(.status == "ok" and .same_binary_as == null)'
     run "$FLAGBENCH" tables --format json "$out"
     jq -e '[.families[].tables[] | select(.name == "throughput") | .rows[].cells[] | select(.state == "ok")]
         | all((.ci_level - 0.6 | fabs) < 1e-9 and .ci95_percent == null)' <<<"$output"
+}
+
+@test "the statistic: p25 by default, its order statistic and exact levels; --statistic median|min|pNN; bad names exit 2" {
+    out="$BATS_TEST_TMPDIR/r"
+    run "$FLAGBENCH" run --dry-run --no-render --suite smoke --runs 3 --out "$out"
+    [ "$status" -eq 0 ]
+    r="$out/results.json"
+    jqr '.run.statistic == "p25"' "$r"
+    # p25 of 3 runs is the fastest (rank ceil(0.75) = 1): the interval of the
+    # true quartile misses when all 3 runs lie above it (0.75^3) or all below
+    # (0.25^3): 1 - 0.421875 - 0.015625 = 0.5625
+    jqr "all($measured; .time_s.statistic == \"p25\" and .time_s.value == (.time_s.runs | min)
+        and (.time_s.ci_level - 0.5625 | fabs) < 1e-9 and .time_s.rerun_level < 0.5
+        and .throughput_Bps.statistic == \"p25\" and (.throughput_Bps.value - .bytes / .time_s.value | fabs) < 1e-3 * .throughput_Bps.value
+        and .throughput_Bps.median <= .throughput_Bps.value)" "$r"
+    run "$FLAGBENCH" tables --format md "$out"
+    grep -qF 'throughput, lower quartile (p25)' <<<"$output"
+    grep -qF 'from the lower quartile (p25) of the timed runs' <<<"$output"
+    # 20 runs: X(5), and a rerun interval that reaches 95 % (stats.h: p25 needs 13)
+    run "$FLAGBENCH" run --dry-run --no-render --suite smoke --runs 20 --out "$BATS_TEST_TMPDIR/r20"
+    [ "$status" -eq 0 ]
+    jqr "all($measured; .time_s.value == (.time_s.runs | sort | .[4]) and .time_s.rerun_level >= 0.95
+        and .time_s.rerun[0] <= .time_s.value and .time_s.value <= .time_s.rerun[1])" "$BATS_TEST_TMPDIR/r20/results.json"
+    # the default precision target takes at least the 13 runs p25 needs
+    run "$FLAGBENCH" run --dry-run --no-render --suite smoke --out "$BATS_TEST_TMPDIR/rp"
+    jqr "all($measured; (.time_s.runs | length) >= 13 and .time_s.rerun_level >= 0.95 and .precision.status == \"reached\")" "$BATS_TEST_TMPDIR/rp/results.json"
+    for s in median min p10 p12.5; do
+        run "$FLAGBENCH" run --dry-run --no-render --suite smoke --runs 8 --statistic "$s" --out "$BATS_TEST_TMPDIR/$s"
+        [ "$status" -eq 0 ]
+        jqr ".run.statistic == \"$s\" and all($measured; .time_s.statistic == \"$s\")" "$BATS_TEST_TMPDIR/$s/results.json"
+    done
+    jqr "all($measured; .time_s.value == .time_s.median)" "$BATS_TEST_TMPDIR/median/results.json"
+    jqr "all($measured; .time_s.value == .time_s.min and .time_s.rerun_level < 0.6)" "$BATS_TEST_TMPDIR/min/results.json"
+    jqr "all($measured; .time_s.value == (.time_s.runs | min))" "$BATS_TEST_TMPDIR/p10/results.json"
+    # a resumed run keeps the statistic its journal was measured with
+    run "$FLAGBENCH" run --dry-run --no-render --suite smoke --runs 3 --statistic median --resume "$out"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"cannot resume"*"it reports the p25"* ]]
+    for bad in p0 p100 p-5 pp25 mean p25x ""; do
+        run "$FLAGBENCH" run --dry-run --suite smoke --statistic "$bad"
+        [ "$status" -eq 2 ]
+        [[ "$output" == *"--statistic must be median, min or pNN"* ]]
+    done
+    run "$FLAGBENCH" compare --statistic mean "$out" "$out"
+    [ "$status" -eq 2 ]
+}
+
+@test "a slow cell overruns its budget up to 4 times for the runs a 95 % interval needs, no further" {
+    out="$BATS_TEST_TMPDIR/r"
+    # the dry run spends its made-up times (0.11 to 0.27 s a run): 13 runs of
+    # the fast cells fit in 4 x 0.5 s, the slow ones stop when 2 s are spent
+    run "$FLAGBENCH" run --dry-run --no-render --suite smoke --cell-budget 0.5 --out "$out"
+    [ "$status" -eq 0 ]
+    r="$out/results.json"
+    jqr "all($measured; .precision.spent_s <= 2 + .time_s.max and .precision.budget_s == 0.5)" "$r"
+    jqr "all($measured; (.time_s.runs | length) >= 13 or .precision.spent_s >= 2)" "$r"
+    jqr "[$measured | select((.time_s.runs | length) >= 13 and .precision.spent_s > 0.5)] | length > 0" "$r"
+    jqr "[$measured | select((.time_s.runs | length) < 13)] | length > 0" "$r"
+    # a budget ample for both: every cell stops at the 13 runs p25 needs, its target reached
+    run "$FLAGBENCH" run --dry-run --no-render --suite smoke --cell-budget 10 --out "$BATS_TEST_TMPDIR/r10"
+    jqr "all($measured; (.time_s.runs | length) == 13 and .precision.status == \"reached\")" "$BATS_TEST_TMPDIR/r10/results.json"
 }
 
 @test "a precision target out of reach: --max-runs ends it, the cell is marked §" {
@@ -85,6 +146,7 @@ measured='.cells[] | select(.status == "ok" and .same_binary_as == null)'
     grep -qE '^cells measured in both runs: [0-9]+$' <<<"$output"
     # the mock executor repeats itself exactly
     grep -qE '^within 5 %: [0-9]+ \(100 %\)$' <<<"$output"
-    grep -qE '^run-1 intervals holding run 2 median: [0-9]+ \(100 %\)$' <<<"$output"
+    grep -qE '^run-1 intervals holding run 2 figure: [0-9]+ \(100 %\)$' <<<"$output"
+    grep -qxF 'statistic: p25 in run 1, p25 in run 2' <<<"$output"
     grep -qF 'worst cells' <<<"$output"
 }

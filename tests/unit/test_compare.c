@@ -21,7 +21,7 @@ static void test_bootstrap_identical(void **state)
 {
 	(void)state;
 	struct ratio_ci r;
-	assert_int_equal(stats_bootstrap_ratio(tight, 8, tight, 8, 5000, 0.95, 1, &r), 0);
+	assert_int_equal(stats_bootstrap_ratio(tight, 8, tight, 8, 0.5, 5000, 0.95, 1, &r), 0);
 	assert_true(fabs(r.ratio - 1) < 1e-12);
 	assert_true(r.low <= 1 && r.high >= 1);
 	assert_true(r.low > 0.99 && r.high < 1.01);
@@ -36,9 +36,9 @@ static void test_bootstrap_deterministic(void **state)
 	for (int i = 0; i < 8; i++)
 		b[i] = tight[(i * 3) % 8] * 1.1;
 	struct ratio_ci r1, r2, r3;
-	stats_bootstrap_ratio(tight, 8, b, 8, 2000, 0.95, 42, &r1);
-	stats_bootstrap_ratio(tight, 8, b, 8, 2000, 0.95, 42, &r2);
-	stats_bootstrap_ratio(tight, 8, b, 8, 2000, 0.95, 7, &r3);
+	stats_bootstrap_ratio(tight, 8, b, 8, 0.5, 2000, 0.95, 42, &r1);
+	stats_bootstrap_ratio(tight, 8, b, 8, 0.5, 2000, 0.95, 42, &r2);
+	stats_bootstrap_ratio(tight, 8, b, 8, 0.5, 2000, 0.95, 7, &r3);
 	/* the same seed, the same interval, bit for bit */
 	assert_memory_equal(&r1, &r2, sizeof(r1));
 	assert_true(fabs(r1.ratio - 1.1) < 1e-9);
@@ -53,7 +53,7 @@ static void test_bootstrap_noisy_is_wide(void **state)
 	const double a[] = { 1.0, 1.3, 0.8, 1.2, 0.9 };
 	const double b[] = { 1.1, 1.4, 0.85, 1.35, 1.0 };
 	struct ratio_ci r;
-	assert_int_equal(stats_bootstrap_ratio(a, 5, b, 5, 5000, 0.95, 1, &r), 0);
+	assert_int_equal(stats_bootstrap_ratio(a, 5, b, 5, 0.5, 5000, 0.95, 1, &r), 0);
 	assert_true(r.low < 1.0 && r.high > 1.2);
 }
 
@@ -62,8 +62,8 @@ static void test_bootstrap_errors(void **state)
 	(void)state;
 	const double bad[] = { 1.0, 0.0 };
 	struct ratio_ci r;
-	assert_int_equal(stats_bootstrap_ratio(tight, 8, bad, 2, 100, 0.95, 1, &r), -1);
-	assert_int_equal(stats_bootstrap_ratio(tight, 0, tight, 8, 100, 0.95, 1, &r), -1);
+	assert_int_equal(stats_bootstrap_ratio(tight, 8, bad, 2, 0.5, 100, 0.95, 1, &r), -1);
+	assert_int_equal(stats_bootstrap_ratio(tight, 0, tight, 8, 0.5, 100, 0.95, 1, &r), -1);
 	assert_int_equal(stats_paired_ratio_t(tight, bad, 2, 0.95, &r), -1);
 }
 
@@ -80,7 +80,7 @@ static void test_paired_ratio_t(void **state)
 	assert_int_equal(stats_paired_ratio_t(a, b, 6, 0.95, &p), 0);
 	assert_true(fabs(p.ratio - 1.101) < 0.001);
 	assert_true(p.low > 1.099 && p.high < 1.103);
-	stats_bootstrap_ratio(a, 6, b, 6, 5000, 0.95, 1, &u);
+	stats_bootstrap_ratio(a, 6, b, 6, 0.5, 5000, 0.95, 1, &u);
 	assert_true(u.low < 1.0); /* unpaired, the drift swamps the 10 % */
 	/* 5 pairs with log ratios 0.1 -+ 0.05: the t interval worked out by hand */
 	const double x[] = { 1, 1, 1, 1, 1 };
@@ -198,7 +198,7 @@ static void test_compare_runs(void **state)
 	const double sa[] = { 1, 1, 1, 1, 1 }, sb[] = { 1, 1.10, 0.8, 1, 0 };
 	const double ia[] = { 100, 100, 100, 100, 100 }, ib[] = { 100, 101, 100, 100, 0 };
 	json_t *a = make_run("A", ids_a, sa, ia, 5), *b = make_run("B", ids_b, sb, ib, 5);
-	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1 };
+	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1, NULL };
 	struct comparison c;
 	compare_runs(a, b, &o, &c);
 	assert_int_equal(c.n, 4);
@@ -232,6 +232,53 @@ static void test_compare_runs(void **state)
 	json_decref(b);
 }
 
+/* Interference that slows a different share of the runs on each side: the
+ * median moves, the lower quartile (NEW's run.statistic) does not. */
+static void test_compare_statistic(void **state)
+{
+	(void)state;
+	const double base_runs[] = { 1.000, 1.502, 1.002, 1.498, 0.998, 1.501, 1.001, 1.499 };
+	const double new_runs[] = { 1.000, 1.502, 1.002, 1.498, 1.500, 1.501, 1.001, 1.499 };
+	json_t *ra = json_array(), *rb = json_array();
+	for (size_t k = 0; k < 8; k++) {
+		json_array_append_new(ra, json_real(base_runs[k]));
+		json_array_append_new(rb, json_real(new_runs[k]));
+	}
+	json_t *a = json_pack("{s:s, s:{s:s, s:s}, s:[{s:s, s:s, s:i, s:{s:o}}]}", "schema", "flagbench-results/1", "run",
+			      "id", "A", "cpu_profile", "host", "cells", "id", "c", "status", "ok", "size", 1000, "time_s",
+			      "runs", ra);
+	json_t *b = json_pack("{s:s, s:{s:s, s:s, s:s}, s:[{s:s, s:s, s:i, s:{s:o}}]}", "schema", "flagbench-results/1",
+			      "run", "id", "B", "cpu_profile", "host", "statistic", "p25", "cells", "id", "c", "status",
+			      "ok", "size", 1000, "time_s", "runs", rb);
+	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1, NULL };
+	struct comparison c;
+	compare_runs(a, b, &o, &c);
+	/* p25 of 8 runs is X(2): a fast run on both sides */
+	assert_float_equal(c.quantile, 0.25, 0);
+	assert_float_equal(c.cells[0].base_value, 1.000, 1e-12);
+	assert_float_equal(c.cells[0].new_value, 1.001, 1e-12);
+	assert_true(fabs(c.cells[0].ci.ratio - 1.001) < 1e-9);
+	json_t *j = compare_to_json(&c);
+	assert_string_equal(json_string_value(json_object_get(j, "statistic")), "p25");
+	json_decref(j);
+	comparison_free(&c);
+	/* --statistic median: the share of slow runs decides */
+	o.statistic = "median";
+	compare_runs(a, b, &o, &c);
+	assert_float_equal(c.cells[0].base_value, (1.002 + 1.498) / 2, 1e-12);
+	assert_float_equal(c.cells[0].new_value, (1.498 + 1.499) / 2, 1e-12);
+	assert_true(c.cells[0].ci.ratio > 1.19);
+	comparison_free(&c);
+	/* a NEW without run.statistic (older runs) is compared by the median */
+	o.statistic = NULL;
+	json_object_del(json_object_get(b, "run"), "statistic");
+	compare_runs(a, b, &o, &c);
+	assert_float_equal(c.quantile, 0.5, 0);
+	comparison_free(&c);
+	json_decref(a);
+	json_decref(b);
+}
+
 /* The same sha256 and argv on both sides: a note, the verdict kept. */
 static void test_identical_binary(void **state)
 {
@@ -247,7 +294,7 @@ static void test_identical_binary(void **state)
 		json_object_set_new(ca, "argv", json_pack("[s]", "1000"));
 		json_object_set_new(cb, "argv", json_pack("[s]", i == 3 ? "2000" : "1000"));
 	}
-	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1 };
+	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1, NULL };
 	struct comparison c;
 	compare_runs(a, b, &o, &c);
 	const struct cell_cmp *same = find(&c, "same"), *slow = find(&c, "slow");
@@ -285,7 +332,7 @@ static void test_confirm_json(void **state)
 	const char *ids[] = { "slow" };
 	const double sa[] = { 1 }, sb[] = { 1.10 }, in[] = { 100 };
 	json_t *a = make_run("A", ids, sa, in, 1), *b = make_run("B", ids, sb, in, 1);
-	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1 };
+	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1, NULL };
 	struct comparison c;
 	compare_runs(a, b, &o, &c);
 	c.confirm_rounds = 5;
@@ -328,7 +375,7 @@ int main(void)
 		cmocka_unit_test(test_bootstrap_identical), cmocka_unit_test(test_bootstrap_deterministic),
 		cmocka_unit_test(test_bootstrap_noisy_is_wide), cmocka_unit_test(test_bootstrap_errors),
 		cmocka_unit_test(test_paired_ratio_t),    cmocka_unit_test(test_verdicts),
-		cmocka_unit_test(test_compare_runs),        cmocka_unit_test(test_metric_parse),
+		cmocka_unit_test(test_compare_runs), cmocka_unit_test(test_compare_statistic),        cmocka_unit_test(test_metric_parse),
 		cmocka_unit_test(test_t_critical),          cmocka_unit_test(test_confirm_level),
 		cmocka_unit_test(test_identical_binary),    cmocka_unit_test(test_confirm_json),
 	};

@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <gsl/gsl_cdf.h>
+
 #include "stats.h"
 
 static unsigned long long rng = 42;
@@ -211,7 +213,7 @@ static void test_bootstrap_ratio(void **state)
 				b[k] = lognormal(0.25);
 			}
 			double lo, hi;
-			assert_int_equal(stats_bootstrap_median_ratio(a, n, b, n, 0.95, STATS_BOOTSTRAP_RESAMPLES, t, &lo,
+			assert_int_equal(stats_bootstrap_point_ratio(a, n, b, n, 0.5, 0.95, STATS_BOOTSTRAP_RESAMPLES, t, &lo,
 								      &hi), 0);
 			held += lo <= ratio && ratio <= hi;
 		}
@@ -223,11 +225,128 @@ static void test_bootstrap_ratio(void **state)
 	}
 	/* the same runs and seed: the same interval */
 	double a[] = { 1, 1.1, 0.9, 1.05, 0.95, 1.02 }, b[] = { 2, 2.2, 1.9, 2.1, 1.95, 2.05 }, l1, h1, l2, h2;
-	assert_int_equal(stats_bootstrap_median_ratio(a, 6, b, 6, 0.95, 1000, 1, &l1, &h1), 0);
-	assert_int_equal(stats_bootstrap_median_ratio(a, 6, b, 6, 0.95, 1000, 1, &l2, &h2), 0);
+	assert_int_equal(stats_bootstrap_point_ratio(a, 6, b, 6, 0.5, 0.95, 1000, 1, &l1, &h1), 0);
+	assert_int_equal(stats_bootstrap_point_ratio(a, 6, b, 6, 0.5, 0.95, 1000, 1, &l2, &h2), 0);
 	assert_true(l1 == l2 && h1 == h2);
 	assert_true(l1 <= 1.01 / 2.025 && 1.01 / 2.025 <= h1);
-	assert_int_equal(stats_bootstrap_median_ratio(a, 1, b, 6, 0.95, 1000, 1, &l1, &h1), -1);
+	assert_int_equal(stats_bootstrap_point_ratio(a, 1, b, 6, 0.5, 0.95, 1000, 1, &l1, &h1), -1);
+}
+
+/* The statistic at quantile q: how often the interval of n draws holds the
+ * true quantile, and how often the rerun interval holds the same statistic
+ * of n more draws (stats.h). */
+static void quantile_holds(size_t n, double q, double sigma, unsigned trials, double *ci_held, double *ci_level,
+			   double *rerun_held, double *rerun_level)
+{
+	/* the true quantile of exp(sigma Z): exp(sigma z_q), z_q of the standard normal */
+	double truth = exp(sigma * gsl_cdf_ugaussian_Pinv(q));
+	double *v = malloc(n * sizeof(double)), *w = malloc(n * sizeof(double));
+	unsigned ci = 0, rr = 0;
+	for (unsigned t = 0; t < trials; t++) {
+		for (size_t i = 0; i < n; i++) {
+			v[i] = lognormal(sigma);
+			w[i] = lognormal(sigma);
+		}
+		struct stats s, r;
+		stats_compute_at(&s, v, n, q);
+		stats_compute_at(&r, w, n, q);
+		ci += s.ci_low <= truth && truth <= s.ci_high;
+		rr += s.rerun_low <= r.point && r.point <= s.rerun_high;
+		*ci_level = s.ci_level;
+		*rerun_level = s.rerun_level;
+		stats_free(&s);
+		stats_free(&r);
+	}
+	free(v);
+	free(w);
+	*ci_held = (double)ci / trials;
+	*rerun_held = (double)rr / trials;
+}
+
+/* The same table for the lower quartile (the default statistic) and the
+ * 10th percentile: the levels are exact, so the held shares must match them
+ * from both sides, not only reach them. */
+static void test_quantile_coverage_by_run_count(void **state)
+{
+	(void)state;
+	const size_t counts[] = { 3, 5, 9, 13, 17, 20, 30, 50 };
+	const double quantiles[] = { 0.25, 0.1 };
+	const unsigned trials = 4000;
+	rng = 4242;
+	for (size_t k = 0; k < 2; k++) {
+		printf("p%g: coverage by run count, %u lognormal samples each (sigma 0.25 / sigma 1)\n",
+		       quantiles[k] * 100, trials);
+		printf("  runs | rank | quantile: level  held          | rerun: level  held\n");
+		for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+			double ca, cb, cl, ra, rb, rl;
+			quantile_holds(counts[i], quantiles[k], 0.25, trials, &ca, &cl, &ra, &rl);
+			quantile_holds(counts[i], quantiles[k], 1.0, trials, &cb, &cl, &rb, &rl);
+			printf("  %4zu | %4zu | %14.2f%%  %5.2f%% %5.2f%% | %11.2f%%  %5.2f%% %5.2f%%\n", counts[i],
+			       stats_quantile_rank(counts[i], quantiles[k]), 100 * cl, 100 * ca, 100 * cb, 100 * rl,
+			       100 * ra, 100 * rb);
+			/* four standard errors of a share of `trials` at the stated level */
+			double tc = 4 * sqrt(cl * (1 - cl) / trials), tr = 4 * sqrt(rl * (1 - rl) / trials);
+			assert_true(fabs(ca - cl) <= tc && fabs(cb - cl) <= tc);
+			assert_true(fabs(ra - rl) <= tr && fabs(rb - rl) <= tr);
+		}
+	}
+}
+
+/* Names, ranks, exact levels and the runs each statistic needs. */
+static void test_statistic(void **state)
+{
+	(void)state;
+	double q;
+	char buf[32];
+	struct { const char *name; double q; } ok[] = { { "median", 0.5 }, { "min", 0 }, { "p25", 0.25 },
+						       { "p10", 0.1 }, { "p12.5", 0.125 }, { "p99", 0.99 } };
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		assert_int_equal(stats_statistic_parse(ok[i].name, &q), 0);
+		assert_float_equal(q, ok[i].q, 1e-12);
+		assert_string_equal(stats_statistic_name(q, buf, sizeof(buf)), ok[i].name);
+	}
+	assert_int_equal(stats_statistic_parse("p50", &q), 0);
+	assert_string_equal(stats_statistic_name(q, buf, sizeof(buf)), "median");
+	const char *bad[] = { "p0", "p100", "p-5", "p", "pp25", "p25x", "mean", "", "p nan", "pinf" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(stats_statistic_parse(bad[i], &q), -1);
+	assert_int_equal(stats_statistic_parse(NULL, &q), -1);
+	/* ranks: ceil(q n), at least 1; none for the median */
+	assert_int_equal(stats_quantile_rank(20, 0.25), 5);
+	assert_int_equal(stats_quantile_rank(17, 0.25), 5);
+	assert_int_equal(stats_quantile_rank(3, 0.25), 1);
+	assert_int_equal(stats_quantile_rank(9, 0), 1);
+	assert_int_equal(stats_quantile_rank(9, 0.5), 0);
+	/* p25 of 3 runs: misses when all 3 lie above the quartile or all below */
+	size_t a, b;
+	assert_float_equal(stats_quantile_ci(3, 0.25, STATS_CI_TARGET, &a, &b), 1 - pow(0.75, 3) - pow(0.25, 3), 1e-12);
+	assert_true(a == 1 && b == 3);
+	/* a rerun's minimum lies below this one's with chance n / 2n = 1/2 */
+	assert_float_equal(stats_quantile_rerun_coverage(9, 9, 0, 1, 9), 0.5 - 9.0 * 8 * 7 * 6 * 5 * 4 * 3 * 2 / (18.0 * 17 * 16 * 15 * 14 * 13 * 12 * 11 * 10), 1e-12);
+	/* the runs a 95 % rerun interval needs: the median 9, p25 13, the minimum never */
+	assert_int_equal(stats_runs_for_rerun(0.5, STATS_CI_TARGET, 1000), 9);
+	assert_int_equal(stats_runs_for_rerun(0.25, STATS_CI_TARGET, 1000), 13);
+	assert_int_equal(stats_runs_for_rerun(0, STATS_CI_TARGET, 200), 200);
+	/* the rerun interval holds the point and reaches its level at 13 runs */
+	double v[13];
+	for (size_t i = 0; i < 13; i++)
+		v[i] = 1 + 0.01 * (double)((i * 7) % 13);
+	struct stats s;
+	stats_compute_at(&s, v, 13, 0.25);
+	assert_float_equal(s.point, 1.03, 1e-12); /* X(4) of 1.00 .. 1.12 */
+	assert_true(s.rerun_level >= STATS_CI_TARGET && s.rerun_low <= s.point && s.point <= s.rerun_high);
+	assert_float_equal(s.median, 1.06, 1e-12);
+	json_t *j = stats_to_json(&s);
+	assert_string_equal(json_string_value(json_object_get(j, "statistic")), "p25");
+	assert_float_equal(json_number_value(json_object_get(j, "value")), 1.03, 1e-12);
+	struct stats back;
+	assert_int_equal(stats_from_json(&back, j), 0);
+	assert_float_equal(back.quantile, 0.25, 0);
+	assert_float_equal(back.point, s.point, 0);
+	assert_float_equal(back.rerun_low, s.rerun_low, 0);
+	json_decref(j);
+	stats_free(&back);
+	stats_free(&s);
 }
 
 int main(void)
@@ -237,6 +356,8 @@ int main(void)
 		cmocka_unit_test(test_coverage_by_run_count),
 		cmocka_unit_test(test_rerun_levels),
 		cmocka_unit_test(test_bootstrap_ratio),
+		cmocka_unit_test(test_quantile_coverage_by_run_count),
+		cmocka_unit_test(test_statistic),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
