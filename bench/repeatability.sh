@@ -41,8 +41,10 @@ jq -n -r --slurpfile a "$out/run1/results.json" --slurpfile b "$out/run2/results
   # the figure: the statistic the run reports, the median in older files
   def fig: .time_s | (.value // .median);
   def measured: [.cells[] | select(.status == "ok" and .same_binary_as == null and fig != null)];
-  # the printed interval: the rerun interval, or (older files) the interval of the median
-  def interval: .time_s | (.rerun // .ci // .ci95);
+  # the printed interval: the rerun interval widened by the drift of run 1, or
+  # (older files) the interval of the median
+  (1 + ($a[0].run.drift.widen_percent // 0) / 100) as $w
+  | def interval: .time_s | (.rerun // .ci // .ci95) | if . != null and .[0] != null then [.[0] / $w, .[1] * $w] else . end;
   def median_interval: .time_s | (.ci // .ci95);
   def pct: . * 1000 | round / 10;
   ($b[0] | measured | map({key: .id, value: .}) | from_entries) as $two
@@ -57,6 +59,7 @@ jq -n -r --slurpfile a "$out/run1/results.json" --slurpfile b "$out/run2/results
   | ($p | length) as $n
   | if $n == 0 then "no cell was measured in both runs" else
     "statistic: \($a[0].run.statistic // "median") in run 1, \($b[0].run.statistic // "median") in run 2",
+    "drift of the machine over run 1: \($a[0].run.drift.sd_percent // "none" | if type == "number" then "\(. * 100 | round / 100) % (intervals widened by \($a[0].run.drift.widen_percent * 100 | round / 100) %)" else . end), run 2: \($b[0].run.drift.sd_percent // "none" | if type == "number" then "\(. * 100 | round / 100) %" else . end)",
     "cells measured in both runs: \($n)",
     "within 5 %: \([$p[] | select((.change | fabs) <= 0.05)] | length) (\([$p[] | select((.change | fabs) <= 0.05)] | length / $n | pct) %)",
     "within 2 %: \([$p[] | select((.change | fabs) <= 0.02)] | length) (\([$p[] | select((.change | fabs) <= 0.02)] | length / $n | pct) %)",

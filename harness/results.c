@@ -452,6 +452,15 @@ json_t *results_to_json(const struct run_state *rs)
 	json_object_set_new(run, "statistic", json_string(stats_statistic_name(rs->quantile, name, sizeof(name))));
 	json_object_set_new(run, "warnings", strvec_json(&rs->warnings));
 	json_object_set_new(run, "phases", phases_json(rs));
+	const struct run_drift *d = &rs->drift;
+	/* no rounds counted yet: still measuring, or a command without rounds */
+	const char *why = d->why ? d->why : d->rounds ? NULL : "not measured (yet)";
+	json_object_set_new(run, "drift",
+			    why ? json_pack("{s:n, s:n, s:I, s:I, s:s}", "sd_percent", "widen_percent", "rounds",
+					    (json_int_t)d->rounds, "cells", (json_int_t)d->cells, "why", why)
+				   : json_pack("{s:f, s:f, s:I, s:I, s:n}", "sd_percent", 100 * d->sd, "widen_percent",
+					       100 * (exp(STATS_DRIFT_SIGMAS * d->sd) - 1), "rounds", (json_int_t)d->rounds,
+					       "cells", (json_int_t)d->cells, "why"));
 
 	json_t *fams = json_object();
 	json_t *cells = json_array();

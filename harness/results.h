@@ -23,6 +23,14 @@ struct phases {
 	double plan_s, build_s, verify_s, measure_s, cooldown_s;
 };
 
+/* The machine's drift over the run (stats.h: stats_machine_drift); why
+ * says why there is none (NULL when sd is measured). */
+struct run_drift {
+	double sd;
+	size_t rounds, cells;
+	const char *why;
+};
+
 struct run_state {
 	char *id, *dir;
 	double started_wall, started_mono, finished_wall;
@@ -34,6 +42,7 @@ struct run_state {
 	struct strvec warnings;
 	struct phases phases;
 	double quantile; /* the statistic the cells report (stats.h): run.statistic */
+	struct run_drift drift; /* run.drift: the tables widen every rerun interval by it */
 };
 
 /* The one serializer of a cell: its spec and every stage record, as a

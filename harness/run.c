@@ -827,19 +827,46 @@ static void cells_setup(struct run *r)
 	}
 }
 
+/* The machine's drift over the rounds (stats.h), for run.drift: from the
+ * cells measured in this run, in rounds; none for back-to-back runs. */
+static void drift_stage(struct run *r, int sequential)
+{
+	struct run_drift *d = &r->rs.drift;
+	const double **runs = xcalloc(r->plan.n + 1, sizeof(*runs));
+	size_t *n = xcalloc(r->plan.n + 1, sizeof(*n));
+	d->cells = 0;
+	for (size_t i = 0; i < r->plan.n; i++) {
+		const struct cell *c = &r->plan.cells[i];
+		if (c->status != CELL_OK || c->build.same_binary_as >= 0 || c->origin == CELL_FROM_JOURNAL ||
+		    c->measure.time.n < 3)
+			continue;
+		runs[d->cells] = c->measure.time.runs;
+		n[d->cells++] = c->measure.time.n;
+	}
+	d->sd = stats_machine_drift(runs, n, d->cells, &d->rounds);
+	d->why = sequential ? "--order sequential: no rounds to compare"
+		 : isnan(d->sd) ? "fewer than 5 rounds with 10 cells or half of them" : NULL;
+	if (d->why)
+		d->sd = NAN;
+	free(runs);
+	free(n);
+}
+
 /* Verify and measure every pending cell; what Ctrl-C left undone is
  * skipped, and says so. */
 static void run_cells(struct run *r)
 {
 	mkdir_p(r->work, 0755);
 	cells_setup(r);
-	if (r->o.order && !strcmp(r->o.order, "sequential"))
+	int sequential = r->o.order && !strcmp(r->o.order, "sequential");
+	if (sequential)
 		run_sequential(r);
 	else
 		run_interleaved(r);
 	for (size_t i = 0; i < r->plan.n; i++)
 		if (r->plan.cells[i].status == CELL_PENDING)
 			cell_set_status(&r->plan.cells[i], CELL_SKIPPED, "interrupted before it ran");
+	drift_stage(r, sequential);
 }
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)

@@ -49,7 +49,9 @@ int stats_statistic_parse(const char *name, double *quantile)
 		*quantile = name[1] == 'e' ? 0.5 : 0;
 		return 0;
 	}
-	if (name[0] != 'p' || !name[1] || name[1] == '-' || name[1] == '+' || name[1] == ' ')
+	/* digits and one point only: no sign, exponent, hex or "inf" for strtod */
+	if (name[0] != 'p' || !name[1] || strspn(name + 1, "0123456789.") != strlen(name + 1) ||
+	    strchr(name + 1, '.') != strrchr(name + 1, '.'))
 		return -1;
 	char *end;
 	double pct = strtod(name + 1, &end);
@@ -196,7 +198,10 @@ double stats_quantile_rerun_coverage(size_t n, size_t m, double quantile, size_t
 
 size_t stats_runs_for_rerun(double quantile, double target, size_t limit)
 {
-	for (size_t n = 3; n < limit; n++) {
+	/* the minimum never gets there: a rerun's is below this one's half the time */
+	if (quantile == 0)
+		return limit;
+	for (size_t n = 3; n < limit && n <= STATS_RUNS_SEARCH; n++) {
 		double level;
 		size_t a, b;
 		if (quantile == 0.5)
@@ -425,6 +430,49 @@ void stats_free(struct stats *s)
 {
 	free(s->runs);
 	memset(s, 0, sizeof(*s));
+}
+
+static double median_of(double *v, size_t n)
+{
+	qsort(v, n, sizeof(double), cmp_double);
+	return median_sorted(v, n);
+}
+
+double stats_machine_drift(const double *const *runs, const size_t *n, size_t ncells, size_t *rounds)
+{
+	*rounds = 0;
+	size_t longest = 0, need = ncells / 2 > 10 ? ncells / 2 : 10;
+	double *center = xmalloc((ncells + 1) * sizeof(double)), *v = NULL;
+	for (size_t c = 0; c < ncells; c++) {
+		v = xrealloc(v, (n[c] + 1) * sizeof(double));
+		for (size_t i = 0; i < n[c]; i++)
+			v[i] = log(runs[c][i]);
+		center[c] = n[c] ? median_of(v, n[c]) : NAN;
+		longest = n[c] > longest ? n[c] : longest;
+	}
+	v = xrealloc(v, (ncells + 1) * sizeof(double));
+	double *speed = xmalloc((longest + 1) * sizeof(double));
+	for (size_t t = 0; t < longest; t++) {
+		size_t k = 0;
+		for (size_t c = 0; c < ncells; c++)
+			if (n[c] > t && runs[c][t] > 0)
+				v[k++] = log(runs[c][t]) - center[c];
+		if (k >= need)
+			speed[(*rounds)++] = median_of(v, k);
+	}
+	double sd = NAN;
+	if (*rounds >= 5) {
+		double mean = 0, ss = 0;
+		for (size_t t = 0; t < *rounds; t++)
+			mean += speed[t] / (double)*rounds;
+		for (size_t t = 0; t < *rounds; t++)
+			ss += (speed[t] - mean) * (speed[t] - mean);
+		sd = sqrt(ss / (double)(*rounds - 1));
+	}
+	free(center);
+	free(v);
+	free(speed);
+	return sd;
 }
 
 static json_t *num(double x)

@@ -95,7 +95,9 @@ double stats_quantile_rerun(size_t n, size_t m, double quantile, double target, 
  * [X(a), X(b)] of n runs (q != 0.5); 0 when a or b is out of range. */
 double stats_quantile_rerun_coverage(size_t n, size_t m, double quantile, size_t a, size_t b);
 /* The fewest runs (at least 3) whose rerun interval (m = n) of the
- * statistic reaches target, searched up to limit; limit when none does. */
+ * statistic reaches target, searched up to limit and STATS_RUNS_SEARCH (a
+ * search costs about n log n terms per run count); limit when none does. */
+#define STATS_RUNS_SEARCH 300
 size_t stats_runs_for_rerun(double quantile, double target, size_t limit);
 void stats_free(struct stats *s);
 #define STATS_CI_TARGET 0.95
@@ -115,6 +117,22 @@ size_t stats_rerun_rank(size_t n, double target, double *level);
 /* Half-width of the rerun interval relative to the point, in percent. */
 double stats_rerun_percent(const struct stats *s);
 int stats_is_outlier(const struct stats *s, double x);
+
+/* The machine's drift over a run, which no cell's own runs can show: a
+ * rerun meets the machine at another time, and on a shared host every cell
+ * of it may run 1-3 % faster or slower together.  The cells' runs taken in
+ * rounds (run i of every cell in round i) show it: in each round the median
+ * over cells of log(run / the cell's own median run) is the machine's speed
+ * then; the spread of that over the rounds is its drift.
+ * runs[c][0..n[c]) are the cells' runs in the order measured.  Rounds with
+ * fewer than max(10, ncells / 2) cells are left out.  Returns the standard
+ * deviation of the rounds' log speeds (a fraction: 0.01 is about 1 %), or
+ * NAN with fewer than 5 such rounds; *rounds gets how many counted. */
+double stats_machine_drift(const double *const *runs, const size_t *n, size_t ncells, size_t *rounds);
+/* How far the tables widen each rerun interval on both sides: twice the
+ * drift, so a rerun's shift of the machine is inside it 95 % of the time
+ * when the shift is like the drift seen over the run (a factor exp(+-2 sd)). */
+#define STATS_DRIFT_SIGMAS 2
 /* The percentile-bootstrap interval of point(a) / point(b) (the statistic
  * at quantile q of each side) for two
  * independent samples (the speedup of two cells, from their runs): resamples

@@ -201,6 +201,8 @@ size_t model_legend(const struct mtable *t, const char *lines[MODEL_LEGEND_MAX])
 				   : "\xc2\xb1 is the half-width of the 95 % bootstrap interval of the ratio of the two "
 				     "cells' figures, from both cells' runs, in percent; none where either cell has too few "
 				     "runs for a 95 % interval of its own.";
+	if (value && (t->shown & SHOWN_CI) && t->drift_note)
+		lines[n++] = t->drift_note;
 	if (t->shown & SHOWN_LOW_LEVEL)
 		lines[n++] = "(83%) after a \xc2\xb1: too few runs for 95 %; the interval's exact confidence is that level.";
 	if (t->shown & MARK_THROTTLED)
@@ -332,15 +334,16 @@ static int imprecise(json_t *mj)
 	return s && !strcmp(s, "not_reached");
 }
 
-void model_rate_interval(struct mcell *x, const struct stats *st)
+void model_rate_interval(struct mcell *x, const struct stats *st, double drift_sd)
 {
 	if (st->n < 3)
 		return;
+	double widen = exp(STATS_DRIFT_SIGMAS * drift_sd);
 	/* the rerun interval: a published figure says where a rerun lands,
 	 * not only where the statistic is; the value is a rate, so the slow
 	 * end of the time is its low end */
-	x->lo = x->value * st->point / st->rerun_high;
-	x->hi = x->value * st->point / st->rerun_low;
+	x->lo = x->value * st->point / (st->rerun_high * widen);
+	x->hi = x->value * st->point * widen / st->rerun_low;
 	x->ci = 100 * (x->hi - x->lo) / 2 / x->value;
 	x->level = st->rerun_level;
 }
@@ -361,7 +364,7 @@ static struct mcell value_cell(struct model *m, struct fsrc *f, struct src *c)
 	x.state = MS_OK;
 	x.id = c->id;
 	if (time_stats(mj, &st)) {
-		model_rate_interval(&x, &st);
+		model_rate_interval(&x, &st, f->run->drift_sd);
 		stats_free(&st);
 	}
 	x.marks = (throttled(f, c) ? MARK_THROTTLED : 0) | (warnings(f, c, NULL) ? MARK_WARNED : 0) |
@@ -801,6 +804,11 @@ static void one_run_family(struct model *m, struct mfamily *fam, struct fsrc *f,
 	if (!emulated)
 		answer(m, fam, t, 0);
 	const char *stat = statistic_words(m, f->run->statistic);
+	if (f->run->drift_sd > 0)
+		t->drift_note = own(m, "\xc2\xb1 includes the machine's drift over the run, %.1f %% either way (twice the "
+				       "spread of its speed over the rounds, results.json run.drift): a rerun meets the "
+				       "machine at another time.",
+				    100 * (exp(STATS_DRIFT_SIGMAS * f->run->drift_sd) - 1));
 	finish_table(fam, t,
 		     own(m, "%s (%s): %s, %s", f->title, f->name,
 			 perop ? "time per operation (usec/op, lower is faster)"
@@ -908,6 +916,10 @@ static void merged_family(struct model *m, struct mfamily *fam, struct fsrc *all
 					 across_fn, sp ? "" : NULL);
 		t->col2 = "config";
 		t->unit = sp ? "x" : fs[0].unit;
+		for (size_t k = 0; k < nr && !sp; k++)
+			if (fs[k].run->drift_sd > 0)
+				t->drift_note = "\xc2\xb1 includes each machine's drift over its run (results.json run.drift): a "
+						"rerun meets the machine at another time.";
 		finish_table(fam, t, own(m, "%s: %s on each machine", fam->title, sp ? "speedup against the baseline" : "throughput"),
 			     own(m, "Cells are matched by family, variant and build configuration; rows found in one run only "
 				    "come last. Speedup is against the family baseline built the same way on the same machine. "
@@ -945,6 +957,8 @@ int model_load(struct model *m, char **paths, size_t n, const char *against)
 		const char *prof = str(run, "cpu_profile"), *cpu = str(json_object_get(r->root, "host"), "cpu_model");
 		r->id = str(run, "id") ? str(run, "id") : "";
 		r->statistic = str(run, "statistic") ? str(run, "statistic") : "median";
+		double sd = json_number_value(json_object_get(json_object_get(run, "drift"), "sd_percent")) / 100;
+		r->drift_sd = isfinite(sd) && sd > 0 ? sd : 0;
 		r->label = prof && strcmp(prof, "host") ? prof : cpu ? cpu : *r->id ? r->id : "unknown";
 		r->slug = slugs[k] = slug(m, *r->id ? r->id : "run", slugs, k);
 		json_array_foreach(json_object_get(r->root, "cells"), i, c) {

@@ -67,6 +67,7 @@ struct mtable {
 	size_t ncols, nrows;
 	struct mrow *rows;
 	unsigned shown; /* the marks, SHOWN_CI and SHOWN_REF (a reference row) the table uses, for its legend */
+	const char *drift_note; /* the legend's line on the machine's drift in ±, or NULL */
 };
 
 struct mfamily {
@@ -80,6 +81,7 @@ struct mrun {
 	json_t *root;
 	const char *path, *label, *slug, *id;
 	const char *statistic; /* run.statistic: what each figure is (stats.h); "median" for older runs */
+	double drift_sd;       /* run.drift.sd_percent / 100 (stats.h): widens every rerun interval; 0 when none */
 	size_t ncells, nok;
 };
 
@@ -102,8 +104,10 @@ struct mfamily *model_family(struct model *m, const char *name_or_slug);
  * figure and pm, when not NULL, get its parts ("7.36 GiB/s", "±1.2%"). */
 void model_text(const struct mtable *t, const struct mcell *c, char *buf, size_t n, char *figure, char *pm);
 /* A rate cell's interval from the time stats of its runs: lo, hi, ci and
- * level from the rerun interval (stats.h); left as they are under 3 runs. */
-void model_rate_interval(struct mcell *x, const struct stats *st);
+ * level from the rerun interval (stats.h), widened on both sides by
+ * exp(STATS_DRIFT_SIGMAS drift_sd), the machine's drift over the run (0:
+ * none); left as they are under 3 runs. */
+void model_rate_interval(struct mcell *x, const struct stats *st, double drift_sd);
 /* The marks as every format shows them: "†" throttled, "‡" warnings, "§" imprecise, "¶" unchecked. */
 const char *model_marks(unsigned marks, char *buf, size_t n);
 /* "7.36 GiB/s", "0.155 usec/op" (for ops/s), "1.90 Mblocks/s". */

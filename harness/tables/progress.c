@@ -22,6 +22,7 @@ void format_cell_value(const struct cell *c, const struct plan *p, char *buf, si
 		snprintf(buf, n, "?");
 		return;
 	}
-	model_rate_interval(&x, t);
+	/* the drift is known when the rounds are done: the tables add it */
+	model_rate_interval(&x, t, 0);
 	model_text(&tab, &x, buf, n, NULL, NULL);
 }

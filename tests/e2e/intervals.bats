@@ -112,6 +112,36 @@ measured='.cells[] | select(.status == "ok" and .same_binary_as == null)'
     jqr "all($measured; (.time_s.runs | length) == 13 and .precision.status == \"reached\")" "$BATS_TEST_TMPDIR/r10/results.json"
 }
 
+@test "the machine's drift over the rounds: recorded in run.drift, added to every ± of the tables, not to ratios" {
+    out="$BATS_TEST_TMPDIR/r"
+    run "$FLAGBENCH" run --dry-run --no-render --suite quick --runs 8 --out "$out"
+    [ "$status" -eq 0 ]
+    r="$out/results.json"
+    jqr '.run.drift.rounds == 8 and .run.drift.cells > 10 and (.run.drift.sd_percent | type) == "number" and .run.drift.why == null' "$r"
+    # 9 cells are too few for the machine's speed in a round
+    run "$FLAGBENCH" run --dry-run --no-render --suite smoke --runs 8 --out "$BATS_TEST_TMPDIR/few"
+    jqr '.run.drift.sd_percent == null and .run.drift.cells == 9 and (.run.drift.why | startswith("fewer than 5 rounds"))' "$BATS_TEST_TMPDIR/few/results.json"
+    # back to back, there are no rounds to compare
+    run "$FLAGBENCH" run --dry-run --no-render --suite quick --runs 8 --order sequential --out "$BATS_TEST_TMPDIR/s"
+    jqr '.run.drift.sd_percent == null and (.run.drift.why | startswith("--order sequential"))' "$BATS_TEST_TMPDIR/s/results.json"
+    # a drift of 1 %: each rerun interval widened by exp(2 x 0.01) on both sides
+    jq '.run.drift.sd_percent = 1' "$r" > "$BATS_TEST_TMPDIR/d.json"
+    jq '.run.drift.sd_percent = 0' "$r" > "$BATS_TEST_TMPDIR/none.json"
+    "$FLAGBENCH" tables --format json "$BATS_TEST_TMPDIR/none.json" > "$BATS_TEST_TMPDIR/plain.json"
+    run "$FLAGBENCH" tables --format json "$BATS_TEST_TMPDIR/d.json"
+    jq -e --slurpfile p "$BATS_TEST_TMPDIR/plain.json" '$p[0] as $p | [.families[].tables[] | select(.name == "throughput") | .rows[].cells[] | select(.state == "ok" and .low != null)] as $d
+        | [$p.families[].tables[] | select(.name == "throughput") | .rows[].cells[] | select(.state == "ok" and .low != null)] as $q
+        | ($d | length) > 0 and ($q | length) == ($d | length)
+        and all(range($d | length) as $i | ((($d[$i].low - $q[$i].low / 1.02020134) | fabs) < 1e-6 * $q[$i].low
+                                            and (($d[$i].high - $q[$i].high * 1.02020134) | fabs) < 1e-6 * $q[$i].high); .)' <<<"$output"
+    # ratios keep theirs: a drift both cells share cancels
+    jq -e --slurpfile p "$BATS_TEST_TMPDIR/plain.json" '$p[0] as $p | [.families[].tables[] | select(.name != "throughput") | .rows[].cells[].low] == [$p.families[].tables[] | select(.name != "throughput") | .rows[].cells[].low]' <<<"$output"
+    run "$FLAGBENCH" tables "$BATS_TEST_TMPDIR/d.json"
+    grep -qF "± includes the machine's drift over the run, 2.0 % either way" <<<"$output"
+    run "$FLAGBENCH" tables "$BATS_TEST_TMPDIR/none.json"
+    refute grep -qF "machine's drift" <<<"$output"
+}
+
 @test "a precision target out of reach: --max-runs ends it, the cell is marked §" {
     out="$BATS_TEST_TMPDIR/r"
     run "$FLAGBENCH" run --dry-run --no-render --suite smoke --precision 0.01 --max-runs 8 --out "$out"

@@ -307,7 +307,7 @@ static void test_statistic(void **state)
 	}
 	assert_int_equal(stats_statistic_parse("p50", &q), 0);
 	assert_string_equal(stats_statistic_name(q, buf, sizeof(buf)), "median");
-	const char *bad[] = { "p0", "p100", "p-5", "p", "pp25", "p25x", "mean", "", "p nan", "pinf" };
+	const char *bad[] = { "p0", "p100", "p-5", "p", "pp25", "p25x", "mean", "", "p nan", "pinf", "p1e1", "p0x10", "p2.5.1", "p+5", "p 5" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		assert_int_equal(stats_statistic_parse(bad[i], &q), -1);
 	assert_int_equal(stats_statistic_parse(NULL, &q), -1);
@@ -349,6 +349,44 @@ static void test_statistic(void **state)
 	stats_free(&s);
 }
 
+/* The machine's drift: every cell 2 % slower in the odd rounds. */
+static void test_machine_drift(void **state)
+{
+	(void)state;
+	enum { CELLS = 20, ROUNDS = 10 };
+	static double runs[CELLS][ROUNDS];
+	const double *rows[CELLS];
+	size_t n[CELLS], rounds;
+	for (size_t c = 0; c < CELLS; c++) {
+		for (size_t t = 0; t < ROUNDS; t++)
+			runs[c][t] = (1 + 0.1 * (double)c) * (t % 2 ? 1.02 : 1);
+		rows[c] = runs[c];
+		n[c] = ROUNDS;
+	}
+	/* each cell's median log lies halfway: every round is log(1.02) / 2 off
+	 * it, one way or the other; the sample sd of ten such rounds */
+	double half = log(1.02) / 2, want = half * sqrt(10.0 / 9);
+	assert_float_equal(stats_machine_drift(rows, n, CELLS, &rounds), want, 1e-12);
+	assert_int_equal(rounds, ROUNDS);
+	/* a cell's own level and spread are not the machine's: cells 10 times
+	 * slower, or steady, change nothing while most cells share the drift */
+	for (size_t t = 0; t < ROUNDS; t++)
+		runs[0][t] = 10 * (1 + 0.3 * (double)((t * 7) % 10));
+	assert_float_equal(stats_machine_drift(rows, n, CELLS, &rounds), want, 1e-12);
+	/* rounds with fewer than 10 cells do not count; under 5 rounds: none */
+	for (size_t c = 0; c < CELLS; c++)
+		n[c] = c < 9 ? ROUNDS : 4;
+	assert_true(isnan(stats_machine_drift(rows, n, CELLS, &rounds)));
+	assert_int_equal(rounds, 4);
+	/* no drift, no widening */
+	for (size_t c = 0; c < CELLS; c++) {
+		n[c] = ROUNDS;
+		for (size_t t = 0; t < ROUNDS; t++)
+			runs[c][t] = 1 + 0.1 * (double)c;
+	}
+	assert_float_equal(stats_machine_drift(rows, n, CELLS, &rounds), 0, 1e-15);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -358,6 +396,7 @@ int main(void)
 		cmocka_unit_test(test_bootstrap_ratio),
 		cmocka_unit_test(test_quantile_coverage_by_run_count),
 		cmocka_unit_test(test_statistic),
+		cmocka_unit_test(test_machine_drift),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
