@@ -14,8 +14,10 @@
  *   n/a           a side is not ok, or lacks the metric (note says why)
  * Metrics:
  *   time          seconds per run (per unit of work when the sizes differ),
- *                 from every stored run: the ratio of the medians with a
- *                 percentile bootstrap over the runs of both sides
+ *                 from every stored run: the ratio of the two sides'
+ *                 statistics (NEW's run.statistic, the lower quartile by
+ *                 default; --statistic) with a percentile bootstrap over
+ *                 the runs of both sides
  *                 (stats_bootstrap_ratio, fixed seed: reproducible).
  *                 Fewer than 2 runs on a side gives no interval: such a
  *                 cell is at most inconclusive, never slower.
@@ -90,7 +92,7 @@ struct cell_cmp {
 	enum verdict verdict;
 	char *note;              /* why n/a, what confirmation did; or NULL */
 	struct ratio_ci ci;      /* NEW / BASE; ratio NAN when n/a */
-	double base_value, new_value; /* medians (time) or counts per unit */
+	double base_value, new_value; /* the statistic of times (comparison.quantile), or median counts per unit */
 	const char *unit;        /* "s", "s/unit", "instructions/unit", "cycles/unit" */
 	int confirmed;           /* rounds measured again (0: not confirmed) */
 	struct ratio_ci confirm; /* the paired ratio of those rounds */

@@ -163,7 +163,7 @@ enum precision_status {
 
 struct cell_precision {
 	enum precision_status status;
-	double target_percent;   /* half-width of the interval, % of the median */
+	double target_percent;   /* half-width of the interval, % of the figure (the statistic) */
 	double budget_s, spent_s; /* the cell's time budget for runs, what it took */
 };
 

@@ -214,8 +214,11 @@ size_t model_legend(const struct mtable *t, const char *lines[MODEL_LEGEND_MAX])
 	if (t->shown & MARK_UNCHECKED)
 		lines[n++] = "\xc2\xb6 unchecked: the family declares \"check\": \"none\", so this output was not proven right.";
 	if (t->shown & MARK_IMPRECISE)
-		lines[n++] = value ? "\xc2\xa7 the cell's interval did not reach the run's precision target within its time "
-				     "budget (results.json: precision)."
+		lines[n++] = value ? (t->drift_note ? "\xc2\xa7 the cell's interval from its own runs (the machine's drift aside) did "
+						      "not reach the run's precision target within its time budget (results.json: "
+						      "precision)."
+						    : "\xc2\xa7 the cell's interval did not reach the run's precision target within its time "
+						      "budget (results.json: precision).")
 				   : "\xc2\xa7 one of the two cells compared did not reach the run's precision target.";
 	if (t->shown & SHOWN_REF)
 		lines[n++] = "A reference row shows in each column the reference measured with that column's placement "
