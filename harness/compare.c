@@ -760,15 +760,19 @@ static void compare_usage(FILE *out)
 	options_help(compare_options, out);
 }
 
-/* The cooldown policy of NEW's profile, as its run had it (run.c). */
+/* The cooldown policy NEW's run took (run.cooldown: the profile's with
+ * --cooldown or the suite's pause applied); its profile's for older runs. */
 static void profile_cooldown(const json_t *run, struct cooldown_policy *p)
 {
-	json_t *c = json_object_get(json_object_get(run, "profile"), "cooldown");
+	json_t *c = json_object_get(json_object_get(run, "run"), "cooldown");
+	int override = json_is_true(json_object_get(c, "override"));
+	if (!json_is_object(c))
+		c = json_object_get(json_object_get(run, "profile"), "cooldown");
 	double s = json_number_value(json_object_get(c, "seconds"));
 	double below = json_number_value(json_object_get(c, "below_celsius"));
 	double max_wait = json_number_value(json_object_get(c, "max_wait_seconds"));
 	struct cooldown_spec spec = { s > 0 ? s : 0, below > 0 ? below : NAN, max_wait > s ? max_wait : s > 0 ? s : 0 };
-	cooldown_policy_init(p, &spec, 0, "/");
+	cooldown_policy_init(p, &spec, override, "/");
 }
 
 /* The option values that need more than the table's range checks: a known

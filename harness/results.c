@@ -452,6 +452,14 @@ json_t *results_to_json(const struct run_state *rs)
 	json_object_set_new(run, "statistic", json_string(stats_statistic_name(rs->quantile, name, sizeof(name))));
 	json_object_set_new(run, "warnings", strvec_json(&rs->warnings));
 	json_object_set_new(run, "phases", phases_json(rs));
+	/* the cooldown as taken: the profile's with --cooldown or the suite's pause applied */
+	if (rs->cool) {
+		const struct cooldown_spec *cs = &rs->cool->spec;
+		json_object_set_new(run, "cooldown",
+				    json_pack("{s:f, s:o, s:f, s:b}", "seconds", cs->seconds, "below_celsius",
+					      num_or_null(cs->below_celsius > 0 ? cs->below_celsius : NAN), "max_wait_seconds",
+					      cs->max_wait_seconds, "override", rs->cool->override));
+	}
 	const struct run_drift *d = &rs->drift;
 	/* no rounds counted yet: still measuring, or a command without rounds */
 	const char *why = d->why ? d->why : d->rounds ? NULL : "not measured (yet)";

@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "plan.h"
+#include "system/cooldown.h"
 
 #define RESULTS_SCHEMA "flagbench-results/1"
 
@@ -43,6 +44,7 @@ struct run_state {
 	struct phases phases;
 	double quantile; /* the statistic the cells report (stats.h): run.statistic */
 	struct run_drift drift; /* run.drift: the tables widen every rerun interval by it */
+	const struct cooldown_policy *cool; /* run.cooldown: the pauses as run.c took them (compare --confirm too) */
 };
 
 /* The one serializer of a cell: its spec and every stage record, as a

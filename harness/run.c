@@ -330,6 +330,7 @@ static int run_folder(struct run *r, int argc, char **argv)
 	rs->suite = &r->suite;
 	rs->cpu_profile = &r->prof;
 	rs->quantile = r->quantile;
+	rs->cool = &r->cool;
 	rs->argv = json_array();
 	json_array_append_new(rs->argv, json_string("flagbench"));
 	for (int i = 0; i < argc; i++)

@@ -211,9 +211,10 @@ abwork_root() {
          | .confirm.level == $l and .confirm.ci[0] <= .confirm.ratio and .confirm.ratio <= .confirm.ci[1]
          and (.note | test("^confirmed after 5 interleaved rounds: [0-9.]+x \\[[0-9.]+, [0-9.]+\\] at [0-9.]+ %$"))
          and .identical_binary == false' "$BATS_TEST_TMPDIR/c.json"
-    # a profile pause of 1 s without a sensor: one pause before the cell, none
-    # between its runs (not 2 x 3 of them), and the JSON says what it waited
-    jq '.profile.cooldown = {"seconds": 1}' "$BATS_TEST_TMPDIR/b/results.json" > "$BATS_TEST_TMPDIR/p.json"
+    # a profile pause of 1 s without a sensor (a run older than run.cooldown):
+    # one pause before the cell, none between its runs (not 2 x 3 of them),
+    # and the JSON says what it waited
+    jq 'del(.run.cooldown) | .profile.cooldown = {"seconds": 1}' "$BATS_TEST_TMPDIR/b/results.json" > "$BATS_TEST_TMPDIR/p.json"
     mkdir -p "$BATS_TEST_TMPDIR/p"
     cp "$BATS_TEST_TMPDIR/p.json" "$BATS_TEST_TMPDIR/p/results.json"
     cp -r "$BATS_TEST_TMPDIR/b/bin" "$BATS_TEST_TMPDIR/p/bin"
@@ -222,6 +223,14 @@ abwork_root() {
     printf '%s\n' "$output" | sed -n '/^{/,$p' > "$BATS_TEST_TMPDIR/p.json"
     jqr '.cells[] | select(.id == "abwork/loop@gcc/-O2/default")
          | .confirm.rounds == 3 and .confirm.cooldown_s >= 1 and .confirm.cooldown_s < 2' "$BATS_TEST_TMPDIR/p.json"
+    # the run's own pause wins over its profile's (run.cooldown: --cooldown 1 on a 30 s profile)
+    jq '.profile.cooldown = {"seconds": 30} | .run.cooldown = {"seconds": 1, "below_celsius": null,
+        "max_wait_seconds": 1, "override": true}' "$BATS_TEST_TMPDIR/b/results.json" > "$BATS_TEST_TMPDIR/p/results.json"
+    FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r0" run "$FLAGBENCH" compare "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/p" \
+        --confirm 3 --format json
+    printf '%s\n' "$output" | sed -n '/^{/,$p' > "$BATS_TEST_TMPDIR/o.json"
+    jqr '.cells[] | select(.id == "abwork/loop@gcc/-O2/default")
+         | .confirm.rounds == 3 and .confirm.cooldown_s >= 1 and .confirm.cooldown_s < 2' "$BATS_TEST_TMPDIR/o.json"
     # the same binaries both ways round: the confirmation finds no slowdown
     FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r0" run "$FLAGBENCH" compare "$BATS_TEST_TMPDIR/b" "$BATS_TEST_TMPDIR/a" \
         --confirm 5 --alarm-rate 5 --format json

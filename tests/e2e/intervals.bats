@@ -166,7 +166,11 @@ measured='.cells[] | select(.status == "ok" and .same_binary_as == null)'
         # --cooldown 2 comes first whether or not the host has sensors
         jqr "all($measured; (.details.cooldown | length) == 1 and .details.cooldown[0].waited_s >= 2)" "$r"
         jqr "([$measured | .details.cooldown[].waited_s] | add) as \$w | .run.phases.cooldown_s - \$w | fabs < 1e-6" "$r"
+        # the pause as taken, for compare --confirm: the profile's with --cooldown applied
+        jqr '.run.cooldown | .seconds == 2 and .override == true and .max_wait_seconds == 120 and .below_celsius == 50' "$r"
     done
+    run "$FLAGBENCH" run --dry-run --no-render --cpu J4205 --suite smoke --out "$BATS_TEST_TMPDIR/profile"
+    jqr '.run.cooldown | .seconds == 10 and .override == false' "$BATS_TEST_TMPDIR/profile/results.json"
 }
 
 @test "bench/repeatability.sh: two runs compared, the share that held" {
