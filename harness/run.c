@@ -356,10 +356,13 @@ static int run_folder(struct run *r, int argc, char **argv)
 			json_decref(old);
 			return EXIT_USAGE;
 		}
-		/* the journal's cells keep the statistic they were measured with */
+		/* the journal's cells keep the statistic they were measured with
+		 * (runs older than run.statistic reported the median) */
 		double oq = 0.5;
 		const char *ostat = json_string_value(json_object_get(orun, "statistic"));
-		if (ostat && stats_statistic_parse(ostat, &oq) == 0 && oq != r->quantile) {
+		if (!ostat)
+			ostat = "median";
+		if (stats_statistic_parse(ostat, &oq) == 0 && oq != r->quantile) {
 			char name[32];
 			error("cannot resume %s with --statistic %s: it reports the %s (--resume %s --statistic %s)", rs->dir,
 			      stats_statistic_name(r->quantile, name, sizeof(name)), ostat, rs->dir, ostat);

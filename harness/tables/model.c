@@ -352,9 +352,12 @@ void model_rate_interval(struct mcell *x, const struct stats *st, double drift_s
 }
 
 /* A measured cell: value, the rerun interval of its statistic's time from
- * its runs (none under 3 runs), marks. */
-static struct mcell value_cell(struct model *m, struct fsrc *f, struct src *c)
+ * its runs (none under 3 runs), marks.  With keep, the time stats go to the
+ * caller (*kept 1; free them) instead of being freed. */
+static struct mcell cell_with_stats(struct model *m, struct fsrc *f, struct src *c, struct stats *keep, int *kept)
 {
+	if (kept)
+		*kept = 0;
 	if (!c)
 		return word("absent");
 	if (strcmp(c->status, "ok"))
@@ -368,11 +371,21 @@ static struct mcell value_cell(struct model *m, struct fsrc *f, struct src *c)
 	x.id = c->id;
 	if (time_stats(mj, &st)) {
 		model_rate_interval(&x, &st, f->run->drift_sd);
-		stats_free(&st);
+		if (keep) {
+			*keep = st;
+			*kept = 1;
+		} else {
+			stats_free(&st);
+		}
 	}
 	x.marks = (throttled(f, c) ? MARK_THROTTLED : 0) | (warnings(f, c, NULL) ? MARK_WARNED : 0) |
 		  (f->unchecked ? MARK_UNCHECKED : 0) | (imprecise(mj) ? MARK_IMPRECISE : 0);
 	return x;
+}
+
+static struct mcell value_cell(struct model *m, struct fsrc *f, struct src *c)
+{
+	return cell_with_stats(m, f, c, NULL, NULL);
 }
 
 /* a / b built from two cells; the interval by bootstrap from both cells'
@@ -382,35 +395,34 @@ static struct mcell value_cell(struct model *m, struct fsrc *f, struct src *c)
  * own measurement against itself is exactly 1 with neither. */
 static struct mcell ratio_cell(struct model *m, struct fsrc *f, struct src *a, struct src *b)
 {
-	struct mcell x = value_cell(m, f, a), y = value_cell(m, f, b);
-	if (x.state != MS_OK)
-		return x;
-	if (y.state != MS_OK || !(y.value > 0))
-		return word("n/a");
-	x.value /= y.value;
-	x.marks = (x.marks | y.marks) & (MARK_THROTTLED | MARK_IMPRECISE | MARK_UNCHECKED);
-	x.ci = x.lo = x.hi = x.level = NAN;
-	json_t *ma = measured(f, a), *mb = measured(f, b);
 	struct stats sa, sb;
-	if (ma == mb) {
-		x.marks = 0;
-	} else if (time_stats(ma, &sa)) {
-		/* a 95 % interval of the statistic on both sides (not the wider
-		 * rerun interval: the ratio is of the statistics) */
-		if (time_stats(mb, &sb)) {
-			double lo, hi, point = sb.point / sa.point;
-			if (sa.ci_level >= STATS_CI_TARGET && sb.ci_level >= STATS_CI_TARGET &&
-			    stats_bootstrap_point_ratio(sb.runs, sb.n, sa.runs, sa.n, sa.quantile, STATS_CI_TARGET,
-							STATS_BOOTSTRAP_RESAMPLES, 0x5eedULL, &lo, &hi) == 0) {
-				x.lo = x.value * lo / point;
-				x.hi = x.value * hi / point;
-				x.ci = 100 * (x.hi - x.lo) / 2 / x.value;
-				x.level = STATS_CI_TARGET;
-			}
-			stats_free(&sb);
+	int has_a, has_b;
+	struct mcell x = cell_with_stats(m, f, a, &sa, &has_a), y = cell_with_stats(m, f, b, &sb, &has_b);
+	if (x.state != MS_OK || y.state != MS_OK || !(y.value > 0)) {
+		x = x.state != MS_OK ? x : word("n/a");
+	} else {
+		x.value /= y.value;
+		x.marks = (x.marks | y.marks) & (MARK_THROTTLED | MARK_IMPRECISE | MARK_UNCHECKED);
+		x.ci = x.lo = x.hi = x.level = NAN;
+		double lo, hi;
+		if (measured(f, a) == measured(f, b)) {
+			x.marks = 0;
+		} else if (has_a && has_b && sa.ci_level >= STATS_CI_TARGET && sb.ci_level >= STATS_CI_TARGET &&
+			   stats_bootstrap_point_ratio(sb.runs, sb.n, sa.runs, sa.n, sa.quantile, STATS_CI_TARGET,
+						       STATS_BOOTSTRAP_RESAMPLES, 0x5eedULL, &lo, &hi) == 0) {
+			/* a 95 % interval of the statistic on both sides (not the
+			 * wider rerun interval: the ratio is of the statistics) */
+			double point = sb.point / sa.point;
+			x.lo = x.value * lo / point;
+			x.hi = x.value * hi / point;
+			x.ci = 100 * (x.hi - x.lo) / 2 / x.value;
+			x.level = STATS_CI_TARGET;
 		}
-		stats_free(&sa);
 	}
+	if (has_a)
+		stats_free(&sa);
+	if (has_b)
+		stats_free(&sb);
 	return x;
 }
 

@@ -87,6 +87,12 @@ measured='.cells[] | select(.status == "ok" and .same_binary_as == null)'
     run "$FLAGBENCH" run --dry-run --no-render --suite smoke --runs 3 --statistic median --resume "$out"
     [ "$status" -eq 2 ]
     [[ "$output" == *"cannot resume"*"it reports the p25"* ]]
+    # a run older than run.statistic reported the median
+    cp -r "$out" "$BATS_TEST_TMPDIR/old"
+    jq 'del(.run.statistic)' "$out/results.json" > "$BATS_TEST_TMPDIR/old/results.json"
+    run "$FLAGBENCH" run --dry-run --no-render --suite smoke --runs 3 --resume "$BATS_TEST_TMPDIR/old"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"it reports the median (--resume "*" --statistic median)"* ]]
     for bad in p0 p100 p-5 pp25 mean p25x ""; do
         run "$FLAGBENCH" run --dry-run --suite smoke --statistic "$bad"
         [ "$status" -eq 2 ]
