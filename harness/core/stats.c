@@ -41,6 +41,40 @@ static double point_sorted(const double *v, size_t n, double quantile)
 	return r ? v[r - 1] : median_sorted(v, n);
 }
 
+/* Sorts v in place: the statistic of a scratch copy. */
+static double sample_point(double *v, size_t n, double quantile)
+{
+	qsort(v, n, sizeof(double), cmp_double);
+	return point_sorted(v, n, quantile);
+}
+
+/* The exact distributions every interval's coverage is summed from. */
+static double log_choose(size_t n, size_t k)
+{
+	return lgamma((double)n + 1) - lgamma((double)k + 1) - lgamma((double)(n - k) + 1);
+}
+
+static double log_beta(double a, double b)
+{
+	return lgamma(a) + lgamma(b) - lgamma(a + b);
+}
+
+/* P(B = i), B ~ Binomial(n, q): how many of n runs lie below the true quantile q. */
+static double binom_pmf(size_t n, double q, size_t i)
+{
+	if (q <= 0)
+		return i == 0;
+	return exp(log_choose(n, i) + (double)i * log(q) + (double)(n - i) * log1p(-q));
+}
+
+/* P(K = j), K ~ beta-binomial(m, k, n + 1 - k): how many of m new runs fall
+ * below X(k) of n runs (stats.h). */
+static double rerun_below_pmf(size_t n, size_t m, size_t k, size_t j)
+{
+	return exp(log_choose(m, j) + log_beta((double)(j + k), (double)(m - j + n - k + 1)) -
+		   log_beta((double)k, (double)(n - k + 1)));
+}
+
 int stats_statistic_parse(const char *name, double *quantile)
 {
 	if (!name)
@@ -82,16 +116,6 @@ struct tails {
 	double quantile;
 	int rerun;
 };
-
-static double rerun_below_pmf(size_t n, size_t m, size_t k, size_t j);
-
-static double binom_pmf(size_t n, double q, size_t i)
-{
-	if (q <= 0)
-		return i == 0;
-	return exp(lgamma((double)n + 1) - lgamma((double)i + 1) - lgamma((double)(n - i) + 1) + (double)i * log(q) +
-		   (double)(n - i) * log1p(-q));
-}
 
 static double miss_low(const struct tails *t, size_t a)
 {
@@ -300,20 +324,6 @@ double stats_rerun_percent(const struct stats *s)
 	return 100.0 * (s->rerun_high - s->rerun_low) / 2 / s->point;
 }
 
-static double log_beta(double a, double b)
-{
-	return lgamma(a) + lgamma(b) - lgamma(a + b);
-}
-
-/* P(K = j), K ~ beta-binomial(m, k, n + 1 - k): how many of m new runs fall
- * below X(k) of n runs (stats.h). */
-static double rerun_below_pmf(size_t n, size_t m, size_t k, size_t j)
-{
-	double choose = lgamma((double)m + 1) - lgamma((double)j + 1) - lgamma((double)(m - j) + 1);
-	return exp(choose + log_beta((double)(j + k), (double)(m - j + n - k + 1)) -
-		   log_beta((double)k, (double)(n - k + 1)));
-}
-
 double stats_rerun_coverage(size_t n, size_t m, size_t k)
 {
 	if (k < 1 || 2 * k > n + 1 || m < 1)
@@ -353,18 +363,13 @@ size_t stats_rerun_rank(size_t n, double target, double *level)
 	return lo;
 }
 
-static double binom_half_pmf(size_t n, size_t i)
-{
-	return exp(lgamma((double)n + 1) - lgamma((double)i + 1) - lgamma((double)(n - i) + 1) - (double)n * M_LN2);
-}
-
 double stats_median_coverage(size_t n, size_t k)
 {
 	if (k < 1 || 2 * k > n)
 		return 0;
 	double sum = 0;
 	for (size_t i = k; i <= n - k; i++)
-		sum += binom_half_pmf(n, i);
+		sum += binom_pmf(n, 0.5, i);
 	return sum > 1 ? 1 : sum;
 }
 
@@ -379,7 +384,7 @@ size_t stats_median_ci_rank(size_t n, double target, double *level)
 	double cov = stats_median_coverage(n, k);
 	while (cov < target && k > 1) {
 		k--;
-		cov += 2 * binom_half_pmf(n, k);
+		cov += 2 * binom_pmf(n, 0.5, k);
 	}
 	*level = cov > 1 ? 1 : cov;
 	return k;
@@ -432,12 +437,6 @@ void stats_free(struct stats *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static double median_of(double *v, size_t n)
-{
-	qsort(v, n, sizeof(double), cmp_double);
-	return median_sorted(v, n);
-}
-
 double stats_machine_drift(const double *const *runs, const size_t *n, size_t ncells, size_t *rounds)
 {
 	*rounds = 0;
@@ -447,7 +446,7 @@ double stats_machine_drift(const double *const *runs, const size_t *n, size_t nc
 		v = xrealloc(v, (n[c] + 1) * sizeof(double));
 		for (size_t i = 0; i < n[c]; i++)
 			v[i] = log(runs[c][i]);
-		center[c] = n[c] ? median_of(v, n[c]) : NAN;
+		center[c] = n[c] ? sample_point(v, n[c], 0.5) : NAN;
 		longest = n[c] > longest ? n[c] : longest;
 	}
 	v = xrealloc(v, (ncells + 1) * sizeof(double));
@@ -458,7 +457,7 @@ double stats_machine_drift(const double *const *runs, const size_t *n, size_t nc
 			if (n[c] > t && runs[c][t] > 0)
 				v[k++] = log(runs[c][t]) - center[c];
 		if (k >= need)
-			speed[(*rounds)++] = median_of(v, k);
+			speed[(*rounds)++] = sample_point(v, k, 0.5);
 	}
 	double sd = NAN;
 	if (*rounds >= 5) {
@@ -548,12 +547,6 @@ static int all_positive(const double *v, size_t n)
 		if (!(v[i] > 0) || !isfinite(v[i]))
 			return 0;
 	return n > 0;
-}
-
-static double sample_point(double *v, size_t n, double quantile)
-{
-	qsort(v, n, sizeof(double), cmp_double);
-	return point_sorted(v, n, quantile);
 }
 
 /* The percentiles of the resampled ratios at (1 -+ confidence) / 2. */
