@@ -783,8 +783,7 @@ static int check_cli(const struct compare_cli *o, int npos, enum metric *metric)
 		return error("--metric must be time, instructions or cycles, not '%s'", o->metric);
 	double q;
 	if (o->statistic && stats_statistic_parse(o->statistic, &q) < 0)
-		return error("--statistic must be median, min or pNN with 0 < NN < 100 (e.g. p25), not '%s'",
-			     o->statistic);
+		return error("--statistic must be " STATS_STATISTIC_NAMES ", not '%s'", o->statistic);
 	const char *fmt = o->format ? o->format : "text";
 	if (strcmp(fmt, "text") && strcmp(fmt, "md") && strcmp(fmt, "json"))
 		return error("--format must be text, md or json, not '%s'", fmt);

@@ -207,7 +207,7 @@ static int run_load(struct run *r, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (stats_statistic_parse(o->statistic ? o->statistic : STATS_DEFAULT_STATISTIC, &r->quantile) < 0) {
-		error("--statistic must be median, min or pNN with 0 < NN < 100 (e.g. p25), not '%s'", o->statistic);
+		error("--statistic must be " STATS_STATISTIC_NAMES ", not '%s'", o->statistic);
 		return EXIT_USAGE;
 	}
 	if (o->consumer && strcmp(o->consumer, "splice") && strcmp(o->consumer, "read") && strcmp(o->consumer, "pv")) {
@@ -847,11 +847,10 @@ static void drift_stage(struct run *r, int sequential)
 		runs[d->cells] = c->measure.time.runs;
 		n[d->cells++] = c->measure.time.n;
 	}
-	d->sd = stats_machine_drift(runs, n, d->cells, &d->rounds);
+	/* back to back, a cell's runs share no round with another's */
+	d->sd = sequential ? NAN : stats_machine_drift(runs, n, d->cells, &d->rounds);
 	d->why = sequential ? "--order sequential: no rounds to compare"
 		 : isnan(d->sd) ? "fewer than 5 rounds with 10 cells or half of them" : NULL;
-	if (d->why)
-		d->sd = NAN;
 	free(runs);
 	free(n);
 }

@@ -79,6 +79,8 @@ void stats_compute_at(struct stats *s, const double *runs, size_t n, double quan
 /* "median" (0.5), "min" (0) or "pNN" with NN in (0, 100) (NN / 100; p50 is
  * the median): 0 with *quantile set, -1 for anything else. */
 int stats_statistic_parse(const char *name, double *quantile);
+/* What parse accepts, for the messages of every option that takes one. */
+#define STATS_STATISTIC_NAMES "median, min or pNN with 0 < NN < 100 (e.g. p25)"
 /* The name of a quantile, as parse reads it: "median", "min", "p25", "p12.5". */
 const char *stats_statistic_name(double quantile, char *buf, size_t len);
 /* The rank r (1-based) of the order statistic at quantile q of n runs; 0 for

@@ -266,11 +266,11 @@ static int own_value(json_t *j, double *v)
 	json_t *s = json_object_get(j, "throughput_Bps");
 	json_t *rate = json_is_object(s) ? s : json_object_get(j, "rate");
 	/* value: the run's statistic; median: runs written before it existed */
-	json_t *v_ = json_object_get(rate, "value");
-	if (!json_is_number(v_))
-		v_ = json_object_get(rate, "median");
-	*v = json_number_value(v_);
-	return json_is_number(v_);
+	json_t *figure = json_object_get(rate, "value");
+	if (!json_is_number(figure))
+		figure = json_object_get(rate, "median");
+	*v = json_number_value(figure);
+	return json_is_number(figure);
 }
 
 /* The cell whose measurement c shows: itself, or the one it shares its binary with. */
