@@ -21,8 +21,9 @@ Q := @
 endif
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
-# Stages at the top of harness/, their helpers in folders by kind.
-HARNESS_INC := -Iharness -Iharness/core -Iharness/system -Iharness/checks -Iharness/tables -Iharness/family_dir
+# One include root: every include names its layer ("pipeline/plan.h"), so
+# a path says what it may include (docs/architecture.md, scripts/layers.sh).
+HARNESS_INC := -Iharness
 BASE_CFLAGS := -std=c11 $(WARN) -MMD -MP $(HARNESS_INC)
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo $(patsubst %,-l%,$(PKGS))) $(EXTRA_LIBS)
@@ -31,18 +32,15 @@ CFLAGS ?= -O2 -g
 ALL_CFLAGS = $(BASE_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -DFLAGBENCH_GIT='"$(GIT_DESC)"'
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-# The harness: one .c/.h pair per stage (see each header for its protocol).
-HARNESS_SRCS := \
-	harness/core/util.c harness/core/sha256.c harness/core/runcmd.c harness/core/options.c harness/core/jsonpos.c \
-	harness/config.c harness/plan.c harness/build.c harness/verify.c \
-	harness/measure.c harness/meter.c harness/system/cooldown.c harness/core/stats.c \
-	harness/system/sysinfo.c harness/results.c harness/run.c harness/system/counters.c \
-	harness/checks/check.c harness/checks/check_yes.c
+# The harness by layer, lowest first; a folder includes only the folders
+# before it (docs/architecture.md).  One .c/.h pair per stage or command.
+LAYERS := core system checks config pipeline results driver analysis report cmd
+HARNESS_SRCS := $(foreach l,$(LAYERS),$(sort $(wildcard harness/$(l)/*.c)))
 HARNESS_MAIN := harness/main.c
-UNIT_TESTS := tests/unit/test_core.c tests/unit/test_runcmd.c
+UNIT_TESTS := $(sort $(wildcard tests/unit/test_*.c))
 E2E_TESTS := $(wildcard tests/e2e/*.bats)
 
-# Each feature area adds its sources and tests here.
+# Package checks, rendering, workflow lint and fuzzing: one fragment each.
 -include $(sort $(wildcard mk/*.mk))
 
 HARNESS_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(HARNESS_SRCS))
@@ -68,11 +66,11 @@ $(BUILD)/san/%.o: %.c
 	$(Q)$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) $(PKG_CFLAGS) -DFLAGBENCH_GIT='"$(GIT_DESC)"' -c -o $@ $<
 
 # build/flagbench-meter: the meter alone, what hyperfine runs on every timed
-# run (harness/meter.h).  Static and on musl where musl-gcc is installed:
+# run (harness/system/meter.h).  Static and on musl where musl-gcc is installed:
 # glibc's start-up (static or dynamic) asks the CPU its features with some
 # thirty cpuid instructions, each a VM exit on a virtual machine, about
 # 0.3 ms per run; musl's start-up makes a handful of system calls.
-METER_SRCS := harness/meter_main.c harness/meter.c harness/core/runcmd.c harness/core/options.c harness/core/util.c
+METER_SRCS := harness/meter_main.c harness/system/meter.c harness/core/runcmd.c harness/core/options.c harness/core/util.c
 METER_CC ?= $(shell command -v musl-gcc 2>/dev/null || echo $(CC))
 $(BUILD)/meter/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -119,6 +117,7 @@ E2E_ORDER = $(filter $(E2E_TESTS),$(E2E_FIRST)) $(filter-out $(E2E_FIRST),$(E2E_
 E2E_ENV = FLAGBENCH=$(CURDIR)/$(BUILD)/san/flagbench FLAGBENCH_PLAIN=$(CURDIR)/$(BUILD)/flagbench
 
 test: deps-test
+	$(Q)scripts/check-layers.sh
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) test-builds
 	$(Q)$(MAKE) --no-print-directory -j2 --output-sync=target unit e2e
 
@@ -143,33 +142,3 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
-
-# libFuzzer targets for the config loader and the run-folder readers
-# (tests/fuzz/): clang with -fsanitize=fuzzer,address,undefined (Debian:
-# clang and libclang-rt-14-dev, from scripts/deps.sh slow).  make fuzz-run
-# runs each for FUZZ_SECONDS (60) from the seed corpus tests/fuzz/corpus;
-# what it finds is kept in build/fuzz/ and becomes a file in
-# tests/fuzz/regressions/, which tests/e2e/fuzz_regressions.bats replays.
-# The fuzz build is clang's; the harness is clean under it too.
-FUZZ_CC ?= clang
-FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := config results
-FUZZ_CFLAGS := -std=c11 $(WARN) $(HARNESS_INC) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-.PHONY: fuzz fuzz-run
-fuzz: $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_TARGETS))
-
-$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(HARNESS_SRCS)
-	@mkdir -p $(dir $@)
-	@echo "  CC[fuzz] $@"
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $(PKG_CFLAGS) -DFLAGBENCH_GIT='"$(GIT_DESC)"' -o $@ $< $(HARNESS_SRCS) $(PKG_LIBS) -lm
-
-fuzz-run: fuzz
-	$(Q)for t in $(FUZZ_TARGETS); do \
-		mkdir -p $(BUILD)/fuzz/corpus-$$t $(BUILD)/fuzz/found-$$t; \
-		echo "== fuzz_$$t: $(FUZZ_SECONDS)s"; \
-		$(BUILD)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -close_fd_mask=3 -print_final_stats=1 \
-			-artifact_prefix=$(BUILD)/fuzz/found-$$t/ $(BUILD)/fuzz/corpus-$$t tests/fuzz/corpus/$$t \
-			tests/fuzz/regressions/$$t 2>&1 | grep -E '^(stat::number_of_executed_units|stat::peak_rss|==|SUMMARY|artifact_prefix|Test unit written)' ; \
-		if ls $(BUILD)/fuzz/found-$$t/* >/dev/null 2>&1; then \
-			echo "flagbench: fuzz_$$t found inputs that fail: $(BUILD)/fuzz/found-$$t/" >&2; exit 1; fi; \
-	done

@@ -3,21 +3,22 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "baseline.h"
-#include "check.h"
-#include "compare.h"
-#include "cooldown.h"
-#include "doctor.h"
-#include "explain.h"
-#include "meter.h"
-#include "options.h"
-#include "model.h"
-#include "newfamily.h"
-#include "rerun.h"
-#include "run.h"
-#include "try.h"
-#include "topology.h"
-#include "util.h"
+#include "results/baseline.h"
+#include "checks/check.h"
+#include "analysis/compare.h"
+#include "system/cooldown.h"
+#include "system/doctor.h"
+#include "analysis/explain.h"
+#include "system/meter.h"
+#include "core/options.h"
+#include "report/model.h"
+#include "cmd/newfamily.h"
+#include "cmd/rerun.h"
+#include "cmd/list.h"
+#include "cmd/run.h"
+#include "cmd/try.h"
+#include "system/topology.h"
+#include "core/util.h"
 
 struct command {
 	const char *name;

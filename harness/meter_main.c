@@ -1,5 +1,5 @@
 /* meter_main.c: build/flagbench-meter, the meter alone (see meter.h). */
-#include "meter.h"
+#include "system/meter.h"
 
 int main(int argc, char **argv)
 {

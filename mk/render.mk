@@ -1,13 +1,10 @@
-# mk/render.mk: the results model (harness/tables/: `flagbench tables`), and the
-# plots and pages laid out from it (issue 9).
+# mk/render.mk: the plots and pages laid out from the results model
+# (harness/report/: `flagbench tables`).
 #   make plots [RUN=DIR]          render one run folder, or every run under results/ with a results.json
 #   make publish RUNS="DIR..." [PUBLIC=public]   cross-machine tables and a static site
 # Rendering needs build/flagbench (the tables), jq (the pages) and gnuplot (the plots).
 # Variables set on make's command line reach the recipes through the environment, so
 # the scripts get RUN and PUBLIC as single arguments whatever characters they hold.
-
-HARNESS_SRCS += harness/tables/model.c harness/tables/writers.c harness/tables/progress.c
-UNIT_TESTS += tests/unit/test_model.c
 
 plots: $(BUILD)/flagbench
 	$(Q)if [ -n "$${RUN:-}" ]; then \

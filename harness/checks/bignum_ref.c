@@ -1,6 +1,6 @@
 /* bignum_ref.c: see bignum_ref.h */
 #define _GNU_SOURCE
-#include "bignum_ref.h"
+#include "checks/bignum_ref.h"
 
 #include <pthread.h>
 #include <stdio.h>

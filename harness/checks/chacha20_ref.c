@@ -2,7 +2,7 @@
  * are written as RFC 8439 describes them.  The checker's digest runs four
  * blocks at a time (fast_xor below, held to the RFC code by the unit
  * tests), so that checking is not much slower than the variants. */
-#include "chacha20_ref.h"
+#include "checks/chacha20_ref.h"
 
 #include <stdio.h>
 #include <string.h>

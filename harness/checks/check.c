@@ -1,14 +1,14 @@
 /* check.c: the checker table and `flagbench check` */
 #define _GNU_SOURCE
-#include "check.h"
+#include "checks/check.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "runcmd.h"
-#include "util.h"
+#include "core/runcmd.h"
+#include "core/util.h"
 
 static const struct checker *const checkers[] = {
 #define CHECKER(name) &checker_##name,

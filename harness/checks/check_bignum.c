@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bignum_ref.h"
-#include "check.h"
+#include "checks/bignum_ref.h"
+#include "checks/check.h"
 
 enum op { OP_FP_MUL, OP_EC_MUL, OP_COUNT };
 

@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "chacha20_ref.h"
-#include "check.h"
+#include "checks/chacha20_ref.h"
+#include "checks/check.h"
 
 /* a few sizes: a suite may size each variant differently */
 #define MEMO_SLOTS 8

@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "util.h"
+#include "checks/check.h"
+#include "core/util.h"
 
 #define FB_MAX_N 9999999999999999999ULL /* all 19-digit numbers */
 #define FB_BLOCK 30

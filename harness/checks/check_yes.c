@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "util.h"
+#include "checks/check.h"
+#include "core/util.h"
 
 static char *yes_line(const struct check_args *a, size_t *len)
 {

@@ -1,7 +1,7 @@
 /* jsonpos.c: see jsonpos.h.  A tolerant scanner: it trusts that jansson
  * already accepted the text, and only skips values. */
 #define _GNU_SOURCE
-#include "jsonpos.h"
+#include "core/jsonpos.h"
 
 #include <string.h>
 

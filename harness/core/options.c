@@ -1,6 +1,6 @@
 /* options.c: see options.h */
 #define _GNU_SOURCE
-#include "options.h"
+#include "core/options.h"
 
 #include <errno.h>
 #include <math.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "core/util.h"
 
 const struct option_def *option_find(const struct option_def *table, const char *name)
 {

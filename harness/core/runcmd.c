@@ -1,6 +1,6 @@
 /* runcmd.c: see runcmd.h */
 #define _GNU_SOURCE
-#include "runcmd.h"
+#include "core/runcmd.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -33,7 +33,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "util.h"
+#include "core/util.h"
 
 /* Set by the SIGINT/SIGTERM/SIGHUP handler; waits notice it, kill their
  * child's group and report CHILD_INTERRUPTED. */

@@ -2,7 +2,7 @@
  * Apart from util.c, so that util.c needs no library and the static
  * build/flagbench-meter can link it without nettle. */
 #define _GNU_SOURCE
-#include "util.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 /* stats.c: see stats.h */
 #define _GNU_SOURCE
-#include "stats.h"
+#include "core/stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 
-#include "util.h"
+#include "core/util.h"
 
 static int cmp_double(const void *a, const void *b)
 {

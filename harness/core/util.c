@@ -1,6 +1,6 @@
 /* util.c: see util.h */
 #define _GNU_SOURCE
-#include "util.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -427,4 +427,30 @@ const char *project_root(void)
 	}
 	strcpy(root, ".");
 	return root;
+}
+
+char *placeholder_replace(const char *word, const char *name, const char *value)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t nl = strlen(name);
+	for (const char *p = word; *p;) {
+		if (p[0] == '{' && !strncmp(p + 1, name, nl) && p[1 + nl] == '}') {
+			sb_adds(&sb, value);
+			p += nl + 2;
+		} else {
+			sb_add(&sb, p++, 1);
+		}
+	}
+	char *out = xstrdup(sb.buf ? sb.buf : "");
+	sb_release(&sb);
+	return out;
+}
+
+void sv_push_replaced(struct strvec *sv, const char *word, const char *name, uint64_t n)
+{
+	char num[32];
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)n);
+	char *w = placeholder_replace(word, name, num);
+	sv_push(sv, w);
+	free(w);
 }

@@ -100,4 +100,10 @@ char *find_on_path(const char *name);
 const char *self_exe(void);
 const char *project_root(void);
 
+/* Placeholders of family.json argv words ("{N}", "{dir}", "{input}"). */
+/* word with every "{name}" replaced by value (a new string). */
+char *placeholder_replace(const char *word, const char *name, const char *value);
+/* sv_push of word with {name} replaced by the number n. */
+void sv_push_replaced(struct strvec *sv, const char *word, const char *name, uint64_t n);
+
 #endif

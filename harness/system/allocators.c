@@ -1,6 +1,6 @@
 /* allocators.c: see allocators.h */
 #define _GNU_SOURCE
-#include "allocators.h"
+#include "system/allocators.h"
 
 #include <limits.h>
 #include <pthread.h>

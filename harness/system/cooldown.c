@@ -1,6 +1,6 @@
 /* cooldown.c: see cooldown.h */
 #define _GNU_SOURCE
-#include "cooldown.h"
+#include "system/cooldown.h"
 
 #include <fcntl.h>
 #include <math.h>
@@ -9,9 +9,9 @@
 
 #include <jansson.h>
 
-#include "options.h"
-#include "thermal.h"
-#include "util.h"
+#include "core/options.h"
+#include "system/thermal.h"
+#include "core/util.h"
 
 struct cooldown_opts {
 	double seconds, below, max_wait;

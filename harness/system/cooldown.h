@@ -25,7 +25,7 @@
 #ifndef FLAGBENCH_COOLDOWN_H
 #define FLAGBENCH_COOLDOWN_H
 
-#include "thermal.h"
+#include "system/thermal.h"
 
 struct cooldown_policy {
 	struct cooldown_spec spec; /* the profile's, with --cooldown applied to seconds */

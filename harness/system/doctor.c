@@ -1,6 +1,6 @@
 /* doctor.c: see doctor.h */
 #define _GNU_SOURCE
-#include "doctor.h"
+#include "system/doctor.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -15,10 +15,10 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "options.h"
-#include "sysinfo.h"
-#include "thermal.h"
-#include "topology.h"
+#include "core/options.h"
+#include "system/sysinfo.h"
+#include "system/thermal.h"
+#include "system/topology.h"
 
 const char *doctor_verdict_name(enum doctor_verdict v)
 {

@@ -30,7 +30,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "util.h"
+#include "core/util.h"
 
 #define DOCTOR_BUSY_PCT 10.0
 #define DOCTOR_BUSY_WINDOW_S 0.2

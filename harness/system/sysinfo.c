@@ -1,13 +1,13 @@
 /* sysinfo.c: see sysinfo.h */
 #define _GNU_SOURCE
-#include "sysinfo.h"
+#include "system/sysinfo.h"
 
 #include <math.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "runcmd.h"
+#include "core/runcmd.h"
 
 static char *cpuinfo_field(const char *field)
 {
@@ -79,28 +79,6 @@ int host_cpu_allowed(int cpu)
 	if (cpu < 0 || cpu >= CPU_SETSIZE || sched_getaffinity(0, sizeof(set), &set) < 0)
 		return 0;
 	return CPU_ISSET(cpu, &set);
-}
-
-int host_profile(struct cpu_profile *p)
-{
-	int cpus[8];
-	int n = host_cpus(cpus, 8);
-	p->name = xstrdup("host");
-	p->title = xasprintf("this machine (%s)", host_cpu_model());
-	p->match = NULL;
-	sv_push(&p->march, "native");
-	/* producer and consumer on different CPUs when there are two; the
-	 * placement study (flagbench topology) picks classes explicitly */
-	p->pin_producer = n > 0 ? cpus[0] : PIN_NONE;
-	p->pin_consumer = n > 1 ? cpus[1] : p->pin_producer;
-	p->pin_single = n > 1 ? cpus[1] : p->pin_producer;
-	p->cooldown_s = 0;
-	p->cooldown_below_c = NAN;
-	p->cooldown_max_wait_s = 0;
-	p->json = json_pack("{s:s, s:s, s:[s], s:{s:i, s:i, s:i}, s:{s:f}}", "name", "host", "title", p->title,
-			    "march", "native", "pin", "producer", p->pin_producer, "consumer", p->pin_consumer,
-			    "single", p->pin_single, "cooldown", "seconds", 0.0);
-	return 0;
 }
 
 char *tool_version(const char *tool)

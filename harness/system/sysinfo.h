@@ -1,6 +1,6 @@
 /* sysinfo.h: what the harness needs to know about the host right now.
  *
- * The probed "host" CPU profile, the CPU model and feature flags (for
+ * The CPU model and feature flags (for
  * requires_cpu), online CPUs (for pin remapping), and tool versions for
  * results.json "tools".  The full system report (doctor, topology, thermal)
  * lives in doctor.h / topology.h / thermal.h; this is the part every run needs.
@@ -9,11 +9,6 @@
 #define FLAGBENCH_SYSINFO_H
 
 #include <jansson.h>
-
-#include "config.h"
-
-/* The probed host profile: march native, pins from the online CPUs. */
-int host_profile(struct cpu_profile *p);
 
 /* "AMD EPYC", from /proc/cpuinfo (or "unknown"). */
 const char *host_cpu_model(void);

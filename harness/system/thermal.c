@@ -1,6 +1,6 @@
 /* thermal.c: see thermal.h */
 #define _GNU_SOURCE
-#include "thermal.h"
+#include "system/thermal.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "runcmd.h"
-#include "topology.h"
+#include "core/runcmd.h"
+#include "system/topology.h"
 
 /* Readings outside this range are driver junk (-273, 0x7fff...), not heat. */
 #define CELSIUS_MIN (-50.0)

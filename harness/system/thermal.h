@@ -46,7 +46,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util.h"
+#include "core/util.h"
 
 #define THERMAL_FREQ_DROP_PCT 10.0
 #define COOLDOWN_POLL_S 1.0

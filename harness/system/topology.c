@@ -1,6 +1,6 @@
 /* topology.c: see topology.h */
 #define _GNU_SOURCE
-#include "topology.h"
+#include "system/topology.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "options.h"
+#include "core/options.h"
 
 /* ---- files under a root ---- */
 

@@ -39,7 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util.h"
+#include "core/util.h"
 
 /* ---- reading files under a root prefix (shared by thermal.c, doctor.c) ---- */
 

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "util.h"
+#include "config/config.h"
+#include "core/util.h"
 
 static char root[64];
 

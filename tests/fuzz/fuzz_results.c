@@ -11,10 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "plan.h"
-#include "model.h"
-#include "results.h"
-#include "util.h"
+#include "pipeline/plan.h"
+#include "report/model.h"
+#include "results/results.h"
+#include "core/util.h"
 
 static char dir[64];
 

@@ -39,7 +39,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "core/util.h"
 
 /* root/rel (its directories made as needed) holding text and a newline */
 __attribute__((unused)) static void put(const char *root, const char *rel, const char *text)

@@ -15,9 +15,9 @@
 
 #include <cmocka.h>
 
-#include "allocators.h"
-#include "bignum_ref.h"
-#include "check.h"
+#include "system/allocators.h"
+#include "checks/bignum_ref.h"
+#include "checks/check.h"
 
 static const char GX_HEX[] = "79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798";
 static const char GY_HEX[] = "483ada7726a3c4655da4fbfc0e1108a8fd17b448a68554199c47d08ffb10d4b8";

@@ -15,8 +15,8 @@
 #include <cmocka.h>
 #include <nettle/chacha.h>
 
-#include "chacha20_ref.h"
-#include "check.h"
+#include "checks/chacha20_ref.h"
+#include "checks/check.h"
 
 /* hex with optional spaces, as the RFC prints it, into bytes; returns the count */
 static size_t unhex(const char *s, uint8_t *out, size_t max)

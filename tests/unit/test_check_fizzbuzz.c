@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "check.h"
+#include "checks/check.h"
 
 #define MAX_N 9999999999999999999ULL
 

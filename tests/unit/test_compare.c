@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "compare.h"
-#include "stats.h"
+#include "analysis/compare.h"
+#include "core/stats.h"
 
 static const double tight[] = { 1.000, 1.002, 0.998, 1.001, 0.999, 1.000, 1.003, 0.997 };
 

@@ -16,19 +16,20 @@
 
 #include <cmocka.h>
 
-#include "build.h"
-#include "check.h"
-#include "config.h"
-#include "jsonpos.h"
-#include "measure.h"
-#include "options.h"
-#include "plan.h"
-#include "results.h"
-#include "runcmd.h"
-#include "stats.h"
-#include "thermal.h"
-#include "topology.h"
-#include "verify.h"
+#include "pipeline/build.h"
+#include "checks/check.h"
+#include "config/config.h"
+#include "core/jsonpos.h"
+#include "pipeline/measure.h"
+#include "core/options.h"
+#include "pipeline/plan.h"
+#include "pipeline/records.h"
+#include "results/results.h"
+#include "core/runcmd.h"
+#include "core/stats.h"
+#include "system/thermal.h"
+#include "system/topology.h"
+#include "pipeline/verify.h"
 
 /* stderr of the code under test, captured to check error messages */
 static char captured[8192];

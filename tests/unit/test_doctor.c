@@ -18,8 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "doctor.h"
-#include "util.h"
+#include "system/doctor.h"
+#include "core/util.h"
 
 #define FIX "tests/fixtures/sys/"
 

@@ -12,9 +12,9 @@
 
 #include <cmocka.h>
 
-#include "build.h"
-#include "explain.h"
-#include "plan.h"
+#include "pipeline/build.h"
+#include "analysis/explain.h"
+#include "pipeline/plan.h"
 
 static void test_parse_optimizers(void **state)
 {

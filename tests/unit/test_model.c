@@ -16,8 +16,8 @@
 
 #include <cmocka.h>
 
-#include "model.h"
-#include "util.h"
+#include "report/model.h"
+#include "core/util.h"
 
 static void test_formats(void **state)
 {

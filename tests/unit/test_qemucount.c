@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "qemucount.h"
-#include "runcmd.h"
+#include "pipeline/qemucount.h"
+#include "core/runcmd.h"
 
 /* ---- the line counter ---- */
 

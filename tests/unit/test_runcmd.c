@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "runcmd.h"
+#include "core/runcmd.h"
 
 static char tmpdir[] = "/tmp/fb-runcmd-XXXXXX";
 

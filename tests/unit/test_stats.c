@@ -20,7 +20,7 @@
 
 #include <gsl/gsl_cdf.h>
 
-#include "stats.h"
+#include "core/stats.h"
 
 static unsigned long long rng = 42;
 

@@ -18,10 +18,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cooldown.h"
-#include "runcmd.h"
-#include "thermal.h"
-#include "util.h"
+#include "system/cooldown.h"
+#include "core/runcmd.h"
+#include "system/thermal.h"
+#include "core/util.h"
 
 #define FIX "tests/fixtures/sys/"
 

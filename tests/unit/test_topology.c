@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "topology.h"
-#include "util.h"
+#include "system/topology.h"
+#include "core/util.h"
 
 #define FIX "tests/fixtures/sys/"
 

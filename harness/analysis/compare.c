@@ -1,0 +1,850 @@
+/* compare.c: see compare.h */
+#define _GNU_SOURCE
+#include "analysis/compare.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "results/baseline.h"
+#include "config/config.h"
+#include "system/cooldown.h"
+#include "pipeline/measure.h"
+#include "core/options.h"
+#include "pipeline/store.h"
+#include "results/reader.h"
+#include "core/runcmd.h"
+
+static const char *const verdict_names[VERDICT_COUNT] = { "same", "faster", "slower", "inconclusive", "n/a" };
+
+const char *verdict_name(enum verdict v)
+{
+	return v < VERDICT_COUNT ? verdict_names[v] : "?";
+}
+
+const char *metric_name(enum metric m)
+{
+	return m == METRIC_INSTRUCTIONS ? "instructions" : m == METRIC_CYCLES ? "cycles" : "time";
+}
+
+int metric_parse(const char *name, enum metric *out)
+{
+	if (!strcmp(name, "time"))
+		*out = METRIC_TIME;
+	else if (!strcmp(name, "instructions"))
+		*out = METRIC_INSTRUCTIONS;
+	else if (!strcmp(name, "cycles"))
+		*out = METRIC_CYCLES;
+	else
+		return -1;
+	return 0;
+}
+
+enum verdict verdict_of_interval(double low, double high, double threshold)
+{
+	double up = 1 + threshold, down = 1 / (1 + threshold);
+	if (!isfinite(low) || !isfinite(high))
+		return VERDICT_NA;
+	if (low > up)
+		return VERDICT_SLOWER;
+	if (high < down)
+		return VERDICT_FASTER;
+	if (low >= down && high <= up)
+		return VERDICT_SAME;
+	return VERDICT_INCONCLUSIVE;
+}
+
+/* Bonferroni on the one-sided error: for identical builds the true ratio
+ * is 1, and a cell alarms only when its interval lies wholly above
+ * 1 + threshold, i.e. in the upper tail, which a two-sided interval at
+ * level 1 - a misses by chance a / 2 at most.  Of m such cells any one
+ * alarms with chance at most m a / 2, whatever ties the cells together,
+ * so a = 2 alarm_rate / m keeps it at most alarm_rate. */
+double confirm_level(double alarm_rate, size_t m)
+{
+	if (!m || !(alarm_rate > 0 && alarm_rate <= 0.5))
+		return NAN;
+	return 1 - 2 * alarm_rate / (double)m;
+}
+
+#define IDENTICAL_NOTE "identical binary: a difference is the machine's, not the code's"
+
+char *cell_note_text(const struct cell_cmp *cc)
+{
+	if (cc->identical_binary)
+		return cc->note ? xasprintf("%s; %s", cc->note, IDENTICAL_NOTE) : xstrdup(IDENTICAL_NOTE);
+	return cc->note ? xstrdup(cc->note) : NULL;
+}
+
+/* ---- loading ---- */
+
+
+static const char *run_str(const json_t *run, const char *key)
+{
+	return json_string_value(json_object_get(json_object_get(run, "run"), key));
+}
+
+static const char *host_model(const json_t *run)
+{
+	return json_string_value(json_object_get(json_object_get(run, "host"), "cpu_model"));
+}
+
+static const json_t *cell_by_id(const json_t *run, const char *id)
+{
+	size_t i;
+	json_t *c;
+	json_array_foreach(json_object_get(run, "cells"), i, c) {
+		if (!strcmp(json_string_value(json_object_get(c, "id")), id))
+			return c;
+	}
+	return NULL;
+}
+
+/* The metric of one side: times (several) or one count; -1 with a note. */
+static int side_values(const json_t *c, enum metric m, double per, double **v, size_t *n, char **note,
+		       const char *side)
+{
+	const char *status = json_string_value(json_object_get(c, "status"));
+	*v = NULL;
+	*n = 0;
+	if (!status || strcmp(status, "ok")) {
+		*note = xasprintf("%s: %s", side, status ? status : "no status");
+		return -1;
+	}
+	if (m == METRIC_TIME) {
+		json_t *runs = json_object_get(json_object_get(c, "time_s"), "runs");
+		size_t k = json_array_size(runs);
+		if (!k) {
+			*note = xasprintf("%s: no timed runs", side);
+			return -1;
+		}
+		*v = xmalloc(k * sizeof(double));
+		for (size_t i = 0; i < k; i++) {
+			double x = json_number_value(json_array_get(runs, i));
+			if (!(x > 0)) {
+				free(*v);
+				*v = NULL;
+				*note = xasprintf("%s: run %zu is not a positive time", side, i);
+				return -1;
+			}
+			(*v)[i] = x / per;
+		}
+		*n = k;
+		return 0;
+	}
+	const char *key = m == METRIC_INSTRUCTIONS ? "instructions_per_unit" : "cycles_per_unit";
+	json_t *k = json_object_get(c, "counters");
+	double x = json_number_value(json_object_get(k, key));
+	if (!(x > 0)) {
+		const char *skipped = json_string_value(json_object_get(k, "skipped"));
+		*note = skipped ? xasprintf("%s: no %s (%s)", side, metric_name(m), skipped)
+				: xasprintf("%s: no %s counted", side, metric_name(m));
+		return -1;
+	}
+	*v = xmalloc(sizeof(double));
+	**v = x;
+	*n = 1;
+	return 0;
+}
+
+/* The same program run the same way on both sides: the same binary
+ * (sha256) and the same arguments. */
+static int same_program(const json_t *b, const json_t *nw)
+{
+	const char *hb = json_string_value(json_object_get(json_object_get(b, "binary"), "sha256"));
+	const char *hn = json_string_value(json_object_get(json_object_get(nw, "binary"), "sha256"));
+	const json_t *ab = json_object_get(b, "argv"), *an = json_object_get(nw, "argv");
+	return hb && hn && !strcmp(hb, hn) && json_is_array(ab) && json_equal(ab, an);
+}
+
+static void compare_cell(const json_t *b, const json_t *nw, const struct compare_opts *o, double quantile,
+			 struct cell_cmp *cc)
+{
+	double *va = NULL, *vb = NULL;
+	size_t na = 0, nb = 0;
+	cc->ci.ratio = cc->ci.low = cc->ci.high = NAN;
+	cc->base_value = cc->new_value = NAN;
+	cc->verdict = VERDICT_NA;
+	cc->confirm_level = NAN;
+	/* time per unit of work when the sizes differ */
+	double sa = json_number_value(json_object_get(b, "size")), sb = json_number_value(json_object_get(nw, "size"));
+	int per_unit = o->metric == METRIC_TIME && sa > 0 && sb > 0 && sa != sb;
+	cc->unit = o->metric == METRIC_INSTRUCTIONS ? "instructions/unit"
+		   : o->metric == METRIC_CYCLES     ? "cycles/unit"
+		   : per_unit                       ? "s/unit"
+						    : "s";
+	if (side_values(b, o->metric, per_unit ? sa : 1, &va, &na, &cc->note, "base") < 0 ||
+	    side_values(nw, o->metric, per_unit ? sb : 1, &vb, &nb, &cc->note, "new") < 0)
+		goto out;
+	/* both sides from their runs, by one statistic (counts: the median) */
+	double q = o->metric == METRIC_TIME ? quantile : 0.5;
+	struct stats s;
+	stats_compute_at(&s, va, na, q);
+	cc->base_value = s.point;
+	stats_free(&s);
+	stats_compute_at(&s, vb, nb, q);
+	cc->new_value = s.point;
+	stats_free(&s);
+	if (stats_bootstrap_ratio(va, na, vb, nb, q, o->resamples, 0.95, o->seed, &cc->ci) < 0) {
+		cc->note = xstrdup("values that are not positive");
+		goto out;
+	}
+	if (o->metric != METRIC_TIME) {
+		/* counts are point values: the interval is the ratio itself */
+		cc->ci.low = cc->ci.high = cc->ci.ratio;
+	}
+	cc->verdict = verdict_of_interval(cc->ci.low, cc->ci.high, o->threshold);
+	if (o->metric == METRIC_TIME && (na < 2 || nb < 2)) {
+		/* one run tells nothing of the noise: never an alarm from it */
+		if (cc->verdict != VERDICT_SAME)
+			cc->verdict = VERDICT_INCONCLUSIVE;
+		cc->note = xstrdup("a single run on a side: no interval");
+	} else if (per_unit) {
+		cc->note = xasprintf("sizes differ (%.0f, %.0f): time per unit", sa, sb);
+	}
+	/* a ratio between the same program twice: say whose the difference is */
+	cc->identical_binary = same_program(b, nw);
+out:
+	cc->first = cc->verdict;
+	free(va);
+	free(vb);
+}
+
+void comparison_recount(struct comparison *c)
+{
+	memset(c->count, 0, sizeof(c->count));
+	for (size_t i = 0; i < c->n; i++)
+		c->count[c->cells[i].verdict]++;
+}
+
+void compare_runs(const json_t *base, const json_t *nw, const struct compare_opts *o, struct comparison *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->metric = o->metric;
+	out->threshold = o->threshold;
+	/* --statistic, else the one NEW reports (checked by cmd_compare) */
+	const char *stat = o->statistic ? o->statistic : run_str(nw, "statistic");
+	if (!stat || stats_statistic_parse(stat, &out->quantile) < 0)
+		out->quantile = 0.5;
+	out->confirm_level = NAN;
+	const char *bl = run_str(base, "id"), *nl = run_str(nw, "id");
+	const char *bp = run_str(base, "cpu_profile"), *np = run_str(nw, "cpu_profile");
+	out->base_label = xstrdup(bl ? bl : "base");
+	out->new_label = xstrdup(nl ? nl : "new");
+	out->base_profile = xstrdup(bp ? bp : "?");
+	out->new_profile = xstrdup(np ? np : "?");
+	if (strcmp(out->base_profile, out->new_profile))
+		sv_pushf(&out->warnings, "cpu profiles differ: base %s, new %s", out->base_profile, out->new_profile);
+	const char *bm = host_model(base), *nm = host_model(nw);
+	if (o->metric != METRIC_INSTRUCTIONS && bm && nm && strcmp(bm, nm))
+		sv_pushf(&out->warnings, "measured on different cpus (base '%s', new '%s'): the %s are not comparable",
+			 bm, nm, o->metric == METRIC_TIME ? "times" : "cycle counts");
+	else if (bm && nm && strcmp(bm, nm))
+		sv_pushf(&out->warnings, "counted on different cpus (base '%s', new '%s'): libraries that pick their "
+			 "code at run time (glibc string functions, GMP) may count differently", bm, nm);
+	json_t *cells = json_object_get(nw, "cells");
+	out->cells = xcalloc(json_array_size(cells) + 1, sizeof(*out->cells));
+	size_t i;
+	json_t *c;
+	json_array_foreach(cells, i, c) {
+		const char *id = json_string_value(json_object_get(c, "id"));
+		const json_t *b = cell_by_id(base, id);
+		if (!b) {
+			sv_push(&out->only_new, id);
+			continue;
+		}
+		const char *sb = json_string_value(json_object_get(b, "status"));
+		const char *sn = json_string_value(json_object_get(c, "status"));
+		if (sb && sn && !strcmp(sb, sn) && strcmp(sb, "ok")) {
+			out->not_run++; /* skipped or unsupported on both sides: nothing to say */
+			continue;
+		}
+		struct cell_cmp *cc = &out->cells[out->n++];
+		cc->id = xstrdup(id);
+		compare_cell(b, c, o, out->quantile, cc);
+	}
+	json_array_foreach(json_object_get(base, "cells"), i, c) {
+		const char *id = json_string_value(json_object_get(c, "id"));
+		if (!cell_by_id(nw, id))
+			sv_push(&out->only_base, id);
+	}
+	comparison_recount(out);
+}
+
+void comparison_free(struct comparison *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->cells[i].id);
+		free(c->cells[i].note);
+	}
+	free(c->cells);
+	free(c->base_label);
+	free(c->new_label);
+	free(c->base_profile);
+	free(c->new_profile);
+	sv_clear(&c->only_base);
+	sv_clear(&c->only_new);
+	sv_clear(&c->warnings);
+	memset(c, 0, sizeof(*c));
+}
+
+/* ---- confirmation: both binaries again, interleaved ---- */
+
+struct confirm_opts {
+	unsigned rounds;
+	double alarm_rate; /* fraction: the family-wise false-alarm rate */
+	double timeout_s;
+	/* the run's cooldown policy (cooldown.h): a pause before each cell,
+	 * between its runs only where a sensor follows the temperature */
+	struct cooldown_policy cool;
+	uint64_t pipe_size;
+	const char *consumer;
+};
+
+/* The run's own --consumer / --pipe-size, so the replay drains streams the
+ * same way (the cells record only a crossed consumer). */
+static const char *run_option(const json_t *run, const char *name)
+{
+	json_t *argv = json_object_get(json_object_get(run, "run"), "argv");
+	size_t len = strlen(name);
+	for (size_t i = 0; i < json_array_size(argv); i++) {
+		const char *s = json_string_value(json_array_get(argv, i));
+		if (!s || strncmp(s, "--", 2) || strncmp(s + 2, name, len))
+			continue;
+		if (s[2 + len] == '=')
+			return s + 3 + len;
+		if (!s[2 + len])
+			return json_string_value(json_array_get(argv, i + 1));
+	}
+	return NULL;
+}
+
+/* A level as a percentage with the digits that tell it from 100: 95,
+ * 99.67, 99.998. */
+static void format_level(double level, char *buf, size_t n)
+{
+	double miss = (1 - level) * 100;
+	int decimals = miss > 0 ? (int)ceil(-log10(miss) - 1e-9) + 1 : 1;
+	if (decimals < 1)
+		decimals = 1;
+	snprintf(buf, n, "%.*g", 2 + decimals, level * 100);
+}
+
+static void confirm_cell(struct cell_cmp *cc, const json_t *base, const char *base_dir, const json_t *nw,
+			 const char *new_dir, struct family *fams, size_t nfams, const struct confirm_opts *co,
+			 double level, const struct compare_opts *o, const char *hyperfine, const char *work)
+{
+	struct cell a, b;
+	char why[512] = "";
+	size_t *b_first = NULL; /* per round: 1 when B runs before A */
+	int ok = replay_cell_init(&a, cell_by_id(base, cc->id), base_dir, fams, nfams, why, sizeof(why)) == 0 &&
+		 replay_cell_init(&b, cell_by_id(nw, cc->id), new_dir, fams, nfams, why, sizeof(why)) == 0;
+	char *old_note = cc->note;
+	if (!ok) {
+		cc->note = xasprintf("not confirmed: %s", why);
+		goto out;
+	}
+	double below = NAN, max_wait = 0;
+	cooldown_between_runs(&co->cool, &below, &max_wait);
+	struct measure_opts mo = { hyperfine, work, 1, 1, co->timeout_s, 0, below, max_wait,
+				   co->consumer, co->pipe_size, 0, 0, 0.5 };
+	struct cooldown_record rec;
+	if (cooldown_before_cell(&co->cool, "/", NULL, &rec))
+		cc->confirm_cooldown_s += rec.waited_s;
+	fprintf(stderr, "flagbench: confirming %s: %u rounds, as many A B as B A, shuffled\n", cc->id, co->rounds);
+	/* As many rounds A B as B A, so whatever favours the first (or the
+	 * second) of two back-to-back runs falls on both sides equally; in a
+	 * shuffled order (seeded by the cell), so a disturbance that comes
+	 * back every few seconds cannot line up with one side, as it can with
+	 * A B, B A, A B, ... */
+	b_first = xcalloc(co->rounds + 1, sizeof(*b_first));
+	for (unsigned r = 0; r < co->rounds; r++)
+		b_first[r] = r % 2;
+	unsigned long long seed = 1469598103934665603ULL; /* FNV-1a of the cell id */
+	for (const char *s = cc->id; *s; s++)
+		seed = (seed ^ (unsigned char)*s) * 1099511628211ULL;
+	stats_shuffle(b_first, co->rounds, &seed);
+	for (unsigned r = 0; r < co->rounds && !fb_interrupted; r++) {
+		double cool;
+		mo.warmup = r == 0;
+		mo.append = r > 0;
+		struct cell *first = b_first[r] ? &b : &a, *second = b_first[r] ? &a : &b;
+		int bad_run = measure_cell(first, &mo, &cool) < 0;
+		cc->confirm_cooldown_s += cool;
+		if (!bad_run) {
+			bad_run = measure_cell(second, &mo, &cool) < 0;
+			cc->confirm_cooldown_s += cool;
+		}
+		if (bad_run) {
+			const struct cell *bad = a.status != CELL_PENDING ? &a : &b;
+			cc->note = xasprintf("not confirmed: %s: %s", bad == &a ? "base" : "new",
+					     bad->reason ? bad->reason : "measuring failed");
+			goto out;
+		}
+	}
+	if (fb_interrupted || a.measure.time.n != co->rounds || b.measure.time.n != co->rounds) {
+		cc->note = xstrdup("not confirmed: interrupted");
+		goto out;
+	}
+	/* per unit when the sizes differ, as the first comparison did */
+	uint64_t sa = a.spec.size, sb = b.spec.size;
+	double pa = sa && sb && sa != sb ? (double)sa : 1;
+	double pb = sa && sb && sa != sb ? (double)sb : 1;
+	double *ta = xmalloc(co->rounds * sizeof(double)), *tb = xmalloc(co->rounds * sizeof(double));
+	for (unsigned r = 0; r < co->rounds; r++) {
+		ta[r] = a.measure.time.runs[r] / pa;
+		tb[r] = b.measure.time.runs[r] / pb;
+	}
+	if (stats_paired_ratio_t(ta, tb, co->rounds, level, &cc->confirm) == 0) {
+		char lv[32];
+		format_level(level, lv, sizeof(lv));
+		cc->confirmed = (int)co->rounds;
+		cc->confirm_level = level;
+		cc->verdict = verdict_of_interval(cc->confirm.low, cc->confirm.high, o->threshold);
+		cc->note = xasprintf("%s after %u interleaved rounds: %.3fx [%.3f, %.3f] at %s %%",
+				     cc->verdict == VERDICT_SLOWER ? "confirmed" : "not confirmed", co->rounds,
+				     cc->confirm.ratio, cc->confirm.low, cc->confirm.high, lv);
+	} else {
+		cc->note = xstrdup("not confirmed: the new times are not positive");
+	}
+	free(ta);
+	free(tb);
+out:
+	free(b_first);
+	if (cc->note != old_note)
+		free(old_note);
+	replay_cell_free(&a);
+	replay_cell_free(&b);
+}
+
+/* Slower, or inconclusive with an interval that reaches above the
+ * threshold: a slowdown hidden by noise is measured again too. */
+static int confirm_suspect(const struct cell_cmp *cc, double threshold)
+{
+	return cc->verdict == VERDICT_SLOWER || (cc->verdict == VERDICT_INCONCLUSIVE && cc->ci.high > 1 + threshold);
+}
+
+static int confirm_slower(struct comparison *cmp, const json_t *base, const char *base_dir, const json_t *nw,
+			  const char *new_dir, const struct confirm_opts *co, const struct compare_opts *o)
+{
+	size_t suspects = 0;
+	cmp->confirm_rounds = co->rounds;
+	cmp->alarm_rate = co->alarm_rate;
+	for (size_t i = 0; i < cmp->n; i++)
+		suspects += confirm_suspect(&cmp->cells[i], o->threshold);
+	if (!suspects)
+		return 0;
+	if (o->metric != METRIC_TIME) {
+		sv_pushf(&cmp->warnings, "--confirm measures times: %s counts are not measured again",
+			 metric_name(o->metric));
+		return 0;
+	}
+	char *hyperfine = find_on_path("hyperfine");
+	if (!hyperfine) {
+		sv_push(&cmp->warnings, "--confirm needs hyperfine (not on PATH): slower cells are not confirmed");
+		return 0;
+	}
+	struct family *fams = NULL;
+	int nfams = load_all_families(&fams);
+	if (nfams < 0) {
+		free(hyperfine);
+		return -1;
+	}
+	/* every suspect at the level that keeps the comparison's chance of a
+	 * false alarm at --alarm-rate (confirm_level) */
+	cmp->confirm_cells = suspects;
+	cmp->confirm_level = confirm_level(co->alarm_rate, suspects);
+	char tmpl[] = "/tmp/flagbench-confirm-XXXXXX";
+	char *work = mkdtemp(tmpl);
+	install_interrupt_handler();
+	for (size_t i = 0; work && i < cmp->n && !fb_interrupted; i++)
+		if (confirm_suspect(&cmp->cells[i], o->threshold))
+			confirm_cell(&cmp->cells[i], base, base_dir, nw, new_dir, fams, (size_t)nfams, co,
+				     cmp->confirm_level, o, hyperfine, work);
+	if (work) {
+		const char *files[] = { "hyperfine.json", "meter.jsonl", "cooldown.jsonl", NULL };
+		for (int k = 0; files[k]; k++) {
+			char *p = xasprintf("%s/%s", work, files[k]);
+			unlink(p);
+			free(p);
+		}
+		rmdir(work);
+	}
+	for (int i = 0; i < nfams; i++)
+		free_family(&fams[i]);
+	free(fams);
+	free(hyperfine);
+	comparison_recount(cmp);
+	return 0;
+}
+
+/* ---- writers: they only format ---- */
+
+static void format_value(double v, const char *unit, char *buf, size_t n)
+{
+	if (!isfinite(v))
+		snprintf(buf, n, "-");
+	else if (!strcmp(unit, "s") && v < 1e-3)
+		snprintf(buf, n, "%.4g us", v * 1e6);
+	else if (!strcmp(unit, "s") && v < 1)
+		snprintf(buf, n, "%.4g ms", v * 1e3);
+	else if (!strcmp(unit, "s"))
+		snprintf(buf, n, "%.4g s", v);
+	else
+		snprintf(buf, n, "%.4g", v);
+}
+
+/* The figures of one row, as both table writers show them. */
+struct row_text {
+	char base[32], new_value[32], ratio[32], ci[64];
+};
+
+static void format_row(const struct cell_cmp *cc, struct row_text *t)
+{
+	const struct ratio_ci *r = cc->confirmed ? &cc->confirm : &cc->ci;
+	format_value(cc->base_value, cc->unit, t->base, sizeof(t->base));
+	format_value(cc->new_value, cc->unit, t->new_value, sizeof(t->new_value));
+	if (!isfinite(r->ratio)) {
+		snprintf(t->ratio, sizeof(t->ratio), "-");
+		snprintf(t->ci, sizeof(t->ci), "-");
+		return;
+	}
+	snprintf(t->ratio, sizeof(t->ratio), "%.3fx", r->ratio);
+	if (cc->confirmed) {
+		/* not the 95 % of the column: say which */
+		char lv[32];
+		format_level(cc->confirm_level, lv, sizeof(lv));
+		snprintf(t->ci, sizeof(t->ci), "[%.3f, %.3f] %s%%", r->low, r->high, lv);
+	} else {
+		snprintf(t->ci, sizeof(t->ci), "[%.3f, %.3f]", r->low, r->high);
+	}
+}
+
+static void write_summary_line(FILE *out, const struct comparison *c)
+{
+	fprintf(out, "%zu cells: %zu same, %zu slower, %zu faster, %zu inconclusive, %zu n/a", c->n,
+		c->count[VERDICT_SAME], c->count[VERDICT_SLOWER], c->count[VERDICT_FASTER],
+		c->count[VERDICT_INCONCLUSIVE], c->count[VERDICT_NA]);
+	if (c->only_base.n || c->only_new.n)
+		fprintf(out, "; %zu only in base, %zu only in new", c->only_base.n, c->only_new.n);
+	if (c->not_run)
+		fprintf(out, "; %zu not ok on both sides (same status), left out", c->not_run);
+}
+
+/* Unmatched cells and warnings, one a line (Markdown: a list, ids as code). */
+static void write_lists(FILE *out, const struct comparison *c, const char *bullet, const char *quote)
+{
+	for (size_t i = 0; i < c->only_base.n; i++)
+		fprintf(out, "%sonly in base: %s%s%s\n", bullet, quote, c->only_base.v[i], quote);
+	for (size_t i = 0; i < c->only_new.n; i++)
+		fprintf(out, "%sonly in new: %s%s%s\n", bullet, quote, c->only_new.v[i], quote);
+	for (size_t i = 0; i < c->warnings.n; i++)
+		fprintf(out, "%swarning: %s\n", bullet, c->warnings.v[i]);
+}
+
+void compare_write_text(FILE *out, const struct comparison *c)
+{
+	char stat[32];
+	fprintf(out, "compare %s (%s) -> %s (%s): %s%s%s, threshold %g%%\n", c->base_label, c->base_profile,
+		c->new_label, c->new_profile, metric_name(c->metric), c->metric == METRIC_TIME ? " by the " : "",
+		c->metric == METRIC_TIME ? stats_statistic_name(c->quantile, stat, sizeof(stat)) : "",
+		c->threshold * 100);
+	size_t w = 4, wci = 16;
+	for (size_t i = 0; i < c->n; i++) {
+		struct row_text t;
+		format_row(&c->cells[i], &t);
+		if (strlen(c->cells[i].id) > w)
+			w = strlen(c->cells[i].id);
+		if (strlen(t.ci) > wci)
+			wci = strlen(t.ci);
+	}
+	fprintf(out, "%-*s  %12s  %12s  %8s  %-*s  %s\n", (int)w, "cell", "base", "new", "new/base", (int)wci,
+		"95% interval", "verdict");
+	for (size_t i = 0; i < c->n; i++) {
+		const struct cell_cmp *cc = &c->cells[i];
+		struct row_text t;
+		format_row(cc, &t);
+		char *note = cell_note_text(cc);
+		fprintf(out, "%-*s  %12s  %12s  %8s  %-*s  %s%s%s\n", (int)w, cc->id, t.base, t.new_value, t.ratio,
+			(int)wci, t.ci, verdict_name(cc->verdict), note ? ": " : "", note ? note : "");
+		free(note);
+	}
+	write_lists(out, c, "", "");
+	write_summary_line(out, c);
+	fprintf(out, "\n");
+}
+
+/* Markdown cells: a | in an id would end the cell */
+static void md_text(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputs("\\|", out);
+		else
+			fputc(*s, out);
+	}
+}
+
+void compare_write_markdown(FILE *out, const struct comparison *c)
+{
+	fprintf(out, "### flagbench compare: %s, threshold %g%%\n\n", metric_name(c->metric), c->threshold * 100);
+	fprintf(out, "base `%s` (%s), new `%s` (%s)\n\n", c->base_label, c->base_profile, c->new_label, c->new_profile);
+	fprintf(out, "| cell | base | new | new/base | 95 %% interval | verdict | note |\n");
+	fprintf(out, "| --- | ---: | ---: | ---: | --- | --- | --- |\n");
+	for (size_t i = 0; i < c->n; i++) {
+		const struct cell_cmp *cc = &c->cells[i];
+		struct row_text t;
+		format_row(cc, &t);
+		fputs("| `", out);
+		md_text(out, cc->id);
+		fprintf(out, "` | %s | %s | %s | %s | %s%s%s | ", t.base, t.new_value, t.ratio, t.ci,
+			cc->verdict == VERDICT_SLOWER ? "**" : "", verdict_name(cc->verdict),
+			cc->verdict == VERDICT_SLOWER ? "**" : "");
+		char *note = cell_note_text(cc);
+		md_text(out, note ? note : "");
+		free(note);
+		fputs(" |\n", out);
+	}
+	fprintf(out, "\n");
+	write_lists(out, c, "- ", "`");
+	fprintf(out, "\n");
+	write_summary_line(out, c);
+	fprintf(out, "\n");
+}
+
+static json_t *num(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+static json_t *strvec_json(const struct strvec *sv)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < sv->n; i++)
+		json_array_append_new(a, json_string(sv->v[i]));
+	return a;
+}
+
+json_t *compare_to_json(const struct comparison *c)
+{
+	json_t *cells = json_array();
+	for (size_t i = 0; i < c->n; i++) {
+		const struct cell_cmp *cc = &c->cells[i];
+		char *note = cell_note_text(cc);
+		json_t *j = json_pack("{s:s, s:s, s:o, s:[o,o], s:o, s:o, s:s, s:o, s:b}", "id", cc->id, "verdict",
+				      verdict_name(cc->verdict), "ratio", num(cc->ci.ratio), "ci95", num(cc->ci.low),
+				      num(cc->ci.high), "base", num(cc->base_value), "new", num(cc->new_value), "unit",
+				      cc->unit ? cc->unit : "", "note", note ? json_string(note) : json_null(),
+				      "identical_binary", cc->identical_binary);
+		free(note);
+		if (cc->confirmed)
+			json_object_set_new(j, "confirm",
+					    json_pack("{s:i, s:o, s:[o,o], s:o, s:s, s:f}", "rounds", cc->confirmed, "ratio",
+						      num(cc->confirm.ratio), "ci", num(cc->confirm.low),
+						      num(cc->confirm.high), "level", num(cc->confirm_level),
+						      "first_verdict", verdict_name(cc->first), "cooldown_s",
+						      cc->confirm_cooldown_s));
+		json_array_append_new(cells, j);
+	}
+	json_t *counts = json_object();
+	for (int v = 0; v < VERDICT_COUNT; v++)
+		json_object_set_new(counts, verdict_name((enum verdict)v), json_integer((json_int_t)c->count[v]));
+	json_t *confirmation = c->confirm_rounds ? json_pack("{s:i, s:f, s:I, s:o}", "rounds", (int)c->confirm_rounds,
+							     "alarm_rate_percent", c->alarm_rate * 100, "cells",
+							     (json_int_t)c->confirm_cells, "level",
+							     num(c->confirm_level))
+						 : json_null();
+	char stat[32];
+	return json_pack("{s:s, s:s, s:s, s:f, s:{s:s, s:s}, s:{s:s, s:s}, s:o, s:o, s:o, s:o, s:o, s:I, s:o}",
+			 "schema", "flagbench-compare/2", "metric", metric_name(c->metric), "statistic",
+			 c->metric == METRIC_TIME ? stats_statistic_name(c->quantile, stat, sizeof(stat)) : "median",
+			 "threshold_percent",
+			 c->threshold * 100, "base", "id", c->base_label, "cpu_profile", c->base_profile, "new", "id",
+			 c->new_label, "cpu_profile", c->new_profile, "cells", cells, "only_in_base",
+			 strvec_json(&c->only_base), "only_in_new", strvec_json(&c->only_new), "counts", counts,
+			 "warnings", strvec_json(&c->warnings), "not_run", (json_int_t)c->not_run, "confirmation",
+			 confirmation);
+}
+
+/* ---- flagbench compare ---- */
+
+struct compare_cli {
+	char *metric, *format, *json_out, *baseline, *baselines_dir, *statistic;
+	double threshold, timeout, alarm_rate;
+	unsigned confirm, resamples, seed;
+	int help;
+};
+
+#define CO(f) offsetof(struct compare_cli, f)
+static const struct option_def compare_options[] = {
+	{ "metric", 'm', OPT_STRING, CO(metric), "time|instructions|cycles", 0, 0, "what is compared (default time)" },
+	{ "threshold", 't', OPT_DOUBLE, CO(threshold), "PERCENT", 0, 100, "smallest change that counts (default 2)" },
+	{ "statistic", 0, OPT_STRING, CO(statistic), "median|min|pNN", 0, 0, "the statistic of each side's times (default: the one NEW reports, the median for older runs)" },
+	{ "confirm", 'c', OPT_UINT, CO(confirm), "N", 2, 1000, "measure suspect cells again, both binaries in N rounds (as many A B as B A, shuffled)" },
+	{ "alarm-rate", 0, OPT_DOUBLE, CO(alarm_rate), "PERCENT", 0.01, 20, "chance that --confirm alarms for identical builds in one comparison (default 1)" },
+	{ "format", 'f', OPT_STRING, CO(format), "text|md|json", 0, 0, "output on stdout (default text)" },
+	{ "json-out", 0, OPT_STRING, CO(json_out), "FILE", 0, 0, "also write the comparison as JSON to FILE" },
+	{ "baseline", 'b', OPT_STRING, CO(baseline), "NAME", 0, 0, "compare with the stored baseline NAME of NEW's cpu profile" },
+	{ "baselines-dir", 0, OPT_STRING, CO(baselines_dir), "DIR", 0, 0, "where baselines are stored (default: baselines/ of the project)" },
+	{ "timeout", 0, OPT_DOUBLE, CO(timeout), "SECONDS", 0.1, 86400, "limit of one run while confirming (default 120)" },
+	{ "resamples", 0, OPT_UINT, CO(resamples), "N", 100, 1000000, "bootstrap resamples (default 10000)" },
+	{ "seed", 0, OPT_UINT, CO(seed), "N", 1, 1e9, "bootstrap seed (default 1): the same inputs give the same interval" },
+	{ "help", 'h', OPT_FLAG, CO(help), NULL, 0, 0, "show this help" },
+	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
+};
+
+static void compare_usage(FILE *out)
+{
+	fprintf(out, "usage: flagbench compare BASE NEW [options]\n"
+		     "       flagbench compare --baseline NAME NEW [options]\n\n"
+		     "BASE and NEW: run folders or results.json files.  Exit 1 when a cell is slower.\n\n");
+	options_help(compare_options, out);
+}
+
+/* The cooldown policy NEW's run took (run.cooldown: the profile's with
+ * --cooldown or the suite's pause applied); its profile's for older runs. */
+static void profile_cooldown(const json_t *run, struct cooldown_policy *p)
+{
+	json_t *c = json_object_get(json_object_get(run, "run"), "cooldown");
+	int override = json_is_true(json_object_get(c, "override"));
+	if (!json_is_object(c))
+		c = json_object_get(json_object_get(run, "profile"), "cooldown");
+	double s = json_number_value(json_object_get(c, "seconds"));
+	double below = json_number_value(json_object_get(c, "below_celsius"));
+	double max_wait = json_number_value(json_object_get(c, "max_wait_seconds"));
+	struct cooldown_spec spec = { s > 0 ? s : 0, below > 0 ? below : NAN, max_wait > s ? max_wait : s > 0 ? s : 0 };
+	cooldown_policy_init(p, &spec, override, "/");
+}
+
+/* The option values that need more than the table's range checks: a known
+ * metric and format, and as many run folders as --baseline leaves. */
+static int check_cli(const struct compare_cli *o, int npos, enum metric *metric)
+{
+	if (o->metric && metric_parse(o->metric, metric) < 0)
+		return error("--metric must be time, instructions or cycles, not '%s'", o->metric);
+	double q;
+	if (o->statistic && stats_statistic_parse(o->statistic, &q) < 0)
+		return error("--statistic must be " STATS_STATISTIC_NAMES ", not '%s'", o->statistic);
+	const char *fmt = o->format ? o->format : "text";
+	if (strcmp(fmt, "text") && strcmp(fmt, "md") && strcmp(fmt, "json"))
+		return error("--format must be text, md or json, not '%s'", fmt);
+	if (o->baseline ? npos != 1 : npos != 2)
+		return error(o->baseline ? "usage: flagbench compare --baseline NAME NEW"
+					 : "usage: flagbench compare BASE NEW");
+	return 0;
+}
+
+/* BASE as given, or the stored baseline of NEW's cpu profile; NULL when
+ * that baseline does not exist. */
+static char *base_path_of(const struct compare_cli *o, const char *given, const json_t *nw)
+{
+	if (!o->baseline)
+		return xstrdup(given);
+	const char *prof = run_str(nw, "cpu_profile");
+	char *path = baseline_path(o->baselines_dir, o->baseline, prof ? prof : "host");
+	if (access(path, F_OK) < 0) {
+		error("no baseline '%s' for cpu profile %s (looked for %s; flagbench baseline save RUN stores one)",
+		      o->baseline, prof ? prof : "host", path);
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+/* --confirm replays with NEW's own drain settings and its profile's cooldown. */
+static int confirm_with_run_settings(const struct compare_cli *o, struct comparison *cmp, const json_t *base,
+				     const char *base_dir, const json_t *nw, const char *new_dir,
+				     const struct compare_opts *co)
+{
+	const char *consumer = run_option(nw, "consumer");
+	uint64_t pipe = 0;
+	const char *ps = run_option(nw, "pipe-size");
+	if (ps && parse_u64(ps, &pipe) < 0)
+		pipe = 0;
+	struct confirm_opts cf = { .rounds = o->confirm, .alarm_rate = o->alarm_rate / 100, .timeout_s = o->timeout,
+				   .pipe_size = pipe, .consumer = consumer };
+	profile_cooldown(nw, &cf.cool);
+	return confirm_slower(cmp, base, base_dir, nw, new_dir, &cf, co);
+}
+
+/* stdout in the chosen format, and --json-out; -1 when that file fails. */
+static int write_comparison(const struct compare_cli *o, const struct comparison *cmp)
+{
+	const char *fmt = o->format ? o->format : "text";
+	json_t *j = compare_to_json(cmp);
+	if (!strcmp(fmt, "json")) {
+		char *s = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
+		printf("%s\n", s);
+		free(s);
+	} else if (!strcmp(fmt, "md")) {
+		compare_write_markdown(stdout, cmp);
+	} else {
+		compare_write_text(stdout, cmp);
+	}
+	int wr = 0;
+	if (o->json_out) {
+		char *s = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
+		wr = write_file_atomic(o->json_out, s, strlen(s));
+		free(s);
+	}
+	json_decref(j);
+	return wr;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct compare_cli o;
+	memset(&o, 0, sizeof(o));
+	o.threshold = 2;
+	o.resamples = 10000;
+	o.seed = 1;
+	o.timeout = 120;
+	o.alarm_rate = 1;
+	char *pos[3];
+	int code = EXIT_USAGE;
+	json_t *base = NULL, *nw = NULL;
+	char *base_dir = NULL, *new_dir = NULL, *base_path = NULL;
+	struct comparison cmp;
+	memset(&cmp, 0, sizeof(cmp));
+	int npos = options_parse(compare_options, &o, NULL, argc - 1, argv + 1, pos, 3);
+	if (npos < 0)
+		goto out;
+	if (o.help) {
+		compare_usage(stdout);
+		code = 0;
+		goto out;
+	}
+	enum metric metric = METRIC_TIME;
+	if (check_cli(&o, npos, &metric) < 0)
+		goto out;
+	nw = results_load(pos[npos - 1], &new_dir);
+	if (!nw)
+		goto out;
+	base_path = base_path_of(&o, pos[0], nw);
+	if (!base_path)
+		goto out;
+	base = results_load(base_path, &base_dir);
+	if (!base)
+		goto out;
+	struct compare_opts co = { metric, o.threshold / 100, o.resamples, o.seed, o.statistic };
+	compare_runs(base, nw, &co, &cmp);
+	if (o.confirm && confirm_with_run_settings(&o, &cmp, base, base_dir, nw, new_dir, &co) < 0)
+		goto out;
+	int wr = write_comparison(&o, &cmp);
+	code = wr < 0 ? EXIT_USAGE : cmp.count[VERDICT_SLOWER] ? 1 : 0;
+out:
+	comparison_free(&cmp);
+	json_decref(base);
+	json_decref(nw);
+	free(base_dir);
+	free(new_dir);
+	free(base_path);
+	free(o.metric);
+	free(o.statistic);
+	free(o.format);
+	free(o.json_out);
+	free(o.baseline);
+	free(o.baselines_dir);
+	return code;
+}

@@ -1,0 +1,132 @@
+/* rerun.c: see rerun.h */
+#define _GNU_SOURCE
+#include "cmd/rerun.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/options.h"
+#include "cmd/run.h"
+#include "core/util.h"
+#include "pipeline/store.h"
+#include "results/reader.h"
+
+/* ---- flagbench rerun ---- */
+
+struct rerun_opts {
+	char *only, *out;
+	unsigned runs;
+	int help;
+};
+
+#define RR(f) offsetof(struct rerun_opts, f)
+static const struct option_def rerun_options[] = {
+	{ "only", 0, OPT_STRING, RR(only), "GLOB", 0, 0, "replay only the cells whose id matches GLOB" },
+	{ "out", 'o', OPT_STRING, RR(out), "DIR", 0, 0, "run folder of the replay (default results/<new id>)" },
+	{ "runs", 'r', OPT_UINT, RR(runs), "N", 1, 10000, "timed runs per cell (default: those of the run)" },
+	{ "help", 'h', OPT_FLAG, RR(help), NULL, 0, 0, "show this help" },
+	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
+};
+
+/* run options whose value is replaced by the replay's own (--only only
+ * when the replay has one: else it keeps the run's selection) */
+static int dropped_option(const char *arg, int *takes_value, int new_only)
+{
+	static const char *const names[] = { "out", "resume", "binaries-from", "only", NULL };
+	*takes_value = 0;
+	if (!strcmp(arg, "-o")) {
+		*takes_value = 1;
+		return 1;
+	}
+	if (strncmp(arg, "--", 2))
+		return 0;
+	for (int i = 0; names[i]; i++) {
+		size_t len = strlen(names[i]);
+		if (!strcmp(names[i], "only") && !new_only)
+			break;
+		if (!strncmp(arg + 2, names[i], len) && (arg[2 + len] == '=' || !arg[2 + len])) {
+			*takes_value = !arg[2 + len];
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int cmd_rerun(int argc, char **argv)
+{
+	struct rerun_opts o;
+	memset(&o, 0, sizeof(o));
+	char *pos[1];
+	int npos = options_parse(rerun_options, &o, NULL, argc - 1, argv + 1, pos, 1);
+	if (npos < 0)
+		return EXIT_USAGE;
+	if (o.help) {
+		printf("usage: flagbench rerun RUN_DIR [options]\n\n"
+		       "measures a run again on this machine with the binaries it kept (RUN_DIR/bin)\n\n");
+		options_help(rerun_options, stdout);
+		return 0;
+	}
+	if (npos != 1) {
+		error("usage: flagbench rerun RUN_DIR [--only GLOB] [--out DIR] [--runs N]");
+		return EXIT_USAGE;
+	}
+	char *old_dir = NULL;
+	json_t *old = results_load(pos[0], &old_dir);
+	free(old_dir);
+	if (!old)
+		return EXIT_USAGE;
+	json_t *args = json_object_get(json_object_get(old, "run"), "argv");
+	int code = EXIT_USAGE;
+	struct strvec av = STRVEC_INIT;
+	sv_push(&av, "run");
+	size_t i;
+	json_t *a;
+	int skip_next = 0, dry = 0;
+	json_array_foreach(args, i, a) {
+		const char *s = json_string_value(a);
+		int takes;
+		if (i < 2 || !s)
+			continue; /* "flagbench", "run" */
+		if (skip_next) {
+			skip_next = 0;
+			continue;
+		}
+		if (dropped_option(s, &takes, o.only != NULL)) {
+			skip_next = takes;
+			continue;
+		}
+		dry |= !strcmp(s, "--dry-run") || !strcmp(s, "-n");
+		sv_push(&av, s);
+	}
+	if (!json_is_array(args) || json_array_size(args) < 2) {
+		error("%s/results.json records no arguments (run.argv): cannot replay it", pos[0]);
+		goto out;
+	}
+	if (dry) {
+		error("%s is a dry run: it measured no binaries", pos[0]);
+		goto out;
+	}
+	sv_pushf(&av, "--binaries-from=%s", pos[0]);
+	if (o.out)
+		sv_pushf(&av, "--out=%s", o.out);
+	if (o.only)
+		sv_pushf(&av, "--only=%s", o.only);
+	if (o.runs)
+		sv_pushf(&av, "--runs=%u", o.runs);
+	fprintf(stderr, "flagbench: replaying %s:", pos[0]);
+	for (size_t k = 0; k < av.n; k++)
+		fprintf(stderr, " %s", av.v[k]);
+	fprintf(stderr, "\n");
+	code = cmd_run((int)av.n, av.v);
+out:
+	sv_clear(&av);
+	json_decref(old);
+	free(o.only);
+	free(o.out);
+	return code;
+}

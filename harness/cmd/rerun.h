@@ -1,0 +1,12 @@
+/* rerun.h: measure a run again with the binaries it kept (pipeline/store.h).
+ *
+ *   flagbench rerun DIR [--only GLOB] [--out D] [--runs N]
+ * runs `flagbench run` with DIR's own arguments (results.json run.argv)
+ * plus --binaries-from DIR.
+ */
+#ifndef FLAGBENCH_RERUN_H
+#define FLAGBENCH_RERUN_H
+
+int cmd_rerun(int argc, char **argv);
+
+#endif

@@ -1,0 +1,804 @@
+/* plan.c: see plan.h */
+#define _GNU_SOURCE
+#include "pipeline/plan.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "system/allocators.h"
+#include "checks/check.h"
+#include "core/runcmd.h"
+#include "system/sysinfo.h"
+
+static const char *const status_names[] = {
+	[CELL_PENDING] = "pending",	    [CELL_OK] = "ok",		      [CELL_BUILD_FAILED] = "build_failed",
+	[CELL_UNSUPPORTED] = "unsupported", [CELL_WRONG_OUTPUT] = "wrong_output", [CELL_CRASHED] = "crashed",
+	[CELL_TIMEOUT] = "timeout",	    [CELL_SKIPPED] = "skipped",
+};
+
+const char *cell_status_name(enum cell_status s)
+{
+	return status_names[s];
+}
+
+int cell_status_parse(const char *name, enum cell_status *out)
+{
+	for (size_t i = 0; i < sizeof(status_names) / sizeof(status_names[0]); i++)
+		if (!strcmp(status_names[i], name)) {
+			*out = (enum cell_status)i;
+			return 0;
+		}
+	return -1;
+}
+
+int cell_status_failed(enum cell_status s)
+{
+	return s == CELL_BUILD_FAILED || s == CELL_WRONG_OUTPUT || s == CELL_CRASHED || s == CELL_TIMEOUT;
+}
+
+void cell_set_status(struct cell *c, enum cell_status s, const char *fmt, ...)
+{
+	c->status = s;
+	free(c->reason);
+	c->reason = NULL;
+	if (fmt) {
+		char buf[2048];
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(buf, sizeof(buf), fmt, ap);
+		va_end(ap);
+		c->reason = xstrdup(buf);
+	}
+}
+
+void compiler_probe(struct compiler *c, const char *name)
+{
+	memset(c, 0, sizeof(*c));
+	c->name = xstrdup(name);
+	c->path = find_on_path(name);
+	if (!c->path)
+		return;
+	char *argv[] = { c->path, "--version", NULL };
+	struct strbuf out = STRBUF_INIT;
+	struct child_exit ex;
+	if (run_capture(argv, CHILD_DEVNULL, 30, 65536, &out, NULL, &ex) == 0 && ex.outcome == CHILD_EXITED &&
+	    ex.exit_code == 0 && out.len) {
+		c->version = xasprintf("%.*s", (int)strcspn(out.buf, "\n"), out.buf);
+		/* "Debian clang version 16.0.6 ...", "gcc (Debian 12.2.0-14) 12.2.0" */
+		const char *cv = strstr(c->version, "clang version ");
+		c->is_clang = cv != NULL;
+		if (cv)
+			c->major = atoi(cv + strlen("clang version "));
+		else if (strrchr(c->version, ' '))
+			c->major = atoi(strrchr(c->version, ' ') + 1);
+		/* the identity covers the resolved path and the whole text, so an
+		 * upgrade in place (same path, new version) invalidates the cache */
+		struct strbuf id = STRBUF_INIT;
+		sb_addf(&id, "%s\n%s", c->path, out.buf);
+		char hex[65];
+		sha256_hex(id.buf, id.len, hex);
+		c->identity = xstrdup(hex);
+		sb_release(&id);
+	} else {
+		free(c->path);
+		c->path = NULL;
+	}
+	sb_release(&out);
+}
+
+int compiler_accepts_march(struct compiler *c, const char *march, char *why, size_t n)
+{
+	if (!strcmp(march, "default"))
+		return 1;
+	char *flag = xasprintf("-march=%s", march);
+	struct strvec argv = STRVEC_INIT;
+	sv_push(&argv, c->path);
+	if (c->target_flags)
+		sv_pushv(&argv, c->target_flags);
+	/* a cross compiler may lack the target's headers (the cross libc is a
+	 * package of its own): the probe includes one */
+	if (c->cross)
+		sv_pushv(&argv, (char *const[]){ "-include", "stdio.h", NULL });
+	char *rest[] = { flag, "-x", "c", "-c", "-o", "/dev/null", "/dev/null", NULL };
+	sv_pushv(&argv, rest);
+	struct strbuf err = STRBUF_INIT;
+	struct child_exit ex;
+	int ok = run_capture(argv.v, CHILD_DEVNULL, 30, 4096, NULL, &err, &ex) == 0 && ex.outcome == CHILD_EXITED &&
+		 ex.exit_code == 0;
+	sv_clear(&argv);
+	if (!ok)
+		snprintf(why, n, "%s %s %s: %.*s", c->name, c->cross ? "cannot build C here with" : "does not accept",
+			 flag, (int)strcspn(err.buf ? err.buf : "", "\n"), err.buf ? err.buf : "");
+	sb_release(&err);
+	free(flag);
+	return ok;
+}
+
+static int sv_contains(const struct strvec *sv, const char *s)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		if (!strcmp(sv->v[i], s))
+			return 1;
+	return 0;
+}
+
+/* NAME-VERSION with one dash and a numeric version: gcc-12, clang-16.0 */
+static int versioned_name(const char *name)
+{
+	const char *dash = strchr(name, '-');
+	if (!dash || dash == name || strchr(dash + 1, '-') || !isdigit((unsigned char)dash[1]))
+		return 0;
+	for (const char *p = name; p < dash; p++)
+		if (!isalnum((unsigned char)*p) && *p != '+' && *p != '_')
+			return 0;
+	for (const char *p = dash + 1; *p; p++)
+		if (!isdigit((unsigned char)*p) && *p != '.')
+			return 0;
+	return 1;
+}
+
+static int by_version(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	size_t lx = strcspn(x, "-"), ly = strcspn(y, "-");
+	int c = strncmp(x, y, lx < ly ? lx : ly);
+	if (c || lx != ly)
+		return c ? c : (lx < ly ? -1 : 1);
+	return strverscmp(x + lx, y + ly);
+}
+
+/* The NAME-VERSION programs on PATH that match glob g, in version order. */
+static void programs_matching(const char *g, struct strvec *found)
+{
+	const char *path = getenv("PATH");
+	char *dirs = xstrdup(path ? path : "/usr/bin:/bin");
+	char *save = NULL;
+	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		DIR *dh = opendir(*d ? d : ".");
+		struct dirent *e;
+		while (dh && (e = readdir(dh))) {
+			if (fnmatch(g, e->d_name, 0) || !versioned_name(e->d_name) || sv_contains(found, e->d_name))
+				continue;
+			char *full = xasprintf("%s/%s", d, e->d_name);
+			if (access(full, X_OK) == 0)
+				sv_push(found, e->d_name);
+			free(full);
+		}
+		if (dh)
+			closedir(dh);
+	}
+	free(dirs);
+	if (found->n)
+		qsort(found->v, found->n, sizeof(char *), by_version);
+}
+
+void expand_compilers(const struct strvec *names, struct strvec *out, struct strvec *warnings)
+{
+	for (size_t i = 0; i < names->n; i++) {
+		const char *g = names->v[i];
+		if (!strpbrk(g, "*?[")) {
+			if (!sv_contains(out, g))
+				sv_push(out, g);
+			continue;
+		}
+		struct strvec found = STRVEC_INIT;
+		programs_matching(g, &found);
+		if (!found.n)
+			sv_pushf(warnings, "compiler glob '%s' matches no NAME-VERSION program on PATH", g);
+		for (size_t k = 0; k < found.n; k++)
+			if (!sv_contains(out, found.v[k]))
+				sv_push(out, found.v[k]);
+		sv_clear(&found);
+	}
+}
+
+char *compiler_package(const char *name)
+{
+	if (!strcmp(name, "gcc") || !strcmp(name, "cc"))
+		return xstrdup("gcc");
+	if (!strcmp(name, "clang"))
+		return xstrdup("clang");
+	if (versioned_name(name) && (!strncmp(name, "gcc-", 4) || !strncmp(name, "clang-", 6)))
+		return xasprintf("%.*s", (int)strcspn(name, "."), name);
+	return NULL;
+}
+
+/* clang PGO merges raw profiles with llvm-profdata of the same version. */
+static char *profdata_for(const struct compiler *c)
+{
+	char *name = xasprintf("llvm-profdata-%d", c->major);
+	char *p = c->major > 0 ? find_on_path(name) : NULL;
+	free(name);
+	return p;
+}
+
+static void compiler_free(struct compiler *c)
+{
+	free(c->name);
+	free(c->path);
+	free(c->version);
+	free(c->identity);
+}
+
+static int sv_equal(const struct strvec *a, const struct strvec *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(a->v[i], b->v[i]))
+			return 0;
+	return 1;
+}
+
+int cell_spec_same_run(const struct cell_spec *a, const struct cell_spec *b)
+{
+	return sv_equal(&a->run_args, &b->run_args) && str_equal_or_null(a->placement, b->placement) &&
+	       str_equal_or_null(a->consumer, b->consumer);
+}
+
+int cell_spec_same_build(const struct cell_spec *a, const struct cell_spec *b)
+{
+	return a->variant == b->variant && a->compiler == b->compiler && a->cross == b->cross &&
+	       a->pgo == b->pgo && sv_equal(&a->cflags, &b->cflags);
+}
+
+/* Whether any of the globs matches s. */
+static int glob_any(const struct strvec *globs, const char *s)
+{
+	for (size_t i = 0; i < globs->n; i++)
+		if (fnmatch(globs->v[i], s, 0) == 0)
+			return 1;
+	return 0;
+}
+
+/* A suite glob such as "fizzbuzz/sse" or "yes/[bv]*" against family/variant. */
+static int variant_selected(const struct suite *s, const char *family, const char *variant)
+{
+	char *id = xasprintf("%s/%s", family, variant);
+	int sel = glob_any(&s->variants, id);
+	free(id);
+	return sel;
+}
+
+static struct cell *new_cell(struct plan *p, size_t *alloc)
+{
+	if (p->n == *alloc) {
+		*alloc = *alloc ? *alloc * 2 : 32;
+		p->cells = xrealloc(p->cells, *alloc * sizeof(*p->cells));
+	}
+	struct cell *c = &p->cells[p->n++];
+	memset(c, 0, sizeof(*c));
+	cell_reset(c);
+	c->spec.pin.producer = c->spec.pin.consumer = c->spec.pin.single = PIN_NONE;
+	return c;
+}
+
+/* Args with "{N}" or "{input}" are the whole argv: {N} is the size here,
+ * {input} the input file once it is made (pipeline/inputs.h). */
+static void push_templated(struct cell *c, const struct strvec *args)
+{
+	for (size_t i = 0; args && i < args->n; i++) {
+		char *w = placeholder_replace(args->v[i], "dir", c->spec.family->dir);
+		sv_push_replaced(&c->spec.run_args, w, "N", c->spec.size);
+		free(w);
+	}
+}
+
+static void set_run_args(struct cell *c, const struct family *f, const struct strvec *extra)
+{
+	if (f->args_template) {
+		push_templated(c, &f->args);
+		push_templated(c, extra);
+		c->spec.expected_bytes = UINT64_MAX;
+		return;
+	}
+	sv_pushf(&c->spec.run_args, "%llu", (unsigned long long)c->spec.size);
+	sv_pushv(&c->spec.run_args, f->args.v);
+	if (extra)
+		sv_pushv(&c->spec.run_args, extra->v);
+	c->spec.expected_bytes = UINT64_MAX;
+	const struct checker *ck = checker_find(f->check);
+	if (ck && ck->expected_bytes) {
+		struct check_args a = { c->spec.size, (int)c->spec.run_args.n - 1, c->spec.run_args.v + 1 };
+		c->spec.expected_bytes = ck->expected_bytes(&a);
+		/* a size whose output does not fit in 64 bits cannot be checked */
+		if (c->spec.expected_bytes == UINT64_MAX && f->kind == KIND_STREAM)
+			cell_set_status(c, CELL_UNSUPPORTED, "size %llu: its output would exceed 2^64 bytes",
+					(unsigned long long)c->spec.size);
+	}
+}
+
+/* Placement and consumer are dimensions only when the suite lists them;
+ * the empty string means "not crossed". */
+static void set_dimensions(struct cell *c, const char *placement, const char *consumer, struct strbuf *cfg)
+{
+	if (*placement) {
+		c->spec.placement = xstrdup(placement);
+		sb_addf(cfg, "/%s", placement);
+	}
+	if (*consumer) {
+		c->spec.consumer = xstrdup(consumer);
+		sb_addf(cfg, "/%s", consumer);
+	}
+}
+
+/* What plan_build() carries from one step to the next. */
+struct planner {
+	const struct plan_input *in;
+	struct plan *out;
+	size_t alloc;
+	const struct strvec *marches, *allocs;
+	size_t ncomp;                /* native compilers (globs expanded); cross ones follow */
+	const struct flag_set *sets; /* the suite's flag sets, or one unnamed empty set */
+	size_t nsets;
+};
+
+/* A dimension the suite does not list has one empty value. */
+static char *const none_v[] = { "", NULL };
+static const struct strvec none_dim = { (char **)none_v, 1, 0 };
+
+static const struct strvec *places_of(const struct suite *s, const struct family *f)
+{
+	return f->kind == KIND_STREAM && s->placements.n ? &s->placements : &none_dim;
+}
+
+static const struct strvec *consumers_of(const struct suite *s, const struct family *f)
+{
+	return f->kind == KIND_STREAM && s->consumers.n ? &s->consumers : &none_dim;
+}
+
+/* Index k of a crossed matrix: idx[d] for each of the nd dimensions. */
+static void unrank(size_t k, const size_t *dims, size_t nd, size_t *idx)
+{
+	for (size_t d = nd; d-- > 0;) {
+		idx[d] = k % dims[d];
+		k /= dims[d];
+	}
+}
+
+/* Native builds of a variant: compilers x opt x march x allocators
+ * (x placements x consumers for streams). */
+static void add_variant_cells(struct planner *pl, struct family *f, struct variant *v)
+{
+	const struct suite *s = pl->in->suite;
+	const struct strvec *places = places_of(s, f), *cons = consumers_of(s, f);
+	/* the flag set varies right after the march (one set: the order of before) */
+	size_t dims[7] = { pl->ncomp, s->opt.n, pl->marches->n, pl->nsets, pl->allocs->n, places->n, cons->n };
+	size_t total = dims[0] * dims[1] * dims[2] * dims[3] * dims[4] * dims[5] * dims[6];
+	for (size_t k = 0; k < total; k++) {
+		size_t idx[7];
+		unrank(k, dims, 7, idx);
+		const struct flag_set *fs = &pl->sets[idx[3]];
+		struct compiler *comp = &pl->out->compilers[idx[0]];
+		const char *march = pl->marches->v[idx[2]];
+		struct cell *c = new_cell(pl->out, &pl->alloc);
+		c->spec.family = f;
+		c->spec.variant = v;
+		c->spec.compiler = comp;
+		c->spec.opt = xstrdup(s->opt.v[idx[1]]);
+		c->spec.march = xstrdup(march);
+		c->spec.allocator = xstrdup(pl->allocs->v[idx[4]]);
+		c->spec.size = suite_size_for(s, f, v->name);
+		struct strbuf cfg = STRBUF_INIT;
+		sb_addf(&cfg, "%s/%s/%s", comp->name, c->spec.opt, march);
+		if (fs->name) {
+			c->spec.flagset = xstrdup(fs->name);
+			c->spec.pgo = fs->pgo;
+			sb_addf(&cfg, "/%s", fs->name);
+		}
+		if (s->allocators.n)
+			sb_addf(&cfg, "/%s", c->spec.allocator);
+		set_dimensions(c, places->v[idx[5]], cons->v[idx[6]], &cfg);
+		c->spec.config = sb_detach(&cfg);
+		c->spec.id = xasprintf("%s/%s@%s", f->name, v->name, c->spec.config);
+		sv_push(&c->spec.cflags, c->spec.opt);
+		if (strcmp(march, "default"))
+			sv_pushf(&c->spec.cflags, "-march=%s", march);
+		sv_pushv(&c->spec.cflags, pl->in->profile->cflags.v);
+		sv_pushv(&c->spec.cflags, fs->flags.v);
+		sv_pushv(&c->spec.cflags, v->requires_flags.v);
+		set_run_args(c, f, &v->args);
+		/* PGO trains on the family's train_size, else its counter_size, else the cell's */
+		if (c->spec.pgo)
+			c->spec.train_size = f->train_size ? f->train_size
+					   : f->counter_size && f->counter_size < c->spec.size ? f->counter_size
+												 : c->spec.size;
+	}
+}
+
+/* Cross targets: their own compiler and marches, no profile flags. */
+static void add_cross_cells(struct planner *pl, struct family *f, struct variant *v)
+{
+	const struct suite *s = pl->in->suite;
+	char *fv = xasprintf("%s/%s", f->name, v->name);
+	for (size_t xi = 0; xi < s->ncross; xi++)
+		for (size_t oi = 0; oi < s->opt.n; oi++)
+			for (size_t mi = 0; mi < s->cross[xi].march.n; mi++) {
+				/* a target may build only some variants (gcc 12 has no RVV intrinsics) */
+				if (s->cross[xi].variants.n && !glob_any(&s->cross[xi].variants, fv))
+					continue;
+				struct cell *c = new_cell(pl->out, &pl->alloc);
+				struct compiler *comp = &pl->out->compilers[pl->ncomp + xi];
+				c->spec.family = f;
+				c->spec.variant = v;
+				c->spec.compiler = comp;
+				c->spec.cross = &s->cross[xi];
+				c->spec.opt = xstrdup(s->opt.v[oi]);
+				c->spec.march = xstrdup(s->cross[xi].march.v[mi]);
+				c->spec.allocator = xstrdup("glibc");
+				c->spec.size = sizes_lookup(s->cross[xi].sizes, f, v->name, suite_size_for(s, f, v->name));
+				c->spec.config = xasprintf("%s/%s/%s", comp->name, c->spec.opt, c->spec.march);
+				c->spec.id = xasprintf("%s/%s@%s", f->name, v->name, c->spec.config);
+				sv_pushv(&c->spec.cflags, s->cross[xi].cflags.v);
+				sv_push(&c->spec.cflags, c->spec.opt);
+				sv_pushf(&c->spec.cflags, "-march=%s", c->spec.march);
+				set_run_args(c, f, &v->args);
+			}
+	free(fv);
+}
+
+/* References once per family (and placement/consumer). */
+static void add_reference_cells(struct planner *pl, struct family *f)
+{
+	const struct suite *s = pl->in->suite;
+	const struct strvec *places = places_of(s, f), *cons = consumers_of(s, f);
+	for (size_t ri = 0; ri < f->nreferences; ri++)
+		for (size_t pi = 0; pi < places->n; pi++)
+			for (size_t ki = 0; ki < cons->n; ki++) {
+				struct cell *c = new_cell(pl->out, &pl->alloc);
+				c->spec.family = f;
+				c->spec.reference = &f->references[ri];
+				c->spec.allocator = xstrdup("glibc");
+				c->spec.size = suite_size_for(s, f, c->spec.reference->name);
+				struct strbuf cfg = STRBUF_INIT;
+				sb_adds(&cfg, "reference");
+				set_dimensions(c, places->v[pi], cons->v[ki], &cfg);
+				c->spec.config = sb_detach(&cfg);
+				c->spec.id = xasprintf("%s/%s@%s", f->name, c->spec.reference->name, c->spec.config);
+				set_run_args(c, f, NULL);
+			}
+}
+
+/* Every cell of one family, in plan order; returns whether any variant
+ * was selected (references come only with a selected variant). */
+static int add_family_cells(struct planner *pl, struct family *f)
+{
+	const struct suite *s = pl->in->suite;
+	int used = 0;
+	if (f->check_kind == CHECK_KIND_BUILTIN && !checker_find(f->check))
+		sv_pushf(&pl->out->warnings, "family %s names checker '%s', which flagbench does not have", f->name,
+			 f->check);
+	for (size_t vi = 0; vi < f->nvariants; vi++)
+		if (variant_selected(s, f->name, f->variants[vi].name)) {
+			add_variant_cells(pl, f, &f->variants[vi]);
+			used = 1;
+		}
+	for (size_t vi = 0; vi < f->nvariants; vi++)
+		if (variant_selected(s, f->name, f->variants[vi].name))
+			add_cross_cells(pl, f, &f->variants[vi]);
+	if (used)
+		add_reference_cells(pl, f);
+	return used;
+}
+
+struct march_probe {
+	struct compiler *comp;
+	char *march;
+	int ok;
+	char why[512];
+};
+
+/* A reference's program, or a cross cell's tools and instruction set;
+ * returns 1 when a cross cell's tools are missing. */
+static int check_reference_or_cross(struct cell *c)
+{
+	const struct cell_spec *sp = &c->spec;
+	if (sp->reference) {
+		char *prog = find_on_path(sp->reference->argv.v[0]);
+		if (!prog)
+			cell_set_status(c, CELL_UNSUPPORTED, "reference program '%s' not found on PATH",
+					sp->reference->argv.v[0]);
+		free(prog);
+		return 0;
+	}
+	char *emu = find_on_path(sp->cross->run_prefix.v[0]);
+	int missing = !sp->compiler->path || !emu;
+	if (missing)
+		cell_set_status(c, CELL_UNSUPPORTED, "cross tools missing (%s%s%s): install %s",
+				sp->compiler->path ? "" : sp->compiler->name, !sp->compiler->path && !emu ? ", " : "",
+				emu ? "" : sp->cross->run_prefix.v[0], sp->cross->packages ? sp->cross->packages : "them");
+	else if (sp->variant->requires_cpu.n || sp->variant->requires_flags.n)
+		cell_set_status(c, CELL_UNSUPPORTED, "%s is written for the host's instruction set, not %s",
+				sp->variant->name, sp->march);
+	free(emu);
+	return missing;
+}
+
+/* Whether the compiler takes the cell's -march; at most one probe per
+ * (compiler, march), remembered in probes[0..*n). */
+static void check_march(const struct plan_input *in, struct cell *c, struct march_probe *probes, size_t *n)
+{
+	struct march_probe *pr = NULL;
+	for (size_t k = 0; k < *n; k++)
+		if (probes[k].comp == c->spec.compiler && !strcmp(probes[k].march, c->spec.march))
+			pr = &probes[k];
+	if (!pr) {
+		pr = &probes[(*n)++];
+		pr->comp = c->spec.compiler;
+		pr->march = c->spec.march;
+		pr->ok = in->probe_march ? in->probe_march(c->spec.compiler, c->spec.march, pr->why, sizeof(pr->why))
+					 : compiler_accepts_march(c->spec.compiler, c->spec.march, pr->why, sizeof(pr->why));
+	}
+	const char *pkgs = c->spec.cross ? c->spec.cross->packages : NULL;
+	if (!pr->ok)
+		cell_set_status(c, CELL_UNSUPPORTED, "%s%s%s%s", pr->why, pkgs ? " (install " : "", pkgs ? pkgs : "",
+				pkgs ? ")" : "");
+}
+
+/* Decides what cannot run here, with reasons, in plan order. */
+static void check_cells(const struct plan_input *in, struct plan *out)
+{
+	int (*has_flag)(const char *) = in->has_cpu_flag ? in->has_cpu_flag : host_has_cpu_flag;
+	struct march_probe *probes = xcalloc(out->n + 1, sizeof(*probes));
+	size_t nprobes = 0;
+	const struct suite *s = in->suite;
+	unsigned char *cross_warned = xcalloc(s->ncross + 1, 1);
+	for (size_t i = 0; i < out->n; i++) {
+		struct cell *c = &out->cells[i];
+		const struct cell_spec *sp = &c->spec;
+		if (in->only && fnmatch(in->only, sp->id, 0) != 0) {
+			cell_set_status(c, CELL_SKIPPED, "not selected by --only %s", in->only);
+			continue;
+		}
+		/* missing cross tools are said once per target too, so the rows are not missed in a long table */
+		if ((sp->reference || sp->cross) && check_reference_or_cross(c) && !cross_warned[sp->cross - s->cross]++)
+			sv_pushf(&out->warnings, "cross target %s: %s; its cells are unsupported", sp->compiler->name,
+				 c->reason);
+		if (sp->reference || c->status != CELL_PENDING)
+			continue;
+		if (sp->variant->requires_march.n && !glob_any(&sp->variant->requires_march, sp->march)) {
+			cell_set_status(c, CELL_UNSUPPORTED, "%s needs a -march matching %s, not %s", sp->variant->name,
+					sp->variant->requires_march.v[0], sp->march);
+			continue;
+		}
+		if (!sp->compiler->path) {
+			char *pkg = compiler_package(sp->compiler->name);
+			if (pkg)
+				cell_set_status(c, CELL_UNSUPPORTED,
+						"compiler '%s' not found on PATH: install the Debian package %s "
+						"(scripts/deps.sh compilers)", sp->compiler->name, pkg);
+			else
+				cell_set_status(c, CELL_UNSUPPORTED, "compiler '%s' not found on PATH", sp->compiler->name);
+			free(pkg);
+			continue;
+		}
+		if (sp->pgo && sp->compiler->is_clang) {
+			c->spec.profdata = profdata_for(sp->compiler);
+			if (!sp->profdata) {
+				cell_set_status(c, CELL_UNSUPPORTED,
+						"pgo with %s needs llvm-profdata-%d: install the Debian package llvm-%d",
+						sp->compiler->name, sp->compiler->major, sp->compiler->major);
+				continue;
+			}
+		}
+		for (size_t k = 0; !sp->cross && k < sp->variant->requires_cpu.n; k++)
+			if (!has_flag(sp->variant->requires_cpu.v[k])) {
+				cell_set_status(c, CELL_UNSUPPORTED, "host cpu lacks %s (%s)", sp->variant->requires_cpu.v[k],
+						host_cpu_model());
+				break;
+			}
+		if (c->status == CELL_PENDING)
+			check_march(in, c, probes, &nprobes);
+	}
+	free(probes);
+	free(cross_warned);
+}
+
+/* A pin on a CPU this host lacks is remapped to one it has, with a warning. */
+static int remap_pin(int want, const char *role, struct strvec *warnings)
+{
+	if (want < 0 || host_cpu_allowed(want))
+		return want;
+	int cpus[1024];
+	int n = host_cpus(cpus, 1024);
+	if (n <= 0)
+		return PIN_NONE;
+	int got = cpus[want % n];
+	sv_pushf(warnings, "pin %s: cpu %d does not exist here (or is not allowed); using cpu %d", role, want, got);
+	return got;
+}
+
+/* The profile's pins: a pin class becomes a pair of this machine's CPUs,
+ * and every CPU the host lacks is remapped. */
+static void resolve_pins(const struct plan_input *in, struct plan *out)
+{
+	const struct cpu_profile *prof = in->profile;
+	struct pins req = { prof->pin_producer, prof->pin_consumer, prof->pin_single };
+	enum placement_class cls;
+	int a, b;
+	if (prof->pin_class && placement_class_parse(prof->pin_class, &cls) == 0) {
+		if (in->topology && topology_class_pair(in->topology, cls, &a, &b) == 0) {
+			req.producer = a;
+			req.consumer = b;
+		} else {
+			sv_pushf(&out->warnings, "pin class %s does not exist on this machine; using the profile's cpu numbers",
+				 prof->pin_class);
+		}
+	}
+	struct pins used = { remap_pin(req.producer, "producer", &out->warnings),
+			     remap_pin(req.consumer, "consumer", &out->warnings),
+			     remap_pin(req.single, "single", &out->warnings) };
+	if (used.producer >= 0 && used.producer == used.consumer && req.producer != req.consumer)
+		sv_pushf(&out->warnings, "producer and consumer now share cpu %d", used.producer);
+	out->pins_requested = req;
+	out->pins_used = used;
+}
+
+/* A suite's placement class: the machine's pair of that class, or none. */
+static void resolve_placement(const struct plan_input *in, struct cell *c)
+{
+	const struct topology *t = in->topology;
+	enum placement_class cls;
+	int a = PIN_NONE, b = PIN_NONE;
+	placement_class_parse(c->spec.placement, &cls);
+	if (!t)
+		cell_set_status(c, CELL_UNSUPPORTED, "cpu topology unreadable: no placement %s", c->spec.placement);
+	else if (topology_class_pair(t, cls, &a, &b) < 0)
+		cell_set_status(c, CELL_UNSUPPORTED, "no %s pair on this machine (%zu cpus, %d cores, %d packages)",
+				c->spec.placement, t->ncpus, t->ncores, t->npackages);
+	c->spec.pin.producer = a;
+	c->spec.pin.consumer = b;
+}
+
+/* An allocator other than glibc's: the library to preload, or none. */
+static void resolve_allocator(const struct plan_input *in, struct cell *c)
+{
+	char why[512] = "";
+	const char *lib = in->allocator_library ? in->allocator_library(c->spec.allocator, why, sizeof(why))
+						: allocator_library(c->spec.allocator, why, sizeof(why));
+	if (!lib)
+		cell_set_status(c, CELL_UNSUPPORTED, "%s", why);
+	else if (*lib)
+		c->spec.preload = xstrdup(lib);
+}
+
+/* Where and how each cell runs: pins, placement pairs, preloads. */
+static void resolve_runtime(const struct plan_input *in, struct plan *out)
+{
+	resolve_pins(in, out);
+	for (size_t i = 0; i < out->n; i++) {
+		struct cell *c = &out->cells[i];
+		c->spec.pin = out->pins_used;
+		if (c->spec.placement && c->status == CELL_PENDING)
+			resolve_placement(in, c);
+		if (c->status == CELL_PENDING && strcmp(c->spec.allocator, "glibc"))
+			resolve_allocator(in, c);
+	}
+}
+
+int plan_build(const struct plan_input *in, struct plan *out)
+{
+	const struct suite *s = in->suite;
+	memset(out, 0, sizeof(*out));
+	/* compiler globs ("gcc-*") become every installed version */
+	struct strvec comps = STRVEC_INIT;
+	expand_compilers(&s->compilers, &comps, &out->warnings);
+	out->ncompilers = comps.n + s->ncross;
+	out->compilers = xcalloc(out->ncompilers + 1, sizeof(*out->compilers));
+	for (size_t i = 0; i < comps.n; i++)
+		compiler_probe(&out->compilers[i], comps.v[i]);
+	for (size_t i = 0; i < s->ncross; i++) {
+		compiler_probe(&out->compilers[comps.n + i], s->cross[i].compiler);
+		out->compilers[comps.n + i].target_flags = s->cross[i].cflags.n ? s->cross[i].cflags.v : NULL;
+		out->compilers[comps.n + i].cross = 1;
+	}
+	struct strvec default_alloc = STRVEC_INIT;
+	sv_push(&default_alloc, "glibc");
+	/* a suite without "flags" has one unnamed empty set: ids as before */
+	static const struct flag_set no_set = { NULL, STRVEC_INIT, 0 };
+	struct planner pl = { in, out, 0, s->march_from_profile ? &in->profile->march : &s->march,
+			      s->allocators.n ? &s->allocators : &default_alloc, comps.n,
+			      s->nflagsets ? s->flagsets : &no_set, s->nflagsets ? s->nflagsets : 1 };
+	int any_selected = 0;
+	for (size_t fi = 0; fi < in->nfamilies; fi++)
+		any_selected |= add_family_cells(&pl, &in->families[fi]);
+	if (!any_selected)
+		sv_pushf(&out->warnings, "the suite's variant globs match no variant");
+	check_cells(in, out);
+	resolve_runtime(in, out);
+	sv_clear(&default_alloc);
+	sv_clear(&comps);
+	return 0;
+}
+
+void cell_counters_free(struct cell_counters *k)
+{
+	free(k->source);
+	free(k->unit);
+	free(k->why);
+	memset(k, 0, sizeof(*k));
+	k->cycles_per_unit = k->instructions_per_unit = NAN;
+}
+
+void cell_thermal_free(struct cell_thermal *t)
+{
+	free(t->why);
+	json_decref(t->before);
+	json_decref(t->after);
+	memset(t, 0, sizeof(*t));
+	t->throttled = THROTTLE_UNKNOWN;
+	t->celsius_before = t->celsius_after = NAN;
+}
+
+static void measurement_free(struct cell_measurement *m)
+{
+	stats_free(&m->time);
+	for (size_t i = 0; i < m->nruns; i++) {
+		free(m->runs[i].producer);
+		free(m->runs[i].status);
+		free(m->runs[i].consumer);
+	}
+	free(m->runs);
+	free(m->cooldown);
+	cell_thermal_free(&m->thermal);
+	cell_counters_free(&m->counters);
+	memset(&m->time, 0, sizeof(m->time));
+	m->runs = NULL;
+	m->nruns = 0;
+	m->cooldown = NULL;
+	m->ncooldown = 0;
+	m->user_s = m->system_s = NAN;
+}
+
+void cell_reset(struct cell *c)
+{
+	free(c->reason);
+	sv_clear(&c->warnings);
+	free(c->build.binary);
+	measurement_free(&c->measure);
+	c->status = CELL_PENDING;
+	c->reason = NULL;
+	c->origin = CELL_FROM_THIS_RUN;
+	memset(&c->build, 0, sizeof(c->build));
+	c->build.same_binary_as = -1;
+	c->build.train_s = NAN;
+	memset(&c->verify, 0, sizeof(c->verify));
+	c->speedup = NAN;
+	c->vs_glibc = NAN;
+}
+
+static void spec_free(struct cell_spec *s)
+{
+	free(s->id);
+	free(s->config);
+	free(s->opt);
+	free(s->march);
+	free(s->allocator);
+	free(s->flagset);
+	free(s->profdata);
+	free(s->placement);
+	free(s->consumer);
+	free(s->preload);
+	sv_clear(&s->cflags);
+	sv_clear(&s->run_args);
+}
+
+void plan_free(struct plan *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		cell_reset(&p->cells[i]);
+		spec_free(&p->cells[i].spec);
+	}
+	free(p->cells);
+	for (size_t i = 0; i < p->ncompilers; i++)
+		compiler_free(&p->compilers[i]);
+	free(p->compilers);
+	sv_clear(&p->warnings);
+	memset(p, 0, sizeof(*p));
+}

@@ -1,0 +1,260 @@
+/* plan.h: the matrix, expanded into cells.
+ *
+ * plan_build() crosses the suite's variant globs with compilers x opt x
+ * march x flag sets x allocators, adds the families' reference programs (compiler
+ * "none"), and drops nothing silently: a cell that cannot run here (a
+ * missing compiler, a CPU feature the host lacks, an allocator that is not
+ * installed, a -march the compiler rejects) is kept with status
+ * "unsupported" and a reason.  --only filters cells by id glob; the rest
+ * are kept as "skipped" so that tables still show them.
+ *
+ * Compilers: a suite names them plainly ("gcc", "clang-19") or by glob
+ * ("gcc-*", "clang-*"): a glob stands for every NAME-VERSION on PATH that
+ * matches it (gcc-11, gcc-12; never gcc-ar-12), in version order.  A named
+ * compiler that is missing gives unsupported cells naming the Debian
+ * package to install.  Flag sets ("flags" of a suite) cross the matrix
+ * after -march: the set's name joins config and id
+ * ("gcc-12/-O2/native/lto"), its flags follow the profile's; a "pgo" set
+ * marks the cell pgo (build.h does the two phases), and a clang PGO cell
+ * without the llvm-profdata of its version is unsupported.
+ *
+ * The plan also resolves where and how each cell runs, so that later
+ * stages only read the spec: the profile's pins (a pin class such as
+ * "same_l3" becomes a CPU pair from the topology; a CPU this host lacks is
+ * remapped, with a warning), a suite's placement class (its pair, or
+ * "unsupported" when the machine has none), and an allocator (the library
+ * to preload, or "unsupported" when it is not installed).
+ *
+ * The rest of struct cell is filled by the stages in order: build
+ * (struct cell_build), verify (struct cell_verification), measure
+ * (struct cell_measurement), and compute_speedups() (results.h).
+ */
+#ifndef FLAGBENCH_PLAN_H
+#define FLAGBENCH_PLAN_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "config/config.h"
+#include "core/stats.h"
+#include "system/thermal.h"
+#include "system/topology.h"
+
+enum cell_status {
+	CELL_PENDING = 0, /* not finished yet */
+	CELL_OK,
+	CELL_BUILD_FAILED,
+	CELL_UNSUPPORTED,
+	CELL_WRONG_OUTPUT,
+	CELL_CRASHED,
+	CELL_TIMEOUT,
+	CELL_SKIPPED,
+};
+const char *cell_status_name(enum cell_status s);
+int cell_status_parse(const char *name, enum cell_status *out);
+/* Whether the status counts as a failure for the exit code (1). */
+int cell_status_failed(enum cell_status s);
+
+struct compiler {
+	char *name;     /* as the suite names it: gcc, clang-19 */
+	char *path;     /* resolved on PATH, NULL when missing */
+	char *version;  /* first line of --version */
+	char *identity; /* sha256 of path and the whole --version text */
+	int is_clang;   /* from --version: clang takes -fprofile-instr-*, has no per-pass -O flags */
+	int major;      /* major version from --version, 0 when unknown */
+	char *const *target_flags; /* a cross target's cflags (--target=...), borrowed; NULL: none */
+	int cross;                 /* builds for another machine: the probe also needs its C library */
+};
+
+/* CPUs a cell runs on: a CPU number, or PIN_NONE (not pinned). */
+struct pins {
+	int producer, consumer; /* stream families: the program and the meter */
+	int single;             /* compute families */
+};
+
+/* What the plan decided about a cell: read-only after plan_build().
+ * A new dimension (a flag set, say) is one more field here, one more
+ * segment of config and id, and one more loop in plan_build(). */
+struct cell_spec {
+	char *id;       /* fizzbuzz/sse@clang/-O3/x86-64-v3 */
+	char *config;   /* clang/-O3/x86-64-v3 (+ /allocator), or "reference" */
+	struct family *family;
+	struct variant *variant;     /* NULL for a reference */
+	struct reference *reference; /* NULL for a variant */
+	struct compiler *compiler;   /* NULL for a reference */
+	const struct cross_target *cross; /* a cross build run under an emulator, or NULL */
+	char *opt, *march, *allocator;
+	char *flagset;               /* the suite's flag-set name, or NULL when it has none */
+	int pgo;                     /* a profile-guided build (flag set "pgo") */
+	char *profdata;              /* clang pgo: the llvm-profdata of the compiler's version */
+	uint64_t train_size;         /* pgo: size of the training run */
+	char *placement;             /* a placement class, or NULL for the profile's pins */
+	char *consumer;              /* the meter's consumer, or NULL for the default (splice) */
+	struct strvec cflags;        /* the full flag list given to the compiler */
+	struct strvec run_args;      /* argv after the program: N and extra arguments */
+	uint64_t size;
+	uint64_t expected_bytes;     /* stream: exact output bytes, UINT64_MAX when unknown */
+	char *preload;               /* allocator library to LD_PRELOAD, or NULL */
+	struct pins pin;             /* the profile's pins, or the placement's pair */
+};
+
+/* What the build stage produced (build.h). */
+struct cell_build {
+	char *binary;                /* path of the built binary (cache); NULL when not built here */
+	char sha256[65];             /* "" when unknown */
+	uint64_t bytes;
+	int same_binary_as;          /* index of the cell measured for this one, or -1 */
+	uint64_t text_bytes;         /* size of the binary's .text section, 0 when unknown */
+	double train_s;              /* pgo: the training run's seconds (NAN when unknown) */
+};
+
+enum verify_status {
+	VERIFY_NOT_RUN = 0, /* not yet, shares another cell's binary, or a dry run */
+	VERIFY_PASSED,
+	VERIFY_FAILED,      /* the cell's status and reason say how */
+};
+
+/* What verification found (verify.h). */
+struct cell_verification {
+	enum verify_status status;
+	double seconds;
+};
+
+/* One timed run as the meter reported it (meter.h, --report). */
+struct meter_run {
+	uint64_t bytes;
+	double seconds;
+	char *producer, *status, *consumer;
+};
+
+/* Temperatures and clocks around the cell (thermal.h). */
+struct cell_thermal {
+	int taken;                       /* 0 until the cell was measured */
+	enum throttle_verdict throttled;
+	char *why;
+	double celsius_before, celsius_after; /* NAN without a sensor */
+	/* the two snapshots as thermal_snapshot_to_json() wrote them: kept
+	 * for the record (results.json "details"), never read back */
+	json_t *before, *after;
+};
+
+enum counters_state {
+	COUNTERS_NOT_RUN = 0, /* not a compute cell, --no-counters, or not yet */
+	COUNTERS_COUNTED,
+	COUNTERS_SKIPPED,     /* why says why */
+};
+
+/* Cycles and instructions per unit (counters.h). */
+struct cell_counters {
+	enum counters_state state;
+	char *source;                /* perf, callgrind, qemu (emulated cells) */
+	uint64_t size;
+	char *unit;
+	double cycles_per_unit, instructions_per_unit; /* NAN when not counted */
+	char *why;
+};
+
+/* Whether a cell's interval reached the run's precision target (run.c). */
+enum precision_status {
+	PRECISION_OFF = 0,       /* no target (--precision 0) */
+	PRECISION_REACHED,       /* the interval is within the target, at 95 % */
+	PRECISION_NOT_REACHED,   /* the cell's budget or --max-runs ran out first */
+};
+
+struct cell_precision {
+	enum precision_status status;
+	double target_percent;   /* half-width of the interval, % of the figure (the statistic) */
+	double budget_s, spent_s; /* the cell's time budget for runs, what it took */
+};
+
+/* What measuring found: hyperfine's times and what came with them. */
+struct cell_measurement {
+	struct stats time;           /* seconds per run; time.n == 0: not measured */
+	double user_s, system_s;     /* hyperfine's mean user and system time; NAN when unknown */
+	struct meter_run *runs;
+	size_t nruns;
+	struct cooldown_record *cooldown; /* the pause before the cell, then waits between runs */
+	size_t ncooldown;
+	struct cell_precision precision;
+	struct cell_thermal thermal;
+	struct cell_counters counters;
+};
+
+/* Where a cell's outcome comes from. */
+enum cell_origin {
+	CELL_FROM_THIS_RUN = 0,
+	CELL_FROM_JOURNAL,           /* finished before, read back by --resume */
+};
+
+/* A cell: its spec, then one record per stage.  Serialized by
+ * cell_to_json() and read back by cell_from_json() (results.h). */
+struct cell {
+	struct cell_spec spec;
+	enum cell_status status;
+	char *reason;
+	struct strvec warnings;
+	enum cell_origin origin;
+	struct cell_build build;
+	struct cell_verification verify;
+	struct cell_measurement measure;
+	/* derived by compute_speedups() from the measurements */
+	double speedup;              /* NAN when unknown */
+	double vs_glibc;             /* rate against the glibc-malloc twin; NAN when none */
+};
+
+struct plan {
+	struct cell *cells;
+	size_t n;
+	struct compiler *compilers;
+	size_t ncompilers;
+	struct family *families;
+	size_t nfamilies;
+	struct pins pins_requested;  /* the profile's pins (a pin class resolved) */
+	struct pins pins_used;       /* remapped to CPUs this host has */
+	struct strvec warnings;
+};
+
+struct plan_input {
+	const struct suite *suite;
+	const struct cpu_profile *profile;
+	struct family *families; /* all loaded families */
+	size_t nfamilies;
+	const char *only;        /* glob on cell ids, or NULL */
+	/* the host's CPUs, or NULL when unreadable (placements are then
+	 * unsupported and a pin class falls back to the profile's numbers) */
+	const struct topology *topology;
+	/* for tests: pretend the host lacks/has CPU flags, compilers
+	 * and allocators; NULL asks the host */
+	int (*has_cpu_flag)(const char *flag);
+	int (*probe_march)(struct compiler *c, const char *march, char *why, size_t n);
+	const char *(*allocator_library)(const char *name, char *reason, size_t n);
+};
+
+int plan_build(const struct plan_input *in, struct plan *out);
+void plan_free(struct plan *p);
+/* Frees a cell's outcome and stage records (not its spec) and sets them
+ * back to "not run yet". */
+void cell_reset(struct cell *c);
+void cell_counters_free(struct cell_counters *k);
+void cell_thermal_free(struct cell_thermal *t);
+void cell_set_status(struct cell *c, enum cell_status s, const char *fmt, ...) FB_PRINTF(3, 4);
+
+/* Whether two cells run alike apart from their binary and allocator:
+ * the same arguments, placement and consumer. */
+int cell_spec_same_run(const struct cell_spec *a, const struct cell_spec *b);
+/* Whether two cells are the same build of the same variant: compiler and
+ * the full flag list (so every dimension that adds flags counts). */
+int cell_spec_same_build(const struct cell_spec *a, const struct cell_spec *b);
+
+/* Expands compiler names and globs (see above) into out; a glob that
+ * matches nothing adds a warning. */
+void expand_compilers(const struct strvec *names, struct strvec *out, struct strvec *warnings);
+/* The Debian package that provides a compiler name, or NULL. */
+char *compiler_package(const char *name);
+
+/* Looks the compiler up on PATH and records its identity. */
+void compiler_probe(struct compiler *c, const char *name);
+/* Whether the compiler accepts -march=MARCH (compiles an empty unit). */
+int compiler_accepts_march(struct compiler *c, const char *march, char *why, size_t n);
+
+#endif

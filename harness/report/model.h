@@ -1,0 +1,139 @@
+/* model.h: the results model, the one place that gives a result its meaning.
+ *
+ * From one results.json it builds, per family, tables of variants (rows,
+ * references last) by build configurations (columns, in the order cells
+ * appear; a column is a cell's "config" string, so a new dimension needs no
+ * change here): throughput; speedup against the baseline variant built the
+ * same way; each variant against itself built with one configuration
+ * (--against COMPILER/-OLEVEL, default the first compiler at its first -O
+ * level) and with glibc's malloc; gcc against clang with the same other
+ * flags; instructions and cycles per unit of work where counted.  From
+ * several results.json: per family throughput and speedup with a column per
+ * machine, a row per (variant, configuration); runs built each for their
+ * own profile's -march meet as "(profile march)".  Emulated cells form a
+ * family of their own.  A ratio table with no ratio of two measurements is
+ * left out.
+ *
+ * A cell has a state, a value, its interval and the level that interval
+ * reaches (from the runs in time_s, through stats.h: the rerun interval
+ * of the run's statistic, the median or a low quantile, its exact coverage,
+ * none under 3 runs; a ratio: the bootstrap interval of the ratio of the
+ * two cells' statistics, from both cells' runs, only where both cells'
+ * own intervals reach 95 %), marks (throttled:
+ * yes; warnings other than that; the precision target not reached) and, in throughput tables, the heatmap share of
+ * its row's best, the same for cells whose intervals overlap.  The answer,
+ * printed first: per variant the fastest configuration, its margin over the
+ * runner-up and the slowest, and whether the lead is beyond both intervals;
+ * per family the compiler and flags that win most often.  Every derived
+ * number and its text are made here; writers.c only lays texts out.
+ */
+#ifndef FLAGBENCH_MODEL_H
+#define FLAGBENCH_MODEL_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "core/util.h"
+
+struct stats;
+
+enum mstate { MS_OK, MS_STATUS, MS_ABSENT, MS_NA };
+enum mfmt { MF_VALUE, MF_RATIO };
+enum { MARK_THROTTLED = 1, MARK_WARNED = 2, SHOWN_CI = 4, SHOWN_REF = 8, MARK_IMPRECISE = 16, SHOWN_LOW_LEVEL = 32,
+       MARK_UNCHECKED = 64 };
+
+struct mcell {
+	enum mstate state;
+	const char *word;        /* shown when not ok: a status word, "absent", "n/a" */
+	double value, lo, hi, ci; /* lo, hi, ci (half-width, percent): NaN without an interval */
+	double share;            /* heatmap colour, throughput tables only, else NaN */
+	unsigned marks;
+	const char *id;          /* the results.json cell shown, or NULL */
+	double level;            /* the interval's confidence, 0..1 (exact for a value, bootstrap for a ratio); NaN without */
+};
+
+struct mrow {
+	const char *label, *title;
+	int ref;
+	struct mcell *cells;
+};
+
+struct mtable {
+	const char *name; /* throughput speedup against vs_glibc compilers instructions cycles */
+	const char *title, *caption, *col2; /* col2: the second row header, "title" or "config" */
+	enum mfmt fmt;
+	const char *unit; /* of values: bytes/s, ops/s, blocks/s, x, instructions/byte */
+	const char **cols;
+	size_t ncols, nrows;
+	struct mrow *rows;
+	unsigned shown; /* the marks, SHOWN_CI and SHOWN_REF (a reference row) the table uses, for its legend */
+	const char *drift_note; /* the legend's line on the machine's drift in ±, or NULL */
+};
+
+struct mfamily {
+	const char *name, *slug, *title, *kind;
+	struct mtable *tables;
+	size_t ntables;
+	struct strvec answer, problems, warnings; /* sentences; "id: status: reason"; "id: warning" */
+};
+
+struct mrun {
+	json_t *root;
+	const char *path, *label, *slug, *id;
+	const char *statistic; /* run.statistic: what each figure is (stats.h); "median" for older runs */
+	double drift_sd;       /* run.drift.sd_percent / 100 (stats.h): widens every rerun interval; 0 when none */
+	size_t ncells, nok;
+};
+
+struct model {
+	struct mrun *runs;
+	struct mfamily *fams;
+	size_t nruns, nfams;
+	void **mem; /* everything allocated for the model */
+	size_t nmem, amem;
+};
+
+/* Loads each RUN_DIR/results.json (or the file itself) and builds the tables;
+ * against: "COMPILER/-OLEVEL" or NULL.  0, or -1 after a message. */
+int model_load(struct model *m, char **paths, size_t n, const char *against);
+void model_free(struct model *m);
+struct mfamily *model_family(struct model *m, const char *name_or_slug);
+
+/* A cell as every format shows it ("7.36 GiB/s ±1.2% †", "7.10 GiB/s ±3.0% (75%)"
+ * for an interval below 95 %, "101.35x", "timeout");
+ * figure and pm, when not NULL, get its parts ("7.36 GiB/s", "±1.2%"). */
+void model_text(const struct mtable *t, const struct mcell *c, char *buf, size_t n, char *figure, char *pm);
+/* A rate cell's interval from the time stats of its runs: lo, hi, ci and
+ * level from the rerun interval (stats.h), widened on both sides by
+ * exp(STATS_DRIFT_SIGMAS drift_sd), the machine's drift over the run (0:
+ * none); left as they are under 3 runs. */
+void model_rate_interval(struct mcell *x, const struct stats *st, double drift_sd);
+/* The marks as every format shows them: "†" throttled, "‡" warnings, "§" imprecise, "¶" unchecked. */
+const char *model_marks(unsigned marks, char *buf, size_t n);
+/* "7.36 GiB/s", "0.155 usec/op" (for ops/s), "1.90 Mblocks/s". */
+void model_format_value(double v, const char *unit, char *buf, size_t n);
+/* "1.05x", three significant digits below 0.01. */
+void model_format_ratio(double r, char *buf, size_t n);
+/* The unit a table is plotted in: v / div, or div / v when inv. */
+struct mscale {
+	double div;
+	int inv;
+	const char *label;
+};
+struct mscale model_scale(const struct mtable *t);
+/* What a table's ±, †, ‡, § and ¶ mean; returns how many lines. */
+#define MODEL_LEGEND_MAX 7
+size_t model_legend(const struct mtable *t, const char *lines[MODEL_LEGEND_MAX]);
+
+/* One writer per format (writers.c); family, table: only these, or NULL. */
+enum mformat { FMT_TERM, FMT_MD, FMT_CSV, FMT_JSON, FMT_TSV };
+int model_write(struct model *m, enum mformat f, const char *family, const char *table, struct strbuf *out);
+
+/* flagbench tables RUN... [--format F] [--family F] [--table T] [--against C/-O] [--out FILE];
+ * argv[0] "report" (one run) and "merge" (md) are its other spellings.  0, 2 on
+ * bad usage or input, 1 when writing fails. */
+int cmd_tables(int argc, char **argv);
+/* On stdout, the terminal tables of a finished run, as `flagbench tables RUN_DIR`. */
+int tables_print_run(const char *run_dir);
+
+#endif

@@ -1,0 +1,412 @@
+/* writers.c: one writer per format over the results model (see model.h), and
+ * the commands that print it.  Writers lay texts out; every number and its
+ * digits come from model.c.  Each format escapes text its own way: Markdown
+ * pipes and line breaks, CSV quotes, JSON through jansson, control
+ * characters scrubbed for the terminal, tabs and quotes out of gnuplot data. */
+#define _GNU_SOURCE
+#include "report/model.h"
+#include "core/options.h"
+#include "core/stats.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+static const char *want_family, *want_table;
+
+static int wanted(const struct mfamily *f, const struct mtable *t)
+{
+	return (!want_family || !strcmp(f->name, want_family) || !strcmp(f->slug, want_family)) &&
+	       (!t || !want_table || !strcmp(t->name, want_table));
+}
+
+/* Text for one format: 'm' Markdown, 't' terminal, 'g' gnuplot data. */
+static void add_clean(struct strbuf *sb, const char *s, char how)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (how == 'm' && strchr("&<>|\r\n\t", *p))
+			sb_adds(sb, *p == '&' ? "&amp;" : *p == '<' ? "&lt;" : *p == '>' ? "&gt;" : *p == '|' ? "\\|" : " ");
+		else if (how == 'g' && strchr("\"\r\n\t", *p))
+			sb_adds(sb, *p == '"' ? "'" : " ");
+		else if (how == 't' && (*p < 0x20 || *p == 0x7f || (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)))
+			sb_adds(sb, *p == 0xc2 ? (p++, "??") : "?");
+		else
+			sb_add(sb, (const char *)p, 1);
+	}
+}
+
+static size_t width(const char *s)
+{
+	size_t w = 0;
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+/* ------------------------------------------------------------------ */
+/* term and md ('t', 'm'): one layout, in aligned columns or in Markdown. */
+
+static void text_table(const struct mtable *t, char how, struct strbuf *out)
+{
+	int md = how == 'm', two = md || !strcmp(t->col2, "config");
+	size_t nc = t->ncols + 1 + two, nr = t->nrows + 1, *w = xcalloc(nc, sizeof(*w));
+	struct strbuf *g = xcalloc(nc * nr, sizeof(*g));
+	const char *legend[MODEL_LEGEND_MAX];
+	char buf[256];
+	for (size_t r = 0; r < nr; r++)
+		for (size_t c = 0; c < nc; c++) {
+			const char *x = c == 0 ? (r ? t->rows[r - 1].label : "variant")
+					: c == 1 && two ? (r ? t->rows[r - 1].title : t->col2)
+					: !r ? t->cols[c - 1 - two] : buf;
+			if (r && c > (size_t)two)
+				model_text(t, &t->rows[r - 1].cells[c - 1 - two], buf, sizeof(buf), NULL, NULL);
+			add_clean(&g[r * nc + c], x, how);
+			w[c] = md || width(g[r * nc + c].buf) < w[c] ? w[c] : width(g[r * nc + c].buf);
+		}
+	sb_adds(out, !md ? "\n" : want_table ? "\n## " : "\n### ");
+	add_clean(out, t->title, how);
+	if (md) {
+		sb_adds(out, "\n\n");
+		add_clean(out, t->caption, how);
+		sb_adds(out, " Cells that are not ok show their status word.\n");
+	}
+	sb_adds(out, "\n");
+	for (size_t r = 0; r < nr; r++) {
+		size_t start = out->len;
+		for (size_t c = 0; c < nc; c++) {
+			const char *x = g[r * nc + c].buf;
+			int pad = md ? 0 : (int)(w[c] - width(x)), left = c <= (size_t)two;
+			sb_addf(out, "%s%*s%s%*s", md ? (c ? " | " : "| ") : c ? "  " : "", left ? 0 : pad, "", x, left ? pad : 0, "");
+			sb_release(&g[r * nc + c]);
+		}
+		while (out->len > start && out->buf[out->len - 1] == ' ')
+			out->buf[--out->len] = '\0';
+		sb_adds(out, md ? " |\n" : "\n");
+		for (size_t c = 0; md && !r && c < nc; c++)
+			sb_adds(out, c == 0 ? "| --- |" : c == 1 ? " --- |" : " ---: |");
+		sb_adds(out, md && !r ? "\n" : "");
+	}
+	for (size_t i = 0, n = model_legend(t, legend); i < n; i++)
+		sb_addf(out, "%s%s\n", md && !i ? "\n" : "", legend[i]);
+	free(g);
+	free(w);
+}
+
+/* A list: the answer (head NULL), or the cells not ok or with warnings under a heading. */
+static void text_list(const char *head, const char *title, const struct strvec *v, char how, struct strbuf *out)
+{
+	for (size_t i = 0; i < v->n; i++) {
+		if (!i && head) {
+			sb_adds(out, "\n");
+			add_clean(out, title, how);
+			sb_addf(out, ": %s\n", head);
+		}
+		sb_adds(out, i || (head && how == 't') ? "" : "\n");
+		sb_adds(out, how == 'm' ? "- " : head ? "  " : "");
+		add_clean(out, v->v[i], how);
+		sb_adds(out, "\n");
+	}
+}
+
+static void write_text(struct model *m, char how, struct strbuf *out)
+{
+	if (how == 'm' && !want_table)
+		sb_addf(out, "# flagbench: %s\n\n", m->nruns > 1 ? "results across machines" : "run");
+	for (size_t k = 0; k < m->nruns && !want_table; k++) {
+		struct mrun *r = &m->runs[k];
+		json_t *run = json_object_get(r->root, "run"), *w;
+		const char *cpu = json_string_value(json_object_get(json_object_get(r->root, "host"), "cpu_model"));
+		const char *suite = json_string_value(json_object_get(run, "suite"));
+		char *line = xasprintf("run %s: suite %s on %s (%s): %zu cells, %zu ok%s", r->id, suite ? suite : "?", r->label,
+				       cpu ? cpu : "unknown cpu", r->ncells, r->nok,
+				       json_is_null(json_object_get(run, "finished")) ? ", not finished" : "");
+		sb_adds(out, how == 'm' ? "- " : "");
+		add_clean(out, line, how);
+		sb_adds(out, "\n");
+		free(line);
+		size_t i;
+		json_array_foreach(json_object_get(run, "warnings"), i, w) {
+			sb_adds(out, how == 'm' ? "- warning: " : "warning: ");
+			add_clean(out, json_string_value(w) ? json_string_value(w) : "?", how);
+			sb_adds(out, "\n");
+		}
+	}
+	for (size_t i = 0; i < m->nfams; i++) {
+		struct mfamily *f = &m->fams[i];
+		int head = !want_table || !strcmp(want_table, "throughput");
+		if (!wanted(f, NULL))
+			continue;
+		if (how == 'm') {
+			sb_adds(out, want_table ? "# " : "\n## ");
+			add_clean(out, f->title, how);
+			sb_adds(out, "\n");
+		}
+		if (head)
+			text_list(NULL, NULL, &f->answer, how, out);
+		for (size_t k = 0; k < f->ntables; k++)
+			if (wanted(f, &f->tables[k]))
+				text_table(&f->tables[k], how, out);
+		if (head) {
+			text_list("cells that are not ok", f->title, &f->problems, how, out);
+			text_list("cell warnings", f->title, &f->warnings, how, out);
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* csv and tsv ('c', 'g'): a line per cell.  csv: every table, each line naming
+ * its family, table, row and column, numbers in the table's unit.  tsv: one
+ * table as gnuplot data: first line "#" then has-data ncols nrows hline
+ * title ylabel; a block per column (ending with two blank lines), its
+ * first line the column's name, then per row
+ *   row  value  low  high  share  ok(1|0)  text  row-label  column-name
+ * in the unit of the y axis (GiB/s; usec/op, lower is faster). */
+
+static const char *marks(unsigned k)
+{
+	static char buf[16];
+	return model_marks(k, buf, sizeof(buf));
+}
+
+static void field(struct strbuf *out, const char *s, char how, const char *sep)
+{
+	if (how == 'g')
+		add_clean(out, s, how);
+	for (sb_adds(out, how == 'c' ? "\"" : ""); how == 'c' && *s; s++)
+		sb_adds(out, *s == '"' ? "\"\"" : (char[]){ *s, 0 });
+	sb_addf(out, "%s%s", how == 'c' ? "\"" : "", sep);
+}
+
+static void number(struct strbuf *out, double v, char how)
+{
+	sb_addf(out, isnan(v) ? (how == 'c' ? "," : "NaN\t") : (how == 'c' ? "%.10g," : "%.10g\t"), v);
+}
+
+static void cell_lines(const struct mfamily *f, const struct mtable *t, char how, struct strbuf *out)
+{
+	struct mscale s = how == 'g' ? model_scale(t) : (struct mscale){ 1, 0, NULL };
+	char buf[256];
+#define SCALED(v) (s.inv ? s.div / (v) : (v) / s.div)
+	for (size_t c = 0; c < t->ncols; c++) {
+		if (how == 'g')
+			field(out, t->cols[c], how, "\n");
+		for (size_t r = 0; r < t->nrows; r++) {
+			struct mcell *x = &t->rows[r].cells[c];
+			int ok = x->state == MS_OK && x->value > 0;
+			const char *names[] = { f->name, t->name, t->rows[r].label, t->rows[r].title, t->cols[c], ok ? "ok" : x->word };
+			for (size_t i = 0; i < 6 && how == 'c'; i++)
+				field(out, names[i], how, ",");
+			if (how == 'g')
+				sb_addf(out, "%zu\t", r);
+			number(out, ok ? SCALED(x->value) : NAN, how);
+			if (how == 'c')
+				field(out, t->unit, how, ",");
+			number(out, ok ? SCALED(s.inv ? x->hi : x->lo) : NAN, how);
+			number(out, ok ? SCALED(s.inv ? x->lo : x->hi) : NAN, how);
+			number(out, how == 'c' ? x->ci : x->share, how);
+			if (how == 'c')
+				number(out, x->level, how);
+			if (how == 'c')
+				field(out, marks(x->marks), how, ",");
+			else
+				sb_addf(out, "%d\t", ok);
+			model_text(t, x, buf, sizeof(buf), NULL, NULL);
+			field(out, buf, how, how == 'c' ? "\r\n" : "\t");
+			if (how == 'g') {
+				field(out, t->rows[r].label, how, "\t");
+				field(out, t->cols[c], how, "\n");
+			}
+		}
+		sb_adds(out, how == 'g' ? "\n\n" : "");
+	}
+}
+
+static void write_csv(struct model *m, struct strbuf *out)
+{
+	sb_adds(out, "family,table,variant,title,column,status,value,unit,low,high,ci_percent,ci_level,marks,text\r\n");
+	for (size_t i = 0; i < m->nfams; i++)
+		for (size_t k = 0; k < m->fams[i].ntables; k++)
+			if (wanted(&m->fams[i], &m->fams[i].tables[k]))
+				cell_lines(&m->fams[i], &m->fams[i].tables[k], 'c', out);
+}
+
+static int write_tsv(struct model *m, struct strbuf *out)
+{
+	struct mfamily *f = want_family ? model_family(m, want_family) : NULL;
+	struct mtable *t = NULL;
+	for (size_t k = 0; f && want_table && k < f->ntables; k++)
+		t = strcmp(f->tables[k].name, want_table) ? t : &f->tables[k];
+	if (!t)
+		return error("tables: --format tsv needs --family and --table of a table the run has");
+	struct mscale s = model_scale(t);
+	int has = 0;
+	for (size_t r = 0; r < t->nrows; r++)
+		for (size_t c = 0; c < t->ncols; c++)
+			has |= t->rows[r].cells[c].state == MS_OK && t->rows[r].cells[c].value > 0;
+	sb_addf(out, "#\t%d\t%zu\t%zu\t%s\t", has, t->ncols, t->nrows, t->fmt == MF_RATIO ? "1" : "none");
+	field(out, t->title, 'g', "\t");
+	field(out, !strcmp(t->name, "compilers") ? "gcc / clang" : t->fmt == MF_RATIO ? "ratio" : s.label, 'g',
+	      s.inv ? " (lower is faster)\n" : "\n");
+	cell_lines(f, t, 'g', out);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* json: the model as it is, for plots/render.sh and plots/publish.sh. */
+
+static json_t *num(double v)
+{
+	return isnan(v) ? json_null() : json_real(v);
+}
+
+static json_t *strs(const struct strvec *v)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < v->n; i++)
+		json_array_append_new(a, json_string(v->v[i]));
+	return a;
+}
+
+static json_t *json_table(const struct mtable *t)
+{
+	static const char *states[] = { "ok", "status", "absent", "n/a" };
+	json_t *cols = json_array(), *rows = json_array(), *leg = json_array();
+	const char *legend[MODEL_LEGEND_MAX];
+	char buf[256], fig[64], pm[32];
+	for (size_t c = 0; c < t->ncols; c++)
+		json_array_append_new(cols, json_string(t->cols[c]));
+	for (size_t l = 0, n = model_legend(t, legend); l < n; l++)
+		json_array_append_new(leg, json_string(legend[l]));
+	for (size_t r = 0; r < t->nrows; r++) {
+		json_t *cells = json_array();
+		for (size_t c = 0; c < t->ncols; c++) {
+			struct mcell *x = &t->rows[r].cells[c];
+			model_text(t, x, buf, sizeof(buf), fig, pm);
+			json_array_append_new(cells, json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:s?}",
+				"text", buf, "figure", fig, "pm", pm, "state", states[x->state],
+				"marks", marks(x->marks),
+				"value", num(x->state == MS_OK ? x->value : NAN), "low", num(x->lo), "high", num(x->hi),
+				"ci_percent", num(x->ci), "share", num(x->share), "id", x->id));
+			json_t *cell = json_array_get(cells, json_array_size(cells) - 1);
+			json_object_set_new(cell, "ci_level", num(x->level));
+			json_object_set_new(cell, "ci95_percent", num(x->level >= STATS_CI_TARGET ? x->ci : NAN));
+		}
+		json_array_append_new(rows, json_pack("{s:s, s:s, s:b, s:o}", "label", t->rows[r].label, "title",
+						      t->rows[r].title, "ref", t->rows[r].ref, "cells", cells));
+	}
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o}", "name", t->name, "title", t->title, "caption",
+			 t->caption, "col2", t->col2, "unit", t->unit, "columns", cols, "rows", rows, "legend", leg);
+}
+
+static void write_json(struct model *m, struct strbuf *out)
+{
+	json_t *runs = json_array(), *fams = json_array();
+	for (size_t k = 0; k < m->nruns; k++) {
+		json_t *root = m->runs[k].root, *run = json_object_get(root, "run");
+		json_array_append_new(runs, json_pack("{s:s, s:s, s:s, s:i, s:i, s:O, s:O, s:O, s:O}", "label", m->runs[k].label,
+						      "id", m->runs[k].id, "slug", m->runs[k].slug, "cells", (int)m->runs[k].ncells,
+						      "ok", (int)m->runs[k].nok, "suite", json_object_get(run, "suite") ?: json_null(),
+						      "started", json_object_get(run, "started") ?: json_null(), "schema",
+						      json_object_get(root, "schema"), "cpu_model",
+						      json_object_get(json_object_get(root, "host"), "cpu_model") ?: json_null()));
+	}
+	for (size_t i = 0; i < m->nfams; i++) {
+		struct mfamily *f = &m->fams[i];
+		json_t *tables = json_array();
+		for (size_t k = 0; k < f->ntables; k++)
+			if (wanted(f, &f->tables[k]))
+				json_array_append_new(tables, json_table(&f->tables[k]));
+		if (wanted(f, NULL))
+			json_array_append_new(fams, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o}", "name", f->name, "slug",
+							      f->slug, "title", f->title, "kind", f->kind ? f->kind : "stream",
+							      "answer", strs(&f->answer), "tables", tables, "problems",
+							      strs(&f->problems), "warnings", strs(&f->warnings)));
+	}
+	json_t *root = json_pack("{s:s, s:o, s:o}", "schema", "flagbench-tables/1", "runs", runs, "families", fams);
+	char *s = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	sb_addf(out, "%s\n", s);
+	free(s);
+	json_decref(root);
+}
+
+int model_write(struct model *m, enum mformat f, const char *family, const char *table, struct strbuf *out)
+{
+	want_family = family;
+	want_table = table;
+	int found = !table;
+	if (family && !model_family(m, family))
+		return error("tables: no family %s in these results", family);
+	for (size_t i = 0; i < m->nfams; i++)
+		for (size_t k = 0; k < m->fams[i].ntables; k++)
+			found |= wanted(&m->fams[i], &m->fams[i].tables[k]);
+	if (!found)
+		return error("tables: no table %s in these results", table);
+	if (f == FMT_TSV)
+		return write_tsv(m, out);
+	if (f == FMT_TERM || f == FMT_MD)
+		write_text(m, f == FMT_MD ? 'm' : 't', out);
+	else
+		(f == FMT_CSV ? write_csv : write_json)(m, out);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The commands. */
+
+struct tables_opts {
+	char *format, *family, *table, *against, *out;
+	int help;
+};
+
+#define TO(f) offsetof(struct tables_opts, f)
+static const struct option_def tables_options[] = {
+	{ "format", 0, OPT_STRING, TO(format), "term|md|csv|json|tsv", 0, 0, "output format (default term)" },
+	{ "family", 0, OPT_STRING, TO(family), "F", 0, 0, "only family F (its name or file-name slug)" },
+	{ "table", 0, OPT_STRING, TO(table), "T", 0, 0, "only table T: throughput, speedup, against, compilers, "
+							"instructions, cycles" },
+	{ "against", 0, OPT_STRING, TO(against), "COMPILER/-OLEVEL", 0, 0, "the configuration ratios are against "
+									  "(default: the first compiler at its first -O level)" },
+	{ "out", 0, OPT_STRING, TO(out), "FILE", 0, 0, "write FILE (atomically) instead of stdout" },
+	{ "help", 'h', OPT_FLAG, TO(help), NULL, 0, 0, "this help" },
+	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
+};
+
+/* argv[0] names the spelling: tables, report (one run) or merge (md by default). */
+int cmd_tables(int argc, char **argv)
+{
+	static const char *formats[] = { "term", "md", "csv", "json", "tsv", NULL };
+	const char *name = argv[0];
+	struct tables_opts o = { 0 };
+	struct model m = { 0 };
+	struct strbuf sb = STRBUF_INIT;
+	char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
+	int npos = options_parse(tables_options, &o, NULL, argc - 1, argv + 1, pos, argc), f = 0, rc = 0;
+	const char *fmt = o.format ? o.format : strcmp(name, "merge") ? "term" : "md";
+	while (formats[f] && strcmp(formats[f], fmt))
+		f++;
+	if (npos >= 0 && !o.help && (npos < 1 || !formats[f] || (!strcmp(name, "report") && npos != 1)))
+		npos = !formats[f] ? error("%s: unknown format %s (term, md, csv, json or tsv)", name, fmt)
+				   : error("%s: expected %s", name, strcmp(name, "report") ? "RUN_DIR..." : "one RUN_DIR");
+	if (npos < 0 || o.help) {
+		fprintf(o.help ? stdout : stderr, "usage: flagbench %s [options] RUN_DIR...\n  the tables of one run, "
+			"or of several side by side (RUN_DIR or its results.json)\n", name);
+		options_help(tables_options, o.help ? stdout : stderr);
+		rc = o.help ? 0 : EXIT_USAGE;
+	} else if (model_load(&m, pos, (size_t)npos, o.against) < 0 || model_write(&m, f, o.family, o.table, &sb) < 0)
+		rc = EXIT_USAGE;
+	else if (o.out ? write_file_atomic(o.out, sb.buf ? sb.buf : "", sb.len) < 0
+		       : (fwrite(sb.buf ? sb.buf : "", 1, sb.len, stdout) != sb.len || fflush(stdout) != 0))
+		rc = o.out ? EXIT_CELL_FAILED : (error("%s: cannot write: %s", name, strerror(errno)), EXIT_CELL_FAILED);
+	sb_release(&sb);
+	model_free(&m);
+	free(pos);
+	free(o.format), free(o.family), free(o.table), free(o.against), free(o.out);
+	return rc;
+}
+
+int tables_print_run(const char *run_dir)
+{
+	char *argv[] = { "tables", (char *)run_dir, NULL };
+	return cmd_tables(2, argv);
+}

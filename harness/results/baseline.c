@@ -1,0 +1,190 @@
+/* baseline.c: see baseline.h */
+#define _GNU_SOURCE
+#include "results/baseline.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "core/options.h"
+#include "pipeline/store.h"
+#include "results/reader.h"
+#include "core/util.h"
+
+char *baseline_path(const char *dir, const char *name, const char *profile)
+{
+	if (dir)
+		return xasprintf("%s/%s/%s", dir, profile, name);
+	return xasprintf("%s/baselines/%s/%s", project_root(), profile, name);
+}
+
+/* A name that stays one folder: no slash, no leading dot, not empty. */
+static int plain_name(const char *s)
+{
+	return s && *s && *s != '.' && !strchr(s, '/');
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+static int remove_tree(const char *path)
+{
+	return nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+struct baseline_opts {
+	char *dir, *name;
+	int help;
+};
+
+#define BO(f) offsetof(struct baseline_opts, f)
+static const struct option_def baseline_options[] = {
+	{ "dir", 'd', OPT_STRING, BO(dir), "DIR", 0, 0, "baselines folder (default: baselines/ of the project)" },
+	{ "name", 0, OPT_STRING, BO(name), "NAME", 0, 0, "name of the baseline (default latest)" },
+	{ "help", 'h', OPT_FLAG, BO(help), NULL, 0, 0, "show this help" },
+	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
+};
+
+/* Only a whole run under plain names may become a baseline. */
+static int check_run(const char *run_path, const json_t *info, const char *name, const char *profile)
+{
+	if (json_is_true(json_object_get(info, "interrupted")))
+		return error("%s was interrupted: its cells are incomplete, it cannot be a baseline", run_path);
+	if (!plain_name(profile) || !plain_name(name))
+		return error("baseline name '%s' and cpu profile '%s' must be plain names (no '/', no leading '.')", name,
+			     profile ? profile : "(none)");
+	return 0;
+}
+
+/* Each distinct binary of the run into TMP/bin, so --confirm can replay the
+ * baseline; returns how many were copied. A missing one is only warned of. */
+static size_t keep_binaries(const json_t *run, const char *run_dir, const char *tmp)
+{
+	size_t i, kept = 0, missing = 0;
+	json_t *c;
+	json_array_foreach(json_object_get(run, "cells"), i, c) {
+		const char *sha = json_string_value(json_object_get(json_object_get(c, "binary"), "sha256"));
+		if (!sha || !plain_name(sha))
+			continue;
+		char *from = stored_binary_path(run_dir, sha), *to = stored_binary_path(tmp, sha);
+		struct stat st;
+		if (stat(to, &st) == 0)
+			; /* a twin cell's binary, already copied */
+		else if (keep_binary(from, to) == 0)
+			kept++;
+		else
+			missing++;
+		free(from);
+		free(to);
+	}
+	if (missing)
+		warning("%zu binaries are not kept in %s/bin: --confirm cannot measure those cells again", missing,
+			run_dir);
+	return kept;
+}
+
+static int copy_results(const char *run_dir, const char *tmp)
+{
+	char *src = xasprintf("%s/results.json", run_dir), *to = xasprintf("%s/results.json", tmp);
+	size_t len;
+	char *text = read_file(src, &len);
+	int wr = text ? write_file_atomic(to, text, len) : -1;
+	if (wr < 0)
+		error("cannot copy %s into the baseline", src);
+	free(text);
+	free(to);
+	free(src);
+	return wr;
+}
+
+/* Swap in whole: the old baseline steps aside to OLD, the new one takes its
+ * name, and the old one goes only once the new one is in place. */
+static int swap_in(const char *tmp, const char *dest, const char *old)
+{
+	struct stat st;
+	int had = stat(dest, &st) == 0;
+	if ((had && rename(dest, old) < 0) || rename(tmp, dest) < 0) {
+		error("cannot put the baseline in place at %s: %s", dest, strerror(errno));
+		if (had)
+			rename(old, dest);
+		return -1;
+	}
+	if (had)
+		remove_tree(old);
+	return 0;
+}
+
+static int save(const char *run_path, const struct baseline_opts *o)
+{
+	char *run_dir = NULL;
+	json_t *run = results_load(run_path, &run_dir);
+	if (!run)
+		return EXIT_USAGE;
+	int code = EXIT_USAGE;
+	char *dest = NULL, *tmp = NULL, *old = NULL, *bin = NULL;
+	const json_t *info = json_object_get(run, "run");
+	const char *profile = json_string_value(json_object_get(info, "cpu_profile"));
+	const char *name = o->name ? o->name : "latest";
+	if (check_run(run_path, info, name, profile) < 0)
+		goto out;
+	dest = baseline_path(o->dir, name, profile);
+	char *parent = xasprintf("%.*s", (int)(strrchr(dest, '/') - dest), dest);
+	tmp = xasprintf("%s/.%s.new.%ld", parent, name, (long)getpid());
+	old = xasprintf("%s/.%s.old.%ld", parent, name, (long)getpid());
+	free(parent);
+	bin = xasprintf("%s/bin", tmp);
+	if (mkdir_p(bin, 0755) < 0) {
+		error("cannot create %s: %s", bin, strerror(errno));
+		goto out;
+	}
+	size_t kept = keep_binaries(run, run_dir, tmp);
+	if (copy_results(run_dir, tmp) < 0 || swap_in(tmp, dest, old) < 0)
+		goto out;
+	printf("baseline %s of cpu profile %s: %s (run %s, %zu binaries)\n", name, profile, dest,
+	       json_string_value(json_object_get(info, "id")), kept);
+	code = 0;
+out:
+	if (code && tmp)
+		remove_tree(tmp);
+	free(dest);
+	free(tmp);
+	free(old);
+	free(bin);
+	free(run_dir);
+	json_decref(run);
+	return code;
+}
+
+int cmd_baseline(int argc, char **argv)
+{
+	struct baseline_opts o;
+	memset(&o, 0, sizeof(o));
+	char *pos[2];
+	int npos = options_parse(baseline_options, &o, NULL, argc - 1, argv + 1, pos, 2);
+	int code = EXIT_USAGE;
+	if (npos < 0)
+		goto out;
+	if (o.help) {
+		printf("usage: flagbench baseline save RUN [--dir DIR] [--name NAME]\n\n"
+		       "stores RUN (a run folder) as the baseline NAME of its cpu profile\n\n");
+		options_help(baseline_options, stdout);
+		code = 0;
+		goto out;
+	}
+	if (npos != 2 || strcmp(pos[0], "save")) {
+		error("usage: flagbench baseline save RUN [--dir DIR] [--name NAME]");
+		goto out;
+	}
+	code = save(pos[1], &o);
+out:
+	free(o.dir);
+	free(o.name);
+	return code;
+}

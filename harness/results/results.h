@@ -1,0 +1,75 @@
+/* results.h: results.json and journal.jsonl (schema "flagbench-results/1").
+ *
+ * results_write() rebuilds the whole document from the run state and
+ * replaces DIR/results.json atomically (temporary file, fsync, rename):
+ * it is called after every finished cell, so a crash or Ctrl-C leaves the
+ * last complete state.  results_journal_append() adds one line per
+ * finished cell to DIR/journal.jsonl (append-only, fsynced); --resume
+ * reads it back and runs only the cells it lacks.  A restored cell is
+ * a full cell again (times, counters, thermal...), so speedups against
+ * it are computed as if it had been measured in this run.
+ * See docs/results-schema.md for every field.
+ */
+#ifndef FLAGBENCH_RESULTS_H
+#define FLAGBENCH_RESULTS_H
+
+#include <jansson.h>
+
+#include "pipeline/plan.h"
+#include "system/cooldown.h"
+
+#define RESULTS_SCHEMA "flagbench-results/1"
+
+struct phases {
+	double plan_s, build_s, verify_s, measure_s, cooldown_s;
+};
+
+/* The machine's drift over the run (stats.h: stats_machine_drift); why
+ * says why there is none (NULL when sd is measured). */
+struct run_drift {
+	double sd;
+	size_t rounds, cells;
+	const char *why;
+};
+
+struct run_state {
+	char *id, *dir;
+	double started_wall, started_mono, finished_wall;
+	int interrupted, finished;
+	json_t *argv, *host, *tools, *profile;
+	const struct suite *suite;
+	const struct cpu_profile *cpu_profile;
+	struct plan *plan;
+	struct strvec warnings;
+	struct phases phases;
+	double quantile; /* the statistic the cells report (stats.h): run.statistic */
+	struct run_drift drift; /* run.drift: the tables widen every rerun interval by it */
+	const struct cooldown_policy *cool; /* run.cooldown: the pauses as run.c took them (compare --confirm too) */
+};
+
+/* The one serializer of a cell: its spec and every stage record, as a
+ * results.json cell (docs/results-schema.md); the journal holds the same
+ * objects, one per line. */
+json_t *cell_to_json(const struct cell *c, const struct plan *p);
+/* The one parser: reads back what cell_to_json() wrote into the outcome
+ * and stage records of a cell whose spec the plan made (same id).
+ * same_binary_as names a cell id, looked up in p.  Returns -1 when the
+ * status is missing or unknown. */
+int cell_from_json(struct cell *c, const json_t *j, const struct plan *p);
+json_t *results_to_json(const struct run_state *rs);
+int results_write(const struct run_state *rs);
+int results_journal_append(const struct run_state *rs, const struct cell *c);
+
+/* Reads DIR/journal.jsonl and restores the plan's cells found there with
+ * cell_from_json() (origin CELL_FROM_JOURNAL); cells that were skipped or
+ * interrupted run again.  Returns how many were restored, -1 on error. */
+int results_resume(struct plan *p, const char *dir);
+
+/* Throughput (stream) or rate (compute) of an ok cell, from its
+ * statistic's time (stats.h: the point); NAN when unknown.  lo/hi from the
+ * max/min times. */
+double cell_rate(const struct cell *c, double *lo, double *hi);
+/* Speedups against each family's baseline with the same config. */
+void compute_speedups(struct plan *p);
+
+#endif
