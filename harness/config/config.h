@@ -168,4 +168,9 @@ int suite_check_globs(const struct suite *s, const struct family *fams, size_t n
 
 const char *family_kind_name(enum family_kind k);
 
+/* configs/KIND/NAME.json of the project, or the path itself. */
+char *cfg_config_path(const char *kind, const char *name_or_path);
+/* "unknown cpu profile 'X' (did you mean 'Y'?); available: ..."; returns -1. */
+int cfg_unknown_name(const char *kind, const char *what, const char *name);
+
 #endif
