@@ -365,17 +365,39 @@ static int load_build(struct cfg *c, json_t *root, struct family *f)
 	return r;
 }
 
-/* After the variants: same_as names one of them. */
+/* After the variants: same_as names one of them, or "baseline" the
+ * family's baseline variant (so a family that renames its baseline keeps
+ * its check); a variant literally named "baseline" would make that word
+ * mean two things, and is refused. */
 static int check_same_as(struct cfg *c, struct family *f)
 {
 	if (f->check_kind != CHECK_KIND_SAME_AS)
 		return 0;
+	int named_baseline = 0;
 	for (size_t i = 0; i < f->nvariants; i++)
-		if (!strcmp(f->variants[i].name, f->same_as))
-			return 0;
+		named_baseline |= !strcmp(f->variants[i].name, "baseline");
 	cfg_push_key(c, "check");
 	cfg_push_key(c, "same_as");
-	int r = cfg_error(c, "'%s' is not one of the family's variants", f->same_as);
+	int r = 0;
+	if (!strcmp(f->same_as, "baseline")) {
+		if (named_baseline)
+			r = cfg_error(c, "\"baseline\" means the family's baseline variant, and a variant is named "
+					 "baseline too: rename that variant or name the variant to compare with");
+		else if (!f->baseline)
+			r = cfg_error(c, "\"baseline\" means the family's baseline variant, and the family has none");
+		else {
+			free(f->same_as);
+			f->same_as = xstrdup(f->baseline);
+		}
+	} else {
+		r = -1;
+		for (size_t i = 0; i < f->nvariants && r; i++)
+			if (!strcmp(f->variants[i].name, f->same_as))
+				r = 0;
+		if (r)
+			r = cfg_error(c, "'%s' is not one of the family's variants (or \"baseline\", the family's baseline)",
+				      f->same_as);
+	}
 	cfg_pop(c);
 	cfg_pop(c);
 	return r;

@@ -499,8 +499,7 @@ json_t *stats_to_json(const struct stats *s)
 	json_object_set_new(j, "ci_level", has ? json_real(s->ci_level) : json_null());
 	json_object_set_new(j, "ci_percent", has ? num(stats_ci_percent(s)) : json_null());
 	/* the old names keep their meaning: only an interval that reaches 95 % */
-	json_object_set_new(j, "ci95", json_pack("[o,o]", is95 ? num(s->ci_low) : json_null(),
-						 is95 ? num(s->ci_high) : json_null()));
+	json_object_set_new(j, "ci95", is95 ? json_pack("[o,o]", num(s->ci_low), num(s->ci_high)) : json_null());
 	json_object_set_new(j, "ci95_percent", is95 ? num(stats_ci_percent(s)) : json_null());
 	json_object_set_new(j, "rerun", has ? json_pack("[o,o]", num(s->rerun_low), num(s->rerun_high)) : json_null());
 	json_object_set_new(j, "rerun_level", has ? json_real(s->rerun_level) : json_null());
