@@ -82,7 +82,8 @@ J
     for cc in gcc clang; do
         base=$(jq -r --arg c "$cc" '.cells[] | select(.compiler == $c and .flags == "base") | .binary.sha256' "$r")
         pgo=$(jq -r --arg c "$cc" '.cells[] | select(.compiler == $c and .flags == "pgo") | .binary.sha256' "$r")
-        [ -n "$pgo" ] && [ "$pgo" != "$base" ]
+        [ -n "$pgo" ]
+        [ "$pgo" != "$base" ]
     done
     # phase one left its profile in the cache entry: gcc's .gcda, clang's merged .profdata
     [ -n "$(find "$CACHE" -path '*/pgo/*.gcda' | head -1)" ]

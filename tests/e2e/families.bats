@@ -212,7 +212,8 @@ cell() { # id -> "status<TAB>reason"
     cd "$BATS_TEST_TMPDIR"
     run "$FLAGBENCH" new family mine
     [ "$status" -eq 0 ]
-    [ -f mine/family.json ] && [ -f mine/simple.c ]
+    [ -f mine/family.json ]
+    [ -f mine/simple.c ]
     jq '.variants = ["mine/*"] | del(.family_dirs) | .sizes = {"mine": 1000}' "$W/suite.json" > s.json
     run "$FLAGBENCH" run --suite s.json --family-dir mine --cache "$CACHE" --no-render --no-counters -o out
     [ "$status" -eq 0 ]
@@ -304,7 +305,8 @@ C
     [ "$status" -eq 0 ]
     jqr '[.cells[] | select(.family == "mix") | .status] == ["ok", "ok"]' "$W/out/results.json"
     # nothing was built in the family's own folder
-    [ ! -e "$W/mix/mix" ] && [ ! -e "$W/mix/main.o" ]
+    [ ! -e "$W/mix/mix" ]
+    [ ! -e "$W/mix/main.o" ]
     # the whole tree is in the cache key: an edited header rebuilds
     run "$FLAGBENCH" run --suite "$W/mix.json" --family-dir "$W/mix" --cache "$CACHE" --no-render --no-counters -o "$W/out2"
     [[ "$output" == *"built 0, cached 2"* ]]

@@ -103,7 +103,8 @@ setup() {
     [ ! -e "$data/baselines/J4205" ]
     [[ "$output" == *"J4205: nightly slower: the baseline stays"* ]]
     pub="$BATS_TEST_TMPDIR/public"
-    [ -f "$pub/index.html" ] && grep -q 'href="history/index.html"' "$pub/index.html"
+    [ -f "$pub/index.html" ]
+    grep -q 'href="history/index.html"' "$pub/index.html"
     grep -q '<img src="host.svg"' "$pub/history/index.html"
     grep -q '<svg' "$pub/history/host.svg"
     # two nights of each of the 9 cells

@@ -160,7 +160,9 @@ setup_file() {
         grep -qE "^\| [^|]+ \| [^|]+ \| $st \| $st \| absent \|$" "$t/fizzbuzz.md" || { echo "no $st row"; false; }
     done
     # no all-n/a tables: no ratio of two measurements, no speedup or gcc/clang table
-    [ ! -e "$t/fizzbuzz-speedup.md" ] && [ ! -e "$t/fizzbuzz-compilers.md" ] && [ ! -e "$t/dead-speedup.md" ]
+    [ ! -e "$t/fizzbuzz-speedup.md" ]
+    [ ! -e "$t/fizzbuzz-compilers.md" ]
+    [ ! -e "$t/dead-speedup.md" ]
     grep -qF '| x | X | build_failed | absent |' "$t/dead.md"
     [ ! -e "$FAILED/plots/dead-throughput.svg" ]
     # no empty cell and no zero in any table

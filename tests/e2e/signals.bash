@@ -32,7 +32,7 @@ wait_for_phase() { # phase out cache
     for i in $(seq 1 1500); do
         case "$1" in
         build) pgrep -f "gcc .*-o $3/" >/dev/null && return 0 ;;
-        verify) pgrep -f "^$3/.*/slow 2000$" >/dev/null && ! pgrep -f "hyperfine.*$2" >/dev/null && return 0 ;;
+        verify) pgrep -f "^$3/.*/slow 2000( |$)" >/dev/null && ! pgrep -f "hyperfine.*$2" >/dev/null && return 0 ;;
         measure) pgrep -f "meter .*$3/.*/slow" >/dev/null && return 0 ;;
         cooldown) pgrep -f "cooldown --seconds=3" >/dev/null && return 0 ;;
         esac

@@ -12,6 +12,9 @@
 #include <unistd.h>
 #include <fcntl.h>
 #include <math.h>
+#include <dirent.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <cmocka.h>
@@ -30,6 +33,7 @@
 #include "system/thermal.h"
 #include "system/topology.h"
 #include "pipeline/verify.h"
+#include "core/util.h"
 
 /* stderr of the code under test, captured to check error messages */
 static char captured[8192];
@@ -730,6 +734,108 @@ static void test_check_yes(void **state)
 	free(big);
 }
 
+/* ---- write_file_atomic ---- */
+/* The names in DIR but . and .., sorted, joined by spaces. */
+static char *dir_names(const char *dir)
+{
+	struct dirent **ents;
+	int n = scandir(dir, &ents, NULL, alphasort);
+	assert_true(n >= 0);
+	char *out = xstrdup("");
+	for (int i = 0; i < n; i++) {
+		const char *name = ents[i]->d_name;
+		if (strcmp(name, ".") && strcmp(name, "..")) {
+			char *more = xasprintf("%s%s%s", out, *out ? " " : "", name);
+			free(out);
+			out = more;
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	return out;
+}
+
+/* The replacement is a new file renamed over the path: a reader that holds
+ * the old file keeps reading the old content whole, the path names a new
+ * inode, and no temporary file is left beside it, also when the rename
+ * fails.  An in-place write (open the path with O_TRUNC, write) changes the
+ * held inode; without this the full-tmpfs end-to-end test, which needs root
+ * to mount, is the only one to notice. */
+static void test_write_file_atomic(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/flagbench-atomic-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *path = xasprintf("%s/results.json", dir);
+	const char *old = "{\"old\": true}\n", *new = "{\"new\": true, \"longer\": \"than the old\"}\n";
+	size_t len;
+
+	assert_int_equal(write_file_atomic(path, old, strlen(old)), 0);
+	char *got = read_file(path, &len);
+	assert_non_null(got);
+	assert_int_equal(len, strlen(old));
+	assert_string_equal(got, old);
+	free(got);
+	struct stat before, after, held;
+	assert_int_equal(stat(path, &before), 0);
+	mode_t um = umask(0);
+	umask(um);
+	assert_int_equal(before.st_mode & 0777, 0644 & ~um);
+	/* a reader of the old file, and a second name for its inode */
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	char *link_path = xasprintf("%s/held", dir);
+	assert_int_equal(link(path, link_path), 0);
+
+	assert_int_equal(write_file_atomic(path, new, strlen(new)), 0);
+	got = read_file(path, &len);
+	assert_non_null(got);
+	assert_string_equal(got, new);
+	free(got);
+	/* the path is a new inode; the old one is untouched: its size, its
+	 * bytes through the open descriptor and through the hard link */
+	assert_int_equal(stat(path, &after), 0);
+	assert_true(after.st_ino != before.st_ino);
+	assert_int_equal(fstat(fd, &held), 0);
+	assert_true(held.st_ino == before.st_ino);
+	assert_int_equal(held.st_size, (off_t)strlen(old));
+	char buf[256];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	assert_int_equal(n, (ssize_t)strlen(old));
+	buf[n] = '\0';
+	assert_string_equal(buf, old);
+	got = read_file(link_path, &len);
+	assert_non_null(got);
+	assert_string_equal(got, old);
+	free(got);
+	close(fd);
+	/* only the file and the link: no temporary file left */
+	char *names = dir_names(dir);
+	assert_string_equal(names, "held results.json");
+	free(names);
+
+	/* a failed replace (the path is a folder: the rename fails) removes
+	 * its temporary file and says why */
+	char *sub = xasprintf("%s/sub", dir);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	capture_start();
+	int r = write_file_atomic(sub, new, strlen(new));
+	const char *err = capture_end();
+	assert_int_equal(r, -1);
+	assert_non_null(strstr(err, "cannot replace"));
+	names = dir_names(dir);
+	assert_string_equal(names, "held results.json sub");
+	free(names);
+
+	assert_int_equal(rmdir(sub), 0);
+	assert_int_equal(unlink(link_path), 0);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+	free(sub);
+	free(link_path);
+	free(path);
+}
+
 int main(void)
 {
 	setenv("FLAGBENCH_ROOT", ".", 1);
@@ -742,7 +848,7 @@ int main(void)
 		cmocka_unit_test(test_plan_runtime),   cmocka_unit_test(test_cell_round_trip),
 		cmocka_unit_test(test_stats),          cmocka_unit_test(test_status_mapping),
 		cmocka_unit_test(test_hyperfine_quote), cmocka_unit_test(test_check_yes),
-		cmocka_unit_test(test_run_capture_env),
+		cmocka_unit_test(test_run_capture_env), cmocka_unit_test(test_write_file_atomic),
 	};
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }
