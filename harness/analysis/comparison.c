@@ -1,0 +1,543 @@
+/* comparison.c: see comparison.h */
+#include "analysis/comparison.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+
+#include "core/stats.h"
+#include "core/util.h"
+
+static int cmp_double(const void *x, const void *y)
+{
+	double u = *(const double *)x, v = *(const double *)y;
+	return (u > v) - (u < v);
+}
+
+static double median_of_sorted(const double *v, size_t n)
+{
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* the statistic at quantile q of sorted runs, as stats.h defines it */
+static double point_of_sorted(const double *v, size_t n, double quantile)
+{
+	size_t r = stats_quantile_rank(n, quantile);
+	return r ? v[r - 1] : median_of_sorted(v, n);
+}
+
+/* hex digits in either case name the same binary */
+static int same_hex(const char *x, const char *y)
+{
+	for (; *x && *y; x++, y++)
+		if (tolower((unsigned char)*x) != tolower((unsigned char)*y))
+			return 0;
+	return !*x && !*y;
+}
+
+static int same_binary(const struct comparison_side *a, const struct comparison_side *b)
+{
+	return a->sha256 && b->sha256 && same_hex(a->sha256, b->sha256) && str_equal_or_null(a->args, b->args);
+}
+
+static int valid_side(const struct comparison_side *s)
+{
+	if (s->n && !s->runs)
+		return 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (!isfinite(s->runs[i].seconds) || !(s->runs[i].seconds > 0))
+			return 0;
+	return 1;
+}
+
+static int valid_policy(const struct comparison_policy *p)
+{
+	return p->level > 0 && p->level < 1 && p->quantile >= 0 && p->quantile < 1 && p->threshold >= 0 &&
+	       isfinite(p->threshold) && p->same_band >= 0 && isfinite(p->same_band) && p->resamples >= 100;
+}
+
+static int has_rounds(const struct comparison_side *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->runs[i].round >= 0)
+			return 1;
+	return 0;
+}
+
+static int has_layouts(const struct comparison_side *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->runs[i].layout >= 0)
+			return 1;
+	return 0;
+}
+
+/* Pairing: runs keyed by (pass, round[, layout]); the k-th run of a key on
+ * one side meets the k-th of the same key on the other. */
+struct pair_key {
+	int pass, round, layout;
+	size_t index;
+};
+
+static int cmp_key_only(const struct pair_key *x, const struct pair_key *y)
+{
+	if (x->pass != y->pass)
+		return x->pass < y->pass ? -1 : 1;
+	if (x->round != y->round)
+		return x->round < y->round ? -1 : 1;
+	if (x->layout != y->layout)
+		return x->layout < y->layout ? -1 : 1;
+	return 0;
+}
+
+static int cmp_key(const void *x, const void *y)
+{
+	const struct pair_key *u = x, *v = y;
+	int c = cmp_key_only(u, v);
+	return c ? c : (u->index > v->index) - (u->index < v->index);
+}
+
+/* The runs of s with a round (in layout `only` unless that is
+ * COMPARISON_UNKNOWN), sorted by key; returns how many. */
+static size_t keys_of(const struct comparison_side *s, int by_layout, int only, struct pair_key *keys)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct comparison_run *r = &s->runs[i];
+		if (r->round < 0 || (only != COMPARISON_UNKNOWN && r->layout != only))
+			continue;
+		keys[k].pass = r->pass;
+		keys[k].round = r->round;
+		keys[k].layout = by_layout ? r->layout : COMPARISON_UNKNOWN;
+		keys[k].index = i;
+		k++;
+	}
+	qsort(keys, k, sizeof(*keys), cmp_key);
+	return k;
+}
+
+/* d[0..n) = log(b / a) of each pair, sorted; returns n.  d holds min(na, nb). */
+static size_t paired_logs(const struct comparison_side *a, const struct comparison_side *b, int by_layout, int only,
+			  double *d)
+{
+	struct pair_key *ka = xmalloc((a->n + 1) * sizeof(*ka)), *kb = xmalloc((b->n + 1) * sizeof(*kb));
+	size_t na = keys_of(a, by_layout, only, ka), nb = keys_of(b, by_layout, only, kb);
+	size_t i = 0, j = 0, n = 0;
+	while (i < na && j < nb) {
+		int c = cmp_key_only(&ka[i], &kb[j]);
+		if (c < 0) {
+			i++;
+		} else if (c > 0) {
+			j++;
+		} else {
+			d[n++] = log(b->runs[kb[j].index].seconds) - log(a->runs[ka[i].index].seconds);
+			i++;
+			j++;
+		}
+	}
+	free(ka);
+	free(kb);
+	qsort(d, n, sizeof(*d), cmp_double);
+	return n;
+}
+
+/* The exact two-sided sign test of median d = 0 (zeros dropped). */
+static double sign_test_p(const double *d, size_t n)
+{
+	size_t below = 0, above = 0;
+	for (size_t i = 0; i < n; i++) {
+		below += d[i] < 0;
+		above += d[i] > 0;
+	}
+	size_t m = below + above, fewer = below < above ? below : above;
+	if (!m)
+		return 1;
+	double p = 2 * gsl_cdf_binomial_P((unsigned)fewer, 0.5, (unsigned)m);
+	return p > 1 ? 1 : p;
+}
+
+/* Log bounds of one answer before they become ratios. */
+struct log_interval {
+	double point, low, high;
+};
+
+static void paired_interval(const double *d, size_t n, double level, struct log_interval *li, double *reached)
+{
+	size_t k = stats_median_ci_rank(n, level, reached);
+	li->point = median_of_sorted(d, n);
+	li->low = d[k - 1];
+	li->high = d[n - k];
+}
+
+/* FNV-1a over a side's sorted times: its resamples depend on what it
+ * holds, not on whether it is A or B, nor on the order of its runs. */
+static uint64_t times_hash(const double *sorted, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char bytes[sizeof(double)];
+		memcpy(bytes, &sorted[i], sizeof(double));
+		for (size_t k = 0; k < sizeof(double); k++)
+			h = (h ^ bytes[k]) * 0x100000001b3ULL;
+	}
+	return h ^ (uint64_t)n;
+}
+
+static unsigned long long stream_seed(unsigned long long seed, uint64_t self, uint64_t other)
+{
+	unsigned long long st = seed ^ (self * 0x9e3779b97f4a7c15ULL) ^ ((other << 29) | (other >> 35));
+	return stats_random(&st);
+}
+
+/* log of the statistic of one resample of sorted[0..n), drawn as counts
+ * per run: the r-th smallest is found by a scan, no sort. */
+static double resampled_log_point(const double *sorted, size_t n, size_t *counts, double quantile,
+				  unsigned long long *state)
+{
+	memset(counts, 0, n * sizeof(*counts));
+	for (size_t i = 0; i < n; i++)
+		counts[stats_random(state) % n]++;
+	size_t r = stats_quantile_rank(n, quantile);
+	size_t lo_rank = r ? r : (n + 1) / 2, hi_rank = r ? r : n / 2 + 1;
+	double lo = NAN, hi = NAN;
+	size_t seen = 0;
+	for (size_t j = 0; j < n && isnan(hi); j++) {
+		seen += counts[j];
+		if (isnan(lo) && seen >= lo_rank)
+			lo = sorted[j];
+		if (seen >= hi_rank)
+			hi = sorted[j];
+	}
+	return log(lo_rank == hi_rank ? lo : (lo + hi) / 2);
+}
+
+static double *sorted_times(const struct comparison_side *s)
+{
+	double *v = xmalloc((s->n + 1) * sizeof(double));
+	for (size_t i = 0; i < s->n; i++)
+		v[i] = s->runs[i].seconds;
+	qsort(v, s->n, sizeof(double), cmp_double);
+	return v;
+}
+
+static void independent(const struct comparison_side *a, const struct comparison_side *b,
+			const struct comparison_policy *policy, struct log_interval *li, double *p_value)
+{
+	double *va = sorted_times(a), *vb = sorted_times(b);
+	size_t *counts = xmalloc((a->n > b->n ? a->n : b->n) * sizeof(size_t));
+	unsigned rs = policy->resamples;
+	double *lr = xmalloc(rs * sizeof(double));
+	uint64_t ha = times_hash(va, a->n), hb = times_hash(vb, b->n);
+	unsigned long long sa = stream_seed(policy->seed, ha, hb), sb = stream_seed(policy->seed, hb, ha);
+	if (sa == sb)
+		sb ^= 0x5851f42d4c957f2dULL;
+	li->point = log(point_of_sorted(vb, b->n, policy->quantile)) - log(point_of_sorted(va, a->n, policy->quantile));
+	size_t ge = 0, le = 0;
+	for (unsigned r = 0; r < rs; r++) {
+		double la = resampled_log_point(va, a->n, counts, policy->quantile, &sa);
+		double lb = resampled_log_point(vb, b->n, counts, policy->quantile, &sb);
+		lr[r] = lb - la;
+		ge += lr[r] >= 0;
+		le += lr[r] <= 0;
+	}
+	qsort(lr, rs, sizeof(double), cmp_double);
+	/* the percentiles at (1 -+ level) / 2, one index the mirror of the other */
+	size_t lo = (size_t)floor((1 - policy->level) / 2 * (double)(rs - 1)), hi = rs - 1 - lo;
+	li->low = lr[lo] < li->point ? lr[lo] : li->point;
+	li->high = lr[hi] > li->point ? lr[hi] : li->point;
+	double fewer = (double)((ge < le ? ge : le) + 1) / ((double)rs + 1);
+	*p_value = 2 * fewer > 1 ? 1 : 2 * fewer;
+	free(va);
+	free(vb);
+	free(counts);
+	free(lr);
+}
+
+/* the layouts with runs on s, sorted, distinct */
+static size_t layouts_of(const struct comparison_side *s, int *out)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (s->runs[i].layout >= 0)
+			out[k++] = s->runs[i].layout;
+	for (size_t i = 1; i < k; i++) /* insertion sort: few runs */
+		for (size_t j = i; j > 0 && out[j - 1] > out[j]; j--) {
+			int t = out[j];
+			out[j] = out[j - 1];
+			out[j - 1] = t;
+		}
+	size_t m = 0;
+	for (size_t i = 0; i < k; i++)
+		if (!m || out[m - 1] != out[i])
+			out[m++] = out[i];
+	return m;
+}
+
+/* the layouts both sides have; returns how many */
+static size_t common_layouts(const struct comparison_side *a, const struct comparison_side *b, int **out)
+{
+	int *la = xmalloc((a->n + 1) * sizeof(int)), *lb = xmalloc((b->n + 1) * sizeof(int));
+	size_t na = layouts_of(a, la), nb = layouts_of(b, lb), i = 0, j = 0, k = 0;
+	while (i < na && j < nb) {
+		if (la[i] < lb[j])
+			i++;
+		else if (la[i] > lb[j])
+			j++;
+		else
+			la[k++] = la[i], i++, j++;
+	}
+	free(lb);
+	*out = la;
+	return k;
+}
+
+/* the sorted times of s in layout l; returns how many */
+static size_t layout_times(const struct comparison_side *s, int l, double *v)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (s->runs[i].layout == l)
+			v[k++] = s->runs[i].seconds;
+	qsort(v, k, sizeof(double), cmp_double);
+	return k;
+}
+
+static void across_layouts(const struct comparison_side *a, const struct comparison_side *b, const int *layouts,
+			   size_t nl, const struct comparison_policy *policy, struct log_interval *li,
+			   struct comparison_result *out)
+{
+	int by_rounds = has_rounds(a) && has_rounds(b);
+	double *est = xmalloc(nl * sizeof(double));
+	double *d = xmalloc((a->n + b->n + 1) * sizeof(double));
+	double *va = xmalloc((a->n + 1) * sizeof(double)), *vb = xmalloc((b->n + 1) * sizeof(double));
+	double sum = 0;
+	for (size_t k = 0; k < nl; k++) {
+		size_t np = by_rounds ? paired_logs(a, b, 1, layouts[k], d) : 0;
+		size_t na = layout_times(a, layouts[k], va), nb = layout_times(b, layouts[k], vb);
+		if (np >= COMPARISON_MIN_LAYOUT_PAIRS) {
+			est[k] = median_of_sorted(d, np);
+			out->pairs += np;
+			out->runs_a += np;
+			out->runs_b += np;
+		} else {
+			est[k] = log(point_of_sorted(vb, nb, policy->quantile)) -
+				 log(point_of_sorted(va, na, policy->quantile));
+			out->runs_a += na;
+			out->runs_b += nb;
+		}
+		sum += est[k];
+	}
+	double mean = sum / (double)nl, ss = 0;
+	for (size_t k = 0; k < nl; k++)
+		ss += (est[k] - mean) * (est[k] - mean);
+	double sd = sqrt(ss / (double)(nl - 1)), se = sd / sqrt((double)nl), df = (double)(nl - 1);
+	double t = stats_t_critical(policy->level, df);
+	li->point = mean;
+	li->low = mean - t * se;
+	li->high = mean + t * se;
+	out->layouts = nl;
+	out->layout_spread = sd;
+	out->p_value = se > 0 ? 2 * gsl_cdf_tdist_Q(fabs(mean) / se, df) : mean == 0 ? 1 : 0;
+	out->level_reached = policy->level;
+	free(est);
+	free(d);
+	free(va);
+	free(vb);
+}
+
+static enum comparison_verdict decide_log(double low, double high, double threshold, double same_band)
+{
+	if (!(low <= high))
+		return VERDICT_NO_DATA;
+	double lead = log1p(threshold), band = log1p(same_band);
+	if (high < -lead)
+		return VERDICT_FASTER;
+	if (low > lead)
+		return VERDICT_SLOWER;
+	if (low >= -band && high <= band)
+		return VERDICT_SAME;
+	return VERDICT_INCONCLUSIVE;
+}
+
+enum comparison_verdict comparison_decide(double low, double high, double threshold, double same_band)
+{
+	if (!(low > 0) || !(high > 0) || !isfinite(low) || !isfinite(high))
+		return VERDICT_NO_DATA;
+	return decide_log(log(low), log(high), threshold, same_band);
+}
+
+static void no_data(const struct comparison_policy *policy, struct comparison_result *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->ratio = out->low = out->high = NAN;
+	out->level = policy ? policy->level : NAN;
+	out->level_reached = 0;
+	out->method = COMPARISON_NONE;
+	out->verdict = VERDICT_NO_DATA;
+	out->layout_spread = NAN;
+	out->p_value = NAN;
+}
+
+int comparison_compute(const struct comparison_side *a, const struct comparison_side *b,
+		       const struct comparison_policy *policy, struct comparison_result *out)
+{
+	no_data(policy, out);
+	if (!policy || !valid_policy(policy) || !valid_side(a) || !valid_side(b))
+		return -1;
+	if (same_binary(a, b)) {
+		out->ratio = out->low = out->high = 1;
+		out->level_reached = 1;
+		out->method = COMPARISON_IDENTICAL;
+		out->verdict = VERDICT_SAME_BINARY;
+		out->runs_a = a->n;
+		out->runs_b = b->n;
+		return 0;
+	}
+	struct log_interval li;
+	int *layouts;
+	size_t nl = common_layouts(a, b, &layouts);
+	if (nl >= 2) {
+		out->method = COMPARISON_ACROSS_LAYOUTS;
+		across_layouts(a, b, layouts, nl, policy, &li, out);
+	} else {
+		double *d = xmalloc((a->n + b->n + 1) * sizeof(double));
+		size_t np = has_rounds(a) && has_rounds(b)
+				    ? paired_logs(a, b, has_layouts(a) && has_layouts(b), COMPARISON_UNKNOWN, d)
+				    : 0;
+		if (np >= COMPARISON_MIN_PAIRS) {
+			out->method = COMPARISON_PAIRED;
+			paired_interval(d, np, policy->level, &li, &out->level_reached);
+			out->p_value = sign_test_p(d, np);
+			out->pairs = out->runs_a = out->runs_b = np;
+		} else if (a->n >= COMPARISON_MIN_RUNS && b->n >= COMPARISON_MIN_RUNS) {
+			out->method = COMPARISON_INDEPENDENT;
+			independent(a, b, policy, &li, &out->p_value);
+			out->level_reached = policy->level;
+			out->runs_a = a->n;
+			out->runs_b = b->n;
+		}
+		free(d);
+	}
+	free(layouts);
+	if (out->method == COMPARISON_NONE) {
+		out->runs_a = a->n;
+		out->runs_b = b->n;
+		return 0;
+	}
+	out->ratio = exp(li.point);
+	out->low = exp(li.low);
+	out->high = exp(li.high);
+	out->verdict = decide_log(li.low, li.high, policy->threshold, policy->same_band);
+	/* an interval short of the level asked cannot answer at that level */
+	if (out->level_reached < policy->level && out->verdict != VERDICT_NO_DATA)
+		out->verdict = VERDICT_INCONCLUSIVE;
+	return 0;
+}
+
+const char *comparison_verdict_word(enum comparison_verdict v)
+{
+	switch (v) {
+	case VERDICT_FASTER:
+		return "faster";
+	case VERDICT_SLOWER:
+		return "slower";
+	case VERDICT_SAME:
+		return "same";
+	case VERDICT_INCONCLUSIVE:
+		return "inconclusive";
+	case VERDICT_SAME_BINARY:
+		return "same binary";
+	case VERDICT_NO_DATA:
+		break;
+	}
+	return "n/a";
+}
+
+const char *comparison_method_word(enum comparison_method m)
+{
+	switch (m) {
+	case COMPARISON_PAIRED:
+		return "paired";
+	case COMPARISON_INDEPENDENT:
+		return "independent";
+	case COMPARISON_ACROSS_LAYOUTS:
+		return "across layouts";
+	case COMPARISON_IDENTICAL:
+		return "identical";
+	case COMPARISON_NONE:
+		break;
+	}
+	return "none";
+}
+
+int comparison_describe(const struct comparison_result *c, char *buf, size_t len)
+{
+	const char *word = comparison_verdict_word(c->verdict);
+	if (c->method == COMPARISON_IDENTICAL)
+		return snprintf(buf, len, "1.000x, %s: a difference is the machine's", word);
+	if (c->method == COMPARISON_NONE)
+		return snprintf(buf, len, "%s: too few runs (%zu and %zu)", word, c->runs_a, c->runs_b);
+	char level[64] = "";
+	if (c->level_reached < c->level)
+		snprintf(level, sizeof(level), " at %.4g %% (%.4g %% asked),", 100 * c->level_reached, 100 * c->level);
+	else if (fabs(c->level - 0.95) > 1e-9)
+		snprintf(level, sizeof(level), " at %.4g %%,", 100 * c->level);
+	char how[96];
+	if (c->method == COMPARISON_PAIRED)
+		snprintf(how, sizeof(how), "paired over %zu rounds", c->pairs);
+	else if (c->method == COMPARISON_INDEPENDENT)
+		snprintf(how, sizeof(how), "independent, %zu and %zu runs", c->runs_a, c->runs_b);
+	else
+		snprintf(how, sizeof(how), "across %zu layouts (spread %.1f %%)", c->layouts, 100 * c->layout_spread);
+	return snprintf(buf, len, "%.3fx [%.3f, %.3f]%s %s, %s", c->ratio, c->low, c->high, level, how, word);
+}
+
+struct ranked_p {
+	double p;
+	size_t index;
+};
+
+static int cmp_ranked(const void *x, const void *y)
+{
+	const struct ranked_p *u = x, *v = y;
+	if (u->p != v->p)
+		return u->p < v->p ? -1 : 1;
+	return (u->index > v->index) - (u->index < v->index);
+}
+
+size_t comparison_select(const double *p_values, size_t m, double alpha, enum comparison_lead *lead,
+			 double *level)
+{
+	for (size_t i = 0; i < m; i++)
+		lead[i] = LEAD_NOT_SHOWN;
+	*level = NAN;
+	if (!m || !(alpha > 0 && alpha < 1))
+		return 0;
+	struct ranked_p *r = xmalloc(m * sizeof(*r));
+	for (size_t i = 0; i < m; i++) {
+		r[i].p = isnan(p_values[i]) ? 1 : p_values[i];
+		r[i].index = i;
+	}
+	qsort(r, m, sizeof(*r), cmp_ranked);
+	/* step up: the largest rank i whose p is within i alpha / m, and every
+	 * comparison ranked before it */
+	size_t selected = 0;
+	for (size_t i = 1; i <= m; i++)
+		if (r[i - 1].p <= (double)i * alpha / (double)m)
+			selected = i;
+	for (size_t i = 0; i < selected; i++)
+		lead[r[i].index] = LEAD_REAL;
+	free(r);
+	*level = selected ? 1 - (double)selected * alpha / (double)m : comparison_bonferroni_level(alpha, m);
+	return selected;
+}
+
+double comparison_bonferroni_level(double alpha, size_t m)
+{
+	return m ? 1 - alpha / (double)m : NAN;
+}

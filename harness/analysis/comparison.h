@@ -1,0 +1,191 @@
+/* comparison.h: is B faster than A?  the one place that decides.
+ *
+ * Every "A is faster than B" in the project (the tables' leads, compare,
+ * --confirm, explain, the answer in words) asks this module, so one
+ * protocol holds everywhere and two places can never disagree.
+ *
+ * Input: two sides, each a set of run times (seconds, > 0), each run with
+ * optional metadata: the interleaved round it was measured in, the pass (a
+ * --resume starts another pass) and the code-layout index (layout
+ * randomisation); per side the binary's sha256 and its arguments.
+ * Output: the ratio B / A of times (< 1: B is faster), an interval, how it
+ * was obtained (the method), a p-value, and the verdict.
+ *
+ * The method, the first that applies:
+ *   identical       both sha256 known and equal and the same arguments (or
+ *                   none on both): the same program twice, so any difference
+ *                   is the machine's.  Ratio 1, interval [1, 1], verdict
+ *                   same binary, whatever the runs say.  The same sha256
+ *                   with other arguments is another program.
+ *   across layouts  both sides have runs in at least 2 common layouts: the
+ *                   layout is a random effect (a lead from one lucky
+ *                   alignment is not the code's), so each layout gives one
+ *                   log ratio (the paired median where it has
+ *                   COMPARISON_MIN_LAYOUT_PAIRS pairs, else the log of the
+ *                   ratio of the two sides' statistics there), and the
+ *                   point is exp(mean of the K log ratios) with a Student t
+ *                   interval of that mean (K - 1 df); the spread is their
+ *                   standard deviation.  A lead is real only if it holds
+ *                   across layouts; few layouts give a wide interval, as
+ *                   they should.
+ *   paired          both sides have rounds and at least COMPARISON_MIN_PAIRS
+ *                   runs pair up by (pass, round) (and layout, where both
+ *                   sides have layouts; the k-th run of a key on one side
+ *                   pairs with the k-th of that key on the other, unmatched
+ *                   runs are left out): d = log(b / a) per pair, point
+ *                   exp(median d), and the sign-test interval of the median
+ *                   of d, [d(k), d(n+1-k)], the narrowest whose exact
+ *                   coverage P(k <= B <= n-k), B ~ Binomial(n, 1/2), reaches
+ *                   the level (stats_median_ci_rank); the p-value is the
+ *                   exact two-sided sign test of median d = 0 (ties at 0
+ *                   dropped).  A drift shared by both runs of a round
+ *                   cancels; a disturbed run moves one d only; no shape is
+ *                   assumed.  Where even [min, max] falls short of the level
+ *                   (6 pairs reach 96.9 %, 8 reach 99.2 %, 10 reach 99.8 %),
+ *                   level_reached says what it has and the verdict is
+ *                   inconclusive: ask for more rounds.
+ *   independent     otherwise, with at least COMPARISON_MIN_RUNS runs per
+ *                   side: the percentile bootstrap of point_q(b*) /
+ *                   point_q(a*), each side resampled on its own, seeded (the
+ *                   same runs give the same answer); each side's resamples
+ *                   come from a generator seeded by the seed and both sides'
+ *                   runs, not by which side is A nor by the order of the
+ *                   runs, so swapping the sides inverts the answer exactly.  p = 2 min(share of
+ *                   resampled ratios >= 1, share <= 1), each share counted
+ *                   as (count + 1) / (resamples + 1).  The resampled
+ *                   quantile is lumpy, so the interval errs wide: measured
+ *                   96-97 % at a nominal 95 % for 20-100 runs a side.
+ *                   q = 0 (the minimum) has no valid bootstrap: ask for a
+ *                   quantile above it.
+ *   none            too few runs: verdict no data.
+ *
+ * The verdict, from the interval [lo, hi] and the policy (t the threshold,
+ * s the same band), decided on log lo and log hi so that swapping the
+ * sides swaps faster and slower exactly:
+ *   faster        hi < 1 / (1 + t): B's lead holds over the whole interval
+ *   slower        lo > 1 + t
+ *   same          1 / (1 + s) <= lo and hi <= 1 + s: no difference the band
+ *                 would notice
+ *   inconclusive  anything else: too noisy to say, or an interval short of
+ *                 the level asked
+ *   same binary   the identical method
+ *   no data       the method none, or input that is not a time
+ * With t = 0 a lead is real exactly when the interval excludes 1 (the
+ * tables' rule); faster and slower are tested before same, so a real lead
+ * smaller than the band is still a lead.
+ *
+ * Many answers at once: each interval at 95 % alone would call one lead in
+ * twenty among identical builds.  comparison_select applies
+ * Benjamini-Hochberg to the p-values (chosen over Holm: when every
+ * comparison is a null, as between identical builds, it is as strict as
+ * Holm, so it keeps the family's false-alarm rate at alpha; when some leads
+ * are real it finds more of the others, at a false share of at most alpha
+ * among the leads called; it assumes the p-values independent or
+ * positively dependent, which a shared machine's drift gives), and gives
+ * the level at which the selected intervals are to be reported:
+ * 1 - R alpha / m for R selected of m, the false-coverage-rate intervals of
+ * Benjamini and Yekutieli (2005).  Callers compute the comparisons again at
+ * that level; for the paired and layout methods a selected lead's interval
+ * at that level excludes 1 (the test and the interval are one).
+ *
+ * The verdict enumerators carry the names compare.h uses for its own enum
+ * verdict, which this replaces: a file includes one of the two.
+ */
+#ifndef FLAGBENCH_COMPARISON_H
+#define FLAGBENCH_COMPARISON_H
+
+#include <stddef.h>
+
+/* round, pass and layout of a run not measured that way */
+#define COMPARISON_UNKNOWN (-1)
+#define COMPARISON_MIN_PAIRS 6
+#define COMPARISON_MIN_RUNS 3
+#define COMPARISON_MIN_LAYOUT_PAIRS 3
+
+struct comparison_run {
+	double seconds;
+	int round;  /* interleaved round, or COMPARISON_UNKNOWN */
+	int pass;   /* measuring pass: a --resume starts the next */
+	int layout; /* code layout 0..K-1, or COMPARISON_UNKNOWN */
+};
+
+struct comparison_side {
+	const struct comparison_run *runs;
+	size_t n;
+	const char *sha256; /* hex, or NULL: unknown (never the same binary) */
+	const char *args;   /* the arguments as one string, or NULL */
+};
+
+struct comparison_policy {
+	double quantile;  /* the statistic: 0.5 the median, 0.25 p25 (stats.h) */
+	double level;     /* two-sided confidence, in (0, 1) */
+	double threshold; /* the smallest lead worth calling, a fraction; 0: any real lead */
+	double same_band; /* within it both are the same, a fraction (0.01) */
+	unsigned resamples; /* of the bootstrap (at least 100) */
+	unsigned long long seed;
+};
+#define COMPARISON_POLICY_DEFAULT { 0.25, 0.95, 0, 0.01, 2000, 1 }
+
+enum comparison_method {
+	COMPARISON_NONE,
+	COMPARISON_PAIRED,
+	COMPARISON_INDEPENDENT,
+	COMPARISON_ACROSS_LAYOUTS,
+	COMPARISON_IDENTICAL,
+};
+
+enum comparison_verdict {
+	VERDICT_NO_DATA,
+	VERDICT_FASTER,
+	VERDICT_SLOWER,
+	VERDICT_SAME,
+	VERDICT_INCONCLUSIVE,
+	VERDICT_SAME_BINARY,
+};
+
+struct comparison_result {
+	double ratio;         /* B / A; NAN without data */
+	double low, high;     /* the interval of the ratio */
+	double level;         /* the level asked */
+	double level_reached; /* the interval's coverage: exact for paired, nominal for the others */
+	enum comparison_method method;
+	enum comparison_verdict verdict;
+	size_t pairs;             /* paired runs used (paired, and layouts compared by pairs) */
+	size_t runs_a, runs_b;    /* runs used on each side */
+	size_t layouts;           /* layouts compared (across layouts), else 0 */
+	double layout_spread;     /* sd of the layouts' log ratios (0.01 is about 1 %); NAN without layouts */
+	double p_value;           /* of no difference; NAN for identical and none */
+};
+
+/* Compares B to A.  0 with *out filled; -1 when a time is not a finite
+ * number > 0 or the policy is out of range (out then says no data). */
+int comparison_compute(const struct comparison_side *a, const struct comparison_side *b,
+		       const struct comparison_policy *policy, struct comparison_result *out);
+/* The verdict of an interval [low, high] of B / A by the rules above (for
+ * figures that come with their own interval, e.g. counted instructions:
+ * low = high = the ratio). */
+enum comparison_verdict comparison_decide(double low, double high, double threshold, double same_band);
+/* "faster", "slower", "same", "inconclusive", "same binary", "n/a". */
+const char *comparison_verdict_word(enum comparison_verdict v);
+/* "paired", "independent", "across layouts", "identical", "none". */
+const char *comparison_method_word(enum comparison_method m);
+/* A short text for writers, e.g. "0.870x [0.850, 0.890] paired over 13
+ * rounds, faster"; the level appears when it is not 95 % or was not
+ * reached.  Returns what snprintf returns. */
+int comparison_describe(const struct comparison_result *c, char *buf, size_t len);
+
+enum comparison_lead {
+	LEAD_NOT_SHOWN,
+	LEAD_REAL,
+};
+/* Benjamini-Hochberg at family rate alpha over m p-values (NAN counts as
+ * 1: a comparison without a test can be no lead, but was asked): lead[i]
+ * says which are real leads.  Returns R, how many; *level gets the level
+ * for the selected intervals, 1 - R alpha / m (1 - alpha / m when R is 0).
+ * m = 0 or alpha outside (0, 1): R = 0, *level NAN. */
+size_t comparison_select(const double *p_values, size_t m, double alpha, enum comparison_lead *lead,
+			 double *level);
+/* The Bonferroni level of each of m intervals: 1 - alpha / m (NAN for m = 0). */
+double comparison_bonferroni_level(double alpha, size_t m);
+
+#endif
