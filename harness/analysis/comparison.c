@@ -398,7 +398,7 @@ int comparison_compute(const struct comparison_side *a, const struct comparison_
 		out->runs_b = b->n;
 		return 0;
 	}
-	struct log_interval li;
+	struct log_interval li = { NAN, NAN, NAN };
 	int *layouts;
 	size_t nl = common_layouts(a, b, &layouts);
 	if (nl >= 2) {

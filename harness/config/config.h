@@ -131,10 +131,14 @@ struct suite {
 	size_t nflagsets;
 	unsigned runs, warmup;
 	int has_runs, has_warmup;
+	unsigned layouts;         /* code and environment layouts per configuration (plan.h); 0: unset, one */
 	double cooldown_s;        /* < 0: the profile's */
 	struct strvec family_dirs; /* "family_dirs", relative to the suite file, resolved */
 	json_t *json;
 };
+
+/* The most layouts a suite or --layouts may ask for. */
+#define SUITE_LAYOUTS_MAX 64
 
 int load_cpu_profile(const char *name_or_path, struct cpu_profile *p);
 int load_suite(const char *name_or_path, struct suite *s);

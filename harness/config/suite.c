@@ -239,7 +239,7 @@ int load_suite(const char *name, struct suite *s)
 	struct cfg c = { path, text, { { 0 } }, 0 };
 	static const char *const keys[] = { "name", "title", "description", "variants", "compilers", "opt",
 					    "march", "allocators", "placements", "consumers", "sizes", "runs",
-					    "warmup", "cooldown", "cross", "family_dirs", "flags", NULL };
+					    "warmup", "cooldown", "cross", "family_dirs", "flags", "layouts", NULL };
 	int r = cfg_check_keys(&c, root, keys);
 	if (!r)
 		r = suite_lists(&c, root, s);
@@ -257,6 +257,10 @@ int load_suite(const char *name, struct suite *s)
 		s->warmup = (unsigned)v;
 		s->has_warmup = 1;
 	}
+	v = 0;
+	if (!r && json_object_get(root, "layouts") &&
+	    !(r = cfg_number(&c, root, "layouts", 1, SUITE_LAYOUTS_MAX, 1, &v)))
+		s->layouts = (unsigned)v;
 	if (!r)
 		r = cfg_number(&c, root, "cooldown", 0, 3600, 0, &s->cooldown_s);
 	if (!r)

@@ -36,9 +36,32 @@ static void hash_folder_sources(struct strbuf *sb, const char *dir)
 		free(ents);
 }
 
+/* A layout's padding (plan.h): code_pad bytes of code in a file of its
+ * own, named first among the sources so the linker puts it before the
+ * program's code and every function of the program lands code_pad bytes
+ * later.  It is compiled with the cell's flags like the rest: nothing else
+ * about the build changes.  Written once into the entry's folder. */
+static char *layout_pad_source(const struct cell *c, const char *dir)
+{
+	if (!c->spec.code_pad)
+		return NULL;
+	char *path = xasprintf("%s/layout_pad_%u.c", dir, c->spec.code_pad);
+	char *text = xasprintf("/* flagbench layout %u: %u bytes before the program's code */\n"
+			       "__asm__(\".pushsection .text\\n.globl flagbench_layout_pad\\n"
+			       "flagbench_layout_pad:\\n.fill %u, 1, 0\\n.popsection\");\n",
+			       c->spec.layout, c->spec.code_pad, c->spec.code_pad);
+	if (write_file_atomic(path, text, strlen(text)) < 0) {
+		free(path);
+		path = NULL;
+	}
+	free(text);
+	return path;
+}
+
 /* The words a variant adds to its compile after the flags: -I and -D of
- * the family then the variant, its sources, the family's and its -l. */
-static void variant_build_words(const struct cell *c, struct strvec *argv)
+ * the family then the variant, the layout's padding (or NULL), its
+ * sources, the family's and its -l. */
+static void variant_build_words(const struct cell *c, const char *pad_source, struct strvec *argv)
 {
 	const struct family *f = c->spec.family;
 	const struct variant *v = c->spec.variant;
@@ -50,6 +73,8 @@ static void variant_build_words(const struct cell *c, struct strvec *argv)
 		sv_pushf(argv, "-D%s", f->defines.v[i]);
 	for (size_t i = 0; i < v->defines.n; i++)
 		sv_pushf(argv, "-D%s", v->defines.v[i]);
+	if (pad_source)
+		sv_push(argv, pad_source);
 	sv_pushv(argv, v->sources.v);
 	for (size_t i = 0; i < f->libs.n; i++)
 		sv_pushf(argv, "-l%s", f->libs.v[i]);
@@ -173,8 +198,10 @@ int build_cache_key(const struct cell *c, char key[65])
 	for (size_t i = 0; i < c->spec.cflags.n; i++)
 		sb_addf(&sb, "flag %s\n", c->spec.cflags.v[i]);
 	build_key_pgo(c, &sb);
+	if (c->spec.code_pad)
+		sb_addf(&sb, "layout code %u\n", c->spec.code_pad);
 	struct strvec words = STRVEC_INIT;
-	variant_build_words(c, &words);
+	variant_build_words(c, NULL, &words);
 	/* paths in the family's folder as relative ones: the key stays where
 	 * the folder moves (flagbench try writes a new one each time) */
 	size_t dl = strlen(c->spec.family->dir);
@@ -297,7 +324,9 @@ static void start_job(struct plan *p, struct job *j)
 	sv_pushv(&argv, c->spec.cflags.v);
 	sv_push(&argv, "-o");
 	sv_push(&argv, j->tmp);
-	variant_build_words(c, &argv);
+	char *pad = layout_pad_source(c, j->dir);
+	variant_build_words(c, pad, &argv);
+	free(pad);
 	write_command(j, &argv);
 
 	launch_job(j, &argv, NULL);
@@ -440,14 +469,17 @@ static int pgo_step(const char *what, char *const *argv, double timeout_s, doubl
 	return ok ? 0 : -1;
 }
 
-static void compile_argv(const struct cell *c, const char *extra, const char *out, struct strvec *argv)
+static void compile_argv(const struct cell *c, const char *extra, const char *dir, const char *out,
+			 struct strvec *argv)
 {
 	sv_push(argv, c->spec.compiler->path);
 	sv_pushv(argv, c->spec.cflags.v);
 	sv_push(argv, extra);
 	sv_push(argv, "-o");
 	sv_push(argv, out);
-	variant_build_words(c, argv);
+	char *pad = layout_pad_source(c, dir);
+	variant_build_words(c, pad, argv);
+	free(pad);
 }
 
 /* The training run's arguments: its size as argv[1], or in the family's
@@ -488,7 +520,7 @@ static int build_pgo(struct cell *c, const char *dir, const char *prog, double t
 	char *use = c->spec.compiler->is_clang ? xasprintf("-fprofile-instr-use=%s", merged) : xstrdup("-fprofile-use");
 	struct strvec argv = STRVEC_INIT;
 	if (!r) {
-		compile_argv(c, gen, bin, &argv);
+		compile_argv(c, gen, dir, bin, &argv);
 		r = pgo_step("instrumented build", argv.v, timeout_s, NULL, why, n);
 		sv_clear(&argv);
 	}
@@ -509,7 +541,7 @@ static int build_pgo(struct cell *c, const char *dir, const char *prog, double t
 		free(o);
 	}
 	if (!r) {
-		compile_argv(c, use, bin, &argv);
+		compile_argv(c, use, dir, bin, &argv);
 		r = pgo_step("build with the profile", argv.v, timeout_s, NULL, why, n);
 		sv_clear(&argv);
 	}

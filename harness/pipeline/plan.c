@@ -276,6 +276,7 @@ static struct cell *new_cell(struct plan *p, size_t *alloc)
 	memset(c, 0, sizeof(*c));
 	cell_reset(c);
 	c->spec.pin.producer = c->spec.pin.consumer = c->spec.pin.single = PIN_NONE;
+	c->spec.layouts = 1;
 	return c;
 }
 
@@ -337,7 +338,18 @@ struct planner {
 	size_t ncomp;                /* native compilers (globs expanded); cross ones follow */
 	const struct flag_set *sets; /* the suite's flag sets, or one unnamed empty set */
 	size_t nsets;
+	size_t layouts;              /* per configuration, at least 1 */
 };
+
+void plan_layout_pads(unsigned k, unsigned *code_pad, unsigned *env_pad)
+{
+	*code_pad = *env_pad = 0;
+	if (k == 0)
+		return;
+	unsigned long long state = 0x1a70u + k, r = stats_random(&state);
+	*code_pad = (unsigned)(r % 4096);
+	*env_pad = (unsigned)(16 * ((r >> 32) % 256));
+}
 
 /* A dimension the suite does not list has one empty value. */
 static char *const none_v[] = { "", NULL };
@@ -369,11 +381,13 @@ static void add_variant_cells(struct planner *pl, struct family *f, struct varia
 	const struct suite *s = pl->in->suite;
 	const struct strvec *places = places_of(s, f), *cons = consumers_of(s, f);
 	/* the flag set varies right after the march (one set: the order of before) */
-	size_t dims[7] = { pl->ncomp, s->opt.n, pl->marches->n, pl->nsets, pl->allocs->n, places->n, cons->n };
-	size_t total = dims[0] * dims[1] * dims[2] * dims[3] * dims[4] * dims[5] * dims[6];
+	/* the layouts vary last: a configuration's layouts sit side by side */
+	size_t dims[8] = { pl->ncomp, s->opt.n, pl->marches->n, pl->nsets, pl->allocs->n, places->n, cons->n,
+			   pl->layouts };
+	size_t total = dims[0] * dims[1] * dims[2] * dims[3] * dims[4] * dims[5] * dims[6] * dims[7];
 	for (size_t k = 0; k < total; k++) {
-		size_t idx[7];
-		unrank(k, dims, 7, idx);
+		size_t idx[8];
+		unrank(k, dims, 8, idx);
 		const struct flag_set *fs = &pl->sets[idx[3]];
 		struct compiler *comp = &pl->out->compilers[idx[0]];
 		const char *march = pl->marches->v[idx[2]];
@@ -396,7 +410,15 @@ static void add_variant_cells(struct planner *pl, struct family *f, struct varia
 			sb_addf(&cfg, "/%s", c->spec.allocator);
 		set_dimensions(c, places->v[idx[5]], cons->v[idx[6]], &cfg);
 		c->spec.config = sb_detach(&cfg);
-		c->spec.id = xasprintf("%s/%s@%s", f->name, v->name, c->spec.config);
+		c->spec.layouts = (unsigned)pl->layouts;
+		c->spec.layout = (unsigned)idx[7];
+		plan_layout_pads(c->spec.layout, &c->spec.code_pad, &c->spec.env_pad);
+		if (f->build_command.n)
+			c->spec.code_pad = 0; /* its own build system links what it links */
+		if (pl->layouts > 1)
+			c->spec.id = xasprintf("%s/%s@%s~L%u", f->name, v->name, c->spec.config, c->spec.layout);
+		else
+			c->spec.id = xasprintf("%s/%s@%s", f->name, v->name, c->spec.config);
 		sv_push(&c->spec.cflags, c->spec.opt);
 		if (strcmp(march, "default"))
 			sv_pushf(&c->spec.cflags, "-march=%s", march);
@@ -704,7 +726,8 @@ int plan_build(const struct plan_input *in, struct plan *out)
 	static const struct flag_set no_set = { NULL, STRVEC_INIT, 0 };
 	struct planner pl = { in, out, 0, s->march_from_profile ? &in->profile->march : &s->march,
 			      s->allocators.n ? &s->allocators : &default_alloc, comps.n,
-			      s->nflagsets ? s->flagsets : &no_set, s->nflagsets ? s->nflagsets : 1 };
+			      s->nflagsets ? s->flagsets : &no_set, s->nflagsets ? s->nflagsets : 1,
+			      in->layouts ? in->layouts : s->layouts ? s->layouts : 1 };
 	int any_selected = 0;
 	for (size_t fi = 0; fi < in->nfamilies; fi++)
 		any_selected |= add_family_cells(&pl, &in->families[fi]);

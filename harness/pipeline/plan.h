@@ -96,6 +96,16 @@ struct cell_spec {
 	uint64_t expected_bytes;     /* stream: exact output bytes, UINT64_MAX when unknown */
 	char *preload;               /* allocator library to LD_PRELOAD, or NULL */
 	struct pins pin;             /* the profile's pins, or the placement's pair */
+	/* The layout (--layouts K): the same configuration built and run K
+	 * ways that differ only where its code and stack land, so that a lead
+	 * can be told from a lucky alignment.  Layout 0 is the natural one
+	 * (no padding); layout k > 0 links code_pad bytes of padding before
+	 * the program's code and runs it with env_pad bytes more environment
+	 * (plan_layout_pads), the same for every configuration, so layout k
+	 * of two configurations compare like with like.  The id ends "~Lk";
+	 * config does not change: the tables fold a configuration's layouts. */
+	unsigned layout, layouts;    /* k of K; K is 1 without layouts */
+	unsigned code_pad, env_pad;  /* bytes */
 };
 
 /* What the build stage produced (build.h). */
@@ -220,6 +230,7 @@ struct plan_input {
 	struct family *families; /* all loaded families */
 	size_t nfamilies;
 	const char *only;        /* glob on cell ids, or NULL */
+	unsigned layouts;        /* --layouts: layouts per configuration; 0: the suite's (one when it says none) */
 	/* the host's CPUs, or NULL when unreadable (placements are then
 	 * unsupported and a pin class falls back to the profile's numbers) */
 	const struct topology *topology;
@@ -231,6 +242,10 @@ struct plan_input {
 };
 
 int plan_build(const struct plan_input *in, struct plan *out);
+/* The padding of layout k (0 for the natural layout 0): code bytes in
+ * [0, 4096), environment bytes in [0, 4096) in steps of 16 (the stack's
+ * alignment), from a fixed generator, so every run pads layout k alike. */
+void plan_layout_pads(unsigned k, unsigned *code_pad, unsigned *env_pad);
 void plan_free(struct plan *p);
 /* Frees a cell's outcome and stage records (not its spec) and sets them
  * back to "not run yet". */
