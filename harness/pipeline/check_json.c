@@ -59,6 +59,23 @@ static ssize_t read_baseline(struct child *base, char *b, size_t cap, long n, do
 	return m;
 }
 
+/* The whole line of buf[0..len) that holds byte at, quoted, without its
+ * newline: a person compares two lines, not two 16-byte windows.  Bounded
+ * to LINE_SHOWN bytes either side of the difference ("..." where cut). */
+#define LINE_SHOWN 40
+static void quote_line_at(const char *buf, size_t len, size_t at, char *out, size_t outn)
+{
+	size_t s = at, e = at;
+	while (s > 0 && buf[s - 1] != '\n' && at - s < LINE_SHOWN)
+		s--;
+	while (e < len && buf[e] != '\n' && e - at < LINE_SHOWN)
+		e++;
+	int head = s > 0 && buf[s - 1] != '\n', tail = e < len && buf[e] != '\n';
+	char q[4 * 2 * LINE_SHOWN + 1];
+	check_quote(buf + s, e - s, q, sizeof(q));
+	snprintf(out, outn, "%s%s%s", head ? "..." : "", q, tail ? "..." : "");
+}
+
 /* One chunk: the variant's n bytes in a against the baseline's got bytes
  * in b, which start at byte off, line line of both outputs. */
 static enum check_status compare_chunk(const char *base_name, const char *a, size_t n, const char *b, size_t got,
@@ -69,9 +86,9 @@ static enum check_status compare_chunk(const char *base_name, const char *a, siz
 	while (k < both && a[k] == b[k])
 		k++;
 	if (k < both) {
-		char want[64], have[64];
-		check_quote(b + k, both - k < 16 ? both - k : 16, want, sizeof(want));
-		check_quote(a + k, both - k < 16 ? both - k : 16, have, sizeof(have));
+		char want[4 * 2 * LINE_SHOWN + 8], have[4 * 2 * LINE_SHOWN + 8];
+		quote_line_at(b, got, k, want, sizeof(want));
+		quote_line_at(a, n, k, have, sizeof(have));
 		snprintf(rep->message, sizeof(rep->message),
 			 "differs from %s at byte %llu (line %lu): expected \"%s\", got \"%s\"", base_name,
 			 (unsigned long long)(off + k), line + count_lines(a, k), want, have);
