@@ -5,11 +5,15 @@
  *   (plots/render.sh; --no-render skips it) -> summary table on stdout
  *
  * run_main() is that sequence of stage calls over one struct run (run.c);
- * docs/architecture.md walks through it.  A finished run folder holds
+ * docs/architecture.md walks through it.  The stages go through an
+ * executor (pipeline/executor.h: hyperfine, or the mock with --dry-run)
+ * and the cells' runs through the scheduler (pipeline/schedule.h); the
+ * options are run_options.h's, the folder and its lock run_dir.h's, the
+ * host facts host.h's.  A finished run folder holds
  * results.json, journal.jsonl and what the render made; the scratch
  * folder .work/ stays only in an interrupted one.
  *
- * Options are declared once in run.c's table (also the --help text).  A
+ * Options are declared once in run_options.c's table (also the --help text).  A
  * failing cell gets a status and a reason and the run goes on; Ctrl-C
  * stops at once, kills the child's process group, leaves a valid
  * results.json (run.interrupted true) and exits 130; --resume DIR then

@@ -92,8 +92,7 @@ static void add_cooldown(struct cell_measurement *m, const json_t *j)
 		m->ncooldown++;
 }
 
-/* Replaces the cell's times with the new runs, or appends them (o->append). */
-static void store_times(struct cell *c, const struct measure_opts *o, const double *t, size_t n)
+void measure_store_times(struct cell *c, const struct measure_opts *o, const double *t, size_t n)
 {
 	struct stats *time = &c->measure.time;
 	size_t old = o->append ? time->n : 0;
@@ -104,22 +103,6 @@ static void store_times(struct cell *c, const struct measure_opts *o, const doub
 	stats_free(time);
 	stats_compute_at(time, all, old + n, o->quantile);
 	free(all);
-}
-
-/* Mock executor (--dry-run): deterministic times derived from the cell id,
- * so planning, JSON and rendering are testable without compilers. */
-static void mock_times(struct cell *c, const struct measure_opts *o)
-{
-	char hex[65];
-	sha256_hex(c->spec.id, strlen(c->spec.id), hex);
-	unsigned long h = strtoul(hex + 56, NULL, 16);
-	double base = 0.05 + (double)(h % 1000) / 4000.0;
-	double *t = xmalloc(o->runs * sizeof(double));
-	size_t seen = o->append ? c->measure.time.n : 0;
-	for (unsigned i = 0; i < o->runs; i++)
-		t[i] = base * (1.0 + 0.01 * (double)((h >> ((seen + i) % 24)) % 5) / 4.0);
-	store_times(c, o, t, o->runs);
-	free(t);
 }
 
 /* The words of hyperfine's --prepare: the wait before every run, set only
@@ -206,7 +189,7 @@ static int read_hyperfine(struct cell *c, const struct measure_opts *o, const ch
 		double *t = xmalloc(n * sizeof(double));
 		for (size_t k = 0; k < n; k++)
 			t[k] = json_number_value(json_array_get(times, k));
-		store_times(c, o, t, n);
+		measure_store_times(c, o, t, n);
 		free(t);
 		c->measure.user_s = json_number_value(json_object_get(res, "user"));
 		c->measure.system_s = json_number_value(json_object_get(res, "system"));
@@ -232,10 +215,6 @@ static void hyperfine_failed(struct cell *c, const struct child_exit *ex, double
 int measure_cell(struct cell *c, const struct measure_opts *o, double *cooldown_s)
 {
 	*cooldown_s = 0;
-	if (o->dry_run) {
-		mock_times(c, o);
-		return 0;
-	}
 	struct measure_files f = { xasprintf("%s/hyperfine.json", o->workdir), xasprintf("%s/meter.jsonl", o->workdir),
 				   xasprintf("%s/cooldown.jsonl", o->workdir) };
 	unlink(f.json);

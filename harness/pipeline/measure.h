@@ -13,6 +13,8 @@
  * log (the waits that waited) are read back into the cell's measurement record (plan.h) with the
  * parsers of results.h; the scratch files live in workdir.  Failures map to statuses:
  * meter exit 1 -> wrong_output, 3 -> crashed, 124 -> timeout.
+ * This is executor.h's real executor; its mock makes times up instead.
+ * Fill struct measure_opts by field name: its order is no interface.
  */
 #ifndef FLAGBENCH_MEASURE_H
 #define FLAGBENCH_MEASURE_H
@@ -27,7 +29,8 @@ struct measure_opts {
 	double cooldown_s, cooldown_below_c, cooldown_max_wait_s;
 	const char *consumer;    /* splice (default), read, pv */
 	uint64_t pipe_size;      /* 0: the producer's choice */
-	int dry_run;             /* mock executor: no hyperfine, deterministic times */
+	int unused;              /* was dry_run (now executor.h's mock executor); kept, 0, while
+				  * analysis/ fills this struct by position */
 	int append;              /* add the new runs to the cell's earlier ones (--precision, interleave);
 				  * the first batch replaces the runs, never the cooldown records */
 	double quantile;         /* the statistic of the cell's times (stats.h): 0.5 the median */
@@ -38,6 +41,10 @@ void hyperfine_quote(struct strbuf *cmd, const char *word);
 /* The meter command line (words) hyperfine will run for this cell. */
 void measure_command(const struct cell *c, const struct measure_opts *o, const char *report_path,
 		     struct strvec *out);
+
+/* Replaces the cell's times with the n new runs t, or appends them
+ * (o->append), and computes their stats at o->quantile. */
+void measure_store_times(struct cell *c, const struct measure_opts *o, const double *t, size_t n);
 
 /* Times the cell; on success fills c->measure (times, user/system time,
  * meter runs, cooldown records) and returns 0; with o->append the new

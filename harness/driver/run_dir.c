@@ -1,0 +1,110 @@
+/* run_dir.c: see run_dir.h */
+#define _GNU_SOURCE
+#include "driver/run_dir.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "core/stats.h"
+#include "core/util.h"
+
+char *run_dir_new_id(const char *suite, const char *profile)
+{
+	char ts[32];
+	time_t t = (time_t)now_wall();
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(ts, sizeof(ts), "%Y%m%dT%H%M%SZ", &tm);
+	return xasprintf("%s-%s-%s", ts, suite, profile);
+}
+
+int run_dir_lock(const char *dir, int resuming)
+{
+	char *path = xasprintf("%s/.lock", dir);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		error("cannot create %s: %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		char pid[32] = "";
+		ssize_t n = pread(fd, pid, sizeof(pid) - 1, 0);
+		pid[n > 0 ? n : 0] = '\0';
+		pid[strcspn(pid, "\n")] = '\0';
+		error("%s is in use by another flagbench run%s%s%s; wait for it, or choose another --out", dir,
+		      pid[0] ? " (pid " : "", pid, pid[0] ? ")" : "");
+		close(fd);
+		free(path);
+		return -1;
+	}
+	free(path);
+	char *journal = xasprintf("%s/journal.jsonl", dir), *results = xasprintf("%s/results.json", dir);
+	int used = access(journal, F_OK) == 0 || access(results, F_OK) == 0;
+	free(journal);
+	free(results);
+	if (used && !resuming) {
+		error("%s already holds a run: --resume %s finishes it, or choose another --out", dir, dir);
+		close(fd);
+		return -1;
+	}
+	/* a run killed during a write (kill -9, power) leaves its temporary
+	 * file; under the lock no other run is writing one */
+	glob_t g;
+	char *pat = xasprintf("%s/results.json.tmp.*", dir);
+	if (glob(pat, GLOB_NOSORT, NULL, &g) == 0)
+		for (size_t i = 0; i < g.gl_pathc; i++)
+			unlink(g.gl_pathv[i]);
+	globfree(&g);
+	free(pat);
+	char pid[32];
+	int len = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) == 0 && pwrite(fd, pid, (size_t)len, 0) < 0)
+		warning("cannot write the pid into %s/.lock", dir);
+	return 0; /* fd stays open: it holds the lock */
+}
+
+int run_dir_resume_id(const char *dir, const char *suite, const char *profile, double quantile, char **id)
+{
+	char *old_path = xasprintf("%s/results.json", dir);
+	json_t *old = json_load_file(old_path, 0, NULL);
+	free(old_path);
+	json_t *orun = json_object_get(old, "run");
+	const char *oid = json_string_value(json_object_get(orun, "id"));
+	const char *osuite = json_string_value(json_object_get(orun, "suite"));
+	const char *oprof = json_string_value(json_object_get(orun, "cpu_profile"));
+	if (!old || (osuite && strcmp(osuite, suite)) || (oprof && strcmp(oprof, profile))) {
+		if (!old)
+			error("cannot resume %s: no readable results.json there", dir);
+		else
+			error("cannot resume %s with suite %s on cpu %s: it is a run of suite %s on cpu %s "
+			      "(--resume %s --suite %s --cpu %s)", dir, suite, profile, osuite ? osuite : "?",
+			      oprof ? oprof : "?", dir, osuite ? osuite : "?", oprof ? oprof : "?");
+		json_decref(old);
+		return -1;
+	}
+	/* the journal's cells keep the statistic they were measured with
+	 * (runs older than run.statistic reported the median) */
+	double oq = 0.5;
+	const char *ostat = json_string_value(json_object_get(orun, "statistic"));
+	if (!ostat)
+		ostat = "median";
+	if (stats_statistic_parse(ostat, &oq) == 0 && oq != quantile) {
+		char name[32];
+		error("cannot resume %s with --statistic %s: it reports the %s (--resume %s --statistic %s)", dir,
+		      stats_statistic_name(quantile, name, sizeof(name)), ostat, dir, ostat);
+		json_decref(old);
+		return -1;
+	}
+	*id = oid ? xstrdup(oid) : run_dir_new_id(suite, profile);
+	json_decref(old);
+	return 0;
+}

@@ -1,0 +1,53 @@
+/* run_options.h: `flagbench run`'s options and the settings they come to.
+ *
+ * The options are declared once, in run_options.c's table (also the
+ * --help text).  run_settings_resolve() then settles each number: an
+ * option wins over the suite, the suite over the cpu profile, else a
+ * default.
+ */
+#ifndef FLAGBENCH_RUN_OPTIONS_H
+#define FLAGBENCH_RUN_OPTIONS_H
+
+#include <stdint.h>
+
+#include "config/config.h"
+#include "core/util.h"
+#include "system/cooldown.h"
+
+struct run_opts {
+	char *cpu, *suite, *out, *only, *resume, *cache, *consumer, *order, *statistic;
+	char *binaries_from; /* rerun.h */
+	unsigned jobs, runs, warmup, max_runs;
+	double precision, cell_budget;
+	double cooldown, timeout, build_timeout, verify_timeout;
+	uint64_t pipe_size;
+	int dry_run, help, no_counters, no_render;
+	struct strvec family_dirs;
+	unsigned char given[64]; /* per option of the table: it was given */
+};
+
+enum run_order {
+	RUN_ORDER_INTERLEAVE,
+	RUN_ORDER_SEQUENTIAL,
+};
+
+/* What the options, the suite and the profile come to. */
+struct run_settings {
+	enum run_order order;
+	double quantile;         /* --statistic (stats.h) */
+	double cooldown, timeout, verify_timeout, build_timeout, precision, cell_budget;
+	unsigned runs, warmup, max_runs;
+	unsigned runs_for_rerun; /* the fewest runs whose rerun interval can reach 95 % */
+	struct cooldown_policy cool;
+};
+
+/* Parses argv[1..argc) (argv[0] "run") into *o and checks the words of
+ * --order, --statistic and --consumer; --help prints the usage.  0, or
+ * EXIT_USAGE after a message. */
+int run_opts_parse(struct run_opts *o, int argc, char **argv, struct run_settings *s);
+/* The rest of *s from the options, the suite and the profile. */
+void run_settings_resolve(const struct run_opts *o, const struct suite *suite, const struct cpu_profile *prof,
+			  struct run_settings *s);
+void run_opts_free(struct run_opts *o);
+
+#endif

@@ -1,0 +1,133 @@
+/* executor.c: see executor.h */
+#define _GNU_SOURCE
+#include "pipeline/executor.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/runcmd.h"
+#include "pipeline/check_json.h"
+#include "pipeline/inputs.h"
+#include "pipeline/records.h"
+#include "pipeline/verify.h"
+
+/* --- the real executor --- */
+
+static void real_prepare(struct plan *p, const char *cache_dir, double timeout_s)
+{
+	inputs_prepare(p, cache_dir, timeout_s);
+	check_json_prepare(p);
+}
+
+static int real_verify(struct cell *c, double timeout_s)
+{
+	double t0 = now_monotonic();
+	int v = verify_cell(c, timeout_s);
+	c->verify.seconds = now_monotonic() - t0;
+	c->verify.status = v == 0 ? VERIFY_PASSED : VERIFY_FAILED;
+	return v;
+}
+
+static int real_measure(struct cell *c, const struct measure_opts *o, double *cooldown_s, double *spent_s)
+{
+	double t0 = now_monotonic();
+	int v = measure_cell(c, o, cooldown_s);
+	*spent_s = now_monotonic() - t0 - *cooldown_s;
+	return v;
+}
+
+/* The wait as a `flagbench cooldown` child (runcmd: its own group, a
+ * limit, reaped), so it shows in ps and dies with the run. */
+static int real_pause(const struct cooldown_policy *p, const struct measure_opts *o, struct cooldown_record *rec)
+{
+	struct cooldown_spec s;
+	if (!cooldown_before_cell_spec(p, &s))
+		return 0;
+	char *log = xasprintf("%s/before.jsonl", o->workdir);
+	unlink(log);
+	struct strvec argv = STRVEC_INIT;
+	cooldown_argv(&s, log, 0, &argv);
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct child_exit ex;
+	double limit = (s.max_wait_seconds > s.seconds ? s.max_wait_seconds : s.seconds) + 30;
+	run_capture(argv.v, CHILD_DEVNULL, limit, 4096, &out, &err, &ex);
+	char *text = read_file(log, NULL);
+	json_t *j = text ? json_loads(text, 0, NULL) : NULL;
+	int paused = j && cooldown_record_from_json(rec, j) == 0;
+	json_decref(j);
+	free(text);
+	unlink(log);
+	free(log);
+	sb_release(&out);
+	sb_release(&err);
+	sv_clear(&argv);
+	return paused;
+}
+
+const struct executor executor_hyperfine = {
+	.name = "hyperfine",
+	.times = EXECUTOR_TIMES_MEASURED,
+	.tool = "hyperfine",
+	.build = build_plan,
+	.prepare = real_prepare,
+	.verify = real_verify,
+	.measure = real_measure,
+	.pause = real_pause,
+	.count = counters_measure,
+};
+
+/* --- the mock executor (--dry-run) --- */
+
+static int mock_probe_march(struct compiler *c, const char *march, char *why, size_t n)
+{
+	return 1; /* no compiler is run in a dry run */
+}
+
+static int mock_verify(struct cell *c, double timeout_s)
+{
+	return 0; /* nothing built, nothing to prove: c->verify stays not_run */
+}
+
+/* Times derived from the cell id, the same in every dry run; they are
+ * also what the batch spent, so the budgets behave as they would and
+ * tests can watch them. */
+static int mock_measure(struct cell *c, const struct measure_opts *o, double *cooldown_s, double *spent_s)
+{
+	char hex[65];
+	sha256_hex(c->spec.id, strlen(c->spec.id), hex);
+	unsigned long h = strtoul(hex + 56, NULL, 16);
+	double base = 0.05 + (double)(h % 1000) / 4000.0;
+	double *t = xmalloc((o->runs + 1) * sizeof(double));
+	size_t seen = o->append ? c->measure.time.n : 0;
+	*spent_s = 0;
+	for (unsigned i = 0; i < o->runs; i++) {
+		t[i] = base * (1.0 + 0.01 * (double)((h >> ((seen + i) % 24)) % 5) / 4.0);
+		*spent_s += t[i];
+	}
+	measure_store_times(c, o, t, o->runs);
+	free(t);
+	*cooldown_s = 0;
+	return 0;
+}
+
+/* The pause is recorded, not taken. */
+static double mock_sleep(double seconds)
+{
+	return seconds;
+}
+
+static int mock_pause(const struct cooldown_policy *p, const struct measure_opts *o, struct cooldown_record *rec)
+{
+	return cooldown_before_cell(p, "/", mock_sleep, rec);
+}
+
+const struct executor executor_mock = {
+	.name = "mock",
+	.times = EXECUTOR_TIMES_MADE_UP,
+	.warning = "dry run: nothing was compiled or timed; the times are made up by the mock executor",
+	.probe_march = mock_probe_march,
+	.verify = mock_verify,
+	.measure = mock_measure,
+	.pause = mock_pause,
+};

@@ -1,0 +1,265 @@
+/* schedule.c: see schedule.h */
+#include "pipeline/schedule.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/runcmd.h"
+#include "core/stats.h"
+#include "system/thermal.h"
+
+/* One schedule_run(): the per-cell counts beside the caller's cells. */
+struct sched {
+	const struct schedule *s;
+	const struct schedule_policy *p;
+	unsigned *taken; /* runs of this schedule */
+	double *spent;   /* seconds they took */
+	int *active;     /* admitted and not done */
+};
+
+static void add(double *total, double v)
+{
+	if (total)
+		*total += v;
+}
+
+/* Whether the cell's rerun interval (stats.h) reaches the target: 95 % and
+ * narrow enough, so that a rerun's figure lands within the target. */
+static int precise(const struct schedule_policy *p, const struct stats *t)
+{
+	return t->rerun_level >= STATS_CI_TARGET && stats_rerun_percent(t) <= p->precision;
+}
+
+static unsigned max_runs(const struct schedule_policy *p)
+{
+	return p->max_runs > p->runs ? p->max_runs : p->runs;
+}
+
+/* An interval stated at 45 % tells a reader little, and misses a rerun's
+ * figure half the time: the runs for 95 % come first, within
+ * SCHEDULE_LEVEL_BUDGETS budgets. */
+int schedule_wants_more(const struct schedule_policy *p, const struct cell *c, unsigned taken, double spent_s)
+{
+	if (fb_interrupted || taken >= max_runs(p))
+		return 0;
+	if (taken < p->runs)
+		return 1;
+	if (p->precision > 0 && taken < p->runs_for_rerun && spent_s < SCHEDULE_LEVEL_BUDGETS * p->cell_budget)
+		return 1;
+	return p->precision > 0 && spent_s < p->cell_budget && !precise(p, &c->measure.time);
+}
+
+void schedule_precision_record(const struct schedule_policy *p, struct cell *c, double spent_s)
+{
+	struct cell_precision *r = &c->measure.precision;
+	r->status = p->precision > 0 ? precise(p, &c->measure.time) ? PRECISION_REACHED : PRECISION_NOT_REACHED
+				     : PRECISION_OFF;
+	r->target_percent = p->precision;
+	r->budget_s = p->cell_budget;
+	r->spent_s = spent_s;
+}
+
+static int wants_more(const struct sched *k, size_t i)
+{
+	return schedule_wants_more(k->p, k->s->cells[i], k->taken[i], k->spent[i]);
+}
+
+static void done(const struct sched *k, size_t i, enum schedule_end end)
+{
+	k->active[i] = 0;
+	if (k->s->hooks.done)
+		k->s->hooks.done(k->s->hooks.ctx, i, end, k->spent[i]);
+}
+
+/* Temperatures and clocks before and after a batch of runs; a throttled
+ * cell is flagged in its warnings (and so in the tables). */
+static void record_thermal(struct cell *c, const struct thermal_snapshot *before, const struct thermal_snapshot *after)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct cell_thermal *t = &c->measure.thermal;
+	cell_thermal_free(t);
+	t->taken = 1;
+	t->throttled = thermal_throttled(before, after, &why);
+	t->why = xstrdup(why.buf ? why.buf : "");
+	t->celsius_before = before->celsius;
+	t->celsius_after = after->celsius;
+	t->before = thermal_snapshot_to_json(before);
+	t->after = thermal_snapshot_to_json(after);
+	if (t->throttled == THROTTLE_YES)
+		sv_pushf(&c->warnings, "throttled: %s", t->why);
+	sb_release(&why);
+}
+
+/* One batch of runs through the executor; a cell's first batch of this
+ * schedule takes the warmup, and the new runs join any times it has. */
+static int batch(const struct sched *k, size_t i, unsigned runs)
+{
+	const struct schedule *s = k->s;
+	struct cell *c = s->cells[i];
+	struct measure_opts o = *s->mo;
+	o.runs = runs;
+	o.warmup = k->taken[i] ? 0 : k->p->warmup;
+	o.append = c->measure.time.n > 0;
+	struct thermal_snapshot before, after;
+	if (k->p->thermal_root)
+		thermal_snapshot_take(k->p->thermal_root, &before);
+	double cool = 0, spent = 0, t0 = now_monotonic();
+	int v = s->x->measure(c, &o, &cool, &spent);
+	double dt = now_monotonic() - t0;
+	if (k->p->thermal_root) {
+		thermal_snapshot_take(k->p->thermal_root, &after);
+		record_thermal(c, &before, &after);
+		thermal_snapshot_free(&before);
+		thermal_snapshot_free(&after);
+	}
+	add(s->tally.measure_s, dt - cool);
+	add(s->tally.cooldown_s, cool);
+	k->spent[i] += spent;
+	k->taken[i] += runs;
+	return v;
+}
+
+/* The pause (cooldown.h); with SCHEDULE_PAUSE_EACH_CELL the first of the
+ * cell's cooldown records. */
+static void pause_before(const struct sched *k, struct cell *c)
+{
+	struct cooldown_record rec;
+	if (k->p->pause == SCHEDULE_PAUSE_EACH_CELL)
+		c->measure.ncooldown = 0;
+	if (!k->s->x->pause(k->p->cool, k->s->mo, &rec))
+		return;
+	add(k->s->tally.cooldown_s, rec.waited_s);
+	if (k->p->pause != SCHEDULE_PAUSE_EACH_CELL)
+		return;
+	struct cell_measurement *m = &c->measure;
+	m->cooldown = xrealloc(m->cooldown, (m->ncooldown + 1) * sizeof(*m->cooldown));
+	m->cooldown[m->ncooldown++] = rec;
+}
+
+static int admit(const struct sched *k, size_t i)
+{
+	const struct schedule_hooks *h = &k->s->hooks;
+	return h->admit ? h->admit(h->ctx, i) : 0;
+}
+
+/* Cell after cell: the pause, then batches until it is content. */
+static enum schedule_status run_sequential(const struct sched *k)
+{
+	const struct schedule *s = k->s;
+	int paused = 0;
+	for (size_t i = 0; i < s->n && !fb_interrupted; i++) {
+		if (admit(k, i) != 0) {
+			done(k, i, SCHEDULE_NOT_ADMITTED);
+			continue;
+		}
+		k->active[i] = 1;
+		double t0 = now_monotonic();
+		if (k->p->pause == SCHEDULE_PAUSE_EACH_CELL || (k->p->pause == SCHEDULE_PAUSE_ONCE && !paused++))
+			pause_before(k, s->cells[i]);
+		int v = fb_interrupted ? -1 : batch(k, i, k->p->runs);
+		while (v == 0 && wants_more(k, i)) {
+			/* up to the runs a 95 % rerun interval needs (9 for the median,
+			 * 13 for p25), then half as many again */
+			unsigned have = k->taken[i], need = k->p->runs_for_rerun;
+			unsigned more = have < need ? need - have : have / 2, left = max_runs(k->p) - have;
+			v = batch(k, i, more < left ? more : left);
+		}
+		add(s->tally.wall_s, now_monotonic() - t0);
+		done(k, i, v == 0 ? SCHEDULE_MEASURED : k->taken[i] ? SCHEDULE_FAILED : SCHEDULE_INTERRUPTED);
+		if (v != 0 && k->p->on_failure == SCHEDULE_STOP_ALL)
+			return SCHEDULE_STOPPED;
+	}
+	return fb_interrupted ? SCHEDULE_WAS_INTERRUPTED : SCHEDULE_DONE;
+}
+
+/* The round's cells in their order for this round. */
+static void arrange(const struct sched *k, size_t *order, size_t n, unsigned round, const size_t *turns,
+		    unsigned long long *seed)
+{
+	if (k->p->order == SCHEDULE_SHUFFLED) {
+		stats_shuffle(order, n, seed);
+	} else if (k->p->order == SCHEDULE_BALANCED && turns && round < k->p->runs && n > 1) {
+		size_t by = turns[round] % n, *was = xmalloc(n * sizeof(*was));
+		for (size_t j = 0; j < n; j++)
+			was[j] = order[j];
+		for (size_t j = 0; j < n; j++)
+			order[j] = was[(j + by) % n];
+		free(was);
+	}
+}
+
+/* Every cell admitted first, then rounds of one run per cell that wants
+ * one; a cell content after a round is done then. */
+static enum schedule_status run_rounds(const struct sched *k)
+{
+	const struct schedule *s = k->s;
+	const struct schedule_policy *p = k->p;
+	size_t *order = xcalloc(s->n + 1, sizeof(size_t)), *turns = NULL;
+	unsigned long long seed = p->seed;
+	for (size_t i = 0; i < s->n && !fb_interrupted; i++) {
+		k->active[i] = admit(k, i) == 0;
+		if (!k->active[i])
+			done(k, i, SCHEDULE_NOT_ADMITTED);
+	}
+	if (p->order == SCHEDULE_BALANCED && s->n) {
+		/* every turn of the list equally often, in a shuffled order, so a
+		 * disturbance that comes back every few seconds cannot line up
+		 * with one side, as it can with A B, B A, A B, ... */
+		turns = xcalloc(p->runs + 1, sizeof(*turns));
+		for (unsigned r = 0; r < p->runs; r++)
+			turns[r] = r % s->n;
+		stats_shuffle(turns, p->runs, &seed);
+	}
+	int paused = 0, stopped = 0;
+	for (unsigned round = 0; !fb_interrupted && !stopped; round++) {
+		size_t n = 0;
+		for (size_t i = 0; i < s->n; i++)
+			if (k->active[i] && (round == 0 || wants_more(k, i)))
+				order[n++] = i;
+		if (!n)
+			break;
+		/* the cells report when all rounds are done: say how the rounds go */
+		if (p->progress_every && round > 0 && round % p->progress_every == 0)
+			fprintf(stderr, "flagbench: round %u: %zu cells want more runs (%.0fs so far)\n", round + 1, n,
+				s->tally.wall_s ? *s->tally.wall_s : 0);
+		arrange(k, order, n, round, turns, &seed);
+		for (size_t j = 0; j < n && !fb_interrupted && !stopped; j++) {
+			size_t i = order[j];
+			double t0 = now_monotonic();
+			if (round == 0 && (p->pause == SCHEDULE_PAUSE_EACH_CELL || (p->pause == SCHEDULE_PAUSE_ONCE && !paused++)))
+				pause_before(k, s->cells[i]);
+			if (fb_interrupted)
+				break;
+			int v = batch(k, i, 1);
+			add(s->tally.wall_s, now_monotonic() - t0);
+			if (v < 0) {
+				done(k, i, SCHEDULE_FAILED);
+				stopped = p->on_failure == SCHEDULE_STOP_ALL;
+			}
+		}
+		for (size_t j = 0; j < n && !fb_interrupted && !stopped; j++)
+			if (k->active[order[j]] && !wants_more(k, order[j]))
+				done(k, order[j], SCHEDULE_MEASURED);
+		if (s->hooks.round_done)
+			s->hooks.round_done(s->hooks.ctx, round);
+	}
+	/* interrupted (or stopped): a cell that has its runs keeps them */
+	for (size_t i = 0; i < s->n; i++)
+		if (k->active[i])
+			done(k, i, (!fb_interrupted && !stopped) || k->taken[i] >= p->runs ? SCHEDULE_MEASURED
+										    : SCHEDULE_INTERRUPTED);
+	free(turns);
+	free(order);
+	return stopped ? SCHEDULE_STOPPED : fb_interrupted ? SCHEDULE_WAS_INTERRUPTED : SCHEDULE_DONE;
+}
+
+enum schedule_status schedule_run(const struct schedule *s)
+{
+	struct sched k = { s, s->policy, xcalloc(s->n + 1, sizeof(unsigned)), xcalloc(s->n + 1, sizeof(double)),
+			   xcalloc(s->n + 1, sizeof(int)) };
+	enum schedule_status st = s->policy->order == SCHEDULE_SEQUENTIAL ? run_sequential(&k) : run_rounds(&k);
+	free(k.taken);
+	free(k.spent);
+	free(k.active);
+	return st;
+}

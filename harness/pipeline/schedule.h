@@ -1,0 +1,125 @@
+/* schedule.h: which cell runs next, and when a cell has runs enough.
+ *
+ * schedule_run() measures a list of cells through an executor
+ * (executor.h) under a policy:
+ *  - rounds (SCHEDULE_SHUFFLED, _LISTED, _BALANCED): every cell that
+ *    wants a run gets one per round.  Shuffled, each round in a new order
+ *    (seeded: two runs of one plan use the same orders), so slow drift
+ *    (heat, other load) reaches every cell's runs and so its interval,
+ *    and no cell always follows the same neighbour.  Listed, in the list's
+ *    order.  Balanced, the list's order turned by a different offset each
+ *    round, every offset equally often, in shuffled order: for two cells
+ *    as many rounds A B as B A, so whatever favours the first (or the
+ *    second) of two back-to-back runs falls on both sides equally.
+ *  - SCHEDULE_SEQUENTIAL: cell after cell, batches back to back: first
+ *    `runs`, then up to the runs a 95 % rerun interval needs, then half
+ *    as many again, while the cell wants more.
+ * A cell wants another run (schedule_wants_more) until it has `runs`;
+ * with a precision target, then until its 95 % rerun interval is within
+ * it, its budget is spent or max_runs is reached; but first the runs its
+ * rerun interval needs to reach 95 % at all, while they take at most
+ * SCHEDULE_LEVEL_BUDGETS budgets.  Counts are of this schedule's runs: a
+ * cell that had times keeps them and the new runs join them.
+ * The pause (cooldown.h) comes before each cell's first run, or once
+ * before the first run of all.  Thermal snapshots around every batch
+ * flag a throttled cell.  fb_interrupted stops the schedule at once.
+ * Fill the policy by field name; a zero field is its default.
+ */
+#ifndef FLAGBENCH_SCHEDULE_H
+#define FLAGBENCH_SCHEDULE_H
+
+#include "pipeline/executor.h"
+
+enum schedule_order {
+	SCHEDULE_SHUFFLED,
+	SCHEDULE_LISTED,
+	SCHEDULE_BALANCED,
+	SCHEDULE_SEQUENTIAL,
+};
+
+enum schedule_pause {
+	SCHEDULE_PAUSE_NONE,
+	SCHEDULE_PAUSE_EACH_CELL, /* recorded as the cell's first cooldown record */
+	SCHEDULE_PAUSE_ONCE,      /* counted in tally.cooldown_s only */
+};
+
+enum schedule_on_failure {
+	SCHEDULE_DROP_CELL, /* a cell whose batch fails gets no more runs; the rest go on */
+	SCHEDULE_STOP_ALL,  /* the schedule ends there */
+};
+
+/* A slow cell may overrun its budget this many times to get the runs a
+ * 95 % rerun interval needs (13 runs of 0.65 s against a 2.5 s budget). */
+#define SCHEDULE_LEVEL_BUDGETS 4
+
+struct schedule_policy {
+	enum schedule_order order;
+	unsigned runs;           /* every cell gets this many at least */
+	unsigned warmup;         /* untimed runs before a cell's first timed run */
+	unsigned max_runs;       /* the most; 0: runs */
+	double precision;        /* percent; 0: runs only */
+	double cell_budget;      /* seconds a cell's runs may take while precision wants more */
+	unsigned runs_for_rerun; /* the fewest runs whose rerun interval can reach 95 % (stats.h) */
+	unsigned long long seed; /* of the shuffles */
+	enum schedule_pause pause;
+	const struct cooldown_policy *cool; /* the pause's; needed unless SCHEDULE_PAUSE_NONE */
+	enum schedule_on_failure on_failure;
+	const char *thermal_root;   /* snapshots around each batch read under it; NULL: none */
+	unsigned progress_every;    /* rounds between progress lines on stderr; 0: none */
+};
+
+/* How a cell's runs ended, for the done hook. */
+enum schedule_end {
+	SCHEDULE_NOT_ADMITTED, /* admit said no: never measured */
+	SCHEDULE_MEASURED,     /* content with its runs, or interrupted with `runs` of them */
+	SCHEDULE_FAILED,       /* a batch failed: the executor set the cell's status */
+	SCHEDULE_INTERRUPTED,  /* cut short of `runs` (Ctrl-C, or SCHEDULE_STOP_ALL), or before its first */
+};
+
+/* What the caller is told as the schedule goes; any may be NULL. */
+struct schedule_hooks {
+	void *ctx;
+	/* 0 when cell i is to be measured (the driver verifies it here):
+	 * before the rounds, or just before the cell with SCHEDULE_SEQUENTIAL;
+	 * NULL: every cell is */
+	int (*admit)(void *ctx, size_t i);
+	/* cell i is done; spent_s the seconds its runs took */
+	void (*done)(void *ctx, size_t i, enum schedule_end end, double spent_s);
+	/* after every round (not with SEQUENTIAL) */
+	void (*round_done)(void *ctx, unsigned round);
+};
+
+/* The caller's totals, added to as time goes (NULL: not kept): the
+ * batches' time less their pauses, the pauses, and the wall time of the
+ * cells' measuring with their pauses (for an eta). */
+struct schedule_tally {
+	double *measure_s, *cooldown_s, *wall_s;
+};
+
+enum schedule_status {
+	SCHEDULE_DONE,
+	SCHEDULE_STOPPED,          /* SCHEDULE_STOP_ALL and a batch failed */
+	SCHEDULE_WAS_INTERRUPTED,
+};
+
+struct schedule {
+	const struct schedule_policy *policy;
+	const struct executor *x;
+	/* hyperfine, workdir, timeout, cooldown between runs, consumer,
+	 * pipe size, quantile; runs, warmup and append are the schedule's */
+	const struct measure_opts *mo;
+	struct cell **cells;
+	size_t n;
+	struct schedule_hooks hooks;
+	struct schedule_tally tally;
+};
+
+enum schedule_status schedule_run(const struct schedule *s);
+
+/* Whether a cell with `taken` runs of this schedule, that took spent_s,
+ * wants another. */
+int schedule_wants_more(const struct schedule_policy *p, const struct cell *c, unsigned taken, double spent_s);
+/* What the precision target came to (c->measure.precision, the tables' §). */
+void schedule_precision_record(const struct schedule_policy *p, struct cell *c, double spent_s);
+
+#endif

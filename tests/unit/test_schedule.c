@@ -1,0 +1,210 @@
+/* test_schedule.c: the scheduler (pipeline/schedule.h) with a fake
+ * executor that logs which cell ran, with how many runs and warmups:
+ * each order's rounds, the stop rules, the pause, a failing cell. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/stats.h"
+#include "pipeline/schedule.h"
+
+#define NCELLS 3
+static struct cell cells[NCELLS];
+static struct cell *list[NCELLS];
+static int ran[256], ran_runs[256], ran_warmup[256], nran, pauses, failing = -1;
+
+static int fake_measure(struct cell *c, const struct measure_opts *o, double *cooldown_s, double *spent_s)
+{
+	int i = (int)(c - cells);
+	ran[nran] = i;
+	ran_runs[nran] = (int)o->runs;
+	ran_warmup[nran++] = (int)o->warmup;
+	*cooldown_s = 0;
+	*spent_s = 0.1 * o->runs;
+	if (i == failing) {
+		cell_set_status(c, CELL_CRASHED, "fake failure");
+		return -1;
+	}
+	double t[64];
+	for (unsigned k = 0; k < o->runs; k++)
+		t[k] = 1.0 + 0.001 * (double)k;
+	measure_store_times(c, o, t, o->runs);
+	return 0;
+}
+
+static int fake_pause(const struct cooldown_policy *p, const struct measure_opts *o, struct cooldown_record *rec)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->waited_s = 2;
+	pauses++;
+	return 1;
+}
+
+static const struct executor fake = { .name = "fake", .measure = fake_measure, .pause = fake_pause };
+static const struct measure_opts mo = { .quantile = 0.5 };
+
+static int setup(void **state)
+{
+	memset(cells, 0, sizeof(cells));
+	for (int i = 0; i < NCELLS; i++)
+		list[i] = &cells[i];
+	nran = pauses = 0;
+	failing = -1;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	for (int i = 0; i < NCELLS; i++) {
+		stats_free(&cells[i].measure.time);
+		free(cells[i].measure.cooldown);
+		free(cells[i].reason);
+	}
+	return 0;
+}
+
+static int ends[NCELLS];
+static void on_done(void *ctx, size_t i, enum schedule_end end, double spent_s)
+{
+	ends[i] = (int)end;
+}
+
+static enum schedule_status run(const struct schedule_policy *p, size_t n, double *cool)
+{
+	struct schedule s = { .policy = p, .x = &fake, .mo = &mo, .cells = list, .n = n,
+			      .hooks = { .done = on_done }, .tally = { .cooldown_s = cool } };
+	return schedule_run(&s);
+}
+
+/* explain's time_cells: every cell one run per round, in the list's order,
+ * the warmup in the first round only. */
+static void listed_rounds(void **state)
+{
+	struct schedule_policy p = { .order = SCHEDULE_LISTED, .runs = 4, .warmup = 2 };
+	assert_int_equal(run(&p, NCELLS, NULL), SCHEDULE_DONE);
+	assert_int_equal(nran, 4 * NCELLS);
+	for (int k = 0; k < nran; k++) {
+		assert_int_equal(ran[k], k % NCELLS);
+		assert_int_equal(ran_runs[k], 1);
+		assert_int_equal(ran_warmup[k], k < NCELLS ? 2 : 0);
+	}
+	for (int i = 0; i < NCELLS; i++) {
+		assert_int_equal(cells[i].measure.time.n, 4);
+		assert_int_equal(ends[i], SCHEDULE_MEASURED);
+	}
+}
+
+/* A second schedule adds its runs to the times a cell has (explain's check
+ * beside A and B again). */
+static void new_runs_join_earlier(void **state)
+{
+	struct schedule_policy p = { .order = SCHEDULE_LISTED, .runs = 3 };
+	run(&p, 2, NULL);
+	run(&p, NCELLS, NULL);
+	assert_int_equal(cells[0].measure.time.n, 6);
+	assert_int_equal(cells[2].measure.time.n, 3);
+}
+
+/* Shuffled rounds: every cell in every round, the orders the seed gives. */
+static void shuffled_rounds(void **state)
+{
+	struct schedule_policy p = { .order = SCHEDULE_SHUFFLED, .runs = 5, .seed = 42 };
+	run(&p, NCELLS, NULL);
+	assert_int_equal(nran, 5 * NCELLS);
+	unsigned long long seed = 42;
+	for (int r = 0; r < 5; r++) {
+		size_t order[NCELLS] = { 0, 1, 2 };
+		stats_shuffle(order, NCELLS, &seed);
+		for (int j = 0; j < NCELLS; j++)
+			assert_int_equal(ran[r * NCELLS + j], (int)order[j]);
+	}
+}
+
+/* compare --confirm: two cells, as many rounds A B as B A, one pause. */
+static void balanced_pairs(void **state)
+{
+	struct schedule_policy p = { .order = SCHEDULE_BALANCED, .runs = 10, .warmup = 1, .seed = 7,
+				     .pause = SCHEDULE_PAUSE_ONCE };
+	double cool = 0;
+	run(&p, 2, &cool);
+	assert_int_equal(nran, 20);
+	int b_first = 0;
+	for (int r = 0; r < 10; r++) {
+		assert_int_not_equal(ran[2 * r], ran[2 * r + 1]);
+		b_first += ran[2 * r] == 1;
+	}
+	assert_int_equal(b_first, 5);
+	assert_int_equal(pauses, 1);
+	assert_true(cool == 2);
+	assert_int_equal(cells[0].measure.ncooldown, 0);
+}
+
+/* Back to back: the pause, then one batch of --runs, per cell in turn. */
+static void sequential_batches(void **state)
+{
+	struct schedule_policy p = { .order = SCHEDULE_SEQUENTIAL, .runs = 5, .warmup = 1,
+				     .pause = SCHEDULE_PAUSE_EACH_CELL };
+	run(&p, NCELLS, NULL);
+	assert_int_equal(nran, NCELLS);
+	for (int k = 0; k < NCELLS; k++) {
+		assert_int_equal(ran[k], k);
+		assert_int_equal(ran_runs[k], 5);
+		assert_int_equal(cells[k].measure.ncooldown, 1);
+	}
+	assert_int_equal(pauses, NCELLS);
+}
+
+/* A failing cell gets no more runs; with SCHEDULE_STOP_ALL nothing does. */
+static void failing_cell(void **state)
+{
+	struct schedule_policy p = { .order = SCHEDULE_LISTED, .runs = 3 };
+	failing = 1;
+	assert_int_equal(run(&p, NCELLS, NULL), SCHEDULE_DONE);
+	assert_int_equal(nran, 1 + 2 * 3);
+	assert_int_equal(ends[1], SCHEDULE_FAILED);
+	assert_int_equal(ends[0], SCHEDULE_MEASURED);
+	teardown(state);
+	setup(state);
+	failing = 0;
+	p.on_failure = SCHEDULE_STOP_ALL;
+	assert_int_equal(run(&p, NCELLS, NULL), SCHEDULE_STOPPED);
+	assert_int_equal(nran, 1);
+	assert_int_equal(ends[1], SCHEDULE_INTERRUPTED);
+}
+
+/* The stop rules: --runs, then the runs for a 95 % interval within four
+ * budgets, then the precision target within one budget, never past max. */
+static void stop_rules(void **state)
+{
+	struct schedule_policy p = { .runs = 5, .max_runs = 30, .precision = 3, .cell_budget = 1, .runs_for_rerun = 13 };
+	struct cell *c = &cells[0];
+	assert_true(schedule_wants_more(&p, c, 4, 0));
+	assert_true(schedule_wants_more(&p, c, 12, 3.9));
+	assert_false(schedule_wants_more(&p, c, 12, 4.1));
+	assert_true(schedule_wants_more(&p, c, 13, 0.5)); /* no interval yet: not precise */
+	assert_false(schedule_wants_more(&p, c, 30, 0));
+	p.precision = 0;
+	assert_false(schedule_wants_more(&p, c, 5, 0));
+	schedule_precision_record(&p, c, 0.5);
+	assert_int_equal(c->measure.precision.status, PRECISION_OFF);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(listed_rounds, setup, teardown),
+		cmocka_unit_test_setup_teardown(new_runs_join_earlier, setup, teardown),
+		cmocka_unit_test_setup_teardown(shuffled_rounds, setup, teardown),
+		cmocka_unit_test_setup_teardown(balanced_pairs, setup, teardown),
+		cmocka_unit_test_setup_teardown(sequential_batches, setup, teardown),
+		cmocka_unit_test_setup_teardown(failing_cell, setup, teardown),
+		cmocka_unit_test_setup_teardown(stop_rules, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
