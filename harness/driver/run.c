@@ -151,7 +151,7 @@ static void run_plan(struct run *r)
 	double t = now_monotonic();
 	r->have_topo = topology_load("/", &r->topo) == 0;
 	struct plan_input in = { .suite = &r->suite, .profile = &r->prof, .families = r->fams,
-				 .nfamilies = (size_t)r->nfam, .only = r->o.only,
+				 .nfamilies = (size_t)r->nfam, .only = r->o.only, .layouts = r->o.layouts,
 				 .topology = r->have_topo ? &r->topo : NULL };
 	in.probe_march = r->x->probe_march;
 	plan_build(&in, &r->plan);

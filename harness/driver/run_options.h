@@ -17,7 +17,7 @@
 struct run_opts {
 	char *cpu, *suite, *out, *only, *resume, *cache, *consumer, *order, *statistic;
 	char *binaries_from; /* rerun.h */
-	unsigned jobs, runs, warmup, max_runs;
+	unsigned jobs, runs, warmup, max_runs, layouts;
 	double precision, cell_budget;
 	double cooldown, timeout, build_timeout, verify_timeout;
 	uint64_t pipe_size;
