@@ -70,7 +70,7 @@ $(BUILD)/san/%.o: %.c
 # glibc's start-up (static or dynamic) asks the CPU its features with some
 # thirty cpuid instructions, each a VM exit on a virtual machine, about
 # 0.3 ms per run; musl's start-up makes a handful of system calls.
-METER_SRCS := harness/meter_main.c harness/system/meter.c harness/core/runcmd.c harness/core/options.c harness/core/util.c
+METER_SRCS := harness/meter_main.c harness/cmd/meter.c harness/system/meter.c harness/core/runcmd.c harness/core/options.c harness/core/util.c
 METER_CC ?= $(shell command -v musl-gcc 2>/dev/null || echo $(CC))
 $(BUILD)/meter/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -3,54 +3,63 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "results/baseline.h"
-#include "checks/check.h"
 #include "analysis/compare.h"
-#include "system/cooldown.h"
-#include "system/doctor.h"
 #include "analysis/explain.h"
-#include "system/meter.h"
-#include "core/options.h"
-#include "report/model.h"
+#include "cmd/check.h"
+#include "cmd/cooldown.h"
+#include "cmd/doctor.h"
+#include "cmd/list.h"
+#include "cmd/meter.h"
 #include "cmd/newfamily.h"
 #include "cmd/rerun.h"
-#include "cmd/list.h"
 #include "cmd/run.h"
+#include "cmd/topology.h"
 #include "cmd/try.h"
-#include "system/topology.h"
+#include "core/options.h"
 #include "core/util.h"
+#include "report/model.h"
+#include "results/baseline.h"
 
+/* A command with a descriptor (core/options.h) is listed from it; the
+ * others by their help here until they have one. */
 struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *help;
+	const struct command_def *def;
 };
 
 static const struct command commands[] = {
 	{ "run", cmd_run, "compile, verify and time a suite on a cpu profile" },
-	{ "list", cmd_list, "list cpus|suites|variants|compilers" },
-	{ "check", cmd_check, "FAMILY N [ARGS]: prove a stream on stdin right" },
-	{ "meter", cmd_meter, "[options] -- PROGRAM ARGS: the pipe consumer hyperfine times" },
-	{ "cooldown", cmd_cooldown, "[options]: pause against thermal throttling" },
-	{ "topology", cmd_topology, "cpus, caches and producer/consumer placement classes" },
-	{ "doctor", cmd_doctor, "system checks: governor, turbo, smt, load, sensors, tools" },
-	{ "try", cmd_try, "FILE.c [--args ...] [--expect-...]: one C file across compilers and flags" },
-	{ "new", cmd_new, "family NAME [DIR]: write a family skeleton that runs as it is" },
+	{ "list", cmd_list, NULL, &cmd_list_def },
+	{ "check", cmd_check, NULL, &cmd_check_def },
+	{ "meter", cmd_meter, NULL, &cmd_meter_def },
+	{ "cooldown", cmd_cooldown, NULL, &cmd_cooldown_def },
+	{ "topology", cmd_topology, NULL, &cmd_topology_def },
+	{ "doctor", cmd_doctor, NULL, &cmd_doctor_def },
+	{ "try", cmd_try, NULL, &cmd_try_def },
+	{ "new", cmd_new, NULL, &cmd_new_def },
 	{ "tables", cmd_tables, "RUN_DIR... [--format term|md|csv|json|tsv]: the tables of runs" },
 	{ "report", cmd_tables, "RUN_DIR: the tables of a run in the terminal (tables)" },
 	{ "merge", cmd_tables, "RUN_DIR...: runs side by side in Markdown (tables --format md)" },
 	{ "compare", cmd_compare, "BASE NEW: is NEW slower? per cell ratio, interval and verdict" },
-	{ "rerun", cmd_rerun, "RUN_DIR: measure a run again with the binaries it kept" },
+	{ "rerun", cmd_rerun, NULL, &cmd_rerun_def },
 	{ "baseline", cmd_baseline, "save RUN: store a run as the baseline of its cpu profile" },
 	{ "explain", cmd_explain, "RUN_DIR CELL_A CELL_B: which flags make B faster than A" },
-	{ NULL, NULL, NULL },
+	{ NULL, NULL, NULL, NULL },
 };
 
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: flagbench COMMAND [ARGS]\n\ncommands:\n");
-	for (const struct command *c = commands; c->name; c++)
-		fprintf(out, "  %-10s %s\n", c->name, c->help);
+	for (const struct command *c = commands; c->name; c++) {
+		if (!c->def)
+			fprintf(out, "  %-10s %s\n", c->name, c->help);
+		else if (c->def->synopsis)
+			fprintf(out, "  %-10s %s: %s\n", c->name, c->def->synopsis, c->def->summary);
+		else
+			fprintf(out, "  %-10s %s\n", c->name, c->def->summary);
+	}
 	fprintf(out, "\n`flagbench COMMAND --help` for a command's options.\n");
 }
 

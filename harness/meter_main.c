@@ -1,5 +1,5 @@
-/* meter_main.c: build/flagbench-meter, the meter alone (see meter.h). */
-#include "system/meter.h"
+/* meter_main.c: build/flagbench-meter, the meter alone (see system/meter.h). */
+#include "cmd/meter.h"
 
 int main(int argc, char **argv)
 {

@@ -1,4 +1,4 @@
-/* check.c: the checker table and `flagbench check` */
+/* check.c: the checker table */
 #define _GNU_SOURCE
 #include "checks/check.h"
 
@@ -88,26 +88,22 @@ void check_quote(const char *data, unsigned long n, char *out, unsigned long out
 	out[o] = '\0';
 }
 
-int cmd_check(int argc, char **argv)
+void checker_names(FILE *out)
 {
-	/* --help is a question (stdout, 0); too few arguments is bad usage */
-	int help = argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
-	if (argc < 3 || help) {
-		FILE *out = help ? stdout : stderr;
-		fprintf(out, "usage: flagbench check FAMILY N [ARGS...]   (reads the stream on stdin)\nfamilies:");
-		for (size_t i = 0; i < sizeof(checkers) / sizeof(checkers[0]); i++)
-			fprintf(out, " %s", checkers[i]->family);
-		fprintf(out, "\n");
-		return help ? 0 : EXIT_USAGE;
-	}
-	const struct checker *c = checker_find(argv[1]);
+	for (size_t i = 0; i < sizeof(checkers) / sizeof(checkers[0]); i++)
+		fprintf(out, " %s", checkers[i]->family);
+}
+
+int check_stdin(const char *family, const char *size, int argc, char **argv)
+{
+	const struct checker *c = checker_find(family);
 	if (!c) {
-		error("no checker for family '%s'", argv[1]);
+		error("no checker for family '%s'", family);
 		return EXIT_USAGE;
 	}
-	struct check_args a = { 0, argc - 3, argv + 3 };
-	if (parse_u64(argv[2], &a.n) < 0) {
-		error("bad size '%s': expected a non-negative integer", argv[2]);
+	struct check_args a = { 0, argc, argv };
+	if (parse_u64(size, &a.n) < 0) {
+		error("bad size '%s': expected a non-negative integer", size);
 		return EXIT_USAGE;
 	}
 	struct check_report rep;
@@ -115,7 +111,7 @@ int cmd_check(int argc, char **argv)
 	enum check_status st = c->check(&a, 0, &rep);
 	switch (st) {
 	case CHECK_OK:
-		fprintf(stderr, "flagbench: ok: %s %s: %llu bytes\n", argv[1], argv[2], (unsigned long long)rep.bytes);
+		fprintf(stderr, "flagbench: ok: %s %s: %llu bytes\n", family, size, (unsigned long long)rep.bytes);
 		return 0;
 	case CHECK_MISMATCH:
 		error("%s", rep.message);

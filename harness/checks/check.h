@@ -7,7 +7,7 @@
  * expected and what was received, in report->message.  Checkers are
  * streaming (constant memory) and about as fast as the fastest variant.
  *
- * `flagbench check FAMILY N [ARGS...]` runs one on stdin; the verify stage
+ * `flagbench check FAMILY N [ARGS...]` (cmd/check.h) runs one on stdin; the verify stage
  * runs one in-process on a pipe from the variant.
  *
  * To add a family: write check_<family>.c defining a `const struct checker
@@ -17,6 +17,7 @@
 #define FLAGBENCH_CHECK_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 enum check_status {
 	CHECK_OK = 0,
@@ -57,8 +58,13 @@ CHECKERS
 #undef CHECKER
 
 const struct checker *checker_find(const char *family);
-/* `flagbench check FAMILY N [ARGS...]`: exit 0 ok, 1 mismatch, 2 usage. */
-int cmd_check(int argc, char **argv);
+/* " yes fizzbuzz ...": the families with a checker, each after a space. */
+void checker_names(FILE *out);
+/* `flagbench check`: FAMILY's checker on stdin for the work size SIZE
+ * (text) and the extra words argv; says the verdict and returns the exit
+ * code: 0 ok, 1 mismatch or a read error, 2 an unknown family or bad
+ * arguments. */
+int check_stdin(const char *family, const char *size, int argc, char **argv);
 
 /* Helpers for checkers: read with EINTR handling; describe a byte. */
 long check_read(int fd, void *buf, unsigned long n);

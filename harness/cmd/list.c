@@ -9,13 +9,20 @@
 #include "core/util.h"
 #include "pipeline/plan.h"
 
+const struct command_def cmd_list_def = {
+	"list", "cpus|suites|variants|compilers", "what is available",
+	options_global, 1, 1, OPTIONS_ANYWHERE, NULL,
+};
+
 int cmd_list(int argc, char **argv)
 {
-	const char *what = argc > 1 ? argv[1] : "";
-	if (!strcmp(what, "--help") || !strcmp(what, "-h")) {
-		printf("usage: flagbench list cpus|suites|variants|compilers\n");
-		return 0;
-	}
+	static const char *const whats[] = { "cpus", "suites", "variants", "compilers", NULL };
+	struct global_opts go = { 0 };
+	char *pos[1];
+	enum parse_status st = command_parse(&cmd_list_def, &go, NULL, argc, argv, pos, NULL);
+	if (st != PARSE_OK)
+		return parse_exit(st);
+	const char *what = pos[0];
 	if (!strcmp(what, "cpus") || !strcmp(what, "suites")) {
 		struct strvec names = STRVEC_INIT;
 		list_config_names(what, &names);
@@ -62,6 +69,8 @@ int cmd_list(int argc, char **argv)
 		sv_clear(&warn);
 		return 0;
 	}
-	error("usage: flagbench list cpus|suites|variants|compilers");
-	return EXIT_USAGE;
+	const char *near = closest_word(whats, what);
+	if (near)
+		return command_usage_error(&cmd_list_def, "cannot list '%s'; did you mean '%s'?", what, near);
+	return command_usage_error(&cmd_list_def, "cannot list '%s'", what);
 }

@@ -2,6 +2,10 @@
 #ifndef FLAGBENCH_LIST_H
 #define FLAGBENCH_LIST_H
 
+#include "core/options.h"
+
+extern const struct command_def cmd_list_def;
+
 int cmd_list(int argc, char **argv);
 
 #endif

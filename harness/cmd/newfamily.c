@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "cmd/newfamily.h"
+#include "core/options.h"
 #include "core/util.h"
 
 #define SMALL_N 1000ULL
@@ -56,19 +57,27 @@ static int valid_name(const char *s)
 	return 1;
 }
 
+const struct command_def cmd_new_def = {
+	"new", "family NAME [DIR]", "write a family skeleton that runs as it is (DIR, default ./NAME: family.json, simple.c, a sha256 check)",
+	options_global, 2, 3, OPTIONS_ANYWHERE, NULL,
+};
+
 int cmd_new(int argc, char **argv)
 {
-	if (argc < 3 || argc > 4 || strcmp(argv[1], "family")) {
-		fprintf(stderr, "usage: flagbench new family NAME [DIR]\n"
-				"  writes DIR (default ./NAME): family.json, simple.c and a sha256 check\n");
-		return EXIT_USAGE;
-	}
-	const char *name = argv[2];
+	struct global_opts g = { 0 };
+	char *pos[3];
+	int np = 0;
+	enum parse_status ps = command_parse(&cmd_new_def, &g, NULL, argc, argv, pos, &np);
+	if (ps != PARSE_OK)
+		return parse_exit(ps);
+	if (strcmp(pos[0], "family"))
+		return command_usage_error(&cmd_new_def, "new writes a family, not '%s'", pos[0]);
+	const char *name = pos[1];
 	if (!valid_name(name)) {
 		error("'%s' is not a family name (lowercase letters, digits, _ and -)", name);
 		return EXIT_USAGE;
 	}
-	const char *dir = argc == 4 ? argv[3] : name;
+	const char *dir = np == 3 ? pos[2] : name;
 	struct stat st;
 	if (stat(dir, &st) == 0) {
 		error("%s already exists: give a new folder", dir);

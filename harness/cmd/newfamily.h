@@ -3,6 +3,10 @@
 #ifndef FLAGBENCH_NEWFAMILY_H
 #define FLAGBENCH_NEWFAMILY_H
 
+#include "core/options.h"
+
+extern const struct command_def cmd_new_def;
+
 int cmd_new(int argc, char **argv);
 
 #endif

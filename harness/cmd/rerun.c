@@ -21,7 +21,7 @@
 struct rerun_opts {
 	char *only, *out;
 	unsigned runs;
-	int help;
+	struct global_opts g;
 };
 
 #define RR(f) offsetof(struct rerun_opts, f)
@@ -29,8 +29,13 @@ static const struct option_def rerun_options[] = {
 	{ "only", 0, OPT_STRING, RR(only), "GLOB", 0, 0, "replay only the cells whose id matches GLOB" },
 	{ "out", 'o', OPT_STRING, RR(out), "DIR", 0, 0, "run folder of the replay (default results/<new id>)" },
 	{ "runs", 'r', OPT_UINT, RR(runs), "N", 1, 10000, "timed runs per cell (default: those of the run)" },
-	{ "help", 'h', OPT_FLAG, RR(help), NULL, 0, 0, "show this help" },
+	OPTION_GROUP(options_global, struct rerun_opts, g),
 	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
+};
+
+const struct command_def cmd_rerun_def = {
+	"rerun", "RUN_DIR", "measure a run again with the binaries it kept (RUN_DIR/bin)",
+	rerun_options, 1, 1, OPTIONS_ANYWHERE, NULL,
 };
 
 /* run options whose value is replaced by the replay's own (--only only
@@ -62,18 +67,11 @@ int cmd_rerun(int argc, char **argv)
 	struct rerun_opts o;
 	memset(&o, 0, sizeof(o));
 	char *pos[1];
-	int npos = options_parse(rerun_options, &o, NULL, argc - 1, argv + 1, pos, 1);
-	if (npos < 0)
-		return EXIT_USAGE;
-	if (o.help) {
-		printf("usage: flagbench rerun RUN_DIR [options]\n\n"
-		       "measures a run again on this machine with the binaries it kept (RUN_DIR/bin)\n\n");
-		options_help(rerun_options, stdout);
-		return 0;
-	}
-	if (npos != 1) {
-		error("usage: flagbench rerun RUN_DIR [--only GLOB] [--out DIR] [--runs N]");
-		return EXIT_USAGE;
+	enum parse_status st = command_parse(&cmd_rerun_def, &o, NULL, argc, argv, pos, NULL);
+	if (st != PARSE_OK) {
+		free(o.only);
+		free(o.out);
+		return parse_exit(st);
 	}
 	char *old_dir = NULL;
 	json_t *old = results_load(pos[0], &old_dir);

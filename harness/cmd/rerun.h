@@ -7,6 +7,10 @@
 #ifndef FLAGBENCH_RERUN_H
 #define FLAGBENCH_RERUN_H
 
+#include "core/options.h"
+
+extern const struct command_def cmd_rerun_def;
+
 int cmd_rerun(int argc, char **argv);
 
 #endif

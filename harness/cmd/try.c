@@ -19,9 +19,10 @@
 #include "core/util.h"
 
 struct try_opts {
-	char *args, *expect_sha256, *expect_output, *suite, *cpu, *out, *cache;
-	unsigned runs, warmup;
-	int same_output, no_render, no_counters, help;
+	char *args, *expect_sha256, *expect_output;
+	int same_output;
+	struct run_like_opts run; /* handed to flagbench run where given */
+	struct global_opts g;
 };
 
 #define TO(f) offsetof(struct try_opts, f)
@@ -30,16 +31,14 @@ static const struct option_def try_options[] = {
 	{ "expect-sha256", 0, OPT_STRING, TO(expect_sha256), "HEX", 0, 0, "the output's SHA-256 must be HEX" },
 	{ "expect-output", 0, OPT_STRING, TO(expect_output), "FILE", 0, 0, "the output must equal FILE" },
 	{ "same-output", 0, OPT_FLAG, TO(same_output), NULL, 0, 0, "every build's output must equal the first configuration's" },
-	{ "suite", 0, OPT_STRING, TO(suite), "SUITE", 0, 0, "whose compilers, opt and march (default quick)" },
-	{ "cpu", 0, OPT_STRING, TO(cpu), "PROFILE", 0, 0, "cpu profile (default host)" },
-	{ "runs", 'r', OPT_UINT, TO(runs), "N", 1, 10000, "timed runs per configuration (default: the suite's)" },
-	{ "warmup", 'w', OPT_UINT, TO(warmup), "N", 0, 1000, "untimed runs first (default: the suite's)" },
-	{ "out", 'o', OPT_STRING, TO(out), "DIR", 0, 0, "run folder (default results/<id>)" },
-	{ "cache", 0, OPT_STRING, TO(cache), "DIR", 0, 0, "build cache (default build/cache)" },
-	{ "no-render", 0, OPT_FLAG, TO(no_render), NULL, 0, 0, "no plots or pages at the end" },
-	{ "no-counters", 0, OPT_FLAG, TO(no_counters), NULL, 0, 0, "do not count instructions" },
-	{ "help", 'h', OPT_FLAG, TO(help), NULL, 0, 0, "show this help" },
+	OPTION_GROUP(options_run_like, struct try_opts, run),
+	OPTION_GROUP(options_global, struct try_opts, g),
 	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
+};
+
+const struct command_def cmd_try_def = {
+	"try", "FILE.c", "one C file across compilers and flags, no family.json",
+	try_options, 1, 1, OPTIONS_ANYWHERE, NULL,
 };
 
 static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
@@ -96,7 +95,7 @@ static json_t *try_family(const struct try_opts *o, const char *name, char *why,
 static json_t *try_suite(const struct try_opts *o, const char *dir)
 {
 	struct suite s;
-	if (load_suite(o->suite ? o->suite : "quick", &s) < 0)
+	if (load_suite(o->run.suite, &s) < 0)
 		return NULL;
 	json_t *j = json_pack("{s:s, s:[s], s:O, s:O, s:[s]}", "name", "try", "variants", "try/*", "compilers",
 			      json_object_get(s.json, "compilers"), "opt", json_object_get(s.json, "opt"),
@@ -119,13 +118,11 @@ static int write_json(const char *path, json_t *j)
 
 /* The one C file and the check options: 0, or EXIT_USAGE with the error
  * said. */
-static int check_try_args(const struct try_opts *o, int np, char **pos)
+static int check_try_args(const struct try_opts *o, char **pos)
 {
-	size_t l = np == 1 ? strlen(pos[0]) : 0;
-	if (np != 1 || l < 3 || strcmp(pos[0] + l - 2, ".c")) {
-		error("try needs one C file (flagbench try FILE.c [options]; --help for them)");
-		return EXIT_USAGE;
-	}
+	size_t l = strlen(pos[0]);
+	if (l < 3 || strcmp(pos[0] + l - 2, ".c"))
+		return command_usage_error(&cmd_try_def, "try needs one C file, not '%s'", pos[0]);
 	if ((o->expect_sha256 != NULL) + (o->expect_output != NULL) + o->same_output > 1) {
 		error("--expect-sha256, --expect-output and --same-output exclude each other");
 		return EXIT_USAGE;
@@ -138,27 +135,33 @@ static int check_try_args(const struct try_opts *o, int np, char **pos)
 	return 0;
 }
 
-/* `flagbench run` on the written suite, with the options try passes on. */
-static int run_try_suite(const struct try_opts *o, const char *sjson)
+/* `flagbench run` on the written suite, with the run options given to try
+ * (run's own defaults for the rest). */
+static int run_try_suite(const struct try_opts *o, const unsigned char *given, const char *sjson)
 {
+	const struct run_like_opts *r = &o->run;
 	struct strvec rargv = STRVEC_INIT;
 	sv_push(&rargv, "run");
 	sv_push(&rargv, "--suite");
 	sv_push(&rargv, sjson);
-	const char *names[] = { "--cpu", "--out", "--cache" };
-	char *vals[] = { o->cpu, o->out, o->cache };
+	const char *names[] = { "cpu", "out", "cache" };
+	char *vals[] = { r->cpu, r->out, r->cache };
 	for (int i = 0; i < 3; i++)
-		if (vals[i]) {
-			sv_push(&rargv, names[i]);
+		if (option_given(try_options, given, names[i])) {
+			sv_pushf(&rargv, "--%s", names[i]);
 			sv_push(&rargv, vals[i]);
 		}
-	if (o->runs)
-		sv_pushf(&rargv, "--runs=%u", o->runs);
-	if (o->warmup || (o->runs && !o->warmup))
-		sv_pushf(&rargv, "--warmup=%u", o->warmup);
-	if (o->no_render)
+	if (r->runs)
+		sv_pushf(&rargv, "--runs=%u", r->runs);
+	if (r->warmup || (r->runs && !r->warmup))
+		sv_pushf(&rargv, "--warmup=%u", r->warmup);
+	if (option_given(try_options, given, "timeout"))
+		sv_pushf(&rargv, "--timeout=%.17g", r->timeout);
+	if (option_given(try_options, given, "build-timeout"))
+		sv_pushf(&rargv, "--build-timeout=%.17g", r->build_timeout);
+	if (r->no_render)
 		sv_push(&rargv, "--no-render");
-	if (o->no_counters)
+	if (r->no_counters)
 		sv_push(&rargv, "--no-counters");
 	int rc = cmd_run((int)rargv.n, rargv.v);
 	sv_clear(&rargv);
@@ -167,7 +170,7 @@ static int run_try_suite(const struct try_opts *o, const char *sjson)
 
 /* Writes the family (the file and its family.json) and the suite into the
  * temporary folder tmp, and runs it. */
-static int try_in(const struct try_opts *o, const char *tmp, const char *file, const char *src, size_t len)
+static int try_in(const struct try_opts *o, const unsigned char *given, const char *tmp, const char *file, const char *src, size_t len)
 {
 	char *name = variant_name(file);
 	char *fdir = xasprintf("%s/try", tmp), *cfile = xasprintf("%s/%s.c", fdir, name);
@@ -182,7 +185,7 @@ static int try_in(const struct try_opts *o, const char *tmp, const char *file, c
 		  write_json(sjson, suite) < 0))
 		error("cannot write into %s: %s", tmp, strerror(errno));
 	else if (fam && suite)
-		rc = run_try_suite(o, sjson);
+		rc = run_try_suite(o, given, sjson);
 	json_decref(fam);
 	json_decref(suite);
 	free(name);
@@ -198,28 +201,20 @@ static void free_try_opts(struct try_opts *o)
 	free(o->args);
 	free(o->expect_sha256);
 	free(o->expect_output);
-	free(o->suite);
-	free(o->cpu);
-	free(o->out);
-	free(o->cache);
+	run_like_opts_free(&o->run);
 }
 
 int cmd_try(int argc, char **argv)
 {
 	struct try_opts o;
 	memset(&o, 0, sizeof(o));
-	char *pos[2];
-	int np = options_parse(try_options, &o, NULL, argc - 1, argv + 1, pos, 2);
-	if (np < 0)
-		return EXIT_USAGE;
-	if (o.help) {
-		printf("usage: flagbench try FILE.c [--args \"...\"] [--expect-sha256 H | --expect-output FILE | "
-		       "--same-output] [options]\n\n");
-		options_help(try_options, stdout);
-		return 0;
+	unsigned char given[OPTIONS_MAX] = { 0 };
+	char *pos[1];
+	enum parse_status st = command_parse(&cmd_try_def, &o, given, argc, argv, pos, NULL);
+	if (st != PARSE_OK || check_try_args(&o, pos)) {
+		free_try_opts(&o);
+		return st != PARSE_OK ? parse_exit(st) : EXIT_USAGE;
 	}
-	if (check_try_args(&o, np, pos))
-		return EXIT_USAGE;
 	size_t len;
 	char *src = read_file(pos[0], &len);
 	if (!src) {
@@ -232,7 +227,7 @@ int cmd_try(int argc, char **argv)
 		error("cannot create a temporary folder: %s", strerror(errno));
 		return EXIT_USAGE;
 	}
-	int rc = try_in(&o, tmpl, pos[0], src, len);
+	int rc = try_in(&o, given, tmpl, pos[0], src, len);
 	nftw(tmpl, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 	free(src);
 	free_try_opts(&o);

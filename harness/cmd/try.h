@@ -3,6 +3,10 @@
 #ifndef FLAGBENCH_TRY_H
 #define FLAGBENCH_TRY_H
 
+#include "core/options.h"
+
+extern const struct command_def cmd_try_def;
+
 int cmd_try(int argc, char **argv);
 
 #endif

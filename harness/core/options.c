@@ -4,23 +4,65 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/util.h"
 
+/* One option of a table with its groups opened: where its field is, from
+ * the start of the command's struct. */
+struct option_ref {
+	const struct option_def *def;
+	size_t offset;
+};
+
+static size_t flatten(const struct option_def *t, size_t base, struct option_ref *out, size_t n)
+{
+	for (; t->name && n < OPTIONS_MAX; t++) {
+		if (t->type == OPT_GROUP) {
+			n = flatten(t->group, base + t->offset, out, n);
+		} else {
+			out[n].def = t;
+			out[n].offset = base + t->offset;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* The index of `name` among refs, or -1. */
+static int ref_find(const struct option_ref *refs, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(refs[i].def->name, name))
+			return (int)i;
+	return -1;
+}
+
 const struct option_def *option_find(const struct option_def *table, const char *name)
 {
-	for (; table->name; table++)
-		if (!strcmp(table->name, name))
-			return table;
-	return NULL;
+	struct option_ref refs[OPTIONS_MAX];
+	size_t n = flatten(table, 0, refs, 0);
+	int i = ref_find(refs, n, name);
+	return i < 0 ? NULL : refs[i].def;
 }
 
 int option_index(const struct option_def *table, const struct option_def *def)
 {
-	return (int)(def - table);
+	struct option_ref refs[OPTIONS_MAX];
+	size_t n = flatten(table, 0, refs, 0);
+	for (size_t i = 0; i < n; i++)
+		if (refs[i].def == def)
+			return (int)i;
+	return -1;
+}
+
+int option_given(const struct option_def *table, const unsigned char *given, const char *name)
+{
+	int i = option_index(table, option_find(table, name));
+	return i >= 0 && given[i];
 }
 
 static void range_text(const struct option_def *d, char *buf, size_t n)
@@ -31,9 +73,9 @@ static void range_text(const struct option_def *d, char *buf, size_t n)
 		snprintf(buf, n, "a number from %g to %g", d->min, d->max);
 }
 
-int option_set_value(const struct option_def *d, void *dst, const char *value, char *err, size_t errn)
+/* Sets the field of d at `field` from text. */
+static int set_field(const struct option_def *d, char *field, const char *value, char *err, size_t errn)
 {
-	char *field = (char *)dst + d->offset;
 	char range[96];
 	switch (d->type) {
 	case OPT_STRING:
@@ -80,8 +122,46 @@ int option_set_value(const struct option_def *d, void *dst, const char *value, c
 		*(uint64_t *)field = v;
 		return 0;
 	}
+	case OPT_GROUP:
+		break;
 	}
+	snprintf(err, errn, "'%s' is a group of options, not one", d->name);
 	return -1;
+}
+
+int option_set_value(const struct option_def *d, void *dst, const char *value, char *err, size_t errn)
+{
+	return set_field(d, (char *)dst + d->offset, value, err, errn);
+}
+
+int option_set(const struct option_def *table, void *dst, const char *name, const char *value, char *err,
+	       size_t errn)
+{
+	struct option_ref refs[OPTIONS_MAX];
+	size_t n = flatten(table, 0, refs, 0);
+	int i = ref_find(refs, n, name);
+	if (i < 0) {
+		snprintf(err, errn, "unknown option '%s'", name);
+		return -1;
+	}
+	return set_field(refs[i].def, (char *)dst + refs[i].offset, value, err, errn);
+}
+
+static int set_defaults(const struct option_ref *refs, size_t n, void *dst)
+{
+	char err[512];
+	for (size_t i = 0; i < n; i++)
+		if (refs[i].def->def && set_field(refs[i].def, (char *)dst + refs[i].offset, refs[i].def->def, err,
+						  sizeof(err)) < 0)
+			return error("the default of --%s: %s", refs[i].def->name, err);
+	return 0;
+}
+
+int options_defaults(const struct option_def *table, void *dst)
+{
+	struct option_ref refs[OPTIONS_MAX];
+	size_t n = flatten(table, 0, refs, 0);
+	return set_defaults(refs, n, dst);
 }
 
 static size_t edit_distance(const char *a, const char *b)
@@ -123,27 +203,39 @@ const char *closest_word(const char *const *words, const char *name)
 	return NULL;
 }
 
-const char *option_closest(const struct option_def *table, const char *name)
+static const char *ref_closest(const struct option_ref *refs, size_t n, const char *name)
 {
-	const char *words[128];
-	size_t n = 0;
-	for (; table->name && n < 127; table++)
-		words[n++] = table->name;
+	const char *words[OPTIONS_MAX + 1];
+	for (size_t i = 0; i < n; i++)
+		words[i] = refs[i].def->name;
 	words[n] = NULL;
 	return closest_word(words, name);
 }
 
-int options_parse(const struct option_def *table, void *dst, unsigned char *given, int argc, char **argv,
-		  char **pos, int max_pos)
+const char *option_closest(const struct option_def *table, const char *name)
+{
+	struct option_ref refs[OPTIONS_MAX];
+	size_t n = flatten(table, 0, refs, 0);
+	return ref_closest(refs, n, name);
+}
+
+/* The options_parse of a flattened table; OPTIONS_FIRST ends the options
+ * at the first positional. */
+static int parse_refs(const struct option_ref *refs, size_t nrefs, void *dst, unsigned char *given, int argc,
+		      char **argv, char **pos, int max_pos, enum option_order order)
 {
 	int npos = 0;
 	char err[512];
+	if (set_defaults(refs, nrefs, dst) < 0)
+		return -1;
 	for (int i = 0; i < argc; i++) {
 		const char *arg = argv[i];
-		const struct option_def *d = NULL;
+		int k = -1;
 		const char *value = NULL;
-		if (!strcmp(arg, "--")) {
-			for (i++; i < argc; i++) {
+		int is_option = arg[0] == '-' && arg[1] && !(arg[1] == '-' && !arg[2]);
+		if (!strcmp(arg, "--") || (!is_option && order == OPTIONS_FIRST)) {
+			/* the rest is positional */
+			for (i += !strcmp(arg, "--"); i < argc; i++) {
 				if (!pos || npos >= max_pos)
 					return error("unexpected argument '%s'", argv[i]);
 				pos[npos++] = argv[i];
@@ -155,9 +247,9 @@ int options_parse(const struct option_def *table, void *dst, unsigned char *give
 			const char *eq = strchr(arg + 2, '=');
 			size_t len = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
 			snprintf(name, sizeof(name), "%.*s", (int)len, arg + 2);
-			d = option_find(table, name);
-			if (!d) {
-				const char *near = option_closest(table, name);
+			k = ref_find(refs, nrefs, name);
+			if (k < 0) {
+				const char *near = ref_closest(refs, nrefs, name);
 				if (near)
 					return error("unknown option '--%s'; did you mean '--%s'?", name, near);
 				return error("unknown option '--%s' (see --help)", name);
@@ -165,10 +257,10 @@ int options_parse(const struct option_def *table, void *dst, unsigned char *give
 			if (eq)
 				value = eq + 1;
 		} else if (arg[0] == '-' && arg[1] && arg[1] != '-' && !arg[2]) {
-			for (const struct option_def *t = table; t->name; t++)
-				if (t->short_name == arg[1])
-					d = t;
-			if (!d)
+			for (size_t j = 0; j < nrefs; j++)
+				if (refs[j].def->short_name == arg[1])
+					k = (int)j;
+			if (k < 0)
 				return error("unknown option '%s' (see --help)", arg);
 		} else {
 			if (!pos || npos >= max_pos)
@@ -176,6 +268,7 @@ int options_parse(const struct option_def *table, void *dst, unsigned char *give
 			pos[npos++] = argv[i];
 			continue;
 		}
+		const struct option_def *d = refs[k].def;
 		if (d->type == OPT_FLAG) {
 			if (value)
 				return error("option '--%s' takes no value", d->name);
@@ -185,27 +278,148 @@ int options_parse(const struct option_def *table, void *dst, unsigned char *give
 				return error("option '--%s' needs a value (%s)", d->name, d->metavar ? d->metavar : "VALUE");
 			value = argv[++i];
 		}
-		if (option_set_value(d, dst, value, err, sizeof(err)) < 0)
+		if (set_field(d, (char *)dst + refs[k].offset, value, err, sizeof(err)) < 0)
 			return error("%s", err);
 		if (given)
-			given[option_index(table, d)] = 1;
+			given[k] = 1;
 	}
 	return npos;
 }
 
+int options_parse(const struct option_def *table, void *dst, unsigned char *given, int argc, char **argv,
+		  char **pos, int max_pos)
+{
+	struct option_ref refs[OPTIONS_MAX];
+	size_t n = flatten(table, 0, refs, 0);
+	return parse_refs(refs, n, dst, given, argc, argv, pos, max_pos, OPTIONS_ANYWHERE);
+}
+
 void options_help(const struct option_def *table, FILE *out)
 {
-	for (; table->name; table++) {
+	struct option_ref refs[OPTIONS_MAX];
+	size_t n = flatten(table, 0, refs, 0);
+	for (size_t i = 0; i < n; i++) {
+		const struct option_def *d = refs[i].def;
 		char left[96];
-		if (table->short_name)
-			snprintf(left, sizeof(left), "-%c, --%s%s%s", table->short_name, table->name,
-				 table->metavar ? " " : "", table->metavar ? table->metavar : "");
+		if (d->short_name)
+			snprintf(left, sizeof(left), "-%c, --%s%s%s", d->short_name, d->name, d->metavar ? " " : "",
+				 d->metavar ? d->metavar : "");
 		else
-			snprintf(left, sizeof(left), "    --%s%s%s", table->name, table->metavar ? " " : "",
-				 table->metavar ? table->metavar : "");
-		fprintf(out, "  %-30s %s", left, table->help);
-		if (table->type == OPT_UINT || table->type == OPT_DOUBLE)
-			fprintf(out, " [%g..%g]", table->min, table->max);
+			snprintf(left, sizeof(left), "    --%s%s%s", d->name, d->metavar ? " " : "",
+				 d->metavar ? d->metavar : "");
+		fprintf(out, "  %-30s %s", left, d->help);
+		if (d->type == OPT_UINT || d->type == OPT_DOUBLE)
+			fprintf(out, " [%g..%g]", d->min, d->max);
+		if (d->def)
+			fprintf(out, " (default %s)", d->def);
 		fprintf(out, "\n");
 	}
+}
+
+/* ---- shared groups ---- */
+
+#define GO(f) offsetof(struct global_opts, f)
+const struct option_def options_global[] = {
+	{ "help", 'h', OPT_FLAG, GO(help), NULL, 0, 0, "show this help" },
+	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
+};
+
+#define RL(f) offsetof(struct run_like_opts, f)
+const struct option_def options_run_like[] = {
+	{ "cpu", 0, OPT_STRING, RL(cpu), "PROFILE", 0, 0, "cpu profile: a name under configs/cpus, a path, or host", "host" },
+	{ "suite", 0, OPT_STRING, RL(suite), "SUITE", 0, 0, "suite: a name under configs/suites or a path", "quick" },
+	{ "out", 'o', OPT_STRING, RL(out), "DIR", 0, 0, "run folder (default results/<id>)" },
+	{ "runs", 'r', OPT_UINT, RL(runs), "N", 1, 10000, "timed runs per cell; alone, exactly that many (default: the suite's, else 5, at least, see --precision)" },
+	{ "warmup", 'w', OPT_UINT, RL(warmup), "N", 0, 1000, "untimed runs first (default: the suite's, else 1)" },
+	{ "timeout", 0, OPT_DOUBLE, RL(timeout), "SECONDS", 0.1, 86400, "limit of one run of a program", "120" },
+	{ "build-timeout", 0, OPT_DOUBLE, RL(build_timeout), "SECONDS", 1, 86400, "limit of one compile", "300" },
+	{ "cache", 0, OPT_STRING, RL(cache), "DIR", 0, 0, "build cache", "build/cache" },
+	{ "no-counters", 0, OPT_FLAG, RL(no_counters), NULL, 0, 0, "do not count cycles or instructions of compute cells" },
+	{ "no-render", 0, OPT_FLAG, RL(no_render), NULL, 0, 0, "do not render tables, plots and index.html at the end (plots/render.sh)" },
+	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
+};
+
+void run_like_opts_free(struct run_like_opts *o)
+{
+	free(o->cpu);
+	free(o->suite);
+	free(o->out);
+	free(o->cache);
+}
+
+/* ---- commands ---- */
+
+/* Whether the command has options besides --help (its usage says
+ * "[options]"). */
+static int has_options(const struct command_def *c)
+{
+	struct option_ref refs[OPTIONS_MAX];
+	size_t n = flatten(c->options, 0, refs, 0);
+	return n > (size_t)(ref_find(refs, n, "help") >= 0);
+}
+
+void command_synopsis(const struct command_def *c, FILE *out)
+{
+	/* options first where they must come first */
+	int opts = has_options(c);
+	fprintf(out, "flagbench %s", c->name);
+	if (opts && c->order == OPTIONS_FIRST)
+		fprintf(out, " [options]");
+	if (c->synopsis)
+		fprintf(out, " %s", c->synopsis);
+	if (opts && c->order == OPTIONS_ANYWHERE)
+		fprintf(out, " [options]");
+}
+
+void command_help(const struct command_def *c, FILE *out)
+{
+	fprintf(out, "usage: ");
+	command_synopsis(c, out);
+	fprintf(out, "\n\n%s\n\n", c->summary);
+	options_help(c->options, out);
+	if (c->help_more)
+		c->help_more(out);
+}
+
+int command_usage_error(const struct command_def *c, const char *fmt, ...)
+{
+	char why[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	fflush(stdout);
+	fprintf(stderr, "flagbench: %s (usage: ", why);
+	command_synopsis(c, stderr);
+	fprintf(stderr, "; see --help)\n");
+	return EXIT_USAGE;
+}
+
+enum parse_status command_parse(const struct command_def *c, void *dst, unsigned char *given, int argc,
+				char **argv, char **pos, int *npos)
+{
+	struct option_ref refs[OPTIONS_MAX];
+	size_t n = flatten(c->options, 0, refs, 0);
+	int cap = c->max_pos < 0 ? argc : c->max_pos;
+	int np = parse_refs(refs, n, dst, given, argc - 1, argv + 1, pos, cap, c->order);
+	if (np < 0)
+		return PARSE_USAGE;
+	/* --help answers before the positionals are counted */
+	int h = ref_find(refs, n, "help");
+	if (h >= 0 && *(int *)((char *)dst + refs[h].offset)) {
+		command_help(c, stdout);
+		return PARSE_HELP;
+	}
+	if (np < c->min_pos) {
+		command_usage_error(c, "%s: %s", c->name, np ? "too few arguments" : "missing arguments");
+		return PARSE_USAGE;
+	}
+	if (npos)
+		*npos = np;
+	return PARSE_OK;
+}
+
+int parse_exit(enum parse_status s)
+{
+	return s == PARSE_HELP ? EXIT_ALL_OK : EXIT_USAGE;
 }

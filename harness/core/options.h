@@ -1,15 +1,35 @@
 /* options.h: every option declared once, in a table.
  *
- * A table of struct option_def drives the parser, the --help text and the
- * range checks; an unknown option gets the closest known name suggested.
- * Config files reuse the same table (option_set_value), so a suite key such
- * as "runs" means exactly the --runs option, with the same bounds.
+ * A table of struct option_def drives the parser, the --help text, the
+ * range checks and the defaults; an unknown option gets the closest known
+ * name suggested.  A default is text in the table, set through the same
+ * setter as the command line before argv is parsed: written once, checked
+ * once, and shown by --help as "(default X)".
+ *
+ * Groups: an OPT_GROUP entry (OPTION_GROUP) includes another table whose
+ * offsets are into a struct embedded at the entry's offset, so options that
+ * several commands share (options_global: --help; options_run_like: what
+ * run and try pass to the pipeline) are declared once, with one struct.
+ *
+ * Commands: a struct command_def (name, positional synopsis, summary,
+ * table) generates the `usage: flagbench NAME ...` line, the --help text and
+ * the usage errors (command_parse), so no command writes them by hand.
+ *
+ * Config files reuse the same table (option_set), so a suite key such as
+ * "runs" can mean exactly the --runs option, with the same bounds.
  */
 #ifndef FLAGBENCH_OPTIONS_H
 #define FLAGBENCH_OPTIONS_H
 
 #include <stddef.h>
 #include <stdio.h>
+
+#include "core/util.h"
+
+/* the older tables initialise struct option_def positionally without its
+ * last fields (def, group); they are zero there, as meant.  To go when
+ * every table names its fields. */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
 enum option_type {
 	OPT_STRING, /* char * */
@@ -18,32 +38,57 @@ enum option_type {
 	OPT_FLAG,   /* int, set to 1 */
 	OPT_SIZE,   /* uint64_t, accepts 0x.. and K/M/G suffixes */
 	OPT_LIST,   /* struct strvec: repeatable, each use appends */
+	OPT_GROUP,  /* the table `group`, its struct at offset (OPTION_GROUP) */
 };
 
 struct option_def {
-	const char *name; /* long name without the dashes */
+	const char *name; /* long name without the dashes; a group's own name */
 	char short_name;  /* or 0 */
 	enum option_type type;
 	size_t offset;    /* into the destination struct */
 	const char *metavar;
 	double min, max;
 	const char *help;
+	/* at the end, so positional initialisers of older tables still work */
+	const char *def;                /* the default as text, or NULL */
+	const struct option_def *group; /* OPT_GROUP: the table included */
 };
 
+/* An entry including table `g` for the struct member `member` of `type`. */
+#define OPTION_GROUP(g, type, member) { #g, 0, OPT_GROUP, offsetof(type, member), NULL, 0, 0, NULL, NULL, g }
+
+/* the most options a table holds, groups included (size of given[]) */
+#define OPTIONS_MAX 128
+
 /* Parses argv[0..argc) (argv[0] is not the program name: parsing starts at
- * argv[0]).  Options may be "--name value" or "--name=value".  Positional
- * arguments are collected in order into pos[] (at most max_pos) unless
- * pos is NULL.  A lone "--" ends option parsing: the rest is positional.
- * given[i] is set for each option i seen.  Returns the number of
- * positional arguments, or -1 after printing an error (exit code 2). */
+ * argv[0]) after setting every default.  Options may be "--name value" or
+ * "--name=value".  Positional arguments are collected in order into pos[]
+ * (at most max_pos) unless pos is NULL.  A lone "--" ends option parsing:
+ * the rest is positional.  given[i] is set for each option i seen (i
+ * counts the options of included groups in place; option_given).  Returns
+ * the number of positional arguments, or -1 after printing an error (exit
+ * code 2). */
 int options_parse(const struct option_def *table, void *dst, unsigned char *given, int argc, char **argv,
 		  char **pos, int max_pos);
 
-/* Sets option `name` from text, with the same checks as the command line;
- * errors go into err (no printing), returns -1 on failure. */
+/* Sets one option from text, with the same checks as the command line;
+ * dst is the struct def's offset is into.  Errors go into err (no
+ * printing), returns -1 on failure. */
 int option_set_value(const struct option_def *def, void *dst, const char *value, char *err, size_t errn);
+/* The same by name, through the table's groups: a config key such as
+ * "runs" set exactly as --runs would be.  -1 with err for an unknown
+ * name too. */
+int option_set(const struct option_def *table, void *dst, const char *name, const char *value, char *err,
+	       size_t errn);
+/* Sets every default of the table (and its groups) in dst: 0, or -1 after
+ * printing which default is bad. */
+int options_defaults(const struct option_def *table, void *dst);
+/* The option called name, in the table or its groups, or NULL. */
 const struct option_def *option_find(const struct option_def *table, const char *name);
+/* def's index in given[], or -1 when the table does not hold it. */
 int option_index(const struct option_def *table, const struct option_def *def);
+/* Whether option `name` was on the command line (given from the parse). */
+int option_given(const struct option_def *table, const unsigned char *given, const char *name);
 
 void options_help(const struct option_def *table, FILE *out);
 
@@ -51,5 +96,63 @@ void options_help(const struct option_def *table, FILE *out);
 const char *option_closest(const struct option_def *table, const char *name);
 /* The same among a NULL-terminated list of words. */
 const char *closest_word(const char *const *words, const char *name);
+
+/* ---- shared groups ---- */
+
+/* every command: --help */
+struct global_opts {
+	int help;
+};
+extern const struct option_def options_global[];
+
+/* what run and try hand the pipeline (cpu profile, suite, runs, limits,
+ * the run folder and build cache, what to leave out) */
+struct run_like_opts {
+	char *cpu, *suite, *out, *cache;
+	unsigned runs, warmup;
+	double timeout, build_timeout;
+	int no_counters, no_render;
+};
+extern const struct option_def options_run_like[];
+void run_like_opts_free(struct run_like_opts *o);
+
+/* ---- commands ---- */
+
+enum option_order {
+	OPTIONS_ANYWHERE, /* options and positionals mixed */
+	OPTIONS_FIRST,    /* options end at the first positional: the rest is the
+			   * command's own (meter's program, check's ARGS) */
+};
+
+struct command_def {
+	const char *name;     /* "rerun" */
+	const char *synopsis; /* its positionals, "RUN_DIR"; NULL for none */
+	const char *summary;  /* one line: what it does */
+	const struct option_def *options; /* with options_global, or it alone */
+	int min_pos, max_pos; /* positionals; max_pos -1: any number (pos[] holds argc) */
+	enum option_order order;
+	void (*help_more)(FILE *out); /* more --help text after the options, or NULL */
+};
+
+enum parse_status {
+	PARSE_OK,    /* options set, positionals in pos[] */
+	PARSE_HELP,  /* --help printed on stdout: exit 0 */
+	PARSE_USAGE, /* bad usage said on stderr: exit 2 */
+};
+
+/* Parses a command's argv (argv[0] is the command's name) into dst (the
+ * defaults first) and pos[] (*npos of them), prints --help, and says a
+ * wrong number of positionals with the usage line. */
+enum parse_status command_parse(const struct command_def *c, void *dst, unsigned char *given, int argc,
+				char **argv, char **pos, int *npos);
+/* The exit code of a parse that is not PARSE_OK: 0 for help, 2. */
+int parse_exit(enum parse_status s);
+/* "flagbench rerun RUN_DIR [options]" (no "usage: ", no newline). */
+void command_synopsis(const struct command_def *c, FILE *out);
+/* --help: the usage line, the summary, the options, help_more. */
+void command_help(const struct command_def *c, FILE *out);
+/* "flagbench: WHY (usage: flagbench NAME ...; see --help)" on stderr;
+ * returns EXIT_USAGE. */
+int command_usage_error(const struct command_def *c, const char *fmt, ...) FB_PRINTF(2, 3);
 
 #endif

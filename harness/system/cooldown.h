@@ -53,8 +53,8 @@ int cooldown_between_runs(const struct cooldown_policy *p, double *below, double
  * waits that waited with waits_only): the wait before a cell (run.c) and
  * between runs (measure.c, hyperfine's --prepare) are one command. */
 void cooldown_argv(const struct cooldown_spec *spec, const char *log, int waits_only, struct strvec *out);
-/* `flagbench cooldown` logs every wait; --log-waits only those that waited
- * (between runs, most do not). */
-int cmd_cooldown(int argc, char **argv);
+/* Appends rec to path as one JSON line (`flagbench cooldown --log`, in
+ * one write: O_APPEND keeps lines whole). */
+void cooldown_log_append(const char *path, const struct cooldown_record *rec);
 
 #endif

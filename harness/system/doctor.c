@@ -15,7 +15,6 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "core/options.h"
 #include "system/sysinfo.h"
 #include "system/thermal.h"
 #include "system/topology.h"
@@ -680,62 +679,22 @@ int doctor_noisy(const json_t *facts, struct strbuf *why)
 	return noisy;
 }
 
-/* ---- the command ---- */
+/* ---- the report as text ---- */
 
-struct doctor_opts {
-	char *root;
-	int json, help;
-};
-
-static const struct option_def doctor_options[] = {
-	{ "root", 0, OPT_STRING, offsetof(struct doctor_opts, root), "DIR", 0, 0,
-	  "read sys/ and proc/ under DIR instead of / (fixture trees; skips live probes)" },
-	{ "json", 0, OPT_FLAG, offsetof(struct doctor_opts, json), NULL, 0, 0, "print JSON instead of text" },
-	{ "help", 'h', OPT_FLAG, offsetof(struct doctor_opts, help), NULL, 0, 0, "show this help" },
-	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
-};
-
-int cmd_doctor(int argc, char **argv)
+void doctor_report_print(const struct doctor_report *r, FILE *out)
 {
-	struct doctor_opts a = { NULL, 0, 0 };
-	int rc = options_parse(doctor_options, &a, NULL, argc - 1, argv + 1, NULL, 0);
-	if (rc < 0 || a.help) {
-		FILE *f = rc < 0 ? stderr : stdout;
-		fprintf(f, "usage: flagbench doctor [--root DIR] [--json]\n"
-			   "Checks whether this machine is fit to measure on, with a hint per problem.\n");
-		options_help(doctor_options, f);
-		free(a.root);
-		return rc < 0 ? EXIT_USAGE : EXIT_ALL_OK;
+	int count[4] = { 0 };
+	for (size_t i = 0; i < r->n; i++) {
+		const struct doctor_item *it = &r->items[i];
+		count[it->verdict]++;
+		fprintf(out, "%-7s %-10s %s\n", doctor_verdict_name(it->verdict), it->name, it->detail);
+		if (it->hint)
+			fprintf(out, "%-18s fix: %s\n", "", it->hint);
 	}
-	/* a fixture root cannot answer syscalls, and its tools are not ours */
-	struct doctor_options o = { a.root, DOCTOR_PROBE_ALL, 0, NULL };
-	if (!rootfs_is_live(a.root))
-		o.probes = DOCTOR_PROBE_NONE;
-	struct doctor_report r;
-	doctor_collect(&o, &r);
-	if (a.json) {
-		json_t *j = doctor_report_to_json(&r, a.root);
-		char *s = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
-		printf("%s\n", s);
-		free(s);
-		json_decref(j);
-	} else {
-		int count[4] = { 0 };
-		for (size_t i = 0; i < r.n; i++) {
-			const struct doctor_item *it = &r.items[i];
-			count[it->verdict]++;
-			printf("%-7s %-10s %s\n", doctor_verdict_name(it->verdict), it->name, it->detail);
-			if (it->hint)
-				printf("%-18s fix: %s\n", "", it->hint);
-		}
-		printf("%d ok, %d warn, %d fail, %d unknown\n", count[DOCTOR_OK], count[DOCTOR_WARN], count[DOCTOR_FAIL],
-		       count[DOCTOR_UNKNOWN]);
-		struct strbuf why = STRBUF_INIT;
-		if (doctor_noisy(r.facts, &why))
-			printf("the system is noisy: %s\n", why.buf);
-		sb_release(&why);
-	}
-	doctor_report_free(&r);
-	free(a.root);
-	return EXIT_ALL_OK;
+	fprintf(out, "%d ok, %d warn, %d fail, %d unknown\n", count[DOCTOR_OK], count[DOCTOR_WARN], count[DOCTOR_FAIL],
+		count[DOCTOR_UNKNOWN]);
+	struct strbuf why = STRBUF_INIT;
+	if (doctor_noisy(r->facts, &why))
+		fprintf(out, "the system is noisy: %s\n", why.buf);
+	sb_release(&why);
 }

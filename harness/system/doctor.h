@@ -95,8 +95,8 @@ struct busy_process {
 int doctor_busy_processes(const char *root, double window_s, double (*sleep_fn)(double), struct busy_process **out,
 			  size_t *n);
 
-/* `flagbench doctor [--root DIR] [--json]`; argv[0] is "doctor".  Exit 0
- * (the verdicts are a report, not a failure), 2 for bad usage. */
-int cmd_doctor(int argc, char **argv);
+/* The report as text: a line per check (its hint below), the counts, and
+ * whether the system is noisy (`flagbench doctor`, cmd/doctor.h). */
+void doctor_report_print(const struct doctor_report *r, FILE *out);
 
 #endif

@@ -12,36 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/options.h"
 #include "core/runcmd.h"
 #include "core/util.h"
-
-struct meter_opts {
-	uint64_t expect_bytes, max_bytes, pipe_size, chunk;
-	unsigned producer_cpu, consumer_cpu, cpu;
-	char *consumer, *sink, *preload, *report;
-	double timeout;
-	int compute;
-};
-
-#define MO(f) offsetof(struct meter_opts, f)
-static const struct option_def meter_options[] = {
-	{ "expect-bytes", 0, OPT_SIZE, MO(expect_bytes), "BYTES", 0, 1e19, "fail unless exactly this many bytes arrive" },
-	{ "max-bytes", 0, OPT_SIZE, MO(max_bytes), "BYTES", 1, 1e19, "stop reading after this many bytes (producers that never stop)" },
-	{ "chunk", 0, OPT_SIZE, MO(chunk), "BYTES", 4096, 1e10, "the most one splice() moves (default 256K: smaller hand-overs let both sides overlap)" },
-	{ "pipe-size", 0, OPT_SIZE, MO(pipe_size), "BYTES", 4096, 1e10, "set the pipe's size (F_SETPIPE_SZ)" },
-	{ "producer-cpu", 0, OPT_UINT, MO(producer_cpu), "CPU", 0, 4095, "pin the producer to this CPU" },
-	{ "consumer-cpu", 0, OPT_UINT, MO(consumer_cpu), "CPU", 0, 4095, "pin the consumer (the meter or pv) to this CPU" },
-	{ "cpu", 0, OPT_UINT, MO(cpu), "CPU", 0, 4095, "compute mode: pin the program to this CPU" },
-	{ "consumer", 0, OPT_STRING, MO(consumer), "splice|read|pv", 0, 0, "how to drain the pipe (default splice)" },
-	{ "sink", 0, OPT_STRING, MO(sink), "null|stdout", 0, 0, "where the bytes go (default /dev/null)" },
-	{ "preload", 0, OPT_STRING, MO(preload), "LIB", 0, 0, "LD_PRELOAD this library into the program (allocators)" },
-	{ "report", 0, OPT_STRING, MO(report), "FILE", 0, 0, "append one JSON line per run to FILE" },
-	{ "timeout", 0, OPT_DOUBLE, MO(timeout), "SECONDS", 0, 1e6, "kill the program after this long (0: never)" },
-	{ "compute", 0, OPT_FLAG, MO(compute), NULL, 0, 0, "compute mode: no pipe, output to /dev/null" },
-	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
-};
-enum { MI_EXPECT, MI_MAX, MI_CHUNK, MI_PIPE, MI_PCPU, MI_CCPU, MI_CPU };
 
 static int pin_self(int cpu)
 {
@@ -85,11 +57,6 @@ static void append_report(const char *path, uint64_t bytes, double secs, const c
 	(void)w;
 	close(fd);
 }
-
-/* Moving at most 256 KiB per splice() lets the producer refill the pipe
- * while the consumer drains: across CPUs in bench/meter.sh (yes/vmsplice with 1 MiB chunks,
- * 4 GB) 35 GiB/s against 22 with unbounded splices, on one CPU 3 % less. */
-#define DEFAULT_CHUNK (256u * 1024)
 
 /* Drains fd (non-blocking) into sink until EOF, `limit` bytes, the
  * deadline (*stop = 1) or Ctrl-C (*stop = -1); returns the bytes moved,
@@ -162,63 +129,17 @@ static uint64_t drain(int fd, int sink, uint64_t limit, size_t chunk, double dea
 	return total;
 }
 
-static int meter_main(struct meter_opts *opts, int argc, char **argv);
-static int meter_compute(const struct meter_opts *o, const unsigned char *given, struct child *prod);
-static int meter_stream(const struct meter_opts *o, const unsigned char *given, struct child *prod);
+static int meter_compute(const struct meter_opts *o, struct child *prod);
+static int meter_stream(const struct meter_opts *o, struct child *prod);
 
-int cmd_meter(int argc, char **argv)
+int meter_run(const struct meter_opts *o, char **prog)
 {
-	struct meter_opts o;
-	memset(&o, 0, sizeof(o));
-	int rc = meter_main(&o, argc, argv);
-	free(o.consumer);
-	free(o.sink);
-	free(o.preload);
-	free(o.report);
-	return rc;
-}
-
-static int meter_main(struct meter_opts *opts, int argc, char **argv)
-{
-#define o (*opts)
-	unsigned char given[32] = { 0 };
-	char *pos[1];
-	int i;
-	/* options end at "--" or at the first non-option (the program) */
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--") || argv[i][0] != '-')
-			break;
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			printf("usage: flagbench meter [options] -- PROGRAM [ARGS...]\n");
-			options_help(meter_options, stdout);
-			return 0;
-		}
-		const struct option_def *d = NULL;
-		if (!strncmp(argv[i], "--", 2)) {
-			char name[64];
-			snprintf(name, sizeof(name), "%.*s", (int)strcspn(argv[i] + 2, "="), argv[i] + 2);
-			d = option_find(meter_options, name);
-		}
-		if (d && d->type != OPT_FLAG && !strchr(argv[i], '='))
-			i++; /* skip its value */
-	}
-	if (options_parse(meter_options, &o, given, i - 1, argv + 1, pos, 0) < 0)
-		return METER_USAGE;
-	if (i < argc && !strcmp(argv[i], "--"))
-		i++;
-	if (i >= argc) {
-		error("meter: no program given (usage: flagbench meter [options] -- PROGRAM [ARGS...])");
+	if (strcmp(o->consumer, "splice") && strcmp(o->consumer, "read") && strcmp(o->consumer, "pv")) {
+		error("meter: --consumer must be splice, read or pv, not '%s'", o->consumer);
 		return METER_USAGE;
 	}
-	char **prog = argv + i;
-	const char *consumer = o.consumer ? o.consumer : "splice";
-	if (strcmp(consumer, "splice") && strcmp(consumer, "read") && strcmp(consumer, "pv")) {
-		error("meter: --consumer must be splice, read or pv, not '%s'", consumer);
-		return METER_USAGE;
-	}
-	int to_stdout = o.sink && !strcmp(o.sink, "stdout");
-	if (o.sink && !to_stdout && strcmp(o.sink, "null")) {
-		error("meter: --sink must be null or stdout, not '%s'", o.sink);
+	if (strcmp(o->sink, "stdout") && strcmp(o->sink, "null")) {
+		error("meter: --sink must be null or stdout, not '%s'", o->sink);
 		return METER_USAGE;
 	}
 	signal(SIGPIPE, SIG_IGN);
@@ -227,21 +148,20 @@ static int meter_main(struct meter_opts *opts, int argc, char **argv)
 	install_interrupt_handler();
 
 	struct strvec env = STRVEC_INIT;
-	if (o.preload)
-		sv_pushf(&env, "LD_PRELOAD=%s", o.preload);
+	if (o->preload)
+		sv_pushf(&env, "LD_PRELOAD=%s", o->preload);
 	struct child prod = CHILD_INIT;
 	prod.argv = prog;
-	prod.env = o.preload ? env.v : NULL;
+	prod.env = o->preload ? env.v : NULL;
 	prod.grace_s = 0.2; /* the meter returns within --timeout + 1 s */
 	prod.die_with_parent = 1;
-	int rc = o.compute ? meter_compute(&o, given, &prod) : meter_stream(&o, given, &prod);
+	int rc = o->compute ? meter_compute(o, &prod) : meter_stream(o, &prod);
 	sv_clear(&env);
 	return rc;
 }
-#undef o
 
 /* The run's verdict: exit status, report line, message. */
-static int finish(const struct meter_opts *o, const unsigned char *given, const struct child_exit *ex,
+static int finish(const struct meter_opts *o, const struct child_exit *ex,
 		  int producer_ok, const char *prog, uint64_t bytes, int err, const char *used)
 {
 	char pstat[128];
@@ -267,7 +187,7 @@ static int finish(const struct meter_opts *o, const unsigned char *given, const 
 		error("meter: reading the pipe failed after %llu bytes: %s", (unsigned long long)bytes, strerror(err));
 		rc = METER_WRONG_BYTES;
 		status = "read_error";
-	} else if (given[MI_EXPECT] && bytes != o->expect_bytes && strcmp(used, "pv")) {
+	} else if ((o->given & METER_GIVEN_EXPECT) && bytes != o->expect_bytes && strcmp(used, "pv")) {
 		error("meter: received %llu bytes, expected %llu", (unsigned long long)bytes,
 		      (unsigned long long)o->expect_bytes);
 		rc = METER_WRONG_BYTES;
@@ -277,25 +197,25 @@ static int finish(const struct meter_opts *o, const unsigned char *given, const 
 	return rc;
 }
 
-static int meter_compute(const struct meter_opts *o, const unsigned char *given, struct child *prod)
+static int meter_compute(const struct meter_opts *o, struct child *prod)
 {
 	prod->out = CHILD_DEVNULL;
-	prod->cpu = given[MI_CPU] ? (int)o->cpu : -1;
+	prod->cpu = (o->given & METER_GIVEN_CPU) ? (int)o->cpu : -1;
 	struct child_exit ex;
 	if (child_start(prod) < 0)
 		return METER_PRODUCER_FAILED;
 	child_wait(prod, o->timeout, &ex);
-	return finish(o, given, &ex, ex.outcome == CHILD_EXITED && ex.exit_code == 0, prod->argv[0], 0, 0, "none");
+	return finish(o, &ex, ex.outcome == CHILD_EXITED && ex.exit_code == 0, prod->argv[0], 0, 0, "none");
 }
 
 /* pv reads the pipe itself; -S -s stops it at the size for endless
  * producers.  Returns pv's verdict as an errno (0 ok). */
-static int run_pv(const struct meter_opts *o, const unsigned char *given, int in, int to_stdout, struct child_exit *ex)
+static int run_pv(const struct meter_opts *o, int in, int to_stdout, struct child_exit *ex)
 {
 	struct strvec pv = STRVEC_INIT;
 	sv_push(&pv, "pv");
 	sv_push(&pv, "-q");
-	if (given[MI_MAX]) {
+	if (o->given & METER_GIVEN_MAX) {
 		sv_push(&pv, "-S");
 		sv_push(&pv, "-s");
 		sv_pushf(&pv, "%llu", (unsigned long long)o->max_bytes);
@@ -304,7 +224,7 @@ static int run_pv(const struct meter_opts *o, const unsigned char *given, int in
 	c.argv = pv.v;
 	c.in = in;
 	c.out = to_stdout ? CHILD_INHERIT : CHILD_DEVNULL;
-	c.cpu = given[MI_CCPU] ? (int)o->consumer_cpu : -1;
+	c.cpu = (o->given & METER_GIVEN_CONSUMER_CPU) ? (int)o->consumer_cpu : -1;
 	c.grace_s = 0.2;
 	c.die_with_parent = 1;
 	int started = child_start(&c);
@@ -318,10 +238,10 @@ static int run_pv(const struct meter_opts *o, const unsigned char *given, int in
 	return ex->outcome == CHILD_EXITED && ex->exit_code == 0 ? 0 : EIO;
 }
 
-static int meter_stream(const struct meter_opts *o, const unsigned char *given, struct child *prod)
+static int meter_stream(const struct meter_opts *o, struct child *prod)
 {
-	const char *consumer = o->consumer ? o->consumer : "splice";
-	int to_stdout = o->sink && !strcmp(o->sink, "stdout");
+	const char *consumer = o->consumer;
+	int to_stdout = !strcmp(o->sink, "stdout");
 	int p[2];
 	if (pipe2(p, O_CLOEXEC) < 0) {
 		error("meter: pipe: %s", strerror(errno));
@@ -330,7 +250,7 @@ static int meter_stream(const struct meter_opts *o, const unsigned char *given, 
 	if (o->pipe_size && fcntl(p[1], F_SETPIPE_SZ, (int)o->pipe_size) < 0)
 		warning("meter: cannot set the pipe size to %llu: %s", (unsigned long long)o->pipe_size, strerror(errno));
 	prod->out = p[1];
-	prod->cpu = given[MI_PCPU] ? (int)o->producer_cpu : -1;
+	prod->cpu = (o->given & METER_GIVEN_PRODUCER_CPU) ? (int)o->producer_cpu : -1;
 	int started = child_start(prod);
 	close(p[1]);
 	if (started < 0) {
@@ -344,21 +264,21 @@ static int meter_stream(const struct meter_opts *o, const unsigned char *given, 
 	struct child_exit ex;
 	if (!strcmp(consumer, "pv")) {
 		struct child_exit pvex;
-		err = run_pv(o, given, p[0], to_stdout, &pvex);
+		err = run_pv(o, p[0], to_stdout, &pvex);
 		if (pvex.outcome == CHILD_TIMED_OUT || pvex.outcome == CHILD_INTERRUPTED)
 			stop = pvex.outcome == CHILD_TIMED_OUT ? 1 : -1;
-		cut = given[MI_MAX];
-		bytes = given[MI_MAX] ? o->max_bytes : given[MI_EXPECT] ? o->expect_bytes : 0;
+		cut = (o->given & METER_GIVEN_MAX) != 0;
+		bytes = (o->given & METER_GIVEN_MAX) ? o->max_bytes : (o->given & METER_GIVEN_EXPECT) ? o->expect_bytes : 0;
 	} else {
-		if (given[MI_CCPU] && pin_self((int)o->consumer_cpu) < 0)
+		if ((o->given & METER_GIVEN_CONSUMER_CPU) && pin_self((int)o->consumer_cpu) < 0)
 			warning("meter: cannot pin the consumer to cpu %u: %s", o->consumer_cpu, strerror(errno));
 		/* non-blocking, so that every wait is a poll against the deadline;
 		 * stdout (verification) gets plain writes, which may block */
 		fcntl(p[0], F_SETFL, O_NONBLOCK);
 		int sink = to_stdout ? 1 : open("/dev/null", O_WRONLY | O_CLOEXEC);
-		bytes = drain(p[0], sink, given[MI_MAX] ? o->max_bytes : 0, o->chunk ? (size_t)o->chunk : DEFAULT_CHUNK,
+		bytes = drain(p[0], sink, (o->given & METER_GIVEN_MAX) ? o->max_bytes : 0, (size_t)o->chunk,
 			      deadline, to_stdout ? "read" : consumer, &err, &used, &stop);
-		cut = given[MI_MAX] && bytes >= o->max_bytes;
+		cut = (o->given & METER_GIVEN_MAX) && bytes >= o->max_bytes;
 		close(p[0]); /* an endless producer now gets SIGPIPE */
 		if (!to_stdout)
 			close(sink);
@@ -375,5 +295,5 @@ static int meter_stream(const struct meter_opts *o, const unsigned char *given, 
 		producer_ok = 1; /* we stopped it on purpose */
 	if (cut && ex.outcome == CHILD_EXITED)
 		producer_ok = 1; /* yes(1) exits 1 on EPIPE when SIGPIPE is ignored */
-	return finish(o, given, &ex, producer_ok, prod->argv[0], bytes, err, used);
+	return finish(o, &ex, producer_ok, prod->argv[0], bytes, err, used);
 }

@@ -28,6 +28,8 @@
  * program to measure and verify.  bench/meter-overhead.sh measures it
  * against the bare producer and `flagbench meter` (the same code).
  *
+ * `flagbench meter` parses (cmd/meter.h) and meter_run() meters.
+ *
  * Exit: 0 ok; 1 wrong byte count; 3 the producer failed (its message on
  * stderr, and in --report); 124 --timeout expired (the producer's group is
  * killed); 130 interrupted; 2 usage.  --report FILE appends one JSON line
@@ -35,6 +37,8 @@
  */
 #ifndef FLAGBENCH_METER_H
 #define FLAGBENCH_METER_H
+
+#include <stdint.h>
 
 enum meter_exit {
 	METER_OK = 0,
@@ -45,7 +49,29 @@ enum meter_exit {
 	METER_INTERRUPTED = 130,
 };
 
-int cmd_meter(int argc, char **argv);
+/* which of the options without a "none" value were given */
+enum meter_given {
+	METER_GIVEN_EXPECT = 1,       /* expect_bytes */
+	METER_GIVEN_MAX = 2,          /* max_bytes */
+	METER_GIVEN_PRODUCER_CPU = 4, /* producer_cpu */
+	METER_GIVEN_CONSUMER_CPU = 8, /* consumer_cpu */
+	METER_GIVEN_CPU = 16,         /* cpu */
+};
+
+struct meter_opts {
+	uint64_t expect_bytes, max_bytes, pipe_size; /* pipe_size 0: the kernel's */
+	uint64_t chunk;                              /* the most one splice() moves */
+	unsigned producer_cpu, consumer_cpu, cpu;
+	char *consumer;       /* splice, read or pv */
+	char *sink;           /* null or stdout */
+	char *preload, *report; /* or NULL */
+	double timeout;       /* 0: never */
+	int compute;
+	unsigned given;       /* enum meter_given */
+};
+
+/* Meters prog (NULL-terminated) as o says; returns an enum meter_exit. */
+int meter_run(const struct meter_opts *o, char **prog);
 
 struct strvec;
 /* Pushes the program that meters a run: build/flagbench-meter beside this

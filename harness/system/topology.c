@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/options.h"
 
 /* ---- files under a root ---- */
 
@@ -519,7 +518,7 @@ static const char *list_text(const struct cpulist *l, struct strbuf *sb)
 	return l->n ? sb->buf : "-";
 }
 
-static void print_topology(const struct topology *t, FILE *f)
+void topology_print(const struct topology *t, FILE *f)
 {
 	struct strbuf sb = STRBUF_INIT;
 	fprintf(f, "cpus online: %s (%zu threads, %d cores, %d package%s)\n", list_text(&t->online, &sb),
@@ -568,48 +567,4 @@ static void print_topology(const struct topology *t, FILE *f)
 			fprintf(f, "  %-14s none on this machine\n", class_names[k]);
 	}
 	sb_release(&sb);
-}
-
-struct topology_opts {
-	char *root;
-	int json, help;
-};
-
-static const struct option_def topology_options[] = {
-	{ "root", 0, OPT_STRING, offsetof(struct topology_opts, root), "DIR", 0, 0,
-	  "read sys/ and proc/ under DIR instead of / (fixture trees)" },
-	{ "json", 0, OPT_FLAG, offsetof(struct topology_opts, json), NULL, 0, 0, "print JSON instead of text" },
-	{ "help", 'h', OPT_FLAG, offsetof(struct topology_opts, help), NULL, 0, 0, "show this help" },
-	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
-};
-
-int cmd_topology(int argc, char **argv)
-{
-	struct topology_opts o = { NULL, 0, 0 };
-	int r = options_parse(topology_options, &o, NULL, argc - 1, argv + 1, NULL, 0);
-	if (r < 0 || o.help) {
-		FILE *f = r < 0 ? stderr : stdout;
-		fprintf(f, "usage: flagbench topology [--root DIR] [--json]\n"
-			   "CPUs, caches and one CPU pair per placement class.\n");
-		options_help(topology_options, f);
-		free(o.root);
-		return r < 0 ? EXIT_USAGE : EXIT_ALL_OK;
-	}
-	struct topology t;
-	if (topology_load(o.root, &t) < 0) {
-		free(o.root);
-		return EXIT_USAGE;
-	}
-	if (o.json) {
-		json_t *j = topology_to_json(&t);
-		char *s = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
-		printf("%s\n", s);
-		free(s);
-		json_decref(j);
-	} else {
-		print_topology(&t, stdout);
-	}
-	topology_free(&t);
-	free(o.root);
-	return EXIT_ALL_OK;
 }

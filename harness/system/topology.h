@@ -135,8 +135,8 @@ int placement_class_parse(const char *name, enum placement_class *out);
  *  "threads", "classes": {"same_l3": {"producer": 1, "consumer": 2}, ...}} */
 json_t *topology_to_json(const struct topology *t);
 
-/* `flagbench topology [--root DIR] [--json]`; argv[0] is "topology".
- * Exit 0, or 2 for bad usage or an unreadable topology. */
-int cmd_topology(int argc, char **argv);
+/* As text: cpus, caches and the pair of each placement class
+ * (`flagbench topology`, cmd/topology.h). */
+void topology_print(const struct topology *t, FILE *f);
 
 #endif

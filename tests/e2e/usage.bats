@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # Runs that measure nothing fail: a suite glob that matches no variant is a
 # config error (file:line:column, did-you-mean), a run in which no cell is ok
-# exits 1, --help of every command exits 0, and bad usage of ./run.sh leaves
-# no folder behind.
+# exits 1, --help of every command exits 0 with its usage and a bad option
+# exits 2 with a did-you-mean, and bad usage of ./run.sh leaves no folder
+# behind.
 
 bats_require_minimum_version 1.5.0
 load helpers
@@ -48,13 +49,20 @@ suite_file() { # name, then the variants JSON list
            (.reason | contains("no-such-cc")))' "$BATS_TEST_TMPDIR/nocc/results.json"
 }
 
-@test "--help of every command exits 0 and prints a usage" {
-    local c
-    for c in run list check meter cooldown topology doctor tables report merge; do
+# every command flagbench --help lists, so that a new one cannot escape
+commands() {
+    "$FLAGBENCH" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }'
+}
+
+@test "--help of every command exits 0 and starts with its usage" {
+    local c n=0
+    for c in $(commands); do
+        n=$((n + 1))
         run "$FLAGBENCH" "$c" --help
         [ "$status" -eq 0 ] || { echo "$c --help: exit $status"; return 1; }
-        [[ "$output" == *"usage"* || "$output" == *"--"* ]] || { echo "$c --help: $output"; return 1; }
+        [[ "${lines[0]}" == "usage: flagbench $c"* ]] || { echo "$c --help: ${lines[0]}"; return 1; }
     done
+    [ "$n" -ge 16 ]
     run "$FLAGBENCH" --help
     [ "$status" -eq 0 ]
     # bad usage stays exit 2
@@ -62,6 +70,33 @@ suite_file() { # name, then the variants JSON list
     [ "$status" -eq 2 ]
     run "$FLAGBENCH" check
     [ "$status" -eq 2 ]
+    [[ "$output" == *"usage: flagbench check FAMILY N"* ]]
+}
+
+@test "a bad option of every command exits 2 with a did-you-mean" {
+    local c
+    for c in $(commands); do
+        run "$FLAGBENCH" "$c" --hepl
+        [ "$status" -eq 2 ] || { echo "$c --hepl: exit $status"; return 1; }
+        [[ "$output" == *"unknown option '--hepl'; did you mean '--help'?"* ]] || { echo "$c --hepl: $output"; return 1; }
+    done
+}
+
+@test "generated usage errors: list, new, rerun, try" {
+    run "$FLAGBENCH" list sutes
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"cannot list 'sutes'; did you mean 'suites'? (usage: flagbench list cpus|suites|variants|compilers"* ]]
+    run "$FLAGBENCH" new famliy x
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"(usage: flagbench new family NAME [DIR]"* ]]
+    run "$FLAGBENCH" rerun
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"(usage: flagbench rerun RUN_DIR [options]"* ]]
+    run "$FLAGBENCH" try
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"(usage: flagbench try FILE.c [options]"* ]]
+    run "$FLAGBENCH" try --help
+    [[ "$output" == *"--timeout SECONDS"*"(default 120)"* ]]
 }
 
 @test "flagbench list: cpus, suites, variants, compilers" {

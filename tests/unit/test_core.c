@@ -124,6 +124,127 @@ static void test_options_errors(void **state)
 	}
 }
 
+/* defaults, a group at an offset, a generated usage */
+struct tgroup {
+	unsigned jobs;
+	char *dir;
+};
+static const struct option_def tgroup_table[] = {
+	{ "jobs", 'j', OPT_UINT, offsetof(struct tgroup, jobs), "N", 1, 64, "jobs", "4" },
+	{ "dir", 0, OPT_STRING, offsetof(struct tgroup, dir), "D", 0, 0, "dir", "build/x" },
+	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
+};
+struct tcmd {
+	double wait;
+	struct tgroup grp;
+	struct global_opts g;
+};
+static const struct option_def tcmd_table[] = {
+	{ "wait", 0, OPT_DOUBLE, offsetof(struct tcmd, wait), "S", 0, 10, "wait", "2.5" },
+	OPTION_GROUP(tgroup_table, struct tcmd, grp),
+	OPTION_GROUP(options_global, struct tcmd, g),
+	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
+};
+static const struct command_def tcmd_def = { "tcmd", "BASE NEW", "a test command", tcmd_table, 2, 2,
+					     OPTIONS_ANYWHERE, NULL };
+
+static void test_options_defaults(void **state)
+{
+	(void)state;
+	struct tcmd o = { 0 };
+	char *argv[] = { "--jobs", "8", NULL };
+	assert_int_equal(options_parse(tcmd_table, &o, NULL, 0, argv, NULL, 0), 0);
+	assert_true(o.wait == 2.5);
+	assert_int_equal(o.grp.jobs, 4);
+	assert_string_equal(o.grp.dir, "build/x");
+	/* the command line replaces a default; given[] counts a group's options in place */
+	unsigned char given[OPTIONS_MAX] = { 0 };
+	assert_int_equal(options_parse(tcmd_table, &o, given, 2, argv, NULL, 0), 0);
+	assert_int_equal(o.grp.jobs, 8);
+	assert_int_equal(given[1], 1);
+	assert_true(option_given(tcmd_table, given, "jobs"));
+	assert_false(option_given(tcmd_table, given, "wait"));
+	free(o.grp.dir);
+	/* a default goes through the range check */
+	static const struct option_def bad[] = {
+		{ "n", 0, OPT_UINT, 0, "N", 1, 3, "n", "9" },
+		{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
+	};
+	unsigned n = 0;
+	capture_start();
+	assert_int_equal(options_parse(bad, &n, NULL, 0, argv, NULL, 0), -1);
+	assert_non_null(strstr(capture_end(), "the default of --n: 'n' must be an integer from 1 to 3, not '9'"));
+	/* and --help shows it */
+	FILE *f = tmpfile();
+	options_help(tcmd_table, f);
+	rewind(f);
+	char text[2048] = "";
+	size_t len = fread(text, 1, sizeof(text) - 1, f);
+	text[len] = '\0';
+	fclose(f);
+	assert_non_null(strstr(text, "--wait S"));
+	assert_non_null(strstr(text, "[0..10] (default 2.5)\n"));
+	assert_non_null(strstr(text, "-j, --jobs N"));
+	assert_non_null(strstr(text, "(default build/x)\n"));
+}
+
+static void test_options_groups(void **state)
+{
+	(void)state;
+	struct tcmd o = { 0 };
+	char *argv[] = { "-j", "3", "--dir=d", "--wait", "1", NULL };
+	assert_int_equal(options_parse(tcmd_table, &o, NULL, 5, argv, NULL, 0), 0);
+	assert_int_equal(o.grp.jobs, 3);
+	assert_string_equal(o.grp.dir, "d");
+	assert_true(o.wait == 1);
+	/* a config key through the same table and checks */
+	char err[256];
+	assert_int_equal(option_set(tcmd_table, &o, "jobs", "5", err, sizeof(err)), 0);
+	assert_int_equal(o.grp.jobs, 5);
+	assert_int_equal(option_set(tcmd_table, &o, "jobs", "65", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "'jobs' must be an integer from 1 to 64"));
+	assert_int_equal(option_set(tcmd_table, &o, "nope", "1", err, sizeof(err)), -1);
+	assert_ptr_equal(option_find(tcmd_table, "help"), &options_global[0]);
+	assert_string_equal(option_closest(tcmd_table, "dri"), "dir");
+	free(o.grp.dir);
+}
+
+static void test_command_usage(void **state)
+{
+	(void)state;
+	struct tcmd o = { 0 };
+	char *pos[2];
+	int np = 0;
+	char *help[] = { "tcmd", "--help", NULL };
+	capture_start();
+	assert_int_equal(command_parse(&tcmd_def, &o, NULL, 2, help, pos, &np), PARSE_HELP);
+	capture_end();
+	assert_int_equal(parse_exit(PARSE_HELP), 0);
+	FILE *f = tmpfile();
+	command_help(&tcmd_def, f);
+	rewind(f);
+	char text[2048] = "";
+	size_t len = fread(text, 1, sizeof(text) - 1, f);
+	text[len] = '\0';
+	fclose(f);
+	const char *want = "usage: flagbench tcmd BASE NEW [options]\n\na test command\n\n";
+	assert_true(!strncmp(text, want, strlen(want)));
+	free(o.grp.dir);
+	memset(&o, 0, sizeof(o));
+	char *one[] = { "tcmd", "a", NULL };
+	capture_start();
+	assert_int_equal(command_parse(&tcmd_def, &o, NULL, 2, one, pos, &np), PARSE_USAGE);
+	assert_non_null(strstr(capture_end(), "flagbench: tcmd: too few arguments (usage: flagbench tcmd BASE NEW [options]; see --help)"));
+	assert_int_equal(parse_exit(PARSE_USAGE), 2);
+	free(o.grp.dir);
+	memset(&o, 0, sizeof(o));
+	char *two[] = { "tcmd", "a", "--wait", "3", "b", NULL };
+	assert_int_equal(command_parse(&tcmd_def, &o, NULL, 5, two, pos, &np), PARSE_OK);
+	assert_int_equal(np, 2);
+	assert_string_equal(pos[1], "b");
+	free(o.grp.dir);
+}
+
 static void test_closest_word(void **state)
 {
 	(void)state;
@@ -841,6 +962,8 @@ int main(void)
 	setenv("FLAGBENCH_ROOT", ".", 1);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_options_parse),  cmocka_unit_test(test_options_errors),
+		cmocka_unit_test(test_options_defaults), cmocka_unit_test(test_options_groups),
+		cmocka_unit_test(test_command_usage),
 		cmocka_unit_test(test_closest_word),   cmocka_unit_test(test_json_locate),
 		cmocka_unit_test(test_config_errors),  cmocka_unit_test(test_config_unknown_profile),
 		cmocka_unit_test(test_config_profiles), cmocka_unit_test(test_plan_matrix),

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cmd/doctor.h"
 #include "system/doctor.h"
 #include "core/util.h"
 

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/topology.h"
 #include "system/topology.h"
 #include "core/util.h"
 
