@@ -27,6 +27,7 @@ static const struct option_def meter_options[] = {
 	{ "consumer", 0, OPT_STRING, MO(consumer), "splice|read|pv", 0, 0, "how to drain the pipe", "splice" },
 	{ "sink", 0, OPT_STRING, MO(sink), "null|stdout", 0, 0, "where the bytes go (null: /dev/null)", "null" },
 	{ "preload", 0, OPT_STRING, MO(preload), "LIB", 0, 0, "LD_PRELOAD this library into the program (allocators)" },
+	{ "env-pad", 0, OPT_SIZE, MO(env_pad), "BYTES", 0, 65536, "add an environment variable of BYTES bytes for the program (a layout: it moves the stack)" },
 	{ "report", 0, OPT_STRING, MO(report), "FILE", 0, 0, "append one JSON line per run to FILE" },
 	{ "timeout", 0, OPT_DOUBLE, MO(timeout), "SECONDS", 0, 1e6, "kill the program after this long (0: never)", "0" },
 	{ "compute", 0, OPT_FLAG, MO(compute), NULL, 0, 0, "compute mode: no pipe, output to /dev/null" },

@@ -54,6 +54,8 @@ void measure_command(const struct cell *c, const struct measure_opts *o, const c
 	}
 	if (c->spec.preload)
 		sv_pushf(out, "--preload=%s", c->spec.preload);
+	if (c->spec.env_pad)
+		sv_pushf(out, "--env-pad=%u", c->spec.env_pad);
 	if (o->run_timeout_s > 0)
 		sv_pushf(out, "--timeout=%g", o->run_timeout_s);
 	if (report_path)

@@ -769,6 +769,10 @@ static void measurement_free(struct cell_measurement *m)
 	}
 	free(m->runs);
 	free(m->cooldown);
+	free(m->rounds);
+	m->rounds = NULL;
+	m->nrounds = 0;
+	m->pass = 0;
 	cell_thermal_free(&m->thermal);
 	cell_counters_free(&m->counters);
 	memset(&m->time, 0, sizeof(m->time));

@@ -180,6 +180,16 @@ struct cell_precision {
 /* What measuring found: hyperfine's times and what came with them. */
 struct cell_measurement {
 	struct stats time;           /* seconds per run; time.n == 0: not measured */
+	/* The round of each timed run, parallel to time.runs (schedule.h): two
+	 * cells' runs of one round ran back to back, so the one comparison
+	 * (analysis/comparison.h) pairs them and the machine's drift cancels.
+	 * nrounds 0: none recorded (back to back, or an older run); a run
+	 * outside the rounds is -1.  pass: the measuring pass the cell was
+	 * measured in (0, then one more each --resume): rounds pair only
+	 * within a pass. */
+	int *rounds;
+	size_t nrounds;
+	unsigned pass;
 	double user_s, system_s;     /* hyperfine's mean user and system time; NAN when unknown */
 	struct meter_run *runs;
 	size_t nruns;

@@ -150,9 +150,11 @@ int meter_run(const struct meter_opts *o, char **prog)
 	struct strvec env = STRVEC_INIT;
 	if (o->preload)
 		sv_pushf(&env, "LD_PRELOAD=%s", o->preload);
+	if (o->env_pad)
+		sv_pushf(&env, "FLAGBENCH_LAYOUT_PAD=%0*d", (int)o->env_pad, 0);
 	struct child prod = CHILD_INIT;
 	prod.argv = prog;
-	prod.env = o->preload ? env.v : NULL;
+	prod.env = env.n ? env.v : NULL;
 	prod.grace_s = 0.2; /* the meter returns within --timeout + 1 s */
 	prod.die_with_parent = 1;
 	int rc = o->compute ? meter_compute(o, &prod) : meter_stream(o, &prod);

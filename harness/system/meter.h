@@ -12,7 +12,9 @@
  * /dev/null (verification of bounded references).
  *
  * Compute mode (--compute): runs PROGRAM pinned to --cpu with stdout on
- * /dev/null; --preload sets LD_PRELOAD for it alone (allocators).
+ * /dev/null; --preload sets LD_PRELOAD for it alone (allocators), and
+ * --env-pad N an environment variable of N bytes (a layout moves the
+ * program's stack by it, plan.h).
  *
  * Every child (the producer, pv) is started and reaped by core/runcmd in
  * its own process group.  --timeout S bounds the whole run whatever the
@@ -65,6 +67,7 @@ struct meter_opts {
 	char *consumer;       /* splice, read or pv */
 	char *sink;           /* null or stdout */
 	char *preload, *report; /* or NULL */
+	uint64_t env_pad;     /* bytes of FLAGBENCH_LAYOUT_PAD in the program's environment (a layout, plan.h) */
 	double timeout;       /* 0: never */
 	int compute;
 	unsigned given;       /* enum meter_given */
