@@ -3,12 +3,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "results/baseline.h"
+#include "cmd/baseline.h"
 #include "checks/check.h"
-#include "analysis/compare.h"
+#include "cmd/compare.h"
 #include "system/cooldown.h"
 #include "system/doctor.h"
-#include "analysis/explain.h"
+#include "cmd/explain.h"
 #include "system/meter.h"
 #include "core/options.h"
 #include "report/model.h"
