@@ -3,11 +3,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/compare.h"
-#include "analysis/explain.h"
+#include "cmd/baseline.h"
 #include "cmd/check.h"
+#include "cmd/compare.h"
 #include "cmd/cooldown.h"
 #include "cmd/doctor.h"
+#include "cmd/explain.h"
 #include "cmd/list.h"
 #include "cmd/meter.h"
 #include "cmd/newfamily.h"
@@ -18,7 +19,6 @@
 #include "core/options.h"
 #include "core/util.h"
 #include "report/model.h"
-#include "results/baseline.h"
 
 /* A command with a descriptor (core/options.h) is listed from it; the
  * others by their help here until they have one. */

@@ -7,14 +7,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "results/baseline.h"
 #include "config/config.h"
-#include "system/cooldown.h"
-#include "pipeline/measure.h"
-#include "core/options.h"
-#include "pipeline/store.h"
-#include "results/reader.h"
 #include "core/runcmd.h"
+#include "pipeline/measure.h"
+#include "pipeline/store.h"
+#include "results/baseline.h"
+#include "results/reader.h"
+#include "system/cooldown.h"
 
 static const char *const verdict_names[VERDICT_COUNT] = { "same", "faster", "slower", "inconclusive", "n/a" };
 
@@ -320,9 +319,7 @@ static const char *run_option(const json_t *run, const char *name)
 	return NULL;
 }
 
-/* A level as a percentage with the digits that tell it from 100: 95,
- * 99.67, 99.998. */
-static void format_level(double level, char *buf, size_t n)
+void compare_format_level(double level, char *buf, size_t n)
 {
 	double miss = (1 - level) * 100;
 	int decimals = miss > 0 ? (int)ceil(-log10(miss) - 1e-9) + 1 : 1;
@@ -335,7 +332,7 @@ static void confirm_cell(struct cell_cmp *cc, const json_t *base, const char *ba
 			 const char *new_dir, struct family *fams, size_t nfams, const struct confirm_opts *co,
 			 double level, const struct compare_opts *o, const char *hyperfine, const char *work)
 {
-	struct cell a, b;
+	struct cell a = { 0 }, b = { 0 }; /* b too is freed when a cannot be replayed */
 	char why[512] = "";
 	size_t *b_first = NULL; /* per round: 1 when B runs before A */
 	int ok = replay_cell_init(&a, cell_by_id(base, cc->id), base_dir, fams, nfams, why, sizeof(why)) == 0 &&
@@ -398,7 +395,7 @@ static void confirm_cell(struct cell_cmp *cc, const json_t *base, const char *ba
 	}
 	if (stats_paired_ratio_t(ta, tb, co->rounds, level, &cc->confirm) == 0) {
 		char lv[32];
-		format_level(level, lv, sizeof(lv));
+		compare_format_level(level, lv, sizeof(lv));
 		cc->confirmed = (int)co->rounds;
 		cc->confirm_level = level;
 		cc->verdict = verdict_of_interval(cc->confirm.low, cc->confirm.high, o->threshold);
@@ -479,140 +476,6 @@ static int confirm_slower(struct comparison *cmp, const json_t *base, const char
 	return 0;
 }
 
-/* ---- writers: they only format ---- */
-
-static void format_value(double v, const char *unit, char *buf, size_t n)
-{
-	if (!isfinite(v))
-		snprintf(buf, n, "-");
-	else if (!strcmp(unit, "s") && v < 1e-3)
-		snprintf(buf, n, "%.4g us", v * 1e6);
-	else if (!strcmp(unit, "s") && v < 1)
-		snprintf(buf, n, "%.4g ms", v * 1e3);
-	else if (!strcmp(unit, "s"))
-		snprintf(buf, n, "%.4g s", v);
-	else
-		snprintf(buf, n, "%.4g", v);
-}
-
-/* The figures of one row, as both table writers show them. */
-struct row_text {
-	char base[32], new_value[32], ratio[32], ci[64];
-};
-
-static void format_row(const struct cell_cmp *cc, struct row_text *t)
-{
-	const struct ratio_ci *r = cc->confirmed ? &cc->confirm : &cc->ci;
-	format_value(cc->base_value, cc->unit, t->base, sizeof(t->base));
-	format_value(cc->new_value, cc->unit, t->new_value, sizeof(t->new_value));
-	if (!isfinite(r->ratio)) {
-		snprintf(t->ratio, sizeof(t->ratio), "-");
-		snprintf(t->ci, sizeof(t->ci), "-");
-		return;
-	}
-	snprintf(t->ratio, sizeof(t->ratio), "%.3fx", r->ratio);
-	if (cc->confirmed) {
-		/* not the 95 % of the column: say which */
-		char lv[32];
-		format_level(cc->confirm_level, lv, sizeof(lv));
-		snprintf(t->ci, sizeof(t->ci), "[%.3f, %.3f] %s%%", r->low, r->high, lv);
-	} else {
-		snprintf(t->ci, sizeof(t->ci), "[%.3f, %.3f]", r->low, r->high);
-	}
-}
-
-static void write_summary_line(FILE *out, const struct comparison *c)
-{
-	fprintf(out, "%zu cells: %zu same, %zu slower, %zu faster, %zu inconclusive, %zu n/a", c->n,
-		c->count[VERDICT_SAME], c->count[VERDICT_SLOWER], c->count[VERDICT_FASTER],
-		c->count[VERDICT_INCONCLUSIVE], c->count[VERDICT_NA]);
-	if (c->only_base.n || c->only_new.n)
-		fprintf(out, "; %zu only in base, %zu only in new", c->only_base.n, c->only_new.n);
-	if (c->not_run)
-		fprintf(out, "; %zu not ok on both sides (same status), left out", c->not_run);
-}
-
-/* Unmatched cells and warnings, one a line (Markdown: a list, ids as code). */
-static void write_lists(FILE *out, const struct comparison *c, const char *bullet, const char *quote)
-{
-	for (size_t i = 0; i < c->only_base.n; i++)
-		fprintf(out, "%sonly in base: %s%s%s\n", bullet, quote, c->only_base.v[i], quote);
-	for (size_t i = 0; i < c->only_new.n; i++)
-		fprintf(out, "%sonly in new: %s%s%s\n", bullet, quote, c->only_new.v[i], quote);
-	for (size_t i = 0; i < c->warnings.n; i++)
-		fprintf(out, "%swarning: %s\n", bullet, c->warnings.v[i]);
-}
-
-void compare_write_text(FILE *out, const struct comparison *c)
-{
-	char stat[32];
-	fprintf(out, "compare %s (%s) -> %s (%s): %s%s%s, threshold %g%%\n", c->base_label, c->base_profile,
-		c->new_label, c->new_profile, metric_name(c->metric), c->metric == METRIC_TIME ? " by the " : "",
-		c->metric == METRIC_TIME ? stats_statistic_name(c->quantile, stat, sizeof(stat)) : "",
-		c->threshold * 100);
-	size_t w = 4, wci = 16;
-	for (size_t i = 0; i < c->n; i++) {
-		struct row_text t;
-		format_row(&c->cells[i], &t);
-		if (strlen(c->cells[i].id) > w)
-			w = strlen(c->cells[i].id);
-		if (strlen(t.ci) > wci)
-			wci = strlen(t.ci);
-	}
-	fprintf(out, "%-*s  %12s  %12s  %8s  %-*s  %s\n", (int)w, "cell", "base", "new", "new/base", (int)wci,
-		"95% interval", "verdict");
-	for (size_t i = 0; i < c->n; i++) {
-		const struct cell_cmp *cc = &c->cells[i];
-		struct row_text t;
-		format_row(cc, &t);
-		char *note = cell_note_text(cc);
-		fprintf(out, "%-*s  %12s  %12s  %8s  %-*s  %s%s%s\n", (int)w, cc->id, t.base, t.new_value, t.ratio,
-			(int)wci, t.ci, verdict_name(cc->verdict), note ? ": " : "", note ? note : "");
-		free(note);
-	}
-	write_lists(out, c, "", "");
-	write_summary_line(out, c);
-	fprintf(out, "\n");
-}
-
-/* Markdown cells: a | in an id would end the cell */
-static void md_text(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '|')
-			fputs("\\|", out);
-		else
-			fputc(*s, out);
-	}
-}
-
-void compare_write_markdown(FILE *out, const struct comparison *c)
-{
-	fprintf(out, "### flagbench compare: %s, threshold %g%%\n\n", metric_name(c->metric), c->threshold * 100);
-	fprintf(out, "base `%s` (%s), new `%s` (%s)\n\n", c->base_label, c->base_profile, c->new_label, c->new_profile);
-	fprintf(out, "| cell | base | new | new/base | 95 %% interval | verdict | note |\n");
-	fprintf(out, "| --- | ---: | ---: | ---: | --- | --- | --- |\n");
-	for (size_t i = 0; i < c->n; i++) {
-		const struct cell_cmp *cc = &c->cells[i];
-		struct row_text t;
-		format_row(cc, &t);
-		fputs("| `", out);
-		md_text(out, cc->id);
-		fprintf(out, "` | %s | %s | %s | %s | %s%s%s | ", t.base, t.new_value, t.ratio, t.ci,
-			cc->verdict == VERDICT_SLOWER ? "**" : "", verdict_name(cc->verdict),
-			cc->verdict == VERDICT_SLOWER ? "**" : "");
-		char *note = cell_note_text(cc);
-		md_text(out, note ? note : "");
-		free(note);
-		fputs(" |\n", out);
-	}
-	fprintf(out, "\n");
-	write_lists(out, c, "- ", "`");
-	fprintf(out, "\n");
-	write_summary_line(out, c);
-	fprintf(out, "\n");
-}
-
 static json_t *num(double x)
 {
 	return isfinite(x) ? json_real(x) : json_null();
@@ -667,40 +530,7 @@ json_t *compare_to_json(const struct comparison *c)
 			 confirmation);
 }
 
-/* ---- flagbench compare ---- */
-
-struct compare_cli {
-	char *metric, *format, *json_out, *baseline, *baselines_dir, *statistic;
-	double threshold, timeout, alarm_rate;
-	unsigned confirm, resamples, seed;
-	int help;
-};
-
-#define CO(f) offsetof(struct compare_cli, f)
-static const struct option_def compare_options[] = {
-	{ "metric", 'm', OPT_STRING, CO(metric), "time|instructions|cycles", 0, 0, "what is compared (default time)" },
-	{ "threshold", 't', OPT_DOUBLE, CO(threshold), "PERCENT", 0, 100, "smallest change that counts (default 2)" },
-	{ "statistic", 0, OPT_STRING, CO(statistic), "median|min|pNN", 0, 0, "the statistic of each side's times (default: the one NEW reports, the median for older runs)" },
-	{ "confirm", 'c', OPT_UINT, CO(confirm), "N", 2, 1000, "measure suspect cells again, both binaries in N rounds (as many A B as B A, shuffled)" },
-	{ "alarm-rate", 0, OPT_DOUBLE, CO(alarm_rate), "PERCENT", 0.01, 20, "chance that --confirm alarms for identical builds in one comparison (default 1)" },
-	{ "format", 'f', OPT_STRING, CO(format), "text|md|json", 0, 0, "output on stdout (default text)" },
-	{ "json-out", 0, OPT_STRING, CO(json_out), "FILE", 0, 0, "also write the comparison as JSON to FILE" },
-	{ "baseline", 'b', OPT_STRING, CO(baseline), "NAME", 0, 0, "compare with the stored baseline NAME of NEW's cpu profile" },
-	{ "baselines-dir", 0, OPT_STRING, CO(baselines_dir), "DIR", 0, 0, "where baselines are stored (default: baselines/ of the project)" },
-	{ "timeout", 0, OPT_DOUBLE, CO(timeout), "SECONDS", 0.1, 86400, "limit of one run while confirming (default 120)" },
-	{ "resamples", 0, OPT_UINT, CO(resamples), "N", 100, 1000000, "bootstrap resamples (default 10000)" },
-	{ "seed", 0, OPT_UINT, CO(seed), "N", 1, 1e9, "bootstrap seed (default 1): the same inputs give the same interval" },
-	{ "help", 'h', OPT_FLAG, CO(help), NULL, 0, 0, "show this help" },
-	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
-};
-
-static void compare_usage(FILE *out)
-{
-	fprintf(out, "usage: flagbench compare BASE NEW [options]\n"
-		     "       flagbench compare --baseline NAME NEW [options]\n\n"
-		     "BASE and NEW: run folders or results.json files.  Exit 1 when a cell is slower.\n\n");
-	options_help(compare_options, out);
-}
+/* ---- one comparison, as the command asks it ---- */
 
 /* The cooldown policy NEW's run took (run.cooldown: the profile's with
  * --cooldown or the suite's pause applied); its profile's for older runs. */
@@ -717,35 +547,17 @@ static void profile_cooldown(const json_t *run, struct cooldown_policy *p)
 	cooldown_policy_init(p, &spec, override, "/");
 }
 
-/* The option values that need more than the table's range checks: a known
- * metric and format, and as many run folders as --baseline leaves. */
-static int check_cli(const struct compare_cli *o, int npos, enum metric *metric)
-{
-	if (o->metric && metric_parse(o->metric, metric) < 0)
-		return error("--metric must be time, instructions or cycles, not '%s'", o->metric);
-	double q;
-	if (o->statistic && stats_statistic_parse(o->statistic, &q) < 0)
-		return error("--statistic must be " STATS_STATISTIC_NAMES ", not '%s'", o->statistic);
-	const char *fmt = o->format ? o->format : "text";
-	if (strcmp(fmt, "text") && strcmp(fmt, "md") && strcmp(fmt, "json"))
-		return error("--format must be text, md or json, not '%s'", fmt);
-	if (o->baseline ? npos != 1 : npos != 2)
-		return error(o->baseline ? "usage: flagbench compare --baseline NAME NEW"
-					 : "usage: flagbench compare BASE NEW");
-	return 0;
-}
-
 /* BASE as given, or the stored baseline of NEW's cpu profile; NULL when
  * that baseline does not exist. */
-static char *base_path_of(const struct compare_cli *o, const char *given, const json_t *nw)
+static char *base_path_of(const struct compare_request *rq, const json_t *nw)
 {
-	if (!o->baseline)
-		return xstrdup(given);
+	if (!rq->baseline)
+		return xstrdup(rq->base);
 	const char *prof = run_str(nw, "cpu_profile");
-	char *path = baseline_path(o->baselines_dir, o->baseline, prof ? prof : "host");
+	char *path = baseline_path(rq->baselines_dir, rq->baseline, prof ? prof : "host");
 	if (access(path, F_OK) < 0) {
 		error("no baseline '%s' for cpu profile %s (looked for %s; flagbench baseline save RUN stores one)",
-		      o->baseline, prof ? prof : "host", path);
+		      rq->baseline, prof ? prof : "host", path);
 		free(path);
 		return NULL;
 	}
@@ -753,98 +565,44 @@ static char *base_path_of(const struct compare_cli *o, const char *given, const 
 }
 
 /* --confirm replays with NEW's own drain settings and its profile's cooldown. */
-static int confirm_with_run_settings(const struct compare_cli *o, struct comparison *cmp, const json_t *base,
-				     const char *base_dir, const json_t *nw, const char *new_dir,
-				     const struct compare_opts *co)
+static int confirm_with_run_settings(const struct compare_request *rq, struct comparison *cmp, const json_t *base,
+				     const char *base_dir, const json_t *nw, const char *new_dir)
 {
 	const char *consumer = run_option(nw, "consumer");
 	uint64_t pipe = 0;
 	const char *ps = run_option(nw, "pipe-size");
 	if (ps && parse_u64(ps, &pipe) < 0)
 		pipe = 0;
-	struct confirm_opts cf = { .rounds = o->confirm, .alarm_rate = o->alarm_rate / 100, .timeout_s = o->timeout,
+	struct confirm_opts cf = { .rounds = rq->confirm, .alarm_rate = rq->alarm_rate, .timeout_s = rq->timeout_s,
 				   .pipe_size = pipe, .consumer = consumer };
 	profile_cooldown(nw, &cf.cool);
-	return confirm_slower(cmp, base, base_dir, nw, new_dir, &cf, co);
+	return confirm_slower(cmp, base, base_dir, nw, new_dir, &cf, &rq->opts);
 }
 
-/* stdout in the chosen format, and --json-out; -1 when that file fails. */
-static int write_comparison(const struct compare_cli *o, const struct comparison *cmp)
+int compare_main(const struct compare_request *rq, struct comparison *out)
 {
-	const char *fmt = o->format ? o->format : "text";
-	json_t *j = compare_to_json(cmp);
-	if (!strcmp(fmt, "json")) {
-		char *s = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
-		printf("%s\n", s);
-		free(s);
-	} else if (!strcmp(fmt, "md")) {
-		compare_write_markdown(stdout, cmp);
-	} else {
-		compare_write_text(stdout, cmp);
-	}
-	int wr = 0;
-	if (o->json_out) {
-		char *s = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
-		wr = write_file_atomic(o->json_out, s, strlen(s));
-		free(s);
-	}
-	json_decref(j);
-	return wr;
-}
-
-int cmd_compare(int argc, char **argv)
-{
-	struct compare_cli o;
-	memset(&o, 0, sizeof(o));
-	o.threshold = 2;
-	o.resamples = 10000;
-	o.seed = 1;
-	o.timeout = 120;
-	o.alarm_rate = 1;
-	char *pos[3];
-	int code = EXIT_USAGE;
+	int r = -1;
 	json_t *base = NULL, *nw = NULL;
 	char *base_dir = NULL, *new_dir = NULL, *base_path = NULL;
-	struct comparison cmp;
-	memset(&cmp, 0, sizeof(cmp));
-	int npos = options_parse(compare_options, &o, NULL, argc - 1, argv + 1, pos, 3);
-	if (npos < 0)
-		goto out;
-	if (o.help) {
-		compare_usage(stdout);
-		code = 0;
-		goto out;
-	}
-	enum metric metric = METRIC_TIME;
-	if (check_cli(&o, npos, &metric) < 0)
-		goto out;
-	nw = results_load(pos[npos - 1], &new_dir);
+	memset(out, 0, sizeof(*out));
+	nw = results_load(rq->new_run, &new_dir);
 	if (!nw)
 		goto out;
-	base_path = base_path_of(&o, pos[0], nw);
+	base_path = base_path_of(rq, nw);
 	if (!base_path)
 		goto out;
 	base = results_load(base_path, &base_dir);
 	if (!base)
 		goto out;
-	struct compare_opts co = { metric, o.threshold / 100, o.resamples, o.seed, o.statistic };
-	compare_runs(base, nw, &co, &cmp);
-	if (o.confirm && confirm_with_run_settings(&o, &cmp, base, base_dir, nw, new_dir, &co) < 0)
+	compare_runs(base, nw, &rq->opts, out);
+	if (rq->confirm && confirm_with_run_settings(rq, out, base, base_dir, nw, new_dir) < 0)
 		goto out;
-	int wr = write_comparison(&o, &cmp);
-	code = wr < 0 ? EXIT_USAGE : cmp.count[VERDICT_SLOWER] ? 1 : 0;
+	r = 0;
 out:
-	comparison_free(&cmp);
 	json_decref(base);
 	json_decref(nw);
 	free(base_dir);
 	free(new_dir);
 	free(base_path);
-	free(o.metric);
-	free(o.statistic);
-	free(o.format);
-	free(o.json_out);
-	free(o.baseline);
-	free(o.baselines_dir);
-	return code;
+	return r;
 }

@@ -1,4 +1,4 @@
-/* compare.h: `flagbench compare BASE NEW`: is NEW slower than BASE?
+/* compare.h: is run NEW slower than run BASE? (`flagbench compare`, cmd/compare.h)
  *
  * BASE and NEW are run folders or results.json files (or, with --baseline
  * NAME, BASE is the stored baseline of NEW's cpu profile: baseline.h).
@@ -51,22 +51,20 @@
  * A cell whose BASE and NEW binaries have the same sha256 and argv gets
  * the note "identical binary: ..." beside its verdict (which it keeps): any
  * difference it shows is the machine's.
- * Output: terminal table, Markdown (--format md, for a CI job summary) or
- * JSON (--format json; --json-out FILE writes it as well).  Writers only
- * format struct comparison; the numbers are computed once, here.
+ * The numbers are computed once, here, into struct comparison; the text
+ * and Markdown writers (report/compare_writer.h) only format it, and
+ * compare_to_json is its record:
  * JSON (schema flagbench-compare/2): per cell id, verdict, ratio, ci95,
  * base, new, unit, note, identical_binary, and for a confirmed cell
  * confirm {rounds, ratio, ci, level, first_verdict}; at the top
  * confirmation {rounds, alarm_rate_percent, cells (m), level} (null
  * without --confirm; level null when no cell was measured again).
  * (/1 had confirm.ci95, always at 95 %.)
- * Exit: 1 when any cell is slower, 0 otherwise, 2 on bad input.
  */
 #ifndef FLAGBENCH_COMPARE_H
 #define FLAGBENCH_COMPARE_H
 
 #include <jansson.h>
-#include <stdio.h>
 
 #include "core/stats.h"
 #include "core/util.h"
@@ -82,6 +80,9 @@ int metric_parse(const char *name, enum metric *out);
 /* The verdict of an interval [low, high] of NEW / BASE; threshold is a
  * fraction (0.02 for 2 %). */
 enum verdict verdict_of_interval(double low, double high, double threshold);
+/* A level as a percentage with the digits that tell it from 100: 95,
+ * 99.67, 99.998. */
+void compare_format_level(double level, char *buf, size_t n);
 /* The two-sided level of each of m confirmation intervals that keeps the
  * chance of any false alarm among them at most alarm_rate (a fraction):
  * 1 - 2 alarm_rate / m.  NAN when m is 0 or alarm_rate is outside (0, 0.5]. */
@@ -140,10 +141,24 @@ void comparison_free(struct comparison *c);
 /* Recounts the verdicts after a change (confirmation). */
 void comparison_recount(struct comparison *c);
 
-void compare_write_text(FILE *out, const struct comparison *c);
-void compare_write_markdown(FILE *out, const struct comparison *c);
 json_t *compare_to_json(const struct comparison *c);
 
-int cmd_compare(int argc, char **argv);
+/* One comparison as the command line asks it. */
+struct compare_request {
+	const char *base;          /* BASE: a run folder or results.json; unused with baseline */
+	const char *new_run;       /* NEW, the same */
+	const char *baseline;      /* NULL, or BASE is the stored baseline NAME of NEW's cpu profile */
+	const char *baselines_dir; /* where baselines are stored (NULL: the project's baselines/) */
+	struct compare_opts opts;
+	unsigned confirm;          /* --confirm rounds; 0: none */
+	double alarm_rate;         /* fraction */
+	double timeout_s;          /* of one run while confirming */
+};
+
+/* Loads NEW, then BASE (or the baseline), compares them into out and,
+ * with rq->confirm, measures the suspect cells again.  0, or -1 after an
+ * error message (bad input: exit 2).  Free out with comparison_free
+ * either way. */
+int compare_main(const struct compare_request *rq, struct comparison *out);
 
 #endif

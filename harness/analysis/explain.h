@@ -1,4 +1,4 @@
-/* explain.h: `flagbench explain RUN CELL_A CELL_B`: which flags make B faster than A.
+/* explain.h: which flags make cell B of a run faster than cell A.
  *
  * A and B are two cells of one run with the same variant and compiler that
  * differ in -O level or in -march (not both).  The candidate flags are:
@@ -28,24 +28,103 @@
  * claim, which is then checked by building and measuring B without all of
  * them together ("explained" = that build's share of the gap).
  *
- * Output: a table on stdout, explain.md and results.json (schema
- * flagbench-results/1: the built cells, plus an "explain" object, see
- * docs/results-schema.md) in --out (default RUN/explain-<time>).
- * Exit: 0 done, 1 A or B could not be rebuilt or verified, 2 bad usage,
- * 130 interrupted.
+ * The candidates come from flags.h; this file builds, verifies and
+ * measures, then attributes the gap.  What it found is reported through
+ * an explain_view (report/explain_writer.h: explain.md on stdout and in
+ * --out, results.json beside it), so analysis needs no report/ code.
  */
 #ifndef FLAGBENCH_EXPLAIN_H
 #define FLAGBENCH_EXPLAIN_H
 
+#include <jansson.h>
+
+#include "analysis/flags.h"
+#include "config/config.h"
 #include "core/util.h"
+#include "pipeline/counters.h"
+#include "pipeline/plan.h"
 
-int cmd_explain(int argc, char **argv);
+/* --metric: what was asked (EXPLAIN_ASK_ANY: instructions where a counter
+ * source exists, else time). */
+enum explain_ask { EXPLAIN_ASK_ANY, EXPLAIN_ASK_INSTRUCTIONS, EXPLAIN_ASK_TIME };
 
-/* Parses `gcc -Q --help=optimizers` output into "name\tvalue" lines
- * ("-fpeel-loops\t[enabled]", "-fvect-cost-model\tdynamic"). */
-void explain_parse_optimizers(const char *text, struct strvec *out);
-/* The -m flag of an ISA macro line ("#define __AVX2__ 1" -> "avx2"), or
- * NULL when the line is not one. */
-char *explain_isa_of_macro(const char *line);
+/* The settings of one explain; 0 / NULL fields take the defaults below. */
+struct explain_opts {
+	char *out, *cache;      /* default RUN/explain-<time>, build/cache */
+	enum explain_ask metric;
+	unsigned runs, warmup, top, jobs; /* runs 5 (time), top 3, jobs: online cpus */
+	double timeout, build_timeout;    /* of one run (set by the caller), of one compile (300) */
+};
+
+enum explain_mode { EXPLAIN_MODE_OPT, EXPLAIN_MODE_MARCH };
+enum explain_metric { EXPLAIN_METRIC_INSTRUCTIONS, EXPLAIN_METRIC_TIME };
+
+/* One flag that differs between A and B, with what it measured. */
+struct candidate {
+	char *name;             /* as B has it: -mavx2, -fvect-cost-model=dynamic, -fno-x */
+	char *toward_a;         /* appended to B's flags: B without it */
+	char *toward_b;         /* appended to A's flags: A with it */
+	int without, with;      /* plan cells, -1 when not built */
+	double rem, rem_lo, rem_hi, add, add_lo, add_hi, score;
+};
+
+struct metric_value {
+	double v, lo, hi; /* lower is better; NAN when unknown */
+};
+
+struct explain {
+	const struct explain_opts *o;
+	enum explain_mode mode;
+	enum explain_metric metric;
+	enum counter_source counters;
+	struct plan plan;
+	size_t alloc;
+	struct metric_value *val; /* per plan cell */
+	struct candidate *cand;
+	size_t ncand;
+	int a, b, check;          /* plan cells */
+	double gap;               /* ln(m(A) / m(B)) */
+	double explained, explained_lo, explained_hi;
+	size_t distinct, unchanged;
+	struct strvec notes;      /* said in every output */
+	struct strvec selected;   /* the claim */
+};
+
+/* The inputs and the places of one explain, owned here so the steps share
+ * them and one function frees them. */
+struct explain_run {
+	char *run_dir;          /* the run folder (results_load) */
+	const char *id_a, *id_b;
+	int argc;               /* the command line, for results.json run.argv */
+	char **argv;
+	json_t *run;
+	const json_t *ca, *cb;  /* the two cells, inside run */
+	struct family *fams;
+	int nfam;
+	struct family *fam;     /* of both cells, inside fams */
+	struct variant *var;
+	char *out, *work, *cache, *hyperfine;
+	double build_timeout, started;
+	char stamp[32];         /* started as 20261130T092200Z: names the run id and the default --out alike */
+};
+
+/* How a finished explain is reported: 0, or -1 when an output could not
+ * be written. */
+struct explain_view {
+	int (*report)(const struct explain *e, const struct explain_run *r);
+};
+
+/* One explain: RUN (a run folder or its results.json), cells A and B of
+ * it, the command line it records.  Returns the exit code: 0 done, 1 A or
+ * B could not be rebuilt or verified (or an output not written), 2 bad
+ * input, 130 interrupted. */
+int explain_main(const char *run, const char *id_a, const char *id_b, int argc, char **argv,
+		 const struct explain_opts *o, const struct explain_view *view);
+
+/* The cell whose figure stands for cell i (itself, or its identical twin);
+ * -1 for -1. */
+int explain_rep(const struct explain *e, int i);
+/* Whether moving the flag either way gave another binary. */
+int explain_changes_something(const struct explain *e, const struct candidate *c);
 
 #endif

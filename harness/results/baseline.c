@@ -11,7 +11,6 @@
 
 #include <jansson.h>
 
-#include "core/options.h"
 #include "pipeline/store.h"
 #include "results/reader.h"
 #include "core/util.h"
@@ -38,19 +37,6 @@ static int remove_tree(const char *path)
 {
 	return nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
-
-struct baseline_opts {
-	char *dir, *name;
-	int help;
-};
-
-#define BO(f) offsetof(struct baseline_opts, f)
-static const struct option_def baseline_options[] = {
-	{ "dir", 'd', OPT_STRING, BO(dir), "DIR", 0, 0, "baselines folder (default: baselines/ of the project)" },
-	{ "name", 0, OPT_STRING, BO(name), "NAME", 0, 0, "name of the baseline (default latest)" },
-	{ "help", 'h', OPT_FLAG, BO(help), NULL, 0, 0, "show this help" },
-	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
-};
 
 /* Only a whole run under plain names may become a baseline. */
 static int check_run(const char *run_path, const json_t *info, const char *name, const char *profile)
@@ -121,7 +107,7 @@ static int swap_in(const char *tmp, const char *dest, const char *old)
 	return 0;
 }
 
-static int save(const char *run_path, const struct baseline_opts *o)
+int baseline_save(const char *run_path, const char *dir, const char *name_opt)
 {
 	char *run_dir = NULL;
 	json_t *run = results_load(run_path, &run_dir);
@@ -131,10 +117,10 @@ static int save(const char *run_path, const struct baseline_opts *o)
 	char *dest = NULL, *tmp = NULL, *old = NULL, *bin = NULL;
 	const json_t *info = json_object_get(run, "run");
 	const char *profile = json_string_value(json_object_get(info, "cpu_profile"));
-	const char *name = o->name ? o->name : "latest";
+	const char *name = name_opt ? name_opt : "latest";
 	if (check_run(run_path, info, name, profile) < 0)
 		goto out;
-	dest = baseline_path(o->dir, name, profile);
+	dest = baseline_path(dir, name, profile);
 	char *parent = xasprintf("%.*s", (int)(strrchr(dest, '/') - dest), dest);
 	tmp = xasprintf("%s/.%s.new.%ld", parent, name, (long)getpid());
 	old = xasprintf("%s/.%s.old.%ld", parent, name, (long)getpid());
@@ -159,32 +145,5 @@ out:
 	free(bin);
 	free(run_dir);
 	json_decref(run);
-	return code;
-}
-
-int cmd_baseline(int argc, char **argv)
-{
-	struct baseline_opts o;
-	memset(&o, 0, sizeof(o));
-	char *pos[2];
-	int npos = options_parse(baseline_options, &o, NULL, argc - 1, argv + 1, pos, 2);
-	int code = EXIT_USAGE;
-	if (npos < 0)
-		goto out;
-	if (o.help) {
-		printf("usage: flagbench baseline save RUN [--dir DIR] [--name NAME]\n\n"
-		       "stores RUN (a run folder) as the baseline NAME of its cpu profile\n\n");
-		options_help(baseline_options, stdout);
-		code = 0;
-		goto out;
-	}
-	if (npos != 2 || strcmp(pos[0], "save")) {
-		error("usage: flagbench baseline save RUN [--dir DIR] [--name NAME]");
-		goto out;
-	}
-	code = save(pos[1], &o);
-out:
-	free(o.dir);
-	free(o.name);
 	return code;
 }

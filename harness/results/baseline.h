@@ -1,6 +1,6 @@
 /* baseline.h: stored baselines, one per cpu profile and name.
  *
- * `flagbench baseline save RUN [--dir D] [--name NAME]` copies the run's
+ * Saving a run (`flagbench baseline save`, cmd/baseline.h) copies its
  * results.json and the binaries it measured (RUN/bin, pipeline/store.h) into
  * D/<cpu profile>/<NAME>/ (D: the project's baselines/, NAME: latest).
  * The new baseline is assembled in a temporary folder beside and renamed
@@ -17,6 +17,10 @@
  * the project's baselines/. */
 char *baseline_path(const char *dir, const char *name, const char *profile);
 
-int cmd_baseline(int argc, char **argv);
+/* Stores the run at run_path (a run folder or its results.json) as
+ * baseline name (NULL: latest) of its cpu profile in dir (NULL: the
+ * project's baselines/) and says so on stdout.  Returns the exit code: 0,
+ * or 2 after an error message. */
+int baseline_save(const char *run_path, const char *dir, const char *name);
 
 #endif

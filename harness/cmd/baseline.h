@@ -1,0 +1,11 @@
+/* baseline.h: `flagbench baseline save RUN [--dir D] [--name NAME]`: store
+ * a run as the baseline NAME (default latest) of its cpu profile in D
+ * (default the project's baselines/), results/baseline.h.
+ * Exit: 0 saved, 2 bad usage or a run that cannot be a baseline.
+ */
+#ifndef FLAGBENCH_CMD_BASELINE_H
+#define FLAGBENCH_CMD_BASELINE_H
+
+int cmd_baseline(int argc, char **argv);
+
+#endif
