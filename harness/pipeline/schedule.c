@@ -248,7 +248,7 @@ static enum schedule_status run_rounds(const struct sched *k)
 				pause_before(k, s->cells[i]);
 			if (fb_interrupted)
 				break;
-			int v = batch(k, i, 1, (int)round);
+			int v = batch(k, i, 1, (int)(p->round_base + round));
 			add(s->tally.wall_s, now_monotonic() - t0);
 			if (v < 0) {
 				done(k, i, SCHEDULE_FAILED);

@@ -64,6 +64,7 @@ static int teardown(void **state)
 	for (int i = 0; i < NCELLS; i++) {
 		stats_free(&cells[i].measure.time);
 		free(cells[i].measure.cooldown);
+		free(cells[i].measure.rounds);
 		free(cells[i].reason);
 	}
 	return 0;
@@ -97,6 +98,10 @@ static void listed_rounds(void **state)
 	for (int i = 0; i < NCELLS; i++) {
 		assert_int_equal(cells[i].measure.time.n, 4);
 		assert_int_equal(ends[i], SCHEDULE_MEASURED);
+		/* each run knows its round: the paired comparison's key */
+		assert_int_equal(cells[i].measure.nrounds, 4);
+		for (int r = 0; r < 4; r++)
+			assert_int_equal(cells[i].measure.rounds[r], r);
 	}
 }
 
@@ -106,9 +111,16 @@ static void new_runs_join_earlier(void **state)
 {
 	struct schedule_policy p = { .order = SCHEDULE_LISTED, .runs = 3 };
 	run(&p, 2, NULL);
+	p.round_base = 3; /* the second schedule's rounds follow the first's */
 	run(&p, NCELLS, NULL);
 	assert_int_equal(cells[0].measure.time.n, 6);
 	assert_int_equal(cells[2].measure.time.n, 3);
+	assert_int_equal(cells[0].measure.nrounds, 6);
+	for (int r = 0; r < 6; r++)
+		assert_int_equal(cells[0].measure.rounds[r], r);
+	assert_int_equal(cells[2].measure.nrounds, 3);
+	for (int r = 0; r < 3; r++)
+		assert_int_equal(cells[2].measure.rounds[r], 3 + r);
 }
 
 /* Shuffled rounds: every cell in every round, the orders the seed gives. */
@@ -156,6 +168,7 @@ static void sequential_batches(void **state)
 		assert_int_equal(ran[k], k);
 		assert_int_equal(ran_runs[k], 5);
 		assert_int_equal(cells[k].measure.ncooldown, 1);
+		assert_int_equal(cells[k].measure.nrounds, 0); /* no rounds: nothing to pair */
 	}
 	assert_int_equal(pauses, NCELLS);
 }
