@@ -22,7 +22,7 @@ endif
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 # One include root: every include names its layer ("pipeline/plan.h"), so
-# a path says what it may include (docs/architecture.md, scripts/layers.sh).
+# a path says what it may include (docs/architecture.md, scripts/check-layers.sh).
 HARNESS_INC := -Iharness
 BASE_CFLAGS := -std=c11 $(WARN) -MMD -MP $(HARNESS_INC)
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)

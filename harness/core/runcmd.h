@@ -23,7 +23,7 @@
  *    A SIGINT/SIGTERM/SIGHUP handled by install_interrupt_handler() ends
  *    every wait at once (ppoll with those signals unblocked only inside);
  *  - c->hold stops the child before exec until child_release(), so a
- *    perf counter can be attached to its pid first (system/counters.c).
+ *    perf counter can be attached to its pid first (pipeline/counters.c).
  */
 #ifndef FLAGBENCH_RUNCMD_H
 #define FLAGBENCH_RUNCMD_H
