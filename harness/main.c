@@ -11,7 +11,7 @@
 #include "analysis/explain.h"
 #include "system/meter.h"
 #include "core/options.h"
-#include "report/model.h"
+#include "cmd/tables.h"
 #include "cmd/newfamily.h"
 #include "cmd/rerun.h"
 #include "cmd/list.h"

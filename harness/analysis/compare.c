@@ -12,7 +12,7 @@
 #include "system/cooldown.h"
 #include "pipeline/measure.h"
 #include "core/options.h"
-#include "pipeline/store.h"
+#include "results/replay.h"
 #include "results/reader.h"
 #include "core/runcmd.h"
 

@@ -28,6 +28,7 @@
 #include "pipeline/plan.h"
 #include "pipeline/store.h"
 #include "results/reader.h"
+#include "results/replay.h"
 #include "pipeline/records.h"
 #include "results/results.h"
 #include "core/runcmd.h"

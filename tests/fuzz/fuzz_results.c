@@ -13,6 +13,7 @@
 
 #include "pipeline/plan.h"
 #include "report/model.h"
+#include "cmd/tables.h"
 #include "results/results.h"
 #include "core/util.h"
 
