@@ -101,6 +101,12 @@ int results_cell_view(struct results_cell *c, json_t *j, const char *file, int a
 	c->id = str(j, "id");
 	if (!c->id)
 		return error("%s: a cell without an id: field id missing", file);
+	/* family and variant: from an id FAMILY/VARIANT@CONFIG where missing */
+	const char *slash = strchr(c->id, '/'), *at = slash ? strchr(slash + 1, '@') : NULL;
+	if (!str(j, "family") && at && slash > c->id)
+		json_object_set_new(j, "family", json_stringn(c->id, (size_t)(slash - c->id)));
+	if (!str(j, "variant") && at && at > slash + 1)
+		json_object_set_new(j, "variant", json_stringn(slash + 1, (size_t)(at - slash - 1)));
 	static const char *const required[] = { "family", "variant", "status" };
 	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++)
 		if (!str(j, required[i]))

@@ -9,8 +9,9 @@
  *
  * Required per cell: id, family, variant and a known status; a cell
  * without one is refused as "FILE: cell ID: field F missing" (the caller
- * exits 2).  Derived where missing: config, from the id
- * ("FAMILY/VARIANT@CONFIG") or composed as plan.c composes it
+ * exits 2).  Derived where missing: family, variant and config from an id
+ * "FAMILY/VARIANT@CONFIG", as plan.c makes it; else config composed as
+ * plan.c composes it
  * (compiler/opt/march, then the flag set, the allocator where the run has
  * more than glibc, the placement and the consumer; "reference" for a
  * reference); the derived config is written into the document too, so a

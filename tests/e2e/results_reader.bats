@@ -28,12 +28,22 @@ FIX="$REPO/tests/fixtures/results"
     [ "$(jq -c '[.families[].tables[] | {name, cols}]' <<<"$output")" = "$want" ]
 }
 
+@test "reader: family and variant missing are taken from an id FAMILY/VARIANT@CONFIG" {
+    jq 'del(.cells[].family, .cells[].variant, .cells[].config)' "$FIX/fizzbuzz-j4205.json" > "$BATS_TEST_TMPDIR/r.json"
+    run "$FLAGBENCH" tables "$FIX/fizzbuzz-j4205.json" --format csv
+    want="$output"
+    run "$FLAGBENCH" tables "$BATS_TEST_TMPDIR/r.json" --format csv
+    [ "$status" -eq 0 ]
+    [ "$output" = "$want" ]
+}
+
 @test "reader: a config it cannot derive is refused, naming the cell and the field (exit 2)" {
     run "$FLAGBENCH" tables "$FIX/no-config-underivable.json"
     [ "$status" -eq 2 ]
     [[ "$output" == "flagbench: $FIX/no-config-underivable.json: cell cell-without-config: field config missing"* ]]
-    jq 'del(.cells[3].variant)' "$FIX/fizzbuzz-j4205.json" > "$BATS_TEST_TMPDIR/r.json"
-    id=$(jq -r '.cells[3].id' "$FIX/fizzbuzz-j4205.json")
+    # an id that names no variant: nothing to take it from
+    jq 'del(.cells[3].variant) | .cells[3].id = "c3"' "$FIX/fizzbuzz-j4205.json" > "$BATS_TEST_TMPDIR/r.json"
+    id=c3
     for cmd in "tables" "compare $FIX/fizzbuzz-j4205.json"; do
         run "$FLAGBENCH" $cmd "$BATS_TEST_TMPDIR/r.json"
         [ "$status" -eq 2 ]
