@@ -11,6 +11,7 @@
 #include "cmd/explain.h"
 #include "cmd/list.h"
 #include "cmd/meter.h"
+#include "cmd/tables.h"
 #include "cmd/newfamily.h"
 #include "cmd/rerun.h"
 #include "cmd/run.h"

@@ -10,7 +10,7 @@
 #include "config/config.h"
 #include "core/runcmd.h"
 #include "pipeline/measure.h"
-#include "pipeline/store.h"
+#include "results/replay.h"
 #include "results/baseline.h"
 #include "results/reader.h"
 #include "system/cooldown.h"

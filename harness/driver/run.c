@@ -20,6 +20,7 @@
 #include "pipeline/schedule.h"
 #include "pipeline/store.h"
 #include "results/reader.h"
+#include "results/replay.h"
 #include "results/results.h"
 #include "system/doctor.h"
 #include "system/sysinfo.h"

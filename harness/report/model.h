@@ -34,6 +34,7 @@
 #include <stdio.h>
 
 #include "core/util.h"
+#include "results/reader.h"
 
 struct stats;
 
@@ -78,7 +79,8 @@ struct mfamily {
 };
 
 struct mrun {
-	json_t *root;
+	struct results_run run; /* as results/reader.h read it */
+	json_t *root;           /* run.root, for the writers' run-level fields */
 	const char *path, *label, *slug, *id;
 	const char *statistic; /* run.statistic: what each figure is (stats.h); "median" for older runs */
 	double drift_sd;       /* run.drift.sd_percent / 100 (stats.h): widens every rerun interval; 0 when none */
@@ -112,6 +114,9 @@ void model_rate_interval(struct mcell *x, const struct stats *st, double drift_s
 const char *model_marks(unsigned marks, char *buf, size_t n);
 /* "7.36 GiB/s", "0.155 usec/op" (for ops/s), "1.90 Mblocks/s". */
 void model_format_value(double v, const char *unit, char *buf, size_t n);
+/* Units: per operation (shown as usec/op), bytes per second. */
+int model_per_op(const char *unit);
+int model_bytes_unit(const char *unit);
 /* "1.05x", three significant digits below 0.01. */
 void model_format_ratio(double r, char *buf, size_t n);
 /* The unit a table is plotted in: v / div, or div / v when inv. */
@@ -129,10 +134,12 @@ size_t model_legend(const struct mtable *t, const char *lines[MODEL_LEGEND_MAX])
 enum mformat { FMT_TERM, FMT_MD, FMT_CSV, FMT_JSON, FMT_TSV };
 int model_write(struct model *m, enum mformat f, const char *family, const char *table, struct strbuf *out);
 
-/* flagbench tables RUN... [--format F] [--family F] [--table T] [--against C/-O] [--out FILE];
- * argv[0] "report" (one run) and "merge" (md) are its other spellings.  0, 2 on
- * bad usage or input, 1 when writing fails. */
-int cmd_tables(int argc, char **argv);
+/* The tables of runs paths[0..n) in format f (only family, table where not
+ * NULL) on stdout, or written atomically to out: `flagbench tables`, with
+ * name (tables, report, merge) in messages.  0, 2 on bad input, 1 when
+ * writing fails. */
+int model_print(const char *name, char **paths, size_t n, const char *against, enum mformat f, const char *family,
+		const char *table, const char *out);
 /* On stdout, the terminal tables of a finished run, as `flagbench tables RUN_DIR`. */
 int tables_print_run(const char *run_dir);
 

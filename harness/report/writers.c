@@ -5,7 +5,6 @@
  * characters scrubbed for the terminal, tabs and quotes out of gnuplot data. */
 #define _GNU_SOURCE
 #include "report/model.h"
-#include "core/options.h"
 #include "core/stats.h"
 
 #include <errno.h>
@@ -351,62 +350,24 @@ int model_write(struct model *m, enum mformat f, const char *family, const char 
 	return 0;
 }
 
-/* ------------------------------------------------------------------ */
-/* The commands. */
-
-struct tables_opts {
-	char *format, *family, *table, *against, *out;
-	int help;
-};
-
-#define TO(f) offsetof(struct tables_opts, f)
-static const struct option_def tables_options[] = {
-	{ "format", 0, OPT_STRING, TO(format), "term|md|csv|json|tsv", 0, 0, "output format (default term)" },
-	{ "family", 0, OPT_STRING, TO(family), "F", 0, 0, "only family F (its name or file-name slug)" },
-	{ "table", 0, OPT_STRING, TO(table), "T", 0, 0, "only table T: throughput, speedup, against, compilers, "
-							"instructions, cycles" },
-	{ "against", 0, OPT_STRING, TO(against), "COMPILER/-OLEVEL", 0, 0, "the configuration ratios are against "
-									  "(default: the first compiler at its first -O level)" },
-	{ "out", 0, OPT_STRING, TO(out), "FILE", 0, 0, "write FILE (atomically) instead of stdout" },
-	{ "help", 'h', OPT_FLAG, TO(help), NULL, 0, 0, "this help" },
-	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
-};
-
-/* argv[0] names the spelling: tables, report (one run) or merge (md by default). */
-int cmd_tables(int argc, char **argv)
+int model_print(const char *name, char **paths, size_t n, const char *against, enum mformat f, const char *family,
+		const char *table, const char *out)
 {
-	static const char *formats[] = { "term", "md", "csv", "json", "tsv", NULL };
-	const char *name = argv[0];
-	struct tables_opts o = { 0 };
 	struct model m = { 0 };
 	struct strbuf sb = STRBUF_INIT;
-	char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	int npos = options_parse(tables_options, &o, NULL, argc - 1, argv + 1, pos, argc), f = 0, rc = 0;
-	const char *fmt = o.format ? o.format : strcmp(name, "merge") ? "term" : "md";
-	while (formats[f] && strcmp(formats[f], fmt))
-		f++;
-	if (npos >= 0 && !o.help && (npos < 1 || !formats[f] || (!strcmp(name, "report") && npos != 1)))
-		npos = !formats[f] ? error("%s: unknown format %s (term, md, csv, json or tsv)", name, fmt)
-				   : error("%s: expected %s", name, strcmp(name, "report") ? "RUN_DIR..." : "one RUN_DIR");
-	if (npos < 0 || o.help) {
-		fprintf(o.help ? stdout : stderr, "usage: flagbench %s [options] RUN_DIR...\n  the tables of one run, "
-			"or of several side by side (RUN_DIR or its results.json)\n", name);
-		options_help(tables_options, o.help ? stdout : stderr);
-		rc = o.help ? 0 : EXIT_USAGE;
-	} else if (model_load(&m, pos, (size_t)npos, o.against) < 0 || model_write(&m, f, o.family, o.table, &sb) < 0)
+	int rc = 0;
+	if (model_load(&m, paths, n, against) < 0 || model_write(&m, f, family, table, &sb) < 0)
 		rc = EXIT_USAGE;
-	else if (o.out ? write_file_atomic(o.out, sb.buf ? sb.buf : "", sb.len) < 0
-		       : (fwrite(sb.buf ? sb.buf : "", 1, sb.len, stdout) != sb.len || fflush(stdout) != 0))
-		rc = o.out ? EXIT_CELL_FAILED : (error("%s: cannot write: %s", name, strerror(errno)), EXIT_CELL_FAILED);
+	else if (out ? write_file_atomic(out, sb.buf ? sb.buf : "", sb.len) < 0
+		     : (fwrite(sb.buf ? sb.buf : "", 1, sb.len, stdout) != sb.len || fflush(stdout) != 0))
+		rc = out ? EXIT_CELL_FAILED : (error("%s: cannot write: %s", name, strerror(errno)), EXIT_CELL_FAILED);
 	sb_release(&sb);
 	model_free(&m);
-	free(pos);
-	free(o.format), free(o.family), free(o.table), free(o.against), free(o.out);
 	return rc;
 }
 
 int tables_print_run(const char *run_dir)
 {
-	char *argv[] = { "tables", (char *)run_dir, NULL };
-	return cmd_tables(2, argv);
+	char *paths[] = { (char *)run_dir };
+	return model_print("tables", paths, 1, NULL, FMT_TERM, NULL, NULL, NULL);
 }

@@ -2,69 +2,301 @@
 #define _GNU_SOURCE
 #include "results/reader.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/util.h"
 #include "results/results.h"
 
-json_t *results_load(const char *path, char **dir)
+static const char *str(const json_t *o, const char *key)
 {
-	char *file;
+	return json_string_value(json_object_get(o, key));
+}
+
+static double num(const json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static uint64_t count(const json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_integer(v) && json_integer_value(v) > 0 ? (uint64_t)json_integer_value(v) : 0;
+}
+
+static int pin(const json_t *p, const char *key)
+{
+	json_t *v = json_object_get(p, key);
+	return json_is_integer(v) ? (int)json_integer_value(v) : PIN_NONE;
+}
+
+/* The config as plan.c composes it, or NULL where the parts are missing. */
+static char *compose_config(const struct results_cell *c, int allocators)
+{
+	const char *id = c->id;
+	size_t fl = strlen(c->family), vl = strlen(c->variant);
+	/* the id is FAMILY/VARIANT@CONFIG: the config exactly as written */
+	if (!strncmp(id, c->family, fl) && id[fl] == '/' && !strncmp(id + fl + 1, c->variant, vl) && id[fl + 1 + vl] == '@' &&
+	    id[fl + 2 + vl])
+		return xstrdup(id + fl + 2 + vl);
+	struct strbuf sb = STRBUF_INIT;
+	if (c->reference) {
+		sb_adds(&sb, "reference");
+	} else if (c->compiler && c->opt && c->march) {
+		sb_addf(&sb, "%s/%s/%s", c->compiler, c->opt, c->march);
+		if (c->flags)
+			sb_addf(&sb, "/%s", c->flags);
+		if (allocators)
+			sb_addf(&sb, "/%s", c->allocator ? c->allocator : "glibc");
+	} else {
+		return NULL;
+	}
+	if (c->placement)
+		sb_addf(&sb, "/%s", c->placement);
+	if (c->consumer)
+		sb_addf(&sb, "/%s", c->consumer);
+	return sb_detach(&sb);
+}
+
+static void counters_view(struct results_cell *c, const json_t *k)
+{
+	c->instructions_per_unit = num(k, "instructions_per_unit");
+	c->cycles_per_unit = num(k, "cycles_per_unit");
+	c->counters_unit = str(k, "unit");
+	c->counters_skipped = str(k, "skipped");
+}
+
+static void measurement_view(struct results_cell *c, const json_t *j)
+{
+	json_t *t = json_object_get(j, "time_s");
+	c->time_s = json_is_object(t) ? t : NULL;
+	json_t *s = json_object_get(j, "throughput_Bps");
+	json_t *rate = json_is_object(s) ? s : json_object_get(j, "rate");
+	/* value: the run's statistic; median: runs written before it existed */
+	c->value = num(rate, "value");
+	if (isnan(c->value))
+		c->value = num(rate, "median");
+	c->rate_unit = json_is_object(s) ? NULL : str(rate, "unit");
+	const char *ps = str(json_object_get(j, "precision"), "status");
+	c->precision = !ps ? PRECISION_OFF : !strcmp(ps, "reached") ? PRECISION_REACHED
+				   : !strcmp(ps, "not_reached") ? PRECISION_NOT_REACHED : PRECISION_OFF;
+	counters_view(c, json_object_get(j, "counters"));
+	const char *th = str(j, "throttled");
+	c->throttled = !th ? THROTTLE_UNKNOWN : !strcmp(th, "yes") ? THROTTLE_YES : !strcmp(th, "no") ? THROTTLE_NO
+												: THROTTLE_UNKNOWN;
+	json_t *tc = json_object_get(j, "temperature_c");
+	c->celsius_before = num(tc, "before");
+	c->celsius_after = num(tc, "after");
+}
+
+int results_cell_view(struct results_cell *c, json_t *j, const char *file, int allocators)
+{
+	memset(c, 0, sizeof(*c));
+	c->j = j;
+	c->id = str(j, "id");
+	if (!c->id)
+		return error("%s: a cell without an id: field id missing", file);
+	/* family and variant: from an id FAMILY/VARIANT@CONFIG where missing */
+	const char *slash = strchr(c->id, '/'), *at = slash ? strchr(slash + 1, '@') : NULL;
+	if (!str(j, "family") && at && slash > c->id)
+		json_object_set_new(j, "family", json_stringn(c->id, (size_t)(slash - c->id)));
+	if (!str(j, "variant") && at && at > slash + 1)
+		json_object_set_new(j, "variant", json_stringn(slash + 1, (size_t)(at - slash - 1)));
+	static const char *const required[] = { "family", "variant", "status" };
+	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++)
+		if (!str(j, required[i]))
+			return error("%s: cell %s: field %s missing", file, c->id, required[i]);
+	c->family = str(j, "family");
+	c->variant = str(j, "variant");
+	c->status_name = str(j, "status");
+	if (cell_status_parse(c->status_name, &c->status) < 0)
+		return error("%s: cell %s: status %s unknown", file, c->id, c->status_name);
+	c->title = str(j, "title");
+	c->kind = str(j, "kind");
+	c->reason = str(j, "reason");
+	c->compiler = str(j, "compiler");
+	c->compiler_version = str(j, "compiler_version");
+	c->opt = str(j, "opt");
+	c->march = str(j, "march");
+	c->flags = str(j, "flags");
+	c->allocator = str(j, "allocator");
+	c->placement = str(j, "placement");
+	c->consumer = str(j, "consumer");
+	c->emulated = json_is_true(json_object_get(j, "emulated"));
+	c->config = str(j, "config");
+	c->reference = (c->config && !strcmp(c->config, "reference")) || (c->compiler && !strcmp(c->compiler, "none"));
+	if (!c->config) {
+		char *cfg = compose_config(c, allocators);
+		if (!cfg)
+			return error("%s: cell %s: field config missing (and no compiler, opt and march to derive it from)",
+				     file, c->id);
+		json_object_set_new(j, "config", json_string(cfg));
+		free(cfg);
+		c->config = str(j, "config");
+	}
+	c->size = count(j, "size");
+	json_t *b = json_object_get(j, "bytes");
+	c->bytes = json_is_integer(b) && json_integer_value(b) >= 0 ? (uint64_t)json_integer_value(b) : UINT64_MAX;
+	c->argv = json_is_array(json_object_get(j, "argv")) ? json_object_get(j, "argv") : NULL;
+	json_t *p = json_object_get(j, "pin");
+	c->pin_producer = pin(p, "producer");
+	c->pin_consumer = pin(p, "consumer");
+	c->pin_single = pin(p, "single");
+	json_t *bin = json_object_get(j, "binary");
+	c->sha256 = str(bin, "sha256");
+	c->binary_bytes = count(bin, "bytes");
+	c->text_bytes = count(j, "text_bytes");
+	c->same_binary_as = str(j, "same_binary_as");
+	measurement_view(c, j);
+	c->speedup = num(j, "speedup");
+	c->vs_glibc = num(j, "vs_glibc");
+	json_t *w = json_object_get(j, "warnings"), *x;
+	size_t i;
+	c->warnings = xcalloc(json_array_size(w) + 1, sizeof(*c->warnings));
+	json_array_foreach(w, i, x) c->warnings[c->nwarnings++] = json_string_value(x) ? json_string_value(x) : "?";
+	return 0;
+}
+
+void results_cell_release(struct results_cell *c)
+{
+	free(c->warnings);
+	c->warnings = NULL;
+	c->nwarnings = 0;
+}
+
+/* The results.json a path names: the file itself, or DIR/results.json. */
+static int results_file(const char *path, char **file, char **dir)
+{
+	struct stat st;
 	size_t len = strlen(path);
-	if (len >= 5 && !strcmp(path + len - 5, ".json")) {
-		file = xstrdup(path);
+	int dir_arg = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	if (!dir_arg && (len >= 5 && !strcmp(path + len - 5, ".json") ? 1 : stat(path, &st) == 0)) {
+		*file = xstrdup(path);
 		const char *slash = strrchr(path, '/');
 		*dir = slash ? xasprintf("%.*s", (int)(slash - path), path) : xstrdup(".");
-	} else {
-		file = xasprintf("%s/results.json", path);
-		*dir = xstrdup(path);
+		return 0;
 	}
-	json_error_t je;
-	json_t *j = json_load_file(file, 0, &je);
-	if (!j) {
-		if (je.line < 0 || access(file, R_OK) < 0)
-			error("%s: %s", file, je.text);
-		else
-			error("%s:%d:%d: %s", file, je.line, je.column, je.text);
-		goto bad;
+	if (!dir_arg)
+		return error("%s: %s", path, errno == ENOENT ? "no such run folder" : strerror(errno));
+	*file = xasprintf("%s/results.json", path);
+	if (stat(*file, &st) < 0) {
+		free(*file);
+		*file = NULL;
+		return error("%s: no results.json in this run folder", path);
 	}
-	const char *schema = json_string_value(json_object_get(j, "schema"));
-	if (!schema || strcmp(schema, RESULTS_SCHEMA)) {
-		error("%s: not a flagbench results file (schema %s, expected %s)", file,
-		      schema ? schema : "missing", RESULTS_SCHEMA);
-		goto bad;
-	}
-	json_t *cells = json_object_get(j, "cells");
-	if (!json_is_array(cells)) {
-		error("%s: \"cells\" must be an array", file);
-		goto bad;
-	}
+	*dir = xstrdup(path);
+	return 0;
+}
+
+/* Whether any cell ran under an allocator besides glibc: then the suite
+ * listed allocators, and every config ends with its cell's. */
+static int has_allocators(const json_t *cells)
+{
 	size_t i;
 	json_t *c;
-	json_t *seen = json_object();
 	json_array_foreach(cells, i, c) {
-		const char *id = json_string_value(json_object_get(c, "id"));
-		if (!json_is_object(c) || !id) {
-			error("%s: cells[%zu] has no string \"id\"", file, i);
-			json_decref(seen);
-			goto bad;
-		}
-		if (json_object_get(seen, id)) {
-			error("%s: cell id %s appears twice", file, id);
-			json_decref(seen);
-			goto bad;
-		}
-		json_object_set_new(seen, id, json_true());
+		const char *a = str(c, "allocator");
+		if (a && strcmp(a, "glibc"))
+			return 1;
 	}
-	json_decref(seen);
-	free(file);
-	return j;
+	return 0;
+}
+
+static int check_cells(struct results_run *r, json_t *cells)
+{
+	int allocators = has_allocators(cells);
+	size_t i;
+	json_t *c;
+	r->cells = xcalloc(json_array_size(cells) + 1, sizeof(*r->cells));
+	json_array_foreach(cells, i, c) {
+		if (!json_is_object(c))
+			return error("%s: cells[%zu] is not an object", r->file, i);
+		if (results_cell_view(&r->cells[r->ncells], c, r->file, allocators) < 0) {
+			results_cell_release(&r->cells[r->ncells]);
+			return -1;
+		}
+		r->ncells++;
+		if (results_cell_by_id(r, r->cells[r->ncells - 1].id) != &r->cells[r->ncells - 1])
+			return error("%s: cell id %s appears twice", r->file, r->cells[r->ncells - 1].id);
+	}
+	return 0;
+}
+
+int results_open(const char *path, struct results_run *r)
+{
+	memset(r, 0, sizeof(*r));
+	if (results_file(path, &r->file, &r->dir) < 0)
+		return -1;
+	json_error_t je;
+	r->root = json_load_file(r->file, JSON_REJECT_DUPLICATES, &je);
+	if (!r->root) {
+		if (je.line < 0 || access(r->file, R_OK) < 0)
+			error("%s: %s", r->file, je.text);
+		else
+			error("%s:%d:%d: %s", r->file, je.line, je.column, je.text);
+		goto bad;
+	}
+	const char *schema = str(r->root, "schema");
+	if (!schema || strcmp(schema, RESULTS_SCHEMA)) {
+		error("%s: not a flagbench results file (schema %s, expected %s)", r->file, schema ? schema : "missing",
+		      RESULTS_SCHEMA);
+		goto bad;
+	}
+	json_t *cells = json_object_get(r->root, "cells");
+	if (!json_is_array(cells)) {
+		error("%s: \"cells\" must be an array", r->file);
+		goto bad;
+	}
+	if (check_cells(r, cells) < 0)
+		goto bad;
+	json_t *run = json_object_get(r->root, "run");
+	r->id = str(run, "id") ? str(run, "id") : "";
+	r->statistic = str(run, "statistic") ? str(run, "statistic") : "median";
+	r->cpu_profile = str(run, "cpu_profile");
+	r->cpu_model = str(json_object_get(r->root, "host"), "cpu_model");
+	double sd = num(json_object_get(run, "drift"), "sd_percent") / 100;
+	r->drift_sd = isfinite(sd) && sd > 0 ? sd : 0;
+	json_t *fams = json_object_get(r->root, "families");
+	r->families = json_is_object(fams) ? fams : NULL;
+	return 0;
 bad:
-	json_decref(j);
-	free(file);
-	free(*dir);
-	*dir = NULL;
+	results_close(r);
+	return -1;
+}
+
+void results_close(struct results_run *r)
+{
+	for (size_t i = 0; i < r->ncells; i++)
+		results_cell_release(&r->cells[i]);
+	free(r->cells);
+	json_decref(r->root);
+	free(r->file);
+	free(r->dir);
+	memset(r, 0, sizeof(*r));
+}
+
+struct results_cell *results_cell_by_id(const struct results_run *r, const char *id)
+{
+	for (size_t i = 0; id && i < r->ncells; i++)
+		if (!strcmp(r->cells[i].id, id))
+			return &r->cells[i];
 	return NULL;
+}
+
+json_t *results_load(const char *path, char **dir)
+{
+	struct results_run r;
+	*dir = NULL;
+	if (results_open(path, &r) < 0)
+		return NULL;
+	json_t *root = json_incref(r.root);
+	*dir = r.dir;
+	r.dir = NULL;
+	results_close(&r);
+	return root;
 }

@@ -1,19 +1,89 @@
 /* reader.h: the one reader of results.json.
  *
- * Every command that takes a run folder (compare, baseline, tables,
- * explain, rerun, tune, run --resume) loads it here: the file parses, its
- * schema is RESULTS_SCHEMA (results.h), "cells" is an array of objects
- * with a string id, no id twice.  What a command then reads of a cell it
- * reads from that checked document.
+ * Every command that takes a run folder (tables, compare, baseline,
+ * explain, rerun, compare --confirm's replay) loads it here: the file
+ * parses, its schema is RESULTS_SCHEMA (results.h), "cells" is an array
+ * of objects, each with a string id, no id twice, and a typed view of
+ * every cell (struct results_cell) with the fields the model, compare,
+ * explain and replay read.
+ *
+ * Required per cell: id, family, variant and a known status; a cell
+ * without one is refused as "FILE: cell ID: field F missing" (the caller
+ * exits 2).  Derived where missing: family, variant and config from an id
+ * "FAMILY/VARIANT@CONFIG", as plan.c makes it; else config composed as
+ * plan.c composes it
+ * (compiler/opt/march, then the flag set, the allocator where the run has
+ * more than glibc, the placement and the consumer; "reference" for a
+ * reference); the derived config is written into the document too, so a
+ * caller reading the JSON sees it.  Optional fields read as absent (NULL,
+ * NAN, 0) when missing or of another type.
  */
 #ifndef FLAGBENCH_READER_H
 #define FLAGBENCH_READER_H
 
 #include <jansson.h>
+#include <stdint.h>
 
-/* Loads a run: DIR/results.json or a results.json path.  Returns NULL
- * after an error message naming the file (and line:column for bad JSON):
- * the caller exits 2.  *dir receives the run folder (allocated). */
+#include "pipeline/plan.h"
+
+/* One cell as read.  Strings point into the document (or, for config,
+ * at the derived text it now holds). */
+struct results_cell {
+	json_t *j;                       /* the record itself, for what the view leaves out */
+	const char *id, *family, *variant, *title, *kind, *config;
+	enum cell_status status;
+	const char *status_name, *reason;
+	int reference;                   /* a reference program: compiler "none" or config "reference" */
+	int emulated;                    /* run under an emulator: never ranked with native cells */
+	const char *compiler, *compiler_version, *opt, *march, *flags, *allocator, *placement, *consumer;
+	uint64_t size;                   /* N of the run; 0 unknown */
+	uint64_t bytes;                  /* a stream's exact output bytes; UINT64_MAX unknown */
+	json_t *argv;                    /* array of strings, or NULL */
+	int pin_producer, pin_consumer, pin_single; /* PIN_NONE where not pinned */
+	const char *sha256;              /* the binary's, NULL when none was built */
+	uint64_t binary_bytes, text_bytes; /* 0 unknown */
+	const char *same_binary_as;      /* the id of the cell measured for this one, or NULL */
+	json_t *time_s;                  /* the times (stats_from_json reads it), or NULL */
+	double value;                    /* the rate of the run's statistic (rate.median in older runs); NAN */
+	const char *rate_unit;           /* compute cells: "ops/s"...; NULL for streams */
+	enum precision_status precision;
+	double instructions_per_unit, cycles_per_unit; /* NAN where not counted */
+	const char *counters_unit, *counters_skipped;  /* counters.unit; why they were not counted */
+	enum throttle_verdict throttled; /* THROTTLE_UNKNOWN where not measured */
+	double celsius_before, celsius_after; /* NAN without a sensor */
+	double speedup, vs_glibc;        /* as stored; NAN where none */
+	size_t nwarnings;
+	const char **warnings;           /* strings of "warnings" ("?" for a non-string) */
+};
+
+/* A run as read. */
+struct results_run {
+	json_t *root;
+	char *file, *dir;                /* the results.json read, and its run folder */
+	const char *id, *statistic, *cpu_profile, *cpu_model; /* statistic: "median" for older runs */
+	double drift_sd;                 /* run.drift.sd_percent / 100; 0 when none */
+	json_t *families;                /* the "families" object, or NULL */
+	struct results_cell *cells;
+	size_t ncells;
+};
+
+/* Loads a run: DIR/results.json or a results.json path.  0, or -1 after
+ * an error message naming the file (and line:column for bad JSON, the
+ * cell and field for a missing one): the caller exits 2. */
+int results_open(const char *path, struct results_run *run);
+void results_close(struct results_run *run);
+/* The cell with this id, or NULL. */
+struct results_cell *results_cell_by_id(const struct results_run *run, const char *id);
+
+/* One record viewed alone, as results_open() views each cell (file names
+ * it in messages; allocators: whether the run has an allocator besides
+ * glibc, for a config composed from its parts).  0, or -1 after a message.
+ * c->warnings is allocated: results_cell_release(). */
+int results_cell_view(struct results_cell *c, json_t *record, const char *file, int allocators);
+void results_cell_release(struct results_cell *c);
+
+/* results_open()'s checked document alone (compare, baseline, rerun):
+ * NULL after a message; *dir receives the run folder (allocated). */
 json_t *results_load(const char *path, char **dir);
 
 #endif

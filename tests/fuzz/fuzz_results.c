@@ -1,7 +1,8 @@
 /* fuzz_results.c: libFuzzer target for the readers of a run folder: the
- * results model behind `flagbench tables`, `report` and `merge`
- * (harness/tables/model.c, every format) and the journal reader of --resume
- * (results_resume).  Any input must give a table or an error, never a
+ * one reader of results.json (results/reader.h: results_open, and
+ * results_load as compare and rerun call it), the results model behind
+ * `flagbench tables`, `report` and `merge` over it (report/model*.c, every
+ * format) and the journal reader of --resume (results_resume).  Any input must give a table or an error, never a
  * crash, a leak or an out-of-bounds access.  Built and run by
  * `make fuzz-run` (the slow tier). */
 #define _GNU_SOURCE
@@ -13,6 +14,8 @@
 
 #include "pipeline/plan.h"
 #include "report/model.h"
+#include "cmd/tables.h"
+#include "results/reader.h"
 #include "results/results.h"
 #include "core/util.h"
 
@@ -33,6 +36,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!f || (size && fwrite(data, 1, size, f) != size))
 		abort();
 	fclose(f);
+	struct results_run run;
+	if (results_open(dir, &run) == 0)
+		results_close(&run);
+	char *rdir = NULL;
+	json_decref(results_load(path, &rdir));
+	free(rdir);
 	static const char *const formats[] = { "term", "md", "csv", "json", "tsv" };
 	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
 		char *argv[] = { "tables", dir, "--format", (char *)formats[i], NULL };

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "report/model.h"
+#include "cmd/tables.h"
 #include "core/util.h"
 
 static void test_formats(void **state)

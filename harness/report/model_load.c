@@ -1,0 +1,94 @@
+/* model_load.c: model_load, model_family and model_free (model.h): the
+ * runs loaded through the reader (results/reader.h), their families built
+ * into tables (model_tables.c). */
+#define _GNU_SOURCE
+#include "report/model_tables.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct mfamily *model_family(struct model *m, const char *name)
+{
+	for (size_t i = 0; i < m->nfams; i++)
+		if (!strcmp(m->fams[i].name, name) || !strcmp(m->fams[i].slug, name))
+			return &m->fams[i];
+	return NULL;
+}
+
+int model_load(struct model *m, char **paths, size_t n, const char *against)
+{
+	memset(m, 0, sizeof(*m));
+	m->runs = model_alloc(m, n * sizeof(*m->runs));
+	int unify = n > 1;
+	for (; m->nruns < n; m->nruns++) {
+		struct mrun *r = &m->runs[m->nruns];
+		if (model_read_run(m, r, paths[m->nruns]) < 0)
+			return -1;
+		unify &= model_one_march(m, r, 0);
+	}
+	const char **names = NULL, **labels = model_alloc(m, n * sizeof(*labels)), **slugs = model_alloc(m, n * sizeof(*slugs));
+	size_t nnames = 0;
+	for (size_t k = 0; k < n; k++) {
+		struct mrun *r = &m->runs[k];
+		if (unify)
+			model_one_march(m, r, 1);
+		const char *prof = r->run.cpu_profile, *cpu = r->run.cpu_model;
+		r->id = r->run.id;
+		r->statistic = r->run.statistic;
+		r->drift_sd = r->run.drift_sd;
+		r->label = prof && strcmp(prof, "host") ? prof : cpu ? cpu : *r->id ? r->id : "unknown";
+		r->slug = slugs[k] = model_slug(m, *r->id ? r->id : "run", slugs, k);
+		for (size_t i = 0; i < r->run.ncells; i++) {
+			const char *f = r->run.cells[i].family;
+			r->ncells++;
+			r->nok += r->run.cells[i].status == CELL_OK;
+			if (!names || model_index_of(names, nnames, f) < 0) {
+				names = xrealloc(names, (nnames + 1) * sizeof(*names));
+				names[nnames++] = f;
+			}
+		}
+	}
+	for (size_t k = 0; k < n; k++) {
+		size_t same = 0;
+		for (size_t j = 0; j < n; j++)
+			same += !strcmp(m->runs[j].label, m->runs[k].label);
+		labels[k] = same > 1 ? model_own(m, "%s (%s)", m->runs[k].label,
+						 *m->runs[k].id ? m->runs[k].id : model_own(m, "run %zu", k + 1))
+				     : m->runs[k].label;
+	}
+	m->fams = model_alloc(m, nnames * sizeof(*m->fams));
+	const char **fslugs = model_alloc(m, nnames * sizeof(*fslugs));
+	struct fsrc *fs = model_alloc(m, n * sizeof(*fs));
+	for (size_t i = 0; i < nnames; i++) {
+		struct mfamily *fam = &m->fams[m->nfams++];
+		for (size_t k = 0; k < n; k++)
+			model_read_family(m, &m->runs[k], names[i], &fs[k]);
+		fam->name = names[i];
+		fam->slug = fslugs[i] = model_slug(m, names[i], fslugs, i);
+		for (size_t k = 0; k < n && !fam->title; k++)
+			if (fs[k].n)
+				fam->title = fs[k].title, fam->kind = fs[k].kind;
+		if (n == 1)
+			model_one_run_family(m, fam, &fs[0], against);
+		else
+			model_merged_family(m, fam, fs, labels);
+	}
+	free(names);
+	return 0;
+}
+
+void model_free(struct model *m)
+{
+	for (size_t i = 0; i < m->nfams; i++) {
+		free(m->fams[i].tables);
+		sv_clear(&m->fams[i].answer);
+		sv_clear(&m->fams[i].problems);
+		sv_clear(&m->fams[i].warnings);
+	}
+	for (size_t k = 0; k < m->nruns; k++)
+		results_close(&m->runs[k].run);
+	for (size_t i = m->nmem; i > 0; i--)
+		free(m->mem[i - 1]);
+	free(m->mem);
+	memset(m, 0, sizeof(*m));
+}

@@ -1,0 +1,173 @@
+/* replay.c: see replay.h */
+#define _GNU_SOURCE
+#include "results/replay.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/util.h"
+#include "pipeline/store.h"
+#include "results/reader.h"
+#include "system/allocators.h"
+
+/* The view of the record with this id in a document results_load() read
+ * (checked there, so the view cannot fail); 0, or -1 when there is none. */
+static int view_by_id(const json_t *run, const char *id, struct results_cell *c)
+{
+	size_t i;
+	json_t *j;
+	json_array_foreach(json_object_get(run, "cells"), i, j) {
+		const char *cid = json_string_value(json_object_get(j, "id"));
+		if (cid && !strcmp(cid, id))
+			return results_cell_view(c, j, "results.json", 0);
+	}
+	return -1;
+}
+
+static int args_equal(const json_t *argv, const struct strvec *sv)
+{
+	if (!json_is_array(argv) || json_array_size(argv) != sv->n)
+		return 0;
+	for (size_t i = 0; i < sv->n; i++) {
+		const char *s = json_string_value(json_array_get(argv, i));
+		if (!s || strcmp(s, sv->v[i]))
+			return 0;
+	}
+	return 1;
+}
+
+int run_use_stored_binaries(struct plan *p, const char *from_dir, const json_t *old)
+{
+	if (!old) {
+		/* nothing to measure: every cell that needs a binary says why */
+		for (size_t i = 0; i < p->n; i++)
+			if (p->cells[i].status == CELL_PENDING && !p->cells[i].spec.reference)
+				cell_set_status(&p->cells[i], CELL_SKIPPED, "no results.json in %s", from_dir);
+		return -1;
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		struct cell *c = &p->cells[i];
+		struct results_cell rec;
+		if (c->status != CELL_PENDING || c->spec.reference)
+			continue;
+		if (view_by_id(old, c->spec.id, &rec) < 0) {
+			cell_set_status(c, CELL_SKIPPED, "not in %s", from_dir);
+			continue;
+		}
+		const char *sha = rec.sha256;
+		char *path = sha ? stored_binary_path(from_dir, sha) : NULL;
+		char got[65];
+		uint64_t bytes;
+		if (!sha)
+			cell_set_status(c, CELL_SKIPPED, "no binary in %s (status %s)", from_dir, rec.status_name);
+		else if (sha256_file_hex(path, got, &bytes) < 0)
+			cell_set_status(c, CELL_SKIPPED, "binary %.12s is not stored in %s/bin", sha, from_dir);
+		else if (strcmp(got, sha))
+			cell_set_status(c, CELL_SKIPPED, "stored binary %s has changed (sha256 %.12s)", path, got);
+		else {
+			free(c->build.binary);
+			c->build.binary = path;
+			path = NULL;
+			memcpy(c->build.sha256, got, sizeof(got));
+			c->build.bytes = bytes;
+			if (!args_equal(rec.argv, &c->spec.run_args))
+				sv_pushf(&c->warnings, "arguments differ from those measured in %s (the suite changed)", from_dir);
+		}
+		free(path);
+		results_cell_release(&rec);
+	}
+	return 0;
+}
+
+/* The spec of a replayed cell from its record's view. */
+static int replay_spec(struct cell *c, const struct results_cell *rec, const char *run_dir, struct family *fams,
+		       size_t nfams, char *why, size_t n)
+{
+	struct cell_spec *s = &c->spec;
+	if (rec->emulated) {
+		snprintf(why, n, "emulated: not measured again");
+		return -1;
+	}
+	for (size_t i = 0; i < nfams && !s->family; i++)
+		if (!strcmp(fams[i].name, rec->family))
+			s->family = &fams[i];
+	if (!s->family) {
+		snprintf(why, n, "family %s is not under variants/ any more", rec->family);
+		return -1;
+	}
+	for (size_t i = 0; i < s->family->nvariants; i++)
+		if (!strcmp(s->family->variants[i].name, rec->variant))
+			s->variant = &s->family->variants[i];
+	for (size_t i = 0; !s->variant && i < s->family->nreferences; i++)
+		if (!strcmp(s->family->references[i].name, rec->variant))
+			s->reference = &s->family->references[i];
+	if (!s->variant && !s->reference) {
+		snprintf(why, n, "%s/%s is not in the family any more", rec->family, rec->variant);
+		return -1;
+	}
+	if (s->variant) {
+		if (!rec->sha256) {
+			snprintf(why, n, "no binary recorded");
+			return -1;
+		}
+		c->build.binary = stored_binary_path(run_dir, rec->sha256);
+		if (access(c->build.binary, X_OK) < 0) {
+			snprintf(why, n, "binary %.12s is not stored in %s/bin", rec->sha256, run_dir);
+			return -1;
+		}
+	}
+	size_t i;
+	json_t *a;
+	json_array_foreach(rec->argv, i, a) sv_push(&s->run_args, json_string_value(a));
+	s->size = rec->size;
+	s->expected_bytes = rec->bytes;
+	if (rec->consumer)
+		s->consumer = xstrdup(rec->consumer);
+	s->allocator = xstrdup(rec->allocator ? rec->allocator : "glibc");
+	if (strcmp(s->allocator, "glibc")) {
+		const char *lib = allocator_library(s->allocator, why, n);
+		if (!lib)
+			return -1;
+		if (*lib)
+			s->preload = xstrdup(lib);
+	}
+	s->pin.producer = rec->pin_producer;
+	s->pin.consumer = rec->pin_consumer;
+	s->pin.single = rec->pin_single;
+	return 0;
+}
+
+int replay_cell_init(struct cell *c, const json_t *record, const char *run_dir, struct family *fams, size_t nfams,
+		     char *why, size_t n)
+{
+	memset(c, 0, sizeof(*c));
+	cell_reset(c); /* the outcome "not run yet" */
+	struct cell_spec *s = &c->spec;
+	s->pin.producer = s->pin.consumer = s->pin.single = PIN_NONE;
+	s->expected_bytes = UINT64_MAX;
+	const char *id = json_string_value(json_object_get(record, "id"));
+	s->id = xstrdup(id ? id : "?");
+	struct results_cell rec = { 0 };
+	/* the document is results_load()'s, already checked: a view of one of
+	 * its records writes nothing into it */
+	if (!json_is_object(record) || results_cell_view(&rec, (json_t *)record, run_dir, 0) < 0) {
+		results_cell_release(&rec);
+		snprintf(why, n, "no family or variant in the record");
+		return -1;
+	}
+	int r = replay_spec(c, &rec, run_dir, fams, nfams, why, n);
+	results_cell_release(&rec);
+	return r;
+}
+
+void replay_cell_free(struct cell *c)
+{
+	cell_reset(c);
+	free(c->spec.id);
+	free(c->spec.consumer);
+	free(c->spec.allocator);
+	free(c->spec.preload);
+	sv_clear(&c->spec.run_args);
+	memset(c, 0, sizeof(*c));
+}

@@ -1,0 +1,32 @@
+/* replay.h: cells of a finished run measured again with the binaries it
+ * kept (pipeline/store.h: RUN/bin/<sha256>), their records read through
+ * results/reader.h.
+ *
+ * `flagbench rerun` (--binaries-from DIR): run_use_stored_binaries()
+ * replaces the build stage, each cell takes DIR/bin/<sha256> of the cell
+ * with its id, checked against the sha256; a cell without one is skipped
+ * with the reason.  `flagbench compare --confirm`: replay_cell_init()
+ * makes one cell measurable again from its results.json record alone.
+ */
+#ifndef FLAGBENCH_REPLAY_H
+#define FLAGBENCH_REPLAY_H
+
+#include <jansson.h>
+
+#include "pipeline/plan.h"
+
+/* Hook instead of the build stage (--binaries-from DIR): run is DIR's
+ * results.json as results_load() loaded it; NULL (it could not be read)
+ * skips every cell needing a binary with that reason and returns -1. */
+int run_use_stored_binaries(struct plan *p, const char *from_dir, const json_t *run);
+
+/* A cell made measurable again from its results.json record (as
+ * results_load() loaded it): family, variant or reference, arguments,
+ * pins, consumer, allocator, and the stored binary of run_dir.  Returns -1
+ * with the reason in why when it cannot be measured here (emulated, a
+ * reference gone, no stored binary, a record the reader refuses). */
+int replay_cell_init(struct cell *c, const json_t *record, const char *run_dir, struct family *fams,
+		     size_t nfams, char *why, size_t n);
+void replay_cell_free(struct cell *c);
+
+#endif

@@ -1,0 +1,211 @@
+/* Unit tests of results/reader.h against results.c's serializer: a real
+ * cell (binary sha256 and bytes, text_bytes, counters, time_s runs,
+ * thermal, warnings, pins, sizes, args all set) through cell_to_json, then
+ * back through the reader's view and through cell_from_json (the journal),
+ * every field asserted; a config derived where a record lacks it. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <math.h>
+
+#include <cmocka.h>
+
+#include "pipeline/plan.h"
+#include "results/reader.h"
+#include "results/results.h"
+#include "core/stats.h"
+#include "config/config.h"
+
+/* Every march accepted, every CPU flag present: the plan is the suite's. */
+static int any_flag(const char *flag)
+{
+	return 1;
+}
+
+static int any_march(struct compiler *c, const char *march, char *why, size_t n)
+{
+	return 1;
+}
+
+struct plan_fixture {
+	struct suite s;
+	struct cpu_profile p;
+	struct family *fams;
+	int nf;
+	struct plan_input in;
+};
+
+static void fixture_load(struct plan_fixture *fx, const char *suite, const char *profile)
+{
+	memset(fx, 0, sizeof(*fx));
+	assert_int_equal(load_suite(suite, &fx->s), 0);
+	assert_int_equal(load_cpu_profile(profile, &fx->p), 0);
+	fx->nf = load_all_families(&fx->fams);
+	assert_true(fx->nf >= 1);
+	struct plan_input in = { .suite = &fx->s, .profile = &fx->p, .families = fx->fams,
+				 .nfamilies = (size_t)fx->nf, .has_cpu_flag = any_flag, .probe_march = any_march };
+	fx->in = in;
+}
+
+static void fixture_free(struct plan_fixture *fx)
+{
+	for (int i = 0; i < fx->nf; i++)
+		free_family(&fx->fams[i]);
+	free(fx->fams);
+	free_suite(&fx->s);
+	free_cpu_profile(&fx->p);
+}
+
+static const double runs[] = { 0.20, 0.21, 0.19, 0.20, 0.22 };
+
+/* A measured cell with every record a run writes. */
+static void fill(struct cell *c)
+{
+	c->status = CELL_OK;
+	sv_push(&c->warnings, "throttled: clock fell");
+	sv_push(&c->warnings, "the system is noisy");
+	snprintf(c->build.sha256, sizeof(c->build.sha256), "%064d", 42);
+	c->build.bytes = 16384;
+	c->build.text_bytes = 5120;
+	c->verify.status = VERIFY_PASSED;
+	c->verify.seconds = 0.5;
+	struct cell_measurement *m = &c->measure;
+	stats_compute(&m->time, runs, 5);
+	m->thermal.taken = 1;
+	m->thermal.throttled = THROTTLE_YES;
+	m->thermal.why = xstrdup("clock fell");
+	m->thermal.celsius_before = 55;
+	m->thermal.celsius_after = 61;
+	m->counters.state = COUNTERS_COUNTED;
+	m->counters.source = xstrdup("callgrind");
+	m->counters.unit = xstrdup("byte");
+	m->counters.size = 4096;
+	m->counters.instructions_per_unit = 3.5;
+	m->counters.cycles_per_unit = 1.25;
+}
+
+static void test_round_trip(void **state)
+{
+	(void)state;
+	struct plan_fixture fx;
+	fixture_load(&fx, "tests/fixtures/configs/matrix.json", "host");
+	struct plan a, b;
+	struct plan_input in = fx.in;
+	assert_int_equal(plan_build(&in, &a), 0);
+	assert_int_equal(plan_build(&in, &b), 0);
+	struct cell *c = &a.cells[0];
+	fill(c);
+	json_t *j = cell_to_json(c, &a);
+	char *text = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
+	json_t *back = json_loads(text, 0, NULL); /* through text, as results.json */
+	struct results_cell v;
+	assert_int_equal(results_cell_view(&v, back, "t.json", 0), 0);
+	const struct cell_spec *s = &c->spec;
+	assert_string_equal(v.id, s->id);
+	assert_string_equal(v.family, s->family->name);
+	assert_string_equal(v.variant, s->variant->name);
+	assert_string_equal(v.config, s->config);
+	assert_string_equal(v.compiler, s->compiler->name);
+	assert_string_equal(v.opt, s->opt);
+	assert_string_equal(v.march, s->march);
+	assert_true(str_equal_or_null(v.flags, s->flagset));
+	assert_string_equal(v.allocator, s->allocator);
+	assert_int_equal(v.status, CELL_OK);
+	assert_int_equal(v.reference, 0);
+	assert_int_equal(v.size, s->size);
+	assert_true(v.bytes == s->expected_bytes || (v.bytes == UINT64_MAX && s->expected_bytes == UINT64_MAX));
+	assert_int_equal(json_array_size(v.argv), s->run_args.n);
+	for (size_t i = 0; i < s->run_args.n; i++)
+		assert_string_equal(json_string_value(json_array_get(v.argv, i)), s->run_args.v[i]);
+	assert_int_equal(v.pin_producer, s->pin.producer);
+	assert_int_equal(v.pin_consumer, s->pin.consumer);
+	assert_int_equal(v.pin_single, s->family->kind == KIND_STREAM ? PIN_NONE : s->pin.single);
+	assert_string_equal(v.sha256, c->build.sha256);
+	assert_int_equal(v.binary_bytes, 16384);
+	assert_int_equal(v.text_bytes, 5120);
+	struct stats st;
+	assert_int_equal(stats_from_json(&st, v.time_s), 0);
+	assert_int_equal(st.n, 5);
+	for (size_t i = 0; i < 5; i++)
+		assert_true(fabs(st.runs[i] - c->measure.time.runs[i]) < 1e-12);
+	stats_free(&st);
+	assert_true(fabs(v.value - cell_rate(c, NULL, NULL)) < 1e-6 * v.value || isnan(cell_rate(c, NULL, NULL)));
+	assert_true(fabs(v.instructions_per_unit - 3.5) < 1e-12);
+	assert_true(fabs(v.cycles_per_unit - 1.25) < 1e-12);
+	assert_string_equal(v.counters_unit, "byte");
+	assert_int_equal(v.throttled, THROTTLE_YES);
+	assert_true(v.celsius_before == 55 && v.celsius_after == 61);
+	assert_int_equal(v.nwarnings, 2);
+	assert_string_equal(v.warnings[0], "throttled: clock fell");
+	assert_string_equal(v.warnings[1], "the system is noisy");
+	results_cell_release(&v);
+	/* the journal's parser gives the same cell back */
+	struct cell *r = &b.cells[0];
+	assert_int_equal(cell_from_json(r, back, &b), 0);
+	assert_string_equal(r->build.sha256, c->build.sha256);
+	assert_int_equal(r->build.bytes, 16384);
+	assert_int_equal(r->build.text_bytes, 5120);
+	assert_int_equal(r->measure.time.n, 5);
+	assert_int_equal(r->measure.counters.state, COUNTERS_COUNTED);
+	assert_true(fabs(r->measure.counters.instructions_per_unit - 3.5) < 1e-12);
+	assert_true(fabs(r->measure.counters.cycles_per_unit - 1.25) < 1e-12);
+	assert_int_equal(r->measure.thermal.throttled, THROTTLE_YES);
+	assert_true(r->measure.thermal.celsius_before == 55 && r->measure.thermal.celsius_after == 61);
+	assert_int_equal(r->warnings.n, 2);
+	assert_string_equal(r->warnings.v[1], "the system is noisy");
+	assert_int_equal(r->verify.status, VERIFY_PASSED);
+	json_t *again = cell_to_json(r, &b);
+	assert_true(json_equal(j, again));
+	json_decref(again);
+	json_decref(back);
+	json_decref(j);
+	free(text);
+	plan_free(&a);
+	plan_free(&b);
+	fixture_free(&fx);
+}
+
+/* config missing: from the id, else composed from its parts; else refused. */
+static void test_derived_config(void **state)
+{
+	(void)state;
+	struct results_cell v;
+	json_t *j = json_pack("{s:s, s:s, s:s, s:s}", "id", "f/v@gcc/-O3/native/x", "family", "f", "variant", "v",
+			      "status", "ok");
+	assert_int_equal(results_cell_view(&v, j, "t.json", 0), 0);
+	assert_string_equal(v.config, "gcc/-O3/native/x");
+	assert_string_equal(json_string_value(json_object_get(j, "config")), "gcc/-O3/native/x");
+	results_cell_release(&v);
+	json_decref(j);
+	j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "id", "c1", "family", "f", "variant", "v",
+		      "status", "timeout", "compiler", "clang", "opt", "-O2", "march", "native", "flags", "lto",
+		      "allocator", "mimalloc");
+	assert_int_equal(results_cell_view(&v, j, "t.json", 1), 0);
+	assert_string_equal(v.config, "clang/-O2/native/lto/mimalloc");
+	assert_int_equal(v.status, CELL_TIMEOUT);
+	results_cell_release(&v);
+	json_decref(j);
+	j = json_pack("{s:s, s:s, s:s, s:s}", "id", "c2", "family", "f", "variant", "v", "status", "ok");
+	assert_int_equal(results_cell_view(&v, j, "t.json", 0), -1);
+	results_cell_release(&v);
+	json_decref(j);
+	j = json_pack("{s:s, s:s, s:s}", "id", "c3", "family", "f", "status", "ok");
+	assert_int_equal(results_cell_view(&v, j, "t.json", 0), -1);
+	results_cell_release(&v);
+	json_decref(j);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_derived_config),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
