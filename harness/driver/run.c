@@ -45,6 +45,7 @@ struct run {
 	char *hyperfine, *work;
 	struct measure_opts mo;
 	struct schedule_policy policy;
+	unsigned pass; /* the measuring pass: 0, one more after each --resume */
 	enum counter_source counter_src;
 	int count;                   /* count cycles/instructions of compute cells */
 	struct run_progress {
@@ -198,6 +199,11 @@ static int run_restore(struct run *r)
 	int n = results_resume(&r->plan, r->rs.dir);
 	if (n < 0)
 		return EXIT_USAGE;
+	/* this invocation measures in a pass of its own: its rounds pair with
+	 * each other, never with the restored cells' rounds */
+	for (size_t i = 0; i < r->plan.n; i++)
+		if (r->plan.cells[i].origin == CELL_FROM_JOURNAL && r->plan.cells[i].measure.pass >= r->pass)
+			r->pass = r->plan.cells[i].measure.pass + 1;
 	fprintf(stderr, "flagbench: resuming %s: %d cells already done\n", r->rs.dir, n);
 	return 0;
 }
@@ -379,6 +385,7 @@ static void cells_setup(struct run *r)
 		.cell_budget = s->cell_budget,
 		.runs_for_rerun = s->runs_for_rerun,
 		.seed = 0x666c6167ULL, /* "flag": two runs of one plan use the same orders */
+		.pass = r->pass,
 		.pause = SCHEDULE_PAUSE_EACH_CELL,
 		.cool = &s->cool,
 		.on_failure = SCHEDULE_DROP_CELL,

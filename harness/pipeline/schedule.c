@@ -124,6 +124,7 @@ static int batch(const struct sched *k, size_t i, unsigned runs, int round)
 	int v = s->x->measure(c, &o, &cool, &spent);
 	double dt = now_monotonic() - t0;
 	record_rounds(&c->measure, had, round);
+	c->measure.pass = k->p->pass;
 	if (k->p->thermal_root) {
 		thermal_snapshot_take(k->p->thermal_root, &after);
 		record_thermal(c, &before, &after);

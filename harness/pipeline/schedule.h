@@ -55,6 +55,7 @@ enum schedule_on_failure {
 struct schedule_policy {
 	enum schedule_order order;
 	unsigned round_base;     /* the number of the first round, so a second schedule's rounds follow the first's */
+	unsigned pass;           /* recorded in each measured cell (plan.h: cell_measurement.pass) */
 	unsigned runs;           /* every cell gets this many at least */
 	unsigned warmup;         /* untimed runs before a cell's first timed run */
 	unsigned max_runs;       /* the most; 0: runs */

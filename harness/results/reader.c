@@ -75,6 +75,24 @@ static void measurement_view(struct results_cell *c, const json_t *j)
 {
 	json_t *t = json_object_get(j, "time_s");
 	c->time_s = json_is_object(t) ? t : NULL;
+	json_t *rounds = json_object_get(t, "rounds");
+	size_t nruns = json_array_size(json_object_get(t, "runs"));
+	if (json_is_array(rounds) && json_array_size(rounds) == nruns && nruns) {
+		c->rounds = xmalloc(nruns * sizeof(*c->rounds));
+		for (size_t r = 0; r < nruns; r++) {
+			json_t *v = json_array_get(rounds, r);
+			c->rounds[r] = json_is_integer(v) ? (int)json_integer_value(v) : -1;
+		}
+		c->nrounds = nruns;
+	}
+	c->pass = (unsigned)json_integer_value(json_object_get(t, "pass"));
+	json_t *lay = json_object_get(j, "layout");
+	c->layouts = json_is_object(lay) ? (unsigned)json_integer_value(json_object_get(lay, "of")) : 1;
+	if (c->layouts < 1)
+		c->layouts = 1;
+	c->layout = (unsigned)json_integer_value(json_object_get(lay, "index"));
+	c->code_pad = (unsigned)json_integer_value(json_object_get(lay, "code_pad_bytes"));
+	c->env_pad = (unsigned)json_integer_value(json_object_get(lay, "env_pad_bytes"));
 	json_t *s = json_object_get(j, "throughput_Bps");
 	json_t *rate = json_is_object(s) ? s : json_object_get(j, "rate");
 	/* value: the run's statistic; median: runs written before it existed */
@@ -164,6 +182,9 @@ int results_cell_view(struct results_cell *c, json_t *j, const char *file, int a
 
 void results_cell_release(struct results_cell *c)
 {
+	free(c->rounds);
+	c->rounds = NULL;
+	c->nrounds = 0;
 	free(c->warnings);
 	c->warnings = NULL;
 	c->nwarnings = 0;

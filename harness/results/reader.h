@@ -44,6 +44,11 @@ struct results_cell {
 	uint64_t binary_bytes, text_bytes; /* 0 unknown */
 	const char *same_binary_as;      /* the id of the cell measured for this one, or NULL */
 	json_t *time_s;                  /* the times (stats_from_json reads it), or NULL */
+	int *rounds;                     /* the round of each of time_s.runs (-1: none); NULL: none recorded */
+	size_t nrounds;
+	unsigned pass;                   /* the measuring pass: rounds pair within one */
+	unsigned layout, layouts;        /* layout k of K (plan.h); K 1 without layouts */
+	unsigned code_pad, env_pad;      /* bytes */
 	double value;                    /* the rate of the run's statistic (rate.median in older runs); NAN */
 	const char *rate_unit;           /* compute cells: "ops/s"...; NULL for streams */
 	enum precision_status precision;

@@ -139,6 +139,25 @@ static void spec_to_json(json_t *j, const struct cell_spec *s)
 	json_object_set_new(j, "emulated", json_boolean(s->cross != NULL));
 	json_object_set_new(j, "placement", str_or_null(s->placement));
 	json_object_set_new(j, "consumer", str_or_null(s->consumer));
+	/* layouts (plan.h): which of K, and how it was padded */
+	json_object_set_new(j, "layout", s->layouts > 1 ? json_pack("{s:i, s:i, s:i, s:i}", "index", (int)s->layout, "of",
+								   (int)s->layouts, "code_pad_bytes", (int)s->code_pad,
+								   "env_pad_bytes", (int)s->env_pad)
+						 : json_null());
+}
+
+/* The round of each run (schedule.h) beside the runs, and the pass: what
+ * the paired comparison pairs by (analysis/comparison.h). */
+static void rounds_to_json(json_t *time_s, const struct cell_measurement *m)
+{
+	json_t *rounds = json_null();
+	if (m->nrounds == m->time.n && m->nrounds) {
+		rounds = json_array();
+		for (size_t i = 0; i < m->nrounds; i++)
+			json_array_append_new(rounds, m->rounds[i] >= 0 ? json_integer(m->rounds[i]) : json_null());
+	}
+	json_object_set_new(time_s, "rounds", rounds);
+	json_object_set_new(time_s, "pass", json_integer((json_int_t)m->pass));
 }
 
 /* time_s, and the rate it gives: throughput_Bps (stream) or rate (compute). */
@@ -152,7 +171,9 @@ static void time_to_json(json_t *j, const struct cell *c, const struct cell *m)
 		return;
 	}
 	const struct stats *t = &m->measure.time;
-	json_object_set_new(j, "time_s", stats_to_json(t));
+	json_t *time_s = stats_to_json(t);
+	rounds_to_json(time_s, &m->measure);
+	json_object_set_new(j, "time_s", time_s);
 	double lo, hi, r = cell_rate(m, &lo, &hi);
 	char name[32];
 	/* value: the rate of the statistic's time; median: of the median time */
@@ -306,6 +327,16 @@ static void measurement_from_json(struct cell_measurement *m, const json_t *j)
 	json_t *time = json_object_get(j, "time_s");
 	if (json_is_object(time))
 		stats_from_json(&m->time, time);
+	json_t *rounds = json_object_get(time, "rounds");
+	if (json_is_array(rounds) && json_array_size(rounds) == m->time.n && m->time.n) {
+		m->rounds = xmalloc(m->time.n * sizeof(*m->rounds));
+		for (size_t r = 0; r < m->time.n; r++) {
+			json_t *v = json_array_get(rounds, r);
+			m->rounds[r] = json_is_integer(v) ? (int)json_integer_value(v) : -1;
+		}
+		m->nrounds = m->time.n;
+	}
+	m->pass = (unsigned)json_integer_value(json_object_get(time, "pass"));
 	json_t *prec = json_object_get(j, "precision");
 	const char *ps = json_string_value(json_object_get(prec, "status"));
 	if (ps) {
