@@ -66,7 +66,7 @@ void model_text(const struct mtable *t, const struct mcell *c, char *buf, size_t
 			snprintf(p, sizeof(p), "\xc2\xb1%.1f%%", c->ci);
 		else if (!isnan(c->ci)) /* never a 95 % it does not have: the level it has */
 			snprintf(p, sizeof(p), "\xc2\xb1%.1f%% (%g%%)", c->ci, floor(c->level * 1000) / 10);
-		char mk[16];
+		char mk[32];
 		snprintf(buf, n, "%s%s%s%s%s", fig, *p ? " " : "", p, c->marks ? " " : "", model_marks(c->marks, mk, sizeof(mk)));
 	}
 	if (figure)
@@ -77,7 +77,8 @@ void model_text(const struct mtable *t, const struct mcell *c, char *buf, size_t
 
 const char *model_marks(unsigned marks, char *buf, size_t n)
 {
-	snprintf(buf, n, "%s%s%s%s", marks & MARK_THROTTLED ? "\xe2\x80\xa0" : "", marks & MARK_WARNED ? "\xe2\x80\xa1" : "",
+	snprintf(buf, n, "%s%s%s%s%s%s", marks & MARK_SAME_BINARY ? "\xe2\x89\xa1" : "", marks & MARK_NOT_REAL ? "~" : "",
+		 marks & MARK_THROTTLED ? "\xe2\x80\xa0" : "", marks & MARK_WARNED ? "\xe2\x80\xa1" : "",
 		 marks & MARK_IMPRECISE ? "\xc2\xa7" : "", marks & MARK_UNCHECKED ? "\xc2\xb6" : "");
 	return buf;
 }
@@ -108,9 +109,15 @@ size_t model_legend(const struct mtable *t, const char *lines[MODEL_LEGEND_MAX])
 				     "inside with 95 % probability (order statistics of the runs, exact and "
 				     "distribution-free for runs alike and independent); a figure without \xc2\xb1 has "
 				     "none (fewer than 3 runs)."
-				   : "\xc2\xb1 is the half-width of the 95 % bootstrap interval of the ratio of the two "
-				     "cells' figures, from both cells' runs, in percent; none where either cell has too few "
-				     "runs for a 95 % interval of its own.";
+				   : t->ci_note;
+	if (value && (t->shown & SHOWN_LAYOUTS))
+		lines[n++] = "A configuration measured under several code layouts (--layouts) shows the geometric mean of "
+			     "its layouts' figures, and \xc2\xb1 the 95 % interval of that mean over the layouts.";
+	if (t->shown & MARK_SAME_BINARY)
+		lines[n++] = "\xe2\x89\xa1 the same binary: both builds are byte-identical and run alike, so this is one "
+			     "program measured twice, not a ratio of two.";
+	if (t->shown & MARK_NOT_REAL)
+		lines[n++] = "~ not a real difference: the interval holds 1.00x.";
 	if (value && (t->shown & SHOWN_CI) && t->drift_note)
 		lines[n++] = t->drift_note;
 	if (t->shown & SHOWN_LOW_LEVEL)

@@ -33,15 +33,17 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "analysis/comparison.h"
 #include "core/util.h"
 #include "results/reader.h"
 
 struct stats;
+struct mcmp;
 
 enum mstate { MS_OK, MS_STATUS, MS_ABSENT, MS_NA };
 enum mfmt { MF_VALUE, MF_RATIO };
 enum { MARK_THROTTLED = 1, MARK_WARNED = 2, SHOWN_CI = 4, SHOWN_REF = 8, MARK_IMPRECISE = 16, SHOWN_LOW_LEVEL = 32,
-       MARK_UNCHECKED = 64 };
+       MARK_UNCHECKED = 64, MARK_SAME_BINARY = 128, MARK_NOT_REAL = 256, SHOWN_LAYOUTS = 512 };
 
 struct mcell {
 	enum mstate state;
@@ -51,6 +53,14 @@ struct mcell {
 	unsigned marks;
 	const char *id;          /* the results.json cell shown, or NULL */
 	double level;            /* the interval's confidence, 0..1 (exact for a value, bootstrap for a ratio); NaN without */
+	/* a ratio: what the one comparison (model_compare.h) says of it;
+	 * VERDICT_NO_DATA where it was not asked or could not tell */
+	enum comparison_verdict verdict;
+	enum comparison_method method;
+	/* a configuration measured under several code layouts: how many, and
+	 * the spread of its figure over them (sd of the log, 0.01 about 1 %) */
+	size_t layouts;
+	double spread;
 };
 
 struct mrow {
@@ -69,6 +79,7 @@ struct mtable {
 	struct mrow *rows;
 	unsigned shown; /* the marks, SHOWN_CI and SHOWN_REF (a reference row) the table uses, for its legend */
 	const char *drift_note; /* the legend's line on the machine's drift in ±, or NULL */
+	const char *ci_note;    /* a ratio table's line on its ±: the one comparison and the run's level */
 };
 
 struct mfamily {
@@ -93,6 +104,13 @@ struct model {
 	size_t nruns, nfams;
 	void **mem; /* everything allocated for the model */
 	size_t nmem, amem;
+	/* every comparison the tables asked (model_compare.h), and the level
+	 * they are shown at once settled */
+	struct mcmp *cmps;
+	size_t ncmps, acmps;
+	int settled;
+	double cmp_level;
+	size_t cmp_real, cmp_asked;
 };
 
 /* Loads each RUN_DIR/results.json (or the file itself) and builds the tables;
@@ -127,7 +145,7 @@ struct mscale {
 };
 struct mscale model_scale(const struct mtable *t);
 /* What a table's ±, †, ‡, § and ¶ mean; returns how many lines. */
-#define MODEL_LEGEND_MAX 7
+#define MODEL_LEGEND_MAX 10
 size_t model_legend(const struct mtable *t, const char *lines[MODEL_LEGEND_MAX]);
 
 /* One writer per format (writers.c); family, table: only these, or NULL. */

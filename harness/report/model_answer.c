@@ -1,25 +1,53 @@
 /* model_answer.c: see model_answer.h */
 #define _GNU_SOURCE
 #include "report/model_answer.h"
-#include "report/model_cells.h"
+#include "report/model_compare.h"
 
 #include <math.h>
 #include <string.h>
 
-static const char *lead_words(const struct mcell *a, const struct mcell *b)
+/* "(a real lead: 1.04x [1.02, 1.06] at 99.3 %, paired over 13 rounds)":
+ * the one comparison's words for the leader b against the runner-up a. */
+static int lead_words(struct model *m, struct fsrc *f, const struct mcell *a, const struct mcell *b, char *buf,
+		      size_t n, double *ratio)
 {
-	if (isnan(a->lo) || isnan(b->hi))
-		return "no interval to tell";
-	return a->lo > b->hi ? "beyond both intervals" : "a tie within the intervals";
+	struct results_cell *ca = a->id ? results_cell_by_id(&f->run->run, a->id) : NULL;
+	struct results_cell *cb = b->id ? results_cell_by_id(&f->run->run, b->id) : NULL;
+	struct mview v;
+	if (!ca || !cb || model_compare(m, f, model_group_of(m, f, ca), model_group_of(m, f, cb), &v) < 0 ||
+	    v.verdict == VERDICT_NO_DATA) {
+		snprintf(buf, n, "no interval to tell");
+		return 0;
+	}
+	if (v.verdict == VERDICT_SAME_BINARY) {
+		snprintf(buf, n, "the same binary");
+		*ratio = 1;
+		return 0;
+	}
+	*ratio = v.ratio;
+	char how[96] = "";
+	if (v.method == COMPARISON_PAIRED)
+		snprintf(how, sizeof(how), ", paired over %zu rounds", v.pairs);
+	else if (v.method == COMPARISON_INDEPENDENT)
+		snprintf(how, sizeof(how), ", a bootstrap of both cells' runs (no rounds in common)");
+	else if (v.method == COMPARISON_ACROSS_LAYOUTS)
+		snprintf(how, sizeof(how), " across %zu layouts (spread \xc2\xb1%.1f %%)", v.layouts,
+			 100 * (exp(v.layout_spread) - 1));
+	char lo[32], hi[32];
+	model_format_ratio(v.low, lo, sizeof(lo));
+	model_format_ratio(v.high, hi, sizeof(hi));
+	snprintf(buf, n, "%s: [%s, %s] at %.3g %%%s%s", model_verdict_words(&v), lo, hi, 100 * v.level,
+		 v.verdict == VERDICT_INCONCLUSIVE ? ", which holds 1.00x" : "", how);
+	return v.verdict == VERDICT_FASTER;
 }
 
 /* The answer in words, from the throughput table; for emulated cells, whose
  * times say little about the target, from the instructions table (fewest). */
-void model_answer(struct model *m, struct mfamily *fam, const struct mtable *t, int fewest)
+void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const struct mtable *t, int fewest)
 {
 	const char **won = model_alloc(m, 2 * t->nrows * sizeof(*won));
 	size_t n = 0, real = 0;
-	char r1[32], r2[32];
+	char r1[32], r2[32], words[256];
 	for (size_t r = 0; r < t->nrows; r++) {
 		const struct mcell *c = t->rows[r].cells;
 		int order[t->ncols + 1], k = 0;
@@ -34,18 +62,35 @@ void model_answer(struct model *m, struct mfamily *fam, const struct mtable *t, 
 			sv_pushf(&fam->answer, "%s/%s: only %s measured", fam->name, t->rows[r].label, t->cols[order[0]]);
 		if (k < 2)
 			continue;
+		/* the two fastest by figure; where the one comparison puts the
+		 * second ahead (within the noise of the figures), it leads */
+		if (!fewest) {
+			double lead = 1;
+			char ignored[256];
+			lead_words(m, f, &c[order[1]], &c[order[0]], ignored, sizeof(ignored), &lead);
+			if (lead < 1) {
+				int t0 = order[0];
+				order[0] = order[1];
+				order[1] = t0;
+			}
+		}
 		const struct mcell *a = &c[order[0]], *b = &c[order[1]], *z = &c[order[k - 1]];
 		model_format_ratio(fewest ? b->value / a->value : a->value / b->value, r1, sizeof(r1));
 		model_format_ratio(fewest ? z->value / a->value : a->value / z->value, r2, sizeof(r2));
-		if (fewest)
+		if (fewest) {
 			sv_pushf(&fam->answer, "%s/%s: %s fewest instructions, the runner-up %s counts %s as many%s%s%s%s",
 				 fam->name, t->rows[r].label, t->cols[order[0]], t->cols[order[1]], r1,
 				 k > 2 ? ", the most " : "", k > 2 ? t->cols[order[k - 1]] : "", k > 2 ? " " : "", k > 2 ? r2 : "");
-		else
-			sv_pushf(&fam->answer, "%s/%s: %s fastest, %s the runner-up %s (%s)%s%s%s%s", fam->name, t->rows[r].label,
-			 t->cols[order[0]], r1, t->cols[order[1]], lead_words(a, b), k > 2 ? ", " : "", k > 2 ? r2 : "",
-			 k > 2 ? " the slowest " : "", k > 2 ? t->cols[order[k - 1]] : "");
-		real += fewest || !strcmp(lead_words(a, b), "beyond both intervals"); /* counts are exact */
+			real++; /* counts are exact */
+		} else {
+			/* the lead as the one comparison measures it, the ratio the tables print */
+			double lead = a->value / b->value;
+			real += lead_words(m, f, b, a, words, sizeof(words), &lead);
+			model_format_ratio(lead, r1, sizeof(r1));
+			sv_pushf(&fam->answer, "%s/%s: %s fastest, %s the runner-up %s (%s)%s%s%s%s", fam->name,
+				 t->rows[r].label, t->cols[order[0]], r1, t->cols[order[1]], words, k > 2 ? ", " : "",
+				 k > 2 ? r2 : "", k > 2 ? " the slowest " : "", k > 2 ? t->cols[order[k - 1]] : "");
+		}
 		won[2 * n] = model_config_part(m, t->cols[order[0]], 0, 1);
 		won[2 * n++ + 1] = model_config_part(m, t->cols[order[0]], 1, -1);
 	}
@@ -60,10 +105,17 @@ void model_answer(struct model *m, struct mfamily *fam, const struct mtable *t, 
 			if (c > count[part])
 				best[part] = i, count[part] = c;
 		}
-	sv_pushf(&fam->answer, fewest ? "%s: most often fewest instructions: compiler %s for %zu of %zu variants, flags %s for "
-					"%zu of %zu; %zu of these %zu leads are exact counts"
-				      : "%s: most often fastest: compiler %s for %zu of %zu variants, flags %s for %zu of %zu; "
-			       "%zu of these %zu leads are beyond both intervals", fam->name, won[2 * best[0]], count[0],
-		 n, won[2 * best[1] + 1], count[1], n, real, n);
+	if (fewest)
+		sv_pushf(&fam->answer, "%s: most often fewest instructions: compiler %s for %zu of %zu variants, flags %s for "
+				       "%zu of %zu; %zu of these %zu leads are exact counts",
+			 fam->name, won[2 * best[0]], count[0], n, won[2 * best[1] + 1], count[1], n, real, n);
+	else if (!m->cmp_asked)
+		sv_pushf(&fam->answer, "%s: most often fastest: compiler %s for %zu of %zu variants, flags %s for %zu of %zu; "
+				       "no lead has an interval to tell (too few runs)",
+			 fam->name, won[2 * best[0]], count[0], n, won[2 * best[1] + 1], count[1], n);
+	else
+		sv_pushf(&fam->answer, "%s: most often fastest: compiler %s for %zu of %zu variants, flags %s for %zu of %zu; "
+				       "%zu of these %zu leads are real (the run's %zu comparisons at a 5 %% false-lead rate)",
+			 fam->name, won[2 * best[0]], count[0], n, won[2 * best[1] + 1], count[1], n, real, n,
+			 m->cmp_asked);
 }
-

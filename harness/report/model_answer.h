@@ -2,16 +2,18 @@
  *
  * From a family's throughput table: per variant the fastest configuration,
  * its margin over the runner-up and the slowest, and whether the lead is
- * beyond both intervals or a tie; per family the compiler and the flags
+ * real (the one comparison) or not; per family the compiler and the flags
  * that win most often.  For emulated cells, whose times say little about
  * the target, from the instructions table instead (fewest).
  */
 #ifndef FLAGBENCH_MODEL_ANSWER_H
 #define FLAGBENCH_MODEL_ANSWER_H
 
-#include "report/model.h"
+#include "report/model_cells.h"
 
-/* Pushes the sentences onto fam->answer; fewest: rank by fewest, exact counts. */
-void model_answer(struct model *m, struct mfamily *fam, const struct mtable *t, int fewest);
+/* Pushes the sentences onto fam->answer; fewest: rank by fewest, exact
+ * counts.  A lead by time is the one comparison's (model_compare.h):
+ * real exactly when the interval printed beside it excludes 1.00x. */
+void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const struct mtable *t, int fewest);
 
 #endif

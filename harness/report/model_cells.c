@@ -96,7 +96,7 @@ struct results_cell *model_cell_at(struct fsrc *f, const struct var *v, const ch
 }
 
 /* The cell whose measurement c shows: itself, or the one it shares its binary with. */
-static const struct results_cell *measured(struct fsrc *f, const struct results_cell *c)
+const struct results_cell *model_measured(struct fsrc *f, const struct results_cell *c)
 {
 	const struct results_cell *m = isnan(c->value) ? results_cell_by_id(&f->run->run, c->same_binary_as) : NULL;
 	return m ? m : c;
@@ -104,7 +104,7 @@ static const struct results_cell *measured(struct fsrc *f, const struct results_
 
 static int throttled(struct fsrc *f, struct results_cell *c)
 {
-	return c->throttled == THROTTLE_YES || measured(f, c)->throttled == THROTTLE_YES;
+	return c->throttled == THROTTLE_YES || model_measured(f, c)->throttled == THROTTLE_YES;
 }
 
 size_t model_warnings(struct fsrc *f, struct results_cell *c, struct strvec *out)
@@ -124,11 +124,10 @@ size_t model_warnings(struct fsrc *f, struct results_cell *c, struct strvec *out
 struct mcell model_word(const char *w)
 {
 	return (struct mcell){ !strcmp(w, "absent") ? MS_ABSENT : !strcmp(w, "n/a") ? MS_NA : MS_STATUS,
-			       w, NAN, NAN, NAN, NAN, NAN, 0, NULL, NAN };
+			       w, NAN, NAN, NAN, NAN, NAN, 0, NULL, NAN, VERDICT_NO_DATA, COMPARISON_NONE, 0, 0 };
 }
 
-/* The runs of a measurement (time_s.runs) as stats; 0 when it has none. */
-static int time_stats(const struct results_cell *mc, struct stats *st)
+int model_time_stats(const struct results_cell *mc, struct stats *st)
 {
 	if (!json_is_array(json_object_get(mc->time_s, "runs")) || stats_from_json(st, mc->time_s) < 0)
 		return 0;
@@ -164,14 +163,14 @@ static struct mcell cell_with_stats(struct fsrc *f, struct results_cell *c, stru
 	if (c->status != CELL_OK)
 		return model_word(c->status_name);
 	struct mcell x = model_word("no data");
-	const struct results_cell *mc = measured(f, c);
+	const struct results_cell *mc = model_measured(f, c);
 	struct stats st;
 	if (isnan(mc->value))
 		return x;
 	x.value = mc->value;
 	x.state = MS_OK;
 	x.id = c->id;
-	if (time_stats(mc, &st)) {
+	if (model_time_stats(mc, &st)) {
 		model_rate_interval(&x, &st, f->run->drift_sd);
 		if (keep) {
 			*keep = st;
@@ -188,44 +187,6 @@ static struct mcell cell_with_stats(struct fsrc *f, struct results_cell *c, stru
 struct mcell model_value(struct model *m, struct fsrc *f, struct results_cell *c)
 {
 	return cell_with_stats(f, c, NULL, NULL);
-}
-
-/* a / b built from two cells; the interval by bootstrap from both cells'
- * runs where both have a 95 % interval of their own (the value is a rate, so
- * a / b = time point of b / time point of a, times the ratio of the units);
- * † when either throttled, § when either missed its precision target; b's
- * own measurement against itself is exactly 1 with neither. */
-struct mcell model_ratio(struct model *m, struct fsrc *f, struct results_cell *a, struct results_cell *b)
-{
-	struct stats sa, sb;
-	int has_a, has_b;
-	struct mcell x = cell_with_stats(f, a, &sa, &has_a), y = cell_with_stats(f, b, &sb, &has_b);
-	if (x.state != MS_OK || y.state != MS_OK || !(y.value > 0)) {
-		x = x.state != MS_OK ? x : model_word("n/a");
-	} else {
-		x.value /= y.value;
-		x.marks = (x.marks | y.marks) & (MARK_THROTTLED | MARK_IMPRECISE | MARK_UNCHECKED);
-		x.ci = x.lo = x.hi = x.level = NAN;
-		double lo, hi;
-		if (measured(f, a) == measured(f, b)) {
-			x.marks = 0;
-		} else if (has_a && has_b && sa.ci_level >= STATS_CI_TARGET && sb.ci_level >= STATS_CI_TARGET &&
-			   stats_bootstrap_point_ratio(sb.runs, sb.n, sa.runs, sa.n, sa.quantile, STATS_CI_TARGET,
-						       STATS_BOOTSTRAP_RESAMPLES, 0x5eedULL, &lo, &hi) == 0) {
-			/* a 95 % interval of the statistic on both sides (not the
-			 * wider rerun interval: the ratio is of the statistics) */
-			double point = sb.point / sa.point;
-			x.lo = x.value * lo / point;
-			x.hi = x.value * hi / point;
-			x.ci = 100 * (x.hi - x.lo) / 2 / x.value;
-			x.level = STATS_CI_TARGET;
-		}
-	}
-	if (has_a)
-		stats_free(&sa);
-	if (has_b)
-		stats_free(&sb);
-	return x;
 }
 
 const char *model_config_part(struct model *m, const char *cfg, int from, int to)

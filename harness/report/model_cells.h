@@ -53,6 +53,10 @@ size_t model_emulated_len(const char *name);
 struct results_cell *model_find(struct fsrc *f, const char *variant, const char *config);
 /* The cell of variant v in column config; a reference stands in every column. */
 struct results_cell *model_cell_at(struct fsrc *f, const struct var *v, const char *config);
+/* The cell whose measurement c shows: itself, or the one it shares its binary with. */
+const struct results_cell *model_measured(struct fsrc *f, const struct results_cell *c);
+/* The runs of a measurement (time_s.runs) as stats; 0 when it has none. */
+int model_time_stats(const struct results_cell *mc, struct stats *st);
 /* A cell shown as a word: a status, "absent", "n/a". */
 struct mcell model_word(const char *w);
 /* The cell's warnings but the throttle note that a mark already says, pushed
@@ -60,8 +64,6 @@ struct mcell model_word(const char *w);
 size_t model_warnings(struct fsrc *f, struct results_cell *c, struct strvec *out);
 /* A measured cell: value, interval, marks; absent when c is NULL. */
 struct mcell model_value(struct model *m, struct fsrc *f, struct results_cell *c);
-/* a / b of two cells, with the bootstrap interval where both have one. */
-struct mcell model_ratio(struct model *m, struct fsrc *f, struct results_cell *a, struct results_cell *b);
 /* Components [from, to) of a configuration "gcc/-O2/native/..." (to -1: the rest). */
 const char *model_config_part(struct model *m, const char *cfg, int from, int to);
 

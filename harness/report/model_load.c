@@ -2,6 +2,7 @@
  * runs loaded through the reader (results/reader.h), their families built
  * into tables (model_tables.c). */
 #define _GNU_SOURCE
+#include "report/model_compare.h"
 #include "report/model_tables.h"
 
 #include <stdlib.h>
@@ -14,6 +15,10 @@ struct mfamily *model_family(struct model *m, const char *name)
 			return &m->fams[i];
 	return NULL;
 }
+
+static void build_families(struct model *m, const char **names, size_t nnames, const char **labels,
+			   const char *against);
+static void free_families(struct model *m);
 
 int model_load(struct model *m, char **paths, size_t n, const char *against)
 {
@@ -56,6 +61,23 @@ int model_load(struct model *m, char **paths, size_t n, const char *against)
 						 *m->runs[k].id ? m->runs[k].id : model_own(m, "run %zu", k + 1))
 				     : m->runs[k].label;
 	}
+	/* twice: the first pass asks every comparison, the second shows each
+	 * at the level all of them settle on (model_compare.h) */
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass) {
+			model_compare_settle(m);
+			free_families(m);
+		}
+		build_families(m, names, nnames, labels, against);
+	}
+	free(names);
+	return 0;
+}
+
+static void build_families(struct model *m, const char **names, size_t nnames, const char **labels,
+			   const char *against)
+{
+	size_t n = m->nruns;
 	m->fams = model_alloc(m, nnames * sizeof(*m->fams));
 	const char **fslugs = model_alloc(m, nnames * sizeof(*fslugs));
 	struct fsrc *fs = model_alloc(m, n * sizeof(*fs));
@@ -73,11 +95,9 @@ int model_load(struct model *m, char **paths, size_t n, const char *against)
 		else
 			model_merged_family(m, fam, fs, labels);
 	}
-	free(names);
-	return 0;
 }
 
-void model_free(struct model *m)
+static void free_families(struct model *m)
 {
 	for (size_t i = 0; i < m->nfams; i++) {
 		free(m->fams[i].tables);
@@ -85,6 +105,13 @@ void model_free(struct model *m)
 		sv_clear(&m->fams[i].problems);
 		sv_clear(&m->fams[i].warnings);
 	}
+	m->nfams = 0;
+}
+
+void model_free(struct model *m)
+{
+	free_families(m);
+	model_compare_free(m);
 	for (size_t k = 0; k < m->nruns; k++)
 		results_close(&m->runs[k].run);
 	for (size_t i = m->nmem; i > 0; i--)

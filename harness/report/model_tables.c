@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "report/model_tables.h"
 #include "report/model_answer.h"
+#include "report/model_compare.h"
 #include "core/stats.h"
 
 #include <math.h>
@@ -37,7 +38,8 @@ static struct mtable *table(struct model *m, struct mfamily *fam, struct fsrc *f
 
 /* What a table shows, for its legend.  A ratio table without one ratio of two
  * measurements (all n/a, or every cell its own baseline) is dropped. */
-static void finish_table(struct mfamily *fam, struct mtable *t, const char *title, const char *caption)
+static void finish_table(struct model *m, struct mfamily *fam, struct mtable *t, const char *title,
+			 const char *caption)
 {
 	int any = t->fmt != MF_RATIO;
 	t->title = title;
@@ -46,16 +48,26 @@ static void finish_table(struct mfamily *fam, struct mtable *t, const char *titl
 		for (size_t c = 0; c < t->ncols; c++) {
 			struct mcell *x = &t->rows[r].cells[c];
 			t->shown |= x->marks | (isnan(x->ci) ? 0 : SHOWN_CI) | (t->rows[r].ref && t->ncols > 1 ? SHOWN_REF : 0) |
-				    (!isnan(x->ci) && x->level < STATS_CI_TARGET ? SHOWN_LOW_LEVEL : 0);
-			any |= x->state == MS_OK && (x->value != 1 || !isnan(x->ci));
+				    (!isnan(x->ci) && x->level < STATS_CI_TARGET && t->fmt != MF_RATIO ? SHOWN_LOW_LEVEL : 0) |
+				    (x->layouts > 1 && t->fmt != MF_RATIO ? SHOWN_LAYOUTS : 0);
+			any |= x->state == MS_OK && (x->value != 1 || !isnan(x->ci) || (x->marks & MARK_SAME_BINARY));
 		}
+	if (t->fmt == MF_RATIO)
+		t->ci_note = model_own(m, "\xc2\xb1 is the half-width of the interval of the ratio, in percent, from the one "
+				       "comparison: paired over the rounds both cells ran in, across code layouts where "
+				       "there are several, else a bootstrap of both cells' runs; at %.3g %%, the level at "
+				       "which the run's %zu comparisons keep the share of false leads among those called "
+				       "real at 5 %% at most (Benjamini-Hochberg). A lead is real exactly when its "
+				       "interval excludes 1.00x; none where a cell has fewer than 3 runs.",
+				       100 * m->cmp_level, m->cmp_asked);
 	if (!any || !t->ncols || !t->nrows)
 		fam->ntables--;
 }
 
-/* Heatmap colours: in each row, cells in order of speed; a cell whose interval
- * overlaps that of the fastest of its group joins the group and its colour. */
-static void shares(struct mtable *t)
+/* Heatmap colours: in each row, cells in order of speed; a cell that the
+ * one comparison does not call slower than the fastest of its group (not a
+ * real lead, the same, the same binary) joins the group and its colour. */
+static void shares(struct model *m, struct fsrc *f, struct mtable *t)
 {
 	for (size_t r = 0; r < t->nrows; r++) {
 		struct mcell *c = t->rows[r].cells, *lead = NULL;
@@ -70,7 +82,12 @@ static void shares(struct mtable *t)
 					next = &c[k];
 			if (!next)
 				break;
-			if (!lead || !(next->hi >= lead->lo))
+			struct mview v = { .verdict = VERDICT_NO_DATA };
+			struct results_cell *cl = lead ? results_cell_by_id(&f->run->run, lead->id) : NULL,
+					    *cn = results_cell_by_id(&f->run->run, next->id);
+			if (cl && cn)
+				model_compare(m, f, model_group_of(m, f, cn), model_group_of(m, f, cl), &v);
+			if (!lead || v.verdict == VERDICT_FASTER)
 				lead = next;
 			next->share = best > 0 ? lead->value / best : 0;
 		}
@@ -80,7 +97,7 @@ static void shares(struct mtable *t)
 /* Components [from, to) of a configuration "gcc/-O2/native/..." (to -1: the rest). */
 static struct mcell value_fn(struct model *m, struct fsrc *f, const struct var *v, size_t k, const void *arg)
 {
-	return model_value(m, f, model_cell_at(f, v, f->cfgs[k]));
+	return model_config_value(m, f, model_cell_at(f, v, f->cfgs[k]));
 }
 
 static struct mcell speedup_fn(struct model *m, struct fsrc *f, const struct var *v, size_t k, const void *arg)
@@ -112,7 +129,7 @@ static struct mcell counter_fn(struct model *m, struct fsrc *f, const struct var
 		 : !strcmp(arg, "cycles") ? s->cycles_per_unit : s->instructions_per_unit;
 	if (!s || s->status != CELL_OK || isnan(x))
 		return model_word(!s ? "absent" : s->status != CELL_OK ? s->status_name : "n/a");
-	return (struct mcell){ MS_OK, NULL, x, NAN, NAN, NAN, NAN, 0, s->id, NAN };
+	return (struct mcell){ MS_OK, NULL, x, NAN, NAN, NAN, NAN, 0, s->id, NAN, VERDICT_NO_DATA, COMPARISON_NONE, 0, 0 };
 }
 
 /* Why counts are missing, once per reason: "instructions not counted
@@ -176,7 +193,7 @@ static void compilers_table(struct model *m, struct mfamily *fam, struct fsrc *f
 		}
 	for (size_t k = 0; k < p.n && names == 1; k++)
 		cols[k] = model_config_part(m, f->cfgs[p.g[k]], 1, -1);
-	finish_table(fam, table(m, fam, f, "compilers", MF_RATIO, cols, p.n, 0, compilers_fn, &p),
+	finish_table(m, fam, table(m, fam, f, "compilers", MF_RATIO, cols, p.n, 0, compilers_fn, &p),
 		     model_own(m, "%s: gcc against clang, built with the same other flags", f->title),
 		     "Throughput of the gcc build divided by that of the clang build with the same other flags: above "
 		     "1.00x gcc is faster.");
@@ -197,16 +214,16 @@ void model_one_run_family(struct model *m, struct mfamily *fam, struct fsrc *f, 
 	struct mtable *t = table(m, fam, f, "throughput", MF_VALUE, f->cfgs, f->ncfgs, 1, value_fn, NULL);
 	t->unit = f->unit;
 	int emulated = model_emulated_len(f->name) > 0;
-	shares(t);
+	shares(m, f, t);
 	if (!emulated)
-		model_answer(m, fam, t, 0);
+		model_answer(m, fam, f, t, 0);
 	const char *stat = statistic_words(m, f->run->statistic);
 	if (f->run->drift_sd > 0)
 		t->drift_note = model_own(m, "\xc2\xb1 includes the machine's drift over the run, %.1f %% either way (twice the "
 				       "spread of its speed over the rounds, results.json run.drift): a rerun meets the "
 				       "machine at another time.",
 				    100 * (exp(STATS_DRIFT_SIGMAS * f->run->drift_sd) - 1));
-	finish_table(fam, t,
+	finish_table(m, fam, t,
 		     model_own(m, "%s (%s): %s, %s", f->title, f->name,
 			 perop ? "time per operation (usec/op, lower is faster)"
 			 : strcmp(f->kind, "compute") ? "throughput" : "work per second",
@@ -217,14 +234,14 @@ void model_one_run_family(struct model *m, struct mfamily *fam, struct fsrc *f, 
 	for (size_t v = 0; v < f->nvars; v++)
 		hasbase |= f->baseline && !f->vars[v].ref && !strcmp(f->vars[v].name, f->baseline);
 	if (hasbase)
-		finish_table(fam, table(m, fam, f, "speedup", MF_RATIO, f->cfgs, f->ncfgs, 1, speedup_fn, NULL),
+		finish_table(m, fam, table(m, fam, f, "speedup", MF_RATIO, f->cfgs, f->ncfgs, 1, speedup_fn, NULL),
 			     model_own(m, "%s: speedup against %s built the same way", f->title, f->baseline),
 			     model_own(m, "Speedup against the baseline variant %s built with the same configuration%s.", f->baseline,
 				 perop ? " (its time per operation divided by the variant's)" : ""));
 	against = against ? against : f->ncfgs ? model_config_part(m, f->cfgs[0], 0, 2) : "";
 	for (int glibc = 0; glibc <= 1; glibc++) {
 		const char *base = glibc ? "glibc's malloc" : against;
-		finish_table(fam, table(m, fam, f, glibc ? "vs_glibc" : "against", MF_RATIO, f->cfgs, f->ncfgs, 0, against_fn,
+		finish_table(m, fam, table(m, fam, f, glibc ? "vs_glibc" : "against", MF_RATIO, f->cfgs, f->ncfgs, 0, against_fn,
 					glibc ? NULL : against),
 			     model_own(m, "%s: against %s, built with the same other flags", f->title, base),
 			     model_own(m, "Each variant's throughput divided by its own with %s and the same other flags: above "
@@ -243,11 +260,11 @@ void model_one_run_family(struct model *m, struct mfamily *fam, struct fsrc *f, 
 		t->nrows = unit ? t->nrows : 0;
 		if (!cy)
 			counts_skipped(f, &fam->warnings);
-		finish_table(fam, t, model_own(m, "%s: %s per unit of work", f->title, what),
+		finish_table(m, fam, t, model_own(m, "%s: %s per unit of work", f->title, what),
 			     model_own(m, "%s per unit of work, counted in one run of the program (perf, callgrind, or qemu for "
 				    "emulated cells).", what));
 		if (emulated && !cy && t->nrows)
-			model_answer(m, fam, t, 1);
+			model_answer(m, fam, f, t, 1);
 	}
 	t = table(m, fam, f, "text_bytes", MF_VALUE, f->cfgs, f->ncfgs, 0, counter_fn, "text_bytes");
 	t->unit = "bytes";
@@ -255,7 +272,7 @@ void model_one_run_family(struct model *m, struct mfamily *fam, struct fsrc *f, 
 	for (size_t i = 0; i < f->n; i++)
 		sized |= f->cells[i]->text_bytes > 0;
 	t->nrows = sized ? t->nrows : 0;
-	finish_table(fam, t, model_own(m, "%s: size of the code (.text)", f->title),
+	finish_table(m, fam, t, model_own(m, "%s: size of the code (.text)", f->title),
 		     "The size of each binary's .text section: what a flag set costs in code.");
 	for (size_t i = 0; i < f->n; i++) {
 		struct results_cell *c = f->cells[i];
@@ -317,7 +334,7 @@ void model_merged_family(struct model *m, struct mfamily *fam, struct fsrc *all,
 			if (fs[k].run->drift_sd > 0)
 				t->drift_note = "\xc2\xb1 includes each machine's drift over its run (results.json run.drift): a "
 						"rerun meets the machine at another time.";
-		finish_table(fam, t, model_own(m, "%s: %s on each machine", fam->title, sp ? "speedup against the baseline" : "throughput"),
+		finish_table(m, fam, t, model_own(m, "%s: %s on each machine", fam->title, sp ? "speedup against the baseline" : "throughput"),
 			     model_own(m, "Cells are matched by family, variant and build configuration; rows found in one run only "
 				    "come last. Speedup is against the family baseline built the same way on the same machine. "
 				    "Figures %s.", stat));
