@@ -11,10 +11,8 @@ const uint8_t chacha20_bench_key[32] = { 0,  1,  2,  3,  4,  5,  6,  7,  8,  9, 
 					 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31 };
 const uint8_t chacha20_bench_nonce[12] = { 0, 0, 0, 0x09, 0, 0, 0, 0x4a, 0, 0, 0, 0 };
 
-static uint32_t rotl32(uint32_t v, int n)
-{
-	return (v << n) | (v >> (32 - n));
-}
+/* a macro: the same rotate on a word and on a vector of four */
+#define ROTL32(v, n) (((v) << (n)) | ((v) >> (32 - (n))))
 
 static uint32_t le32(const uint8_t *p)
 {
@@ -25,13 +23,13 @@ static uint32_t le32(const uint8_t *p)
 #define QUARTER_ROUND(x, a, b, c, d)                                                                         \
 	do {                                                                                                 \
 		x[a] += x[b];                                                                                \
-		x[d] = rotl32(x[d] ^ x[a], 16);                                                              \
+		x[d] = ROTL32(x[d] ^ x[a], 16);                                                              \
 		x[c] += x[d];                                                                                \
-		x[b] = rotl32(x[b] ^ x[c], 12);                                                              \
+		x[b] = ROTL32(x[b] ^ x[c], 12);                                                              \
 		x[a] += x[b];                                                                                \
-		x[d] = rotl32(x[d] ^ x[a], 8);                                                               \
+		x[d] = ROTL32(x[d] ^ x[a], 8);                                                               \
 		x[c] += x[d];                                                                                \
-		x[b] = rotl32(x[b] ^ x[c], 7);                                                               \
+		x[b] = ROTL32(x[b] ^ x[c], 7);                                                               \
 	} while (0)
 
 void chacha20_block(const uint8_t key[32], uint32_t counter, const uint8_t nonce[12], uint8_t out[64])
@@ -139,18 +137,6 @@ typedef uint32_t v4u32 __attribute__((vector_size(16)));
 #define SHUF4(a, b, i, j, k, l) __builtin_shuffle((a), (b), (v4u32){ i, j, k, l })
 #endif
 
-#define VROTL(v, n) (((v) << (n)) | ((v) >> (32 - (n))))
-#define VQUARTER(x, a, b, c, d)                                                                              \
-	do {                                                                                                 \
-		x[a] += x[b];                                                                                \
-		x[d] = VROTL(x[d] ^ x[a], 16);                                                               \
-		x[c] += x[d];                                                                                \
-		x[b] = VROTL(x[b] ^ x[c], 12);                                                               \
-		x[a] += x[b];                                                                                \
-		x[d] = VROTL(x[d] ^ x[a], 8);                                                                \
-		x[c] += x[d];                                                                                \
-		x[b] = VROTL(x[b] ^ x[c], 7);                                                                \
-	} while (0)
 
 /* 256 bytes: blocks counter .. counter + 3 */
 static void xor4(const uint32_t state[16], uint32_t counter, const uint8_t *in, uint8_t *out)
@@ -162,14 +148,14 @@ static void xor4(const uint32_t state[16], uint32_t counter, const uint8_t *in, 
 	for (int i = 0; i < 16; i++)
 		x[i] = s[i];
 	for (int i = 0; i < 10; i++) {
-		VQUARTER(x, 0, 4, 8, 12);
-		VQUARTER(x, 1, 5, 9, 13);
-		VQUARTER(x, 2, 6, 10, 14);
-		VQUARTER(x, 3, 7, 11, 15);
-		VQUARTER(x, 0, 5, 10, 15);
-		VQUARTER(x, 1, 6, 11, 12);
-		VQUARTER(x, 2, 7, 8, 13);
-		VQUARTER(x, 3, 4, 9, 14);
+		QUARTER_ROUND(x, 0, 4, 8, 12);
+		QUARTER_ROUND(x, 1, 5, 9, 13);
+		QUARTER_ROUND(x, 2, 6, 10, 14);
+		QUARTER_ROUND(x, 3, 7, 11, 15);
+		QUARTER_ROUND(x, 0, 5, 10, 15);
+		QUARTER_ROUND(x, 1, 6, 11, 12);
+		QUARTER_ROUND(x, 2, 7, 8, 13);
+		QUARTER_ROUND(x, 3, 4, 9, 14);
 	}
 	for (int g = 0; g < 4; g++) {
 		/* a 4x4 transpose: r[k] is words 4g..4g+3 of block k */

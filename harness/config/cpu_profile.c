@@ -128,11 +128,8 @@ int load_cpu_profile(const char *name, struct cpu_profile *p)
 			r = cfg_number(&c, cd, "max_wait_seconds", 0, 7200, 0, &p->cooldown_max_wait_s);
 		cfg_pop(&c);
 	}
-	if (!r && p->march.n == 0) {
-		cfg_push_key(&c, "march");
-		r = cfg_error(&c, "must name at least one -march value (\"default\" for none)");
-		cfg_pop(&c);
-	}
+	if (!r)
+		r = cfg_require(&c, p->march.n > 0, "march", "must name at least one -march value (\"default\" for none)");
 	free(text);
 	p->path = path;
 	p->json = root;

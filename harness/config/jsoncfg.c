@@ -142,14 +142,32 @@ int cfg_check_name(struct cfg *c, const char *key, const char *s)
 	return r;
 }
 
+/* The value of key: 1 with *v set; 0 where it is absent and may be; -1
+ * after the message where it must be there. */
+static int present(struct cfg *c, json_t *obj, const char *key, int required, json_t **v)
+{
+	*v = json_object_get(obj, key);
+	if (*v)
+		return 1;
+	return required ? cfg_error(c, "missing required key '%s'", key) : 0;
+}
+
+int cfg_require(struct cfg *c, int holds, const char *key, const char *message)
+{
+	if (holds)
+		return 0;
+	cfg_push_key(c, key);
+	int r = cfg_error(c, "%s", message);
+	cfg_pop(c);
+	return r;
+}
+
 int cfg_string(struct cfg *c, json_t *obj, const char *key, int required, char **out)
 {
-	json_t *v = json_object_get(obj, key);
-	if (!v) {
-		if (required)
-			return cfg_error(c, "missing required key '%s'", key);
-		return 0;
-	}
+	json_t *v;
+	int p = present(c, obj, key, required, &v);
+	if (p <= 0)
+		return p;
 	cfg_push_key(c, key);
 	if (!json_is_string(v) || !json_string_length(v)) {
 		int r = cfg_error(c, "must be a non-empty string, not %s", cfg_type_name(v));
@@ -169,12 +187,10 @@ int cfg_string(struct cfg *c, json_t *obj, const char *key, int required, char *
 
 int cfg_string_list(struct cfg *c, json_t *obj, const char *key, int required, struct strvec *out)
 {
-	json_t *v = json_object_get(obj, key);
-	if (!v) {
-		if (required)
-			return cfg_error(c, "missing required key '%s'", key);
-		return 0;
-	}
+	json_t *v;
+	int p = present(c, obj, key, required, &v);
+	if (p <= 0)
+		return p;
 	cfg_push_key(c, key);
 	if (json_is_string(v)) {
 		/* a lone string is a one-element list */

@@ -40,6 +40,8 @@ int cfg_check_text(struct cfg *c, const char *s);
 /* Letters, digits and . _ + - only, not starting with '.', at most 64:
  * names become parts of cell ids, run ids and file names. */
 int cfg_check_name(struct cfg *c, const char *key, const char *s);
+/* 0 where holds, else message at key (-1): a rule no getter checks. */
+int cfg_require(struct cfg *c, int holds, const char *key, const char *message);
 int cfg_string(struct cfg *c, json_t *obj, const char *key, int required, char **out);
 int cfg_string_list(struct cfg *c, json_t *obj, const char *key, int required, struct strvec *out);
 int cfg_number(struct cfg *c, json_t *obj, const char *key, double min, double max, int integer, double *out);

@@ -271,11 +271,8 @@ int load_suite(const char *name, struct suite *s)
 		r = suite_sizes(&c, json_object_get(root, "sizes"), s);
 	if (!r)
 		r = suite_family_dirs(&c, root, s);
-	if (!r && s->variants.n == 0) {
-		cfg_push_key(&c, "variants");
-		r = cfg_error(&c, "must name at least one variant glob");
-		cfg_pop(&c);
-	}
+	if (!r)
+		r = cfg_require(&c, s->variants.n > 0, "variants", "must name at least one variant glob");
 	free(text);
 	s->path = path;
 	s->json = root;

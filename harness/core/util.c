@@ -122,10 +122,9 @@ void sb_adds(struct strbuf *sb, const char *s)
 	sb_add(sb, s, strlen(s));
 }
 
-void sb_addf(struct strbuf *sb, const char *fmt, ...)
+void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
-	va_list ap, ap2;
-	va_start(ap, fmt);
+	va_list ap2;
 	va_copy(ap2, ap);
 	char tmp[1];
 	int n = vsnprintf(tmp, sizeof(tmp), fmt, ap2);
@@ -133,6 +132,13 @@ void sb_addf(struct strbuf *sb, const char *fmt, ...)
 	sb_grow(sb, (size_t)n);
 	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
 	sb->len += (size_t)n;
+}
+
+void sb_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	sb_vaddf(sb, fmt, ap);
 	va_end(ap);
 }
 
@@ -170,17 +176,13 @@ void sv_push(struct strvec *sv, const char *s)
 
 void sv_pushf(struct strvec *sv, const char *fmt, ...)
 {
-	va_list ap, ap2;
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
 	va_start(ap, fmt);
-	va_copy(ap2, ap);
-	char tmp[1];
-	int n = vsnprintf(tmp, sizeof(tmp), fmt, ap2);
-	va_end(ap2);
-	char *s = xmalloc((size_t)n + 1);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	sb_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	sv_push(sv, s);
-	free(s);
+	sv_push(sv, sb.buf ? sb.buf : "");
+	sb_release(&sb);
 }
 
 void sv_pushv(struct strvec *sv, char *const *v)

@@ -7,6 +7,7 @@
 #ifndef FLAGBENCH_UTIL_H
 #define FLAGBENCH_UTIL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -50,6 +51,7 @@ struct strbuf {
 void sb_add(struct strbuf *sb, const char *data, size_t n);
 void sb_adds(struct strbuf *sb, const char *s);
 void sb_addf(struct strbuf *sb, const char *fmt, ...) FB_PRINTF(2, 3);
+void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 void sb_reset(struct strbuf *sb);
 void sb_release(struct strbuf *sb);
 char *sb_detach(struct strbuf *sb);

@@ -336,15 +336,27 @@ static void check_smt(struct ctx *c)
 	free(control);
 }
 
+/* A number under the root as a fact; unreadable: the fact null, the item
+ * unknown ("pipe-max-size unreadable"), and -1. */
+static int read_fact(struct ctx *c, const char *path, const char *fact, const char *item, long long *v)
+{
+	if (rootfs_read_ll(c->root, path, v) == 0) {
+		set_fact(c, fact, json_integer(*v));
+		return 0;
+	}
+	const char *name = strrchr(path, '/');
+	char why[128];
+	snprintf(why, sizeof(why), "%s unreadable", name ? name + 1 : path);
+	set_fact(c, fact, NULL);
+	add_item(c->r, item, DOCTOR_UNKNOWN, NULL, "%s", why);
+	return -1;
+}
+
 static void check_aslr(struct ctx *c)
 {
 	long long v;
-	if (rootfs_read_ll(c->root, "proc/sys/kernel/randomize_va_space", &v) < 0) {
-		set_fact(c, "aslr", NULL);
-		add_item(c->r, "aslr", DOCTOR_UNKNOWN, NULL, "randomize_va_space unreadable");
+	if (read_fact(c, "proc/sys/kernel/randomize_va_space", "aslr", "aslr", &v) < 0)
 		return;
-	}
-	set_fact(c, "aslr", json_integer(v));
 	if (v == 0)
 		add_item(c->r, "aslr", DOCTOR_OK, NULL, "aslr off: addresses repeat from run to run");
 	else
@@ -555,12 +567,8 @@ static void check_thermal(struct ctx *c)
 static void check_pipe(struct ctx *c)
 {
 	long long v;
-	if (rootfs_read_ll(c->root, "proc/sys/fs/pipe-max-size", &v) < 0) {
-		set_fact(c, "pipe_max_size", NULL);
-		add_item(c->r, "pipe", DOCTOR_UNKNOWN, NULL, "pipe-max-size unreadable");
+	if (read_fact(c, "proc/sys/fs/pipe-max-size", "pipe_max_size", "pipe", &v) < 0)
 		return;
-	}
-	set_fact(c, "pipe_max_size", json_integer(v));
 	if (v >= DOCTOR_PIPE_MIN)
 		add_item(c->r, "pipe", DOCTOR_OK, NULL, "pipe-max-size %lld: 1 MiB pipes possible", v);
 	else

@@ -212,10 +212,12 @@ static void test_answer_shares_and_views(void **state)
 	assert_int_equal(f->answer.n, 3);
 	/* the answer is the one comparison's: a 1 % lead over runs within 1 % is not real */
 	assert_string_equal(f->answer.v[0], "f/v: gcc/-O3/native fastest, 1.01x the runner-up clang/-O2/native "
-					    "(not a real lead: [0.99x, 1.03x] at 96 %, which holds 1.00x), 1.50x the "
+					    "(not a real lead: [0.99x, 1.03x] at 96 %, which holds 1.00x, a bootstrap of both cells' runs (no "
+					    "rounds in common)), 1.50x the "
 					    "slowest gcc/-O2/native");
 	assert_string_equal(f->answer.v[1], "f/w: gcc/-O3/native fastest, 2.00x the runner-up gcc/-O2/native "
-					    "(a real lead: [1.96x, 2.04x] at 96 %), 4.00x the slowest clang/-O2/native");
+					    "(a real lead: [1.96x, 2.04x] at 96 %, a bootstrap of both cells' runs (no rounds in common)), "
+					    "4.00x the slowest clang/-O2/native");
 	assert_string_equal(f->answer.v[2], "f: most often fastest: compiler gcc for 2 of 2 variants, flags "
 					    "-O3/native for 2 of 2; 1 of these 2 leads are real (the run's 5 comparisons at "
 					    "a 5 % false-lead rate)");
