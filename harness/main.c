@@ -19,44 +19,41 @@
 #include "cmd/try.h"
 #include "core/options.h"
 #include "core/util.h"
+#include "driver/run_options.h"
 #include "report/model.h"
 
-/* A command with a descriptor (core/options.h) is listed from it; the
- * others by their help here until they have one. */
+/* Each command is listed from its descriptor (core/options.h). */
 struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
-	const char *help;
 	const struct command_def *def;
 };
 
 static const struct command commands[] = {
-	{ "run", cmd_run, "compile, verify and time a suite on a cpu profile" },
-	{ "list", cmd_list, NULL, &cmd_list_def },
-	{ "check", cmd_check, NULL, &cmd_check_def },
-	{ "meter", cmd_meter, NULL, &cmd_meter_def },
-	{ "cooldown", cmd_cooldown, NULL, &cmd_cooldown_def },
-	{ "topology", cmd_topology, NULL, &cmd_topology_def },
-	{ "doctor", cmd_doctor, NULL, &cmd_doctor_def },
-	{ "try", cmd_try, NULL, &cmd_try_def },
-	{ "new", cmd_new, NULL, &cmd_new_def },
-	{ "tables", cmd_tables, "RUN_DIR... [--format term|md|csv|json|tsv]: the tables of runs" },
-	{ "report", cmd_tables, "RUN_DIR: the tables of a run in the terminal (tables)" },
-	{ "merge", cmd_tables, "RUN_DIR...: runs side by side in Markdown (tables --format md)" },
-	{ "compare", cmd_compare, "BASE NEW: is NEW slower? per cell ratio, interval and verdict" },
-	{ "rerun", cmd_rerun, NULL, &cmd_rerun_def },
-	{ "baseline", cmd_baseline, "save RUN: store a run as the baseline of its cpu profile" },
-	{ "explain", cmd_explain, "RUN_DIR CELL_A CELL_B: which flags make B faster than A" },
-	{ NULL, NULL, NULL, NULL },
+	{ "run", cmd_run, &cmd_run_def },
+	{ "list", cmd_list, &cmd_list_def },
+	{ "check", cmd_check, &cmd_check_def },
+	{ "meter", cmd_meter, &cmd_meter_def },
+	{ "cooldown", cmd_cooldown, &cmd_cooldown_def },
+	{ "topology", cmd_topology, &cmd_topology_def },
+	{ "doctor", cmd_doctor, &cmd_doctor_def },
+	{ "try", cmd_try, &cmd_try_def },
+	{ "new", cmd_new, &cmd_new_def },
+	{ "tables", cmd_tables, &cmd_tables_def },
+	{ "report", cmd_tables, &cmd_report_def },
+	{ "merge", cmd_tables, &cmd_merge_def },
+	{ "compare", cmd_compare, &cmd_compare_def },
+	{ "rerun", cmd_rerun, &cmd_rerun_def },
+	{ "baseline", cmd_baseline, &cmd_baseline_def },
+	{ "explain", cmd_explain, &cmd_explain_def },
+	{ NULL, NULL, NULL },
 };
 
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: flagbench COMMAND [ARGS]\n\ncommands:\n");
 	for (const struct command *c = commands; c->name; c++) {
-		if (!c->def)
-			fprintf(out, "  %-10s %s\n", c->name, c->help);
-		else if (c->def->synopsis)
+		if (c->def->synopsis)
 			fprintf(out, "  %-10s %s: %s\n", c->name, c->def->synopsis, c->def->summary);
 		else
 			fprintf(out, "  %-10s %s\n", c->name, c->def->summary);

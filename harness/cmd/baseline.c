@@ -13,15 +13,25 @@
 
 struct baseline_opts {
 	char *dir, *name;
-	int help;
+	struct global_opts g;
 };
 
 #define BO(f) offsetof(struct baseline_opts, f)
 static const struct option_def baseline_options[] = {
-	{ "dir", 'd', OPT_STRING, BO(dir), "DIR", 0, 0, "baselines folder (default: baselines/ of the project)" },
-	{ "name", 0, OPT_STRING, BO(name), "NAME", 0, 0, "name of the baseline (default latest)" },
-	{ "help", 'h', OPT_FLAG, BO(help), NULL, 0, 0, "show this help" },
-	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
+	{ .name = "dir", .short_name = 'd', .type = OPT_STRING, .offset = BO(dir), .metavar = "DIR", .help = "baselines folder (default: baselines/ of the project)" },
+	{ .name = "name", .type = OPT_STRING, .offset = BO(name), .metavar = "NAME", .help = "name of the baseline (default latest)" },
+	OPTION_GROUP(options_global, struct baseline_opts, g),
+	{ .name = NULL },
+};
+
+const struct command_def cmd_baseline_def = {
+	.name = "baseline",
+	.synopsis = "save RUN",
+	.summary = "store a run as the baseline of its cpu profile",
+	.options = baseline_options,
+	.min_pos = 2,
+	.max_pos = 2,
+	.order = OPTIONS_ANYWHERE,
 };
 
 int cmd_baseline(int argc, char **argv)
@@ -29,23 +39,14 @@ int cmd_baseline(int argc, char **argv)
 	struct baseline_opts o;
 	memset(&o, 0, sizeof(o));
 	char *pos[2];
-	int npos = options_parse(baseline_options, &o, NULL, argc - 1, argv + 1, pos, 2);
 	int code = EXIT_USAGE;
-	if (npos < 0)
-		goto out;
-	if (o.help) {
-		printf("usage: flagbench baseline save RUN [--dir DIR] [--name NAME]\n\n"
-		       "stores RUN (a run folder) as the baseline NAME of its cpu profile\n\n");
-		options_help(baseline_options, stdout);
-		code = 0;
-		goto out;
-	}
-	if (npos != 2 || strcmp(pos[0], "save")) {
-		error("usage: flagbench baseline save RUN [--dir DIR] [--name NAME]");
-		goto out;
-	}
-	code = baseline_save(pos[1], o.dir, o.name);
-out:
+	enum parse_status st = command_parse(&cmd_baseline_def, &o, NULL, argc, argv, pos, NULL);
+	if (st != PARSE_OK)
+		code = parse_exit(st);
+	else if (strcmp(pos[0], "save"))
+		command_usage_error(&cmd_baseline_def, "baseline saves, it does not '%s'", pos[0]);
+	else
+		code = baseline_save(pos[1], o.dir, o.name);
 	free(o.dir);
 	free(o.name);
 	return code;

@@ -6,6 +6,9 @@
 #ifndef FLAGBENCH_CMD_BASELINE_H
 #define FLAGBENCH_CMD_BASELINE_H
 
+#include "core/options.h"
+
+extern const struct command_def cmd_baseline_def;
 int cmd_baseline(int argc, char **argv);
 
 #endif

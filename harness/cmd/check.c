@@ -15,8 +15,14 @@ static void check_help_more(FILE *out)
 }
 
 const struct command_def cmd_check_def = {
-	"check", "FAMILY N [ARGS...]", "prove a stream on stdin right",
-	options_global, 2, -1, OPTIONS_FIRST, check_help_more,
+	.name = "check",
+	.synopsis = "FAMILY N [ARGS...]",
+	.summary = "prove a stream on stdin right",
+	.options = options_global,
+	.min_pos = 2,
+	.max_pos = -1,
+	.order = OPTIONS_FIRST,
+	.help_more = check_help_more,
 };
 
 int cmd_check(int argc, char **argv)

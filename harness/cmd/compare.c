@@ -15,56 +15,68 @@ struct compare_cli {
 	char *metric, *format, *json_out, *baseline, *baselines_dir, *statistic;
 	double threshold, timeout, alarm_rate;
 	unsigned confirm, resamples, seed;
-	int help;
+	struct global_opts g;
 };
 
 #define CO(f) offsetof(struct compare_cli, f)
 static const struct option_def compare_options[] = {
-	{ "metric", 'm', OPT_STRING, CO(metric), "time|instructions|cycles", 0, 0, "what is compared (default time)" },
-	{ "threshold", 't', OPT_DOUBLE, CO(threshold), "PERCENT", 0, 100, "smallest change that counts (default 2)" },
-	{ "statistic", 0, OPT_STRING, CO(statistic), "median|min|pNN", 0, 0, "the statistic of each side's times (default: the one NEW reports, the median for older runs)" },
-	{ "confirm", 'c', OPT_UINT, CO(confirm), "N", 2, 1000, "measure suspect cells again, both binaries in N rounds (as many A B as B A, shuffled)" },
-	{ "alarm-rate", 0, OPT_DOUBLE, CO(alarm_rate), "PERCENT", 0.01, 20, "chance that --confirm alarms for identical builds in one comparison (default 1)" },
-	{ "format", 'f', OPT_STRING, CO(format), "text|md|json", 0, 0, "output on stdout (default text)" },
-	{ "json-out", 0, OPT_STRING, CO(json_out), "FILE", 0, 0, "also write the comparison as JSON to FILE" },
-	{ "baseline", 'b', OPT_STRING, CO(baseline), "NAME", 0, 0, "compare with the stored baseline NAME of NEW's cpu profile" },
-	{ "baselines-dir", 0, OPT_STRING, CO(baselines_dir), "DIR", 0, 0, "where baselines are stored (default: baselines/ of the project)" },
-	{ "timeout", 0, OPT_DOUBLE, CO(timeout), "SECONDS", 0.1, 86400, "limit of one run while confirming (default 120)" },
-	{ "resamples", 0, OPT_UINT, CO(resamples), "N", 100, 1000000, "bootstrap resamples (default 10000)" },
-	{ "seed", 0, OPT_UINT, CO(seed), "N", 1, 1e9, "bootstrap seed (default 1): the same inputs give the same interval" },
-	{ "help", 'h', OPT_FLAG, CO(help), NULL, 0, 0, "show this help" },
-	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
+	{ .name = "metric", .short_name = 'm', .type = OPT_STRING, .offset = CO(metric), .metavar = "time|instructions|cycles", .help = "what is compared", .def = "time" },
+	{ .name = "threshold", .short_name = 't', .type = OPT_DOUBLE, .offset = CO(threshold), .metavar = "PERCENT", .max = 100, .help = "smallest change that counts", .def = "2" },
+	{ .name = "statistic", .type = OPT_STRING, .offset = CO(statistic), .metavar = "median|min|pNN", .help = "the statistic of each side's times (default: the one NEW reports, the median for older runs)" },
+	{ .name = "confirm", .short_name = 'c', .type = OPT_UINT, .offset = CO(confirm), .metavar = "N", .min = 2, .max = 1000, .help = "measure suspect cells again, both binaries in N rounds (as many A B as B A, shuffled)" },
+	{ .name = "alarm-rate", .type = OPT_DOUBLE, .offset = CO(alarm_rate), .metavar = "PERCENT", .min = 0.01, .max = 20, .help = "chance that --confirm alarms for identical builds in one comparison", .def = "1" },
+	{ .name = "format", .short_name = 'f', .type = OPT_STRING, .offset = CO(format), .metavar = "text|md|json", .help = "output on stdout", .def = "text" },
+	{ .name = "json-out", .type = OPT_STRING, .offset = CO(json_out), .metavar = "FILE", .help = "also write the comparison as JSON to FILE" },
+	{ .name = "baseline", .short_name = 'b', .type = OPT_STRING, .offset = CO(baseline), .metavar = "NAME", .help = "compare with the stored baseline NAME of NEW's cpu profile" },
+	{ .name = "baselines-dir", .type = OPT_STRING, .offset = CO(baselines_dir), .metavar = "DIR", .help = "where baselines are stored (default: baselines/ of the project)" },
+	/* the limit of each run while confirming */
+	OPTION_GROUP(options_timeout, struct compare_cli, timeout),
+	{ .name = "resamples", .type = OPT_UINT, .offset = CO(resamples), .metavar = "N", .min = 100, .max = 1000000, .help = "bootstrap resamples", .def = "10000" },
+	{ .name = "seed", .type = OPT_UINT, .offset = CO(seed), .metavar = "N", .min = 1, .max = 1e9, .help = "bootstrap seed: the same inputs give the same interval", .def = "1" },
+	OPTION_GROUP(options_global, struct compare_cli, g),
+	{ .name = NULL },
 };
 
-static void compare_usage(FILE *out)
+static void compare_help_more(FILE *out)
 {
-	fprintf(out, "usage: flagbench compare BASE NEW [options]\n"
-		     "       flagbench compare --baseline NAME NEW [options]\n\n"
-		     "BASE and NEW: run folders or results.json files.  Exit 1 when a cell is slower.\n\n");
-	options_help(compare_options, out);
+	fprintf(out, "\nBASE and NEW: run folders or results.json files.  Exit 1 when a cell is slower.\n");
 }
+
+const struct command_def cmd_compare_def = {
+	.name = "compare",
+	.synopsis = "BASE NEW",
+	.synopsis_alt = "--baseline NAME NEW",
+	.summary = "is NEW slower? per cell ratio, interval and verdict",
+	.options = compare_options,
+	.min_pos = 1,
+	.max_pos = 2,
+	.order = OPTIONS_ANYWHERE,
+	.help_more = compare_help_more,
+};
 
 /* The option values that need more than the table's range checks: a known
  * metric and format, and as many run folders as --baseline leaves. */
 static int check_cli(const struct compare_cli *o, int npos, enum metric *metric, enum compare_format *format)
 {
-	if (o->metric && metric_parse(o->metric, metric) < 0)
+	if (metric_parse(o->metric, metric) < 0)
 		return error("--metric must be time, instructions or cycles, not '%s'", o->metric);
 	double q;
 	if (o->statistic && stats_statistic_parse(o->statistic, &q) < 0)
 		return error("--statistic must be " STATS_STATISTIC_NAMES ", not '%s'", o->statistic);
-	const char *fmt = o->format ? o->format : "text";
-	if (!strcmp(fmt, "text"))
+	if (!strcmp(o->format, "text"))
 		*format = COMPARE_TEXT;
-	else if (!strcmp(fmt, "md"))
+	else if (!strcmp(o->format, "md"))
 		*format = COMPARE_MARKDOWN;
-	else if (!strcmp(fmt, "json"))
+	else if (!strcmp(o->format, "json"))
 		*format = COMPARE_JSON;
 	else
-		return error("--format must be text, md or json, not '%s'", fmt);
-	if (o->baseline ? npos != 1 : npos != 2)
-		return error(o->baseline ? "usage: flagbench compare --baseline NAME NEW"
-					 : "usage: flagbench compare BASE NEW");
+		return error("--format must be text, md or json, not '%s'", o->format);
+	if (o->baseline ? npos != 1 : npos != 2) {
+		command_usage_error(&cmd_compare_def, "%s",
+				    o->baseline ? "compare --baseline NAME takes one run, NEW"
+						: "compare takes two runs, BASE and NEW");
+		return -1;
+	}
 	return 0;
 }
 
@@ -72,21 +84,13 @@ int cmd_compare(int argc, char **argv)
 {
 	struct compare_cli o;
 	memset(&o, 0, sizeof(o));
-	o.threshold = 2;
-	o.resamples = 10000;
-	o.seed = 1;
-	o.timeout = 120;
-	o.alarm_rate = 1;
-	char *pos[3];
-	int code = EXIT_USAGE;
+	char *pos[2];
+	int npos = 0, code = EXIT_USAGE;
 	struct comparison cmp;
 	memset(&cmp, 0, sizeof(cmp));
-	int npos = options_parse(compare_options, &o, NULL, argc - 1, argv + 1, pos, 3);
-	if (npos < 0)
-		goto out;
-	if (o.help) {
-		compare_usage(stdout);
-		code = 0;
+	enum parse_status st = command_parse(&cmd_compare_def, &o, NULL, argc, argv, pos, &npos);
+	if (st != PARSE_OK) {
+		code = parse_exit(st);
 		goto out;
 	}
 	enum metric metric = METRIC_TIME;

@@ -7,6 +7,9 @@
 #ifndef FLAGBENCH_CMD_COMPARE_H
 #define FLAGBENCH_CMD_COMPARE_H
 
+#include "core/options.h"
+
+extern const struct command_def cmd_compare_def;
 int cmd_compare(int argc, char **argv);
 
 #endif

@@ -15,19 +15,23 @@ struct cooldown_args {
 
 #define CO(f) offsetof(struct cooldown_args, f)
 static const struct option_def cooldown_options[] = {
-	{ "seconds", 0, OPT_DOUBLE, CO(seconds), "S", 0, 3600, "pause at least this long", "0" },
-	{ "below", 0, OPT_DOUBLE, CO(below), "CELSIUS", 10, 110, "then wait until the hottest sensor is below this (default: no wait)" },
-	{ "max-wait", 0, OPT_DOUBLE, CO(max_wait), "S", 0, 7200, "never wait longer than this in all (default --seconds)" },
-	{ "log", 0, OPT_STRING, CO(log), "FILE", 0, 0, "append a JSON line saying what was done" },
-	{ "root", 0, OPT_STRING, CO(root), "DIR", 0, 0, "read sensors under DIR instead of / (tests)", "/" },
-	{ "log-waits", 0, OPT_FLAG, CO(log_waits), NULL, 0, 0, "log only a wait that waited" },
+	{ .name = "seconds", .type = OPT_DOUBLE, .offset = CO(seconds), .metavar = "S", .max = 3600, .help = "pause at least this long", .def = "0" },
+	{ .name = "below", .type = OPT_DOUBLE, .offset = CO(below), .metavar = "CELSIUS", .min = 10, .max = 110, .help = "then wait until the hottest sensor is below this (default: no wait)" },
+	{ .name = "max-wait", .type = OPT_DOUBLE, .offset = CO(max_wait), .metavar = "S", .max = 7200, .help = "never wait longer than this in all (default --seconds)" },
+	{ .name = "log", .type = OPT_STRING, .offset = CO(log), .metavar = "FILE", .help = "append a JSON line saying what was done" },
+	{ .name = "root", .type = OPT_STRING, .offset = CO(root), .metavar = "DIR", .help = "read sensors under DIR instead of / (tests)", .def = "/" },
+	{ .name = "log-waits", .type = OPT_FLAG, .offset = CO(log_waits), .help = "log only a wait that waited" },
 	OPTION_GROUP(options_global, struct cooldown_args, g),
-	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
+	{ .name = NULL },
 };
 
 const struct command_def cmd_cooldown_def = {
-	"cooldown", NULL, "pause against thermal throttling",
-	cooldown_options, 0, 0, OPTIONS_ANYWHERE, NULL,
+	.name = "cooldown",
+	.summary = "pause against thermal throttling",
+	.options = cooldown_options,
+	.min_pos = 0,
+	.max_pos = 0,
+	.order = OPTIONS_ANYWHERE,
 };
 
 int cmd_cooldown(int argc, char **argv)

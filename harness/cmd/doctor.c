@@ -13,16 +13,19 @@ struct doctor_args {
 };
 
 static const struct option_def doctor_options[] = {
-	{ "root", 0, OPT_STRING, offsetof(struct doctor_args, root), "DIR", 0, 0,
-	  "read sys/ and proc/ under DIR instead of / (fixture trees; skips live probes)" },
-	{ "json", 0, OPT_FLAG, offsetof(struct doctor_args, json), NULL, 0, 0, "print JSON instead of text" },
+	{ .name = "root", .type = OPT_STRING, .offset = offsetof(struct doctor_args, root), .metavar = "DIR", .help = "read sys/ and proc/ under DIR instead of / (fixture trees; skips live probes)" },
+	{ .name = "json", .type = OPT_FLAG, .offset = offsetof(struct doctor_args, json), .help = "print JSON instead of text" },
 	OPTION_GROUP(options_global, struct doctor_args, g),
-	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
+	{ .name = NULL },
 };
 
 const struct command_def cmd_doctor_def = {
-	"doctor", NULL, "system checks: governor, turbo, smt, load, sensors, tools (a hint per problem)",
-	doctor_options, 0, 0, OPTIONS_ANYWHERE, NULL,
+	.name = "doctor",
+	.summary = "system checks: governor, turbo, smt, load, sensors, tools (a hint per problem)",
+	.options = doctor_options,
+	.min_pos = 0,
+	.max_pos = 0,
+	.order = OPTIONS_ANYWHERE,
 };
 
 int cmd_doctor(int argc, char **argv)

@@ -15,32 +15,42 @@
 struct explain_cli {
 	struct explain_opts x;
 	char *metric;
-	int help;
+	struct global_opts g;
 };
 
+/* the cache's default is under the project: analysis/explain computes it */
 #define EO(f) offsetof(struct explain_cli, f)
 static const struct option_def explain_options[] = {
-	{ "metric", 0, OPT_STRING, EO(metric), "instructions|time", 0, 0, "what to compare (default: instructions for compute families where counters exist, else time)" },
-	{ "runs", 'r', OPT_UINT, EO(x.runs), "N", 3, 10000, "timed runs per distinct binary with --metric time (default 5)" },
-	{ "warmup", 'w', OPT_UINT, EO(x.warmup), "N", 0, 1000, "untimed runs first (default 1)" },
-	{ "top", 0, OPT_UINT, EO(x.top), "K", 1, 20, "name at most K flags in the claim (default 3)" },
-	{ "out", 'o', OPT_STRING, EO(x.out), "DIR", 0, 0, "folder of explain.md and results.json (default RUN/explain-<time>)" },
-	{ "cache", 0, OPT_STRING, EO(x.cache), "DIR", 0, 0, "build cache (default build/cache)" },
-	{ "jobs", 'j', OPT_UINT, EO(x.jobs), "N", 1, 256, "parallel compilers (default: online cpus)" },
-	{ "timeout", 0, OPT_DOUBLE, EO(x.timeout), "SECONDS", 0.1, 86400, "limit of one run of a program (default 120)" },
-	{ "build-timeout", 0, OPT_DOUBLE, EO(x.build_timeout), "SECONDS", 1, 86400, "limit of one compile (default 300)" },
-	{ "help", 'h', OPT_FLAG, EO(help), NULL, 0, 0, "show this help" },
-	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
+	{ .name = "metric", .type = OPT_STRING, .offset = EO(metric), .metavar = "instructions|time", .help = "what to compare (default: instructions for compute families where counters exist, else time)" },
+	{ .name = "runs", .short_name = 'r', .type = OPT_UINT, .offset = EO(x.runs), .metavar = "N", .min = 3, .max = 10000, .help = "timed runs per distinct binary with --metric time", .def = "5" },
+	{ .name = "warmup", .short_name = 'w', .type = OPT_UINT, .offset = EO(x.warmup), .metavar = "N", .max = 1000, .help = "untimed runs first", .def = "1" },
+	{ .name = "top", .type = OPT_UINT, .offset = EO(x.top), .metavar = "K", .min = 1, .max = 20, .help = "name at most K flags in the claim", .def = "3" },
+	{ .name = "out", .short_name = 'o', .type = OPT_STRING, .offset = EO(x.out), .metavar = "DIR", .help = "folder of explain.md and results.json (default RUN/explain-<time>)" },
+	{ .name = "cache", .type = OPT_STRING, .offset = EO(x.cache), .metavar = "DIR", .help = "build cache (default: build/cache of the project)" },
+	{ .name = "jobs", .short_name = 'j', .type = OPT_UINT, .offset = EO(x.jobs), .metavar = "N", .min = 1, .max = 256, .help = "parallel compilers (default: online cpus)" },
+	OPTION_GROUP(options_timeout, struct explain_cli, x.timeout),
+	OPTION_GROUP(options_build_timeout, struct explain_cli, x.build_timeout),
+	OPTION_GROUP(options_global, struct explain_cli, g),
+	{ .name = NULL },
 };
 
-static void explain_usage(FILE *out)
+static void explain_help_more(FILE *out)
 {
-	fprintf(out, "usage: flagbench explain RUN_DIR CELL_A CELL_B [options]\n\n"
-		     "Builds B one flag closer to A and A one flag closer to B, for every optimizer flag (gcc -O\n"
+	fprintf(out, "\nBuilds B one flag closer to A and A one flag closer to B, for every optimizer flag (gcc -O\n"
 		     "levels) or ISA extension (-march) in which they differ, and names the flags that carry B's\n"
-		     "speedup, checked by building B without them.\n\n");
-	options_help(explain_options, out);
+		     "speedup, checked by building B without them.\n");
 }
+
+const struct command_def cmd_explain_def = {
+	.name = "explain",
+	.synopsis = "RUN_DIR CELL_A CELL_B",
+	.summary = "which flags make B faster than A",
+	.options = explain_options,
+	.min_pos = 3,
+	.max_pos = 3,
+	.order = OPTIONS_ANYWHERE,
+	.help_more = explain_help_more,
+};
 
 static const struct explain_view explain_view_md = {
 	.report = explain_report,
@@ -50,20 +60,11 @@ int cmd_explain(int argc, char **argv)
 {
 	struct explain_cli o;
 	memset(&o, 0, sizeof(o));
-	unsigned char given[32] = { 0 };
-	char *pos[4] = { 0 };
-	int npos = options_parse(explain_options, &o, given, argc - 1, argv + 1, pos, 4);
+	char *pos[3] = { 0 };
 	int code = EXIT_USAGE;
-	if (npos < 0)
-		return EXIT_USAGE;
-	if (o.help) {
-		explain_usage(stdout);
-		return 0;
-	}
-	if (!given[option_index(explain_options, option_find(explain_options, "warmup"))])
-		o.x.warmup = 1;
-	if (npos != 3) {
-		error("usage: flagbench explain RUN_DIR CELL_A CELL_B [options] (see --help)");
+	enum parse_status st = command_parse(&cmd_explain_def, &o, NULL, argc, argv, pos, NULL);
+	if (st != PARSE_OK) {
+		code = parse_exit(st);
 		goto done;
 	}
 	if (!o.metric)
@@ -76,8 +77,6 @@ int cmd_explain(int argc, char **argv)
 		error("--metric must be instructions or time, not '%s'", o.metric);
 		goto done;
 	}
-	if (o.x.timeout <= 0)
-		o.x.timeout = 120;
 	code = explain_main(pos[0], pos[1], pos[2], argc, argv, &o.x, &explain_view_md);
 done:
 	free(o.x.out);

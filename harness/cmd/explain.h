@@ -11,6 +11,9 @@
 #ifndef FLAGBENCH_CMD_EXPLAIN_H
 #define FLAGBENCH_CMD_EXPLAIN_H
 
+#include "core/options.h"
+
+extern const struct command_def cmd_explain_def;
 int cmd_explain(int argc, char **argv);
 
 #endif

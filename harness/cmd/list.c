@@ -10,8 +10,13 @@
 #include "pipeline/plan.h"
 
 const struct command_def cmd_list_def = {
-	"list", "cpus|suites|variants|compilers", "what is available",
-	options_global, 1, 1, OPTIONS_ANYWHERE, NULL,
+	.name = "list",
+	.synopsis = "cpus|suites|variants|compilers",
+	.summary = "what is available",
+	.options = options_global,
+	.min_pos = 1,
+	.max_pos = 1,
+	.order = OPTIONS_ANYWHERE,
 };
 
 int cmd_list(int argc, char **argv)

@@ -17,27 +17,32 @@ struct meter_args {
  * with 1 MiB chunks, 4 GB) 35 GiB/s against 22 with unbounded splices, on
  * one CPU 3 % less. */
 static const struct option_def meter_options[] = {
-	{ "expect-bytes", 0, OPT_SIZE, MO(expect_bytes), "BYTES", 0, 1e19, "fail unless exactly this many bytes arrive" },
-	{ "max-bytes", 0, OPT_SIZE, MO(max_bytes), "BYTES", 1, 1e19, "stop reading after this many bytes (producers that never stop)" },
-	{ "chunk", 0, OPT_SIZE, MO(chunk), "BYTES", 4096, 1e10, "the most one splice() moves (smaller hand-overs let both sides overlap)", "256K" },
-	{ "pipe-size", 0, OPT_SIZE, MO(pipe_size), "BYTES", 4096, 1e10, "set the pipe's size (F_SETPIPE_SZ)" },
-	{ "producer-cpu", 0, OPT_UINT, MO(producer_cpu), "CPU", 0, 4095, "pin the producer to this CPU" },
-	{ "consumer-cpu", 0, OPT_UINT, MO(consumer_cpu), "CPU", 0, 4095, "pin the consumer (the meter or pv) to this CPU" },
-	{ "cpu", 0, OPT_UINT, MO(cpu), "CPU", 0, 4095, "compute mode: pin the program to this CPU" },
-	{ "consumer", 0, OPT_STRING, MO(consumer), "splice|read|pv", 0, 0, "how to drain the pipe", "splice" },
-	{ "sink", 0, OPT_STRING, MO(sink), "null|stdout", 0, 0, "where the bytes go (null: /dev/null)", "null" },
-	{ "preload", 0, OPT_STRING, MO(preload), "LIB", 0, 0, "LD_PRELOAD this library into the program (allocators)" },
-	{ "env-pad", 0, OPT_SIZE, MO(env_pad), "BYTES", 0, 65536, "add an environment variable of BYTES bytes for the program (a layout: it moves the stack)" },
-	{ "report", 0, OPT_STRING, MO(report), "FILE", 0, 0, "append one JSON line per run to FILE" },
-	{ "timeout", 0, OPT_DOUBLE, MO(timeout), "SECONDS", 0, 1e6, "kill the program after this long (0: never)", "0" },
-	{ "compute", 0, OPT_FLAG, MO(compute), NULL, 0, 0, "compute mode: no pipe, output to /dev/null" },
+	{ .name = "expect-bytes", .type = OPT_SIZE, .offset = MO(expect_bytes), .metavar = "BYTES", .max = 1e19, .help = "fail unless exactly this many bytes arrive" },
+	{ .name = "max-bytes", .type = OPT_SIZE, .offset = MO(max_bytes), .metavar = "BYTES", .min = 1, .max = 1e19, .help = "stop reading after this many bytes (producers that never stop)" },
+	{ .name = "chunk", .type = OPT_SIZE, .offset = MO(chunk), .metavar = "BYTES", .min = 4096, .max = 1e10, .help = "the most one splice() moves (smaller hand-overs let both sides overlap)", .def = "256K" },
+	{ .name = "pipe-size", .type = OPT_SIZE, .offset = MO(pipe_size), .metavar = "BYTES", .min = 4096, .max = 1e10, .help = "set the pipe's size (F_SETPIPE_SZ)" },
+	{ .name = "producer-cpu", .type = OPT_UINT, .offset = MO(producer_cpu), .metavar = "CPU", .max = 4095, .help = "pin the producer to this CPU" },
+	{ .name = "consumer-cpu", .type = OPT_UINT, .offset = MO(consumer_cpu), .metavar = "CPU", .max = 4095, .help = "pin the consumer (the meter or pv) to this CPU" },
+	{ .name = "cpu", .type = OPT_UINT, .offset = MO(cpu), .metavar = "CPU", .max = 4095, .help = "compute mode: pin the program to this CPU" },
+	{ .name = "consumer", .type = OPT_STRING, .offset = MO(consumer), .metavar = "splice|read|pv", .help = "how to drain the pipe", .def = "splice" },
+	{ .name = "sink", .type = OPT_STRING, .offset = MO(sink), .metavar = "null|stdout", .help = "where the bytes go (null: /dev/null)", .def = "null" },
+	{ .name = "preload", .type = OPT_STRING, .offset = MO(preload), .metavar = "LIB", .help = "LD_PRELOAD this library into the program (allocators)" },
+	{ .name = "env-pad", .type = OPT_SIZE, .offset = MO(env_pad), .metavar = "BYTES", .max = 65536, .help = "add an environment variable of BYTES bytes for the program (a layout: it moves the stack)" },
+	{ .name = "report", .type = OPT_STRING, .offset = MO(report), .metavar = "FILE", .help = "append one JSON line per run to FILE" },
+	{ .name = "timeout", .type = OPT_DOUBLE, .offset = MO(timeout), .metavar = "SECONDS", .max = 1e6, .help = "kill the program after this long (0: never)", .def = "0" },
+	{ .name = "compute", .type = OPT_FLAG, .offset = MO(compute), .help = "compute mode: no pipe, output to /dev/null" },
 	OPTION_GROUP(options_global, struct meter_args, g),
-	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
+	{ .name = NULL },
 };
 
 const struct command_def cmd_meter_def = {
-	"meter", "-- PROGRAM [ARGS...]", "the pipe consumer hyperfine times (splice, read or pv)",
-	meter_options, 1, -1, OPTIONS_FIRST, NULL,
+	.name = "meter",
+	.synopsis = "-- PROGRAM [ARGS...]",
+	.summary = "the pipe consumer hyperfine times (splice, read or pv)",
+	.options = meter_options,
+	.min_pos = 1,
+	.max_pos = -1,
+	.order = OPTIONS_FIRST,
 };
 
 int cmd_meter(int argc, char **argv)

@@ -58,8 +58,13 @@ static int valid_name(const char *s)
 }
 
 const struct command_def cmd_new_def = {
-	"new", "family NAME [DIR]", "write a family skeleton that runs as it is (DIR, default ./NAME: family.json, simple.c, a sha256 check)",
-	options_global, 2, 3, OPTIONS_ANYWHERE, NULL,
+	.name = "new",
+	.synopsis = "family NAME [DIR]",
+	.summary = "write a family skeleton that runs as it is (DIR, default ./NAME: family.json, simple.c, a sha256 check)",
+	.options = options_global,
+	.min_pos = 2,
+	.max_pos = 3,
+	.order = OPTIONS_ANYWHERE,
 };
 
 int cmd_new(int argc, char **argv)

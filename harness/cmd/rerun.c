@@ -26,16 +26,21 @@ struct rerun_opts {
 
 #define RR(f) offsetof(struct rerun_opts, f)
 static const struct option_def rerun_options[] = {
-	{ "only", 0, OPT_STRING, RR(only), "GLOB", 0, 0, "replay only the cells whose id matches GLOB" },
-	{ "out", 'o', OPT_STRING, RR(out), "DIR", 0, 0, "run folder of the replay (default results/<new id>)" },
-	{ "runs", 'r', OPT_UINT, RR(runs), "N", 1, 10000, "timed runs per cell (default: those of the run)" },
+	{ .name = "only", .type = OPT_STRING, .offset = RR(only), .metavar = "GLOB", .help = "replay only the cells whose id matches GLOB" },
+	{ .name = "out", .short_name = 'o', .type = OPT_STRING, .offset = RR(out), .metavar = "DIR", .help = "run folder of the replay (default results/<new id>)" },
+	{ .name = "runs", .short_name = 'r', .type = OPT_UINT, .offset = RR(runs), .metavar = "N", .min = 1, .max = 10000, .help = "timed runs per cell (default: those of the run)" },
 	OPTION_GROUP(options_global, struct rerun_opts, g),
-	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
+	{ .name = NULL },
 };
 
 const struct command_def cmd_rerun_def = {
-	"rerun", "RUN_DIR", "measure a run again with the binaries it kept (RUN_DIR/bin)",
-	rerun_options, 1, 1, OPTIONS_ANYWHERE, NULL,
+	.name = "rerun",
+	.synopsis = "RUN_DIR",
+	.summary = "measure a run again with the binaries it kept (RUN_DIR/bin)",
+	.options = rerun_options,
+	.min_pos = 1,
+	.max_pos = 1,
+	.order = OPTIONS_ANYWHERE,
 };
 
 /* run options whose value is replaced by the replay's own (--only only

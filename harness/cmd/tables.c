@@ -12,44 +12,80 @@
 
 struct tables_opts {
 	char *format, *family, *table, *against, *out;
-	int help;
+	struct global_opts g;
 };
 
 #define TO(f) offsetof(struct tables_opts, f)
-static const struct option_def tables_options[] = {
-	{ "format", 0, OPT_STRING, TO(format), "term|md|csv|json|tsv", 0, 0, "output format (default term)" },
-	{ "family", 0, OPT_STRING, TO(family), "F", 0, 0, "only family F (its name or file-name slug)" },
-	{ "table", 0, OPT_STRING, TO(table), "T", 0, 0, "only table T: throughput, speedup, against, compilers, "
-							"instructions, cycles" },
-	{ "against", 0, OPT_STRING, TO(against), "COMPILER/-OLEVEL", 0, 0, "the configuration ratios are against "
-									  "(default: the first compiler at its first -O level)" },
-	{ "out", 0, OPT_STRING, TO(out), "FILE", 0, 0, "write FILE (atomically) instead of stdout" },
-	{ "help", 'h', OPT_FLAG, TO(help), NULL, 0, 0, "this help" },
-	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
+/* what tables, report and merge share; each table adds its --format with its
+ * own default */
+static const struct option_def tables_common[] = {
+	{ .name = "family", .type = OPT_STRING, .offset = TO(family), .metavar = "F", .help = "only family F (its name or file-name slug)" },
+	{ .name = "table", .type = OPT_STRING, .offset = TO(table), .metavar = "T", .help = "only table T: throughput, speedup, against, compilers, instructions, cycles" },
+	{ .name = "against", .type = OPT_STRING, .offset = TO(against), .metavar = "COMPILER/-OLEVEL", .help = "the configuration ratios are against (default: the first compiler at its first -O level)" },
+	{ .name = "out", .type = OPT_STRING, .offset = TO(out), .metavar = "FILE", .help = "write FILE (atomically) instead of stdout" },
+	OPTION_GROUP(options_global, struct tables_opts, g),
+	{ .name = NULL },
 };
 
-/* argv[0] names the spelling: tables, report (one run) or merge (md by default). */
+#define FORMAT_OPTION(d) { .name = "format", .type = OPT_STRING, .offset = TO(format), .metavar = "term|md|csv|json|tsv", .help = "output format", .def = (d) }
+static const struct option_def tables_options[] = {
+	FORMAT_OPTION("term"),
+	OPTION_INCLUDE(tables_common),
+	{ .name = NULL },
+};
+static const struct option_def merge_options[] = {
+	FORMAT_OPTION("md"),
+	OPTION_INCLUDE(tables_common),
+	{ .name = NULL },
+};
+
+const struct command_def cmd_tables_def = {
+	.name = "tables",
+	.synopsis = "RUN_DIR...",
+	.summary = "the tables of one run, or of several side by side (RUN_DIR or its results.json)",
+	.options = tables_options,
+	.min_pos = 1,
+	.max_pos = -1,
+	.order = OPTIONS_ANYWHERE,
+};
+const struct command_def cmd_report_def = {
+	.name = "report",
+	.synopsis = "RUN_DIR",
+	.summary = "the tables of a run in the terminal (tables)",
+	.options = tables_options,
+	.min_pos = 1,
+	.max_pos = 1,
+	.order = OPTIONS_ANYWHERE,
+};
+const struct command_def cmd_merge_def = {
+	.name = "merge",
+	.synopsis = "RUN_DIR...",
+	.summary = "runs side by side in Markdown (tables --format md)",
+	.options = merge_options,
+	.min_pos = 1,
+	.max_pos = -1,
+	.order = OPTIONS_ANYWHERE,
+};
+
 int cmd_tables(int argc, char **argv)
 {
 	static const char *formats[] = { "term", "md", "csv", "json", "tsv", NULL };
-	const char *name = argv[0];
+	const struct command_def *c = !strcmp(argv[0], "merge")	 ? &cmd_merge_def
+				      : !strcmp(argv[0], "report") ? &cmd_report_def
+								   : &cmd_tables_def;
 	struct tables_opts o = { 0 };
 	char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
-	int npos = options_parse(tables_options, &o, NULL, argc - 1, argv + 1, pos, argc), f = 0, rc = 0;
-	const char *fmt = o.format ? o.format : strcmp(name, "merge") ? "term" : "md";
-	while (formats[f] && strcmp(formats[f], fmt))
-		f++;
-	if (npos >= 0 && !o.help && (npos < 1 || !formats[f] || (!strcmp(name, "report") && npos != 1)))
-		npos = !formats[f] ? error("%s: unknown format %s (term, md, csv, json or tsv)", name, fmt)
-				   : error("%s: expected %s", name, strcmp(name, "report") ? "RUN_DIR..." : "one RUN_DIR");
-	if (npos < 0 || o.help) {
-		fprintf(o.help ? stdout : stderr, "usage: flagbench %s [options] RUN_DIR...\n  the tables of one run, "
-			"or of several side by side (RUN_DIR or its results.json)\n", name);
-		options_help(tables_options, o.help ? stdout : stderr);
-		rc = o.help ? 0 : EXIT_USAGE;
-	} else {
-		rc = model_print(name, pos, (size_t)npos, o.against, (enum mformat)f, o.family, o.table, o.out);
-	}
+	int npos = 0, f = 0, rc = EXIT_USAGE;
+	enum parse_status st = command_parse(c, &o, NULL, argc, argv, pos, &npos);
+	if (st == PARSE_OK)
+		while (formats[f] && strcmp(formats[f], o.format))
+			f++;
+	if (st != PARSE_OK)
+		rc = parse_exit(st);
+	else if (!formats[f])
+		command_usage_error(c, "%s: unknown format %s (term, md, csv, json or tsv)", c->name, o.format);
+	else
+		rc = model_print(c->name, pos, (size_t)npos, o.against, (enum mformat)f, o.family, o.table, o.out);
 	free(pos);
 	free(o.format), free(o.family), free(o.table), free(o.against), free(o.out);
 	return rc;

@@ -4,7 +4,14 @@
 #ifndef FLAGBENCH_CMD_TABLES_H
 #define FLAGBENCH_CMD_TABLES_H
 
-/* 0, 2 on bad usage or input, 1 when writing fails. */
+#include "core/options.h"
+
+extern const struct command_def cmd_tables_def;
+extern const struct command_def cmd_report_def;
+extern const struct command_def cmd_merge_def;
+
+/* tables, report and merge: one function, argv[0] the spelling.  0, 2 on
+ * bad usage or input, 1 when writing fails. */
 int cmd_tables(int argc, char **argv);
 
 #endif

@@ -12,16 +12,19 @@ struct topology_args {
 };
 
 static const struct option_def topology_options[] = {
-	{ "root", 0, OPT_STRING, offsetof(struct topology_args, root), "DIR", 0, 0,
-	  "read sys/ and proc/ under DIR instead of / (fixture trees)" },
-	{ "json", 0, OPT_FLAG, offsetof(struct topology_args, json), NULL, 0, 0, "print JSON instead of text" },
+	{ .name = "root", .type = OPT_STRING, .offset = offsetof(struct topology_args, root), .metavar = "DIR", .help = "read sys/ and proc/ under DIR instead of / (fixture trees)" },
+	{ .name = "json", .type = OPT_FLAG, .offset = offsetof(struct topology_args, json), .help = "print JSON instead of text" },
 	OPTION_GROUP(options_global, struct topology_args, g),
-	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
+	{ .name = NULL },
 };
 
 const struct command_def cmd_topology_def = {
-	"topology", NULL, "cpus, caches and producer/consumer placement classes",
-	topology_options, 0, 0, OPTIONS_ANYWHERE, NULL,
+	.name = "topology",
+	.summary = "cpus, caches and producer/consumer placement classes",
+	.options = topology_options,
+	.min_pos = 0,
+	.max_pos = 0,
+	.order = OPTIONS_ANYWHERE,
 };
 
 int cmd_topology(int argc, char **argv)

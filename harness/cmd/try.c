@@ -27,18 +27,23 @@ struct try_opts {
 
 #define TO(f) offsetof(struct try_opts, f)
 static const struct option_def try_options[] = {
-	{ "args", 0, OPT_STRING, TO(args), "\"WORDS\"", 0, 0, "the program's arguments, split at spaces (no shell); default none" },
-	{ "expect-sha256", 0, OPT_STRING, TO(expect_sha256), "HEX", 0, 0, "the output's SHA-256 must be HEX" },
-	{ "expect-output", 0, OPT_STRING, TO(expect_output), "FILE", 0, 0, "the output must equal FILE" },
-	{ "same-output", 0, OPT_FLAG, TO(same_output), NULL, 0, 0, "every build's output must equal the first configuration's" },
+	{ .name = "args", .type = OPT_STRING, .offset = TO(args), .metavar = "\"WORDS\"", .help = "the program's arguments, split at spaces (no shell); default none" },
+	{ .name = "expect-sha256", .type = OPT_STRING, .offset = TO(expect_sha256), .metavar = "HEX", .help = "the output's SHA-256 must be HEX" },
+	{ .name = "expect-output", .type = OPT_STRING, .offset = TO(expect_output), .metavar = "FILE", .help = "the output must equal FILE" },
+	{ .name = "same-output", .type = OPT_FLAG, .offset = TO(same_output), .help = "every build's output must equal the first configuration's" },
 	OPTION_GROUP(options_run_like, struct try_opts, run),
 	OPTION_GROUP(options_global, struct try_opts, g),
-	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
+	{ .name = NULL },
 };
 
 const struct command_def cmd_try_def = {
-	"try", "FILE.c", "one C file across compilers and flags, no family.json",
-	try_options, 1, 1, OPTIONS_ANYWHERE, NULL,
+	.name = "try",
+	.synopsis = "FILE.c",
+	.summary = "one C file across compilers and flags, no family.json",
+	.options = try_options,
+	.min_pos = 1,
+	.max_pos = 1,
+	.order = OPTIONS_ANYWHERE,
 };
 
 static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
@@ -151,10 +156,10 @@ static int run_try_suite(const struct try_opts *o, const unsigned char *given, c
 			sv_pushf(&rargv, "--%s", names[i]);
 			sv_push(&rargv, vals[i]);
 		}
-	if (r->runs)
-		sv_pushf(&rargv, "--runs=%u", r->runs);
-	if (r->warmup || (r->runs && !r->warmup))
-		sv_pushf(&rargv, "--warmup=%u", r->warmup);
+	if (r->keys.runs)
+		sv_pushf(&rargv, "--runs=%u", r->keys.runs);
+	if (r->keys.warmup || (r->keys.runs && !r->keys.warmup))
+		sv_pushf(&rargv, "--warmup=%u", r->keys.warmup);
 	if (option_given(try_options, given, "timeout"))
 		sv_pushf(&rargv, "--timeout=%.17g", r->timeout);
 	if (option_given(try_options, given, "build-timeout"))

@@ -221,6 +221,29 @@ static int suite_sizes(struct cfg *c, json_t *sizes, struct suite *s)
 	return r;
 }
 
+/* A key that is also a run option ("runs", "warmup"): set through its row
+ * of options_suite_keys, so the suite and --runs have one range. */
+static int suite_key(struct cfg *c, json_t *root, const char *key, struct suite_key_opts *keys, int *has)
+{
+	json_t *v = json_object_get(root, key);
+	if (!v)
+		return 0;
+	cfg_push_key(c, key);
+	char text[32], err[256];
+	int r = 0;
+	if (!json_is_integer(v)) {
+		r = cfg_error(c, "must be an integer, not %s", cfg_type_name(v));
+	} else {
+		snprintf(text, sizeof(text), "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		if (option_set(options_suite_keys, keys, key, text, err, sizeof(err)) < 0)
+			r = cfg_error(c, "%s", err);
+		else
+			*has = 1;
+	}
+	cfg_pop(c);
+	return r;
+}
+
 int load_suite(const char *name, struct suite *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -245,19 +268,14 @@ int load_suite(const char *name, struct suite *s)
 		r = suite_lists(&c, root, s);
 	if (!r)
 		r = suite_check_words(&c, s);
-	double v;
-	json_t *runs = json_object_get(root, "runs"), *warm = json_object_get(root, "warmup");
-	v = 0;
-	if (!r && runs && !(r = cfg_number(&c, root, "runs", 1, 10000, 1, &v))) {
-		s->runs = (unsigned)v;
-		s->has_runs = 1;
-	}
-	v = 0;
-	if (!r && warm && !(r = cfg_number(&c, root, "warmup", 0, 1000, 1, &v))) {
-		s->warmup = (unsigned)v;
-		s->has_warmup = 1;
-	}
-	v = 0;
+	struct suite_key_opts sk = { 0 };
+	if (!r)
+		r = suite_key(&c, root, "runs", &sk, &s->has_runs);
+	if (!r)
+		r = suite_key(&c, root, "warmup", &sk, &s->has_warmup);
+	s->runs = sk.runs;
+	s->warmup = sk.warmup;
+	double v = 0;
 	if (!r && json_object_get(root, "layouts") &&
 	    !(r = cfg_number(&c, root, "layouts", 1, SUITE_LAYOUTS_MAX, 1, &v)))
 		s->layouts = (unsigned)v;

@@ -320,23 +320,41 @@ void options_help(const struct option_def *table, FILE *out)
 
 #define GO(f) offsetof(struct global_opts, f)
 const struct option_def options_global[] = {
-	{ "help", 'h', OPT_FLAG, GO(help), NULL, 0, 0, "show this help" },
-	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
+	{ .name = "help", .short_name = 'h', .type = OPT_FLAG, .offset = GO(help), .help = "show this help" },
+	{ .name = NULL },
 };
 
+const struct option_def options_timeout[] = {
+	{ .name = "timeout", .type = OPT_DOUBLE, .metavar = "SECONDS", .min = 0.1, .max = 86400, .help = "limit of one run of a program", .def = "120" },
+	{ .name = NULL },
+};
+
+const struct option_def options_build_timeout[] = {
+	{ .name = "build-timeout", .type = OPT_DOUBLE, .metavar = "SECONDS", .min = 1, .max = 86400, .help = "limit of one compile", .def = "300" },
+	{ .name = NULL },
+};
+
+#define SK(f) offsetof(struct suite_key_opts, f)
+const struct option_def options_suite_keys[] = {
+	{ .name = "runs", .short_name = 'r', .type = OPT_UINT, .offset = SK(runs), .metavar = "N", .min = 1, .max = 10000, .help = "timed runs per cell; alone, exactly that many (default: the suite's, else 5, at least, see --precision)" },
+	{ .name = "warmup", .short_name = 'w', .type = OPT_UINT, .offset = SK(warmup), .metavar = "N", .max = 1000, .help = "untimed runs first (default: the suite's, else 1)" },
+	{ .name = NULL },
+};
+
+/* the build cache's default is under the project (project_root()), not the
+ * working directory: its users compute it */
 #define RL(f) offsetof(struct run_like_opts, f)
 const struct option_def options_run_like[] = {
-	{ "cpu", 0, OPT_STRING, RL(cpu), "PROFILE", 0, 0, "cpu profile: a name under configs/cpus, a path, or host", "host" },
-	{ "suite", 0, OPT_STRING, RL(suite), "SUITE", 0, 0, "suite: a name under configs/suites or a path", "quick" },
-	{ "out", 'o', OPT_STRING, RL(out), "DIR", 0, 0, "run folder (default results/<id>)" },
-	{ "runs", 'r', OPT_UINT, RL(runs), "N", 1, 10000, "timed runs per cell; alone, exactly that many (default: the suite's, else 5, at least, see --precision)" },
-	{ "warmup", 'w', OPT_UINT, RL(warmup), "N", 0, 1000, "untimed runs first (default: the suite's, else 1)" },
-	{ "timeout", 0, OPT_DOUBLE, RL(timeout), "SECONDS", 0.1, 86400, "limit of one run of a program", "120" },
-	{ "build-timeout", 0, OPT_DOUBLE, RL(build_timeout), "SECONDS", 1, 86400, "limit of one compile", "300" },
-	{ "cache", 0, OPT_STRING, RL(cache), "DIR", 0, 0, "build cache", "build/cache" },
-	{ "no-counters", 0, OPT_FLAG, RL(no_counters), NULL, 0, 0, "do not count cycles or instructions of compute cells" },
-	{ "no-render", 0, OPT_FLAG, RL(no_render), NULL, 0, 0, "do not render tables, plots and index.html at the end (plots/render.sh)" },
-	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
+	{ .name = "cpu", .type = OPT_STRING, .offset = RL(cpu), .metavar = "PROFILE", .help = "cpu profile: a name under configs/cpus, a path, or host", .def = "host" },
+	{ .name = "suite", .type = OPT_STRING, .offset = RL(suite), .metavar = "SUITE", .help = "suite: a name under configs/suites or a path", .def = "quick" },
+	{ .name = "out", .short_name = 'o', .type = OPT_STRING, .offset = RL(out), .metavar = "DIR", .help = "run folder (default results/<id>)" },
+	OPTION_GROUP(options_suite_keys, struct run_like_opts, keys),
+	OPTION_GROUP(options_timeout, struct run_like_opts, timeout),
+	OPTION_GROUP(options_build_timeout, struct run_like_opts, build_timeout),
+	{ .name = "cache", .type = OPT_STRING, .offset = RL(cache), .metavar = "DIR", .help = "build cache (default: build/cache of the project)" },
+	{ .name = "no-counters", .type = OPT_FLAG, .offset = RL(no_counters), .help = "do not count cycles or instructions of compute cells" },
+	{ .name = "no-render", .type = OPT_FLAG, .offset = RL(no_render), .help = "do not render tables, plots and index.html at the end (plots/render.sh)" },
+	{ .name = NULL },
 };
 
 void run_like_opts_free(struct run_like_opts *o)
@@ -358,23 +376,33 @@ static int has_options(const struct command_def *c)
 	return n > (size_t)(ref_find(refs, n, "help") >= 0);
 }
 
-void command_synopsis(const struct command_def *c, FILE *out)
+/* One form: its positionals, and where the options go. */
+static void synopsis_form(const struct command_def *c, const char *form, FILE *out)
 {
 	/* options first where they must come first */
 	int opts = has_options(c);
 	fprintf(out, "flagbench %s", c->name);
 	if (opts && c->order == OPTIONS_FIRST)
 		fprintf(out, " [options]");
-	if (c->synopsis)
-		fprintf(out, " %s", c->synopsis);
+	if (form)
+		fprintf(out, " %s", form);
 	if (opts && c->order == OPTIONS_ANYWHERE)
 		fprintf(out, " [options]");
+}
+
+void command_synopsis(const struct command_def *c, const char *sep, FILE *out)
+{
+	synopsis_form(c, c->synopsis, out);
+	if (c->synopsis_alt) {
+		fprintf(out, "%s", sep);
+		synopsis_form(c, c->synopsis_alt, out);
+	}
 }
 
 void command_help(const struct command_def *c, FILE *out)
 {
 	fprintf(out, "usage: ");
-	command_synopsis(c, out);
+	command_synopsis(c, "\n       ", out);
 	fprintf(out, "\n\n%s\n\n", c->summary);
 	options_help(c->options, out);
 	if (c->help_more)
@@ -390,7 +418,7 @@ int command_usage_error(const struct command_def *c, const char *fmt, ...)
 	va_end(ap);
 	fflush(stdout);
 	fprintf(stderr, "flagbench: %s (usage: ", why);
-	command_synopsis(c, stderr);
+	command_synopsis(c, " or ", stderr);
 	fprintf(stderr, "; see --help)\n");
 	return EXIT_USAGE;
 }

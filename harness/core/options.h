@@ -26,11 +26,6 @@
 
 #include "core/util.h"
 
-/* the older tables initialise struct option_def positionally without its
- * last fields (def, group); they are zero there, as meant.  To go when
- * every table names its fields. */
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-
 enum option_type {
 	OPT_STRING, /* char * */
 	OPT_UINT,   /* unsigned, within [min, max] */
@@ -41,6 +36,8 @@ enum option_type {
 	OPT_GROUP,  /* the table `group`, its struct at offset (OPTION_GROUP) */
 };
 
+/* Tables name their fields (designated initialisers): what is not named is
+ * 0 or NULL, as meant; a table ends with { .name = NULL }. */
 struct option_def {
 	const char *name; /* long name without the dashes; a group's own name */
 	char short_name;  /* or 0 */
@@ -49,13 +46,17 @@ struct option_def {
 	const char *metavar;
 	double min, max;
 	const char *help;
-	/* at the end, so positional initialisers of older tables still work */
 	const char *def;                /* the default as text, or NULL */
 	const struct option_def *group; /* OPT_GROUP: the table included */
 };
 
-/* An entry including table `g` for the struct member `member` of `type`. */
-#define OPTION_GROUP(g, type, member) { #g, 0, OPT_GROUP, offsetof(type, member), NULL, 0, 0, NULL, NULL, g }
+/* An entry including table `g` for the struct member `member` of `st`
+ * (a group of one option, offset 0: a member of that option's type, as
+ * options_timeout at a double). */
+#define OPTION_GROUP(g, st, member) { .name = #g, .type = OPT_GROUP, .offset = offsetof(st, member), .group = (g) }
+/* An entry including table `g` whose offsets are into the same struct
+ * (several commands' tables that differ in one row). */
+#define OPTION_INCLUDE(g) { .name = #g, .type = OPT_GROUP, .offset = 0, .group = (g) }
 
 /* the most options a table holds, groups included (size of given[]) */
 #define OPTIONS_MAX 128
@@ -105,13 +106,32 @@ struct global_opts {
 };
 extern const struct option_def options_global[];
 
-/* what run and try hand the pipeline (cpu profile, suite, runs, limits,
- * the run folder and build cache, what to leave out) */
-struct run_like_opts {
-	char *cpu, *suite, *out, *cache;
+/* one option each, at a double: the limit of one run of a program
+ * (run, try, explain, compare's confirmations), of one compile (run, try,
+ * explain) */
+extern const struct option_def options_timeout[];
+extern const struct option_def options_build_timeout[];
+
+/* what a suite may set as well as the command line: config/suite.c sets
+ * its "runs" and "warmup" keys through this table (option_set), so a key
+ * and its option have one range.  Their defaults are the suite's, else
+ * run_settings_resolve's (driver/run_options.c). */
+struct suite_key_opts {
 	unsigned runs, warmup;
-	double timeout, build_timeout;
+};
+extern const struct option_def options_suite_keys[];
+
+/* what run and try hand the pipeline (cpu profile, suite, runs, limits,
+ * the run folder and build cache, what to leave out).  The fields as a
+ * macro too: struct run_opts (driver/run_options.h) overlays them with the
+ * struct, so that run's code names them directly. */
+#define RUN_LIKE_FIELDS                      \
+	char *cpu, *suite, *out, *cache;     \
+	struct suite_key_opts keys;          \
+	double timeout, build_timeout;       \
 	int no_counters, no_render;
+struct run_like_opts {
+	RUN_LIKE_FIELDS
 };
 extern const struct option_def options_run_like[];
 void run_like_opts_free(struct run_like_opts *o);
@@ -127,6 +147,7 @@ enum option_order {
 struct command_def {
 	const char *name;     /* "rerun" */
 	const char *synopsis; /* its positionals, "RUN_DIR"; NULL for none */
+	const char *synopsis_alt; /* a second form ("--baseline NAME NEW"), or NULL */
 	const char *summary;  /* one line: what it does */
 	const struct option_def *options; /* with options_global, or it alone */
 	int min_pos, max_pos; /* positionals; max_pos -1: any number (pos[] holds argc) */
@@ -147,8 +168,9 @@ enum parse_status command_parse(const struct command_def *c, void *dst, unsigned
 				char **argv, char **pos, int *npos);
 /* The exit code of a parse that is not PARSE_OK: 0 for help, 2. */
 int parse_exit(enum parse_status s);
-/* "flagbench rerun RUN_DIR [options]" (no "usage: ", no newline). */
-void command_synopsis(const struct command_def *c, FILE *out);
+/* "flagbench rerun RUN_DIR [options]" (no "usage: ", no newline); a
+ * second form follows after `sep`. */
+void command_synopsis(const struct command_def *c, const char *sep, FILE *out);
 /* --help: the usage line, the summary, the options, help_more. */
 void command_help(const struct command_def *c, FILE *out);
 /* "flagbench: WHY (usage: flagbench NAME ...; see --help)" on stderr;

@@ -1,9 +1,11 @@
 /* run_options.h: `flagbench run`'s options and the settings they come to.
  *
  * The options are declared once, in run_options.c's table (also the
- * --help text).  run_settings_resolve() then settles each number: an
- * option wins over the suite, the suite over the cpu profile, else a
- * default.
+ * --help text, cmd_run_def), with what try shares through options_run_like
+ * (core/options.h).  A default that is one text is the table's; those that
+ * depend on the suite, the profile or another option (runs, warmup,
+ * precision, cooldown, ...) run_settings_resolve() settles: an option wins
+ * over the suite, the suite over the cpu profile, else a default.
  */
 #ifndef FLAGBENCH_RUN_OPTIONS_H
 #define FLAGBENCH_RUN_OPTIONS_H
@@ -11,20 +13,36 @@
 #include <stdint.h>
 
 #include "config/config.h"
+#include "core/options.h"
 #include "core/util.h"
 #include "system/cooldown.h"
 
+/* The groups' structs overlaid with their fields (C11 anonymous members,
+ * one common initial sequence): the table fills `run` and `g`, run's code
+ * names o->cpu and o->help. */
 struct run_opts {
-	char *cpu, *suite, *out, *only, *resume, *cache, *consumer, *order, *statistic;
+	union {
+		struct run_like_opts run;
+		struct {
+			RUN_LIKE_FIELDS
+		};
+	};
+	union {
+		struct global_opts g;
+		int help;
+	};
+	char *only, *resume, *consumer, *order, *statistic;
 	char *binaries_from; /* rerun.h */
-	unsigned jobs, runs, warmup, max_runs, layouts;
+	unsigned jobs, max_runs, layouts;
 	double precision, cell_budget;
-	double cooldown, timeout, build_timeout, verify_timeout;
+	double cooldown, verify_timeout;
 	uint64_t pipe_size;
-	int dry_run, help, no_counters, no_render;
+	int dry_run;
 	struct strvec family_dirs;
-	unsigned char given[64]; /* per option of the table: it was given */
+	unsigned char given[OPTIONS_MAX]; /* per option of the table: it was given */
 };
+
+extern const struct command_def cmd_run_def;
 
 enum run_order {
 	RUN_ORDER_INTERLEAVE,
@@ -42,8 +60,8 @@ struct run_settings {
 };
 
 /* Parses argv[1..argc) (argv[0] "run") into *o and checks the words of
- * --order, --statistic and --consumer; --help prints the usage.  0, or
- * EXIT_USAGE after a message. */
+ * --order, --statistic and --consumer; --help prints the usage (o->help
+ * set).  0, or EXIT_USAGE after a message. */
 int run_opts_parse(struct run_opts *o, int argc, char **argv, struct run_settings *s);
 /* The rest of *s from the options, the suite and the profile. */
 void run_settings_resolve(const struct run_opts *o, const struct suite *suite, const struct cpu_profile *prof,

@@ -99,6 +99,42 @@ commands() {
     [[ "$output" == *"--timeout SECONDS"*"(default 120)"* ]]
 }
 
+@test "generated usage and defaults: run, compare, explain, baseline, tables" {
+    run "$FLAGBENCH" compare --help
+    [ "$status" -eq 0 ]
+    [ "${lines[1]}" = "       flagbench compare --baseline NAME NEW [options]" ]
+    [[ "$output" == *"--timeout SECONDS"*"(default 120)"* ]]
+    run "$FLAGBENCH" compare a
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"(usage: flagbench compare BASE NEW [options] or flagbench compare --baseline NAME NEW [options]; see --help)"* ]]
+    run "$FLAGBENCH" baseline keep x
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"(usage: flagbench baseline save RUN [options]"* ]]
+    run "$FLAGBENCH" tables --format xml x
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"unknown format xml (term, md, csv, json or tsv) (usage: flagbench tables RUN_DIR... [options]"* ]]
+    run "$FLAGBENCH" merge --help
+    [[ "$output" == *"--format term|md|csv|json|tsv"*"(default md)"* ]]
+    for c in run explain; do
+        run "$FLAGBENCH" "$c" --help
+        [[ "$output" == *"--timeout SECONDS"*"(default 120)"* ]] || { echo "$c: $output"; return 1; }
+        [[ "$output" == *"--build-timeout SECONDS"*"(default 300)"* ]] || { echo "$c: $output"; return 1; }
+    done
+    run "$FLAGBENCH" run stray
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"unexpected argument 'stray'"* ]]
+    # a suite's runs and warmup: the same check as --runs and --warmup
+    printf '{"name": "w", "variants": ["yes/buf"], "compilers": ["gcc"], "opt": ["-O2"],\n "warmup": 1001}\n' \
+        >"$BATS_TEST_TMPDIR/w.json"
+    run "$FLAGBENCH" run --suite "$BATS_TEST_TMPDIR/w.json" --dry-run --out "$BATS_TEST_TMPDIR/o"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"w.json:2:12: warmup: 'warmup' must be an integer from 0 to 1000, not '1001'"* ]]
+    run "$FLAGBENCH" run --suite smoke --warmup 1001 --dry-run
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"'warmup' must be an integer from 0 to 1000, not '1001'"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/o" ]
+}
+
 @test "flagbench list: cpus, suites, variants, compilers" {
     run "$FLAGBENCH" list cpus
     [ "$status" -eq 0 ]

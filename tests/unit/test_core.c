@@ -34,6 +34,7 @@
 #include "system/topology.h"
 #include "pipeline/verify.h"
 #include "core/util.h"
+#include "driver/run_options.h"
 
 /* stderr of the code under test, captured to check error messages */
 static char captured[8192];
@@ -70,12 +71,12 @@ struct topts {
 	uint64_t size;
 };
 static const struct option_def topt_table[] = {
-	{ "runs", 'r', OPT_UINT, offsetof(struct topts, runs), "N", 1, 100, "runs" },
-	{ "cooldown", 0, OPT_DOUBLE, offsetof(struct topts, cooldown), "S", 0, 60, "cooldown" },
-	{ "name", 0, OPT_STRING, offsetof(struct topts, name), "X", 0, 0, "name" },
-	{ "flag", 0, OPT_FLAG, offsetof(struct topts, flag), NULL, 0, 0, "flag" },
-	{ "size", 0, OPT_SIZE, offsetof(struct topts, size), "B", 0, 1e12, "size" },
-	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
+	{ .name = "runs", .short_name = 'r', .type = OPT_UINT, .offset = offsetof(struct topts, runs), .metavar = "N", .min = 1, .max = 100, .help = "runs" },
+	{ .name = "cooldown", .type = OPT_DOUBLE, .offset = offsetof(struct topts, cooldown), .metavar = "S", .max = 60, .help = "cooldown" },
+	{ .name = "name", .type = OPT_STRING, .offset = offsetof(struct topts, name), .metavar = "X", .help = "name" },
+	{ .name = "flag", .type = OPT_FLAG, .offset = offsetof(struct topts, flag), .help = "flag" },
+	{ .name = "size", .type = OPT_SIZE, .offset = offsetof(struct topts, size), .metavar = "B", .max = 1e12, .help = "size" },
+	{ .name = NULL },
 };
 
 static void test_options_parse(void **state)
@@ -130,9 +131,9 @@ struct tgroup {
 	char *dir;
 };
 static const struct option_def tgroup_table[] = {
-	{ "jobs", 'j', OPT_UINT, offsetof(struct tgroup, jobs), "N", 1, 64, "jobs", "4" },
-	{ "dir", 0, OPT_STRING, offsetof(struct tgroup, dir), "D", 0, 0, "dir", "build/x" },
-	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
+	{ .name = "jobs", .short_name = 'j', .type = OPT_UINT, .offset = offsetof(struct tgroup, jobs), .metavar = "N", .min = 1, .max = 64, .help = "jobs", .def = "4" },
+	{ .name = "dir", .type = OPT_STRING, .offset = offsetof(struct tgroup, dir), .metavar = "D", .help = "dir", .def = "build/x" },
+	{ .name = NULL },
 };
 struct tcmd {
 	double wait;
@@ -140,13 +141,35 @@ struct tcmd {
 	struct global_opts g;
 };
 static const struct option_def tcmd_table[] = {
-	{ "wait", 0, OPT_DOUBLE, offsetof(struct tcmd, wait), "S", 0, 10, "wait", "2.5" },
+	{ .name = "wait", .type = OPT_DOUBLE, .offset = offsetof(struct tcmd, wait), .metavar = "S", .max = 10, .help = "wait", .def = "2.5" },
 	OPTION_GROUP(tgroup_table, struct tcmd, grp),
 	OPTION_GROUP(options_global, struct tcmd, g),
-	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
+	{ .name = NULL },
 };
-static const struct command_def tcmd_def = { "tcmd", "BASE NEW", "a test command", tcmd_table, 2, 2,
-					     OPTIONS_ANYWHERE, NULL };
+static const struct command_def tcmd_def = {
+	.name = "tcmd",
+	.synopsis = "BASE NEW",
+	.summary = "a test command",
+	.options = tcmd_table,
+	.min_pos = 2,
+	.max_pos = 2,
+	.order = OPTIONS_ANYWHERE,
+};
+
+/* The --help text of command c, or of table t alone, into text. */
+static void help_text(const struct command_def *c, const struct option_def *t, char *text, size_t n)
+{
+	FILE *f = tmpfile();
+	assert_non_null(f);
+	if (c)
+		command_help(c, f);
+	else
+		options_help(t, f);
+	rewind(f);
+	size_t len = fread(text, 1, n - 1, f);
+	text[len] = '\0';
+	fclose(f);
+}
 
 static void test_options_defaults(void **state)
 {
@@ -167,21 +190,16 @@ static void test_options_defaults(void **state)
 	free(o.grp.dir);
 	/* a default goes through the range check */
 	static const struct option_def bad[] = {
-		{ "n", 0, OPT_UINT, 0, "N", 1, 3, "n", "9" },
-		{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
+		{ .name = "n", .type = OPT_UINT, .metavar = "N", .min = 1, .max = 3, .help = "n", .def = "9" },
+		{ .name = NULL },
 	};
 	unsigned n = 0;
 	capture_start();
 	assert_int_equal(options_parse(bad, &n, NULL, 0, argv, NULL, 0), -1);
 	assert_non_null(strstr(capture_end(), "the default of --n: 'n' must be an integer from 1 to 3, not '9'"));
 	/* and --help shows it */
-	FILE *f = tmpfile();
-	options_help(tcmd_table, f);
-	rewind(f);
-	char text[2048] = "";
-	size_t len = fread(text, 1, sizeof(text) - 1, f);
-	text[len] = '\0';
-	fclose(f);
+	char text[2048];
+	help_text(NULL, tcmd_table, text, sizeof(text));
 	assert_non_null(strstr(text, "--wait S"));
 	assert_non_null(strstr(text, "[0..10] (default 2.5)\n"));
 	assert_non_null(strstr(text, "-j, --jobs N"));
@@ -220,13 +238,8 @@ static void test_command_usage(void **state)
 	assert_int_equal(command_parse(&tcmd_def, &o, NULL, 2, help, pos, &np), PARSE_HELP);
 	capture_end();
 	assert_int_equal(parse_exit(PARSE_HELP), 0);
-	FILE *f = tmpfile();
-	command_help(&tcmd_def, f);
-	rewind(f);
-	char text[2048] = "";
-	size_t len = fread(text, 1, sizeof(text) - 1, f);
-	text[len] = '\0';
-	fclose(f);
+	char text[2048];
+	help_text(&tcmd_def, NULL, text, sizeof(text));
 	const char *want = "usage: flagbench tcmd BASE NEW [options]\n\na test command\n\n";
 	assert_true(!strncmp(text, want, strlen(want)));
 	free(o.grp.dir);
@@ -243,6 +256,134 @@ static void test_command_usage(void **state)
 	assert_int_equal(np, 2);
 	assert_string_equal(pos[1], "b");
 	free(o.grp.dir);
+}
+
+/* One-option groups at a double, a table included in place, and a second
+ * usage form. */
+struct tlimits {
+	double timeout, build;
+	char *fmt;
+	struct global_opts g;
+};
+static const struct option_def tlimits_common[] = {
+	OPTION_GROUP(options_timeout, struct tlimits, timeout),
+	OPTION_GROUP(options_build_timeout, struct tlimits, build),
+	OPTION_GROUP(options_global, struct tlimits, g),
+	{ .name = NULL },
+};
+static const struct option_def tlimits_table[] = {
+	{ .name = "fmt", .type = OPT_STRING, .offset = offsetof(struct tlimits, fmt), .metavar = "F", .help = "fmt", .def = "md" },
+	OPTION_INCLUDE(tlimits_common),
+	{ .name = NULL },
+};
+static const struct command_def tlimits_def = {
+	.name = "tl",
+	.synopsis = "A B",
+	.synopsis_alt = "--one A",
+	.summary = "limits",
+	.options = tlimits_table,
+	.min_pos = 1,
+	.max_pos = 2,
+	.order = OPTIONS_ANYWHERE,
+};
+
+static void test_options_shared(void **state)
+{
+	(void)state;
+	struct tlimits o = { 0 };
+	char *argv[] = { "--build-timeout=9", NULL };
+	assert_int_equal(options_parse(tlimits_table, &o, NULL, 1, argv, NULL, 0), 0);
+	assert_true(o.timeout == 120);
+	assert_true(o.build == 9);
+	assert_string_equal(o.fmt, "md");
+	char err[256];
+	assert_int_equal(option_set(tlimits_table, &o, "timeout", "0.05", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "'timeout' must be a number from 0.1 to 86400"));
+	free(o.fmt);
+	/* both forms in --help, joined by "or" in a usage error */
+	char text[2048];
+	help_text(&tlimits_def, NULL, text, sizeof(text));
+	const char *want = "usage: flagbench tl A B [options]\n       flagbench tl --one A [options]\n\nlimits\n\n";
+	assert_true(!strncmp(text, want, strlen(want)));
+	assert_non_null(strstr(text, "--build-timeout SECONDS"));
+	capture_start();
+	assert_int_equal(command_usage_error(&tlimits_def, "tl: %s", "no"), 2);
+	assert_non_null(strstr(capture_end(), "flagbench: tl: no (usage: flagbench tl A B [options] or flagbench tl --one A [options]; see --help)"));
+}
+
+/* A suite's "runs" and "warmup" and --runs/--warmup: one row each. */
+static void test_suite_keys(void **state)
+{
+	(void)state;
+	struct suite_key_opts k = { 0 };
+	char err[256];
+	assert_int_equal(option_set(options_suite_keys, &k, "runs", "7", err, sizeof(err)), 0);
+	assert_int_equal(option_set(options_suite_keys, &k, "warmup", "0", err, sizeof(err)), 0);
+	assert_int_equal(k.runs, 7);
+	assert_int_equal(option_set(options_suite_keys, &k, "warmup", "1001", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "'warmup' must be an integer from 0 to 1000, not '1001'"));
+	assert_ptr_equal(option_find(options_run_like, "runs"), &options_suite_keys[0]);
+	char path[] = "/tmp/test-core-suite-XXXXXX.json";
+	int fd = mkstemps(path, 5);
+	assert_true(fd >= 0);
+	const char *text = "{\"name\": \"k\", \"variants\": [\"yes/buf\"], \"compilers\": [\"gcc\"],\n"
+			   " \"opt\": [\"-O2\"], \"runs\": 3, \"warmup\": 2000}\n";
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	struct suite s;
+	capture_start();
+	assert_int_equal(load_suite(path, &s), -1);
+	assert_non_null(strstr(capture_end(), ":2:39: warmup: 'warmup' must be an integer from 0 to 1000, not '2000'"));
+	fd = open(path, O_WRONLY | O_TRUNC);
+	text = "{\"name\": \"k\", \"variants\": [\"yes/buf\"], \"compilers\": [\"gcc\"],\n"
+	       " \"opt\": [\"-O2\"], \"runs\": 3}\n";
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	assert_int_equal(load_suite(path, &s), 0);
+	assert_true(s.has_runs && s.runs == 3 && !s.has_warmup);
+	free_suite(&s);
+	unlink(path);
+}
+
+/* run's table: the shared groups' defaults, and the fields run's code names. */
+static void test_run_options(void **state)
+{
+	(void)state;
+	struct run_opts o;
+	memset(&o, 0, sizeof(o));
+	struct run_settings s;
+	memset(&s, 0, sizeof(s));
+	char *argv[] = { "run", "--runs", "4", "--order", "sequential", NULL };
+	assert_int_equal(run_opts_parse(&o, 5, argv, &s), 0);
+	assert_string_equal(o.cpu, "host");
+	assert_string_equal(o.suite, "quick");
+	assert_null(o.cache);
+	assert_int_equal(o.keys.runs, 4);
+	assert_true(o.timeout == 120 && o.build_timeout == 300 && o.cell_budget == 2.5);
+	assert_int_equal(s.order, RUN_ORDER_SEQUENTIAL);
+	assert_true(option_given(cmd_run_def.options, o.given, "runs"));
+	assert_false(option_given(cmd_run_def.options, o.given, "warmup"));
+	run_opts_free(&o);
+	memset(&o, 0, sizeof(o));
+	/* --help (on stdout, dropped here) sets o.help, exit 0 */
+	char *help[] = { "run", "-h", NULL };
+	fflush(stdout);
+	int out = dup(1), null = open("/dev/null", O_WRONLY);
+	dup2(null, 1);
+	int rc = run_opts_parse(&o, 2, help, &s);
+	fflush(stdout);
+	dup2(out, 1);
+	close(out);
+	close(null);
+	assert_int_equal(rc, 0);
+	assert_true(o.help);
+	run_opts_free(&o);
+	memset(&o, 0, sizeof(o));
+	char *bad[] = { "run", "--order", "random", NULL };
+	capture_start();
+	assert_int_equal(run_opts_parse(&o, 3, bad, &s), 2);
+	assert_non_null(strstr(capture_end(), "--order must be sequential or interleave, not 'random'"));
+	run_opts_free(&o);
 }
 
 static void test_closest_word(void **state)
@@ -963,7 +1104,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_options_parse),  cmocka_unit_test(test_options_errors),
 		cmocka_unit_test(test_options_defaults), cmocka_unit_test(test_options_groups),
-		cmocka_unit_test(test_command_usage),
+		cmocka_unit_test(test_command_usage),  cmocka_unit_test(test_options_shared),
+		cmocka_unit_test(test_suite_keys),     cmocka_unit_test(test_run_options),
 		cmocka_unit_test(test_closest_word),   cmocka_unit_test(test_json_locate),
 		cmocka_unit_test(test_config_errors),  cmocka_unit_test(test_config_unknown_profile),
 		cmocka_unit_test(test_config_profiles), cmocka_unit_test(test_plan_matrix),
