@@ -2,238 +2,13 @@
 #define _GNU_SOURCE
 #include "pipeline/build.h"
 
-#include <dirent.h>
 #include <elf.h>
-#include <ftw.h>
 #include <errno.h>
-#include <math.h>
-#include <poll.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "core/runcmd.h"
-
-/* Hashes the .c and .h files of one folder into sb (not recursive). */
-static void hash_folder_sources(struct strbuf *sb, const char *dir)
-{
-	struct dirent **ents;
-	int n = scandir(dir, &ents, NULL, alphasort);
-	for (int i = 0; i < n; i++) {
-		size_t l = strlen(ents[i]->d_name);
-		/* every source beside the variant: a variant may include another */
-		if (l > 2 && (!strcmp(ents[i]->d_name + l - 2, ".h") || !strcmp(ents[i]->d_name + l - 2, ".c"))) {
-			char *h = xasprintf("%s/%s", dir, ents[i]->d_name);
-			char hh[65];
-			if (sha256_file_hex(h, hh, NULL) == 0)
-				sb_addf(sb, "header %s %s\n", ents[i]->d_name, hh);
-			free(h);
-		}
-		free(ents[i]);
-	}
-	if (n > 0)
-		free(ents);
-}
-
-/* A layout's padding (plan.h): code_pad bytes of code in a file of its
- * own, named first among the sources so the linker puts it before the
- * program's code and every function of the program lands code_pad bytes
- * later.  It is compiled with the cell's flags like the rest: nothing else
- * about the build changes.  Written once into the entry's folder. */
-static char *layout_pad_source(const struct cell *c, const char *dir)
-{
-	if (!c->spec.code_pad)
-		return NULL;
-	char *path = xasprintf("%s/layout_pad_%u.c", dir, c->spec.code_pad);
-	char *text = xasprintf("/* flagbench layout %u: %u bytes before the program's code */\n"
-			       "__asm__(\".pushsection .text\\n.globl flagbench_layout_pad\\n"
-			       "flagbench_layout_pad:\\n.fill %u, 1, 0\\n.popsection\");\n",
-			       c->spec.layout, c->spec.code_pad, c->spec.code_pad);
-	if (write_file_atomic(path, text, strlen(text)) < 0) {
-		free(path);
-		path = NULL;
-	}
-	free(text);
-	return path;
-}
-
-/* The words a variant adds to its compile after the flags: -I and -D of
- * the family then the variant, the layout's padding (or NULL), its
- * sources, the family's and its -l. */
-static void variant_build_words(const struct cell *c, const char *pad_source, struct strvec *argv)
-{
-	const struct family *f = c->spec.family;
-	const struct variant *v = c->spec.variant;
-	for (size_t i = 0; i < f->include_dirs.n; i++)
-		sv_pushf(argv, "-I%s", f->include_dirs.v[i]);
-	for (size_t i = 0; i < v->include_dirs.n; i++)
-		sv_pushf(argv, "-I%s", v->include_dirs.v[i]);
-	for (size_t i = 0; i < f->defines.n; i++)
-		sv_pushf(argv, "-D%s", f->defines.v[i]);
-	for (size_t i = 0; i < v->defines.n; i++)
-		sv_pushf(argv, "-D%s", v->defines.v[i]);
-	if (pad_source)
-		sv_push(argv, pad_source);
-	sv_pushv(argv, v->sources.v);
-	for (size_t i = 0; i < f->libs.n; i++)
-		sv_pushf(argv, "-l%s", f->libs.v[i]);
-	for (size_t i = 0; i < v->libs.n; i++)
-		sv_pushf(argv, "-l%s", v->libs.v[i]);
-}
-
-/* ---- families with their own build system ("build" in family.json) ---- */
-
-static struct strvec tree_files; /* nftw has no context pointer */
-
-static int collect_file(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	if (type == FTW_F || type == FTW_SL)
-		sv_push(&tree_files, path);
-	return 0;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Every file of the tree, by its path in the tree and its content. */
-static int hash_tree(struct strbuf *sb, const char *dir)
-{
-	sv_clear(&tree_files);
-	if (nftw(dir, collect_file, 16, FTW_PHYS) < 0)
-		return error("cannot read %s: %s", dir, strerror(errno));
-	if (tree_files.n)
-		qsort(tree_files.v, tree_files.n, sizeof(char *), cmp_str);
-	size_t skip = strlen(dir);
-	for (size_t i = 0; i < tree_files.n; i++) {
-		char h[65] = "link";
-		sha256_file_hex(tree_files.v[i], h, NULL);
-		sb_addf(sb, "file %s %s\n", tree_files.v[i] + skip, h);
-	}
-	sv_clear(&tree_files);
-	return 0;
-}
-
-static void join_words(struct strbuf *sb, char *const *v)
-{
-	for (size_t i = 0; v && v[i]; i++)
-		sb_addf(sb, "%s%s", sb->len ? " " : "", v[i]);
-}
-
-/* The build command's argv for a cell whose tree is copied to src. */
-static void build_command_argv(const struct cell *c, const char *src, struct strvec *argv)
-{
-	const struct family *f = c->spec.family;
-	struct strvec words = STRVEC_INIT, libs = STRVEC_INIT;
-	sv_pushv(&words, c->spec.cflags.v);
-	for (size_t i = 0; i < f->include_dirs.n; i++)
-		sv_pushf(&words, "-I%s", f->include_dirs.v[i]);
-	for (size_t i = 0; i < f->defines.n; i++)
-		sv_pushf(&words, "-D%s", f->defines.v[i]);
-	for (size_t i = 0; i < c->spec.variant->defines.n; i++)
-		sv_pushf(&words, "-D%s", c->spec.variant->defines.v[i]);
-	for (size_t i = 0; i < f->libs.n; i++)
-		sv_pushf(&libs, "-l%s", f->libs.v[i]);
-	struct strbuf cf = STRBUF_INIT, lf = STRBUF_INIT;
-	join_words(&cf, words.v);
-	join_words(&lf, libs.v);
-	const char *names[] = { "src", "cc", "cflags", "ldflags", "variant" };
-	const char *values[] = { src, c->spec.compiler->path, cf.buf ? cf.buf : "", lf.buf ? lf.buf : "",
-				 c->spec.variant->name };
-	for (size_t i = 0; i < f->build_command.n; i++) {
-		char *w = xstrdup(f->build_command.v[i]);
-		for (size_t k = 0; k < 5; k++) {
-			char *n = placeholder_replace(w, names[k], values[k]);
-			free(w);
-			w = n;
-		}
-		sv_push(argv, w);
-		free(w);
-	}
-	sb_release(&cf);
-	sb_release(&lf);
-	sv_clear(&words);
-	sv_clear(&libs);
-}
-
-/* The cache key's part for a build-command family: the whole source tree
- * and the command with everything but the private folder substituted. */
-static int build_command_key(const struct cell *c, struct strbuf *sb)
-{
-	struct strvec argv = STRVEC_INIT;
-	build_command_argv(c, "{src}", &argv);
-	for (size_t i = 0; i < argv.n; i++)
-		sb_addf(sb, "build %s\n", argv.v[i]);
-	sb_addf(sb, "binary %s\n", c->spec.family->build_binary);
-	sv_clear(&argv);
-	return hash_tree(sb, c->spec.variant->source);
-}
-
-/* a profiled build depends on its training run (and the merging tool) */
-static void build_key_pgo(const struct cell *c, struct strbuf *sb)
-{
-	if (c->spec.pgo)
-		sb_addf(sb, "pgo train %llu %s\n", (unsigned long long)c->spec.train_size,
-			c->spec.profdata ? c->spec.profdata : "");
-}
-
-int build_cache_key(const struct cell *c, char key[65])
-{
-	const struct variant *v = c->spec.variant;
-	if (c->spec.family->build_command.n) {
-		struct strbuf sb = STRBUF_INIT;
-		sb_addf(&sb, "flagbench-cache/2 build\n%s\n", c->spec.compiler->identity);
-		build_key_pgo(c, &sb);
-		int r = build_command_key(c, &sb);
-		sha256_hex(sb.buf ? sb.buf : "", sb.len, key);
-		sb_release(&sb);
-		return r;
-	}
-	struct strbuf sb = STRBUF_INIT;
-	sb_addf(&sb, "flagbench-cache/2\n%s\n", c->spec.compiler->identity);
-	for (size_t i = 0; i < c->spec.cflags.n; i++)
-		sb_addf(&sb, "flag %s\n", c->spec.cflags.v[i]);
-	build_key_pgo(c, &sb);
-	if (c->spec.code_pad)
-		sb_addf(&sb, "layout code %u\n", c->spec.code_pad);
-	struct strvec words = STRVEC_INIT;
-	variant_build_words(c, NULL, &words);
-	/* paths in the family's folder as relative ones: the key stays where
-	 * the folder moves (flagbench try writes a new one each time) */
-	size_t dl = strlen(c->spec.family->dir);
-	for (size_t i = 0; i < words.n; i++) {
-		const char *w = words.v[i], *in = strstr(w, c->spec.family->dir);
-		if (in)
-			sb_addf(&sb, "word %.*s{family}%s\n", (int)(in - w), w, in + dl);
-		else
-			sb_addf(&sb, "word %s\n", w);
-	}
-	sv_clear(&words);
-	for (size_t i = 0; i < v->sources.n; i++) {
-		char src[65];
-		if (sha256_file_hex(v->sources.v[i], src, NULL) < 0) {
-			sb_release(&sb);
-			return error("cannot read %s: %s", v->sources.v[i], strerror(errno));
-		}
-		sb_addf(&sb, "source %s\n", src);
-	}
-	/* the family's other files (shared headers, included sources) count
-	 * too, and so do a variant folder's and the include folders' */
-	hash_folder_sources(&sb, c->spec.family->dir);
-	if (strcmp(v->source, v->sources.v[0]))
-		hash_folder_sources(&sb, v->source);
-	for (size_t i = 0; i < c->spec.family->include_dirs.n; i++)
-		hash_folder_sources(&sb, c->spec.family->include_dirs.v[i]);
-	for (size_t i = 0; i < v->include_dirs.n; i++)
-		hash_folder_sources(&sb, v->include_dirs.v[i]);
-	sha256_hex(sb.buf, sb.len, key);
-	sb_release(&sb);
-	return 0;
-}
+#include "pipeline/build_words.h"
+#include "pipeline/pgo.h"
 
 /* One compile job: several cells may wait on it. */
 struct job {
@@ -334,26 +109,6 @@ static void start_job(struct plan *p, struct job *j)
 	sv_clear(&argv);
 }
 
-static void first_lines(const char *text, int lines, char *out, size_t n)
-{
-	size_t o = 0;
-	const char *p = text ? text : "";
-	while (*p && lines > 0 && o + 1 < n) {
-		if (*p == '\n') {
-			lines--;
-			if (lines && o + 3 < n) {
-				out[o++] = ' ';
-				out[o++] = '|';
-				out[o++] = ' ';
-			}
-		} else {
-			out[o++] = *p;
-		}
-		p++;
-	}
-	out[o] = '\0';
-}
-
 static void finish_job(struct job *j, double timeout_s)
 {
 	struct child_exit ex;
@@ -375,7 +130,7 @@ static void finish_job(struct job *j, double timeout_s)
 		if (e)
 			while (e > j->err.buf && e[-1] != '\n')
 				e--;
-		first_lines(e ? e : j->err.buf, 3, first, sizeof(first));
+		build_first_lines(e ? e : j->err.buf, 3, first, sizeof(first));
 		snprintf(j->reason, sizeof(j->reason), "%s %s: %s", j->what, how, first[0] ? first : "no message");
 		char *log = xasprintf("%s/stderr", j->dir);
 		write_file_atomic(log, j->err.buf ? j->err.buf : "", j->err.len);
@@ -443,141 +198,6 @@ int elf_text_bytes(const char *path, uint64_t *out)
 		ELF_TEXT_BYTES(Elf32_Ehdr, Elf32_Shdr);
 	free(b);
 	return r;
-}
-
-/* One synchronous step of a profiled build; on failure fills why. */
-static int pgo_step(const char *what, char *const *argv, double timeout_s, double *elapsed, char *why, size_t n)
-{
-	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
-	struct child_exit ex;
-	int rc = run_capture(argv, CHILD_DEVNULL, timeout_s, 65536, &out, &err, &ex);
-	int ok = rc == 0 && ex.outcome == CHILD_EXITED && ex.exit_code == 0;
-	if (elapsed)
-		*elapsed = ex.elapsed_s;
-	if (!ok) {
-		char how[128], first[700];
-		describe_exit(&ex, timeout_s, how, sizeof(how));
-		const char *e = err.buf ? strstr(err.buf, "error") : NULL;
-		if (e)
-			while (e > err.buf && e[-1] != '\n')
-				e--;
-		first_lines(e ? e : err.buf, 3, first, sizeof(first));
-		snprintf(why, n, "pgo %s %s: %s", what, how, first[0] ? first : "no message");
-	}
-	sb_release(&out);
-	sb_release(&err);
-	return ok ? 0 : -1;
-}
-
-static void compile_argv(const struct cell *c, const char *extra, const char *dir, const char *out,
-			 struct strvec *argv)
-{
-	sv_push(argv, c->spec.compiler->path);
-	sv_pushv(argv, c->spec.cflags.v);
-	sv_push(argv, extra);
-	sv_push(argv, "-o");
-	sv_push(argv, out);
-	char *pad = layout_pad_source(c, dir);
-	variant_build_words(c, pad, argv);
-	free(pad);
-}
-
-/* The training run's arguments: its size as argv[1], or in the family's
- * args template ({N}; {input} is the cell's own input). */
-static void train_args(const struct cell *c, struct strvec *argv)
-{
-	const struct family *f = c->spec.family;
-	if (!f->args_template) {
-		sv_pushf(argv, "%llu", (unsigned long long)c->spec.train_size);
-		sv_pushv(argv, f->args.v);
-		sv_pushv(argv, c->spec.variant->args.v);
-		return;
-	}
-	const struct strvec *lists[] = { &f->args, &c->spec.variant->args };
-	for (int l = 0; l < 2; l++)
-		for (size_t i = 0; i < lists[l]->n; i++) {
-			char *w = placeholder_replace(lists[l]->v[i], "dir", f->dir);
-			sv_push_replaced(argv, w, "N", c->spec.train_size);
-			free(w);
-		}
-}
-
-/* The two phases of a profile-guided build, in dir (the cache entry):
- * instrumented build, training run, (clang) merge, build with the profile.
- * Both compiles write the same output path, so gcc finds the .gcda files
- * its instrumented binary wrote beside it. */
-static int build_pgo(struct cell *c, const char *dir, const char *prog, double timeout_s, char *why, size_t n)
-{
-	char *work = xasprintf("%s/pgo", dir);
-	char *bin = xasprintf("%s/%s", work, c->spec.variant->name);
-	char *raw = xasprintf("%s/train.profraw", work);
-	char *merged = xasprintf("%s/train.profdata", work);
-	int r = mkdir_p(work, 0755);
-	if (r < 0)
-		snprintf(why, n, "cannot create %s: %s", work, strerror(errno));
-	char *gen = c->spec.compiler->is_clang ? xasprintf("-fprofile-instr-generate=%s", raw)
-					  : xstrdup("-fprofile-generate");
-	char *use = c->spec.compiler->is_clang ? xasprintf("-fprofile-instr-use=%s", merged) : xstrdup("-fprofile-use");
-	struct strvec argv = STRVEC_INIT;
-	if (!r) {
-		compile_argv(c, gen, dir, bin, &argv);
-		r = pgo_step("instrumented build", argv.v, timeout_s, NULL, why, n);
-		sv_clear(&argv);
-	}
-	if (!r && c->spec.family->build_command.n) {
-		snprintf(why, n, "pgo is not supported for a family built by its own build command");
-		r = -1;
-	}
-	if (!r) {
-		sv_push(&argv, bin);
-		train_args(c, &argv);
-		r = pgo_step("training run", argv.v, timeout_s, &c->build.train_s, why, n);
-		sv_clear(&argv);
-	}
-	if (!r && c->spec.compiler->is_clang) {
-		char *o = xasprintf("--output=%s", merged);
-		char *av[] = { c->spec.profdata, "merge", o, raw, NULL };
-		r = pgo_step("profile merge", av, timeout_s, NULL, why, n);
-		free(o);
-	}
-	if (!r) {
-		compile_argv(c, use, dir, bin, &argv);
-		r = pgo_step("build with the profile", argv.v, timeout_s, NULL, why, n);
-		sv_clear(&argv);
-	}
-	/* as every cache entry: the checksum first, then the binary */
-	char sum[65], *sum_path = xasprintf("%s.sha256", prog);
-	if (!r && (sha256_file_hex(bin, sum, NULL) < 0 || write_file_atomic(sum_path, sum, 64) < 0 ||
-		   rename(bin, prog) < 0)) {
-		snprintf(why, n, "cannot move %s into the cache: %s", bin, strerror(errno));
-		r = -1;
-	}
-	free(sum_path);
-	if (!r) {
-		/* the training time survives in the cache for later runs */
-		char *tf = xasprintf("%s/train_s", dir);
-		char *txt = xasprintf("%.9f %llu\n", c->build.train_s, (unsigned long long)c->spec.train_size);
-		write_file_atomic(tf, txt, strlen(txt));
-		free(txt);
-		free(tf);
-	}
-	free(gen);
-	free(use);
-	free(work);
-	free(bin);
-	free(raw);
-	free(merged);
-	return r;
-}
-
-static void read_train_time(struct cell *c, const char *dir)
-{
-	char *tf = xasprintf("%s/train_s", dir);
-	char *txt = read_file(tf, NULL);
-	if (txt)
-		c->build.train_s = strtod(txt, NULL);
-	free(txt);
-	free(tf);
 }
 
 static size_t plan_jobs(struct plan *p, const char *cache_dir, double timeout_s, struct job *js, int *cell_job,
@@ -707,7 +327,7 @@ static void assign_binaries(struct plan *p, const struct job *js, const int *cel
 			if (elf_text_bytes(c->build.binary, &c->build.text_bytes) < 0)
 				c->build.text_bytes = 0;
 			if (c->spec.pgo)
-				read_train_time(c, j->dir);
+				pgo_read_train_time(c, j->dir);
 		} else if (fb_interrupted) {
 			/* a compile cut by the signal is no verdict: --resume builds it */
 			cell_set_status(c, CELL_SKIPPED, "interrupted before it was built");

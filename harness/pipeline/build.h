@@ -25,6 +25,7 @@
 #ifndef FLAGBENCH_BUILD_H
 #define FLAGBENCH_BUILD_H
 
+#include "pipeline/build_words.h"
 #include "pipeline/plan.h"
 
 struct build_stats {
@@ -33,8 +34,6 @@ struct build_stats {
 
 /* Size of the .text section of an ELF file; -1 when it is not one. */
 int elf_text_bytes(const char *path, uint64_t *out);
-/* Cache key (64 hex digits) of a cell; returns -1 if the source is unreadable. */
-int build_cache_key(const struct cell *c, char key[65]);
 /* Builds every pending cell of the plan.  cache_dir is created if needed. */
 int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double timeout_s, struct build_stats *st);
 /* After building: marks cells with byte-identical binaries (and the same
