@@ -46,6 +46,8 @@ struct run {
 	struct measure_opts mo;
 	struct schedule_policy policy;
 	unsigned pass; /* the measuring pass: 0, one more after each --resume */
+	unsigned char *undecided; /* per cell: its answer still open (undecided_hook), as of undecided_runs runs */
+	size_t undecided_runs;
 	enum counter_source counter_src;
 	int count;                   /* count cycles/instructions of compute cells */
 	struct run_progress {
@@ -309,6 +311,21 @@ static int admit_hook(void *ctx, size_t i)
 	return verify_stage(r, &r->plan.cells[i]);
 }
 
+/* Whether cell i's answer is still open, asked of the view once per new run. */
+static int undecided_hook(void *ctx, size_t i)
+{
+	struct run *r = ctx;
+	size_t runs = 0;
+	for (size_t k = 0; k < r->plan.n; k++)
+		runs += r->plan.cells[k].measure.time.n;
+	if (!r->undecided || runs != r->undecided_runs) {
+		r->undecided = xrealloc(r->undecided, r->plan.n + 1);
+		r->view->undecided(&r->plan, r->undecided);
+		r->undecided_runs = runs;
+	}
+	return r->undecided[i];
+}
+
 static void done_hook(void *ctx, size_t i, enum schedule_end end, double spent_s)
 {
 	struct run *r = ctx;
@@ -450,7 +467,8 @@ static void run_cells(struct run *r)
 		.mo = &r->mo,
 		.cells = cells,
 		.n = r->plan.n,
-		.hooks = { .ctx = r, .admit = admit_hook, .done = done_hook, .round_done = round_hook },
+		.hooks = { .ctx = r, .admit = admit_hook, .done = done_hook, .round_done = round_hook,
+			   .undecided = r->view->undecided ? undecided_hook : NULL },
 		.tally = { .measure_s = &r->rs.phases.measure_s, .cooldown_s = &r->rs.phases.cooldown_s,
 			   .wall_s = &r->pr.measure_wall },
 	};
@@ -525,6 +543,7 @@ static void run_free(struct run *r)
 {
 	if (r->planned)
 		plan_free(&r->plan);
+	free(r->undecided);
 	if (r->have_topo)
 		topology_free(&r->topo);
 	if (r->loaded) {

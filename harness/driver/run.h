@@ -35,6 +35,9 @@ struct plan;
 struct run_view {
 	void (*cell_figure)(const struct cell *c, const struct plan *p, char *buf, size_t n);
 	int (*summary)(const char *run_dir);
+	/* marks the cells whose answer is still undecided (analysis/undecided.h);
+	 * NULL: runs stop at each cell's own target */
+	void (*undecided)(const struct plan *p, unsigned char *mark);
 };
 
 /* `flagbench run ARGS` (argv[0] "run"); returns the exit code. */

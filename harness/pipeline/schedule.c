@@ -61,7 +61,11 @@ void schedule_precision_record(const struct schedule_policy *p, struct cell *c, 
 
 static int wants_more(const struct sched *k, size_t i)
 {
-	return schedule_wants_more(k->p, k->s->cells[i], k->taken[i], k->spent[i]);
+	if (schedule_wants_more(k->p, k->s->cells[i], k->taken[i], k->spent[i]))
+		return 1;
+	/* past its own target: runs go where an answer is still open */
+	return k->s->hooks.undecided && !fb_interrupted && k->p->precision > 0 && k->taken[i] < max_runs(k->p) &&
+	       k->spent[i] < SCHEDULE_UNDECIDED_BUDGETS * k->p->cell_budget && k->s->hooks.undecided(k->s->hooks.ctx, i);
 }
 
 static void done(const struct sched *k, size_t i, enum schedule_end end)

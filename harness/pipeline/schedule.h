@@ -51,6 +51,8 @@ enum schedule_on_failure {
 /* A slow cell may overrun its budget this many times to get the runs a
  * 95 % rerun interval needs (13 runs of 0.65 s against a 2.5 s budget). */
 #define SCHEDULE_LEVEL_BUDGETS 4
+/* A cell whose answer is still open may take this many budgets in all. */
+#define SCHEDULE_UNDECIDED_BUDGETS 2
 
 struct schedule_policy {
 	enum schedule_order order;
@@ -85,6 +87,10 @@ struct schedule_hooks {
 	 * before the rounds, or just before the cell with SCHEDULE_SEQUENTIAL;
 	 * NULL: every cell is */
 	int (*admit)(void *ctx, size_t i);
+	/* 1 when cell i takes part in an answer still undecided: it wants runs
+	 * past its precision target while SCHEDULE_UNDECIDED_BUDGETS budgets
+	 * last (analysis/undecided.h); NULL: none is */
+	int (*undecided)(void *ctx, size_t i);
 	/* cell i is done; spent_s the seconds its runs took */
 	void (*done)(void *ctx, size_t i, enum schedule_end end, double spent_s);
 	/* after every round (not with SEQUENTIAL) */

@@ -208,6 +208,33 @@ static void stop_rules(void **state)
 	assert_int_equal(c->measure.precision.status, PRECISION_OFF);
 }
 
+/* An answer still open (analysis/undecided.h): that cell takes runs past
+ * its precision target, up to SCHEDULE_UNDECIDED_BUDGETS budgets; the
+ * others stop at theirs. */
+static int open_for_cell0(void *ctx, size_t i)
+{
+	return i == 0;
+}
+
+static void undecided_cells(void **state)
+{
+	struct schedule_policy p = { .order = SCHEDULE_SHUFFLED, .runs = 3, .max_runs = 100, .precision = 3,
+				     .cell_budget = 1, .runs_for_rerun = 13 };
+	struct schedule s = { .policy = &p, .x = &fake, .mo = &mo, .cells = list, .n = NCELLS,
+			      .hooks = { .done = on_done, .undecided = open_for_cell0 } };
+	assert_int_equal(schedule_run(&s), SCHEDULE_DONE);
+	/* 0.1 s a run: the others stop precise at 13 runs, cell 0 at 2 budgets */
+	assert_int_equal(cells[1].measure.time.n, 13);
+	assert_int_equal(cells[2].measure.time.n, 13);
+	assert_int_equal(cells[0].measure.time.n, 20);
+	/* without a precision target the runs are exactly --runs: no extension */
+	p.precision = 0;
+	teardown(state);
+	setup(state);
+	assert_int_equal(schedule_run(&s), SCHEDULE_DONE);
+	assert_int_equal(cells[0].measure.time.n, 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -218,6 +245,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(sequential_batches, setup, teardown),
 		cmocka_unit_test_setup_teardown(failing_cell, setup, teardown),
 		cmocka_unit_test_setup_teardown(stop_rules, setup, teardown),
+		cmocka_unit_test_setup_teardown(undecided_cells, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

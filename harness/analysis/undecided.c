@@ -1,0 +1,86 @@
+/* undecided.c: see undecided.h */
+#define _GNU_SOURCE
+#include "analysis/undecided.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/comparison.h"
+
+/* A cell the answer may rank: a native build of a variant, with runs. */
+static int rankable(const struct cell *c)
+{
+	return c->spec.variant && !c->spec.cross && c->spec.layouts <= 1 && c->build.same_binary_as < 0 &&
+	       (c->status == CELL_PENDING || c->status == CELL_OK) && c->measure.time.n >= 3;
+}
+
+static char *args_of(const struct cell *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < c->spec.run_args.n; i++)
+		sb_addf(&sb, "%s\x1f", c->spec.run_args.v[i]);
+	sb_addf(&sb, "|%s|%s|%s", c->spec.allocator ? c->spec.allocator : "", c->spec.placement ? c->spec.placement : "",
+		c->spec.consumer ? c->spec.consumer : "");
+	return sb_detach(&sb);
+}
+
+static struct comparison_run *runs_of(const struct cell *c)
+{
+	const struct cell_measurement *m = &c->measure;
+	struct comparison_run *r = xmalloc((m->time.n + 1) * sizeof(*r));
+	for (size_t i = 0; i < m->time.n; i++)
+		r[i] = (struct comparison_run){ .seconds = m->time.runs[i],
+						.round = m->nrounds == m->time.n ? m->rounds[i] : COMPARISON_UNKNOWN,
+						.pass = (int)m->pass,
+						.layout = COMPARISON_UNKNOWN };
+	return r;
+}
+
+/* Whether the comparison of two cells can say neither "a lead" nor "the same". */
+static int open_question(const struct cell *a, const struct cell *b)
+{
+	struct comparison_run *ra = runs_of(a), *rb = runs_of(b);
+	char *aa = args_of(a), *ab = args_of(b);
+	struct comparison_side sa = { ra, a->measure.time.n, a->build.sha256[0] ? a->build.sha256 : NULL, aa };
+	struct comparison_side sb = { rb, b->measure.time.n, b->build.sha256[0] ? b->build.sha256 : NULL, ab };
+	struct comparison_policy pol = COMPARISON_POLICY_DEFAULT;
+	pol.quantile = a->measure.time.quantile;
+	pol.level = UNDECIDED_LEVEL;
+	struct comparison_result res;
+	int open = comparison_compute(&sa, &sb, &pol, &res) == 0 && res.verdict == VERDICT_INCONCLUSIVE;
+	free(ra);
+	free(rb);
+	free(aa);
+	free(ab);
+	return open;
+}
+
+void answers_undecided(const struct plan *p, unsigned char *mark)
+{
+	memset(mark, 0, p->n);
+	unsigned char *seen = xcalloc(p->n + 1, 1);
+	for (size_t i = 0; i < p->n; i++) {
+		const struct cell *ci = &p->cells[i];
+		if (seen[i] || !rankable(ci))
+			continue;
+		/* the variant's cells at the same size: its columns in the tables */
+		size_t best = i, second = p->n;
+		for (size_t j = i; j < p->n; j++) {
+			const struct cell *cj = &p->cells[j];
+			if (!rankable(cj) || cj->spec.variant != ci->spec.variant || cj->spec.size != ci->spec.size)
+				continue;
+			seen[j] = 1;
+			if (j == best)
+				continue;
+			if (cj->measure.time.point < p->cells[best].measure.time.point) {
+				second = best;
+				best = j;
+			} else if (second == p->n || cj->measure.time.point < p->cells[second].measure.time.point) {
+				second = j;
+			}
+		}
+		if (second < p->n && open_question(&p->cells[second], &p->cells[best]))
+			mark[best] = mark[second] = 1;
+	}
+	free(seen);
+}

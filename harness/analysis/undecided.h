@@ -1,0 +1,26 @@
+/* undecided.h: the answers a run is about to give, asked while it runs.
+ *
+ * A run's answer per variant is its fastest configuration and whether the
+ * lead over the runner-up is real (report/model_answer.h, through the one
+ * comparison).  While the rounds go on, answers_undecided() asks the same
+ * question of the cells measured so far: per variant, the two fastest by
+ * their statistic; where the comparison of the two (paired over their
+ * rounds) can tell neither a lead nor the same at UNDECIDED_LEVEL, both
+ * cells are marked, and the scheduler gives them runs beyond their
+ * precision target, within SCHEDULE_UNDECIDED_BUDGETS budgets
+ * (pipeline/schedule.h).  So runs go where an answer is still open, not to
+ * cells whose answer is plain.  Cells with layouts, emulated cells and
+ * references are left alone.
+ */
+#ifndef FLAGBENCH_UNDECIDED_H
+#define FLAGBENCH_UNDECIDED_H
+
+#include "pipeline/plan.h"
+
+/* Near the level the run's many answers are shown at (model_compare.h). */
+#define UNDECIDED_LEVEL 0.99
+
+/* mark[i] = 1 for each cell of p whose answer is undecided, else 0. */
+void answers_undecided(const struct plan *p, unsigned char *mark);
+
+#endif
