@@ -15,7 +15,7 @@ struct compare_cli {
 	char *metric, *format, *json_out, *baseline, *baselines_dir, *statistic;
 	double threshold, timeout, alarm_rate;
 	unsigned confirm, resamples, seed;
-	int help;
+	int help, times_of_same_binary;
 };
 
 #define CO(f) offsetof(struct compare_cli, f)
@@ -32,6 +32,7 @@ static const struct option_def compare_options[] = {
 	{ "timeout", 0, OPT_DOUBLE, CO(timeout), "SECONDS", 0.1, 86400, "limit of one run while confirming (default 120)" },
 	{ "resamples", 0, OPT_UINT, CO(resamples), "N", 100, 1000000, "bootstrap resamples (default 10000)" },
 	{ "seed", 0, OPT_UINT, CO(seed), "N", 1, 1e9, "bootstrap seed (default 1): the same inputs give the same interval" },
+	{ "times-of-same-binary", 0, OPT_FLAG, CO(times_of_same_binary), NULL, 0, 0, "compare the times of identical binaries too (A/A checks of the noise)" },
 	{ "help", 'h', OPT_FLAG, CO(help), NULL, 0, 0, "show this help" },
 	{ NULL, 0, 0, 0, NULL, 0, 0, NULL },
 };
@@ -98,7 +99,14 @@ int cmd_compare(int argc, char **argv)
 		.new_run = pos[npos - 1],
 		.baseline = o.baseline,
 		.baselines_dir = o.baselines_dir,
-		.opts = { metric, o.threshold / 100, o.resamples, o.seed, o.statistic },
+		.opts = {
+			.metric = metric,
+			.threshold = o.threshold / 100,
+			.resamples = o.resamples,
+			.seed = o.seed,
+			.statistic = o.statistic,
+			.same_binary = o.times_of_same_binary ? COMPARE_TIMES_OF_SAME_BINARY : COMPARE_SAME_BINARY_IS_SAME,
+		},
 		.confirm = o.confirm,
 		.alarm_rate = o.alarm_rate / 100,
 		.timeout_s = o.timeout,
