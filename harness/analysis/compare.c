@@ -1,4 +1,6 @@
-/* compare.c: see compare.h */
+/* compare.c: see compare.h.  Just over 700 lines: the first pass, the
+ * confirmation through the scheduler and the JSON record share the static
+ * helpers that read a run (cell_by_id, run_str, run_option). */
 #define _GNU_SOURCE
 #include "analysis/compare.h"
 

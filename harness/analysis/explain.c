@@ -1,4 +1,7 @@
-/* explain.c: see explain.h */
+/* explain.c: see explain.h.  Over 700 lines for a reason: its steps (read the
+ * pair, ask the comparison, build, verify, count or schedule the timing,
+ * attribute, check) all work on one struct explain and its plan, and split
+ * apart each would need the whole of it. */
 #define _GNU_SOURCE
 #include "analysis/explain.h"
 

@@ -76,7 +76,8 @@ needs_valgrind() {
     [ "$status" -eq 0 ]
     [[ "$output" == *"B is not faster than A: "*"x ["*"] paired over 13 rounds: slower: nothing to attribute."* ]]
     [[ "$output" != *"Answer"* ]]
-    [ ! -e "$BATS_TEST_TMPDIR/x1" ] && [ ! -e "$BATS_TEST_TMPDIR/cache" ]
+    [ ! -e "$BATS_TEST_TMPDIR/x1" ]
+    [ ! -e "$BATS_TEST_TMPDIR/cache" ]
     # two flag sets that change nothing: B's times are A's, give or take 1 % a round
     mkdir -p "$BATS_TEST_TMPDIR/eq"
     jq '([.cells[] | select(.id == "vecloop/dot@gcc/-O2/default") | .time_s.runs[]]) as $a
