@@ -1,4 +1,6 @@
-/* compare.c: see compare.h */
+/* compare.c: see compare.h.  Just over 700 lines: the first pass, the
+ * confirmation through the scheduler and the JSON record share the static
+ * helpers that read a run (cell_by_id, run_str, run_option). */
 #define _GNU_SOURCE
 #include "analysis/compare.h"
 
@@ -9,18 +11,13 @@
 
 #include "config/config.h"
 #include "core/runcmd.h"
+#include "pipeline/executor.h"
 #include "pipeline/measure.h"
+#include "pipeline/schedule.h"
 #include "results/replay.h"
 #include "results/baseline.h"
 #include "results/reader.h"
 #include "system/cooldown.h"
-
-static const char *const verdict_names[VERDICT_COUNT] = { "same", "faster", "slower", "inconclusive", "n/a" };
-
-const char *verdict_name(enum verdict v)
-{
-	return v < VERDICT_COUNT ? verdict_names[v] : "?";
-}
 
 const char *metric_name(enum metric m)
 {
@@ -40,20 +37,6 @@ int metric_parse(const char *name, enum metric *out)
 	return 0;
 }
 
-enum verdict verdict_of_interval(double low, double high, double threshold)
-{
-	double up = 1 + threshold, down = 1 / (1 + threshold);
-	if (!isfinite(low) || !isfinite(high))
-		return VERDICT_NA;
-	if (low > up)
-		return VERDICT_SLOWER;
-	if (high < down)
-		return VERDICT_FASTER;
-	if (low >= down && high <= up)
-		return VERDICT_SAME;
-	return VERDICT_INCONCLUSIVE;
-}
-
 /* Bonferroni on the one-sided error: for identical builds the true ratio
  * is 1, and a cell alarms only when its interval lies wholly above
  * 1 + threshold, i.e. in the upper tail, which a two-sided interval at
@@ -62,12 +45,37 @@ enum verdict verdict_of_interval(double low, double high, double threshold)
  * so a = 2 alarm_rate / m keeps it at most alarm_rate. */
 double confirm_level(double alarm_rate, size_t m)
 {
-	if (!m || !(alarm_rate > 0 && alarm_rate <= 0.5))
+	if (!(alarm_rate > 0 && alarm_rate < 0.5))
 		return NAN;
-	return 1 - 2 * alarm_rate / (double)m;
+	return comparison_bonferroni_level(2 * alarm_rate, m);
 }
 
-#define IDENTICAL_NOTE "identical binary: a difference is the machine's, not the code's"
+void compare_policy(struct comparison_policy *p, double threshold, double quantile, unsigned resamples,
+		    unsigned long long seed, double level)
+{
+	*p = (struct comparison_policy){
+		.quantile = quantile,
+		.level = level,
+		.threshold = threshold,
+		/* "same" is within the threshold, as compare has always said */
+		.same_band = threshold,
+		.resamples = resamples ? resamples : 2000,
+		.seed = seed,
+	};
+}
+
+/* The primitive's runs of n times t (seconds per unit), with their rounds
+ * (nrounds 0: none) in one pass; free the result. */
+static struct comparison_run *runs_of(const double *t, size_t n, const int *rounds, size_t nrounds, unsigned pass)
+{
+	struct comparison_run *r = xcalloc(n + 1, sizeof(*r));
+	for (size_t i = 0; i < n; i++)
+		r[i] = (struct comparison_run){ t[i], i < nrounds ? rounds[i] : COMPARISON_UNKNOWN, (int)pass,
+						COMPARISON_UNKNOWN };
+	return r;
+}
+
+#define IDENTICAL_NOTE "the same sha256 and argv on both sides: a difference is the machine's, not the code's"
 
 char *cell_note_text(const struct cell_cmp *cc)
 {
@@ -112,23 +120,18 @@ static int side_values(const json_t *c, enum metric m, double per, double **v, s
 		return -1;
 	}
 	if (m == METRIC_TIME) {
-		json_t *runs = json_object_get(json_object_get(c, "time_s"), "runs");
-		size_t k = json_array_size(runs);
-		if (!k) {
-			*note = xasprintf("%s: no timed runs", side);
+		size_t k;
+		struct comparison_run *r = compare_stored_runs(c, per, 0, &k);
+		if (!r) {
+			*note = json_array_size(json_object_get(json_object_get(c, "time_s"), "runs"))
+					? xasprintf("%s: a run is not a positive time", side)
+					: xasprintf("%s: no timed runs", side);
 			return -1;
 		}
 		*v = xmalloc(k * sizeof(double));
-		for (size_t i = 0; i < k; i++) {
-			double x = json_number_value(json_array_get(runs, i));
-			if (!(x > 0)) {
-				free(*v);
-				*v = NULL;
-				*note = xasprintf("%s: run %zu is not a positive time", side, i);
-				return -1;
-			}
-			(*v)[i] = x / per;
-		}
+		for (size_t i = 0; i < k; i++)
+			(*v)[i] = r[i].seconds;
+		free(r);
 		*n = k;
 		return 0;
 	}
@@ -147,24 +150,29 @@ static int side_values(const json_t *c, enum metric m, double per, double **v, s
 	return 0;
 }
 
-/* The same program run the same way on both sides: the same binary
- * (sha256) and the same arguments. */
-static int same_program(const json_t *b, const json_t *nw)
+/* The binary and arguments of a side as the primitive takes them (its
+ * identical method): the sha256 and the argv as JSON text, or NULL and
+ * NULL where either is not recorded (never the same binary). */
+static void program_of(const json_t *c, const char **sha, char **args)
 {
-	const char *hb = json_string_value(json_object_get(json_object_get(b, "binary"), "sha256"));
-	const char *hn = json_string_value(json_object_get(json_object_get(nw, "binary"), "sha256"));
-	const json_t *ab = json_object_get(b, "argv"), *an = json_object_get(nw, "argv");
-	return hb && hn && !strcmp(hb, hn) && json_is_array(ab) && json_equal(ab, an);
+	const json_t *argv = json_object_get(c, "argv");
+	*sha = json_string_value(json_object_get(json_object_get(c, "binary"), "sha256"));
+	*args = *sha && json_is_array(argv) ? json_dumps(argv, JSON_COMPACT) : NULL;
+	if (!*args)
+		*sha = NULL;
 }
 
 static void compare_cell(const json_t *b, const json_t *nw, const struct compare_opts *o, double quantile,
 			 struct cell_cmp *cc)
 {
 	double *va = NULL, *vb = NULL;
+	struct comparison_run *ra = NULL, *rb = NULL;
+	char *args_a = NULL, *args_b = NULL;
 	size_t na = 0, nb = 0;
 	cc->ci.ratio = cc->ci.low = cc->ci.high = NAN;
 	cc->base_value = cc->new_value = NAN;
-	cc->verdict = VERDICT_NA;
+	cc->verdict = VERDICT_NO_DATA;
+	cc->ci.verdict = VERDICT_NO_DATA;
 	cc->confirm_level = NAN;
 	/* time per unit of work when the sizes differ */
 	double sa = json_number_value(json_object_get(b, "size")), sb = json_number_value(json_object_get(nw, "size"));
@@ -185,29 +193,59 @@ static void compare_cell(const json_t *b, const json_t *nw, const struct compare
 	stats_compute_at(&s, vb, nb, q);
 	cc->new_value = s.point;
 	stats_free(&s);
-	if (stats_bootstrap_ratio(va, na, vb, nb, q, o->resamples, 0.95, o->seed, &cc->ci) < 0) {
-		cc->note = xstrdup("values that are not positive");
-		goto out;
+	struct comparison_side A = { 0 }, B = { 0 };
+	if (o->same_binary == COMPARE_SAME_BINARY_IS_SAME) {
+		program_of(b, &A.sha256, &args_a);
+		program_of(nw, &B.sha256, &args_b);
 	}
+	A.args = args_a;
+	B.args = args_b;
 	if (o->metric != METRIC_TIME) {
 		/* counts are point values: the interval is the ratio itself */
-		cc->ci.low = cc->ci.high = cc->ci.ratio;
+		struct comparison_run pa = { va[0], COMPARISON_UNKNOWN, 0, COMPARISON_UNKNOWN }, pb = pa;
+		pb.seconds = vb[0];
+		A.runs = &pa;
+		B.runs = &pb;
+		A.n = B.n = 1;
+		/* the identical method needs no runs; one count a side is "none" */
+		struct comparison_policy pol;
+		compare_policy(&pol, o->threshold, 0.5, o->resamples, o->seed, 0.95);
+		comparison_compute(&A, &B, &pol, &cc->ci);
+		if (cc->ci.method != COMPARISON_IDENTICAL) {
+			cc->ci.ratio = cc->ci.low = cc->ci.high = vb[0] / va[0];
+			cc->ci.verdict = comparison_decide(cc->ci.ratio, cc->ci.ratio, o->threshold, o->threshold);
+		}
+	} else {
+		/* two run folders share no rounds: their runs pair up with
+		 * nothing, so the primitive compares them as independent */
+		ra = runs_of(va, na, NULL, 0, 0);
+		rb = runs_of(vb, nb, NULL, 0, 0);
+		A.runs = ra;
+		A.n = na;
+		B.runs = rb;
+		B.n = nb;
+		struct comparison_policy pol;
+		compare_policy(&pol, o->threshold, q, o->resamples, o->seed, 0.95);
+		if (comparison_compute(&A, &B, &pol, &cc->ci) < 0) {
+			cc->note = xstrdup(q > 0 ? "values that are not positive"
+					         : "the minimum has no interval: ask for a quantile above it (--statistic)");
+			goto out;
+		}
 	}
-	cc->verdict = verdict_of_interval(cc->ci.low, cc->ci.high, o->threshold);
-	if (o->metric == METRIC_TIME && (na < 2 || nb < 2)) {
-		/* one run tells nothing of the noise: never an alarm from it */
-		if (cc->verdict != VERDICT_SAME)
-			cc->verdict = VERDICT_INCONCLUSIVE;
-		cc->note = xstrdup("a single run on a side: no interval");
-	} else if (per_unit) {
+	cc->verdict = cc->ci.verdict;
+	cc->identical_binary = cc->ci.method == COMPARISON_IDENTICAL;
+	if (cc->ci.method == COMPARISON_NONE)
+		cc->note = xasprintf("fewer than %d runs on a side: no interval", COMPARISON_MIN_RUNS);
+	else if (per_unit)
 		cc->note = xasprintf("sizes differ (%.0f, %.0f): time per unit", sa, sb);
-	}
-	/* a ratio between the same program twice: say whose the difference is */
-	cc->identical_binary = same_program(b, nw);
 out:
 	cc->first = cc->verdict;
 	free(va);
 	free(vb);
+	free(ra);
+	free(rb);
+	free(args_a);
+	free(args_b);
 }
 
 void comparison_recount(struct comparison *c)
@@ -328,13 +366,97 @@ void compare_format_level(double level, char *buf, size_t n)
 	snprintf(buf, n, "%.*g", 2 + decimals, level * 100);
 }
 
+/* FNV-1a of the cell id: the seed of its rounds' order, so one cell is
+ * confirmed in the same order every time */
+static unsigned long long cell_seed(const char *id)
+{
+	unsigned long long seed = 1469598103934665603ULL;
+	for (const char *s = id; *s; s++)
+		seed = (seed ^ (unsigned char)*s) * 1099511628211ULL;
+	return seed;
+}
+
+struct comparison_run *compare_cell_runs(const struct cell *c, double per, size_t *n)
+{
+	const struct cell_measurement *m = &c->measure;
+	double *t = xcalloc(m->time.n + 1, sizeof(double));
+	for (size_t i = 0; i < m->time.n; i++)
+		t[i] = m->time.runs[i] / per;
+	struct comparison_run *r = runs_of(t, m->time.n, m->rounds, m->nrounds, m->pass);
+	free(t);
+	*n = m->time.n;
+	return r;
+}
+
+struct comparison_run *compare_stored_runs(const json_t *cell, double per, int with_rounds, size_t *n)
+{
+	const json_t *ts = json_object_get(cell, "time_s"), *runs = json_object_get(ts, "runs");
+	const json_t *rounds = with_rounds ? json_object_get(ts, "rounds") : NULL;
+	size_t k = json_array_size(runs);
+	*n = 0;
+	if (!k)
+		return NULL;
+	struct comparison_run *r = xcalloc(k, sizeof(*r));
+	json_int_t pass = json_integer_value(json_object_get(ts, "pass"));
+	for (size_t i = 0; i < k; i++) {
+		double x = json_number_value(json_array_get(runs, i));
+		const json_t *rd = json_array_get(rounds, i);
+		if (!(x > 0)) {
+			free(r);
+			return NULL;
+		}
+		r[i] = (struct comparison_run){ x / per, json_is_integer(rd) ? (int)json_integer_value(rd) : COMPARISON_UNKNOWN,
+						(int)pass, COMPARISON_UNKNOWN };
+	}
+	*n = k;
+	return r;
+}
+
+/* The paired comparison of the confirmation's rounds, into cc. */
+static void confirm_verdict(struct cell_cmp *cc, const struct cell *a, const struct cell *b, double level,
+			    const struct compare_opts *o, double quantile, unsigned rounds)
+{
+	/* per unit when the sizes differ, as the first comparison did */
+	uint64_t sa = a->spec.size, sb = b->spec.size;
+	double pa = sa && sb && sa != sb ? (double)sa : 1;
+	double pb = sa && sb && sa != sb ? (double)sb : 1;
+	struct comparison_side A = { 0 }, B = { 0 };
+	struct comparison_run *ra = compare_cell_runs(a, pa, &A.n), *rb = compare_cell_runs(b, pb, &B.n);
+	A.runs = ra;
+	B.runs = rb;
+	struct comparison_policy pol;
+	compare_policy(&pol, o->threshold, quantile, o->resamples, o->seed, level);
+	if (comparison_compute(&A, &B, &pol, &cc->confirm) == 0 && cc->confirm.method != COMPARISON_NONE) {
+		char lv[32];
+		compare_format_level(level, lv, sizeof(lv));
+		cc->confirmed = (int)rounds;
+		cc->confirm_level = level;
+		cc->verdict = cc->confirm.verdict;
+		char short_of[96] = "";
+		if (cc->confirm.level_reached < level) {
+			char got[32];
+			compare_format_level(cc->confirm.level_reached, got, sizeof(got));
+			snprintf(short_of, sizeof(short_of), " (%zu pairs reach %s %%: more rounds)", cc->confirm.pairs, got);
+		}
+		cc->note = xasprintf("%s after %u interleaved rounds: %.3fx [%.3f, %.3f] at %s %%%s",
+				     cc->verdict == VERDICT_SLOWER ? "confirmed" : "not confirmed", rounds,
+				     cc->confirm.ratio, cc->confirm.low, cc->confirm.high, lv, short_of);
+	} else {
+		cc->note = xstrdup("not confirmed: the new times do not pair up");
+	}
+	free(ra);
+	free(rb);
+}
+
+/* Both binaries again, through the scheduler: balanced rounds, the pause
+ * once before the cell, the first failure ends it. */
 static void confirm_cell(struct cell_cmp *cc, const json_t *base, const char *base_dir, const json_t *nw,
 			 const char *new_dir, struct family *fams, size_t nfams, const struct confirm_opts *co,
-			 double level, const struct compare_opts *o, const char *hyperfine, const char *work)
+			 double level, const struct compare_opts *o, double quantile, const char *hyperfine,
+			 const char *work)
 {
 	struct cell a = { 0 }, b = { 0 }; /* b too is freed when a cannot be replayed */
 	char why[512] = "";
-	size_t *b_first = NULL; /* per round: 1 when B runs before A */
 	int ok = replay_cell_init(&a, cell_by_id(base, cc->id), base_dir, fams, nfams, why, sizeof(why)) == 0 &&
 		 replay_cell_init(&b, cell_by_id(nw, cc->id), new_dir, fams, nfams, why, sizeof(why)) == 0;
 	char *old_note = cc->note;
@@ -344,71 +466,48 @@ static void confirm_cell(struct cell_cmp *cc, const json_t *base, const char *ba
 	}
 	double below = NAN, max_wait = 0;
 	cooldown_between_runs(&co->cool, &below, &max_wait);
-	struct measure_opts mo = { hyperfine, work, 1, 1, co->timeout_s, 0, below, max_wait,
-				   co->consumer, co->pipe_size, 0, 0, 0.5 };
-	struct cooldown_record rec;
-	if (cooldown_before_cell(&co->cool, "/", NULL, &rec))
-		cc->confirm_cooldown_s += rec.waited_s;
+	struct measure_opts mo = {
+		.hyperfine = hyperfine,
+		.workdir = work,
+		.run_timeout_s = co->timeout_s,
+		.cooldown_below_c = below,
+		.cooldown_max_wait_s = max_wait,
+		.consumer = co->consumer,
+		.pipe_size = co->pipe_size,
+		.quantile = 0.5,
+	};
+	struct schedule_policy pol = {
+		.order = SCHEDULE_BALANCED,
+		.runs = co->rounds,
+		.warmup = 1,
+		.seed = cell_seed(cc->id),
+		.pause = SCHEDULE_PAUSE_ONCE,
+		.cool = &co->cool,
+		.on_failure = SCHEDULE_STOP_ALL,
+	};
+	struct cell *cells[] = { &a, &b };
+	struct schedule sc = {
+		.policy = &pol,
+		.x = &executor_hyperfine,
+		.mo = &mo,
+		.cells = cells,
+		.n = 2,
+		.tally = { .cooldown_s = &cc->confirm_cooldown_s },
+	};
 	fprintf(stderr, "flagbench: confirming %s: %u rounds, as many A B as B A, shuffled\n", cc->id, co->rounds);
-	/* As many rounds A B as B A, so whatever favours the first (or the
-	 * second) of two back-to-back runs falls on both sides equally; in a
-	 * shuffled order (seeded by the cell), so a disturbance that comes
-	 * back every few seconds cannot line up with one side, as it can with
-	 * A B, B A, A B, ... */
-	b_first = xcalloc(co->rounds + 1, sizeof(*b_first));
-	for (unsigned r = 0; r < co->rounds; r++)
-		b_first[r] = r % 2;
-	unsigned long long seed = 1469598103934665603ULL; /* FNV-1a of the cell id */
-	for (const char *s = cc->id; *s; s++)
-		seed = (seed ^ (unsigned char)*s) * 1099511628211ULL;
-	stats_shuffle(b_first, co->rounds, &seed);
-	for (unsigned r = 0; r < co->rounds && !fb_interrupted; r++) {
-		double cool;
-		mo.warmup = r == 0;
-		mo.append = r > 0;
-		struct cell *first = b_first[r] ? &b : &a, *second = b_first[r] ? &a : &b;
-		int bad_run = measure_cell(first, &mo, &cool) < 0;
-		cc->confirm_cooldown_s += cool;
-		if (!bad_run) {
-			bad_run = measure_cell(second, &mo, &cool) < 0;
-			cc->confirm_cooldown_s += cool;
-		}
-		if (bad_run) {
-			const struct cell *bad = a.status != CELL_PENDING ? &a : &b;
-			cc->note = xasprintf("not confirmed: %s: %s", bad == &a ? "base" : "new",
-					     bad->reason ? bad->reason : "measuring failed");
-			goto out;
-		}
+	enum schedule_status st = schedule_run(&sc);
+	if (st == SCHEDULE_STOPPED) {
+		const struct cell *bad = a.status != CELL_PENDING ? &a : &b;
+		cc->note = xasprintf("not confirmed: %s: %s", bad == &a ? "base" : "new",
+				     bad->reason ? bad->reason : "measuring failed");
+		goto out;
 	}
-	if (fb_interrupted || a.measure.time.n != co->rounds || b.measure.time.n != co->rounds) {
+	if (st == SCHEDULE_WAS_INTERRUPTED || a.measure.time.n != co->rounds || b.measure.time.n != co->rounds) {
 		cc->note = xstrdup("not confirmed: interrupted");
 		goto out;
 	}
-	/* per unit when the sizes differ, as the first comparison did */
-	uint64_t sa = a.spec.size, sb = b.spec.size;
-	double pa = sa && sb && sa != sb ? (double)sa : 1;
-	double pb = sa && sb && sa != sb ? (double)sb : 1;
-	double *ta = xmalloc(co->rounds * sizeof(double)), *tb = xmalloc(co->rounds * sizeof(double));
-	for (unsigned r = 0; r < co->rounds; r++) {
-		ta[r] = a.measure.time.runs[r] / pa;
-		tb[r] = b.measure.time.runs[r] / pb;
-	}
-	if (stats_paired_ratio_t(ta, tb, co->rounds, level, &cc->confirm) == 0) {
-		char lv[32];
-		compare_format_level(level, lv, sizeof(lv));
-		cc->confirmed = (int)co->rounds;
-		cc->confirm_level = level;
-		cc->verdict = verdict_of_interval(cc->confirm.low, cc->confirm.high, o->threshold);
-		cc->note = xasprintf("%s after %u interleaved rounds: %.3fx [%.3f, %.3f] at %s %%",
-				     cc->verdict == VERDICT_SLOWER ? "confirmed" : "not confirmed", co->rounds,
-				     cc->confirm.ratio, cc->confirm.low, cc->confirm.high, lv);
-	} else {
-		cc->note = xstrdup("not confirmed: the new times are not positive");
-	}
-	free(ta);
-	free(tb);
+	confirm_verdict(cc, &a, &b, level, o, quantile, co->rounds);
 out:
-	free(b_first);
 	if (cc->note != old_note)
 		free(old_note);
 	replay_cell_free(&a);
@@ -458,9 +557,9 @@ static int confirm_slower(struct comparison *cmp, const json_t *base, const char
 	for (size_t i = 0; work && i < cmp->n && !fb_interrupted; i++)
 		if (confirm_suspect(&cmp->cells[i], o->threshold))
 			confirm_cell(&cmp->cells[i], base, base_dir, nw, new_dir, fams, (size_t)nfams, co,
-				     cmp->confirm_level, o, hyperfine, work);
+				     cmp->confirm_level, o, cmp->quantile, hyperfine, work);
 	if (work) {
-		const char *files[] = { "hyperfine.json", "meter.jsonl", "cooldown.jsonl", NULL };
+		const char *files[] = { "hyperfine.json", "meter.jsonl", "cooldown.jsonl", "before.jsonl", NULL };
 		for (int k = 0; files[k]; k++) {
 			char *p = xasprintf("%s/%s", work, files[k]);
 			unlink(p);
@@ -496,7 +595,7 @@ json_t *compare_to_json(const struct comparison *c)
 		const struct cell_cmp *cc = &c->cells[i];
 		char *note = cell_note_text(cc);
 		json_t *j = json_pack("{s:s, s:s, s:o, s:[o,o], s:o, s:o, s:s, s:o, s:b}", "id", cc->id, "verdict",
-				      verdict_name(cc->verdict), "ratio", num(cc->ci.ratio), "ci95", num(cc->ci.low),
+				      comparison_verdict_word(cc->verdict), "ratio", num(cc->ci.ratio), "ci95", num(cc->ci.low),
 				      num(cc->ci.high), "base", num(cc->base_value), "new", num(cc->new_value), "unit",
 				      cc->unit ? cc->unit : "", "note", note ? json_string(note) : json_null(),
 				      "identical_binary", cc->identical_binary);
@@ -506,13 +605,13 @@ json_t *compare_to_json(const struct comparison *c)
 					    json_pack("{s:i, s:o, s:[o,o], s:o, s:s, s:f}", "rounds", cc->confirmed, "ratio",
 						      num(cc->confirm.ratio), "ci", num(cc->confirm.low),
 						      num(cc->confirm.high), "level", num(cc->confirm_level),
-						      "first_verdict", verdict_name(cc->first), "cooldown_s",
+						      "first_verdict", comparison_verdict_word(cc->first), "cooldown_s",
 						      cc->confirm_cooldown_s));
 		json_array_append_new(cells, j);
 	}
 	json_t *counts = json_object();
 	for (int v = 0; v < VERDICT_COUNT; v++)
-		json_object_set_new(counts, verdict_name((enum verdict)v), json_integer((json_int_t)c->count[v]));
+		json_object_set_new(counts, comparison_verdict_word((enum comparison_verdict)v), json_integer((json_int_t)c->count[v]));
 	json_t *confirmation = c->confirm_rounds ? json_pack("{s:i, s:f, s:I, s:o}", "rounds", (int)c->confirm_rounds,
 							     "alarm_rate_percent", c->alarm_rate * 100, "cells",
 							     (json_int_t)c->confirm_cells, "level",

@@ -3,62 +3,62 @@
  * BASE and NEW are run folders or results.json files (or, with --baseline
  * NAME, BASE is the stored baseline of NEW's cpu profile: baseline.h).
  * Cells are matched by id; cells found on one side only are listed.  Per
- * matched cell: the ratio NEW / BASE of the metric and its 95 % interval,
- * then a verdict by the threshold t (default 2 %), with up = 1 + t and
- * down = 1 / (1 + t):
- *   slower        the whole interval lies above up
- *   faster        the whole interval lies below down
- *   same          the whole interval lies within [down, up]
- *   inconclusive  the interval straddles up or down: the runs are too
- *                 noisy to say (more runs, or --confirm)
- *   n/a           a side is not ok, or lacks the metric (note says why)
+ * matched cell: the ratio NEW / BASE of the metric, its interval and a
+ * verdict, all from the one comparison primitive (analysis/comparison.h),
+ * with the policy threshold = same band = t (default 2 %: "same" means
+ * within the threshold), the statistic, --resamples and --seed:
+ *   slower        the whole interval lies above 1 + t
+ *   faster        the whole interval lies below 1 / (1 + t)
+ *   same          the whole interval lies within [1 / (1 + t), 1 + t]
+ *   inconclusive  the interval straddles a bound: the runs are too noisy
+ *                 to say (more runs, or --confirm)
+ *   same binary   BASE and NEW ran the same sha256 with the same argv: any
+ *                 difference is the machine's (ratio 1, [1, 1])
+ *   n/a           a side is not ok, lacks the metric or has too few runs
+ *                 (note says why)
  * Metrics:
  *   time          seconds per run (per unit of work when the sizes differ),
- *                 from every stored run: the ratio of the two sides'
- *                 statistics (NEW's run.statistic, the lower quartile by
- *                 default; --statistic) with a percentile bootstrap over
- *                 the runs of both sides
- *                 (stats_bootstrap_ratio, fixed seed: reproducible).
- *                 Fewer than 2 runs on a side gives no interval: such a
- *                 cell is at most inconclusive, never slower.
+ *                 from every stored run: two run folders share no rounds,
+ *                 so the primitive's independent method (a seeded
+ *                 percentile bootstrap of the ratio of the two sides'
+ *                 statistics; NEW's run.statistic, the lower quartile by
+ *                 default; --statistic).  Fewer than COMPARISON_MIN_RUNS
+ *                 runs on a side: n/a, never slower.
  *   instructions, cycles
  *                 counts per unit from the cells' "counters" (compute
  *                 cells).  They are point values (callgrind counts the
- *                 same program the same way every time), so the interval
- *                 is the ratio itself and the verdict is the threshold
- *                 test on it: never inconclusive.
+ *                 same program the same way every time): comparison_decide
+ *                 on the point ratio, never inconclusive.
  * Cells that fail or are skipped the same way on both sides are left out
  * (counted as not_run).
  * --confirm N: every cell found slower (time metric), or inconclusive
- * with an interval that reaches above up (a slowdown the noise may hide),
- * is measured again: both binaries from the run folders' bin/ (pipeline/store.h),
- * interleaved for N rounds in this process, as many rounds A B as B A in a
- * shuffled order (an edge of the first or second run of a pair falls on
- * both sides, and a disturbance that recurs cannot line up with one),
- * pausing as NEW's run did (cooldown.h): the profile's pause before each
- * confirmed cell, between its runs only with a sensor.  It then gets the
- * verdict of the paired ratios instead (stats_paired_ratio_t: their
- * geometric mean, a t interval), so a drift of the machine between the runs
- * cannot make it slower.  A cell that cannot be measured again keeps
+ * with an interval that reaches above 1 + t (a slowdown the noise may
+ * hide), is measured again: both binaries from the run folders' bin/
+ * (pipeline/store.h), through the scheduler (pipeline/schedule.h) in N
+ * balanced rounds (as many A B as B A, shuffled, seeded by the cell), the
+ * pause of NEW's run once before the cell, between its runs only with a
+ * sensor.  It then gets the verdict of the primitive's paired method over
+ * those rounds (the sign-test interval of the median log ratio), so a
+ * drift of the machine between the runs cannot make it slower; fewer
+ * pairs than the level needs (6 reach 96.9 %, 8 reach 99.2 %, 10 reach
+ * 99.8 %) give inconclusive.  A cell that cannot be measured again keeps
  * `slower` and says why.
  * --alarm-rate P (percent, default 1): the chance, for identical builds,
  * that the confirmation raises any alarm in one comparison (a family-wise
- * rate).  With m suspect cells confirmed, each paired interval is taken at
- * the two-sided level 1 - 2 (P / 100) / m (confirm_level), e.g. 99.67 %
- * for 6 cells at 1 %: at 95 % each, a nightly confirming 6 cells would
- * alarm for nothing in several percent of comparisons.  The level is shown
- * in each confirmed cell's note and recorded in the JSON.
- * A cell whose BASE and NEW binaries have the same sha256 and argv gets
- * the note "identical binary: ..." beside its verdict (which it keeps): any
- * difference it shows is the machine's.
+ * rate).  An alarm is one-sided (an interval wholly above 1 + t), which a
+ * two-sided interval at level 1 - a misses by chance a / 2 at most; so
+ * each of m suspect cells is confirmed at comparison_bonferroni_level(2 P
+ * / 100, m) = 1 - 2 (P / 100) / m, e.g. 99.67 % for 6 cells at 1 %.  The
+ * level is shown in each confirmed cell's note and recorded in the JSON.
  * The numbers are computed once, here, into struct comparison; the text
  * and Markdown writers (report/compare_writer.h) only format it, and
  * compare_to_json is its record:
  * JSON (schema flagbench-compare/2): per cell id, verdict, ratio, ci95,
- * base, new, unit, note, identical_binary, and for a confirmed cell
- * confirm {rounds, ratio, ci, level, first_verdict}; at the top
- * confirmation {rounds, alarm_rate_percent, cells (m), level} (null
- * without --confirm; level null when no cell was measured again).
+ * base, new, unit, note, identical_binary (the verdict same binary), and
+ * for a confirmed cell confirm {rounds, ratio, ci, level, first_verdict,
+ * cooldown_s}; counts per verdict word; at the top confirmation {rounds,
+ * alarm_rate_percent, cells (m), level} (null without --confirm; level
+ * null when no cell was measured again).
  * (/1 had confirm.ci95, always at 95 %.)
  */
 #ifndef FLAGBENCH_COMPARE_H
@@ -66,41 +66,50 @@
 
 #include <jansson.h>
 
+#include "analysis/comparison.h"
 #include "core/stats.h"
 #include "core/util.h"
+#include "pipeline/plan.h"
 
-enum verdict { VERDICT_SAME, VERDICT_FASTER, VERDICT_SLOWER, VERDICT_INCONCLUSIVE, VERDICT_NA };
-#define VERDICT_COUNT 5
+/* counts per verdict (comparison.h's enum comparison_verdict) */
+#define VERDICT_COUNT (VERDICT_SAME_BINARY + 1)
 enum metric { METRIC_TIME, METRIC_INSTRUCTIONS, METRIC_CYCLES };
 
-const char *verdict_name(enum verdict v);
 const char *metric_name(enum metric m);
 int metric_parse(const char *name, enum metric *out);
 
-/* The verdict of an interval [low, high] of NEW / BASE; threshold is a
- * fraction (0.02 for 2 %). */
-enum verdict verdict_of_interval(double low, double high, double threshold);
 /* A level as a percentage with the digits that tell it from 100: 95,
  * 99.67, 99.998. */
 void compare_format_level(double level, char *buf, size_t n);
 /* The two-sided level of each of m confirmation intervals that keeps the
- * chance of any false alarm among them at most alarm_rate (a fraction):
- * 1 - 2 alarm_rate / m.  NAN when m is 0 or alarm_rate is outside (0, 0.5]. */
+ * chance of any one-sided false alarm among them at most alarm_rate (a
+ * fraction): comparison_bonferroni_level(2 alarm_rate, m).  NAN when m is
+ * 0 or alarm_rate is outside (0, 0.5). */
 double confirm_level(double alarm_rate, size_t m);
+/* The primitive's policy of a comparison: threshold and same band both t. */
+void compare_policy(struct comparison_policy *p, double threshold, double quantile, unsigned resamples,
+		    unsigned long long seed, double level);
+/* The primitive's runs of a cell measured here (seconds / per), with the
+ * rounds and the pass the scheduler recorded; *n their number.  Free it. */
+struct comparison_run *compare_cell_runs(const struct cell *c, double per, size_t *n);
+/* The primitive's runs of a results.json cell record: time_s.runs / per,
+ * with time_s.rounds and time_s.pass where with_rounds; NULL (and *n 0)
+ * when it has none or a run is not a positive time.  Free it. */
+struct comparison_run *compare_stored_runs(const json_t *cell, double per, int with_rounds, size_t *n);
 
 struct cell_cmp {
 	char *id;
-	enum verdict verdict;
+	enum comparison_verdict verdict;
 	char *note;              /* why n/a, what confirmation did; or NULL */
-	struct ratio_ci ci;      /* NEW / BASE; ratio NAN when n/a */
+	struct comparison_result ci; /* NEW / BASE (comparison.h); ratio NAN when n/a */
 	double base_value, new_value; /* the statistic of times (comparison.quantile), or median counts per unit */
 	const char *unit;        /* "s", "s/unit", "instructions/unit", "cycles/unit" */
 	int confirmed;           /* rounds measured again (0: not confirmed) */
-	struct ratio_ci confirm; /* the paired ratio of those rounds */
+	struct comparison_result confirm; /* the paired comparison of those rounds */
 	double confirm_level;    /* its two-sided level (confirm_level) */
 	double confirm_cooldown_s; /* paused for heat while confirming: before the cell, between runs */
-	enum verdict first;      /* the verdict before confirmation */
-	int identical_binary;    /* 1: the same sha256 and argv on both sides */
+	enum comparison_verdict first; /* the verdict before confirmation */
+	int identical_binary;    /* 1: the same sha256 and argv on both sides (verdict same binary) */
 };
 
 /* The note a writer shows for a cell: its note and, for an identical
@@ -126,12 +135,19 @@ struct comparison {
 	double confirm_level;
 };
 
+/* What a cell whose two sides ran the same binary with the same argv gets. */
+enum compare_same_binary {
+	COMPARE_SAME_BINARY_IS_SAME,  /* the verdict same binary, whatever the times */
+	COMPARE_TIMES_OF_SAME_BINARY, /* its times compared like any (--times-of-same-binary: A/A checks) */
+};
+
 struct compare_opts {
 	enum metric metric;
 	double threshold;   /* fraction */
-	unsigned resamples; /* bootstrap resamples */
-	uint64_t seed;
+	unsigned resamples; /* bootstrap resamples (comparison_policy) */
+	uint64_t seed;      /* of the bootstrap */
 	const char *statistic; /* of times (stats.h); NULL: NEW's run.statistic, the median for older runs */
+	enum compare_same_binary same_binary;
 };
 
 /* Compares two loaded runs into out (free with comparison_free). */

@@ -1,4 +1,7 @@
-/* explain.c: see explain.h */
+/* explain.c: see explain.h.  Over 700 lines for a reason: its steps (read the
+ * pair, ask the comparison, build, verify, count or schedule the timing,
+ * attribute, check) all work on one struct explain and its plan, and split
+ * apart each would need the whole of it. */
 #define _GNU_SOURCE
 #include "analysis/explain.h"
 
@@ -12,7 +15,10 @@
 #include "checks/check.h"
 #include "core/runcmd.h"
 #include "pipeline/build.h"
+#include "analysis/compare.h"
+#include "pipeline/executor.h"
 #include "pipeline/measure.h"
+#include "pipeline/schedule.h"
 #include "pipeline/records.h"
 #include "pipeline/verify.h"
 #include "results/reader.h"
@@ -149,72 +155,165 @@ static int measurable(const struct explain *e, size_t i)
 	return c->status == CELL_PENDING && c->build.same_binary_as < 0;
 }
 
+/* Instructions per unit of distinct, verified binary i. */
+static void count_cell(struct explain *e, size_t i)
+{
+	struct cell *c = &e->plan.cells[i];
+	json_t *k = counters_measure(c, e->counters, e->o->timeout * 20);
+	cell_counters_free(&c->measure.counters);
+	cell_counters_from_json(&c->measure.counters, k);
+	json_decref(k);
+	const struct cell_counters *kc = &c->measure.counters;
+	if (kc->state == COUNTERS_COUNTED && isfinite(kc->instructions_per_unit)) {
+		double v = kc->instructions_per_unit;
+		e->val[i] = (struct metric_value){ v, v, v };
+		c->status = CELL_OK;
+	} else {
+		cell_set_status(c, CELL_UNSUPPORTED, "not counted: %s", kc->why ? kc->why : "no instruction count");
+	}
+}
+
 /* Instructions per unit of every distinct, verified binary in [from, n). */
 static void count_from(struct explain *e, size_t from)
 {
-	struct plan *p = &e->plan;
-	for (size_t i = from; i < p->n && !fb_interrupted; i++) {
-		if (!measurable(e, i))
-			continue;
-		struct cell *c = &p->cells[i];
-		json_t *k = counters_measure(c, e->counters, e->o->timeout * 20);
-		cell_counters_free(&c->measure.counters);
-		cell_counters_from_json(&c->measure.counters, k);
-		json_decref(k);
-		const struct cell_counters *kc = &c->measure.counters;
-		if (kc->state == COUNTERS_COUNTED && isfinite(kc->instructions_per_unit)) {
-			double v = kc->instructions_per_unit;
-			e->val[i] = (struct metric_value){ v, v, v };
-			c->status = CELL_OK;
-		} else {
-			cell_set_status(c, CELL_UNSUPPORTED, "not counted: %s", kc->why ? kc->why : "no instruction count");
-		}
+	for (size_t i = from; i < e->plan.n && !fb_interrupted; i++)
+		if (measurable(e, i))
+			count_cell(e, i);
+}
+
+/* The cells of a time_cells schedule: those still pending or ok are timed. */
+struct timing {
+	struct explain *e;
+	const int *list;
+};
+
+static int admit_timed(void *ctx, size_t k)
+{
+	const struct timing *t = ctx;
+	enum cell_status st = t->e->plan.cells[t->list[k]].status;
+	return st == CELL_PENDING || st == CELL_OK ? 0 : -1;
+}
+
+static void timed_done(void *ctx, size_t k, enum schedule_end end, double spent_s)
+{
+	(void)spent_s;
+	struct timing *t = ctx;
+	struct cell *c = &t->e->plan.cells[t->list[k]];
+	const struct stats *s = &c->measure.time;
+	if (end == SCHEDULE_MEASURED && s->n && !fb_interrupted) {
+		c->status = CELL_OK;
+		t->e->val[t->list[k]] = (struct metric_value){ s->median, s->ci_low, s->ci_high };
 	}
 }
 
-/* Times every distinct, verified binary in the list, runs round-robin so
- * that drift (heat, other load) spreads over all of them. */
+/* Times every distinct, verified binary in the list through the
+ * scheduler, in rounds in the list's order, so that drift (heat, other
+ * load) spreads over all of them and each run has the round it pairs by;
+ * a second schedule's rounds follow the first's. */
 static void time_cells(struct explain *e, const int *list, size_t n, const char *work, const char *hyperfine)
 {
-	struct measure_opts mo = { hyperfine, work, 1, 0, e->o->timeout, 0, NAN, 0, NULL, 0, 0, 0, 0.5 };
-	int *active = xcalloc(n ? n : 1, sizeof(int));
+	struct measure_opts mo = {
+		.hyperfine = hyperfine,
+		.workdir = work,
+		.run_timeout_s = e->o->timeout,
+		.cooldown_below_c = NAN,
+		.quantile = 0.5,
+	};
+	struct schedule_policy pol = {
+		.order = SCHEDULE_LISTED,
+		.round_base = e->rounds_done,
+		.runs = e->o->runs ? e->o->runs : 5,
+		.warmup = e->o->warmup,
+	};
+	struct cell **cells = xcalloc(n + 1, sizeof(*cells));
 	for (size_t k = 0; k < n; k++)
-		active[k] = e->plan.cells[list[k]].status == CELL_PENDING || e->plan.cells[list[k]].status == CELL_OK;
-	unsigned runs = e->o->runs ? e->o->runs : 5, warmup = e->o->warmup;
-	for (unsigned round = 0; round < runs && !fb_interrupted; round++)
-		for (size_t k = 0; k < n && !fb_interrupted; k++) {
-			struct cell *c = &e->plan.cells[list[k]];
-			if (!active[k])
-				continue;
-			mo.warmup = round == 0 ? warmup : 0;
-			mo.append = c->measure.time.n > 0;
-			double cool = 0;
-			if (measure_cell(c, &mo, &cool) < 0)
-				active[k] = 0;
-		}
-	for (size_t k = 0; k < n; k++) {
-		struct cell *c = &e->plan.cells[list[k]];
-		const struct stats *t = &c->measure.time;
-		if (active[k] && t->n && !fb_interrupted) {
-			c->status = CELL_OK;
-			e->val[list[k]] = (struct metric_value){ t->median, t->ci_low, t->ci_high };
-		}
-	}
-	free(active);
+		cells[k] = &e->plan.cells[list[k]];
+	struct timing t = { e, list };
+	struct schedule sc = {
+		.policy = &pol,
+		.x = &executor_hyperfine,
+		.mo = &mo,
+		.cells = cells,
+		.n = n,
+		.hooks = { .ctx = &t, .admit = admit_timed, .done = timed_done },
+	};
+	schedule_run(&sc);
+	e->rounds_done += pol.runs;
+	free(cells);
 }
 
-/* ln(m(x) / m(y)) / gap with its interval from the figures' intervals. */
-static void share(const struct explain *e, int x, int y, double *v, double *lo, double *hi)
+/* B / A of two plan cells' figures by the comparison (comparison.h):
+ * times paired over the rounds they shared, counts as points. */
+static int compare_cells(const struct explain *e, int a, int b, struct comparison_result *out)
+{
+	struct comparison_policy pol;
+	compare_policy(&pol, 0, 0.5, 2000, 1, 0.95);
+	if (e->metric == EXPLAIN_METRIC_INSTRUCTIONS) {
+		double r = e->val[b].v / e->val[a].v;
+		*out = (struct comparison_result){ .ratio = r, .low = r, .high = r, .level = 0.95, .level_reached = 0.95,
+						   .p_value = NAN, .layout_spread = NAN };
+		out->verdict = comparison_decide(r, r, 0, 0);
+		return 0;
+	}
+	struct comparison_side A = { 0 }, B = { 0 };
+	struct comparison_run *ra = compare_cell_runs(&e->plan.cells[a], 1, &A.n);
+	struct comparison_run *rb = compare_cell_runs(&e->plan.cells[b], 1, &B.n);
+	A.runs = ra;
+	B.runs = rb;
+	int v = comparison_compute(&A, &B, &pol, out);
+	free(ra);
+	free(rb);
+	return v < 0 || out->method == COMPARISON_NONE ? -1 : 0;
+}
+
+/* ln(m(x) / m(y)) / gap with its interval, from the comparison of x to
+ * y; *v NAN when they cannot be compared. */
+static void share(const struct explain *e, int x, int y, double *v, double *lo, double *hi,
+		  enum comparison_verdict *verdict)
 {
 	*v = *lo = *hi = NAN;
+	if (verdict)
+		*verdict = VERDICT_NO_DATA;
 	int rx = explain_rep(e, x), ry = explain_rep(e, y);
-	if (rx < 0 || ry < 0 || !isfinite(e->val[rx].v) || !isfinite(e->val[ry].v) || e->gap == 0)
+	struct comparison_result c;
+	if (rx < 0 || ry < 0 || !isfinite(e->val[rx].v) || !isfinite(e->val[ry].v) || !isfinite(e->gap) ||
+	    e->gap == 0)
 		return;
-	const struct metric_value *a = &e->val[rx], *b = &e->val[ry];
-	*v = log(a->v / b->v) / e->gap;
-	double s1 = log(a->lo / b->hi) / e->gap, s2 = log(a->hi / b->lo) / e->gap;
+	if (rx == ry) {
+		*v = *lo = *hi = 0; /* the same binary: no share */
+		return;
+	}
+	if (compare_cells(e, ry, rx, &c) < 0)
+		return;
+	*v = log(c.ratio) / e->gap;
+	double s1 = log(c.low) / e->gap, s2 = log(c.high) / e->gap;
 	*lo = s1 < s2 ? s1 : s2;
 	*hi = s1 < s2 ? s2 : s1;
+	if (verdict)
+		*verdict = c.verdict;
+}
+
+/* The gap ln(m(A) / m(B)), from the comparison of B to A. */
+static void measure_gap(struct explain *e)
+{
+	struct comparison_result c;
+	int ra = explain_rep(e, e->a), rb = explain_rep(e, e->b);
+	e->gap = NAN;
+	if (isfinite(e->val[ra].v) && isfinite(e->val[rb].v) && compare_cells(e, ra, rb, &c) == 0)
+		e->gap = -log(c.ratio);
+}
+
+/* A share whose interval spans more than the whole gap says nothing. */
+static int meaningless(double lo, double hi)
+{
+	return isfinite(lo) && isfinite(hi) && hi - lo > 1;
+}
+
+int explain_meaningless(const struct candidate *c)
+{
+	int rem = !isfinite(c->rem) || meaningless(c->rem_lo, c->rem_hi);
+	int add = !isfinite(c->add) || meaningless(c->add_lo, c->add_hi);
+	return rem && add && (isfinite(c->rem) || isfinite(c->add));
 }
 
 static int by_score(const void *x, const void *y)
@@ -226,19 +325,19 @@ static int by_score(const void *x, const void *y)
 
 static void analyse(struct explain *e)
 {
-	const struct metric_value *ma = &e->val[explain_rep(e, e->a)], *mb = &e->val[explain_rep(e, e->b)];
-	e->gap = isfinite(ma->v) && isfinite(mb->v) ? log(ma->v / mb->v) : NAN;
+	measure_gap(e);
 	for (size_t i = 0; i < e->ncand; i++) {
 		struct candidate *c = &e->cand[i];
 		if (c->without >= 0)
-			share(e, c->without, e->b, &c->rem, &c->rem_lo, &c->rem_hi);
+			share(e, c->without, e->b, &c->rem, &c->rem_lo, &c->rem_hi, &c->rem_v);
 		if (c->with >= 0)
-			share(e, e->a, c->with, &c->add, &c->add_lo, &c->add_hi);
+			share(e, e->a, c->with, &c->add, &c->add_lo, &c->add_hi, &c->add_v);
 		if (isfinite(c->rem) && isfinite(c->add))
 			c->score = (c->rem + c->add) / 2;
 		else
 			c->score = isfinite(c->rem) ? c->rem : c->add;
 		e->unchanged += !explain_changes_something(e, c);
+		e->meaningless += explain_changes_something(e, c) && explain_meaningless(c);
 	}
 	qsort(e->cand, e->ncand, sizeof(*e->cand), by_score);
 	double covered = 0;
@@ -247,8 +346,12 @@ static void analyse(struct explain *e)
 		struct candidate *c = &e->cand[i];
 		if (!isfinite(c->score) || c->score < 0.05)
 			break;
-		/* with times, a share whose interval reaches zero is noise */
-		if (e->metric == EXPLAIN_METRIC_TIME && !(c->rem_lo > 0 || c->add_lo > 0))
+		/* with times, a share is real only where the comparison says
+		 * so: B without it slower than B, or A slower than A with it
+		 * (for a gap the other way, faster) */
+		enum comparison_verdict want = e->gap > 0 ? VERDICT_SLOWER : VERDICT_FASTER;
+		int real = c->rem_v == want || c->add_v == want;
+		if (e->metric == EXPLAIN_METRIC_TIME && (!real || explain_meaningless(c)))
 			continue;
 		sv_push(&e->selected, c->name);
 		covered += c->score;
@@ -283,6 +386,7 @@ static void free_explain(struct explain *e)
 	free(e->val);
 	sv_clear(&e->notes);
 	sv_clear(&e->selected);
+	free(e->not_faster);
 	plan_free(&e->plan);
 }
 
@@ -379,12 +483,53 @@ static int probe_compiler(struct explain *e, const json_t *ca)
 	return 0;
 }
 
-/* The metric: deterministic instruction counts where the family allows,
- * else time (which needs hyperfine); --metric instructions insists. */
-static int choose_metric(struct explain *e, const struct explain_opts *o, struct explain_run *r)
+/* Is B faster than A at all?  The comparison of the run's stored times
+ * by its statistic (paired where both cells have rounds of one pass).
+ * 1 yes; 0 no, and e->not_faster says so in the comparison's words; -1
+ * when the runs cannot tell (too few of them). */
+static int b_is_faster(struct explain *e, const struct explain_run *r)
+{
+	struct comparison_side A = { 0 }, B = { 0 };
+	struct comparison_run *ra = compare_stored_runs(r->ca, 1, 1, &A.n), *rb = compare_stored_runs(r->cb, 1, 1, &B.n);
+	A.runs = ra;
+	B.runs = rb;
+	const char *stat = json_string_value(json_object_get(json_object_get(r->run, "run"), "statistic"));
+	double q = 0.5;
+	if (!stat || stats_statistic_parse(stat, &q) < 0 || !(q > 0))
+		q = 0.5; /* the minimum has no interval: the median */
+	struct comparison_policy pol;
+	compare_policy(&pol, 0, q, 2000, 1, 0.95);
+	struct comparison_result c;
+	int v = -1;
+	if (ra && rb && comparison_compute(&A, &B, &pol, &c) == 0 && c.method != COMPARISON_NONE) {
+		v = c.verdict == VERDICT_FASTER;
+		char text[256];
+		comparison_describe(&c, text, sizeof(text));
+		/* "..., inconclusive" reads "...: inconclusive" after a colon of its own */
+		char *comma = strrchr(text, ',');
+		if (comma && !strcmp(comma + 2, comparison_verdict_word(c.verdict)))
+			*comma = ':';
+		if (!v)
+			e->not_faster = xasprintf("B is not faster than A: %s", text);
+		else
+			sv_pushf(&e->notes, "B is faster than A in the run's times: %s", text);
+	}
+	free(ra);
+	free(rb);
+	return v;
+}
+
+/* The metric: time where the run's times show B's lead real, else
+ * deterministic instruction counts where the family allows, else time
+ * (which needs hyperfine); --metric instructions insists. */
+static int choose_metric(struct explain *e, const struct explain_opts *o, struct explain_run *r, int faster)
 {
 	char why[256] = "";
-	if (o->metric != EXPLAIN_ASK_TIME) {
+	if (o->metric == EXPLAIN_ASK_ANY && faster == 1) {
+		/* the lead to explain is a time lead, and a real one */
+		e->metric = EXPLAIN_METRIC_TIME;
+		sv_push(&e->notes, "metric: time (B's lead in the run's times is real; --metric instructions counts instead)");
+	} else if (o->metric != EXPLAIN_ASK_TIME) {
 		e->counters = r->fam->kind == KIND_COMPUTE ? counters_probe(why, sizeof(why)) : COUNTERS_NONE;
 		if (r->fam->kind != KIND_COMPUTE)
 			snprintf(why, sizeof(why), "%s is a stream family: instructions are counted for compute families only",
@@ -477,8 +622,22 @@ static int make_out_dir(struct explain_run *r, const struct explain_opts *o)
 static void measure_all(struct explain *e, const struct explain_run *r)
 {
 	if (e->metric == EXPLAIN_METRIC_INSTRUCTIONS) {
-		count_from(e, 0);
-	} else {
+		/* A and B first: where counting cannot run for both, time them all */
+		for (int k = 0; k < 2; k++)
+			if (measurable(e, (size_t)(k ? e->b : e->a)))
+				count_cell(e, (size_t)(k ? e->b : e->a));
+		struct cell *ca = &e->plan.cells[explain_rep(e, e->a)], *cb = &e->plan.cells[explain_rep(e, e->b)];
+		const struct cell *bad = ca->status != CELL_OK ? ca : cb->status != CELL_OK ? cb : NULL;
+		if (bad && r->hyperfine && !fb_interrupted) {
+			sv_pushf(&e->notes, "metric: time (instructions could not be counted for %s: %s)", bad->spec.id,
+				 bad->reason ? bad->reason : "no count");
+			e->metric = EXPLAIN_METRIC_TIME;
+			ca->status = cb->status = CELL_PENDING;
+		} else {
+			count_from(e, 0);
+		}
+	}
+	if (e->metric == EXPLAIN_METRIC_TIME) {
 		int *list = xcalloc(e->plan.n, sizeof(int));
 		size_t n = 0;
 		for (size_t i = 0; i < e->plan.n; i++)
@@ -522,11 +681,10 @@ static void run_check(struct explain *e, struct explain_run *r)
 		e->plan.cells[list[0]].status = e->plan.cells[list[1]].status = CELL_PENDING;
 		time_cells(e, list, 3, r->work, r->hyperfine);
 		e->plan.cells[list[0]].status = e->plan.cells[list[1]].status = CELL_OK;
-		const struct metric_value *ma = &e->val[explain_rep(e, e->a)], *mb = &e->val[explain_rep(e, e->b)];
-		e->gap = log(ma->v / mb->v);
+		measure_gap(e);
 	}
 	twins_take_status(e, from);
-	share(e, e->check, e->b, &e->explained, &e->explained_lo, &e->explained_hi);
+	share(e, e->check, e->b, &e->explained, &e->explained_lo, &e->explained_hi, NULL);
 }
 
 int explain_main(const char *run, const char *id_a, const char *id_b, int argc, char **argv,
@@ -550,7 +708,13 @@ int explain_main(const char *run, const char *id_a, const char *id_b, int argc, 
 	if (read_pair(&e, &r, run) < 0 || find_variant(&r) < 0 || probe_compiler(&e, r.ca) < 0)
 		goto done;
 	install_interrupt_handler();
-	if (choose_metric(&e, o, &r) < 0)
+	int faster = b_is_faster(&e, &r);
+	if (faster == 0) {
+		/* nothing to attribute: the comparison's answer is the report */
+		code = view->report(&e, &r) < 0 ? EXIT_CELL_FAILED : EXIT_ALL_OK;
+		goto done;
+	}
+	if (choose_metric(&e, o, &r, faster) < 0)
 		goto done;
 	if (build_candidates(&e, &r) < 0 || make_out_dir(&r, o) < 0)
 		goto done;

@@ -15,16 +15,30 @@
  * cache, argv only), verifies every distinct binary with the family's
  * checker, and measures each distinct binary once (identical binaries
  * share a figure: most single flags change nothing, and the output says how
- * many).  Metric: instructions per unit counted by callgrind or perf
- * (deterministic under callgrind; the default for compute families where a
- * counter source exists), or time (hyperfine runs interleaved round-robin
- * over all distinct binaries, each with a 95 % interval).
+ * many).
+ * First it asks the comparison (analysis/comparison.h) whether B is faster
+ * than A at all, by time from the run's stored runs at the run's
+ * statistic (paired where both cells have rounds of one pass): where not,
+ * it says so in the comparison's words ("B is not faster than A: 1.020x
+ * [0.980, 1.060] paired over 17 rounds: inconclusive") and stops, exit 0,
+ * with nothing built.  Metric: time where that lead is real (--metric
+ * any), else instructions per unit counted by callgrind or perf
+ * (deterministic under callgrind) for compute families where a counter
+ * source exists, else time; where counting fails for A or B (valgrind
+ * cannot run a build) it falls back to time with a note.  Times come
+ * from the scheduler (pipeline/schedule.h) in rounds over all distinct
+ * binaries, in the list's order (a second schedule's rounds follow the
+ * first's); every "faster" between two of them is the comparison's,
+ * paired over their rounds.
  *
  * The share of a flag is measured in log space against the gap
  * G = ln(m(A) / m(B)):  without = ln(m(B without f) / m(B)) / G,
- * with = ln(m(A) / m(A with f)) / G; its score is their mean.  The flags
- * with the highest scores (at least 5 % each, at most --top, until 90 % of
- * the gap is covered; for time, an interval that excludes zero) are the
+ * with = ln(m(A) / m(A with f)) / G, each ratio and its interval the
+ * comparison's; its score is their mean.  A flag whose shares' intervals
+ * span more than the whole gap says nothing: it is left out of the table,
+ * which says how many were.  The flags with the highest scores (at least
+ * 5 % each, at most --top, until 90 % of the gap is covered; for time, a
+ * share the comparison calls real) are the
  * claim, which is then checked by building and measuring B without all of
  * them together ("explained" = that build's share of the gap).
  *
@@ -38,6 +52,7 @@
 
 #include <jansson.h>
 
+#include "analysis/comparison.h"
 #include "analysis/flags.h"
 #include "config/config.h"
 #include "core/util.h"
@@ -66,6 +81,9 @@ struct candidate {
 	char *toward_b;         /* appended to A's flags: A with it */
 	int without, with;      /* plan cells, -1 when not built */
 	double rem, rem_lo, rem_hi, add, add_lo, add_hi, score;
+	/* the comparison's verdicts (comparison.h) of B without it over B,
+	 * and of A over A with it: a time share counts only where it is real */
+	enum comparison_verdict rem_v, add_v;
 };
 
 struct metric_value {
@@ -86,6 +104,9 @@ struct explain {
 	double gap;               /* ln(m(A) / m(B)) */
 	double explained, explained_lo, explained_hi;
 	size_t distinct, unchanged;
+	size_t meaningless;       /* flags whose share's interval spans more than the whole gap: left out */
+	unsigned rounds_done;     /* of the schedules so far: the next one's round_base */
+	char *not_faster;         /* "B is not faster than A: ...": said instead of an attribution */
 	struct strvec notes;      /* said in every output */
 	struct strvec selected;   /* the claim */
 };
@@ -126,5 +147,8 @@ int explain_main(const char *run, const char *id_a, const char *id_b, int argc, 
 int explain_rep(const struct explain *e, int i);
 /* Whether moving the flag either way gave another binary. */
 int explain_changes_something(const struct explain *e, const struct candidate *c);
+/* Whether every share the flag has spans more than the whole gap (its
+ * interval wider than 100 %): it says nothing, and is left out. */
+int explain_meaningless(const struct candidate *c);
 
 #endif

@@ -16,6 +16,7 @@ struct compare_cli {
 	double threshold, timeout, alarm_rate;
 	unsigned confirm, resamples, seed;
 	struct global_opts g;
+	int times_of_same_binary;
 };
 
 #define CO(f) offsetof(struct compare_cli, f)
@@ -33,6 +34,7 @@ static const struct option_def compare_options[] = {
 	OPTION_GROUP(options_timeout, struct compare_cli, timeout),
 	{ .name = "resamples", .type = OPT_UINT, .offset = CO(resamples), .metavar = "N", .min = 100, .max = 1000000, .help = "bootstrap resamples", .def = "10000" },
 	{ .name = "seed", .type = OPT_UINT, .offset = CO(seed), .metavar = "N", .min = 1, .max = 1e9, .help = "bootstrap seed: the same inputs give the same interval", .def = "1" },
+	{ .name = "times-of-same-binary", .type = OPT_FLAG, .offset = CO(times_of_same_binary), .help = "compare the times of identical binaries too (A/A checks of the noise)" },
 	OPTION_GROUP(options_global, struct compare_cli, g),
 	{ .name = NULL },
 };
@@ -102,7 +104,14 @@ int cmd_compare(int argc, char **argv)
 		.new_run = pos[npos - 1],
 		.baseline = o.baseline,
 		.baselines_dir = o.baselines_dir,
-		.opts = { metric, o.threshold / 100, o.resamples, o.seed, o.statistic },
+		.opts = {
+			.metric = metric,
+			.threshold = o.threshold / 100,
+			.resamples = o.resamples,
+			.seed = o.seed,
+			.statistic = o.statistic,
+			.same_binary = o.times_of_same_binary ? COMPARE_TIMES_OF_SAME_BINARY : COMPARE_SAME_BINARY_IS_SAME,
+		},
 		.confirm = o.confirm,
 		.alarm_rate = o.alarm_rate / 100,
 		.timeout_s = o.timeout,

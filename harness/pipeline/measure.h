@@ -29,8 +29,6 @@ struct measure_opts {
 	double cooldown_s, cooldown_below_c, cooldown_max_wait_s;
 	const char *consumer;    /* splice (default), read, pv */
 	uint64_t pipe_size;      /* 0: the producer's choice */
-	int unused;              /* was dry_run (now executor.h's mock executor); kept, 0, while
-				  * analysis/ fills this struct by position */
 	int append;              /* add the new runs to the cell's earlier ones (--precision, interleave);
 				  * the first batch replaces the runs, never the cooldown records */
 	double quantile;         /* the statistic of the cell's times (stats.h): 0.5 the median */

@@ -27,7 +27,7 @@ struct row_text {
 
 static void format_row(const struct cell_cmp *cc, struct row_text *t)
 {
-	const struct ratio_ci *r = cc->confirmed ? &cc->confirm : &cc->ci;
+	const struct comparison_result *r = cc->confirmed ? &cc->confirm : &cc->ci;
 	format_value(cc->base_value, cc->unit, t->base, sizeof(t->base));
 	format_value(cc->new_value, cc->unit, t->new_value, sizeof(t->new_value));
 	if (!isfinite(r->ratio)) {
@@ -50,7 +50,9 @@ static void write_summary_line(FILE *out, const struct comparison *c)
 {
 	fprintf(out, "%zu cells: %zu same, %zu slower, %zu faster, %zu inconclusive, %zu n/a", c->n,
 		c->count[VERDICT_SAME], c->count[VERDICT_SLOWER], c->count[VERDICT_FASTER],
-		c->count[VERDICT_INCONCLUSIVE], c->count[VERDICT_NA]);
+		c->count[VERDICT_INCONCLUSIVE], c->count[VERDICT_NO_DATA]);
+	if (c->count[VERDICT_SAME_BINARY])
+		fprintf(out, ", %zu same binary", c->count[VERDICT_SAME_BINARY]);
 	if (c->only_base.n || c->only_new.n)
 		fprintf(out, "; %zu only in base, %zu only in new", c->only_base.n, c->only_new.n);
 	if (c->not_run)
@@ -92,7 +94,7 @@ void compare_write_text(FILE *out, const struct comparison *c)
 		format_row(cc, &t);
 		char *note = cell_note_text(cc);
 		fprintf(out, "%-*s  %12s  %12s  %8s  %-*s  %s%s%s\n", (int)w, cc->id, t.base, t.new_value, t.ratio,
-			(int)wci, t.ci, verdict_name(cc->verdict), note ? ": " : "", note ? note : "");
+			(int)wci, t.ci, comparison_verdict_word(cc->verdict), note ? ": " : "", note ? note : "");
 		free(note);
 	}
 	write_lists(out, c, "", "");
@@ -124,7 +126,7 @@ void compare_write_markdown(FILE *out, const struct comparison *c)
 		fputs("| `", out);
 		md_text(out, cc->id);
 		fprintf(out, "` | %s | %s | %s | %s | %s%s%s | ", t.base, t.new_value, t.ratio, t.ci,
-			cc->verdict == VERDICT_SLOWER ? "**" : "", verdict_name(cc->verdict),
+			cc->verdict == VERDICT_SLOWER ? "**" : "", comparison_verdict_word(cc->verdict),
 			cc->verdict == VERDICT_SLOWER ? "**" : "");
 		char *note = cell_note_text(cc);
 		md_text(out, note ? note : "");

@@ -76,6 +76,8 @@ static void report_md(const struct explain *e, struct strbuf *md)
 			sb_addf(&none, "%s%s", none.len ? ", " : "", c->name);
 			continue;
 		}
+		if (explain_meaningless(c))
+			continue;
 		char w[64], wo[64], s1[64], s2[64];
 		format_value(e, c->without, wo, sizeof(wo));
 		format_value(e, c->with, w, sizeof(w));
@@ -84,6 +86,9 @@ static void report_md(const struct explain *e, struct strbuf *md)
 		sb_addf(md, "| `%s` | %s (`%s`) | %s | %s | %s |\n", c->name, wo, c->toward_a, s1, w, s2);
 	}
 	sb_adds(md, "\n");
+	if (e->meaningless)
+		sb_addf(md, "%zu flag%s left out: %s share's interval spans more than the whole gap (noise).\n\n",
+			e->meaningless, e->meaningless > 1 ? "s" : "", e->meaningless > 1 ? "their" : "its");
 	if (none.len)
 		sb_addf(md, "Identical binaries both ways (change nothing here): %s.\n\n", none.buf);
 	sb_release(&none);
@@ -229,6 +234,11 @@ static int write_outputs(const struct explain *e, const char *dir, const json_t 
 
 int explain_report(const struct explain *e, const struct explain_run *r)
 {
+	if (e->not_faster) {
+		/* the comparison's answer, and nothing built or measured to write */
+		printf("%s: nothing to attribute.\n", e->not_faster);
+		return 0;
+	}
 	struct strbuf md = STRBUF_INIT;
 	report_md(e, &md);
 	fputs(md.buf, stdout);

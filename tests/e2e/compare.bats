@@ -7,38 +7,90 @@ load helpers
 
 TIGHT="$REPO/tests/fixtures/compare/tight.json"
 
-# A copy of the tight fixture with a jq edit applied.
-derive() { jq "$1" "$TIGHT" > "$BATS_TEST_TMPDIR/$2.json"; }
+# A copy of the tight fixture with a jq edit applied, its cells built
+# anew (another sha256: not the same binary as the fixture's).
+derive() { jq '.cells[].binary.sha256 |= sub("1$"; "3") | '"$1" "$TIGHT" > "$BATS_TEST_TMPDIR/$2.json"; }
+# The same, keeping the fixture's binaries.
+derive_same() { jq "$1" "$TIGHT" > "$BATS_TEST_TMPDIR/$2.json"; }
 
 verdict() { jq -r --arg id "$2" '.cells[] | select(.id == $id) | .verdict' "$1"; }
 
-@test "identical runs: every cell the same, exit 0" {
+@test "identical runs: every cell the same binary; the same times rebuilt: every cell the same, exit 0" {
     run "$FLAGBENCH" compare "$TIGHT" "$TIGHT" --json-out "$BATS_TEST_TMPDIR/c.json"
     [ "$status" -eq 0 ]
-    [[ "$output" == *"3 cells: 3 same, 0 slower"* ]]
+    [[ "$output" == *"3 cells: 0 same, 0 slower, 0 faster, 0 inconclusive, 0 n/a, 3 same binary"* ]]
     [[ "$output" == *"1 not ok on both sides"* ]]
-    jqr '.counts.same == 3 and .counts.slower == 0 and (.cells | length) == 3' "$BATS_TEST_TMPDIR/c.json"
-    jqr 'all(.cells[]; .ratio == 1 and .ci95[0] <= 1 and .ci95[1] >= 1)' "$BATS_TEST_TMPDIR/c.json"
+    jqr '.counts["same binary"] == 3 and .counts.slower == 0 and (.cells | length) == 3' "$BATS_TEST_TMPDIR/c.json"
+    jqr 'all(.cells[]; .verdict == "same binary" and .identical_binary and .ratio == 1 and .ci95 == [1, 1])' "$BATS_TEST_TMPDIR/c.json"
     jqr '.confirmation == null' "$BATS_TEST_TMPDIR/c.json"
+    derive '.' rebuilt
+    run "$FLAGBENCH" compare "$TIGHT" "$BATS_TEST_TMPDIR/rebuilt.json" --json-out "$BATS_TEST_TMPDIR/c.json"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"3 cells: 3 same, 0 slower"* ]]
+    jqr '.counts.same == 3 and (.counts["same binary"]) == 0' "$BATS_TEST_TMPDIR/c.json"
+    jqr 'all(.cells[]; .ratio == 1 and .ci95[0] <= 1 and .ci95[1] >= 1)' "$BATS_TEST_TMPDIR/c.json"
 }
 
-@test "the same binary and argv on both sides: a note, the verdict kept" {
+@test "the same binary and argv on both sides: the verdict same binary, whatever the times" {
     # the fixture's cells share one sha256; give chacha20/simd another binary
     # on the new side, and yes/buf other arguments
-    derive '(.cells[] | select(.id == "chacha20/ref@gcc/-O2/native") | .time_s.runs) |= map(. * 1.10)
+    derive_same '(.cells[] | select(.id == "chacha20/ref@gcc/-O2/native") | .time_s.runs) |= map(. * 1.10)
           | (.cells[] | select(.id == "chacha20/simd@gcc/-O2/native") | .binary.sha256) = "'"$(printf '%064d' 2)"'"
           | (.cells[] | select(.id == "yes/buf@gcc/-O2/native") | .argv) = ["100000000"]' ident
     run "$FLAGBENCH" compare "$TIGHT" "$BATS_TEST_TMPDIR/ident.json" --json-out "$BATS_TEST_TMPDIR/c.json"
-    [ "$status" -eq 1 ]
-    [[ "$output" == *"chacha20/ref@gcc/-O2/native"*"slower: identical binary: a difference is the machine's, not the code's"* ]]
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"chacha20/ref@gcc/-O2/native"*"1.000x  [1.000, 1.000]"*"same binary: the same sha256 and argv on both sides: a difference is the machine's, not the code's"* ]]
     c="$BATS_TEST_TMPDIR/c.json"
-    [ "$(verdict "$c" chacha20/ref@gcc/-O2/native)" = slower ]
+    [ "$(verdict "$c" chacha20/ref@gcc/-O2/native)" = "same binary" ]
     jqr '.cells[] | select(.id == "chacha20/ref@gcc/-O2/native")
-         | .identical_binary == true and (.note | test("^identical binary: a difference is the machine.s, not the code.s$"))' "$c"
-    jqr '.cells[] | select(.id == "chacha20/simd@gcc/-O2/native") | .identical_binary == false and .note == null' "$c"
-    jqr '.cells[] | select(.id == "yes/buf@gcc/-O2/native") | .identical_binary == false and .note == null' "$c"
+         | .identical_binary == true and .ratio == 1
+           and (.note | test("^the same sha256 and argv on both sides: a difference is the machine.s, not the code.s$"))' "$c"
+    jqr '.cells[] | select(.id == "chacha20/simd@gcc/-O2/native") | .identical_binary == false and .note == null and .verdict == "same"' "$c"
+    jqr '.cells[] | select(.id == "yes/buf@gcc/-O2/native") | .identical_binary == false and .note == null and .verdict == "same"' "$c"
     run "$FLAGBENCH" compare "$TIGHT" "$BATS_TEST_TMPDIR/ident.json" --format md
-    [[ "$output" == *"| **slower** | identical binary: a difference is the machine's, not the code's |"* ]]
+    [[ "$output" == *"| same binary | the same sha256 and argv on both sides: a difference is the machine's, not the code's |"* ]]
+    # --times-of-same-binary: the times decide, as for any two builds (A/A checks)
+    run "$FLAGBENCH" compare "$TIGHT" "$BATS_TEST_TMPDIR/ident.json" --times-of-same-binary --format json
+    [ "$status" -eq 1 ]
+    printf '%s\n' "$output" > "$c"
+    [ "$(verdict "$c" chacha20/ref@gcc/-O2/native)" = slower ]
+    jqr '.cells[] | select(.id == "chacha20/ref@gcc/-O2/native") | .identical_binary == false' "$c"
+}
+
+@test "every verdict word, in text, Markdown and JSON" {
+    # two more cells on both sides: one rebuilt (same), one the same binary
+    more='.cells += [(.cells[0] | .id = "yes/copy@gcc/-O2/native"), (.cells[0] | .id = "yes/twin@gcc/-O2/native")]'
+    jq "$more" "$TIGHT" > "$BATS_TEST_TMPDIR/base.json"
+    derive "$more"' | (.cells[] | select(.id == "yes/twin@gcc/-O2/native") | .binary.sha256) |= sub("3$"; "1")
+          | (.cells[] | select(.id == "chacha20/ref@gcc/-O2/native") | .time_s.runs) |= map(. * 1.10)
+          | (.cells[] | select(.id == "yes/buf@gcc/-O2/native") | .time_s.runs) |= map(. * 0.90)
+          | (.cells[] | select(.id == "chacha20/simd@gcc/-O2/native") | .time_s.runs) =
+              [0.14, 0.10, 0.16, 0.11, 0.15, 0.10, 0.16, 0.12]
+          | (.cells[] | select(.id == "fizzbuzz/simple@gcc/-O2/native")) |= (.status = "crashed")' all
+    run "$FLAGBENCH" compare "$BATS_TEST_TMPDIR/base.json" "$BATS_TEST_TMPDIR/all.json" --json-out "$BATS_TEST_TMPDIR/c.json"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"6 cells: 1 same, 1 slower, 1 faster, 1 inconclusive, 1 n/a, 1 same binary"* ]]
+    for w in "chacha20/ref@gcc/-O2/native.*slower" "yes/buf@gcc/-O2/native.*faster" \
+             "chacha20/simd@gcc/-O2/native.*inconclusive" "fizzbuzz/simple@gcc/-O2/native.*n/a: base: skipped" \
+             "yes/copy@gcc/-O2/native.*same$" "yes/twin@gcc/-O2/native.*same binary: "; do
+        printf '%s\n' "$output" | grep -q -- "$w"
+    done
+    jqr '.counts == {"same": 1, "slower": 1, "faster": 1, "inconclusive": 1, "n/a": 1, "same binary": 1}' "$BATS_TEST_TMPDIR/c.json"
+    run "$FLAGBENCH" compare "$BATS_TEST_TMPDIR/base.json" "$BATS_TEST_TMPDIR/all.json" --format md
+    for w in "| **slower** |" "| faster |" "| inconclusive |" "| n/a |" "| same |" "| same binary |"; do
+        [[ "$output" == *"$w"* ]]
+    done
+}
+
+@test "--resamples reaches the bootstrap: another count, another interval of the same runs" {
+    derive '(.cells[] | select(.id == "chacha20/ref@gcc/-O2/native") | .time_s.runs) =
+              [0.44, 0.36, 0.52, 0.40, 0.47, 0.35, 0.50, 0.42]' noisy
+    ci() { "$FLAGBENCH" compare "$TIGHT" "$BATS_TEST_TMPDIR/noisy.json" --format json "$@" |
+           jq -c '.cells[] | select(.id == "chacha20/ref@gcc/-O2/native") | .ci95'; }
+    few=$(ci --resamples 100) many=$(ci --resamples 20000) again=$(ci --resamples 100)
+    [ "$few" != "$many" ]
+    [ "$few" = "$again" ] # seeded: the same answer
+    [ "$few" != "$(ci --resamples 100 --seed 5)" ]
 }
 
 @test "a tight cell 10 % slower is slower and exits 1; 10 % faster is faster" {
@@ -244,4 +296,23 @@ abwork_root() {
     FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r0" run "$FLAGBENCH" compare "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b" --confirm 5
     [ "$status" -eq 1 ]
     [[ "$output" == *"slower: not confirmed: binary "*"is not stored in"* ]]
+}
+
+@test "--confirm with several suspects: each at the Bonferroni level of the alarm rate, paired over its rounds" {
+    command -v hyperfine >/dev/null || skip "hyperfine is not installed"
+    abwork_root "$BATS_TEST_TMPDIR/r0" 0
+    abwork_root "$BATS_TEST_TMPDIR/r1" 300
+    # both cells (-O1 and -O2) do four times the work: two suspects, m = 2
+    FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r0" "$FLAGBENCH" run --suite ab --out "$BATS_TEST_TMPDIR/a" \
+        --cache "$BATS_TEST_TMPDIR/cache" --no-counters --no-render >/dev/null 2>&1
+    FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r1" "$FLAGBENCH" run --suite ab --out "$BATS_TEST_TMPDIR/b" \
+        --cache "$BATS_TEST_TMPDIR/cache" --no-counters --no-render >/dev/null 2>&1
+    FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r0" run "$FLAGBENCH" compare "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b" \
+        --confirm 10 --alarm-rate 2 --format json
+    [ "$status" -eq 1 ]
+    printf '%s\n' "$output" | sed -n '/^{/,$p' > "$BATS_TEST_TMPDIR/c.json"
+    # 1 - 2 * 0.02 / 2 = 98 % each: 10 pairs reach it (99.8 %)
+    jqr '.confirmation | .cells == 2 and ((.level - 0.98) | . < 1e-12 and . > -1e-12)' "$BATS_TEST_TMPDIR/c.json"
+    jqr '[.cells[] | select(.confirm) | .confirm.level == 0.98 and .confirm.rounds == 10 and .verdict == "slower"
+          and (.note | test("^confirmed after 10 interleaved rounds: .* at 98 %$"))] == [true, true]' "$BATS_TEST_TMPDIR/c.json"
 }

@@ -66,3 +66,43 @@ needs_valgrind() {
     [ "$status" -eq 2 ]
     [[ "$output" == *"usage: flagbench explain RUN_DIR CELL_A CELL_B"* ]]
 }
+
+@test "explain asks the comparison first: B not faster than A is said in its words, exit 0, nothing built" {
+    FLAGBENCH_ROOT="$ROOT" "$FLAGBENCH" run --suite vecloop --dry-run --out "$BATS_TEST_TMPDIR/dry" >/dev/null 2>&1
+    d="$BATS_TEST_TMPDIR/dry"
+    # -O2 after -O3: B is the slower build, by every paired round
+    FLAGBENCH_ROOT="$ROOT" run "$FLAGBENCH" explain "$d" vecloop/dot@gcc/-O3/default vecloop/dot@gcc/-O2/default \
+        --out "$BATS_TEST_TMPDIR/x1" --cache "$BATS_TEST_TMPDIR/cache"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"B is not faster than A: "*"x ["*"] paired over 13 rounds: slower: nothing to attribute."* ]]
+    [[ "$output" != *"Answer"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/x1" ]
+    [ ! -e "$BATS_TEST_TMPDIR/cache" ]
+    # two flag sets that change nothing: B's times are A's, give or take 1 % a round
+    mkdir -p "$BATS_TEST_TMPDIR/eq"
+    jq '([.cells[] | select(.id == "vecloop/dot@gcc/-O2/default") | .time_s.runs[]]) as $a
+        | (.cells[] | select(.id == "vecloop/dot@gcc/-O3/default") | .time_s.runs)
+          = ($a | to_entries | map(.value * (if .key % 2 == 0 then 1.01 else 0.99 end)))' "$d/results.json" \
+        > "$BATS_TEST_TMPDIR/eq/results.json"
+    FLAGBENCH_ROOT="$ROOT" run "$FLAGBENCH" explain "$BATS_TEST_TMPDIR/eq" vecloop/dot@gcc/-O2/default \
+        vecloop/dot@gcc/-O3/default --out "$BATS_TEST_TMPDIR/x2"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"B is not faster than A: 1.010x [0.990, 1.010] paired over 13 rounds: inconclusive: nothing to attribute."* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/x2" ]
+}
+
+@test "explain: where valgrind cannot run a build, it falls back to time with a note" {
+    needs_valgrind
+    command -v hyperfine >/dev/null || skip "hyperfine is not installed"
+    # a valgrind that fails whatever it is asked to run
+    mkdir -p "$BATS_TEST_TMPDIR/bin"
+    printf '#!/bin/sh\necho "valgrind: cannot run this" >&2\nexit 1\n' > "$BATS_TEST_TMPDIR/bin/valgrind"
+    chmod +x "$BATS_TEST_TMPDIR/bin/valgrind"
+    out="$BATS_TEST_TMPDIR/ex"
+    PATH="$BATS_TEST_TMPDIR/bin:$PATH" FLAGBENCH_ROOT="$ROOT" run "$FLAGBENCH" explain "$RUN" \
+        vecloop/dot@gcc/-O2/default vecloop/dot@gcc/-O3/default --out "$out" --cache "$CACHE" --runs 3
+    [[ "$output" != *"(perf)"* ]] || skip "perf counts here: valgrind is not asked"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"metric: time (instructions could not be counted for vecloop/dot@gcc/-O2/default: "* ]]
+    jqr '.explain.metric == "time_s"' "$out/results.json"
+}

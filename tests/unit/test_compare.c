@@ -140,27 +140,37 @@ static void test_confirm_level(void **state)
 	/* the upper tail of each interval times m is the rate asked for */
 	for (size_t m = 1; m <= 50; m++)
 		assert_true(fabs(m * (1 - confirm_level(0.01, m)) / 2 - 0.01) < 1e-12);
+	/* it is the primitive's Bonferroni level of the two-sided rate 2 P */
+	for (size_t m = 1; m <= 8; m++)
+		assert_true(fabs(confirm_level(0.01, m) - comparison_bonferroni_level(0.02, m)) < 1e-15);
 	assert_true(isnan(confirm_level(0.01, 0)));
 	assert_true(isnan(confirm_level(0, 3)) && isnan(confirm_level(0.6, 3)));
 	/* every level the option allows is one stats_paired_ratio_t takes */
 	assert_true(isfinite(stats_t_critical(confirm_level(0.0001, 100000), 1)));
 }
 
+/* compare's verdicts are the primitive's, with the same band = the threshold */
 static void test_verdicts(void **state)
 {
 	(void)state;
 	static const struct {
 		double lo, hi;
-		enum verdict want;
+		enum comparison_verdict want;
 	} cases[] = {
 		{ 0.995, 1.005, VERDICT_SAME },   { 1.05, 1.15, VERDICT_SLOWER },
 		{ 0.85, 0.95, VERDICT_FASTER },   { 1.00, 1.05, VERDICT_INCONCLUSIVE },
 		{ 0.90, 1.10, VERDICT_INCONCLUSIVE }, { 1.021, 1.021, VERDICT_SLOWER },
-		{ 1.019, 1.019, VERDICT_SAME },   { NAN, NAN, VERDICT_NA },
+		{ 1.019, 1.019, VERDICT_SAME },   { NAN, NAN, VERDICT_NO_DATA },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		assert_int_equal(verdict_of_interval(cases[i].lo, cases[i].hi, 0.02), cases[i].want);
-	assert_string_equal(verdict_name(VERDICT_INCONCLUSIVE), "inconclusive");
+		assert_int_equal(comparison_decide(cases[i].lo, cases[i].hi, 0.02, 0.02), cases[i].want);
+	assert_string_equal(comparison_verdict_word(VERDICT_INCONCLUSIVE), "inconclusive");
+	assert_string_equal(comparison_verdict_word(VERDICT_SAME_BINARY), "same binary");
+	assert_string_equal(comparison_verdict_word(VERDICT_NO_DATA), "n/a");
+	struct comparison_policy p;
+	compare_policy(&p, 0.03, 0.25, 500, 9, 0.99);
+	assert_true(p.threshold == 0.03 && p.same_band == 0.03 && p.quantile == 0.25 && p.resamples == 500 &&
+		    p.seed == 9 && p.level == 0.99);
 }
 
 /* A run with cells {id, runs scaled by f, instructions per unit}. */
@@ -198,14 +208,15 @@ static void test_compare_runs(void **state)
 	const double sa[] = { 1, 1, 1, 1, 1 }, sb[] = { 1, 1.10, 0.8, 1, 0 };
 	const double ia[] = { 100, 100, 100, 100, 100 }, ib[] = { 100, 101, 100, 100, 0 };
 	json_t *a = make_run("A", ids_a, sa, ia, 5), *b = make_run("B", ids_b, sb, ib, 5);
-	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1, NULL };
+	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1, NULL, COMPARE_SAME_BINARY_IS_SAME };
 	struct comparison c;
 	compare_runs(a, b, &o, &c);
 	assert_int_equal(c.n, 4);
 	assert_int_equal(find(&c, "same")->verdict, VERDICT_SAME);
 	assert_int_equal(find(&c, "slow")->verdict, VERDICT_SLOWER);
 	assert_int_equal(find(&c, "fast")->verdict, VERDICT_FASTER);
-	assert_int_equal(find(&c, "broken")->verdict, VERDICT_NA);
+	assert_int_equal(find(&c, "broken")->verdict, VERDICT_NO_DATA);
+	assert_int_equal(find(&c, "slow")->ci.method, COMPARISON_INDEPENDENT); /* two runs share no rounds */
 	assert_string_equal(find(&c, "broken")->note, "new: crashed");
 	assert_int_equal(c.only_base.n, 1);
 	assert_string_equal(c.only_base.v[0], "gone");
@@ -250,7 +261,7 @@ static void test_compare_statistic(void **state)
 	json_t *b = json_pack("{s:s, s:{s:s, s:s, s:s}, s:[{s:s, s:s, s:i, s:{s:o}}]}", "schema", "flagbench-results/1",
 			      "run", "id", "B", "cpu_profile", "host", "statistic", "p25", "cells", "id", "c", "status",
 			      "ok", "size", 1000, "time_s", "runs", rb);
-	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1, NULL };
+	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1, NULL, COMPARE_SAME_BINARY_IS_SAME };
 	struct comparison c;
 	compare_runs(a, b, &o, &c);
 	/* p25 of 8 runs is X(2): a fast run on both sides */
@@ -279,7 +290,8 @@ static void test_compare_statistic(void **state)
 	json_decref(b);
 }
 
-/* The same sha256 and argv on both sides: a note, the verdict kept. */
+/* The same sha256 and argv on both sides: the verdict same binary, with
+ * a note; --times-of-same-binary compares their times all the same. */
 static void test_identical_binary(void **state)
 {
 	(void)state;
@@ -294,31 +306,48 @@ static void test_identical_binary(void **state)
 		json_object_set_new(ca, "argv", json_pack("[s]", "1000"));
 		json_object_set_new(cb, "argv", json_pack("[s]", i == 3 ? "2000" : "1000"));
 	}
-	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1, NULL };
+	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1, NULL, COMPARE_SAME_BINARY_IS_SAME };
 	struct comparison c;
 	compare_runs(a, b, &o, &c);
 	const struct cell_cmp *same = find(&c, "same"), *slow = find(&c, "slow");
 	assert_true(same->identical_binary && slow->identical_binary);
 	assert_false(find(&c, "other")->identical_binary);
 	assert_false(find(&c, "args")->identical_binary);
-	/* the verdict is the numbers', the note says whose they are */
-	assert_int_equal(slow->verdict, VERDICT_SLOWER);
+	/* whatever the numbers say: the same program twice */
+	assert_int_equal(slow->verdict, VERDICT_SAME_BINARY);
+	assert_int_equal(same->verdict, VERDICT_SAME_BINARY);
+	assert_true(slow->ci.ratio == 1 && slow->ci.low == 1 && slow->ci.high == 1);
+	assert_int_equal(find(&c, "other")->verdict, VERDICT_SLOWER);
+	assert_int_equal(find(&c, "args")->verdict, VERDICT_SLOWER);
+	assert_int_equal(c.count[VERDICT_SAME_BINARY], 2);
+	assert_int_equal(c.count[VERDICT_SLOWER], 2);
 	char *note = cell_note_text(slow);
-	assert_string_equal(note, "identical binary: a difference is the machine's, not the code's");
+	assert_string_equal(note, "the same sha256 and argv on both sides: a difference is the machine's, not the code's");
 	free(note);
 	assert_null(cell_note_text(find(&c, "other")));
 	json_t *j = compare_to_json(&c);
 	json_t *cj = json_array_get(json_object_get(j, "cells"), 1);
 	assert_string_equal(json_string_value(json_object_get(cj, "id")), "slow");
 	assert_true(json_is_true(json_object_get(cj, "identical_binary")));
-	assert_non_null(strstr(json_string_value(json_object_get(cj, "note")), "identical binary"));
+	assert_string_equal(json_string_value(json_object_get(cj, "verdict")), "same binary");
+	assert_non_null(strstr(json_string_value(json_object_get(cj, "note")), "the same sha256 and argv"));
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "counts"), "same binary")), 2);
 	json_decref(j);
 	/* a note of its own comes first */
 	struct cell_cmp *sc = (struct cell_cmp *)slow;
 	sc->note = xstrdup("sizes differ");
 	note = cell_note_text(sc);
-	assert_string_equal(note, "sizes differ; identical binary: a difference is the machine's, not the code's");
+	assert_string_equal(note,
+			    "sizes differ; the same sha256 and argv on both sides: a difference is the machine's, not the code's");
 	free(note);
+	comparison_free(&c);
+	/* the times of the same binary, compared on request (A/A checks) */
+	o.same_binary = COMPARE_TIMES_OF_SAME_BINARY;
+	compare_runs(a, b, &o, &c);
+	assert_int_equal(find(&c, "slow")->verdict, VERDICT_SLOWER);
+	assert_int_equal(find(&c, "same")->verdict, VERDICT_SAME);
+	assert_false(find(&c, "slow")->identical_binary);
+	assert_int_equal(c.count[VERDICT_SAME_BINARY], 0);
 	comparison_free(&c);
 	json_decref(a);
 	json_decref(b);
@@ -332,7 +361,7 @@ static void test_confirm_json(void **state)
 	const char *ids[] = { "slow" };
 	const double sa[] = { 1 }, sb[] = { 1.10 }, in[] = { 100 };
 	json_t *a = make_run("A", ids, sa, in, 1), *b = make_run("B", ids, sb, in, 1);
-	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1, NULL };
+	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1, NULL, COMPARE_SAME_BINARY_IS_SAME };
 	struct comparison c;
 	compare_runs(a, b, &o, &c);
 	c.confirm_rounds = 5;
@@ -340,8 +369,17 @@ static void test_confirm_json(void **state)
 	c.confirm_cells = 3;
 	c.confirm_level = confirm_level(0.01, 3);
 	struct cell_cmp *cc = &c.cells[0];
-	const double x[] = { 1, 1, 1, 1, 1 }, y[] = { 1.10, 1.12, 1.09, 1.11, 1.10 };
-	assert_int_equal(stats_paired_ratio_t(x, y, 5, c.confirm_level, &cc->confirm), 0);
+	struct comparison_run x[10], y[10];
+	for (int r = 0; r < 10; r++) {
+		x[r] = (struct comparison_run){ 1, r, 0, COMPARISON_UNKNOWN };
+		y[r] = (struct comparison_run){ 1.10 + 0.005 * r, r, 0, COMPARISON_UNKNOWN };
+	}
+	struct comparison_side A = { x, 10, NULL, NULL }, B = { y, 10, NULL, NULL };
+	struct comparison_policy pol;
+	compare_policy(&pol, 0.02, 0.5, 2000, 1, c.confirm_level);
+	assert_int_equal(comparison_compute(&A, &B, &pol, &cc->confirm), 0);
+	assert_int_equal(cc->confirm.method, COMPARISON_PAIRED);
+	assert_int_equal(cc->confirm.verdict, VERDICT_SLOWER); /* 10 pairs reach 99.8 % */
 	cc->confirmed = 5;
 	cc->confirm_level = c.confirm_level;
 	json_t *j = compare_to_json(&c);
@@ -355,6 +393,62 @@ static void test_confirm_json(void **state)
 	assert_true(json_real_value(json_array_get(json_object_get(cj, "ci"), 0)) == cc->confirm.low);
 	assert_null(json_object_get(cj, "ci95")); /* it is not at 95 % */
 	json_decref(j);
+	comparison_free(&c);
+	json_decref(a);
+	json_decref(b);
+}
+
+/* A one-cell run whose time_s.runs are t. */
+static json_t *run_of(const char *id, const double *t, size_t n)
+{
+	json_t *runs = json_array();
+	for (size_t k = 0; k < n; k++)
+		json_array_append_new(runs, json_real(t[k]));
+	return json_pack("{s:s, s:{s:s, s:s}, s:[{s:s, s:s, s:i, s:{s:o}}]}", "schema", "flagbench-results/1", "run", "id",
+			 id, "cpu_profile", "host", "cells", "id", "c", "status", "ok", "size", 1000, "time_s", "runs", runs);
+}
+
+/* --resamples and --seed reach the primitive's bootstrap: another count
+ * of resamples gives another interval of the same runs. */
+static void test_resamples(void **state)
+{
+	(void)state;
+	const double ta[] = { 1.00, 1.10, 0.95, 1.20, 1.05, 0.90, 1.15, 1.02, 0.97, 1.08 };
+	const double tb[] = { 1.04, 1.18, 0.99, 1.25, 1.12, 0.96, 1.21, 1.05, 1.01, 1.13 };
+	json_t *a = run_of("A", ta, 10), *b = run_of("B", tb, 10);
+	struct compare_opts o = { METRIC_TIME, 0.02, 100, 1, "median", COMPARE_SAME_BINARY_IS_SAME };
+	struct comparison c1, c2, c3;
+	compare_runs(a, b, &o, &c1);
+	o.resamples = 20000;
+	compare_runs(a, b, &o, &c2);
+	o.resamples = 100;
+	o.seed = 7;
+	compare_runs(a, b, &o, &c3);
+	const struct comparison_result *r1 = &c1.cells[0].ci, *r2 = &c2.cells[0].ci, *r3 = &c3.cells[0].ci;
+	assert_int_equal(r1->method, COMPARISON_INDEPENDENT);
+	assert_true(r1->ratio == r2->ratio); /* the point is the statistics' ratio */
+	assert_true(r1->low != r2->low || r1->high != r2->high);
+	assert_true(r1->low != r3->low || r1->high != r3->high); /* and another seed, another */
+	assert_true(r2->low < r2->ratio && r2->ratio < r2->high);
+	comparison_free(&c1);
+	comparison_free(&c2);
+	comparison_free(&c3);
+	json_decref(a);
+	json_decref(b);
+}
+
+/* Too few runs for an interval: n/a with the reason, never an alarm. */
+static void test_too_few_runs(void **state)
+{
+	(void)state;
+	const double ta[] = { 1, 1 }, tb[] = { 2, 2 };
+	json_t *a = run_of("A", ta, 2), *b = run_of("B", tb, 2);
+	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1, NULL, COMPARE_SAME_BINARY_IS_SAME };
+	struct comparison c;
+	compare_runs(a, b, &o, &c);
+	assert_int_equal(c.cells[0].verdict, VERDICT_NO_DATA);
+	assert_string_equal(c.cells[0].note, "fewer than 3 runs on a side: no interval");
+	assert_int_equal(c.count[VERDICT_SLOWER], 0);
 	comparison_free(&c);
 	json_decref(a);
 	json_decref(b);
@@ -378,6 +472,7 @@ int main(void)
 		cmocka_unit_test(test_compare_runs), cmocka_unit_test(test_compare_statistic),        cmocka_unit_test(test_metric_parse),
 		cmocka_unit_test(test_t_critical),          cmocka_unit_test(test_confirm_level),
 		cmocka_unit_test(test_identical_binary),    cmocka_unit_test(test_confirm_json),
+		cmocka_unit_test(test_resamples),           cmocka_unit_test(test_too_few_runs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 /* Unit tests of issue 13's parsers: gcc's optimizer listing, ISA macros,
  * compiler packages and NAME-VERSION globs, the .text size of an ELF. */
 #define _GNU_SOURCE
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -128,10 +129,30 @@ static void test_elf_text_bytes(void **state)
 	assert_int_equal(elf_text_bytes("/etc/passwd", &n), -1);
 }
 
+/* A flag whose shares' intervals span more than the whole gap says
+ * nothing: it is left out of the table. */
+static void test_meaningless_share(void **state)
+{
+	(void)state;
+	struct candidate c = { 0 };
+	c.rem = 0.4, c.rem_lo = -0.5, c.rem_hi = 0.9; /* 140 % wide */
+	c.add = NAN, c.add_lo = NAN, c.add_hi = NAN;
+	assert_true(explain_meaningless(&c));
+	c.add = 0.5, c.add_lo = 0.2, c.add_hi = 0.8; /* one share that says something keeps it */
+	assert_false(explain_meaningless(&c));
+	c.add = c.add_lo = c.add_hi = NAN;
+	c.rem_lo = 0.1, c.rem_hi = 0.7;
+	assert_false(explain_meaningless(&c));
+	c.rem = c.rem_lo = c.rem_hi = NAN; /* nothing measured: not left out as noise */
+	assert_false(explain_meaningless(&c));
+	c.rem = c.rem_lo = c.rem_hi = 0.9; /* counts: a point */
+	assert_false(explain_meaningless(&c));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_optimizers), cmocka_unit_test(test_isa_of_macro),
+		cmocka_unit_test(test_parse_optimizers), cmocka_unit_test(test_meaningless_share), cmocka_unit_test(test_isa_of_macro),
 		cmocka_unit_test(test_compiler_package), cmocka_unit_test(test_expand_compilers),
 		cmocka_unit_test(test_elf_text_bytes),
 	};
