@@ -380,10 +380,25 @@ static void done_hook(void *ctx, size_t i, enum schedule_end end, double spent_s
 	finish_cell(r, c);
 }
 
+/* Every ROUND_PROGRESS rounds a line with the eta: in rounds the first
+ * cell finishes late, and the run should not be silent till then. */
+#define ROUND_PROGRESS 5
+
 static void round_hook(void *ctx, unsigned round)
 {
 	struct run *r = ctx;
 	results_write(&r->rs);
+	size_t wanting = 0;
+	for (size_t i = 0; i < r->plan.n; i++)
+		wanting += r->pr.eta[i] == ETA_MEASURING;
+	if (!wanting || (round + 1) % ROUND_PROGRESS)
+		return;
+	double eta = run_eta(r);
+	char e[32] = "?";
+	if (eta >= 0)
+		format_duration(eta, e, sizeof(e));
+	fprintf(stderr, "flagbench: round %u: %zu cells want more runs (%.0fs so far)  eta %s\n", round + 2, wanting,
+		r->pr.measure_wall, e);
 }
 
 /* After the rounds: a cell that shares a binary takes its twin's end. */
@@ -436,7 +451,7 @@ static void cells_setup(struct run *r)
 		.cool = &s->cool,
 		.on_failure = SCHEDULE_DROP_CELL,
 		.thermal_root = "/",
-		.progress_every = 5,
+		.progress_every = 0, /* round_hook says how the rounds go, with the eta */
 	};
 	int any_compute = 0;
 	r->pr.total = r->plan.n;

@@ -67,6 +67,10 @@ bats_require_minimum_version 1.5.0
     run "$FLAGBENCH" run --family-dir mine --suite smoke --dry-run --no-render -o out2
     [ "$status" -eq 0 ]
     jqr '(.families | keys) == ["mine", "yes"]' out2/results.json
+    # ./run.sh passes no --suite of its own: the same four cells
+    run "$REPO/run.sh" --family-dir mine --dry-run --no-render --out "$BATS_TEST_TMPDIR/out3"
+    [ "$status" -eq 0 ]
+    jqr '(.families | keys) == ["mine"] and (.cells | length) == 4' "$BATS_TEST_TMPDIR/out3/results.json"
 }
 
 # A compute family whose programs pass verification (their first run) and
