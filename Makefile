@@ -4,6 +4,7 @@
 #   make test-slow  the slow tier: seed-sized runs, every build, every signal x phase, fuzzing
 #   make plots [RUN=DIR]        render one run, or every run under results/
 #   make publish RUNS="DIR..."  cross-machine tables and the public/ site
+#   make install [PREFIX=~/.local]  flagbench and flagbench-meter on PATH (PREFIX/bin)
 #   make clean
 # Quiet unless V=1.
 
@@ -47,7 +48,7 @@ HARNESS_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(HARNESS_SRCS))
 SAN_OBJS := $(patsubst %.c,$(BUILD)/san/%.o,$(HARNESS_SRCS))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_TESTS))
 
-.PHONY: all test test-slow test-builds unit e2e deps deps-test deps-slow plots publish clean bench
+.PHONY: all test test-slow test-builds unit e2e deps deps-test deps-slow plots publish clean bench install
 .DEFAULT_GOAL := all
 all: $(BUILD)/flagbench $(BUILD)/flagbench-meter
 
@@ -137,6 +138,18 @@ e2e: $(BUILD)/flagbench $(BUILD)/flagbench-meter $(BUILD)/san/flagbench $(BUILD)
 
 bench: $(BUILD)/flagbench $(BUILD)/flagbench-meter
 	$(Q)for b in bench/*.sh; do echo "== $$b"; $$b || exit 1; done
+
+# PREFIX/bin gets links to build/flagbench and build/flagbench-meter, not
+# copies: flagbench finds its project (configs/, variants/, plots/, and
+# results/ to write) from its own path (core/util.c project_root), and the
+# meter beside it (system/meter.c), so a link keeps both in this checkout
+# and a rebuild updates them.  FLAGBENCH_ROOT still overrides the project.
+PREFIX ?= $(HOME)/.local
+install: $(BUILD)/flagbench $(BUILD)/flagbench-meter
+	$(Q)mkdir -p $(DESTDIR)$(PREFIX)/bin
+	$(Q)for b in flagbench flagbench-meter; do ln -sfn $(CURDIR)/$(BUILD)/$$b $(DESTDIR)$(PREFIX)/bin/$$b || exit 1; done
+	@echo "  installed $(DESTDIR)$(PREFIX)/bin/flagbench (a link into $(CURDIR)/$(BUILD))"
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "  $(PREFIX)/bin is not on PATH: export PATH=\"$(PREFIX)/bin:\$$PATH\"";; esac
 
 clean:
 	rm -rf $(BUILD)

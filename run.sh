@@ -11,7 +11,7 @@ cd "$(dirname "$0")" || exit 2
 scripts/deps.sh run || exit 2
 make -s build/flagbench build/flagbench-meter >&2 || { echo "flagbench: the harness does not build" >&2; exit 2; }
 
-cpu=host suite=quick out=""
+cpu=host suite=quick out="" suite_args=() # no --suite: flagbench picks (quick, or only the --family-dir families)
 args=()
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -19,8 +19,8 @@ while [ $# -gt 0 ]; do
             [ $# -ge 2 ] || { echo "flagbench: $1 needs a value" >&2; exit 2; } ;;&
         --cpu) cpu=$2; shift 2 ;;
         --cpu=*) cpu=${1#--cpu=}; shift ;;
-        --suite) suite=$2; shift 2 ;;
-        --suite=*) suite=${1#--suite=}; shift ;;
+        --suite) suite=$2; suite_args=(--suite "$2"); shift 2 ;;
+        --suite=*) suite=${1#--suite=}; suite_args=(--suite "$suite"); shift ;;
         --out|-o) out=$2; shift 2 ;;
         --out=*) out=${1#--out=}; shift ;;
         --resume) out=$2; args+=("$1" "$2"); shift 2 ;;
@@ -42,7 +42,7 @@ fi
 # so bad usage leaves no folder behind: the table waits in a temporary file.
 summary=$(mktemp) || exit 2
 trap 'rm -f "$summary"' EXIT
-build/flagbench run --cpu "$cpu" --suite "$suite" --out "$out" "${args[@]}" >"$summary"
+build/flagbench run --cpu "$cpu" "${suite_args[@]}" --out "$out" "${args[@]}" >"$summary"
 rc=$?
 [ "$rc" = 2 ] && exit 2
 [ -d "$out" ] && cp "$summary" "$out/summary.txt"

@@ -118,10 +118,11 @@ int cmd_new(int argc, char **argv)
 		rc = EXIT_USAGE;
 	} else {
 		printf("flagbench: wrote %s and %s\n"
-		       "  run it: flagbench run --family-dir %s --suite smoke --only '%s/*'\n"
+		       "  run it: flagbench run --family-dir %s (its variants alone, on the quick suite's compilers,\n"
+		       "  -O2 and -O3, and the profile's -march)\n"
 		       "  other checks: \"check\": {\"same_as\": \"simple\"} (every variant against simple),\n"
 		       "  {\"command\": [\"./check.sh\", \"{N}\"]} (output on its stdin), or \"none\"\n",
-		       fj, vc, dir, name);
+		       fj, vc, dir);
 	}
 	free(fj);
 	free(vc);

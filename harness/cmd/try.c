@@ -1,11 +1,16 @@
 /* try.c: `flagbench try FILE.c`, one C file across the suite's compilers x
  * -O x march with no family.json: a family of one variant is written into a
- * temporary folder (the file copied, its check from the options), with a
- * suite of the named suite's compilers, opt and march, and run as `flagbench
- * run` would; the run's summary answers which configuration is fastest. */
+ * temporary folder (the file copied, the file's folder linked in as its
+ * include folder, its size, unit and check from the options: by default
+ * every build's output against the first configuration's), with a suite of
+ * the named suite's compilers, opt and march, and run as `flagbench run`
+ * would; the run's summary answers which configuration is fastest, and a
+ * time per run that is mostly process start-up is warned of. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <ftw.h>
+#include <math.h>
+#include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,20 +22,30 @@
 #include "cmd/run.h"
 #include "cmd/try.h"
 #include "core/util.h"
+#include "driver/run_dir.h"
+#include "results/reader.h"
+
+/* Under this a run is mostly the process starting and exiting, not the
+ * file's work. */
+#define TRY_STARTUP_S 0.005
 
 struct try_opts {
-	char *args, *expect_sha256, *expect_output;
-	int same_output;
+	char *args, *expect_sha256, *expect_output, *unit;
+	uint64_t size;
+	int same_output, unchecked;
 	struct run_like_opts run; /* handed to flagbench run where given */
 	struct global_opts g;
 };
 
 #define TO(f) offsetof(struct try_opts, f)
 static const struct option_def try_options[] = {
-	{ .name = "args", .type = OPT_STRING, .offset = TO(args), .metavar = "\"WORDS\"", .help = "the program's arguments, split at spaces (no shell); default none" },
+	{ .name = "args", .type = OPT_STRING, .offset = TO(args), .metavar = "\"WORDS\"", .help = "the program's arguments, split at spaces (no shell); {N} is --size; default none" },
+	{ .name = "size", .type = OPT_SIZE, .offset = TO(size), .metavar = "N", .min = 1, .max = 1e18, .help = "the work of one run: {N} in --args, else the first argument; rates are per N" },
+	{ .name = "unit", .type = OPT_STRING, .offset = TO(unit), .metavar = "NAME", .help = "what N counts, for the rates (NAME/s; default units with --size, else runs)" },
 	{ .name = "expect-sha256", .type = OPT_STRING, .offset = TO(expect_sha256), .metavar = "HEX", .help = "the output's SHA-256 must be HEX" },
 	{ .name = "expect-output", .type = OPT_STRING, .offset = TO(expect_output), .metavar = "FILE", .help = "the output must equal FILE" },
-	{ .name = "same-output", .type = OPT_FLAG, .offset = TO(same_output), .help = "every build's output must equal the first configuration's" },
+	{ .name = "same-output", .type = OPT_FLAG, .offset = TO(same_output), .help = "every build's output must equal the first configuration's (the default)" },
+	{ .name = "unchecked", .type = OPT_FLAG, .offset = TO(unchecked), .help = "check no output (the tables mark the cells unchecked)" },
 	OPTION_GROUP(options_run_like, struct try_opts, run),
 	OPTION_GROUP(options_global, struct try_opts, g),
 	{ .name = NULL },
@@ -68,7 +83,9 @@ static char *variant_name(const char *file)
 	return name;
 }
 
-/* family.json: one variant, compute, N not passed, the check asked for. */
+/* family.json: one variant, compute, the file's folder its include folder
+ * ("src", linked), N as --size says, the check asked for (by default the
+ * first configuration's output). */
 static json_t *try_family(const struct try_opts *o, const char *name, char *why, size_t n)
 {
 	json_t *check;
@@ -81,19 +98,23 @@ static json_t *try_family(const struct try_opts *o, const char *name, char *why,
 			return NULL;
 		}
 		check = json_pack("{s:{s:s}}", "sha256", "1", h);
-	} else if (o->same_output) {
-		check = json_pack("{s:s}", "same_as", name);
-	} else {
+	} else if (o->unchecked) {
 		check = json_string("none");
+	} else {
+		check = json_pack("{s:s}", "same_as", name);
 	}
 	json_t *args = json_array();
 	char *words = xstrdup(o->args ? o->args : ""), *save = NULL;
 	for (char *w = strtok_r(words, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
 		json_array_append_new(args, json_string(w));
 	free(words);
-	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:b, s:o, s:o, s:s, s:[{s:s}]}", "family", "try", "title", name,
-			 "kind", "compute", "unit", "runs", "default_size", 1, "pass_size", 0, "args", args, "check",
-			 check, "baseline", name, "variants", "name", name);
+	/* N goes where {N} is, else first, as a family's variants take it */
+	int templated = o->args && strstr(o->args, "{N}");
+	const char *unit = o->unit ? o->unit : o->size ? "units" : "runs";
+	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:b, s:o, s:o, s:s, s:[s], s:[{s:s}]}", "family", "try", "title",
+			 name, "kind", "compute", "unit", unit, "default_size", (json_int_t)(o->size ? o->size : 1),
+			 "pass_size", o->size && !templated, "args", args, "check", check, "baseline", name,
+			 "include_dirs", "src", "variants", "name", name);
 }
 
 /* The suite: the named suite's compilers, opt and march; this family only. */
@@ -128,8 +149,12 @@ static int check_try_args(const struct try_opts *o, char **pos)
 	size_t l = strlen(pos[0]);
 	if (l < 3 || strcmp(pos[0] + l - 2, ".c"))
 		return command_usage_error(&cmd_try_def, "try needs one C file, not '%s'", pos[0]);
-	if ((o->expect_sha256 != NULL) + (o->expect_output != NULL) + o->same_output > 1) {
-		error("--expect-sha256, --expect-output and --same-output exclude each other");
+	if ((o->expect_sha256 != NULL) + (o->expect_output != NULL) + o->same_output + o->unchecked > 1) {
+		error("--expect-sha256, --expect-output, --same-output and --unchecked exclude each other");
+		return EXIT_USAGE;
+	}
+	if (o->args && strstr(o->args, "{N}") && !o->size) {
+		error("--args has {N}: give the size with --size N");
 		return EXIT_USAGE;
 	}
 	if (o->expect_sha256 &&
@@ -140,18 +165,55 @@ static int check_try_args(const struct try_opts *o, char **pos)
 	return 0;
 }
 
+/* The fastest time per run of the run's cells that were timed: under
+ * TRY_STARTUP_S the figures are mostly process start-up, said on stderr. */
+static void warn_startup(const char *dir, const struct try_opts *o)
+{
+	struct results_run run;
+	if (results_open(dir, &run) < 0)
+		return;
+	double fastest = NAN;
+	for (size_t i = 0; i < run.ncells; i++) {
+		double t = json_number_value(json_object_get(run.cells[i].time_s, "median"));
+		if (run.cells[i].status == CELL_OK && t > 0 && !(t >= fastest))
+			fastest = t;
+	}
+	if (fastest < TRY_STARTUP_S)
+		warning("%.2f ms per run: that is mostly the process starting and exiting, not the file's work; "
+			"give each run more (%s)", fastest * 1e3,
+			o->size ? "a larger --size" : "--size N with {N} in --args, or a longer loop");
+	results_close(&run);
+}
+
+/* The run folder: --out, else results/<id> as `flagbench run` names it
+ * (given to run, so the warning above can read it). */
+static char *try_out(const struct try_opts *o)
+{
+	if (o->run.out)
+		return xstrdup(o->run.out);
+	const char *cpu = o->run.cpu ? o->run.cpu : "host", *b = strrchr(cpu, '/') ? strrchr(cpu, '/') + 1 : cpu;
+	char *prof = xasprintf("%.*s", (int)(strstr(b, ".json") ? (size_t)(strstr(b, ".json") - b) : strlen(b)), b);
+	char *id = run_dir_new_id("try", prof), *out = xasprintf("%s/results/%s", project_root(), id);
+	free(id);
+	free(prof);
+	return out;
+}
+
 /* `flagbench run` on the written suite, with the run options given to try
  * (run's own defaults for the rest). */
 static int run_try_suite(const struct try_opts *o, const unsigned char *given, const char *sjson)
 {
 	const struct run_like_opts *r = &o->run;
 	struct strvec rargv = STRVEC_INIT;
+	char *out = try_out(o);
 	sv_push(&rargv, "run");
 	sv_push(&rargv, "--suite");
 	sv_push(&rargv, sjson);
-	const char *names[] = { "cpu", "out", "cache" };
-	char *vals[] = { r->cpu, r->out, r->cache };
-	for (int i = 0; i < 3; i++)
+	sv_push(&rargv, "--out");
+	sv_push(&rargv, out);
+	const char *names[] = { "cpu", "cache" };
+	char *vals[] = { r->cpu, r->cache };
+	for (int i = 0; i < 2; i++)
 		if (option_given(try_options, given, names[i])) {
 			sv_pushf(&rargv, "--%s", names[i]);
 			sv_push(&rargv, vals[i]);
@@ -169,8 +231,26 @@ static int run_try_suite(const struct try_opts *o, const unsigned char *given, c
 	if (r->no_counters)
 		sv_push(&rargv, "--no-counters");
 	int rc = cmd_run((int)rargv.n, rargv.v);
+	if (rc != EXIT_USAGE)
+		warn_startup(out, o);
+	free(out);
 	sv_clear(&rargv);
 	return rc;
+}
+
+/* fdir/src: the file's folder, so that `#include "common.h"` beside it
+ * finds it (the family's include folder; its headers join the cache key). */
+static int link_folder(const char *fdir, const char *file)
+{
+	char *copy = xstrdup(file), *slash = strrchr(copy, '/');
+	if (slash)
+		*slash = '\0';
+	char *abs = realpath(slash ? (copy[0] ? copy : "/") : ".", NULL), *link = xasprintf("%s/src", fdir);
+	int r = abs ? symlink(abs, link) : -1;
+	free(abs);
+	free(link);
+	free(copy);
+	return r;
 }
 
 /* Writes the family (the file and its family.json) and the suite into the
@@ -186,8 +266,8 @@ static int try_in(const struct try_opts *o, const unsigned char *given, const ch
 	if (!fam && why[0])
 		error("%s", why);
 	else if (fam && suite &&
-		 (mkdir_p(fdir, 0755) < 0 || write_file_atomic(cfile, src, len) < 0 || write_json(fjson, fam) < 0 ||
-		  write_json(sjson, suite) < 0))
+		 (mkdir_p(fdir, 0755) < 0 || write_file_atomic(cfile, src, len) < 0 || link_folder(fdir, file) < 0 ||
+		  write_json(fjson, fam) < 0 || write_json(sjson, suite) < 0))
 		error("cannot write into %s: %s", tmp, strerror(errno));
 	else if (fam && suite)
 		rc = run_try_suite(o, given, sjson);
@@ -206,6 +286,7 @@ static void free_try_opts(struct try_opts *o)
 	free(o->args);
 	free(o->expect_sha256);
 	free(o->expect_output);
+	free(o->unit);
 	run_like_opts_free(&o->run);
 }
 

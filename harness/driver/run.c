@@ -11,6 +11,7 @@
 
 #include "config/config.h"
 #include "core/runcmd.h"
+#include "driver/eta.h"
 #include "driver/host.h"
 #include "driver/run_dir.h"
 #include "driver/run_options.h"
@@ -51,8 +52,9 @@ struct run {
 	enum counter_source counter_src;
 	int count;                   /* count cycles/instructions of compute cells */
 	struct run_progress {
-		size_t done, total, to_measure, measured;
+		size_t done, total, verified;
 		double measure_wall;
+		enum eta_state *eta; /* per plan cell; ETA_DONE for those not timed in this run */
 	} pr;
 };
 
@@ -88,6 +90,10 @@ static int run_load(struct run *r, int argc, char **argv)
 	sv_pushv(&dirs, o->family_dirs.v);
 	r->nfam = load_families(&dirs, &r->fams);
 	sv_clear(&dirs);
+	/* --family-dir without --suite: those families only, on the default
+	 * matrix (the quick suite's compilers, opt and march) */
+	if (o->family_dirs.n && !o->suite)
+		sv_clear(&r->suite.variants);
 	/* a family named by --family-dir runs whole, whatever the suite's globs */
 	for (int i = 0; i < r->nfam && o->family_dirs.n; i++)
 		if (from_family_dirs(&o->family_dirs, r->fams[i].dir))
@@ -149,8 +155,9 @@ static int run_folder(struct run *r, int argc, char **argv)
 	return 0;
 }
 
-/* The plan, with where each cell runs resolved (plan.h). */
-static void run_plan(struct run *r)
+/* The plan, with where each cell runs resolved (plan.h); an --only that
+ * selects no cell stops the run before its folder is made. */
+static int run_plan(struct run *r)
 {
 	double t = now_monotonic();
 	r->have_topo = topology_load("/", &r->topo) == 0;
@@ -158,8 +165,12 @@ static void run_plan(struct run *r)
 				 .nfamilies = (size_t)r->nfam, .only = r->o.only, .layouts = r->o.layouts,
 				 .topology = r->have_topo ? &r->topo : NULL };
 	in.probe_march = r->x->probe_march;
-	plan_build(&in, &r->plan);
+	int built = plan_build(&in, &r->plan);
 	r->planned = 1;
+	if (built < 0) {
+		error("%s", r->plan.refused);
+		return EXIT_USAGE;
+	}
 	r->rs.plan = &r->plan;
 	const struct pins *q = &r->plan.pins_requested, *u = &r->plan.pins_used;
 	r->rs.profile = json_deep_copy(r->prof.json);
@@ -168,6 +179,7 @@ static void run_plan(struct run *r)
 				      "consumer", q->consumer, "single", q->single, "used", "producer", u->producer,
 				      "consumer", u->consumer, "single", u->single));
 	r->rs.phases.plan_s = now_monotonic() - t;
+	return 0;
 }
 
 /* The conditions of the run, recorded as warnings in results.json. */
@@ -238,15 +250,47 @@ static void run_build(struct run *r)
 	r->rs.phases.build_s = now_monotonic() - t;
 }
 
+/* The time left (eta.h): the cells to time, their runs so far, and what
+ * measuring, verifying and pausing took. */
+static double run_eta(const struct run *r)
+{
+	const struct run_settings *s = &r->set;
+	struct eta_policy p = { .runs = s->runs, .max_runs = s->max_runs, .runs_for_rerun = s->runs_for_rerun,
+				.emulated_runs = schedule_emulated_runs(&r->policy), .precision = s->precision,
+				.cell_budget = s->cell_budget, .rounds = s->order == RUN_ORDER_INTERLEAVE };
+	struct eta_history h = { .measure_s = r->pr.measure_wall - r->rs.phases.cooldown_s,
+				 .verify_s = r->rs.phases.verify_s, .verified = r->pr.verified,
+				 .cooldown_s = r->rs.phases.cooldown_s };
+	struct eta_cell *cells = xcalloc(r->plan.n + 1, sizeof(*cells));
+	size_t n = 0;
+	for (size_t i = 0; i < r->plan.n; i++) {
+		const struct cell *c = &r->plan.cells[i];
+		/* a finished cell's runs say what a run costs; restored ones are not this run's */
+		if (c->origin == CELL_FROM_JOURNAL || (r->pr.eta[i] == ETA_DONE && !c->measure.time.n))
+			continue;
+		struct eta_cell *e = &cells[n++];
+		e->state = r->pr.eta[i];
+		e->runs = (unsigned)c->measure.time.n;
+		/* made-up times (--dry-run) took no time */
+		for (size_t k = 0; r->x->times == EXECUTOR_TIMES_MEASURED && k < c->measure.time.n; k++)
+			e->spent_s += c->measure.time.runs[k];
+		e->emulated = c->spec.cross != NULL;
+		h.paused += e->runs > 0;
+	}
+	double left = eta_estimate(&p, cells, n, &h);
+	free(cells);
+	return left;
+}
+
 /* Progress on stderr, one line per finished cell. */
 static void progress(struct run *r, const struct cell *c)
 {
 	const struct run_progress *pr = &r->pr;
-	size_t left = pr->to_measure > pr->measured ? pr->to_measure - pr->measured : 0;
-	double eta = pr->measured ? pr->measure_wall / (double)pr->measured * (double)left : 0;
-	char val[128], e[32];
+	double eta = run_eta(r);
+	char val[128], e[32] = "?";
 	r->view->cell_figure(c, &r->plan, val, sizeof(val));
-	format_duration(eta, e, sizeof(e));
+	if (eta >= 0)
+		format_duration(eta, e, sizeof(e));
 	if (c->status == CELL_OK)
 		fprintf(stderr, "[%zu/%zu] %s  %s  eta %s\n", pr->done, pr->total, c->spec.id, val, e);
 	else
@@ -271,6 +315,7 @@ static int verify_stage(struct run *r, struct cell *c)
 	}
 	int v = r->x->verify(c, r->set.verify_timeout);
 	r->rs.phases.verify_s += c->verify.seconds;
+	r->pr.verified++;
 	return v == 0 && !fb_interrupted ? 0 : -1;
 }
 
@@ -308,7 +353,9 @@ static void finish_cell(struct run *r, struct cell *c)
 static int admit_hook(void *ctx, size_t i)
 {
 	struct run *r = ctx;
-	return verify_stage(r, &r->plan.cells[i]);
+	int v = verify_stage(r, &r->plan.cells[i]);
+	r->pr.eta[i] = v == 0 ? ETA_MEASURING : ETA_DONE;
+	return v;
 }
 
 /* Whether cell i's answer is still open, asked of the view once per new run. */
@@ -330,6 +377,7 @@ static void done_hook(void *ctx, size_t i, enum schedule_end end, double spent_s
 {
 	struct run *r = ctx;
 	struct cell *c = &r->plan.cells[i];
+	r->pr.eta[i] = ETA_DONE;
 	switch (end) {
 	case SCHEDULE_NOT_ADMITTED:
 		/* in rounds, a cell that shares a binary is done when its twin
@@ -341,20 +389,33 @@ static void done_hook(void *ctx, size_t i, enum schedule_end end, double spent_s
 		c->status = CELL_OK;
 		schedule_precision_record(&r->policy, c, spent_s);
 		count_stage(r, c);
-		r->pr.measured++;
 		break;
 	case SCHEDULE_FAILED:
 	case SCHEDULE_INTERRUPTED:
-		r->pr.measured++;
 		break;
 	}
 	finish_cell(r, c);
 }
 
+/* Every ROUND_PROGRESS rounds a line with the eta: in rounds the first
+ * cell finishes late, and the run should not be silent till then. */
+#define ROUND_PROGRESS 5
+
 static void round_hook(void *ctx, unsigned round)
 {
 	struct run *r = ctx;
 	results_write(&r->rs);
+	size_t wanting = 0;
+	for (size_t i = 0; i < r->plan.n; i++)
+		wanting += r->pr.eta[i] == ETA_MEASURING;
+	if (!wanting || (round + 1) % ROUND_PROGRESS)
+		return;
+	double eta = run_eta(r);
+	char e[32] = "?";
+	if (eta >= 0)
+		format_duration(eta, e, sizeof(e));
+	fprintf(stderr, "flagbench: round %u: %zu cells want more runs (%.0fs so far)  eta %s\n", round + 2, wanting,
+		r->pr.measure_wall, e);
 }
 
 /* After the rounds: a cell that shares a binary takes its twin's end. */
@@ -407,14 +468,17 @@ static void cells_setup(struct run *r)
 		.cool = &s->cool,
 		.on_failure = SCHEDULE_DROP_CELL,
 		.thermal_root = "/",
-		.progress_every = 5,
+		.progress_every = 0, /* round_hook says how the rounds go, with the eta */
 	};
 	int any_compute = 0;
 	r->pr.total = r->plan.n;
+	r->pr.eta = xcalloc(r->plan.n + 1, sizeof(*r->pr.eta));
 	for (size_t i = 0; i < r->plan.n; i++) {
 		const struct cell *c = &r->plan.cells[i];
 		any_compute |= c->spec.family->kind == KIND_COMPUTE && c->status == CELL_PENDING;
-		r->pr.to_measure += c->status == CELL_PENDING && c->build.same_binary_as < 0;
+		/* only the cells this run verifies and times count for the eta */
+		int timed = c->status == CELL_PENDING && c->build.same_binary_as < 0 && c->origin != CELL_FROM_JOURNAL;
+		r->pr.eta[i] = timed ? ETA_TO_VERIFY : ETA_DONE;
 	}
 	r->counter_src = COUNTERS_NONE;
 	if (any_compute && r->count) {
@@ -562,6 +626,7 @@ static void run_free(struct run *r)
 	free(r->rs.dir);
 	free(r->work);
 	free(r->hyperfine);
+	free(r->pr.eta);
 	run_opts_free(&r->o);
 }
 
@@ -592,10 +657,11 @@ static int run_pipeline(struct run *r, int argc, char **argv)
 	install_interrupt_handler();
 	int code = run_settings(r);
 	if (code == 0)
+		code = run_plan(r);
+	if (code == 0)
 		code = run_folder(r, argc, argv);
 	if (code)
 		return code;
-	run_plan(r);
 	run_conditions(r);
 	code = run_restore(r);
 	if (code)

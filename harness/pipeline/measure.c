@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -155,6 +156,19 @@ static double hyperfine_argv(const struct cell *c, const struct measure_opts *o,
 	return (o->warmup + o->runs) * (per_run + 1) + 30;
 }
 
+/* The meter says how the program ended (describe_exit): "killed by
+ * SIG..." is a crash, "exited N" its own failure (plan.h). */
+static void producer_failed(struct cell *c, const char *how, unsigned long long bytes)
+{
+	int code;
+	if (sscanf(how, "exited %d", &code) == 1)
+		cell_set_status(c, CELL_FAILED, "during timing the program exited with status %d after %llu bytes", code,
+				bytes);
+	else
+		cell_set_status(c, strncmp(how, "killed by", 9) ? CELL_FAILED : CELL_CRASHED,
+				"during timing the program %s after %llu bytes", *how ? how : "failed", bytes);
+}
+
 /* The first failing meter run of this batch says what went wrong. */
 static int meter_failure(struct cell *c, const struct measure_opts *o, size_t first)
 {
@@ -167,8 +181,7 @@ static int meter_failure(struct cell *c, const struct measure_opts *o, size_t fi
 		if (!strcmp(r->status, "timeout"))
 			cell_set_status(c, CELL_TIMEOUT, "a timed run took longer than %gs", o->run_timeout_s);
 		else if (!strcmp(r->status, "producer_failed"))
-			cell_set_status(c, CELL_CRASHED, "during timing the program %s after %llu bytes",
-					*r->producer ? r->producer : "failed", bytes);
+			producer_failed(c, r->producer, bytes);
 		else
 			cell_set_status(c, CELL_WRONG_OUTPUT, "during timing: %s (%llu bytes, expected %llu)", r->status,
 					bytes, (unsigned long long)c->spec.expected_bytes);
@@ -185,7 +198,7 @@ static int read_hyperfine(struct cell *c, const struct measure_opts *o, const ch
 	json_t *times = res ? json_object_get(res, "times") : NULL;
 	int rc = -1;
 	if (!json_is_array(times) || !json_array_size(times)) {
-		cell_set_status(c, CELL_CRASHED, "hyperfine wrote no times to %s", json_path);
+		cell_set_status(c, CELL_FAILED, "hyperfine wrote no times to %s", json_path);
 	} else {
 		size_t n = json_array_size(times);
 		double *t = xmalloc(n * sizeof(double));
@@ -211,7 +224,8 @@ static void hyperfine_failed(struct cell *c, const struct child_exit *ex, double
 	const char *e = strstr(m, "Error");
 	if (!e)
 		e = m;
-	cell_set_status(c, CELL_CRASHED, "hyperfine %s: %.*s", how, (int)strcspn(e, "\n"), e);
+	cell_set_status(c, ex->outcome == CHILD_SIGNALED ? CELL_CRASHED : CELL_FAILED, "hyperfine %s: %.*s", how,
+			(int)strcspn(e, "\n"), e);
 }
 
 int measure_cell(struct cell *c, const struct measure_opts *o, double *cooldown_s)

@@ -12,7 +12,8 @@
  * The meter's per-run report (bytes, producer status) and the cooldown
  * log (the waits that waited) are read back into the cell's measurement record (plan.h) with the
  * parsers of results.h; the scratch files live in workdir.  Failures map to statuses:
- * meter exit 1 -> wrong_output, 3 -> crashed, 124 -> timeout.
+ * meter exit 1 -> wrong_output, 3 -> crashed (the program killed by a
+ * signal) or failed (it exited non-zero), 124 -> timeout.
  * This is executor.h's real executor; its mock makes times up instead.
  * Fill struct measure_opts by field name: its order is no interface.
  */

@@ -13,13 +13,14 @@
 
 #include "system/allocators.h"
 #include "checks/check.h"
+#include "pipeline/only.h"
 #include "core/runcmd.h"
 #include "system/sysinfo.h"
 
 static const char *const status_names[] = {
 	[CELL_PENDING] = "pending",	    [CELL_OK] = "ok",		      [CELL_BUILD_FAILED] = "build_failed",
 	[CELL_UNSUPPORTED] = "unsupported", [CELL_WRONG_OUTPUT] = "wrong_output", [CELL_CRASHED] = "crashed",
-	[CELL_TIMEOUT] = "timeout",	    [CELL_SKIPPED] = "skipped",
+	[CELL_TIMEOUT] = "timeout",	    [CELL_SKIPPED] = "skipped",	      [CELL_FAILED] = "failed",
 };
 
 const char *cell_status_name(enum cell_status s)
@@ -39,7 +40,8 @@ int cell_status_parse(const char *name, enum cell_status *out)
 
 int cell_status_failed(enum cell_status s)
 {
-	return s == CELL_BUILD_FAILED || s == CELL_WRONG_OUTPUT || s == CELL_CRASHED || s == CELL_TIMEOUT;
+	return s == CELL_BUILD_FAILED || s == CELL_WRONG_OUTPUT || s == CELL_CRASHED || s == CELL_FAILED ||
+	       s == CELL_TIMEOUT;
 }
 
 void cell_set_status(struct cell *c, enum cell_status s, const char *fmt, ...)
@@ -329,6 +331,8 @@ static void set_dimensions(struct cell *c, const char *placement, const char *co
 	}
 }
 
+static void spec_free(struct cell_spec *s);
+
 /* What plan_build() carries from one step to the next. */
 struct planner {
 	const struct plan_input *in;
@@ -574,10 +578,6 @@ static void check_cells(const struct plan_input *in, struct plan *out)
 	for (size_t i = 0; i < out->n; i++) {
 		struct cell *c = &out->cells[i];
 		const struct cell_spec *sp = &c->spec;
-		if (in->only && fnmatch(in->only, sp->id, 0) != 0) {
-			cell_set_status(c, CELL_SKIPPED, "not selected by --only %s", in->only);
-			continue;
-		}
 		/* missing cross tools are said once per target too, so the rows are not missed in a long table */
 		if ((sp->reference || sp->cross) && check_reference_or_cross(c) && !cross_warned[sp->cross - s->cross]++)
 			sv_pushf(&out->warnings, "cross target %s: %s; its cells are unsupported", sp->compiler->name,
@@ -704,6 +704,39 @@ static void resolve_runtime(const struct plan_input *in, struct plan *out)
 	}
 }
 
+/* --only: the cells it selects stay, in plan order, and the rest go
+ * before anything is decided about them; one that selects none is
+ * refused with the nearest glob that selects some (only.h). */
+static int select_only(const struct plan_input *in, struct plan *out)
+{
+	struct strvec ids = STRVEC_INIT;
+	for (size_t i = 0; i < out->n; i++)
+		sv_push(&ids, out->cells[i].spec.id);
+	int r = 0;
+	if (!only_count(in->only, &ids)) {
+		char *near = only_closest(in->only, &ids);
+		out->refused = near ? xasprintf("--only '%s' matches no cell of suite %s; did you mean '%s'?", in->only,
+						in->suite->name, near)
+				    : xasprintf("--only '%s' matches no cell of suite %s (cell ids are "
+						"FAMILY/VARIANT@CONFIG: flagbench list variants)", in->only, in->suite->name);
+		free(near);
+		r = -1;
+	} else {
+		size_t k = 0;
+		for (size_t i = 0; i < out->n; i++) {
+			if (fnmatch(in->only, out->cells[i].spec.id, 0) == 0) {
+				out->cells[k++] = out->cells[i];
+				continue;
+			}
+			cell_reset(&out->cells[i]);
+			spec_free(&out->cells[i].spec);
+		}
+		out->n = k;
+	}
+	sv_clear(&ids);
+	return r;
+}
+
 int plan_build(const struct plan_input *in, struct plan *out)
 {
 	const struct suite *s = in->suite;
@@ -733,11 +766,14 @@ int plan_build(const struct plan_input *in, struct plan *out)
 		any_selected |= add_family_cells(&pl, &in->families[fi]);
 	if (!any_selected)
 		sv_pushf(&out->warnings, "the suite's variant globs match no variant");
-	check_cells(in, out);
-	resolve_runtime(in, out);
+	int r = in->only ? select_only(in, out) : 0;
+	if (r == 0) {
+		check_cells(in, out);
+		resolve_runtime(in, out);
+	}
 	sv_clear(&default_alloc);
 	sv_clear(&comps);
-	return 0;
+	return r;
 }
 
 void cell_counters_free(struct cell_counters *k)
@@ -827,5 +863,6 @@ void plan_free(struct plan *p)
 		compiler_free(&p->compilers[i]);
 	free(p->compilers);
 	sv_clear(&p->warnings);
+	free(p->refused);
 	memset(p, 0, sizeof(*p));
 }

@@ -5,8 +5,10 @@
  * "none"), and drops nothing silently: a cell that cannot run here (a
  * missing compiler, a CPU feature the host lacks, an allocator that is not
  * installed, a -march the compiler rejects) is kept with status
- * "unsupported" and a reason.  --only filters cells by id glob; the rest
- * are kept as "skipped" so that tables still show them.
+ * "unsupported" and a reason.  --only keeps the cells whose id its glob
+ * matches and drops the rest, which then appear nowhere (results, progress,
+ * tables); a glob that matches no cell makes plan_build() return -1 with
+ * plan.refused saying why and naming the nearest glob (only.h).
  *
  * Compilers: a suite names them plainly ("gcc", "clang-19") or by glob
  * ("gcc-*", "clang-*"): a glob stands for every NAME-VERSION on PATH that
@@ -46,9 +48,10 @@ enum cell_status {
 	CELL_BUILD_FAILED,
 	CELL_UNSUPPORTED,
 	CELL_WRONG_OUTPUT,
-	CELL_CRASHED,
+	CELL_CRASHED,     /* killed by a signal */
 	CELL_TIMEOUT,
 	CELL_SKIPPED,
+	CELL_FAILED,      /* exited with a non-zero status, or could not be started */
 };
 const char *cell_status_name(enum cell_status s);
 int cell_status_parse(const char *name, enum cell_status *out);
@@ -232,6 +235,7 @@ struct plan {
 	struct pins pins_requested;  /* the profile's pins (a pin class resolved) */
 	struct pins pins_used;       /* remapped to CPUs this host has */
 	struct strvec warnings;
+	char *refused;               /* why plan_build() returned -1, or NULL */
 };
 
 struct plan_input {
@@ -251,6 +255,8 @@ struct plan_input {
 	const char *(*allocator_library)(const char *name, char *reason, size_t n);
 };
 
+/* 0, or -1 when --only selects no cell (out->refused says why); either
+ * way plan_free() frees out. */
 int plan_build(const struct plan_input *in, struct plan *out);
 /* The padding of layout k (0 for the natural layout 0): code bytes in
  * [0, 4096), environment bytes in [0, 4096) in steps of 16 (the stack's

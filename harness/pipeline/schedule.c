@@ -35,6 +35,17 @@ static unsigned max_runs(const struct schedule_policy *p)
 	return p->max_runs > p->runs ? p->max_runs : p->runs;
 }
 
+unsigned schedule_emulated_runs(const struct schedule_policy *p)
+{
+	return p->runs < SCHEDULE_EMULATED_RUNS ? p->runs : SCHEDULE_EMULATED_RUNS;
+}
+
+/* The runs every cell gets: `runs`, or fewer for an emulated one. */
+static unsigned runs_due(const struct schedule_policy *p, const struct cell *c)
+{
+	return c->spec.cross ? schedule_emulated_runs(p) : p->runs;
+}
+
 /* An interval stated at 45 % tells a reader little, and misses a rerun's
  * figure half the time: the runs for 95 % come first, within
  * SCHEDULE_LEVEL_BUDGETS budgets. */
@@ -42,6 +53,8 @@ int schedule_wants_more(const struct schedule_policy *p, const struct cell *c, u
 {
 	if (fb_interrupted || taken >= max_runs(p))
 		return 0;
+	if (c->spec.cross)
+		return taken < runs_due(p, c);
 	if (taken < p->runs)
 		return 1;
 	if (p->precision > 0 && taken < p->runs_for_rerun && spent_s < SCHEDULE_LEVEL_BUDGETS * p->cell_budget)
@@ -52,8 +65,9 @@ int schedule_wants_more(const struct schedule_policy *p, const struct cell *c, u
 void schedule_precision_record(const struct schedule_policy *p, struct cell *c, double spent_s)
 {
 	struct cell_precision *r = &c->measure.precision;
-	r->status = p->precision > 0 ? precise(p, &c->measure.time) ? PRECISION_REACHED : PRECISION_NOT_REACHED
-				     : PRECISION_OFF;
+	/* an emulated cell has no precision target */
+	r->status = p->precision <= 0 || c->spec.cross ? PRECISION_OFF
+		    : precise(p, &c->measure.time) ? PRECISION_REACHED : PRECISION_NOT_REACHED;
 	r->target_percent = p->precision;
 	r->budget_s = p->cell_budget;
 	r->spent_s = spent_s;
@@ -179,7 +193,7 @@ static enum schedule_status run_sequential(const struct sched *k)
 		double t0 = now_monotonic();
 		if (k->p->pause == SCHEDULE_PAUSE_EACH_CELL || (k->p->pause == SCHEDULE_PAUSE_ONCE && !paused++))
 			pause_before(k, s->cells[i]);
-		int v = fb_interrupted ? -1 : batch(k, i, k->p->runs, -1);
+		int v = fb_interrupted ? -1 : batch(k, i, runs_due(k->p, s->cells[i]), -1);
 		while (v == 0 && wants_more(k, i)) {
 			/* up to the runs a 95 % rerun interval needs (9 for the median,
 			 * 13 for p25), then half as many again */
@@ -269,8 +283,8 @@ static enum schedule_status run_rounds(const struct sched *k)
 	/* interrupted (or stopped): a cell that has its runs keeps them */
 	for (size_t i = 0; i < s->n; i++)
 		if (k->active[i])
-			done(k, i, (!fb_interrupted && !stopped) || k->taken[i] >= p->runs ? SCHEDULE_MEASURED
-										    : SCHEDULE_INTERRUPTED);
+			done(k, i, (!fb_interrupted && !stopped) || k->taken[i] >= runs_due(p, s->cells[i])
+					   ? SCHEDULE_MEASURED : SCHEDULE_INTERRUPTED);
 	free(turns);
 	free(order);
 	return stopped ? SCHEDULE_STOPPED : fb_interrupted ? SCHEDULE_WAS_INTERRUPTED : SCHEDULE_DONE;

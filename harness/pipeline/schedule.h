@@ -14,7 +14,8 @@
  *  - SCHEDULE_SEQUENTIAL: cell after cell, batches back to back: first
  *    `runs`, then up to the runs a 95 % rerun interval needs, then half
  *    as many again, while the cell wants more.
- * A cell wants another run (schedule_wants_more) until it has `runs`;
+ * A cell wants another run (schedule_wants_more) until it has `runs`
+ * (an emulated one: SCHEDULE_EMULATED_RUNS at most, and no more);
  * with a precision target, then until its 95 % rerun interval is within
  * it, its budget is spent or max_runs is reached; but first the runs its
  * rerun interval needs to reach 95 % at all, while they take at most
@@ -47,6 +48,12 @@ enum schedule_on_failure {
 	SCHEDULE_DROP_CELL, /* a cell whose batch fails gets no more runs; the rest go on */
 	SCHEDULE_STOP_ALL,  /* the schedule ends there */
 };
+
+/* An emulated cell (a cross build under qemu, plan.h) is timed this many
+ * runs at most (fewer when `runs` is fewer), with no precision target: its
+ * times say how the emulator runs, and it is compared by the instructions
+ * qemu counts (qemucount.h), so more runs would only cost time. */
+#define SCHEDULE_EMULATED_RUNS 3
 
 /* A slow cell may overrun its budget this many times to get the runs a
  * 95 % rerun interval needs (13 runs of 0.65 s against a 2.5 s budget). */
@@ -127,6 +134,8 @@ enum schedule_status schedule_run(const struct schedule *s);
 /* Whether a cell with `taken` runs of this schedule, that took spent_s,
  * wants another. */
 int schedule_wants_more(const struct schedule_policy *p, const struct cell *c, unsigned taken, double spent_s);
+/* The runs an emulated cell gets: SCHEDULE_EMULATED_RUNS, or `runs` when fewer. */
+unsigned schedule_emulated_runs(const struct schedule_policy *p);
 /* What the precision target came to (c->measure.precision, the tables' §). */
 void schedule_precision_record(const struct schedule_policy *p, struct cell *c, double spent_s);
 

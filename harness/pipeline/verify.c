@@ -145,8 +145,11 @@ static int verdict(struct cell *c, const struct verify_seen *v, const struct che
 				c->spec.march ? c->spec.march : "?");
 	else if (v->program_closed && ex->outcome == CHILD_SIGNALED)
 		cell_set_status(c, CELL_CRASHED, "%s%s%s", how, first[0] ? ": " : "", first);
-	else if (v->program_closed && (ex->outcome != CHILD_EXITED || ex->exit_code != 0))
-		cell_set_status(c, CELL_CRASHED, "%s%s%s", how, first[0] ? ": " : "", first);
+	else if (v->program_closed && ex->outcome == CHILD_EXITED && ex->exit_code != 0)
+		/* an exit status is the program's own answer, not a crash */
+		cell_set_status(c, CELL_FAILED, "exited with status %d%s%s", ex->exit_code, first[0] ? ": " : "", first);
+	else if (v->program_closed && ex->outcome != CHILD_EXITED)
+		cell_set_status(c, CELL_FAILED, "%s%s%s", how, first[0] ? ": " : "", first);
 	else if (v->cs == CHECK_MISMATCH)
 		cell_set_status(c, CELL_WRONG_OUTPUT, "%s", rep->message);
 	else if (v->cs == CHECK_CHECKER_FAILED)
@@ -174,7 +177,7 @@ int verify_cell(struct cell *c, double timeout_s)
 	int err_fd = stderr_file();
 	struct child ch = CHILD_INIT;
 	if (start_program(c, &ch, argv.v, err_fd) < 0) {
-		cell_set_status(c, CELL_CRASHED, "cannot run %s", argv.v[0]);
+		cell_set_status(c, CELL_FAILED, "cannot run %s", argv.v[0]);
 		if (err_fd >= 0)
 			close(err_fd);
 		sv_clear(&argv);

@@ -8,8 +8,9 @@
  * expected size.  The verdict becomes the cell status:
  *   checker mismatch -> wrong_output (the checker's message as reason)
  *   SIGILL            -> unsupported (code built for a CPU this host is not)
- *   other signal      -> crashed ("killed by SIGSEGV (signal 11)")
- *   non-zero exit     -> crashed ("exited 3: <first stderr line>")
+ *   other signal      -> crashed ("killed by SIGSEGV (signal 11): <first stderr line>")
+ *   non-zero exit     -> failed ("exited with status 3: <first stderr line>"),
+ *                        as is a program that cannot be started
  *   too slow          -> timeout
  * A cell is timed only when it passes.
  */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <dirent.h>
 #include <limits.h>
@@ -557,15 +558,22 @@ static void test_plan_matrix(void **state)
 	assert_int_equal(build_cache_key(&plan.cells[1], k2), 0); /* -O2 x86-64-v3 */
 	assert_string_not_equal(k0, k2);
 
-	/* --only keeps the rest as skipped */
+	/* --only keeps the cells it selects, in plan order, and drops the rest */
 	struct plan p2;
 	in.only = "yes/vmsplice@gcc/*";
-	plan_build(&in, &p2);
-	size_t skipped = 0;
-	for (size_t i = 0; i < p2.n; i++)
-		skipped += p2.cells[i].status == CELL_SKIPPED;
-	assert_int_equal(skipped, p2.n - 4);
+	assert_int_equal(plan_build(&in, &p2), 0);
+	assert_int_equal(p2.n, 4);
+	for (size_t i = 0; i < p2.n; i++) {
+		assert_int_equal(fnmatch(in.only, p2.cells[i].spec.id, 0), 0);
+		assert_int_not_equal(p2.cells[i].status, CELL_SKIPPED);
+	}
 	plan_free(&p2);
+	/* one that selects nothing is refused, naming the nearest */
+	in.only = "yes/vmsplise@gcc/*";
+	assert_int_equal(plan_build(&in, &p2), -1);
+	assert_non_null(strstr(p2.refused, "did you mean 'yes/vmsplice@gcc/*'?"));
+	plan_free(&p2);
+	in.only = NULL;
 
 	/* the results JSON of a pending cell and of the whole plan */
 	struct run_state rs;
@@ -878,9 +886,10 @@ static void test_stats(void **state)
 static void test_status_mapping(void **state)
 {
 	(void)state;
-	const char *names[] = { "ok", "build_failed", "unsupported", "wrong_output", "crashed", "timeout", "skipped" };
-	const int failed[] = { 0, 1, 0, 1, 1, 1, 0 };
-	for (size_t i = 0; i < 7; i++) {
+	const char *names[] = { "ok", "build_failed", "unsupported", "wrong_output", "crashed", "timeout", "skipped",
+				"failed" };
+	const int failed[] = { 0, 1, 0, 1, 1, 1, 0, 1 };
+	for (size_t i = 0; i < 8; i++) {
 		enum cell_status s;
 		assert_int_equal(cell_status_parse(names[i], &s), 0);
 		assert_string_equal(cell_status_name(s), names[i]);

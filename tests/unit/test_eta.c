@@ -1,0 +1,170 @@
+/* test_eta.c: the progress line's eta (driver/eta.h) against synthetic
+ * histories whose true time left is known, and the runs an emulated cell
+ * gets (pipeline/schedule.h). */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/stats.h"
+#include "driver/eta.h"
+#include "pipeline/measure.h"
+#include "pipeline/schedule.h"
+
+#define within(got, want, rel) assert_true(fabs((got) - (want)) <= (rel) * (want))
+
+/* Rounds: every cell two runs in, 10 % overhead on the batches: the rest
+ * is three runs per cell at each cell's own cost, with that overhead. */
+static void rounds_after_two(void **state)
+{
+	struct eta_policy p = { .runs = 5, .emulated_runs = 3 };
+	struct eta_cell c[10];
+	memset(c, 0, sizeof(c));
+	for (int i = 0; i < 10; i++)
+		c[i] = (struct eta_cell){ ETA_MEASURING, 2, 0.2, 0 };
+	struct eta_history h = { .measure_s = 2.2, .verify_s = 1, .verified = 10, .paused = 10 };
+	within(eta_estimate(&p, c, 10, &h), 10 * 3 * 0.1 * 1.1, 1e-9);
+	/* a finished cell adds nothing, a cell still to verify its runs, its
+	 * verification and its pause at their means */
+	c[0].state = ETA_DONE;
+	c[1] = (struct eta_cell){ ETA_TO_VERIFY, 0, 0, 0 };
+	h.measure_s = 8 * 0.2 * 1.1 + 0.2 * 1.1;
+	h.cooldown_s = 9;
+	h.paused = 9;
+	double per = h.measure_s / 18; /* the run's seconds per run so far */
+	within(eta_estimate(&p, c, 10, &h), 8 * 3 * 0.1 * 1.1 + 5 * per + 0.1 + 1, 1e-9);
+}
+
+/* Nothing to go on: no run and no verification yet. */
+static void nothing_known(void **state)
+{
+	struct eta_policy p = { .runs = 5 };
+	struct eta_cell c[2] = { { ETA_TO_VERIFY, 0, 0, 0 }, { ETA_TO_VERIFY, 0, 0, 0 } };
+	struct eta_history h = { 0 };
+	assert_true(eta_estimate(&p, c, 2, &h) < 0);
+	/* one verification: a run costs about what it took */
+	h.verify_s = 0.2;
+	h.verified = 1;
+	c[0].state = ETA_MEASURING;
+	within(eta_estimate(&p, c, 2, &h), 2 * 5 * 0.2 + 0.2, 1e-9);
+}
+
+/* The runs a cell wants: --runs; with a precision target those a 95 %
+ * interval needs (within four budgets), then halfway to the budget's end;
+ * an emulated cell a few, whatever the target. */
+static void expected_runs(void **state)
+{
+	struct eta_policy p = { .runs = 5, .max_runs = 50, .runs_for_rerun = 13, .emulated_runs = 3, .precision = 3,
+				.cell_budget = 2.5 };
+	struct eta_cell c = { ETA_MEASURING, 0, 0, 0 };
+	assert_int_equal(eta_expected_runs(&p, &c, 0.1), (13 + 25) / 2);
+	assert_int_equal(eta_expected_runs(&p, &c, 1.0), 11); /* 4 budgets: 10 s, 11 runs */
+	assert_int_equal(eta_expected_runs(&p, &c, 0.001), (13 + 50) / 2);
+	c.emulated = 1;
+	assert_int_equal(eta_expected_runs(&p, &c, 0.1), 3);
+	p.precision = 0;
+	c.emulated = 0;
+	assert_int_equal(eta_expected_runs(&p, &c, 0.1), 5);
+}
+
+/* A whole run of rounds replayed: at every progress point the estimate is
+ * within 2x of the true time left, from the first line on. */
+static void replayed_run_within_2x(void **state)
+{
+	const double t[6] = { 0.05, 0.1, 0.2, 0.1, 0.05, 0.3 }, batch = 0.01, pause = 0.5;
+	const unsigned runs = 10;
+	struct eta_policy p = { .runs = runs, .emulated_runs = 3, .rounds = 1 };
+	for (unsigned r = 0; r < runs; r++) {
+		struct eta_cell c[6];
+		struct eta_history h = { .verified = 6, .paused = r ? 6 : 0 };
+		double truth = 0;
+		for (int i = 0; i < 6; i++) {
+			h.verify_s += t[i];
+			c[i] = (struct eta_cell){ ETA_MEASURING, r, r * t[i], 0 };
+			h.measure_s += r * (t[i] + batch);
+			truth += (runs - r) * (t[i] + batch) + (r ? 0 : pause);
+		}
+		h.cooldown_s = r ? 6 * pause : 0;
+		double got = eta_estimate(&p, c, 6, &h);
+		/* before the first round the pause is not known yet */
+		truth -= r ? 0 : 6 * pause;
+		assert_true(got <= 2 * truth && got >= truth / 2);
+	}
+}
+
+/* An emulated cell is timed SCHEDULE_EMULATED_RUNS runs, no precision loop. */
+static void emulated_cells_few_runs(void **state)
+{
+	static struct cross_target rv;
+	struct schedule_policy p = { .runs = 5, .max_runs = 30, .precision = 3, .cell_budget = 1, .runs_for_rerun = 13 };
+	struct cell c;
+	memset(&c, 0, sizeof(c));
+	c.spec.cross = &rv;
+	assert_true(schedule_wants_more(&p, &c, 0, 0));
+	assert_true(schedule_wants_more(&p, &c, SCHEDULE_EMULATED_RUNS - 1, 0));
+	assert_false(schedule_wants_more(&p, &c, SCHEDULE_EMULATED_RUNS, 0));
+	p.runs = 2;
+	assert_false(schedule_wants_more(&p, &c, 2, 0));
+	assert_int_equal(schedule_emulated_runs(&p), 2);
+	schedule_precision_record(&p, &c, 0.1);
+	assert_int_equal(c.measure.precision.status, PRECISION_OFF);
+}
+
+static unsigned batch_runs[16], nbatches;
+
+static int fake_measure(struct cell *c, const struct measure_opts *o, double *cooldown_s, double *spent_s)
+{
+	double t[64];
+	for (unsigned k = 0; k < o->runs; k++)
+		t[k] = 0.01;
+	*cooldown_s = 0;
+	*spent_s = 0.01 * o->runs;
+	if (nbatches < 16)
+		batch_runs[nbatches++] = o->runs;
+	measure_store_times(c, o, t, o->runs);
+	return 0;
+}
+
+/* Back to back too: one batch of SCHEDULE_EMULATED_RUNS, no more, where a
+ * native cell gets --runs and then the runs of its precision target. */
+static void emulated_cell_one_batch(void **state)
+{
+	static struct cross_target rv;
+	static const struct executor fake = { .name = "fake", .measure = fake_measure };
+	static const struct measure_opts mo = { .quantile = 0.5 };
+	struct schedule_policy p = { .order = SCHEDULE_SEQUENTIAL, .runs = 10, .max_runs = 100, .precision = 0.001,
+				     .cell_budget = 10, .runs_for_rerun = 13 };
+	struct cell cells[2], *list[2] = { &cells[0], &cells[1] };
+	memset(cells, 0, sizeof(cells));
+	cells[0].spec.cross = &rv;
+	struct schedule s = { .policy = &p, .x = &fake, .mo = &mo, .cells = list, .n = 2 };
+	nbatches = 0;
+	assert_int_equal(schedule_run(&s), SCHEDULE_DONE);
+	assert_int_equal(batch_runs[0], SCHEDULE_EMULATED_RUNS);
+	assert_int_equal(cells[0].measure.time.n, SCHEDULE_EMULATED_RUNS);
+	assert_int_equal(batch_runs[1], 10);
+	assert_true(cells[1].measure.time.n > 10);
+	for (int i = 0; i < 2; i++) {
+		stats_free(&cells[i].measure.time);
+		free(cells[i].measure.rounds);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(rounds_after_two),
+		cmocka_unit_test(nothing_known),
+		cmocka_unit_test(expected_runs),
+		cmocka_unit_test(replayed_run_within_2x),
+		cmocka_unit_test(emulated_cells_few_runs),
+		cmocka_unit_test(emulated_cell_one_batch),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
