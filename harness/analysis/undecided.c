@@ -24,12 +24,21 @@ static char *args_of(const struct cell *c)
 	return sb_detach(&sb);
 }
 
+/* The work of one run: a stream's bytes, a compute program's size; 0 unknown. */
+static double work_of(const struct cell *c)
+{
+	if (c->spec.family->kind == KIND_STREAM)
+		return c->spec.expected_bytes == UINT64_MAX ? 0 : (double)c->spec.expected_bytes;
+	return (double)c->spec.size;
+}
+
 static struct comparison_run *runs_of(const struct cell *c)
 {
 	const struct cell_measurement *m = &c->measure;
 	struct comparison_run *r = xmalloc((m->time.n + 1) * sizeof(*r));
+	double w = work_of(c) > 0 ? work_of(c) : 1;
 	for (size_t i = 0; i < m->time.n; i++)
-		r[i] = (struct comparison_run){ .seconds = m->time.runs[i],
+		r[i] = (struct comparison_run){ .seconds = m->time.runs[i] / w,
 						.round = m->nrounds == m->time.n ? m->rounds[i] : COMPARISON_UNKNOWN,
 						.pass = (int)m->pass,
 						.layout = COMPARISON_UNKNOWN };
@@ -83,4 +92,21 @@ void answers_undecided(const struct plan *p, unsigned char *mark)
 			mark[best] = mark[second] = 1;
 	}
 	free(seen);
+	/* the speedup tables' answers: each variant against the family's
+	 * baseline variant built the same way, per unit of work */
+	for (size_t i = 0; i < p->n; i++) {
+		const struct cell *c = &p->cells[i];
+		const char *base = c->spec.family->baseline;
+		if (!rankable(c) || !base || !strcmp(c->spec.variant->name, base) || !(work_of(c) > 0))
+			continue;
+		for (size_t j = 0; j < p->n; j++) {
+			const struct cell *b = &p->cells[j];
+			if (b->spec.family != c->spec.family || !rankable(b) || strcmp(b->spec.variant->name, base) ||
+			    strcmp(b->spec.config, c->spec.config) || !(work_of(b) > 0))
+				continue;
+			if (open_question(b, c))
+				mark[i] = mark[j] = 1;
+			break;
+		}
+	}
 }

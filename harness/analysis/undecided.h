@@ -2,11 +2,13 @@
  *
  * A run's answer per variant is its fastest configuration and whether the
  * lead over the runner-up is real (report/model_answer.h, through the one
- * comparison).  While the rounds go on, answers_undecided() asks the same
- * question of the cells measured so far: per variant, the two fastest by
- * their statistic; where the comparison of the two (paired over their
- * rounds) can tell neither a lead nor the same at UNDECIDED_LEVEL, both
- * cells are marked, and the scheduler gives them runs beyond their
+ * comparison), and its speedup tables say whether each variant is faster
+ * than the family's baseline built the same way.  While the rounds go on,
+ * answers_undecided() asks the same questions of the cells measured so
+ * far: per variant the two fastest by their statistic, and each variant
+ * against its baseline per unit of work; where the comparison of a pair
+ * (paired over their rounds) can tell neither a lead nor the same at
+ * UNDECIDED_LEVEL, both cells are marked, and the scheduler gives them runs beyond their
  * precision target, within SCHEDULE_UNDECIDED_BUDGETS budgets
  * (pipeline/schedule.h).  So runs go where an answer is still open, not to
  * cells whose answer is plain.  Cells with layouts, emulated cells and

@@ -15,6 +15,7 @@
 
 #include "core/stats.h"
 #include "core/util.h"
+#include "results/reader.h"
 
 char *run_dir_new_id(const char *suite, const char *profile)
 {
@@ -74,9 +75,11 @@ int run_dir_lock(const char *dir, int resuming)
 
 int run_dir_resume_id(const char *dir, const char *suite, const char *profile, double quantile, char **id)
 {
-	char *old_path = xasprintf("%s/results.json", dir);
-	json_t *old = json_load_file(old_path, 0, NULL);
-	free(old_path);
+	/* the one reader's checks (results/reader.h): a folder whose
+	 * results.json is not a run's is no run to resume */
+	char *old_dir = NULL;
+	json_t *old = results_load(dir, &old_dir);
+	free(old_dir);
 	json_t *orun = json_object_get(old, "run");
 	const char *oid = json_string_value(json_object_get(orun, "id"));
 	const char *osuite = json_string_value(json_object_get(orun, "suite"));

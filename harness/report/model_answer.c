@@ -31,7 +31,7 @@ static int lead_words(struct model *m, struct fsrc *f, const struct mcell *a, co
 	else if (v.method == COMPARISON_INDEPENDENT)
 		snprintf(how, sizeof(how), ", a bootstrap of both cells' runs (no rounds in common)");
 	else if (v.method == COMPARISON_ACROSS_LAYOUTS)
-		snprintf(how, sizeof(how), " across %zu layouts (spread \xc2\xb1%.1f %%)", v.layouts,
+		snprintf(how, sizeof(how), ", across %zu layouts (spread \xc2\xb1%.1f %%)", v.layouts,
 			 100 * (exp(v.layout_spread) - 1));
 	char lo[32], hi[32];
 	model_format_ratio(v.low, lo, sizeof(lo));

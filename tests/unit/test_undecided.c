@@ -17,7 +17,8 @@
 
 #define N 16
 
-static struct variant var_a, var_b;
+static struct variant var_a = { .name = "a" }, var_b = { .name = "b" };
+static struct family fam = { .name = "f", .kind = KIND_COMPUTE };
 
 /* n runs of base seconds; spread: each round's run off by this share
  * either way, in a pattern that differs from cell to cell (phase) */
@@ -27,6 +28,8 @@ static void cell_with_runs(struct cell *c, struct variant *v, double base, doubl
 	phase++;
 	memset(c, 0, sizeof(*c));
 	c->spec.variant = v;
+	c->spec.family = &fam;
+	c->spec.config = "gcc/-O2/native";
 	c->spec.layouts = 1;
 	c->spec.size = 100;
 	c->build.same_binary_as = -1;
@@ -103,11 +106,37 @@ static void leaves_thin_and_failed_cells(void **state)
 	release(cells, 2);
 }
 
+/* A variant against the family's baseline built the same way (the speedup
+ * table's answer), per unit of work: open within the noise, decided when
+ * clearly apart. */
+static void marks_an_open_speedup(void **state)
+{
+	struct cell cells[2];
+	fam.baseline = "a";
+	cell_with_runs(&cells[0], &var_a, 1.00, 0.05, 13);
+	cell_with_runs(&cells[1], &var_b, 2.02, 0.05, 13);
+	cells[1].spec.size = 200; /* twice the work in about twice the time */
+	struct plan p = { .cells = cells, .n = 2 };
+	unsigned char mark[2];
+	answers_undecided(&p, mark);
+	assert_int_equal(mark[0], 1);
+	assert_int_equal(mark[1], 1);
+	release(cells, 2);
+	cell_with_runs(&cells[0], &var_a, 1.00, 0.01, 13);
+	cell_with_runs(&cells[1], &var_b, 1.00, 0.01, 13);
+	cells[1].spec.size = 200; /* twice the work in the same time: decided */
+	answers_undecided(&p, mark);
+	assert_int_equal(mark[0] + mark[1], 0);
+	release(cells, 2);
+	fam.baseline = NULL;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(marks_the_open_pair),
 		cmocka_unit_test(leaves_thin_and_failed_cells),
+		cmocka_unit_test(marks_an_open_speedup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
