@@ -92,7 +92,7 @@ static int run_load(struct run *r, int argc, char **argv)
 	sv_clear(&dirs);
 	/* --family-dir without --suite: those families only, on the default
 	 * matrix (the quick suite's compilers, opt and march) */
-	if (o->family_dirs.n && !o->suite)
+	if (o->family_dirs.n && !run_opts_given(o, "suite"))
 		sv_clear(&r->suite.variants);
 	/* a family named by --family-dir runs whole, whatever the suite's globs */
 	for (int i = 0; i < r->nfam && o->family_dirs.n; i++)

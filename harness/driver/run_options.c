@@ -96,3 +96,8 @@ void run_settings_resolve(const struct run_opts *o, const struct suite *suite, c
 		s->max_runs = s->runs;
 	s->runs_for_rerun = (unsigned)stats_runs_for_rerun(s->quantile, STATS_CI_TARGET, s->max_runs);
 }
+
+int run_opts_given(const struct run_opts *o, const char *name)
+{
+	return option_given(run_options, o->given, name);
+}

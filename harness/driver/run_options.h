@@ -67,5 +67,7 @@ int run_opts_parse(struct run_opts *o, int argc, char **argv, struct run_setting
 void run_settings_resolve(const struct run_opts *o, const struct suite *suite, const struct cpu_profile *prof,
 			  struct run_settings *s);
 void run_opts_free(struct run_opts *o);
+/* Whether option name was on the command line (its default does not count). */
+int run_opts_given(const struct run_opts *o, const char *name);
 
 #endif

@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 #include "config/config.h"
+#include "pipeline/compilers.h"
 #include "core/stats.h"
 #include "system/thermal.h"
 #include "system/topology.h"
@@ -58,16 +59,6 @@ int cell_status_parse(const char *name, enum cell_status *out);
 /* Whether the status counts as a failure for the exit code (1). */
 int cell_status_failed(enum cell_status s);
 
-struct compiler {
-	char *name;     /* as the suite names it: gcc, clang-19 */
-	char *path;     /* resolved on PATH, NULL when missing */
-	char *version;  /* first line of --version */
-	char *identity; /* sha256 of path and the whole --version text */
-	int is_clang;   /* from --version: clang takes -fprofile-instr-*, has no per-pass -O flags */
-	int major;      /* major version from --version, 0 when unknown */
-	char *const *target_flags; /* a cross target's cflags (--target=...), borrowed; NULL: none */
-	int cross;                 /* builds for another machine: the probe also needs its C library */
-};
 
 /* CPUs a cell runs on: a CPU number, or PIN_NONE (not pinned). */
 struct pins {
@@ -276,16 +267,5 @@ int cell_spec_same_run(const struct cell_spec *a, const struct cell_spec *b);
 /* Whether two cells are the same build of the same variant: compiler and
  * the full flag list (so every dimension that adds flags counts). */
 int cell_spec_same_build(const struct cell_spec *a, const struct cell_spec *b);
-
-/* Expands compiler names and globs (see above) into out; a glob that
- * matches nothing adds a warning. */
-void expand_compilers(const struct strvec *names, struct strvec *out, struct strvec *warnings);
-/* The Debian package that provides a compiler name, or NULL. */
-char *compiler_package(const char *name);
-
-/* Looks the compiler up on PATH and records its identity. */
-void compiler_probe(struct compiler *c, const char *name);
-/* Whether the compiler accepts -march=MARCH (compiles an empty unit). */
-int compiler_accepts_march(struct compiler *c, const char *march, char *why, size_t n);
 
 #endif

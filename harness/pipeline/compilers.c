@@ -1,0 +1,180 @@
+/* compilers.c: see compilers.h */
+#define _GNU_SOURCE
+#include "pipeline/compilers.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/runcmd.h"
+
+void compiler_probe(struct compiler *c, const char *name)
+{
+	memset(c, 0, sizeof(*c));
+	c->name = xstrdup(name);
+	c->path = find_on_path(name);
+	if (!c->path)
+		return;
+	char *argv[] = { c->path, "--version", NULL };
+	struct strbuf out = STRBUF_INIT;
+	struct child_exit ex;
+	if (run_capture(argv, CHILD_DEVNULL, 30, 65536, &out, NULL, &ex) == 0 && ex.outcome == CHILD_EXITED &&
+	    ex.exit_code == 0 && out.len) {
+		c->version = xasprintf("%.*s", (int)strcspn(out.buf, "\n"), out.buf);
+		/* "Debian clang version 16.0.6 ...", "gcc (Debian 12.2.0-14) 12.2.0" */
+		const char *cv = strstr(c->version, "clang version ");
+		c->is_clang = cv != NULL;
+		if (cv)
+			c->major = atoi(cv + strlen("clang version "));
+		else if (strrchr(c->version, ' '))
+			c->major = atoi(strrchr(c->version, ' ') + 1);
+		/* the identity covers the resolved path and the whole text, so an
+		 * upgrade in place (same path, new version) invalidates the cache */
+		struct strbuf id = STRBUF_INIT;
+		sb_addf(&id, "%s\n%s", c->path, out.buf);
+		char hex[65];
+		sha256_hex(id.buf, id.len, hex);
+		c->identity = xstrdup(hex);
+		sb_release(&id);
+	} else {
+		free(c->path);
+		c->path = NULL;
+	}
+	sb_release(&out);
+}
+
+int compiler_accepts_march(struct compiler *c, const char *march, char *why, size_t n)
+{
+	if (!strcmp(march, "default"))
+		return 1;
+	char *flag = xasprintf("-march=%s", march);
+	struct strvec argv = STRVEC_INIT;
+	sv_push(&argv, c->path);
+	if (c->target_flags)
+		sv_pushv(&argv, c->target_flags);
+	/* a cross compiler may lack the target's headers (the cross libc is a
+	 * package of its own): the probe includes one */
+	if (c->cross)
+		sv_pushv(&argv, (char *const[]){ "-include", "stdio.h", NULL });
+	char *rest[] = { flag, "-x", "c", "-c", "-o", "/dev/null", "/dev/null", NULL };
+	sv_pushv(&argv, rest);
+	struct strbuf err = STRBUF_INIT;
+	struct child_exit ex;
+	int ok = run_capture(argv.v, CHILD_DEVNULL, 30, 4096, NULL, &err, &ex) == 0 && ex.outcome == CHILD_EXITED &&
+		 ex.exit_code == 0;
+	sv_clear(&argv);
+	if (!ok)
+		snprintf(why, n, "%s %s %s: %.*s", c->name, c->cross ? "cannot build C here with" : "does not accept",
+			 flag, (int)strcspn(err.buf ? err.buf : "", "\n"), err.buf ? err.buf : "");
+	sb_release(&err);
+	free(flag);
+	return ok;
+}
+
+static int sv_contains(const struct strvec *sv, const char *s)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		if (!strcmp(sv->v[i], s))
+			return 1;
+	return 0;
+}
+
+/* NAME-VERSION with one dash and a numeric version: gcc-12, clang-16.0 */
+static int versioned_name(const char *name)
+{
+	const char *dash = strchr(name, '-');
+	if (!dash || dash == name || strchr(dash + 1, '-') || !isdigit((unsigned char)dash[1]))
+		return 0;
+	for (const char *p = name; p < dash; p++)
+		if (!isalnum((unsigned char)*p) && *p != '+' && *p != '_')
+			return 0;
+	for (const char *p = dash + 1; *p; p++)
+		if (!isdigit((unsigned char)*p) && *p != '.')
+			return 0;
+	return 1;
+}
+
+static int by_version(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	size_t lx = strcspn(x, "-"), ly = strcspn(y, "-");
+	int c = strncmp(x, y, lx < ly ? lx : ly);
+	if (c || lx != ly)
+		return c ? c : (lx < ly ? -1 : 1);
+	return strverscmp(x + lx, y + ly);
+}
+
+/* The NAME-VERSION programs on PATH that match glob g, in version order. */
+static void programs_matching(const char *g, struct strvec *found)
+{
+	const char *path = getenv("PATH");
+	char *dirs = xstrdup(path ? path : "/usr/bin:/bin");
+	char *save = NULL;
+	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		DIR *dh = opendir(*d ? d : ".");
+		struct dirent *e;
+		while (dh && (e = readdir(dh))) {
+			if (fnmatch(g, e->d_name, 0) || !versioned_name(e->d_name) || sv_contains(found, e->d_name))
+				continue;
+			char *full = xasprintf("%s/%s", d, e->d_name);
+			if (access(full, X_OK) == 0)
+				sv_push(found, e->d_name);
+			free(full);
+		}
+		if (dh)
+			closedir(dh);
+	}
+	free(dirs);
+	if (found->n)
+		qsort(found->v, found->n, sizeof(char *), by_version);
+}
+
+void expand_compilers(const struct strvec *names, struct strvec *out, struct strvec *warnings)
+{
+	for (size_t i = 0; i < names->n; i++) {
+		const char *g = names->v[i];
+		if (!strpbrk(g, "*?[")) {
+			if (!sv_contains(out, g))
+				sv_push(out, g);
+			continue;
+		}
+		struct strvec found = STRVEC_INIT;
+		programs_matching(g, &found);
+		if (!found.n)
+			sv_pushf(warnings, "compiler glob '%s' matches no NAME-VERSION program on PATH", g);
+		for (size_t k = 0; k < found.n; k++)
+			if (!sv_contains(out, found.v[k]))
+				sv_push(out, found.v[k]);
+		sv_clear(&found);
+	}
+}
+
+char *compiler_package(const char *name)
+{
+	if (!strcmp(name, "gcc") || !strcmp(name, "cc"))
+		return xstrdup("gcc");
+	if (!strcmp(name, "clang"))
+		return xstrdup("clang");
+	if (versioned_name(name) && (!strncmp(name, "gcc-", 4) || !strncmp(name, "clang-", 6)))
+		return xasprintf("%.*s", (int)strcspn(name, "."), name);
+	return NULL;
+}
+
+/* clang PGO merges raw profiles with llvm-profdata of the same version. */
+char *compiler_profdata(const struct compiler *c)
+{
+	char *name = xasprintf("llvm-profdata-%d", c->major);
+	char *p = c->major > 0 ? find_on_path(name) : NULL;
+	free(name);
+	return p;
+}
+
+void compiler_free(struct compiler *c)
+{
+	free(c->name);
+	free(c->path);
+	free(c->version);
+	free(c->identity);
+}

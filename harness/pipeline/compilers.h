@@ -1,0 +1,42 @@
+/* compilers.h: the compilers a suite names, found and asked.
+ *
+ * A suite names compilers plainly ("gcc", "clang-19") or by glob
+ * ("gcc-*", "clang-*": every NAME-VERSION on PATH that matches, in version
+ * order, never gcc-ar-12); a compiler is looked up on PATH and known by
+ * its identity (its path and whole --version text, part of every cache
+ * key), and asked whether it takes a -march.  A missing one is named with
+ * the Debian package that provides it.
+ */
+#ifndef FLAGBENCH_COMPILERS_H
+#define FLAGBENCH_COMPILERS_H
+
+#include <stddef.h>
+
+#include "core/util.h"
+
+struct compiler {
+	char *name;     /* as the suite names it: gcc, clang-19 */
+	char *path;     /* resolved on PATH, NULL when missing */
+	char *version;  /* first line of --version */
+	char *identity; /* sha256 of path and the whole --version text */
+	int is_clang;   /* from --version: clang takes -fprofile-instr-*, has no per-pass -O flags */
+	int major;      /* major version from --version, 0 when unknown */
+	char *const *target_flags; /* a cross target's cflags (--target=...), borrowed; NULL: none */
+	int cross;                 /* builds for another machine: the probe also needs its C library */
+};
+
+/* Expands compiler names and globs (see the top) into out; a glob that
+ * matches nothing adds a warning. */
+void expand_compilers(const struct strvec *names, struct strvec *out, struct strvec *warnings);
+/* The Debian package that provides a compiler name, or NULL. */
+char *compiler_package(const char *name);
+
+/* Looks the compiler up on PATH and records its identity. */
+void compiler_probe(struct compiler *c, const char *name);
+/* Whether the compiler accepts -march=MARCH (compiles an empty unit). */
+int compiler_accepts_march(struct compiler *c, const char *march, char *why, size_t n);
+/* clang PGO merges raw profiles with llvm-profdata of the same version: its path, or NULL. */
+char *compiler_profdata(const struct compiler *c);
+void compiler_free(struct compiler *c);
+
+#endif
