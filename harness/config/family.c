@@ -1,5 +1,7 @@
 /* family.c: one family folder's family.json: variants, references, the
- * declared check, inputs and build command (config.h). */
+ * declared check, inputs and build command (config.h).  Just over 700
+ * lines: every key of the one format, checked in one pass with one cfg
+ * (jsoncfg.h) so that each message names its file:line:column. */
 #define _GNU_SOURCE
 #include "config/config.h"
 

@@ -1,4 +1,6 @@
-/* doctor.c: see doctor.h */
+/* doctor.c: see doctor.h.  Just over 700 lines: one check a function, each
+ * a few lines over the same context (its facts, its items), in one table
+ * so that the report lists them in one order. */
 #define _GNU_SOURCE
 #include "system/doctor.h"
 
