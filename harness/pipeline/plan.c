@@ -633,7 +633,8 @@ static void measurement_free(struct cell_measurement *m)
 	free(m->runs);
 	free(m->cooldown);
 	free(m->rounds);
-	m->rounds = NULL;
+	free(m->places);
+	m->rounds = m->places = NULL;
 	m->nrounds = 0;
 	m->pass = 0;
 	cell_thermal_free(&m->thermal);

@@ -181,7 +181,7 @@ struct cell_measurement {
 	 * outside the rounds is -1.  pass: the measuring pass the cell was
 	 * measured in (0, then one more each --resume): rounds pair only
 	 * within a pass. */
-	int *rounds;
+	int *rounds, *places; /* places: each run's place in its round's order (0: first) */
 	size_t nrounds;
 	unsigned pass;
 	double user_s, system_s;     /* hyperfine's mean user and system time; NAN when unknown */

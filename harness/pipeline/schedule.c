@@ -108,25 +108,29 @@ static void record_thermal(struct cell *c, const struct thermal_snapshot *before
 	sb_release(&why);
 }
 
-/* The round of each run the batch added (-1: outside the rounds); the
- * runs before it keep theirs, or -1 where none was recorded. */
-static void record_rounds(struct cell_measurement *m, size_t had, int round)
+/* The round of each run the batch added and its place in that round's
+ * order (-1: outside the rounds); the runs before it keep theirs, or -1
+ * where none was recorded. */
+static void record_rounds(struct cell_measurement *m, size_t had, int round, int place)
 {
 	if (m->time.n < had) /* measured anew */
 		had = m->nrounds = 0;
 	if (round < 0 && !m->nrounds)
 		return;
 	m->rounds = xrealloc(m->rounds, (m->time.n + 1) * sizeof(*m->rounds));
+	m->places = xrealloc(m->places, (m->time.n + 1) * sizeof(*m->places));
 	for (size_t j = m->nrounds; j < had; j++)
-		m->rounds[j] = -1;
-	for (size_t j = had; j < m->time.n; j++)
+		m->rounds[j] = m->places[j] = -1;
+	for (size_t j = had; j < m->time.n; j++) {
 		m->rounds[j] = round;
+		m->places[j] = place;
+	}
 	m->nrounds = m->time.n;
 }
 
 /* One batch of runs through the executor; a cell's first batch of this
  * schedule takes the warmup, and the new runs join any times it has. */
-static int batch(const struct sched *k, size_t i, unsigned runs, int round)
+static int batch(const struct sched *k, size_t i, unsigned runs, int round, int place)
 {
 	const struct schedule *s = k->s;
 	struct cell *c = s->cells[i];
@@ -141,7 +145,7 @@ static int batch(const struct sched *k, size_t i, unsigned runs, int round)
 	size_t had = c->measure.time.n;
 	int v = s->x->measure(c, &o, &cool, &spent);
 	double dt = now_monotonic() - t0;
-	record_rounds(&c->measure, had, round);
+	record_rounds(&c->measure, had, round, place);
 	c->measure.pass = k->p->pass;
 	if (k->p->thermal_root) {
 		thermal_snapshot_take(k->p->thermal_root, &after);
@@ -199,7 +203,7 @@ static enum schedule_status run_sequential(const struct sched *k)
 			 * 13 for p25), then half as many again */
 			unsigned have = k->taken[i], need = k->p->runs_for_rerun;
 			unsigned more = have < need ? need - have : have / 2, left = max_runs(k->p) - have;
-			v = batch(k, i, more < left ? more : left, -1);
+			v = batch(k, i, more < left ? more : left, -1, -1);
 		}
 		add(s->tally.wall_s, now_monotonic() - t0);
 		done(k, i, v == 0 ? SCHEDULE_MEASURED : k->taken[i] ? SCHEDULE_FAILED : SCHEDULE_INTERRUPTED);
@@ -267,7 +271,7 @@ static enum schedule_status run_rounds(const struct sched *k)
 				pause_before(k, s->cells[i]);
 			if (fb_interrupted)
 				break;
-			int v = batch(k, i, 1, (int)(p->round_base + round));
+			int v = batch(k, i, 1, (int)(p->round_base + round), (int)j);
 			add(s->tally.wall_s, now_monotonic() - t0);
 			if (v < 0) {
 				done(k, i, SCHEDULE_FAILED);

@@ -146,17 +146,22 @@ static void spec_to_json(json_t *j, const struct cell_spec *s)
 						 : json_null());
 }
 
-/* The round of each run (schedule.h) beside the runs, and the pass: what
- * the paired comparison pairs by (analysis/comparison.h). */
+/* The round of each run (schedule.h) and its place in the round beside the
+ * runs, and the pass: what the paired comparison pairs by
+ * (analysis/comparison.h). */
 static void rounds_to_json(json_t *time_s, const struct cell_measurement *m)
 {
-	json_t *rounds = json_null();
+	json_t *rounds = json_null(), *places = json_null();
 	if (m->nrounds == m->time.n && m->nrounds) {
 		rounds = json_array();
-		for (size_t i = 0; i < m->nrounds; i++)
+		places = json_array();
+		for (size_t i = 0; i < m->nrounds; i++) {
 			json_array_append_new(rounds, m->rounds[i] >= 0 ? json_integer(m->rounds[i]) : json_null());
+			json_array_append_new(places, m->places && m->places[i] >= 0 ? json_integer(m->places[i]) : json_null());
+		}
 	}
 	json_object_set_new(time_s, "rounds", rounds);
+	json_object_set_new(time_s, "places", places);
 	json_object_set_new(time_s, "pass", json_integer((json_int_t)m->pass));
 }
 
@@ -329,10 +334,13 @@ static void measurement_from_json(struct cell_measurement *m, const json_t *j)
 		stats_from_json(&m->time, time);
 	json_t *rounds = json_object_get(time, "rounds");
 	if (json_is_array(rounds) && json_array_size(rounds) == m->time.n && m->time.n) {
+		json_t *places = json_object_get(time, "places");
 		m->rounds = xmalloc(m->time.n * sizeof(*m->rounds));
+		m->places = xmalloc(m->time.n * sizeof(*m->places));
 		for (size_t r = 0; r < m->time.n; r++) {
-			json_t *v = json_array_get(rounds, r);
+			json_t *v = json_array_get(rounds, r), *w = json_array_get(places, r);
 			m->rounds[r] = json_is_integer(v) ? (int)json_integer_value(v) : -1;
+			m->places[r] = json_is_integer(w) ? (int)json_integer_value(w) : -1;
 		}
 		m->nrounds = m->time.n;
 	}

@@ -65,6 +65,7 @@ static int teardown(void **state)
 		stats_free(&cells[i].measure.time);
 		free(cells[i].measure.cooldown);
 		free(cells[i].measure.rounds);
+		free(cells[i].measure.places);
 		free(cells[i].reason);
 	}
 	return 0;
@@ -100,8 +101,10 @@ static void listed_rounds(void **state)
 		assert_int_equal(ends[i], SCHEDULE_MEASURED);
 		/* each run knows its round: the paired comparison's key */
 		assert_int_equal(cells[i].measure.nrounds, 4);
-		for (int r = 0; r < 4; r++)
+		for (int r = 0; r < 4; r++) {
 			assert_int_equal(cells[i].measure.rounds[r], r);
+			assert_int_equal(cells[i].measure.places[r], i); /* listed: its place in the list */
+		}
 	}
 }
 
