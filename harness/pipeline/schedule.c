@@ -197,7 +197,7 @@ static enum schedule_status run_sequential(const struct sched *k)
 		double t0 = now_monotonic();
 		if (k->p->pause == SCHEDULE_PAUSE_EACH_CELL || (k->p->pause == SCHEDULE_PAUSE_ONCE && !paused++))
 			pause_before(k, s->cells[i]);
-		int v = fb_interrupted ? -1 : batch(k, i, runs_due(k->p, s->cells[i]), -1);
+		int v = fb_interrupted ? -1 : batch(k, i, runs_due(k->p, s->cells[i]), -1, -1);
 		while (v == 0 && wants_more(k, i)) {
 			/* up to the runs a 95 % rerun interval needs (9 for the median,
 			 * 13 for p25), then half as many again */
