@@ -41,6 +41,15 @@ static int lead_words(struct model *m, struct fsrc *f, const struct mcell *a, co
 	return v.verdict == VERDICT_FASTER;
 }
 
+/* Whether the family's cells were measured under several code layouts. */
+static int layouts_varied(const struct fsrc *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (f->cells[i]->layouts > 1)
+			return 1;
+	return 0;
+}
+
 /* The answer in words, from the throughput table; for emulated cells, whose
  * times say little about the target, from the instructions table (fewest). */
 void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const struct mtable *t, int fewest)
@@ -115,7 +124,7 @@ void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const st
 			 fam->name, won[2 * best[0]], count[0], n, won[2 * best[1] + 1], count[1], n);
 	else
 		sv_pushf(&fam->answer, "%s: most often fastest: compiler %s for %zu of %zu variants, flags %s for %zu of %zu; "
-				       "%zu of these %zu leads are real (the run's %zu comparisons at a 5 %% false-lead rate)",
+				       "%zu of these %zu leads are real (the run's %zu comparisons at a 5 %% false-lead rate)%s",
 			 fam->name, won[2 * best[0]], count[0], n, won[2 * best[1] + 1], count[1], n, real, n,
-			 m->cmp_asked);
+			 m->cmp_asked, layouts_varied(f) ? "" : "; code layout not varied (--layouts K tests it)");
 }

@@ -289,6 +289,13 @@ static json_t *json_table(const struct mtable *t)
 				"ci_percent", num(x->ci), "share", num(x->share), "id", x->id));
 			json_t *cell = json_array_get(cells, json_array_size(cells) - 1);
 			json_object_set_new(cell, "ci_level", num(x->level));
+			/* the one comparison's word for a ratio; the layouts of a value */
+			if (t->fmt == MF_RATIO && x->state == MS_OK && x->verdict != VERDICT_NO_DATA)
+				json_object_set_new(cell, "verdict", json_string(comparison_verdict_word(x->verdict)));
+			if (x->layouts > 1) {
+				json_object_set_new(cell, "layouts", json_integer((json_int_t)x->layouts));
+				json_object_set_new(cell, "layout_spread_percent", num(100 * (exp(x->spread) - 1)));
+			}
 			json_object_set_new(cell, "ci95_percent", num(x->level >= STATS_CI_TARGET ? x->ci : NAN));
 		}
 		json_array_append_new(rows, json_pack("{s:s, s:s, s:b, s:o}", "label", t->rows[r].label, "title",

@@ -220,7 +220,7 @@ static void test_answer_shares_and_views(void **state)
 					    "4.00x the slowest clang/-O2/native");
 	assert_string_equal(f->answer.v[2], "f: most often fastest: compiler gcc for 2 of 2 variants, flags "
 					    "-O3/native for 2 of 2; 1 of these 2 leads are real (the run's 5 comparisons at "
-					    "a 5 % false-lead rate)");
+					    "a 5 % false-lead rate); code layout not varied (--layouts K tests it)");
 	/* a tie shares the leader's colour; the rest their share of the best */
 	struct mtable *t = table_of(&m, "f", "throughput");
 	assert_float_equal(t->rows[0].cells[1].share, 1, 1e-12);
