@@ -449,7 +449,9 @@ static void confirm_verdict(struct cell_cmp *cc, const struct cell *a, const str
 }
 
 /* Both binaries again, through the scheduler: balanced rounds, the pause
- * once before the cell, the first failure ends it. */
+ * once before the cell, the first failure ends it; while the answer stays
+ * inconclusive, as many rounds again, up to CONFIRM_EXTENSIONS times. */
+#define CONFIRM_EXTENSIONS 2
 static void confirm_cell(struct cell_cmp *cc, const json_t *base, const char *base_dir, const json_t *nw,
 			 const char *new_dir, struct family *fams, size_t nfams, const struct confirm_opts *co,
 			 double level, const struct compare_opts *o, double quantile, const char *hyperfine,
@@ -507,6 +509,21 @@ static void confirm_cell(struct cell_cmp *cc, const json_t *base, const char *ba
 		goto out;
 	}
 	confirm_verdict(cc, &a, &b, level, o, quantile, co->rounds);
+	/* an open answer gets the rounds again, up to CONFIRM_EXTENSIONS times,
+	 * and is decided on all of them (runs go where an answer is undecided) */
+	for (unsigned k = 1; k <= CONFIRM_EXTENSIONS && cc->verdict == VERDICT_INCONCLUSIVE && !fb_interrupted; k++) {
+		pol.round_base = k * co->rounds;
+		pol.seed = cell_seed(cc->id) + k;
+		pol.warmup = 0;
+		pol.pause = SCHEDULE_PAUSE_NONE;
+		fprintf(stderr, "flagbench: %s still open: %u rounds more\n", cc->id, co->rounds);
+		if (schedule_run(&sc) != SCHEDULE_DONE || a.measure.time.n != (k + 1) * co->rounds ||
+		    b.measure.time.n != (k + 1) * co->rounds)
+			break;
+		if (cc->note != old_note)
+			free(cc->note);
+		confirm_verdict(cc, &a, &b, level, o, quantile, (k + 1) * co->rounds);
+	}
 out:
 	if (cc->note != old_note)
 		free(old_note);
