@@ -137,6 +137,8 @@ size_t model_legend(const struct mtable *t, const char *lines[MODEL_LEGEND_MAX])
 						    : "\xc2\xa7 the cell's interval did not reach the run's precision target within its time "
 						      "budget (results.json: precision).")
 				   : "\xc2\xa7 one of the two cells compared did not reach the run's precision target.";
+	if (t->folded)
+		lines[n++] = t->folded_note;
 	if (t->shown & SHOWN_REF)
 		lines[n++] = "A reference row shows in each column the reference measured with that column's placement "
 			     "and consumer, or its one measurement in every column.";

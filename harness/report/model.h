@@ -80,6 +80,8 @@ struct mtable {
 	unsigned shown; /* the marks, SHOWN_CI and SHOWN_REF (a reference row) the table uses, for its legend */
 	const char *drift_note; /* the legend's line on the machine's drift in ±, or NULL */
 	const char *ci_note;    /* a ratio table's line on its ±: the one comparison and the run's level */
+	const char *folded;     /* the variants left out, unsupported in every column ("rvv_naive, rvv_mb"), or NULL */
+	const char *folded_note; /* the legend's line on them */
 };
 
 struct mfamily {
@@ -95,7 +97,7 @@ struct mrun {
 	const char *path, *label, *slug, *id;
 	const char *statistic; /* run.statistic: what each figure is (stats.h); "median" for older runs */
 	double drift_sd;       /* run.drift.sd_percent / 100 (stats.h): widens every rerun interval; 0 when none */
-	size_t ncells, nok;
+	size_t ncells, nok, nunsupported;
 };
 
 struct model {

@@ -47,6 +47,7 @@ int model_load(struct model *m, char **paths, size_t n, const char *against)
 			const char *f = r->run.cells[i].family;
 			r->ncells++;
 			r->nok += r->run.cells[i].status == CELL_OK;
+			r->nunsupported += r->run.cells[i].status == CELL_UNSUPPORTED;
 			if (!names || model_index_of(names, nnames, f) < 0) {
 				names = xrealloc(names, (nnames + 1) * sizeof(*names));
 				names[nnames++] = f;

@@ -15,6 +15,23 @@
 /* A table's cell from variant v and column k. */
 typedef struct mcell (*cell_fn)(struct model *m, struct fsrc *f, const struct var *v, size_t k, const void *arg);
 
+/* A variant whose every cell is unsupported here (RISC-V vector code on
+ * x86, AVX-512 where the CPU lacks it): one line under the table, not a
+ * row of the same word. */
+static int not_for_this_machine(const struct fsrc *f, const struct var *v)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < f->n; i++) {
+		const struct results_cell *c = f->cells[i];
+		if (strcmp(c->variant, v->name) || c->reference != v->ref)
+			continue;
+		if (c->status != CELL_UNSUPPORTED)
+			return 0;
+		n++;
+	}
+	return n > 0;
+}
+
 /* A table of the family: a row per variant (with the references when refs),
  * a column per name in cols; titles say what it is. */
 static struct mtable *table(struct model *m, struct mfamily *fam, struct fsrc *f, const char *name, enum mfmt fmt,
@@ -27,6 +44,10 @@ static struct mtable *table(struct model *m, struct mfamily *fam, struct fsrc *f
 	for (size_t v = 0; v < f->nvars; v++) {
 		if (f->vars[v].ref && !refs)
 			continue;
+		if (not_for_this_machine(f, &f->vars[v])) {
+			t->folded = model_own(m, "%s%s%s", t->folded ? t->folded : "", t->folded ? ", " : "", f->vars[v].name);
+			continue;
+		}
 		struct mrow *r = &t->rows[t->nrows++];
 		*r = (struct mrow){ f->vars[v].ref ? model_own(m, "%s (reference)", f->vars[v].name) : f->vars[v].name,
 				    f->vars[v].title, f->vars[v].ref, model_alloc(m, ncols * sizeof(*r->cells)) };
@@ -52,6 +73,9 @@ static void finish_table(struct model *m, struct mfamily *fam, struct mtable *t,
 				    (x->layouts > 1 && t->fmt != MF_RATIO ? SHOWN_LAYOUTS : 0);
 			any |= x->state == MS_OK && (x->value != 1 || !isnan(x->ci) || (x->marks & MARK_SAME_BINARY));
 		}
+	if (t->folded)
+		t->folded_note = model_own(m, "Not for this machine, so not shown: %s (unsupported in every configuration; "
+					   "the reasons are below the tables).", t->folded);
 	if (t->fmt == MF_RATIO)
 		t->ci_note = model_own(m, "\xc2\xb1 is the half-width of the interval of the ratio, in percent, from the one "
 				       "comparison: paired over the rounds both cells ran in, across code layouts where "
@@ -277,8 +301,20 @@ void model_one_run_family(struct model *m, struct mfamily *fam, struct fsrc *f, 
 	for (size_t i = 0; i < f->n; i++) {
 		struct results_cell *c = f->cells[i];
 		const char *why = c->reason;
-		if (c->status != CELL_OK)
+		struct var v = { c->variant, NULL, c->reference };
+		if (not_for_this_machine(f, &v)) {
+			/* one line for the variant, at its first cell */
+			size_t count = 0, first = i;
+			for (size_t j = 0; j < f->n; j++)
+				if (!strcmp(f->cells[j]->variant, c->variant) && f->cells[j]->reference == c->reference) {
+					first = count++ ? first : j;
+				}
+			if (first == i)
+				sv_pushf(&fam->problems, "%s/%s: not for this machine: unsupported in all %zu configurations%s%s",
+					 f->name, c->variant, count, why ? ": " : "", why ? why : "");
+		} else if (c->status != CELL_OK) {
 			sv_pushf(&fam->problems, "%s: %s%s%s", c->id, c->status_name, why ? ": " : "", why ? why : "");
+		}
 		model_warnings(f, c, &fam->warnings);
 	}
 }
