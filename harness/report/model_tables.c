@@ -21,6 +21,8 @@ typedef struct mcell (*cell_fn)(struct model *m, struct fsrc *f, const struct va
 static int not_for_this_machine(const struct fsrc *f, const struct var *v)
 {
 	size_t n = 0;
+	if (v->ref)
+		return 0;
 	for (size_t i = 0; i < f->n; i++) {
 		const struct results_cell *c = f->cells[i];
 		if (strcmp(c->variant, v->name) || c->reference != v->ref)
@@ -29,7 +31,8 @@ static int not_for_this_machine(const struct fsrc *f, const struct var *v)
 			return 0;
 		n++;
 	}
-	return n > 0;
+	/* a cell in every column, each unsupported: an absent one is another matter */
+	return n > 0 && n >= f->ncfgs;
 }
 
 /* A table of the family: a row per variant (with the references when refs),
