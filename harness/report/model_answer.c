@@ -41,6 +41,16 @@ static int lead_words(struct model *m, struct fsrc *f, const struct mcell *a, co
 	return v.verdict == VERDICT_FASTER;
 }
 
+/* Whether the one comparison calls the two cells the same binary. */
+static int same_binary(struct model *m, struct fsrc *f, const struct mcell *a, const struct mcell *b)
+{
+	struct results_cell *ca = a->id ? results_cell_by_id(&f->run->run, a->id) : NULL;
+	struct results_cell *cb = b->id ? results_cell_by_id(&f->run->run, b->id) : NULL;
+	struct mview v;
+	return ca && cb && model_compare(m, f, model_group_of(m, f, ca), model_group_of(m, f, cb), &v) == 0 &&
+	       v.verdict == VERDICT_SAME_BINARY;
+}
+
 /* Whether the family's cells were measured under several code layouts. */
 static int layouts_varied(const struct fsrc *f)
 {
@@ -83,6 +93,24 @@ void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const st
 				order[1] = t0;
 			}
 		}
+		/* builds that are the leader's very binary are named with it, not
+		 * ranked against it ("-O2 = -O3: the same binary") */
+		const char *twins = NULL;
+		for (int j = 1; !fewest && j < k;) {
+			if (!same_binary(m, f, &c[order[0]], &c[order[j]])) {
+				j++;
+				continue;
+			}
+			twins = model_own(m, "%s%s%s", twins ? twins : "", twins ? ", " : "", t->cols[order[j]]);
+			memmove(&order[j], &order[j + 1], (size_t)(k - j - 1) * sizeof(order[0]));
+			k--;
+		}
+		const char *leader = twins ? model_own(m, "%s (the same binary as %s)", t->cols[order[0]], twins)
+					   : t->cols[order[0]];
+		if (k < 2) {
+			sv_pushf(&fam->answer, "%s/%s: %s: no other build to compare", fam->name, t->rows[r].label, leader);
+			continue;
+		}
 		const struct mcell *a = &c[order[0]], *b = &c[order[1]], *z = &c[order[k - 1]];
 		model_format_ratio(fewest ? b->value / a->value : a->value / b->value, r1, sizeof(r1));
 		model_format_ratio(fewest ? z->value / a->value : a->value / z->value, r2, sizeof(r2));
@@ -97,7 +125,7 @@ void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const st
 			real += lead_words(m, f, b, a, words, sizeof(words), &lead);
 			model_format_ratio(lead, r1, sizeof(r1));
 			sv_pushf(&fam->answer, "%s/%s: %s fastest, %s the runner-up %s (%s)%s%s%s%s", fam->name,
-				 t->rows[r].label, t->cols[order[0]], r1, t->cols[order[1]], words, k > 2 ? ", " : "",
+				 t->rows[r].label, leader, r1, t->cols[order[1]], words, k > 2 ? ", " : "",
 				 k > 2 ? r2 : "", k > 2 ? " the slowest " : "", k > 2 ? t->cols[order[k - 1]] : "");
 		}
 		won[2 * n] = model_config_part(m, t->cols[order[0]], 0, 1);
