@@ -41,14 +41,12 @@ static int lead_words(struct model *m, struct fsrc *f, const struct mcell *a, co
 	return v.verdict == VERDICT_FASTER;
 }
 
-/* Whether the one comparison calls the two cells the same binary. */
-static int same_binary(struct model *m, struct fsrc *f, const struct mcell *a, const struct mcell *b)
+/* Whether two table cells are the same binary run alike. */
+static int same_binary(struct fsrc *f, const struct mcell *a, const struct mcell *b)
 {
 	struct results_cell *ca = a->id ? results_cell_by_id(&f->run->run, a->id) : NULL;
 	struct results_cell *cb = b->id ? results_cell_by_id(&f->run->run, b->id) : NULL;
-	struct mview v;
-	return ca && cb && model_compare(m, f, model_group_of(m, f, ca), model_group_of(m, f, cb), &v) == 0 &&
-	       v.verdict == VERDICT_SAME_BINARY;
+	return ca && cb && model_same_binary(f, ca, cb);
 }
 
 /* Whether the family's cells were measured under several code layouts. */
@@ -97,7 +95,7 @@ void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const st
 		 * ranked against it ("-O2 = -O3: the same binary") */
 		const char *twins = NULL;
 		for (int j = 1; !fewest && j < k;) {
-			if (!same_binary(m, f, &c[order[0]], &c[order[j]])) {
+			if (!same_binary(f, &c[order[0]], &c[order[j]])) {
 				j++;
 				continue;
 			}

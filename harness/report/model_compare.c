@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/stats.h"
 
@@ -55,6 +56,18 @@ static char *args_key(const struct results_cell *c)
 	sb_addf(&sb, "|%s|%s|%s|%u", c->allocator ? c->allocator : "glibc", c->placement ? c->placement : "",
 		c->consumer ? c->consumer : "", c->env_pad);
 	return sb_detach(&sb);
+}
+
+int model_same_binary(struct fsrc *f, const struct results_cell *a, const struct results_cell *b)
+{
+	const struct results_cell *ma = model_measured(f, a), *mb = model_measured(f, b);
+	if (!a->sha256 || !b->sha256 || strcasecmp(a->sha256, b->sha256))
+		return ma == mb && a != b;
+	char *ka = args_key(a), *kb = args_key(b);
+	int same = !strcmp(ka, kb);
+	free(ka);
+	free(kb);
+	return same;
 }
 
 /* A side: every run of every cell of the group, as seconds per unit of

@@ -49,6 +49,9 @@ struct mview {
 /* The cells of variant in config (with layouts, all of them), or n 0. */
 struct mgroup model_group(struct model *m, struct fsrc *f, const char *variant, const char *config);
 struct mgroup model_group_of(struct model *m, struct fsrc *f, struct results_cell *c);
+/* Whether two cells ran the same binary alike (sha256 and arguments, or
+ * one measurement shared): asks no comparison, so counts in no error rate. */
+int model_same_binary(struct fsrc *f, const struct results_cell *a, const struct results_cell *b);
 /* B against A: 0 with *v filled, -1 when either side has no runs to compare. */
 int model_compare(struct model *m, struct fsrc *f, struct mgroup a, struct mgroup b, struct mview *v);
 /* A table's ratio cell: a's throughput over b's, with the comparison's
