@@ -32,6 +32,21 @@ static uint32_t le32(const uint8_t *p)
 		x[b] = ROTL32(x[b] ^ x[c], 7);                                                               \
 	} while (0)
 
+/* the 20 rounds: 10 double rounds, columns then diagonals */
+#define CHACHA20_ROUNDS(x)                                                                                   \
+	do {                                                                                                 \
+		for (int i_ = 0; i_ < 10; i_++) {                                                            \
+			QUARTER_ROUND(x, 0, 4, 8, 12);                                                       \
+			QUARTER_ROUND(x, 1, 5, 9, 13);                                                       \
+			QUARTER_ROUND(x, 2, 6, 10, 14);                                                      \
+			QUARTER_ROUND(x, 3, 7, 11, 15);                                                      \
+			QUARTER_ROUND(x, 0, 5, 10, 15);                                                      \
+			QUARTER_ROUND(x, 1, 6, 11, 12);                                                      \
+			QUARTER_ROUND(x, 2, 7, 8, 13);                                                       \
+			QUARTER_ROUND(x, 3, 4, 9, 14);                                                       \
+		}                                                                                            \
+	} while (0)
+
 void chacha20_block(const uint8_t key[32], uint32_t counter, const uint8_t nonce[12], uint8_t out[64])
 {
 	uint32_t state[16] = { 0x61707865, 0x3320646e, 0x79622d32, 0x6b206574 };
@@ -42,16 +57,7 @@ void chacha20_block(const uint8_t key[32], uint32_t counter, const uint8_t nonce
 		state[13 + i] = le32(nonce + 4 * i);
 	uint32_t x[16];
 	memcpy(x, state, sizeof(x));
-	for (int i = 0; i < 10; i++) {
-		QUARTER_ROUND(x, 0, 4, 8, 12);
-		QUARTER_ROUND(x, 1, 5, 9, 13);
-		QUARTER_ROUND(x, 2, 6, 10, 14);
-		QUARTER_ROUND(x, 3, 7, 11, 15);
-		QUARTER_ROUND(x, 0, 5, 10, 15);
-		QUARTER_ROUND(x, 1, 6, 11, 12);
-		QUARTER_ROUND(x, 2, 7, 8, 13);
-		QUARTER_ROUND(x, 3, 4, 9, 14);
-	}
+	CHACHA20_ROUNDS(x);
 	for (int i = 0; i < 16; i++) {
 		uint32_t v = x[i] + state[i];
 		for (int k = 0; k < 4; k++)
@@ -147,16 +153,7 @@ static void xor4(const uint32_t state[16], uint32_t counter, const uint8_t *in, 
 	s[12] = (v4u32){ counter, counter + 1, counter + 2, counter + 3 };
 	for (int i = 0; i < 16; i++)
 		x[i] = s[i];
-	for (int i = 0; i < 10; i++) {
-		QUARTER_ROUND(x, 0, 4, 8, 12);
-		QUARTER_ROUND(x, 1, 5, 9, 13);
-		QUARTER_ROUND(x, 2, 6, 10, 14);
-		QUARTER_ROUND(x, 3, 7, 11, 15);
-		QUARTER_ROUND(x, 0, 5, 10, 15);
-		QUARTER_ROUND(x, 1, 6, 11, 12);
-		QUARTER_ROUND(x, 2, 7, 8, 13);
-		QUARTER_ROUND(x, 3, 4, 9, 14);
-	}
+	CHACHA20_ROUNDS(x);
 	for (int g = 0; g < 4; g++) {
 		/* a 4x4 transpose: r[k] is words 4g..4g+3 of block k */
 		v4u32 a = x[4 * g] + s[4 * g], b = x[4 * g + 1] + s[4 * g + 1];
