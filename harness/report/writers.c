@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *want_family, *want_table;
 
@@ -376,8 +377,38 @@ int model_print(const char *name, char **paths, size_t n, const char *against, e
 	return rc;
 }
 
+/* The end of a run's output: every family's answers together, so the last
+ * screen holds them, then where the tables, plots and page are. */
+static void answers_last(const struct model *m, const char *run_dir, struct strbuf *out)
+{
+	sb_adds(out, "\nthe answers, every family's:\n");
+	for (size_t i = 0; i < m->nfams; i++)
+		for (size_t k = 0; k < m->fams[i].answer.n; k++) {
+			sb_adds(out, "  ");
+			add_clean(out, m->fams[i].answer.v[k], 't');
+			sb_adds(out, "\n");
+		}
+	char *page = xasprintf("%s/index.html", run_dir);
+	if (access(page, R_OK) == 0)
+		sb_addf(out, "tables: %s/tables/, plots: %s/plots/, page: %s\n", run_dir, run_dir, page);
+	sb_addf(out, "every table in the terminal: flagbench tables %s\n", run_dir);
+	free(page);
+}
+
 int tables_print_run(const char *run_dir)
 {
 	char *paths[] = { (char *)run_dir };
-	return model_print("tables", paths, 1, NULL, FMT_TERM, NULL, NULL, NULL);
+	struct model m = { 0 };
+	struct strbuf sb = STRBUF_INIT;
+	int rc = 0;
+	if (model_load(&m, paths, 1, NULL) < 0 || model_write(&m, FMT_TERM, NULL, NULL, &sb) < 0) {
+		rc = EXIT_USAGE;
+	} else {
+		answers_last(&m, run_dir, &sb);
+		if (fwrite(sb.buf ? sb.buf : "", 1, sb.len, stdout) != sb.len || fflush(stdout) != 0)
+			rc = (error("run: cannot write the tables: %s", strerror(errno)), EXIT_CELL_FAILED);
+	}
+	sb_release(&sb);
+	model_free(&m);
+	return rc;
 }

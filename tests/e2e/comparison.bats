@@ -94,3 +94,18 @@ table_verdict() {
     [[ "$output" == *"yes/vmsplice: "*"(a real lead: ["*"] at "*" %, a bootstrap of both cells' runs (no rounds in common))"* ]]
     [[ "$output" == *"leads are real (the run's "*" comparisons at a 5 % false-lead rate)"* ]]
 }
+
+@test "a run ends with every family's answers, then where the tables, plots and page are" {
+    run "$FLAGBENCH" run --suite smoke --dry-run -o "$BATS_TEST_TMPDIR/r"
+    [ "$status" -eq 0 ]
+    # the answers come again after the last table, each family's, and the run's places last
+    tail_block=$(sed -n '/^the answers, every family.s:$/,$p' <<<"$output")
+    [ -n "$tail_block" ]
+    grep -qE '^  yes/simple: .* fastest, ' <<<"$tail_block"
+    grep -qE '^  yes: most often fastest: ' <<<"$tail_block"
+    refute grep -q '±' <<<"$(sed 1d <<<"$tail_block" | grep -v '^  ')"
+    grep -qxF "every table in the terminal: flagbench tables $BATS_TEST_TMPDIR/r" <<<"$tail_block"
+    grep -qxF "tables: $BATS_TEST_TMPDIR/r/tables/, plots: $BATS_TEST_TMPDIR/r/plots/, page: $BATS_TEST_TMPDIR/r/index.html" <<<"$tail_block"
+    # nothing of the tables after the answers: stdout ends there (stderr's last line aside)
+    refute grep -qE '^variant ' <<<"$tail_block"
+}
