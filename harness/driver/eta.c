@@ -35,13 +35,16 @@ unsigned eta_expected_runs(const struct eta_policy *p, const struct eta_cell *c,
 }
 
 /* What a cell that still wants runs after those expected takes: half the
- * way to where its budget or max_runs stops it. */
+ * way to where its budget or max_runs stops it; past its budget it is an
+ * answer still open (analysis/undecided.h), whose end is
+ * SCHEDULE_UNDECIDED_BUDGETS budgets. */
 static double past_expected(const struct eta_policy *p, const struct eta_cell *c, double own)
 {
 	unsigned most = at_least(p->max_runs, p->runs);
 	if (p->precision <= 0 || c->emulated || c->state != ETA_MEASURING || c->runs >= most)
 		return 0;
-	double by_budget = c->spent_s < p->cell_budget ? (p->cell_budget - c->spent_s) / own : 0;
+	double end = c->spent_s < p->cell_budget ? p->cell_budget : SCHEDULE_UNDECIDED_BUDGETS * p->cell_budget;
+	double by_budget = c->spent_s < end ? (end - c->spent_s) / own : 0;
 	double cap = by_budget < (double)(most - c->runs) ? by_budget : (double)(most - c->runs);
 	return cap / 2;
 }

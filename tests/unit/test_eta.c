@@ -41,6 +41,19 @@ static void rounds_after_two(void **state)
 	within(eta_estimate(&p, c, 10, &h), 8 * 3 * 0.1 * 1.1 + 5 * per + 0.1 + 1, 1e-9);
 }
 
+/* A cell still measuring past its budget is an open answer: half the way
+ * to SCHEDULE_UNDECIDED_BUDGETS budgets more (was nothing: "eta 4s" with 43
+ * cells still taking rounds). */
+static void open_answer_past_budget(void **state)
+{
+	struct eta_policy p = { .runs = 5, .max_runs = 1000, .precision = 3, .cell_budget = 1, .runs_for_rerun = 13,
+				.rounds = 1 };
+	struct eta_cell c = { ETA_MEASURING, 30, 1.5, 0 }; /* 0.05 s a run, 1.5 s spent of a 1 s budget */
+	struct eta_history h = { .measure_s = 1.5, .verify_s = 0.05, .verified = 1, .paused = 1 };
+	/* (2 x 1 s - 1.5 s) / 0.05 s = 10 runs to the end, half of them */
+	within(eta_estimate(&p, &c, 1, &h), 5 * 0.05, 1e-9);
+}
+
 /* Nothing to go on: no run and no verification yet. */
 static void nothing_known(void **state)
 {
@@ -161,6 +174,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(rounds_after_two),
 		cmocka_unit_test(nothing_known),
+		cmocka_unit_test(open_answer_past_budget),
 		cmocka_unit_test(expected_runs),
 		cmocka_unit_test(replayed_run_within_2x),
 		cmocka_unit_test(emulated_cells_few_runs),
