@@ -12,6 +12,7 @@
 
 struct tables_opts {
 	char *format, *family, *table, *against, *out;
+	unsigned width;
 	struct global_opts g;
 };
 
@@ -23,6 +24,7 @@ static const struct option_def tables_common[] = {
 	{ .name = "table", .type = OPT_STRING, .offset = TO(table), .metavar = "T", .help = "only table T: throughput, speedup, against, compilers, instructions, cycles" },
 	{ .name = "against", .type = OPT_STRING, .offset = TO(against), .metavar = "COMPILER/-OLEVEL", .help = "the configuration ratios are against (default: the first compiler at its first -O level)" },
 	{ .name = "out", .type = OPT_STRING, .offset = TO(out), .metavar = "FILE", .help = "write FILE (atomically) instead of stdout" },
+	{ .name = "width", .type = OPT_UINT, .offset = TO(width), .metavar = "COLUMNS", .max = 100000, .help = "split a terminal table wider than COLUMNS into blocks of columns (0: never)", .def = "120" },
 	OPTION_GROUP(options_global, struct tables_opts, g),
 	{ .name = NULL },
 };
@@ -85,7 +87,7 @@ int cmd_tables(int argc, char **argv)
 	else if (!formats[f])
 		command_usage_error(c, "%s: unknown format %s (term, md, csv, json or tsv)", c->name, o.format);
 	else
-		rc = model_print(c->name, pos, (size_t)npos, o.against, (enum mformat)f, o.family, o.table, o.out);
+		rc = model_print(c->name, pos, (size_t)npos, o.against, (enum mformat)f, o.family, o.table, o.out, o.width);
 	free(pos);
 	free(o.format), free(o.family), free(o.table), free(o.against), free(o.out);
 	return rc;

@@ -113,6 +113,7 @@ struct model {
 	int settled;
 	double cmp_level;
 	size_t cmp_real, cmp_asked;
+	size_t term_columns; /* the terminal writer splits a wider table into blocks of columns; 0: never */
 };
 
 /* Loads each RUN_DIR/results.json (or the file itself) and builds the tables;
@@ -154,12 +155,14 @@ size_t model_legend(const struct mtable *t, const char *lines[MODEL_LEGEND_MAX])
 enum mformat { FMT_TERM, FMT_MD, FMT_CSV, FMT_JSON, FMT_TSV };
 int model_write(struct model *m, enum mformat f, const char *family, const char *table, struct strbuf *out);
 
+/* The width a run's own terminal tables keep to. */
+#define MODEL_TERM_COLUMNS 120
 /* The tables of runs paths[0..n) in format f (only family, table where not
  * NULL) on stdout, or written atomically to out: `flagbench tables`, with
  * name (tables, report, merge) in messages.  0, 2 on bad input, 1 when
  * writing fails. */
 int model_print(const char *name, char **paths, size_t n, const char *against, enum mformat f, const char *family,
-		const char *table, const char *out);
+		const char *table, const char *out, size_t width);
 /* On stdout, the terminal tables of a finished run, as `flagbench tables RUN_DIR`. */
 int tables_print_run(const char *run_dir);
 

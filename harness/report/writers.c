@@ -47,6 +47,9 @@ static size_t width(const char *s)
 /* ------------------------------------------------------------------ */
 /* term and md ('t', 'm'): one layout, in aligned columns or in Markdown. */
 
+
+static size_t term_columns; /* of the model being written (model.h) */
+
 static void text_table(const struct mtable *t, char how, struct strbuf *out)
 {
 	int md = how == 'm', two = md || !strcmp(t->col2, "config");
@@ -72,21 +75,40 @@ static void text_table(const struct mtable *t, char how, struct strbuf *out)
 		sb_adds(out, " Cells that are not ok show their status word.\n");
 	}
 	sb_adds(out, "\n");
-	for (size_t r = 0; r < nr; r++) {
-		size_t start = out->len;
-		for (size_t c = 0; c < nc; c++) {
-			const char *x = g[r * nc + c].buf;
-			int pad = md ? 0 : (int)(w[c] - width(x)), left = c <= (size_t)two;
-			sb_addf(out, "%s%*s%s%*s", md ? (c ? " | " : "| ") : c ? "  " : "", left ? 0 : pad, "", x, left ? pad : 0, "");
-			sb_release(&g[r * nc + c]);
+	/* the terminal's table in blocks of columns that fit its width, each
+	 * with the row labels again; Markdown in one */
+	size_t lead = (size_t)two + 1, used_lead = 0;
+	for (size_t c = 0; c < lead; c++)
+		used_lead += (c ? 2 : 0) + w[c];
+	for (size_t from = lead; from < nc || from == lead;) {
+		size_t to = from, used = used_lead;
+		while (to < nc && (to == from || md || !term_columns || used + 2 + w[to] <= term_columns))
+			used += 2 + w[to++];
+		if (from > lead)
+			sb_adds(out, "\n");
+		for (size_t r = 0; r < nr; r++) {
+			size_t start = out->len;
+			for (size_t c = 0; c < to; c++) {
+				if (c >= lead && c < from)
+					continue;
+				const char *x = g[r * nc + c].buf;
+				int pad = md ? 0 : (int)(w[c] - width(x)), left = c <= (size_t)two;
+				sb_addf(out, "%s%*s%s%*s", md ? (c ? " | " : "| ") : c ? "  " : "", left ? 0 : pad, "", x,
+					left ? pad : 0, "");
+			}
+			while (out->len > start && out->buf[out->len - 1] == ' ')
+				out->buf[--out->len] = '\0';
+			sb_adds(out, md ? " |\n" : "\n");
+			for (size_t c = 0; md && !r && c < nc; c++)
+				sb_adds(out, c == 0 ? "| --- |" : c == 1 ? " --- |" : " ---: |");
+			sb_adds(out, md && !r ? "\n" : "");
 		}
-		while (out->len > start && out->buf[out->len - 1] == ' ')
-			out->buf[--out->len] = '\0';
-		sb_adds(out, md ? " |\n" : "\n");
-		for (size_t c = 0; md && !r && c < nc; c++)
-			sb_adds(out, c == 0 ? "| --- |" : c == 1 ? " --- |" : " ---: |");
-		sb_adds(out, md && !r ? "\n" : "");
+		if (to >= nc)
+			break;
+		from = to;
 	}
+	for (size_t i = 0; i < nc * nr; i++)
+		sb_release(&g[i]);
 	for (size_t i = 0, n = model_legend(t, legend); i < n; i++)
 		sb_addf(out, "%s%s\n", md && !i ? "\n" : "", legend[i]);
 	free(g);
@@ -344,6 +366,7 @@ int model_write(struct model *m, enum mformat f, const char *family, const char 
 {
 	want_family = family;
 	want_table = table;
+	term_columns = m->term_columns;
 	int found = !table;
 	if (family && !model_family(m, family))
 		return error("tables: no family %s in these results", family);
@@ -362,12 +385,14 @@ int model_write(struct model *m, enum mformat f, const char *family, const char 
 }
 
 int model_print(const char *name, char **paths, size_t n, const char *against, enum mformat f, const char *family,
-		const char *table, const char *out)
+		const char *table, const char *out, size_t width)
 {
 	struct model m = { 0 };
 	struct strbuf sb = STRBUF_INIT;
 	int rc = 0;
-	if (model_load(&m, paths, n, against) < 0 || model_write(&m, f, family, table, &sb) < 0)
+	int loaded = model_load(&m, paths, n, against) == 0;
+	m.term_columns = width;
+	if (!loaded || model_write(&m, f, family, table, &sb) < 0)
 		rc = EXIT_USAGE;
 	else if (out ? write_file_atomic(out, sb.buf ? sb.buf : "", sb.len) < 0
 		     : (fwrite(sb.buf ? sb.buf : "", 1, sb.len, stdout) != sb.len || fflush(stdout) != 0))
@@ -401,7 +426,9 @@ int tables_print_run(const char *run_dir)
 	struct model m = { 0 };
 	struct strbuf sb = STRBUF_INIT;
 	int rc = 0;
-	if (model_load(&m, paths, 1, NULL) < 0 || model_write(&m, FMT_TERM, NULL, NULL, &sb) < 0) {
+	int loaded = model_load(&m, paths, 1, NULL) == 0;
+	m.term_columns = MODEL_TERM_COLUMNS;
+	if (!loaded || model_write(&m, FMT_TERM, NULL, NULL, &sb) < 0) {
 		rc = EXIT_USAGE;
 	} else {
 		answers_last(&m, run_dir, &sb);

@@ -148,7 +148,7 @@ setup_file() {
     grep -qF '| buf | 8 KiB buffer + write() | 1.1 MiB/s ±1.1% (60%) | 400.2 KiB/s ±53.4% (60%) | 1.1 MiB/s ±32.5% (60%) | 500.1 KiB/s ±5.8% (60%) | 243.1 KiB/s ±192.9% (60%) | 498.9 KiB/s ±1.7% (60%) |' "$t/yes.md"
     grep -qF '| gnu-yes (reference) | GNU yes (coreutils) | 903.2 KiB/s ±21.3% (60%) | 244.4 KiB/s ±93.7% (60%) | 928.2 KiB/s ±29.0% (60%) | 501.0 KiB/s ±2.4% (60%) | 265.8 KiB/s ±104.3% (60%) | 498.0 KiB/s ±2.7% (60%) |' "$t/yes.md"
     grep -qF "A reference row shows in each column the reference measured with that column's placement and consumer" "$t/yes.md"
-    run "$FLAGBENCH" report "$PLACE"
+    run "$FLAGBENCH" report --width 0 "$PLACE"
     [ "$status" -eq 0 ]
     grep -qE '^gnu-yes \(reference\) +903\.2 KiB/s ±21\.3% \(60%\) +244\.4 KiB/s ±93\.7% \(60%\) +928\.2 KiB/s ±29\.0% \(60%\) +501\.0 KiB/s ±2\.4% \(60%\) +265\.8 KiB/s ±104\.3% \(60%\) +498\.0 KiB/s ±2\.7% \(60%\)$' <<<"$output"
 }
@@ -335,7 +335,7 @@ setup_file() {
 }
 
 @test "flagbench report: headline tables, status words, bad input exits 2" {
-    run "$FLAGBENCH" report "$FIZZ"
+    run "$FLAGBENCH" report --width 0 "$FIZZ"
     [ "$status" -eq 0 ]
     [[ "$output" == *"FizzBuzz (fizzbuzz): throughput, median"* ]]
     grep -qE '^sse +6\.94 GiB/s ±7\.6% \(60%\) +7\.25 GiB/s ±5\.2% \(60%\) +6\.52 GiB/s ±5\.4% \(60%\) +7\.10 GiB/s ±7\.0% \(60%\) +7\.48 GiB/s ±4\.2% \(60%\) +7\.82 GiB/s ±2\.7% \(60%\) †$' <<<"$output"
@@ -351,7 +351,7 @@ setup_file() {
     grep -qE '^f6 +1\.00x +1\.06x +0\.97x ' <<<"$output"
     grep -qxF '  fizzbuzz/f6@gcc/-O3/x86-64-v2: precision 0.50% not reached in 3 runs (0.96%)' <<<"$output"
     # a family counted in operations: microseconds per operation
-    run "$FLAGBENCH" report "$SEED4"
+    run "$FLAGBENCH" report --width 0 "$SEED4"
     [ "$status" -eq 0 ]
     [[ "$output" == *"(bignum): time per operation (usec/op, lower is faster), median"* ]]
     grep -qE '^fp_mul +0\.130 usec/op ±9\.7% \(83\.3%\) +0\.108 usec/op ±8\.0% \(83\.3%\) +0\.102 usec/op ±8\.5% \(83\.3%\) † +0\.101 usec/op ±6\.5% \(83\.3%\)$' <<<"$output"
@@ -438,7 +438,7 @@ setup_file() {
     [ "$(wc -l <"$BATS_TEST_TMPDIR/want")" -gt 40 ]
     unescape() { sed -e 's/&lt;/</g; s/&gt;/>/g; s/&quot;/"/g; s/&#39;/'"'"'/g; s/&amp;/\&/g'; }
     # terminal: the lines under each "variant" header, columns apart by two spaces or more
-    "$FLAGBENCH" tables "$FIZZ" | awk '/^variant  /{on=1; next} /^$|^(±|†|‡|A reference)/{on=0} on' |
+    "$FLAGBENCH" tables --width 0 "$FIZZ" | awk '/^variant  /{on=1; next} /^$|^(±|†|‡|A reference)/{on=0} on' |
         sed -E 's/ {2,}/\t/g' >"$BATS_TEST_TMPDIR/term"
     diff "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/term"
     # Markdown: the rows of the tables whose header names a variant
@@ -455,7 +455,7 @@ setup_file() {
 }
 
 @test "flagbench tables: --against chooses the configuration, --family and --table select, unknown ones exit 2" {
-    run "$FLAGBENCH" tables --against clang/-O3 --family fizzbuzz --table against "$FIZZ"
+    run "$FLAGBENCH" tables --width 0 --against clang/-O3 --family fizzbuzz --table against "$FIZZ"
     [ "$status" -eq 0 ]
     [[ "$output" == *"FizzBuzz: against clang/-O3, built with the same other flags"* ]]
     grep -qE '^simple +0\.93x +0\.98x +0\.90x +0\.97x +1\.00x +1\.06x$' <<<"$output"
@@ -467,4 +467,18 @@ setup_file() {
         run "$FLAGBENCH" tables $args "$FIZZ"
         [ "$status" -eq 2 ] || { echo "$args: $status"; false; }
     done
+}
+
+@test "a terminal table wider than 120 columns comes in blocks of columns, each with the row labels" {
+    run "$FLAGBENCH" tables --family fizzbuzz --table throughput "$FIZZ"
+    [ "$status" -eq 0 ]
+    rows=$(awk '/^variant /{on=1} /^$|^(±|†|‡|§|\(|A reference)/{on=0} on' <<<"$output")
+    echo "$rows"
+    # no table line past 120 columns, and the six columns in more than one block
+    [ "$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' <<<"$rows")" -le 120 ]
+    [ "$(grep -c '^variant ' <<<"$rows")" -ge 2 ]
+    [ "$(grep -c '^sse ' <<<"$rows")" -eq "$(grep -c '^variant ' <<<"$rows")" ]
+    # --width 0: one block
+    run "$FLAGBENCH" tables --width 0 --family fizzbuzz --table throughput "$FIZZ"
+    [ "$(grep -c '^variant ' <<<"$output")" -eq 1 ]
 }
