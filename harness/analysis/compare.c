@@ -558,8 +558,13 @@ static int confirm_slower(struct comparison *cmp, const json_t *base, const char
 		sv_push(&cmp->warnings, "--confirm needs hyperfine (not on PATH): slower cells are not confirmed");
 		return 0;
 	}
+	/* the runs' own family folders too, wherever they live */
 	struct family *fams = NULL;
-	int nfams = load_all_families(&fams);
+	struct strvec dirs = STRVEC_INIT;
+	results_family_dirs(base, &dirs);
+	results_family_dirs(nw, &dirs);
+	int nfams = load_families(&dirs, &fams);
+	sv_clear(&dirs);
 	if (nfams < 0) {
 		free(hyperfine);
 		return -1;

@@ -443,7 +443,11 @@ static int read_pair(struct explain *e, struct explain_run *r, const char *run)
 /* The run's variant among the families here: the rebuilds need its sources. */
 static int find_variant(struct explain_run *r)
 {
-	r->nfam = load_all_families(&r->fams);
+	/* the run's own family folders too, wherever they live */
+	struct strvec dirs = STRVEC_INIT;
+	results_family_dirs(r->run, &dirs);
+	r->nfam = load_families(&dirs, &r->fams);
+	sv_clear(&dirs);
 	if (r->nfam < 0)
 		return -1;
 	for (int i = 0; i < r->nfam; i++)

@@ -321,3 +321,27 @@ json_t *results_load(const char *path, char **dir)
 	results_close(&r);
 	return root;
 }
+
+void results_family_dirs(const json_t *root, struct strvec *out)
+{
+	char *variants = xasprintf("%s/variants/", project_root());
+	char *real_variants = realpath(variants, NULL);
+	const char *key;
+	json_t *fam;
+	json_object_foreach(json_object_get(root, "families"), key, fam) {
+		const char *dir = json_string_value(json_object_get(fam, "dir"));
+		struct stat st;
+		if (!dir || stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+			continue;
+		if (!strncmp(dir, variants, strlen(variants)) ||
+		    (real_variants && !strncmp(dir, real_variants, strlen(real_variants)) && dir[strlen(real_variants)] == '/'))
+			continue;
+		int seen = 0;
+		for (size_t i = 0; i < out->n && !seen; i++)
+			seen = !strcmp(out->v[i], dir);
+		if (!seen)
+			sv_push(out, dir);
+	}
+	free(variants);
+	free(real_variants);
+}

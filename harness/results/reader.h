@@ -87,6 +87,13 @@ struct results_cell *results_cell_by_id(const struct results_run *run, const cha
 int results_cell_view(struct results_cell *c, json_t *record, const char *file, int allocators);
 void results_cell_release(struct results_cell *c);
 
+/* The folders of a run's families that lie outside the project's variants/
+ * (--family-dir, a suite's family_dirs) and still exist, as results.json
+ * names them (families.NAME.dir): what the commands that rebuild or replay
+ * its cells (compare --confirm, explain) load beside variants/.  Pushed to
+ * out once each. */
+void results_family_dirs(const json_t *root, struct strvec *out);
+
 /* results_open()'s checked document alone (compare, baseline, rerun):
  * NULL after a message; *dir receives the run folder (allocated). */
 json_t *results_load(const char *path, char **dir);

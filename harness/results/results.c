@@ -460,6 +460,13 @@ json_t *results_to_json(const struct run_state *rs)
 						      f->baseline ? json_string(f->baseline) : json_null(),
 						      "size", (json_int_t)c->spec.size, "rate_unit",
 						      f->rate_unit ? json_string(f->rate_unit) : json_string("B/s")));
+		/* where the family came from, so that the commands that rebuild or
+		 * replay its cells find it wherever it lives (reader.h) */
+		if (f->dir && !json_object_get(json_object_get(fams, f->name), "dir")) {
+			char *abs = realpath(f->dir, NULL);
+			json_object_set_new(json_object_get(fams, f->name), "dir", json_string(abs ? abs : f->dir));
+			free(abs);
+		}
 		if (f->version && !json_object_get(json_object_get(fams, f->name), "version"))
 			json_object_set_new(json_object_get(fams, f->name), "version", json_string(f->version));
 		json_array_append_new(cells, cell_to_json(c, rs->plan));

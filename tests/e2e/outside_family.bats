@@ -1,0 +1,65 @@
+#!/usr/bin/env bats
+# A family outside the repo (its variants sharing a header) goes through
+# run, compare --confirm and explain: a run records where each family came
+# from (families.NAME.dir), and the commands that rebuild or replay its
+# cells load it from there.
+load helpers
+
+setup_file() {
+    export F="$BATS_FILE_TMPDIR/mine/sums"
+    mkdir -p "$F"
+    cat > "$F/common.h" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+static unsigned long size_arg(int argc, char **argv) { return argc > 1 ? strtoul(argv[1], 0, 10) : 1000; }
+C
+    cat > "$F/loop.c" <<'C'
+#include "common.h"
+int main(int argc, char **argv)
+{
+	unsigned long n = size_arg(argc, argv), s = 0;
+	for (unsigned long i = 0; i < n * 2000; i++)
+		s += i ^ (i >> 3);
+	printf("%lu\n", s & 1);
+	return 0;
+}
+C
+    cat > "$F/family.json" <<'J'
+{"family": "sums", "kind": "compute", "unit": "units", "default_size": 2000, "check": "none",
+ "baseline": "loop", "variants": [{"name": "loop"}]}
+J
+    cat > "$BATS_FILE_TMPDIR/suite.json" <<'J'
+{"name": "mine", "variants": ["sums/*"], "compilers": ["cc"], "opt": ["-O0", "-O2"], "march": ["default"]}
+J
+    export RUN="$BATS_FILE_TMPDIR/run"
+    "$FLAGBENCH" run --suite "$BATS_FILE_TMPDIR/suite.json" --family-dir "$BATS_FILE_TMPDIR/mine" --runs 7 \
+        --no-render --no-counters --cache "$BATS_FILE_TMPDIR/cache" -o "$RUN" >"$BATS_FILE_TMPDIR/run.log" 2>&1 || true
+}
+
+@test "the run records where the outside family came from" {
+    command -v cc >/dev/null || skip "no cc on PATH"
+    jqr '[.cells[] | select(.status == "ok")] | length == 2' "$RUN/results.json"
+    [ "$(jq -r '.families.sums.dir' "$RUN/results.json")" = "$(cd "$F" && pwd -P)" ]
+}
+
+@test "compare --confirm replays the outside family's cells from their own folder" {
+    command -v cc >/dev/null || skip "no cc on PATH"
+    command -v hyperfine >/dev/null || skip "no hyperfine on PATH"
+    # a NEW whose -O2 times are 1.5x: a suspect to confirm with the kept binaries
+    cp -r "$RUN" "$BATS_TEST_TMPDIR/new"
+    jq '.cells |= map(if .opt == "-O2" then .time_s.runs |= map(. * 1.5) else . end)
+        | .run.id = "new"' "$RUN/results.json" > "$BATS_TEST_TMPDIR/new/results.json"
+    run "$FLAGBENCH" compare "$RUN" "$BATS_TEST_TMPDIR/new" --confirm 3 --times-of-same-binary --format text
+    [[ "$output" == *"confirming sums/loop@cc/-O2/default"* ]]
+    [[ "$output" != *"not under variants"* ]]
+    [[ "$output" != *"not among the variants"* ]]
+    [[ "$output" == *"after "*" interleaved rounds"* ]]
+}
+
+@test "explain finds the outside family's variant and its shared header" {
+    command -v cc >/dev/null || skip "no cc on PATH"
+    run "$FLAGBENCH" explain "$RUN" "sums/loop@cc/-O0/default" "sums/loop@cc/-O2/default" --metric time \
+        --runs 3 --out "$BATS_TEST_TMPDIR/ex"
+    [[ "$output" != *"is not among the variants here"* ]]
+    [[ "$output" != *"not under variants"* ]]
+}
