@@ -560,11 +560,7 @@ static int confirm_slower(struct comparison *cmp, const json_t *base, const char
 	}
 	/* the runs' own family folders too, wherever they live */
 	struct family *fams = NULL;
-	struct strvec dirs = STRVEC_INIT;
-	results_family_dirs(base, &dirs);
-	results_family_dirs(nw, &dirs);
-	int nfams = load_families(&dirs, &fams);
-	sv_clear(&dirs);
+	int nfams = load_families_of_runs(base, nw, &fams);
 	if (nfams < 0) {
 		free(hyperfine);
 		return -1;

@@ -444,10 +444,7 @@ static int read_pair(struct explain *e, struct explain_run *r, const char *run)
 static int find_variant(struct explain_run *r)
 {
 	/* the run's own family folders too, wherever they live */
-	struct strvec dirs = STRVEC_INIT;
-	results_family_dirs(r->run, &dirs);
-	r->nfam = load_families(&dirs, &r->fams);
-	sv_clear(&dirs);
+	r->nfam = load_families_of_runs(r->run, NULL, &r->fams);
 	if (r->nfam < 0)
 		return -1;
 	for (int i = 0; i < r->nfam; i++)

@@ -322,26 +322,50 @@ json_t *results_load(const char *path, char **dir)
 	return root;
 }
 
-void results_family_dirs(const json_t *root, struct strvec *out)
+static int named(const struct strvec *v, const char *name)
 {
-	char *variants = xasprintf("%s/variants/", project_root());
-	char *real_variants = realpath(variants, NULL);
+	for (size_t i = 0; i < v->n; i++)
+		if (!strcmp(v->v[i], name))
+			return 1;
+	return 0;
+}
+
+void results_family_dirs(const json_t *root, const struct family *known, size_t nknown, struct strvec *out,
+			 struct strvec *names)
+{
 	const char *key;
 	json_t *fam;
 	json_object_foreach(json_object_get(root, "families"), key, fam) {
 		const char *dir = json_string_value(json_object_get(fam, "dir"));
 		struct stat st;
-		if (!dir || stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+		int have = named(names, key);
+		for (size_t i = 0; i < nknown && !have; i++)
+			have = !strcmp(known[i].name, key);
+		if (have || !dir || stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
 			continue;
-		if (!strncmp(dir, variants, strlen(variants)) ||
-		    (real_variants && !strncmp(dir, real_variants, strlen(real_variants)) && dir[strlen(real_variants)] == '/'))
-			continue;
-		int seen = 0;
-		for (size_t i = 0; i < out->n && !seen; i++)
-			seen = !strcmp(out->v[i], dir);
-		if (!seen)
-			sv_push(out, dir);
+		sv_push(out, dir);
+		sv_push(names, key);
 	}
-	free(variants);
-	free(real_variants);
+}
+
+int load_families_of_runs(const json_t *a, const json_t *b, struct family **out)
+{
+	struct family *fams;
+	int n = load_all_families(&fams);
+	if (n < 0)
+		return -1;
+	struct strvec dirs = STRVEC_INIT, names = STRVEC_INIT;
+	results_family_dirs(a, fams, (size_t)n, &dirs, &names);
+	if (b)
+		results_family_dirs(b, fams, (size_t)n, &dirs, &names);
+	if (dirs.n) {
+		for (int i = 0; i < n; i++)
+			free_family(&fams[i]);
+		free(fams);
+		n = load_families(&dirs, &fams);
+	}
+	sv_clear(&dirs);
+	sv_clear(&names);
+	*out = n < 0 ? NULL : fams;
+	return n;
 }

@@ -90,9 +90,17 @@ void results_cell_release(struct results_cell *c);
 /* The folders of a run's families that lie outside the project's variants/
  * (--family-dir, a suite's family_dirs) and still exist, as results.json
  * names them (families.NAME.dir): what the commands that rebuild or replay
- * its cells (compare --confirm, explain) load beside variants/.  Pushed to
- * out once each. */
-void results_family_dirs(const json_t *root, struct strvec *out);
+ * its cells (compare --confirm, explain) load beside variants/.  A family
+ * named in known[0..nknown) (those found already) or in names (those pushed
+ * already, from another run) is left out, so no name is loaded twice; each
+ * pushed folder's family name goes to names. */
+void results_family_dirs(const json_t *root, const struct family *known, size_t nknown, struct strvec *out,
+			 struct strvec *names);
+
+/* The families of variants/ and, beside them, those of runs a and b (b may
+ * be NULL) from their own folders: load_families() over
+ * results_family_dirs().  Their count, or -1 after a message. */
+int load_families_of_runs(const json_t *a, const json_t *b, struct family **out);
 
 /* results_open()'s checked document alone (compare, baseline, rerun):
  * NULL after a message; *dir receives the run folder (allocated). */
