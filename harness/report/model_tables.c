@@ -71,9 +71,11 @@ static void finish_table(struct model *m, struct mfamily *fam, struct mtable *t,
 	for (size_t r = 0; r < t->nrows; r++)
 		for (size_t c = 0; c < t->ncols; c++) {
 			struct mcell *x = &t->rows[r].cells[c];
-			t->shown |= x->marks | (isnan(x->ci) ? 0 : SHOWN_CI) | (t->rows[r].ref && t->ncols > 1 ? SHOWN_REF : 0) |
+			/* a value folded over layouts has the layouts' ± (SHOWN_LAYOUTS), not the rerun interval's */
+			int folded = x->layouts > 1 && t->fmt != MF_RATIO;
+			t->shown |= x->marks | (isnan(x->ci) || folded ? 0 : SHOWN_CI) | (t->rows[r].ref && t->ncols > 1 ? SHOWN_REF : 0) |
 				    (!isnan(x->ci) && x->level < STATS_CI_TARGET && t->fmt != MF_RATIO ? SHOWN_LOW_LEVEL : 0) |
-				    (x->layouts > 1 && t->fmt != MF_RATIO ? SHOWN_LAYOUTS : 0);
+				    (folded ? SHOWN_LAYOUTS : 0);
 			any |= x->state == MS_OK && (x->value != 1 || !isnan(x->ci) || (x->marks & MARK_SAME_BINARY));
 		}
 	if (t->folded)
