@@ -37,6 +37,8 @@
 #include "core/util.h"
 #include "driver/run_options.h"
 
+#include "plan_fixture.h"
+
 /* stderr of the code under test, captured to check error messages */
 static char captured[8192];
 static int saved_stderr = -1;
@@ -482,41 +484,11 @@ static int fake_march(struct compiler *c, const char *march, char *why, size_t n
 	return 1;
 }
 
-/* A suite, a profile and every family, loaded for a plan test. */
-struct plan_fixture {
-	struct suite s;
-	struct cpu_profile p;
-	struct family *fams;
-	int nf;
-	struct plan_input in;
-};
-
-static void fixture_load(struct plan_fixture *fx, const char *suite, const char *profile)
-{
-	memset(fx, 0, sizeof(*fx));
-	assert_int_equal(load_suite(suite, &fx->s), 0);
-	assert_int_equal(load_cpu_profile(profile, &fx->p), 0);
-	fx->nf = load_all_families(&fx->fams);
-	assert_true(fx->nf >= 1);
-	struct plan_input in = { .suite = &fx->s, .profile = &fx->p, .families = fx->fams,
-				 .nfamilies = (size_t)fx->nf, .has_cpu_flag = fake_flag, .probe_march = fake_march };
-	fx->in = in;
-}
-
-static void fixture_free(struct plan_fixture *fx)
-{
-	for (int i = 0; i < fx->nf; i++)
-		free_family(&fx->fams[i]);
-	free(fx->fams);
-	free_suite(&fx->s);
-	free_cpu_profile(&fx->p);
-}
-
 static void test_plan_matrix(void **state)
 {
 	(void)state;
 	struct plan_fixture fx;
-	fixture_load(&fx, "tests/fixtures/configs/matrix.json", "host");
+	fixture_load(&fx, "tests/fixtures/configs/matrix.json", "host", fake_flag, fake_march);
 	struct plan plan;
 	struct plan_input in = fx.in;
 	assert_int_equal(plan_build(&in, &plan), 0);
@@ -611,7 +583,7 @@ static void test_plan_placements(void **state)
 {
 	(void)state;
 	struct plan_fixture fx;
-	fixture_load(&fx, "tests/fixtures/configs/placements.json", "host");
+	fixture_load(&fx, "tests/fixtures/configs/placements.json", "host", fake_flag, fake_march);
 	struct plan plan;
 	struct plan_input in = fx.in;
 	assert_int_equal(plan_build(&in, &plan), 0);
@@ -632,7 +604,7 @@ static void test_plan_cross(void **state)
 {
 	(void)state;
 	struct plan_fixture fx;
-	fixture_load(&fx, "tests/fixtures/configs/cross.json", "J4205");
+	fixture_load(&fx, "tests/fixtures/configs/cross.json", "J4205", fake_flag, fake_march);
 	struct plan plan;
 	struct plan_input in = fx.in;
 	assert_int_equal(plan_build(&in, &plan), 0);
@@ -674,7 +646,7 @@ static void test_plan_runtime(void **state)
 	(void)state;
 	struct topology topo;
 	struct plan_fixture fx;
-	fixture_load(&fx, "tests/fixtures/configs/placements.json", "host");
+	fixture_load(&fx, "tests/fixtures/configs/placements.json", "host", fake_flag, fake_march);
 	assert_int_equal(topology_load("tests/fixtures/sys/j4205", &topo), 0);
 	struct plan plan;
 	struct plan_input in = fx.in;
@@ -801,7 +773,7 @@ static void test_cell_round_trip(void **state)
 {
 	(void)state;
 	struct plan_fixture fx;
-	fixture_load(&fx, "tests/fixtures/configs/matrix.json", "host");
+	fixture_load(&fx, "tests/fixtures/configs/matrix.json", "host", fake_flag, fake_march);
 	struct plan a, b;
 	struct plan_input in = fx.in;
 	assert_int_equal(plan_build(&in, &a), 0);

@@ -22,6 +22,8 @@
 #include "core/stats.h"
 #include "config/config.h"
 
+#include "plan_fixture.h"
+
 /* Every march accepted, every CPU flag present: the plan is the suite's. */
 static int any_flag(const char *flag)
 {
@@ -33,34 +35,6 @@ static int any_march(struct compiler *c, const char *march, char *why, size_t n)
 	return 1;
 }
 
-struct plan_fixture {
-	struct suite s;
-	struct cpu_profile p;
-	struct family *fams;
-	int nf;
-	struct plan_input in;
-};
-
-static void fixture_load(struct plan_fixture *fx, const char *suite, const char *profile)
-{
-	memset(fx, 0, sizeof(*fx));
-	assert_int_equal(load_suite(suite, &fx->s), 0);
-	assert_int_equal(load_cpu_profile(profile, &fx->p), 0);
-	fx->nf = load_all_families(&fx->fams);
-	assert_true(fx->nf >= 1);
-	struct plan_input in = { .suite = &fx->s, .profile = &fx->p, .families = fx->fams,
-				 .nfamilies = (size_t)fx->nf, .has_cpu_flag = any_flag, .probe_march = any_march };
-	fx->in = in;
-}
-
-static void fixture_free(struct plan_fixture *fx)
-{
-	for (int i = 0; i < fx->nf; i++)
-		free_family(&fx->fams[i]);
-	free(fx->fams);
-	free_suite(&fx->s);
-	free_cpu_profile(&fx->p);
-}
 
 static const double runs[] = { 0.20, 0.21, 0.19, 0.20, 0.22 };
 
@@ -94,7 +68,7 @@ static void test_round_trip(void **state)
 {
 	(void)state;
 	struct plan_fixture fx;
-	fixture_load(&fx, "tests/fixtures/configs/matrix.json", "host");
+	fixture_load(&fx, "tests/fixtures/configs/matrix.json", "host", any_flag, any_march);
 	struct plan a, b;
 	struct plan_input in = fx.in;
 	assert_int_equal(plan_build(&in, &a), 0);
