@@ -40,7 +40,7 @@ static int same_hex(const char *x, const char *y)
 	return !*x && !*y;
 }
 
-static int same_binary(const struct comparison_side *a, const struct comparison_side *b)
+int comparison_same_binary(const struct comparison_side *a, const struct comparison_side *b)
 {
 	return a->sha256 && b->sha256 && same_hex(a->sha256, b->sha256) && str_equal_or_null(a->args, b->args);
 }
@@ -389,7 +389,7 @@ int comparison_compute(const struct comparison_side *a, const struct comparison_
 	no_data(policy, out);
 	if (!policy || !valid_policy(policy) || !valid_side(a) || !valid_side(b))
 		return -1;
-	if (same_binary(a, b)) {
+	if (comparison_same_binary(a, b)) {
 		out->ratio = out->low = out->high = 1;
 		out->level_reached = 1;
 		out->method = COMPARISON_IDENTICAL;

@@ -161,6 +161,9 @@ struct comparison_result {
  * number > 0 or the policy is out of range (out then says no data). */
 int comparison_compute(const struct comparison_side *a, const struct comparison_side *b,
 		       const struct comparison_policy *policy, struct comparison_result *out);
+/* The identical method's rule alone (sha256 and arguments; the runs are
+ * not read): for a caller that must know without asking a comparison. */
+int comparison_same_binary(const struct comparison_side *a, const struct comparison_side *b);
 /* The verdict of an interval [low, high] of B / A by the rules above (for
  * figures that come with their own interval, e.g. counted instructions:
  * low = high = the ratio). */

@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "core/stats.h"
 
@@ -60,11 +59,11 @@ static char *args_key(const struct results_cell *c)
 
 int model_same_binary(struct fsrc *f, const struct results_cell *a, const struct results_cell *b)
 {
-	const struct results_cell *ma = model_measured(f, a), *mb = model_measured(f, b);
-	if (!a->sha256 || !b->sha256 || strcasecmp(a->sha256, b->sha256))
-		return ma == mb && a != b;
+	if (a != b && model_measured(f, a) == model_measured(f, b))
+		return 1; /* one measurement shared: the run found them the same binary */
 	char *ka = args_key(a), *kb = args_key(b);
-	int same = !strcmp(ka, kb);
+	struct comparison_side sa = { NULL, 0, a->sha256, ka }, sb = { NULL, 0, b->sha256, kb };
+	int same = comparison_same_binary(&sa, &sb);
 	free(ka);
 	free(kb);
 	return same;
