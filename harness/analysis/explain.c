@@ -592,7 +592,7 @@ static int build_candidates(struct explain *e, struct explain_run *r)
 	}
 	r->cache = e->o->cache ? xstrdup(e->o->cache) : xasprintf("%s/build/cache", project_root());
 	unsigned jobs = e->o->jobs ? e->o->jobs : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
-	r->build_timeout = e->o->build_timeout > 0 ? e->o->build_timeout : 300;
+	r->build_timeout = e->o->build_timeout;
 	struct build_stats bs;
 	if (build_plan(&e->plan, r->cache, jobs ? jobs : 1, r->build_timeout, &bs) < 0)
 		return -1;

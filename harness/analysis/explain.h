@@ -68,7 +68,7 @@ struct explain_opts {
 	char *out, *cache;      /* default RUN/explain-<time>, build/cache */
 	enum explain_ask metric;
 	unsigned runs, warmup, top, jobs; /* runs 5 (time), top 3, jobs: online cpus */
-	double timeout, build_timeout;    /* of one run (set by the caller), of one compile (300) */
+	double timeout, build_timeout;    /* of one run, of one compile (set by the caller: the options' defaults) */
 };
 
 enum explain_mode { EXPLAIN_MODE_OPT, EXPLAIN_MODE_MARCH };

@@ -78,9 +78,9 @@ static int run_load(struct run *r, int argc, char **argv)
 	int code = run_opts_parse(o, argc, argv, &r->set);
 	if (code || o->help)
 		return code;
-	if (load_cpu_profile(o->cpu ? o->cpu : "host", &r->prof) < 0)
+	if (load_cpu_profile(o->cpu, &r->prof) < 0)
 		return EXIT_USAGE;
-	if (load_suite(o->suite ? o->suite : "quick", &r->suite) < 0) {
+	if (load_suite(o->suite, &r->suite) < 0) {
 		free_cpu_profile(&r->prof);
 		return EXIT_USAGE;
 	}
