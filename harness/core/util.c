@@ -174,6 +174,14 @@ void sv_push(struct strvec *sv, const char *s)
 	sv->v[sv->n] = NULL;
 }
 
+int sv_contains(const struct strvec *sv, const char *s)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		if (!strcmp(sv->v[i], s))
+			return 1;
+	return 0;
+}
+
 void sv_pushf(struct strvec *sv, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;

@@ -66,6 +66,8 @@ void sv_push(struct strvec *sv, const char *s);
 void sv_pushf(struct strvec *sv, const char *fmt, ...) FB_PRINTF(2, 3);
 void sv_pushv(struct strvec *sv, char *const *v);
 void sv_clear(struct strvec *sv);
+/* Whether s is one of sv's words. */
+int sv_contains(const struct strvec *sv, const char *s);
 
 /* Monotonic and wall clocks, in seconds. */
 double now_monotonic(void);

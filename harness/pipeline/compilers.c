@@ -73,14 +73,6 @@ int compiler_accepts_march(struct compiler *c, const char *march, char *why, siz
 	return ok;
 }
 
-static int sv_contains(const struct strvec *sv, const char *s)
-{
-	for (size_t i = 0; i < sv->n; i++)
-		if (!strcmp(sv->v[i], s))
-			return 1;
-	return 0;
-}
-
 /* NAME-VERSION with one dash and a numeric version: gcc-12, clang-16.0 */
 static int versioned_name(const char *name)
 {

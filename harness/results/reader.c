@@ -322,14 +322,6 @@ json_t *results_load(const char *path, char **dir)
 	return root;
 }
 
-static int named(const struct strvec *v, const char *name)
-{
-	for (size_t i = 0; i < v->n; i++)
-		if (!strcmp(v->v[i], name))
-			return 1;
-	return 0;
-}
-
 void results_family_dirs(const json_t *root, const struct family *known, size_t nknown, struct strvec *out,
 			 struct strvec *names)
 {
@@ -338,7 +330,7 @@ void results_family_dirs(const json_t *root, const struct family *known, size_t 
 	json_object_foreach(json_object_get(root, "families"), key, fam) {
 		const char *dir = json_string_value(json_object_get(fam, "dir"));
 		struct stat st;
-		int have = named(names, key);
+		int have = sv_contains(names, key);
 		for (size_t i = 0; i < nknown && !have; i++)
 			have = !strcmp(known[i].name, key);
 		if (have || !dir || stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
