@@ -6,13 +6,12 @@
 #include <math.h>
 #include <string.h>
 
-/* "(a real lead: 1.04x [1.02, 1.06] at 99.3 %, paired over 13 rounds)":
+/* "a real lead: [1.02x, 1.06x] at 99.3 %, paired over 13 rounds":
  * the one comparison's words for the leader b against the runner-up a. */
 static int lead_words(struct model *m, struct fsrc *f, const struct mcell *a, const struct mcell *b, char *buf,
 		      size_t n, double *ratio)
 {
-	struct results_cell *ca = a->id ? results_cell_by_id(&f->run->run, a->id) : NULL;
-	struct results_cell *cb = b->id ? results_cell_by_id(&f->run->run, b->id) : NULL;
+	struct results_cell *ca = model_cell_of(f, a), *cb = model_cell_of(f, b);
 	struct mview v;
 	if (!ca || !cb || model_compare(m, f, model_group_of(m, f, ca), model_group_of(m, f, cb), &v) < 0 ||
 	    v.verdict == VERDICT_NO_DATA) {
@@ -44,8 +43,7 @@ static int lead_words(struct model *m, struct fsrc *f, const struct mcell *a, co
 /* Whether two table cells are the same binary run alike. */
 static int same_binary(struct fsrc *f, const struct mcell *a, const struct mcell *b)
 {
-	struct results_cell *ca = a->id ? results_cell_by_id(&f->run->run, a->id) : NULL;
-	struct results_cell *cb = b->id ? results_cell_by_id(&f->run->run, b->id) : NULL;
+	struct results_cell *ca = model_cell_of(f, a), *cb = model_cell_of(f, b);
 	return ca && cb && model_same_binary(f, ca, cb);
 }
 

@@ -121,6 +121,11 @@ size_t model_warnings(struct fsrc *f, struct results_cell *c, struct strvec *out
 	return n;
 }
 
+struct results_cell *model_cell_of(struct fsrc *f, const struct mcell *x)
+{
+	return x->id ? results_cell_by_id(&f->run->run, x->id) : NULL;
+}
+
 struct mcell model_word(const char *w)
 {
 	return (struct mcell){ !strcmp(w, "absent") ? MS_ABSENT : !strcmp(w, "n/a") ? MS_NA : MS_STATUS,

@@ -57,6 +57,8 @@ struct results_cell *model_cell_at(struct fsrc *f, const struct var *v, const ch
 const struct results_cell *model_measured(struct fsrc *f, const struct results_cell *c);
 /* The runs of a measurement (time_s.runs) as stats; 0 when it has none. */
 int model_time_stats(const struct results_cell *mc, struct stats *st);
+/* The results.json cell a table cell shows (its id), or NULL. */
+struct results_cell *model_cell_of(struct fsrc *f, const struct mcell *x);
 /* A cell shown as a word: a status, "absent", "n/a". */
 struct mcell model_word(const char *w);
 /* The cell's warnings but the throttle note that a mark already says, pushed

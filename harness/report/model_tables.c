@@ -112,8 +112,7 @@ static void shares(struct model *m, struct fsrc *f, struct mtable *t)
 			if (!next)
 				break;
 			struct mview v = { .verdict = VERDICT_NO_DATA };
-			struct results_cell *cl = lead ? results_cell_by_id(&f->run->run, lead->id) : NULL,
-					    *cn = results_cell_by_id(&f->run->run, next->id);
+			struct results_cell *cl = lead ? model_cell_of(f, lead) : NULL, *cn = model_cell_of(f, next);
 			if (cl && cn)
 				model_compare(m, f, model_group_of(m, f, cn), model_group_of(m, f, cl), &v);
 			if (!lead || v.verdict == VERDICT_FASTER)
