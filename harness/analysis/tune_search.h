@@ -1,0 +1,58 @@
+/* tune_search.h: the search techniques of `flagbench tune`, ask and tell.
+ *
+ * A search proposes points of a tune_space (one choice index per
+ * dimension, tune_space.h) and is told what each scored, lower better
+ * (instructions per unit, or time as a ratio to the start), INFINITY for a
+ * candidate that failed (the compiler broke, the output was wrong).  It
+ * never asks the same point twice (nor the start).  Several points may be
+ * asked before any is told (a batch compiles in parallel); they are told in
+ * the order they were asked.  A search is deterministic: the same seed and
+ * the same scores give the same points, which is what makes the journal's
+ * --resume exact (tune.c replays the journaled scores).
+ *
+ * Techniques:
+ *   random    every dimension drawn uniformly: OpenTuner's baseline, and
+ *             --technique random's, so the ensemble is measured against it
+ *             at the same budget.
+ *   ensemble  an AUC bandit (OpenTuner's, Fialho et al.) over operators
+ *             that work from what was told: sweep (the best with one
+ *             dimension changed, every dimension in turn), mutate (the best
+ *             with 1-3 random changes), crossover (two elite points mixed,
+ *             one change), differential (the best moved by the difference
+ *             of two population members) and random; an operator is
+ *             credited when its point becomes the new best.
+ */
+#ifndef FLAGBENCH_TUNE_SEARCH_H
+#define FLAGBENCH_TUNE_SEARCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/tune_space.h"
+
+enum tune_technique { TUNE_TECHNIQUE_RANDOM, TUNE_TECHNIQUE_ENSEMBLE };
+
+/* "random", "ensemble"; parse: 0, or -1 for another word. */
+const char *tune_technique_name(enum tune_technique t);
+int tune_technique_parse(const char *word, enum tune_technique *out);
+
+struct tune_search;
+
+/* A search of space s (borrowed: it must outlive the search), seeded.
+ * start_score: what the start scored (the search begins from it). */
+struct tune_search *tune_search_new(enum tune_technique t, const struct tune_space *s, uint64_t seed,
+				    double start_score);
+/* The next point into val (s->n entries): 0, or -1 when the technique has
+ * no new point left to ask (a tiny space exhausted). */
+int tune_search_ask(struct tune_search *ts, size_t *val);
+/* The operator that proposed the last point asked ("sweep", "mutate",
+ * "crossover", "differential", "random"). */
+const char *tune_search_operator(const struct tune_search *ts);
+/* What point val (asked before, oldest untold first) scored. */
+void tune_search_tell(struct tune_search *ts, const size_t *val, double score);
+/* The best point told so far (the start until something beats it) and
+ * its score. */
+const size_t *tune_search_best(const struct tune_search *ts, double *score);
+void tune_search_free(struct tune_search *ts);
+
+#endif

@@ -1,0 +1,99 @@
+/* tune_space.h: the flags `flagbench tune` searches, read from the compiler.
+ *
+ * The space is asked of the compiler itself, with the start's cflags (its
+ * -O level and -march), so it is that version's own list:
+ *   gcc   every optimizer flag of `gcc -Q --help=optimizers` (on/off, or
+ *         its choices where `gcc --help=optimizers` lists "=[a|b|c]"), and
+ *         every --param of `gcc -Q --help=params` with a value: its
+ *         default plus a few values within its documented range
+ *         ("<min,max>"), or within 1/4..4x of the default where gcc
+ *         documents none.
+ *   clang has no listing of its -f flags: a fixed list of optimizer flags,
+ *         each kept only where this clang accepts it under -Werror (an
+ *         ignored optimization flag is a warning there), and -mllvm
+ *         thresholds (unroll, inline, vector width ...) whose defaults
+ *         `clang -mllvm -print-all-options` reports.
+ * Dimensions that change results (-ffast-math and its parts, -fwrapv,
+ * -ftrapv ...), change the ABI (-fshort-enums, -fpack-struct ...), only
+ * instrument (-fstack-protector, -ftrivial-auto-var-init ...) or do
+ * nothing for a C program's code (analyzer, lto, ggc params) are left
+ * out, each with its reason in excluded; allow_unsafe keeps the first
+ * kind (results-changing) in.
+ *
+ * A point of the space is one choice index per dimension; a dimension at
+ * its start index adds no flag, so the start is the point with every
+ * dimension at start, and a point's flags are the changes from it.
+ */
+#ifndef FLAGBENCH_TUNE_SPACE_H
+#define FLAGBENCH_TUNE_SPACE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "core/util.h"
+#include "pipeline/compilers.h"
+
+enum tune_dim_kind {
+	TUNE_DIM_FLAG,  /* -fX / -fno-X */
+	TUNE_DIM_ENUM,  /* -fX=choice */
+	TUNE_DIM_PARAM, /* --param=NAME=VALUE (gcc) */
+	TUNE_DIM_MLLVM, /* -mllvm -NAME=VALUE (clang) */
+};
+
+struct tune_dim {
+	enum tune_dim_kind kind;
+	char *name;      /* peel-loops, vect-cost-model, max-unroll-times, unroll-threshold */
+	/* each choice as the compiler words it adds, one string: "-fpeel-loops",
+	 * "-fno-peel-loops", "--param=max-unroll-times=8", "-mllvm -unroll-threshold=600"
+	 * (a space separates two argv words; no flag has a space of its own) */
+	char **choices;
+	size_t nchoices; /* at least 2 */
+	size_t start;    /* the start's choice: adds no flag */
+};
+
+struct tune_space {
+	struct tune_dim *dims;
+	size_t n;
+	struct strvec excluded; /* "-ffast-math: changes results" */
+	char *source;           /* how it was read: "gcc-12 -Q --help=optimizers --help=params -O2 -march=native" */
+};
+
+/* Reads the space of compiler comp for a start built with start_cflags
+ * (the -O level, -march and any flags of the start).  0, or -1 after an
+ * error message when the compiler cannot be asked. */
+int tune_space_read(const struct compiler *comp, char *const *start_cflags, int allow_unsafe, struct tune_space *out);
+
+/* The parts tune_space_read() uses, without running anything (tests):
+ * gcc's three listings, `-Q --help=optimizers`, `--help=optimizers` and
+ * `-Q --help=params`, each as the compiler printed it. */
+void tune_space_parse_gcc(const char *optimizers_q, const char *optimizers_help, const char *params_q,
+			  int allow_unsafe, struct tune_space *out);
+/* `clang -mllvm -print-all-options` output and the -f flags the clang
+ * accepted (as "-fX", each with its -fno-X): the clang space. */
+void tune_space_parse_clang(const char *print_all_options, char *const *accepted_flags, int allow_unsafe,
+			    struct tune_space *out);
+
+/* Why a dimension is left out ("changes results", "changes the ABI" ...),
+ * or NULL when it is searched; unsafe: the reason is "changes results". */
+const char *tune_space_excluded(enum tune_dim_kind kind, const char *name, int *unsafe);
+
+/* The flags of point val (one choice index per dimension), in dimension
+ * order, as argv words appended to out. */
+void tune_point_flags(const struct tune_space *s, const size_t *val, struct strvec *out);
+/* The same flags joined by single spaces ("" for the start): the identity
+ * of a configuration in the journal.  Free it. */
+char *tune_point_key(const struct tune_space *s, const size_t *val);
+/* The point of a key (the inverse of tune_point_key): 0, or -1 when a
+ * word is not in the space. */
+int tune_point_parse(const struct tune_space *s, const char *key, size_t *val);
+/* How many dimensions differ from the start. */
+size_t tune_point_changes(const struct tune_space *s, const size_t *val);
+
+/* The space as `flagbench tune --list-space` prints it: one line per
+ * dimension ("-fpeel-loops  on|off  start: off"), then the excluded ones
+ * with their reasons. */
+void tune_space_print(const struct tune_space *s, FILE *out);
+
+void tune_space_free(struct tune_space *s);
+
+#endif
