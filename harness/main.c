@@ -17,6 +17,7 @@
 #include "cmd/run.h"
 #include "cmd/topology.h"
 #include "cmd/try.h"
+#include "cmd/tune.h"
 #include "core/options.h"
 #include "core/util.h"
 #include "driver/run_options.h"
@@ -46,6 +47,7 @@ static const struct command commands[] = {
 	{ "rerun", cmd_rerun, &cmd_rerun_def },
 	{ "baseline", cmd_baseline, &cmd_baseline_def },
 	{ "explain", cmd_explain, &cmd_explain_def },
+	{ "tune", cmd_tune, &cmd_tune_def },
 	{ NULL, NULL, NULL },
 };
 

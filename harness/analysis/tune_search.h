@@ -20,7 +20,10 @@
  *             with 1-3 random changes), crossover (two elite points mixed,
  *             one change), differential (the best moved by the difference
  *             of two population members) and random; an operator is
- *             credited when its point becomes the new best.
+ *             credited when its point becomes the new best.  What the tells
+ *             say of single flags orders the sweep (a passenger measured to
+ *             cost is undone first, and that goes before the bandit's pick)
+ *             and keeps the random changes off flags measured to be no help.
  */
 #ifndef FLAGBENCH_TUNE_SEARCH_H
 #define FLAGBENCH_TUNE_SEARCH_H
@@ -43,12 +46,15 @@ struct tune_search;
 struct tune_search *tune_search_new(enum tune_technique t, const struct tune_space *s, uint64_t seed,
 				    double start_score);
 /* The next point into val (s->n entries): 0, or -1 when the technique has
- * no new point left to ask (a tiny space exhausted). */
+ * no new point left to ask (a tiny space exhausted: when the operators
+ * find nothing new, the space is walked in order to its last point). */
 int tune_search_ask(struct tune_search *ts, size_t *val);
 /* The operator that proposed the last point asked ("sweep", "mutate",
- * "crossover", "differential", "random"). */
+ * "crossover", "differential", "random"; "random" too for the walk in
+ * order), NULL before the first. */
 const char *tune_search_operator(const struct tune_search *ts);
-/* What point val (asked before, oldest untold first) scored. */
+/* What point val (asked before, oldest untold first) scored; a point
+ * never asked, or told already, is ignored.  NAN counts as INFINITY. */
 void tune_search_tell(struct tune_search *ts, const size_t *val, double score);
 /* The best point told so far (the start until something beats it) and
  * its score. */

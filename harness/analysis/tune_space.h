@@ -23,6 +23,16 @@
  * A point of the space is one choice index per dimension; a dimension at
  * its start index adds no flag, so the start is the point with every
  * dimension at start, and a point's flags are the changes from it.
+ *
+ * Where the start has neither spelling of a flag (gcc lists no state for
+ * -ffast-math or -fprefetch-loop-arrays, it decides them from others; a
+ * clang -f flag whose both spellings change the cc1 line), the start's
+ * choice is "" (the compiler's own) and both spellings are choices
+ * besides it: "default|on|off".  Flags that make the compiler warn with
+ * the start's cflags (gcc's -fdelayed-branch on x86, an ignored clang
+ * flag) are left out, said in excluded; "with -Werror" below means that
+ * test: an empty unit compiles with no diagnostic the start alone does
+ * not give.
  */
 #ifndef FLAGBENCH_TUNE_SPACE_H
 #define FLAGBENCH_TUNE_SPACE_H
@@ -69,7 +79,10 @@ int tune_space_read(const struct compiler *comp, char *const *start_cflags, int 
 void tune_space_parse_gcc(const char *optimizers_q, const char *optimizers_help, const char *params_q,
 			  int allow_unsafe, struct tune_space *out);
 /* `clang -mllvm -print-all-options` output and the -f flags the clang
- * accepted (as "-fX", each with its -fno-X): the clang space. */
+ * accepted (as "-fX", each with its -fno-X): the clang space.  Each word
+ * of accepted_flags also says the start's state: "-fX" (adding -fX
+ * changes nothing), "-fno-X" (adding -fno-X changes nothing) or
+ * "-fX|-fno-X" (both change the cc1 line: the start is neither). */
 void tune_space_parse_clang(const char *print_all_options, char *const *accepted_flags, int allow_unsafe,
 			    struct tune_space *out);
 
@@ -84,7 +97,8 @@ void tune_point_flags(const struct tune_space *s, const size_t *val, struct strv
  * of a configuration in the journal.  Free it. */
 char *tune_point_key(const struct tune_space *s, const size_t *val);
 /* The point of a key (the inverse of tune_point_key): 0, or -1 when a
- * word is not in the space. */
+ * word is not in the space (or two words set one dimension).  "-mllvm X"
+ * is read as one choice. */
 int tune_point_parse(const struct tune_space *s, const char *key, size_t *val);
 /* How many dimensions differ from the start. */
 size_t tune_point_changes(const struct tune_space *s, const size_t *val);

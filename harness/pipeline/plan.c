@@ -680,6 +680,30 @@ static void spec_free(struct cell_spec *s)
 	sv_clear(&s->run_args);
 }
 
+void cell_spec_copy(struct cell_spec *dst, const struct cell_spec *src)
+{
+	*dst = *src;
+	dst->id = src->id ? xstrdup(src->id) : NULL;
+	dst->config = src->config ? xstrdup(src->config) : NULL;
+	dst->opt = src->opt ? xstrdup(src->opt) : NULL;
+	dst->march = src->march ? xstrdup(src->march) : NULL;
+	dst->allocator = src->allocator ? xstrdup(src->allocator) : NULL;
+	dst->flagset = src->flagset ? xstrdup(src->flagset) : NULL;
+	dst->profdata = src->profdata ? xstrdup(src->profdata) : NULL;
+	dst->placement = src->placement ? xstrdup(src->placement) : NULL;
+	dst->consumer = src->consumer ? xstrdup(src->consumer) : NULL;
+	dst->preload = src->preload ? xstrdup(src->preload) : NULL;
+	memset(&dst->cflags, 0, sizeof(dst->cflags));
+	memset(&dst->run_args, 0, sizeof(dst->run_args));
+	sv_pushv(&dst->cflags, src->cflags.v);
+	sv_pushv(&dst->run_args, src->run_args.v);
+}
+
+void cell_spec_clear(struct cell_spec *s)
+{
+	spec_free(s);
+}
+
 void plan_free(struct plan *p)
 {
 	for (size_t i = 0; i < p->n; i++) {

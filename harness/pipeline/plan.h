@@ -254,6 +254,11 @@ int plan_build(const struct plan_input *in, struct plan *out);
  * alignment), from a fixed generator, so every run pads layout k alike. */
 void plan_layout_pads(unsigned k, unsigned *code_pad, unsigned *env_pad);
 void plan_free(struct plan *p);
+/* A deep copy of a cell's spec (its strings; family, variant and compiler
+ * stay borrowed), for a caller that builds cells of its own (tune.h);
+ * cell_spec_clear() frees what it copied. */
+void cell_spec_copy(struct cell_spec *dst, const struct cell_spec *src);
+void cell_spec_clear(struct cell_spec *s);
 /* Frees a cell's outcome and stage records (not its spec) and sets them
  * back to "not run yet". */
 void cell_reset(struct cell *c);

@@ -1,0 +1,323 @@
+/* tune_writer.c: see tune_writer.h */
+#define _GNU_SOURCE
+#include "report/tune_writer.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/runcmd.h"
+
+static const char *metric_word(const struct tune *t)
+{
+	return t->metric == TUNE_METRIC_INSTRUCTIONS ? "instructions" : "time";
+}
+
+/* A screen figure as a ratio to the start: "0.652x". */
+static void screen_ratio(const struct tune *t, double score, char *buf, size_t n)
+{
+	if (!isfinite(score))
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%.3fx", score / t->start_score);
+}
+
+static size_t count_words(const char *key)
+{
+	size_t n = 0;
+	for (const char *p = key; *p; p++)
+		n += (p == key || p[-1] == ' ') && *p != ' ' && strncmp(p, "-mllvm", 6) != 0 ? 1 : 0;
+	return n;
+}
+
+/* "1.53x faster" / "1.05x slower" from a ratio B / A of times. */
+static void speed_words(double ratio, char *buf, size_t n)
+{
+	if (!isfinite(ratio))
+		snprintf(buf, n, "not compared");
+	else if (ratio <= 1)
+		snprintf(buf, n, "%.2fx faster", 1 / ratio);
+	else
+		snprintf(buf, n, "%.2fx slower", ratio);
+}
+
+/* The flags of the start and the answer's: a CFLAGS line to paste. */
+static char *cflags_line(const struct tune *t, const char *key)
+{
+	const struct cell_spec *p = &t->base.cells[t->proto].spec;
+	struct strbuf sb = STRBUF_INIT;
+	sb_adds(&sb, p->opt);
+	if (p->march && *p->march && strcmp(p->march, "default"))
+		sb_addf(&sb, " -march=%s", p->march);
+	if (key && *key)
+		sb_addf(&sb, " %s", key);
+	return sb_detach(&sb);
+}
+
+static void report_md(const struct tune *t, struct strbuf *md)
+{
+	const struct cell_spec *p = &t->base.cells[t->proto].spec;
+	char r1[64], d[32];
+	sb_addf(md, "# tune %s\n\n", p->id);
+	sb_addf(md, "%s, %zu dimensions searched (%zu left out: `--list-space` lists both); screened by %s%s%s.\n\n",
+		p->compiler->version, t->space.n, t->space.excluded.n,
+		t->metric == TUNE_METRIC_INSTRUCTIONS ? "instructions per unit (deterministic)" : "time, paired with the start in each batch",
+		t->metric_why ? ": " : "", t->metric_why ? t->metric_why : "");
+	for (size_t i = 0; i < t->ntracks; i++) {
+		const struct tune_track *k = &t->tracks[i];
+		format_duration(k->spent_s, d, sizeof(d));
+		screen_ratio(t, k->best, r1, sizeof(r1));
+		sb_addf(md, "- %s: %zu candidates in %s (%zu failed to build or run, %zu wrong output, %zu the same binary as "
+			    "another); best %s the start's %s%s%s\n",
+			tune_technique_name(k->technique), k->evaluated, d, k->failed, k->wrong, k->same_binary, r1,
+			metric_word(t), k->best_key && *k->best_key ? " with " : "",
+			k->best_key && *k->best_key ? (count_words(k->best_key) > 6 ? "several flags" : k->best_key) : "");
+	}
+	sb_adds(md, "\n");
+	/* the answer */
+	if (t->better) {
+		const struct tune_confirmed *a = &t->confirmed[t->better_index];
+		char *line = cflags_line(t, a->key);
+		speed_words(a->vs_start.ratio, r1, sizeof(r1));
+		sb_addf(md, "**Answer: %s (%s) is %s than the start %s**: %s.\n\n", a->key, a->label, r1, p->opt, a->text);
+		sb_addf(md, "    CFLAGS=\"%s\"\n\n", line);
+		free(line);
+	} else {
+		const struct tune_confirmed *b = t->nconfirmed > 1 && t->confirmed[1].cell >= 0 && strncmp(t->confirmed[1].label, "-O", 2)
+							 ? &t->confirmed[1]
+							 : NULL;
+		sb_addf(md, "**No better configuration found** than the start %s", p->opt);
+		if (b && b->text[0])
+			sb_addf(md, ": the best candidate (%s) is %s against it", b->label, b->text);
+		else
+			sb_adds(md, ": no candidate beat it in the screen");
+		sb_adds(md, ".\n\n");
+	}
+	for (size_t i = 1; i < t->nconfirmed; i++) {
+		const struct tune_confirmed *c = &t->confirmed[i];
+		if (strncmp(c->label, "-O", 2) || !c->answer_text[0])
+			continue;
+		speed_words(c->answer_vs.ratio, r1, sizeof(r1));
+		sb_addf(md, "- against %s of the same compiler: the %s is %s (%s)\n", c->label,
+			t->better ? "answer" : "start", r1, c->answer_text);
+	}
+	for (size_t i = 1; i < t->nconfirmed; i++) {
+		const struct tune_confirmed *c = &t->confirmed[i];
+		if (!strncmp(c->label, "-O", 2) && c->answer_text[0] && c->answer_vs.verdict == VERDICT_SLOWER)
+			sb_addf(md, "- %s alone is faster than the %s: start the search from %s (--opt %s)\n", c->label,
+				t->better ? "answer" : "start", c->label, c->label);
+	}
+	/* the flags that carry it */
+	if (t->nshares) {
+		sb_addf(md, "\nThe flags that carry the gain: %zu, minimised by delta debugging (%zu step%s) from the best's; a "
+			    "subset stands for it when it keeps %.0f %% of its gain; each flag's share is the gain lost without "
+			    "it (screen):\n\n",
+			t->minimal.n, t->minimise_steps, t->minimise_steps == 1 ? "" : "s", TUNE_KEEP * 100);
+		sb_adds(md, "| flag | share | without it |\n|---|---:|---:|\n");
+		for (size_t i = 0; i < t->nshares; i++) {
+			screen_ratio(t, t->shares[i].without, r1, sizeof(r1));
+			if (isfinite(t->shares[i].share))
+				sb_addf(md, "| `%s` | %.0f %% | %s |\n", t->shares[i].flag, t->shares[i].share * 100, r1);
+			else
+				sb_addf(md, "| `%s` | - | %s |\n", t->shares[i].flag, r1);
+		}
+	}
+	/* the confirmation */
+	sb_addf(md, "\nConfirmation by time: %u rounds%s, %u code layout%s%s; each build against the start by the one "
+		    "comparison at %.1f %% (Bonferroni over %zu):\n\n",
+		t->o->confirm_runs, "", t->o->layouts ? t->o->layouts : 1, (t->o->layouts ? t->o->layouts : 1) > 1 ? "s" : "",
+		(t->o->layouts ? t->o->layouts : 1) > 1 ? "" : " (--layouts K varies them)", t->confirm_level * 100,
+		t->nconfirmed > 1 ? t->nconfirmed - 1 : 1);
+	sb_adds(md, "| build | flags | screen | against the start |\n|---|---|---:|---|\n");
+	for (size_t i = 0; i < t->nconfirmed; i++) {
+		const struct tune_confirmed *c = &t->confirmed[i];
+		screen_ratio(t, c->screen, r1, sizeof(r1));
+		size_t nw = count_words(c->key);
+		char flags[96];
+		if (!*c->key)
+			snprintf(flags, sizeof(flags), "%s", p->opt);
+		else if (nw > 4)
+			snprintf(flags, sizeof(flags), "%zu flags", nw);
+		else
+			snprintf(flags, sizeof(flags), "`%s`", c->key);
+		sb_addf(md, "| %s | %s | %s | %s |\n", c->label, flags, i == 0 ? "1.000x" : r1,
+			i == 0 ? "-" : c->text[0] ? c->text : "not measured");
+	}
+	for (size_t i = 0; i < t->notes.n; i++)
+		sb_addf(md, "\nnote: %s\n", t->notes.v[i]);
+}
+
+static json_t *cmp_json(const struct comparison_result *c, const char *text)
+{
+	if (!isfinite(c->ratio))
+		return json_null();
+	return json_pack("{s:f, s:f, s:f, s:f, s:s, s:s, s:I, s:s}", "ratio", c->ratio, "low", c->low, "high", c->high,
+			 "level", c->level_reached, "method", comparison_method_word(c->method), "verdict",
+			 comparison_verdict_word(c->verdict), "pairs", (json_int_t)c->pairs, "text", text);
+}
+
+static json_t *num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *report_json(const struct tune *t)
+{
+	const struct cell_spec *p = &t->base.cells[t->proto].spec;
+	json_t *argv = json_array();
+	json_array_append_new(argv, json_string("flagbench"));
+	for (int i = 0; i < t->o->argc; i++)
+		json_array_append_new(argv, json_string(t->o->argv[i]));
+	json_t *cflags = json_array(), *excluded = json_array(), *techs = json_array(), *cands = json_array();
+	for (size_t i = 0; i < p->cflags.n; i++)
+		json_array_append_new(cflags, json_string(p->cflags.v[i]));
+	for (size_t i = 0; i < t->space.excluded.n; i++)
+		json_array_append_new(excluded, json_string(t->space.excluded.v[i]));
+	for (size_t i = 0; i < t->ntracks; i++) {
+		const struct tune_track *k = &t->tracks[i];
+		json_t *conv = json_array();
+		double best = t->start_score;
+		json_array_append_new(conv, json_pack("[f, f, i]", 0.0, 1.0, 0));
+		for (size_t e = 0; e < t->nev; e++) {
+			const struct tune_eval *v = &t->ev[e];
+			if (v->technique != i || (v->from_journal && !v->replayed))
+				continue;
+			if (v->score < best) {
+				best = v->score;
+				json_array_append_new(conv, json_pack("[f, f, I]", v->at_s, best / t->start_score, (json_int_t)v->seq));
+			}
+		}
+		json_array_append_new(conv, json_pack("[f, f, I]", k->spent_s, best / t->start_score, (json_int_t)k->evaluated));
+		json_array_append_new(techs, json_pack("{s:s, s:I, s:I, s:I, s:I, s:f, s:o, s:s, s:o}", "technique",
+						       tune_technique_name(k->technique), "candidates", (json_int_t)k->evaluated,
+						       "failed", (json_int_t)k->failed, "wrong_output", (json_int_t)k->wrong,
+						       "same_binary", (json_int_t)k->same_binary, "spent_s", k->spent_s,
+						       "best_ratio", num_or_null(k->best / t->start_score), "best_flags",
+						       k->best_key ? k->best_key : "", "convergence", conv));
+	}
+	for (size_t e = 0; e < t->nev; e++) {
+		const struct tune_eval *v = &t->ev[e];
+		if (v->from_journal && !v->replayed && v->technique != (size_t)-1)
+			continue;
+		json_t *o = json_pack("{s:s, s:I, s:s, s:s, s:s, s:f, s:o}", "technique",
+				      v->technique == (size_t)-1 ? "minimise" : tune_technique_name(t->tracks[v->technique].technique),
+				      "seq", (json_int_t)v->seq, "flags", v->key, "operator", v->op ? v->op : "", "status",
+				      cell_status_name(v->status), "at_s", v->at_s, "ratio", num_or_null(v->score / t->start_score));
+		if (v->reason)
+			json_object_set_new(o, "reason", json_string(v->reason));
+		if (v->same_as)
+			json_object_set_new(o, "same_binary_as", json_string(v->same_as));
+		if (v->sha256[0])
+			json_object_set_new(o, "sha256", json_string(v->sha256));
+		json_array_append_new(cands, o);
+	}
+	json_t *minimal = json_array(), *shares = json_array();
+	for (size_t i = 0; i < t->minimal.n; i++)
+		json_array_append_new(minimal, json_string(t->minimal.v[i]));
+	for (size_t i = 0; i < t->nshares; i++)
+		json_array_append_new(shares, json_pack("{s:s, s:o, s:o}", "flag", t->shares[i].flag, "share",
+							num_or_null(t->shares[i].share), "without_ratio",
+							num_or_null(t->shares[i].without / t->start_score)));
+	json_t *lines = json_array();
+	for (size_t i = 0; i < t->nconfirmed; i++) {
+		const struct tune_confirmed *c = &t->confirmed[i];
+		json_array_append_new(lines, json_pack("{s:s, s:s, s:o, s:o, s:o}", "build", c->label, "flags", c->key,
+						       "screen_ratio", num_or_null(c->screen / t->start_score), "vs_start",
+						       cmp_json(&c->vs_start, c->text), "answer_vs_it",
+						       cmp_json(&c->answer_vs, c->answer_text)));
+	}
+	json_t *answer = json_object();
+	json_object_set_new(answer, "better", json_boolean(t->better));
+	if (t->better) {
+		const struct tune_confirmed *a = &t->confirmed[t->better_index];
+		char *line = cflags_line(t, a->key);
+		json_object_set_new(answer, "build", json_string(a->label));
+		json_object_set_new(answer, "flags", json_string(a->key));
+		json_object_set_new(answer, "cflags", json_string(line));
+		json_object_set_new(answer, "vs_start", cmp_json(&a->vs_start, a->text));
+		free(line);
+	}
+	return json_pack("{s:s, s:i, s:o, s:{s:s, s:s, s:s, s:s, s:s, s:o, s:s, s:f}, s:s, s:o, s:{s:I, s:s, s:o}, "
+			 "s:o, s:o, s:{s:s, s:o, s:o, s:o, s:I}, s:{s:f, s:I, s:I, s:o}, s:o}",
+			 "kind", "flagbench-tune", "version", 1, "argv", argv,
+			 "start", "id", p->id, "compiler", p->compiler->name, "compiler_version", p->compiler->version, "opt",
+			 p->opt, "march", p->march ? p->march : "", "cflags", cflags, "sha256", t->start_sha, "score",
+			 t->start_score,
+			 "metric", metric_word(t), "metric_why", t->metric_why ? json_string(t->metric_why) : json_null(),
+			 "space", "dimensions", (json_int_t)t->space.n, "source", t->space.source ? t->space.source : "",
+			 "excluded", excluded,
+			 "techniques", techs, "candidates", cands,
+			 "minimal", "best_flags", t->best_key ? t->best_key : "", "best_ratio",
+			 num_or_null(t->best_score / t->start_score), "flags", minimal, "shares", shares, "steps",
+			 (json_int_t)t->minimise_steps,
+			 "confirmation", "level", isfinite(t->confirm_level) ? t->confirm_level : 0.0, "rounds",
+			 (json_int_t)t->o->confirm_runs, "layouts", (json_int_t)(t->o->layouts ? t->o->layouts : 1), "builds",
+			 lines, "answer", answer);
+}
+
+static int write_text(const char *dir, const char *name, const char *text, size_t len)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	int rc = write_file_atomic(path, text, len);
+	if (rc < 0)
+		error("cannot write %s: %s", path, strerror(errno));
+	free(path);
+	return rc;
+}
+
+/* convergence.tsv: technique, seconds, best ratio so far; the plot's data. */
+static void convergence_tsv(const struct tune *t, const json_t *root, struct strbuf *sb)
+{
+	(void)t;
+	sb_adds(sb, "# technique\tseconds\tbest_ratio\n");
+	size_t i, k;
+	json_t *tech, *pt;
+	json_array_foreach(json_object_get(root, "techniques"), i, tech) {
+		const char *name = json_string_value(json_object_get(tech, "technique"));
+		double last = 1;
+		json_array_foreach(json_object_get(tech, "convergence"), k, pt) {
+			double s = json_number_value(json_array_get(pt, 0)), r = json_number_value(json_array_get(pt, 1));
+			if (k)
+				sb_addf(sb, "%s\t%.3f\t%.6f\n", name, s, last); /* a step: flat until the next best */
+			sb_addf(sb, "%s\t%.3f\t%.6f\n", name, s, r);
+			last = r;
+		}
+		sb_adds(sb, "\n\n");
+	}
+}
+
+int tune_report(const struct tune *t)
+{
+	struct strbuf md = STRBUF_INIT, tsv = STRBUF_INIT;
+	report_md(t, &md);
+	fputs(md.buf, stdout);
+	json_t *root = report_json(t);
+	char *js = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	convergence_tsv(t, root, &tsv);
+	int rc = 0;
+	if (write_text(t->dir, "tune.md", md.buf, md.len) < 0 || write_text(t->dir, "results.json", js, strlen(js)) < 0 ||
+	    write_text(t->dir, "convergence.tsv", tsv.buf, tsv.len) < 0)
+		rc = -1;
+	free(js);
+	json_decref(root);
+	sb_release(&md);
+	sb_release(&tsv);
+	if (rc == 0 && !t->o->no_render) {
+		/* the plot and the page: plots/tune.sh, from results.json alone */
+		char *script = xasprintf("%s/plots/tune.sh", project_root());
+		char *argv[] = { "bash", script, t->dir, NULL };
+		struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+		struct child_exit ex;
+		if (run_capture(argv, CHILD_DEVNULL, 60, 1 << 16, &out, &err, &ex) < 0 || ex.exit_code != 0)
+			fprintf(stderr, "flagbench: warning: the plot and page were not rendered: %s\n",
+				err.buf && err.len ? err.buf : "plots/tune.sh failed");
+		sb_release(&out);
+		sb_release(&err);
+		free(script);
+	}
+	fprintf(stderr, "flagbench: tune folder: %s (tune.md, results.json, journal.jsonl, convergence.svg, index.html)\n",
+		t->dir);
+	return rc;
+}

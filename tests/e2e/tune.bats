@@ -1,0 +1,119 @@
+#!/usr/bin/env bats
+# flagbench tune (issue 23) on the tunable fixture, built by fakecc
+# (tests/fixtures/tune/bin/fakecc): gcc with a made-up flag space of five
+# flags and a --param, where exactly one flag (-ffixture-fast) changes the
+# instruction count, one crashes the compiler, one makes the output wrong and
+# the rest give the same binary.  Instruction counts under callgrind are
+# deterministic, so what is found and named cannot flake; the confirmation
+# times with hyperfine.  The searches on real families are in bench/tune.sh.
+
+load helpers
+
+setup_file() {
+    export CACHE="$BATS_FILE_TMPDIR/cache"
+    export PATH="$REPO/tests/fixtures/tune/bin:$PATH"
+    export FAM="$REPO/tests/fixtures/tune"
+}
+
+needs_tools() {
+    command -v valgrind >/dev/null || skip "valgrind not installed (instruction counts)"
+    command -v hyperfine >/dev/null || skip "hyperfine not installed (the confirmation)"
+    command -v gcc >/dev/null || skip "gcc not installed (fakecc wraps it)"
+}
+
+tune() { # OUT ARGS...
+    local out="$1"
+    shift
+    "$FLAGBENCH" tune tunable/loop --compiler fakecc --family-dir "$FAM" --march default --cache "$CACHE" \
+        --out "$out" --metric instructions --no-render "$@"
+}
+
+@test "tune --list-space: the compiler's own flags and param, results-changing ones left out" {
+    command -v gcc >/dev/null || skip "gcc not installed (fakecc wraps it)"
+    run "$FLAGBENCH" tune tunable/loop --compiler fakecc --family-dir "$FAM" --march default --list-space
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"-ffixture-fast"* ]]
+    [[ "$output" == *"--param=fixture-level"* ]]
+    [[ "$output" == *"-ffast-math: changes results"* ]]
+    run "$FLAGBENCH" tune tunable/loop --compiler fakecc --family-dir "$FAM" --march default --list-space --allow-unsafe
+    [ "$status" -eq 0 ]
+    refute grep -q -- '-ffast-math: changes results' <<<"$output"
+}
+
+@test "tune: the one flag that matters is found, minimised to, named with its share, and confirmed by time" {
+    needs_tools
+    out="$BATS_TEST_TMPDIR/t"
+    run tune "$out" --budget 24 --technique ensemble,random
+    echo "$output"
+    [ "$status" -eq 0 ]
+    r="$out/results.json"
+    jqr '.kind == "flagbench-tune" and .metric == "instructions"' "$r"
+    jqr '.minimal.flags == ["-ffixture-fast"]' "$r"
+    jqr '.minimal.shares[0].flag == "-ffixture-fast" and .minimal.shares[0].share > 0.9' "$r"
+    jqr '.minimal.best_ratio < 0.2' "$r"
+    # the crash is a failed build, the wrong output rejected, never measured
+    jqr '[.candidates[] | select(.flags | test("-ffixture-crash"))] | length > 0 and all(.status == "build_failed")' "$r"
+    jqr '[.candidates[] | select((.flags | test("-ffixture-wrong")) and (.flags | test("crash") | not))] | length > 0 and all(.status == "wrong_output")' "$r"
+    # the flags that change nothing give the same binary: never measured twice
+    jqr '[.candidates[] | select(.same_binary_as != null)] | length > 0' "$r"
+    jqr '[.candidates[] | select(.status == "ok" and .same_binary_as == null) | .sha256] | (length == (unique | length))' "$r"
+    # both techniques ran at the same budget, side by side
+    jqr '[.techniques[] | .technique] == ["ensemble", "random"] and all(.techniques[]; .candidates == 24)' "$r"
+    # the answer comes from the comparison of times, and it is a real lead
+    jqr '.answer.better == true and .answer.flags == "-ffixture-fast" and .answer.vs_start.verdict == "faster"' "$r"
+    jqr '.answer.cflags | test("-O2 -ffixture-fast$")' "$r"
+    [[ "$output" == *"Answer: -ffixture-fast ("*"minimal) is"*"faster than the start -O2"* ]]
+    [[ "$output" == *'CFLAGS="-O2 -ffixture-fast"'* ]]
+    [ -s "$out/tune.md" ] && [ -s "$out/convergence.tsv" ]
+}
+
+@test "tune: Ctrl-C keeps the journal, --resume finishes without measuring a candidate twice" {
+    needs_tools
+    out="$BATS_TEST_TMPDIR/r"
+    # a cache of its own: every candidate compiles (slowly), so Ctrl-C lands mid-search
+    CACHE="$BATS_TEST_TMPDIR/cache"
+    FAKECC_SLEEP=0.4 "$FLAGBENCH" tune tunable/loop --compiler fakecc --family-dir "$FAM" --march default \
+        --cache "$CACHE" --out "$out" --metric instructions --no-render --budget 12 --batch 2 --jobs 1 \
+        >"$BATS_TEST_TMPDIR/first.log" 2>&1 &
+    pid=$!
+    for _ in $(seq 1 300); do
+        [ -f "$out/journal.jsonl" ] && [ "$(wc -l <"$out/journal.jsonl")" -ge 5 ] && break
+        sleep 0.1
+    done
+    kill -INT "$pid"
+    rc=0
+    wait "$pid" || rc=$?
+    cat "$BATS_TEST_TMPDIR/first.log"
+    [ "$rc" -eq 130 ]
+    before=$(($(wc -l <"$out/journal.jsonl") - 1))
+    [ "$before" -ge 4 ]
+    [ "$before" -lt 12 ]
+    run "$FLAGBENCH" tune --resume "$out"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    # one line per candidate: the journaled ones were told again, not built again
+    jqr -s '[.[1:][] | select(.technique == "ensemble") | .key] | (length == 12) and (length == (unique | length))' "$out/journal.jsonl"
+    jqr '.minimal.flags == ["-ffixture-fast"] and .techniques[0].candidates == 12' "$out/results.json"
+    # the same search uninterrupted asks the same candidates
+    run tune "$BATS_TEST_TMPDIR/u" --budget 12 --batch 2 --jobs 1
+    [ "$status" -eq 0 ]
+    diff <(jq -s -r '.[1:][] | select(.technique == "ensemble") | .key' "$out/journal.jsonl") \
+        <(jq -s -r '.[1:][] | select(.technique == "ensemble") | .key' "$BATS_TEST_TMPDIR/u/journal.jsonl")
+}
+
+@test "tune: bad input is exit 2 with a message" {
+    run "$FLAGBENCH" tune
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"name the start"* ]]
+    run "$FLAGBENCH" tune tunable/loop --family-dir "$FAM" --budget soon
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"--budget must be a time"* ]]
+    run "$FLAGBENCH" tune tunable/loop --family-dir "$FAM" --technique annealing
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"'annealing' is not a technique"* ]]
+    run "$FLAGBENCH" tune nosuch --family-dir "$FAM"
+    [ "$status" -eq 2 ]
+    run "$FLAGBENCH" tune --resume "$BATS_TEST_TMPDIR/none"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"no journal"* ]]
+}
