@@ -437,6 +437,9 @@ static void record(struct tune *t, struct pending *p, enum cell_status st, const
 		snprintf(e->sha256, sizeof(e->sha256), "%s", sha);
 	e->same_as = same_as ? xstrdup(same_as) : NULL;
 	e->score = st == CELL_OK ? score : INFINITY;
+	e->verdict = st != CELL_OK ? VERDICT_NO_DATA
+		     : same_as && !*same_as ? VERDICT_SAME_BINARY
+					    : comparison_decide(score / t->start_score, score / t->start_score, 0, 0);
 	if (p->track != TUNE_MINIMISE)
 		e->at_s = t->tracks[p->track].spent_s + (now_monotonic() - t->batch_t0);
 	p->ev = t->nev++;
@@ -625,8 +628,14 @@ static void evaluate(struct tune *t, struct pending *pd, size_t n, unsigned runs
 				struct comparison_result r;
 				struct cell *sc = &bp.cells[start_cell];
 				if ((c->status == CELL_PENDING || c->status == CELL_OK) && c->measure.time.n &&
-				    compare_groups(&sc, 1, &c, 1, 0.95, &r) == 0 && isfinite(r.ratio))
+				    compare_groups(&sc, 1, &c, 1, 0.95, &r) == 0 && isfinite(r.ratio)) {
 					record(t, &pd[i], CELL_OK, NULL, c->build.sha256, NULL, r.ratio);
+					t->ev[pd[i].ev].verdict = r.verdict;
+					char text[256];
+					comparison_describe(&r, text, sizeof(text));
+					free(t->ev[pd[i].ev].reason);
+					t->ev[pd[i].ev].reason = xstrdup(text);
+				}
 				else
 					record(t, &pd[i], c->status != CELL_PENDING && c->status != CELL_OK ? c->status : CELL_FAILED,
 					       c->reason ? c->reason : "not timed", c->build.sha256, NULL, INFINITY);
@@ -1054,6 +1063,12 @@ static void minimise(struct tune *t)
 		evaluate(t, &p, 1, t->o->confirm_runs);
 		if (p.recorded && isfinite(t->ev[p.ev].score))
 			t->best_score = t->minimal_score = t->ev[p.ev].score;
+		if (!p.recorded || t->ev[p.ev].verdict != VERDICT_FASTER) {
+			/* a lead within the noise has no flags that carry it */
+			t->minimise_note = xasprintf("not minimised: screened again, the best against the start is %s",
+						     p.recorded && t->ev[p.ev].reason ? t->ev[p.ev].reason : "not measured");
+			return;
+		}
 	}
 	struct strvec flags = STRVEC_INIT;
 	key_choices(t, t->best_key, &flags);
@@ -1238,6 +1253,7 @@ static void free_tune(struct tune *t)
 	sv_clear(&t->notes);
 	free(t->best_key);
 	free(t->metric_why);
+	free(t->minimise_note);
 	free(t->space_hash);
 	tune_space_free(&t->space);
 	plan_free(&t->base);

@@ -102,6 +102,9 @@ struct tune_eval {
 	char *same_as;            /* the key of the first candidate with this binary, or NULL */
 	double score;             /* lower is better; INFINITY when it failed */
 	double at_s;              /* its technique's time when it finished */
+	/* time: the comparison with the start in its batch's rounds; counts:
+	 * faster exactly when fewer */
+	enum comparison_verdict verdict;
 	int from_journal;
 	int replayed;             /* a journaled one told to its search again (--resume) */
 };
@@ -164,6 +167,7 @@ struct tune {
 	struct tune_share *shares;
 	size_t nshares;
 	size_t minimise_steps;
+	char *minimise_note;      /* why nothing was minimised, or NULL */
 	/* the confirmation */
 	struct plan confirm_plan;
 	struct tune_confirmed *confirmed;

@@ -124,6 +124,8 @@ static void report_md(const struct tune *t, struct strbuf *md)
 				sb_addf(md, "| `%s` | - | %s |\n", t->shares[i].flag, r1);
 		}
 	}
+	if (t->minimise_note)
+		sb_addf(md, "\nThe flags that carry the gain: %s.\n", t->minimise_note);
 	/* the confirmation */
 	sb_addf(md, "\nConfirmation by time: %u rounds%s, %u code layout%s%s; each build against the start by the one "
 		    "comparison at %.1f %% (Bonferroni over %zu):\n\n",
@@ -239,7 +241,7 @@ static json_t *report_json(const struct tune *t)
 		json_object_set_new(answer, "vs_start", cmp_json(&a->vs_start, a->text));
 		free(line);
 	}
-	return json_pack("{s:s, s:i, s:o, s:{s:s, s:s, s:s, s:s, s:s, s:o, s:s, s:f}, s:s, s:o, s:{s:I, s:s, s:o}, "
+	json_t *root = json_pack("{s:s, s:i, s:o, s:{s:s, s:s, s:s, s:s, s:s, s:o, s:s, s:f}, s:s, s:o, s:{s:I, s:s, s:o}, "
 			 "s:o, s:o, s:{s:s, s:o, s:o, s:o, s:I}, s:{s:f, s:I, s:I, s:o}, s:o}",
 			 "kind", "flagbench-tune", "version", 1, "argv", argv,
 			 "start", "id", p->id, "compiler", p->compiler->name, "compiler_version", p->compiler->version, "opt",
@@ -255,6 +257,9 @@ static json_t *report_json(const struct tune *t)
 			 "confirmation", "level", isfinite(t->confirm_level) ? t->confirm_level : 0.0, "rounds",
 			 (json_int_t)t->o->confirm_runs, "layouts", (json_int_t)(t->o->layouts ? t->o->layouts : 1), "builds",
 			 lines, "answer", answer);
+	json_object_set_new(json_object_get(root, "minimal"), "note",
+			    t->minimise_note ? json_string(t->minimise_note) : json_null());
+	return root;
 }
 
 static int write_text(const char *dir, const char *name, const char *text, size_t len)

@@ -64,7 +64,8 @@ tune() { # OUT ARGS...
     jqr '.answer.cflags | test("-O2 -ffixture-fast$")' "$r"
     [[ "$output" == *"Answer: -ffixture-fast ("*"minimal) is"*"faster than the start -O2"* ]]
     [[ "$output" == *'CFLAGS="-O2 -ffixture-fast"'* ]]
-    [ -s "$out/tune.md" ] && [ -s "$out/convergence.tsv" ]
+    [ -s "$out/tune.md" ]
+    [ -s "$out/convergence.tsv" ]
 }
 
 @test "tune: Ctrl-C keeps the journal, --resume finishes without measuring a candidate twice" {
