@@ -16,6 +16,7 @@
 #include "core/runcmd.h"
 #include "pipeline/build.h"
 #include "analysis/compare.h"
+#include "analysis/tune.h"
 #include "pipeline/executor.h"
 #include "pipeline/measure.h"
 #include "pipeline/schedule.h"
@@ -386,6 +387,7 @@ static void free_explain(struct explain *e)
 	free(e->val);
 	sv_clear(&e->notes);
 	sv_clear(&e->selected);
+	sv_clear(&e->joint);
 	free(e->not_faster);
 	plan_free(&e->plan);
 }
@@ -688,6 +690,112 @@ static void run_check(struct explain *e, struct explain_run *r)
 	share(e, e->check, e->b, &e->explained, &e->explained_lo, &e->explained_hi, NULL);
 }
 
+/* ---- the flags that carry the gap together ---- */
+
+struct joint_search {
+	struct explain *e;
+	struct explain_run *r;
+};
+
+static const struct candidate *candidate_named(const struct explain *e, const char *name)
+{
+	for (size_t i = 0; i < e->ncand; i++)
+		if (!strcmp(e->cand[i].name, name))
+			return &e->cand[i];
+	return NULL;
+}
+
+/* The share of the gap that B loses without every flag of each subset:
+ * built, checked and measured together (times beside A and B again). */
+static void joint_shares(struct explain *e, struct explain_run *r, const struct strvec *subsets, size_t n, double *sh)
+{
+	size_t from = e->plan.n;
+	int *cells = xcalloc(n + 1, sizeof(int));
+	for (size_t i = 0; i < from; i++)
+		if (e->plan.cells[i].status == CELL_PENDING)
+			e->plan.cells[i].status = CELL_OK; /* earlier cells are final: only the new ones are built */
+	for (size_t k = 0; k < n; k++) {
+		struct strvec extra = STRVEC_INIT;
+		struct strbuf cfg = STRBUF_INIT;
+		sb_adds(&cfg, jstr(r->cb, "config"));
+		for (size_t i = 0; i < subsets[k].n; i++) {
+			const struct candidate *c = candidate_named(e, subsets[k].v[i]);
+			sv_push(&extra, c->toward_a);
+			sb_addf(&cfg, " %s", c->toward_a);
+		}
+		cells[k] = add_cell(e, r->cb, r->fam, r->var, cfg.buf, NULL, &extra);
+		sb_release(&cfg);
+		sv_clear(&extra);
+	}
+	struct build_stats bs;
+	unsigned jobs = e->o->jobs ? e->o->jobs : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+	build_plan(&e->plan, r->cache, jobs ? jobs : 1, r->build_timeout, &bs);
+	dedupe_from(e, from);
+	verify_from(e, from, e->o->timeout);
+	if (e->metric == EXPLAIN_METRIC_INSTRUCTIONS) {
+		count_from(e, from);
+	} else {
+		int *list = xcalloc(e->plan.n - from + 3, sizeof(int));
+		size_t m = 0;
+		list[m++] = explain_rep(e, e->a);
+		list[m++] = explain_rep(e, e->b);
+		for (size_t i = from; i < e->plan.n; i++)
+			if (measurable(e, i))
+				list[m++] = (int)i;
+		e->plan.cells[list[0]].status = e->plan.cells[list[1]].status = CELL_PENDING;
+		time_cells(e, list, m, r->work, r->hyperfine);
+		e->plan.cells[list[0]].status = e->plan.cells[list[1]].status = CELL_OK;
+		free(list);
+		measure_gap(e);
+	}
+	twins_take_status(e, from);
+	for (size_t k = 0; k < n; k++) {
+		double lo, hi;
+		share(e, cells[k], e->b, &sh[k], &lo, &hi, NULL);
+	}
+	free(cells);
+}
+
+static void joint_keeps(void *ctx, const struct strvec *subsets, size_t n, int *ok)
+{
+	struct joint_search *js = ctx;
+	double *sh = xcalloc(n + 1, sizeof(double));
+	joint_shares(js->e, js->r, subsets, n, sh);
+	for (size_t k = 0; k < n; k++)
+		ok[k] = isfinite(sh[k]) && sh[k] >= TUNE_KEEP;
+	free(sh);
+}
+
+/* No single flag carries the gap: the smallest set that does together. */
+static void joint_search(struct explain *e, struct explain_run *r)
+{
+	struct strvec all = STRVEC_INIT;
+	for (size_t i = 0; i < e->ncand; i++)
+		if (explain_changes_something(e, &e->cand[i]))
+			sv_push(&all, e->cand[i].name);
+	e->joint_from = all.n;
+	if (all.n < 2) {
+		sv_clear(&all);
+		return;
+	}
+	if (e->selected.n)
+		fprintf(stderr, "flagbench: the claim explains %.0f%% of the gap: searching the smallest set of the %zu flags "
+				"that carries it together\n", e->explained * 100, all.n);
+	else
+		fprintf(stderr, "flagbench: no single flag carries the gap: searching the smallest set of the %zu flags that "
+				"carries it together\n", all.n);
+	joint_shares(e, r, &all, 1, &e->all_share);
+	if (isfinite(e->all_share) && e->all_share >= TUNE_KEEP && !fb_interrupted) {
+		struct joint_search js = { e, r };
+		tune_ddmin(&all, joint_keeps, &js, &e->joint, &e->joint_steps);
+		double sh = NAN;
+		if (e->joint.n && !fb_interrupted)
+			joint_shares(e, r, &e->joint, 1, &sh);
+		e->joint_share = sh;
+	}
+	sv_clear(&all);
+}
+
 int explain_main(const char *run, const char *id_a, const char *id_b, int argc, char **argv,
 		 const struct explain_opts *o, const struct explain_view *view)
 {
@@ -697,6 +805,7 @@ int explain_main(const char *run, const char *id_a, const char *id_b, int argc, 
 	e.o = o;
 	e.a = e.b = e.check = -1;
 	e.explained = e.explained_lo = e.explained_hi = NAN;
+	e.joint_share = e.all_share = NAN;
 	struct explain_run r;
 	memset(&r, 0, sizeof(r));
 	r.nfam = -1;
@@ -729,6 +838,9 @@ int explain_main(const char *run, const char *id_a, const char *id_b, int argc, 
 	analyse(&e);
 	if (e.selected.n && isfinite(e.gap) && !fb_interrupted)
 		run_check(&e, &r);
+	if (isfinite(e.gap) && fabs(e.gap) > 1e-9 && !fb_interrupted &&
+	    (!e.selected.n || !isfinite(e.explained) || e.explained < TUNE_KEEP))
+		joint_search(&e, &r);
 	int wr = view->report(&e, &r);
 	code = fb_interrupted ? EXIT_INTERRUPTED : wr < 0 ? EXIT_CELL_FAILED : EXIT_ALL_OK;
 done:

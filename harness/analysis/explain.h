@@ -4,7 +4,8 @@
  * differ in -O level or in -march (not both).  The candidate flags are:
  *   -O levels (gcc only): the optimizer flags whose state differs between
  *     the two cells, as `gcc -Q --help=optimizers <cflags>` lists them
- *     (-fpeel-loops, -fvect-cost-model=dynamic, ...).  clang's -O levels
+ *     (-fpeel-loops, -fvect-cost-model=dynamic, ...), and the --param
+ *     values that differ in `gcc -Q --help=params` (inline limits).  clang's -O levels
  *     choose pass pipelines that no flag names, so clang cells get -march
  *     attribution only, and explain says so (exit 2).
  *   -march: the ISA extensions whose predefined macro (__AVX2__, __FMA__)
@@ -40,7 +41,9 @@
  * 5 % each, at most --top, until 90 % of the gap is covered; for time, a
  * share the comparison calls real) are the
  * claim, which is then checked by building and measuring B without all of
- * them together ("explained" = that build's share of the gap).
+ * them together ("explained" = that build's share of the gap).  Where no
+ * flag is claimed, or the check explains less than TUNE_KEEP of the gap, the
+ * flags that carry it together are searched (struct explain: joint).
  *
  * The candidates come from flags.h; this file builds, verifies and
  * measures, then attributes the gap.  What it found is reported through
@@ -109,6 +112,16 @@ struct explain {
 	char *not_faster;         /* "B is not faster than A: ...": said instead of an attribution */
 	struct strvec notes;      /* said in every output */
 	struct strvec selected;   /* the claim */
+	/* Where no single flag carries the gap (or the claim's check explains
+	 * less than TUNE_KEEP of it): the smallest set of flags that carries it
+	 * together, by delta debugging (tune.h: tune_ddmin) over the flags
+	 * that change the binary; a set carries it when B without all of it
+	 * loses TUNE_KEEP of the gap.  joint_share is that set's share of the
+	 * gap; all_share the share of every changing flag together (when even
+	 * that falls short, nothing is minimised). */
+	struct strvec joint;
+	double joint_share, all_share;
+	size_t joint_steps, joint_from;
 };
 
 /* The inputs and the places of one explain, owned here so the steps share

@@ -150,9 +150,63 @@ int flags_optimizer_changes(const struct compiler *comp, const struct strvec *a,
 	}
 	sv_clear(&kv[0]);
 	sv_clear(&kv[1]);
-	sv_push(notes, "candidates: the optimizer flags whose state differs between the two cells in "
-			   "`gcc -Q --help=optimizers` (--param values are not flags and stay in the residual)");
+	/* the -O levels also set --param values (inline limits at -O3): they
+	 * are candidates too, as --param=NAME=VALUE */
+	static const char *const pquery[] = { "-Q", "--help=params", NULL };
+	for (int k = 0; k < 2; k++) {
+		struct strbuf out = STRBUF_INIT;
+		if (compiler_query(comp, sides[k], pquery, &out) == 0)
+			explain_parse_params(out.buf, &kv[k]);
+		sb_release(&out);
+	}
+	size_t params = 0;
+	for (size_t i = 0; i < kv[1].n; i++) {
+		char *name = xasprintf("%.*s", (int)strcspn(kv[1].v[i], "\t"), kv[1].v[i]);
+		const char *vb = lookup(&kv[1], name), *va = lookup(&kv[0], name);
+		if (va && strcmp(va, vb)) {
+			char *tb = xasprintf("--param=%s=%s", name, vb), *ta = xasprintf("--param=%s=%s", name, va);
+			add_change(changes, tb, ta, tb);
+			free(tb);
+			free(ta);
+			params++;
+		}
+		free(name);
+	}
+	sv_clear(&kv[0]);
+	sv_clear(&kv[1]);
+	sv_pushf(notes, "candidates: the optimizer flags whose state differs between the two cells in "
+			"`gcc -Q --help=optimizers`, and the %zu --param value%s that differ in `gcc -Q --help=params`",
+		 params, params == 1 ? "" : "s");
 	return 0;
+}
+
+void explain_parse_params(const char *text, struct strvec *out)
+{
+	/* "  --param=max-inline-insns-auto= \t30", "  --param=align-threshold=<1,65536> \t\t100" */
+	const char *p = text ? text : "";
+	while (*p) {
+		size_t len = strcspn(p, "\n");
+		char *line = xasprintf("%.*s", (int)len, p);
+		p += len + (p[len] == '\n');
+		char *s = line;
+		while (isspace((unsigned char)*s))
+			s++;
+		if (!strncmp(s, "--param=", 8)) {
+			char *name = s + 8;
+			size_t nl = strcspn(name, "=");
+			char *last = s + strlen(s);
+			while (last > s && isspace((unsigned char)last[-1]))
+				*--last = '\0';
+			char *val = last;
+			while (val > name + nl && !isspace((unsigned char)val[-1]))
+				val--;
+			/* an integer value only: a range alone is no value */
+			char *end = NULL;
+			if (val > name + nl && *val && (strtol(val, &end, 10), end && !*end))
+				sv_pushf(out, "%.*s\t%s", (int)nl, name, val);
+		}
+		free(line);
+	}
 }
 
 static int compiler_accepts(const struct compiler *comp, const char *flag)

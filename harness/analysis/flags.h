@@ -2,8 +2,10 @@
  *
  * Asks the compiler itself, with each build's cflags (queries, no build):
  *   optimizers: `gcc -Q --help=optimizers` lists the state of every
- *     optimizer flag (-fpeel-loops [enabled], -fvect-cost-model=dynamic);
- *     the entries whose state differs are the changes.  clang has no such
+ *     optimizer flag (-fpeel-loops [enabled], -fvect-cost-model=dynamic)
+ *     and `gcc -Q --help=params` every --param's value (the -O levels set
+ *     some: inline limits at -O3); the entries whose state or value
+ *     differs are the changes.  clang has no such
  *     listing (its -O levels choose pass pipelines that no flag names).
  *   isa: `-dM -E` predefines a macro per ISA extension (__AVX2__, __FMA__);
  *     an extension on one side only is a change, as -m<ext> / -mno-<ext>,
@@ -46,6 +48,9 @@ int flags_isa_changes(const struct compiler *comp, const struct strvec *a, const
 /* Parses `gcc -Q --help=optimizers` output into "name\tvalue" lines
  * ("-fpeel-loops\t[enabled]", "-fvect-cost-model\tdynamic"). */
 void explain_parse_optimizers(const char *text, struct strvec *out);
+/* Parses `gcc -Q --help=params` output into "name\tvalue" lines
+ * ("max-inline-insns-auto\t30"), integer values only. */
+void explain_parse_params(const char *text, struct strvec *out);
 /* The -m flag of an ISA macro line ("#define __AVX2__ 1" -> "avx2"), or
  * NULL when the line is not one. */
 char *explain_isa_of_macro(const char *line);

@@ -139,7 +139,10 @@ static int names_from_run(const struct tune_opts *o, struct start_names *sn)
 	sn->march = xstrdup(jstr(found, "march"));
 	sn->size = (uint64_t)json_integer_value(json_object_get(found, "size"));
 	const json_t *run = json_object_get(sn->run, "run");
-	if (*jstr(run, "suite"))
+	/* the suite file the run read where it is still there, else its name */
+	if (*jstr(run, "suite_path") && access(jstr(run, "suite_path"), R_OK) == 0)
+		sn->suite = xstrdup(jstr(run, "suite_path"));
+	else if (*jstr(run, "suite"))
 		sn->suite = xstrdup(jstr(run, "suite"));
 	if (*jstr(run, "cpu_profile"))
 		sn->cpu = xstrdup(jstr(run, "cpu_profile"));
@@ -194,17 +197,22 @@ static int plan_start(struct tune *t)
 	struct strvec dirs = STRVEC_INIT;
 	sv_pushv(&dirs, t->suite.family_dirs.v);
 	sv_pushv(&dirs, o->family_dirs.v);
-	if (sn.run) {
-		/* the run's own family folders, wherever they live */
+	t->nfam = load_families(&dirs, &t->fams);
+	if (sn.run && t->nfam >= 0) {
+		/* the run's own family folders too, wherever they live, unless known already */
 		struct strvec rd = STRVEC_INIT, names = STRVEC_INIT;
-		results_family_dirs(sn.run, NULL, 0, &rd, &names);
-		for (size_t i = 0; i < rd.n; i++)
-			if (!sv_contains(&dirs, rd.v[i]))
-				sv_push(&dirs, rd.v[i]);
+		results_family_dirs(sn.run, t->fams, (size_t)t->nfam, &rd, &names);
+		if (rd.n) {
+			for (int i = 0; i < t->nfam; i++)
+				free_family(&t->fams[i]);
+			free(t->fams);
+			t->fams = NULL;
+			sv_pushv(&dirs, rd.v);
+			t->nfam = load_families(&dirs, &t->fams);
+		}
 		sv_clear(&rd);
 		sv_clear(&names);
 	}
-	t->nfam = load_families(&dirs, &t->fams);
 	sv_clear(&dirs);
 	if (t->nfam < 0)
 		goto done;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/tune.h"
 #include "core/runcmd.h"
 #include "results/results.h"
 
@@ -119,6 +120,21 @@ static void report_md(const struct explain *e, struct strbuf *md)
 			e->selected.n > 1 ? "y" : "ies", e->selected.n > 1 ? "them" : "it", ex);
 		sb_release(&names);
 	}
+	if (e->joint.n) {
+		struct strbuf names = STRBUF_INIT;
+		for (size_t i = 0; i < e->joint.n; i++)
+			sb_addf(&names, "%s`%s`", i ? ", " : "", e->joint.v[i]);
+		sb_addf(md, "**Together**: %s carr%s %.0f%% of the gap (B without %s), the smallest such set: delta debugging "
+			    "over the %zu flags that change the binary, %zu step%s, a set counting where B without it loses %.0f %% "
+			    "of the gap.\n\n",
+			names.buf, e->joint.n > 1 ? "y" : "ies", e->joint_share * 100, e->joint.n > 1 ? "them" : "it",
+			e->joint_from, e->joint_steps, e->joint_steps == 1 ? "" : "s", TUNE_KEEP * 100);
+		sb_release(&names);
+	} else if (isfinite(e->all_share)) {
+		sb_addf(md, "**Together**: even all %zu flags that change the binary carry %.0f%% of the gap (B without all of "
+			    "them): the rest comes from what no flag names (the -O level's --param values, or pass order).\n\n",
+			e->joint_from, e->all_share * 100);
+	}
 	for (size_t i = 0; i < e->notes.n; i++)
 		sb_addf(md, "- %s\n", e->notes.v[i]);
 }
@@ -158,7 +174,10 @@ static json_t *explain_json(const struct explain *e)
 	json_t *notes = json_array();
 	for (size_t i = 0; i < e->notes.n; i++)
 		json_array_append_new(notes, json_string(e->notes.v[i]));
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:o}", "a", p->cells[e->a].spec.id,
+	json_t *joint = json_array();
+	for (size_t i = 0; i < e->joint.n; i++)
+		json_array_append_new(joint, json_string(e->joint.v[i]));
+	json_t *root = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:o}", "a", p->cells[e->a].spec.id,
 			 "b", p->cells[e->b].spec.id, "mode", e->mode == EXPLAIN_MODE_OPT ? "optimizer flags" : "isa extensions",
 			 "metric", e->metric == EXPLAIN_METRIC_TIME ? "time_s" : "instructions_per_unit", "counter_source",
 			 e->metric == EXPLAIN_METRIC_TIME ? "hyperfine" : e->counters == COUNTERS_CALLGRIND ? "callgrind" : "perf",
@@ -170,6 +189,11 @@ static json_t *explain_json(const struct explain *e)
 						  num(e->val[explain_rep(e, e->check)].v), "explained", num(e->explained),
 						  "explained_ci95", num(e->explained_lo), num(e->explained_hi)),
 			 "notes", notes);
+	/* the flags that carry the gap together, where no single one does */
+	json_object_set_new(root, "joint",
+			    json_pack("{s:o, s:o, s:o, s:I, s:I}", "flags", joint, "share", num(e->joint_share), "all_share",
+				      num(e->all_share), "from", (json_int_t)e->joint_from, "steps", (json_int_t)e->joint_steps));
+	return root;
 }
 
 /* Writes results.json (cells of the explain run plus "explain") and explain.md. */

@@ -68,6 +68,50 @@ tune() { # OUT ARGS...
     [ -s "$out/convergence.tsv" ]
 }
 
+@test "tune: the page and the convergence plot, from results.json alone (plots/tune.sh)" {
+    needs_tools
+    command -v jq >/dev/null || skip "jq not installed (the page)"
+    command -v gnuplot >/dev/null || skip "gnuplot not installed (the plot)"
+    out="$BATS_TEST_TMPDIR/p"
+    run "$FLAGBENCH" tune tunable/loop --compiler fakecc --family-dir "$FAM" --march default --cache "$CACHE" \
+        --out "$out" --metric instructions --budget 6 --technique ensemble,random
+    [ "$status" -eq 0 ]
+    [ -s "$out/convergence.svg" ]
+    grep -q '<svg' "$out/convergence.svg"
+    grep -q 'ensemble' "$out/convergence.svg"
+    grep -q 'random' "$out/convergence.svg"
+    grep -q 'CFLAGS=&quot;-O2 -ffixture-fast&quot;\|CFLAGS="-O2 -ffixture-fast"' "$out/index.html"
+    grep -q 'convergence.svg' "$out/index.html"
+    # rendering again from the folder alone gives the same page
+    cp "$out/index.html" "$BATS_TEST_TMPDIR/first.html"
+    run bash "$REPO/plots/tune.sh" "$out"
+    [ "$status" -eq 0 ]
+    cmp "$out/index.html" "$BATS_TEST_TMPDIR/first.html"
+    run bash "$REPO/plots/tune.sh" "$BATS_TEST_TMPDIR"
+    [ "$status" -eq 2 ]
+}
+
+@test "tune RUN CELL: starts from a measured cell of a run, with its compiler, -O and size" {
+    needs_tools
+    suite="$BATS_TEST_TMPDIR/suite.json"
+    cat >"$suite" <<J
+{"name": "tune-start", "variants": ["tunable/*"], "compilers": ["fakecc"], "opt": ["-O2"], "march": ["default"],
+ "family_dirs": ["$FAM"], "sizes": {"tunable": 2000}}
+J
+    run "$FLAGBENCH" run --suite "$suite" --out "$BATS_TEST_TMPDIR/run" --cache "$CACHE" --runs 3 --no-render --no-counters
+    [ "$status" -eq 0 ]
+    out="$BATS_TEST_TMPDIR/fromrun"
+    run "$FLAGBENCH" tune "$BATS_TEST_TMPDIR/run" 'tunable/loop@fakecc/-O2/default' --cache "$CACHE" --out "$out" \
+        --metric instructions --budget 6 --no-render
+    echo "$output"
+    [ "$status" -eq 0 ]
+    jqr '.start.id == "tunable/loop@fakecc/-O2/default" and .start.compiler == "fakecc"' "$out/results.json"
+    jqr '.minimal.flags == ["-ffixture-fast"]' "$out/results.json"
+    run "$FLAGBENCH" tune "$BATS_TEST_TMPDIR/run" 'tunable/loop@fakecc/-O9/default'
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"no cell 'tunable/loop@fakecc/-O9/default'"* ]]
+}
+
 @test "tune: Ctrl-C keeps the journal, --resume finishes without measuring a candidate twice" {
     needs_tools
     out="$BATS_TEST_TMPDIR/r"
@@ -117,4 +161,26 @@ tune() { # OUT ARGS...
     run "$FLAGBENCH" tune --resume "$BATS_TEST_TMPDIR/none"
     [ "$status" -eq 2 ]
     [[ "$output" == *"no journal"* ]]
+}
+
+@test "explain: a gap no single flag carries is searched for the flags that carry it together" {
+    needs_tools
+    export FAKECC_STEPS=1
+    suite="$BATS_TEST_TMPDIR/suite.json"
+    cat >"$suite" <<J
+{"name": "steps", "variants": ["tunable/*"], "compilers": ["fakecc"], "opt": ["-O2", "-O3"], "march": ["default"],
+ "family_dirs": ["$FAM"], "sizes": {"tunable": 20000}}
+J
+    run "$FLAGBENCH" run --suite "$suite" --out "$BATS_TEST_TMPDIR/run" --cache "$CACHE" --runs 6 --no-render --no-counters
+    [ "$status" -eq 0 ]
+    out="$BATS_TEST_TMPDIR/ex"
+    run "$FLAGBENCH" explain "$BATS_TEST_TMPDIR/run" tunable/loop@fakecc/-O2/default tunable/loop@fakecc/-O3/default \
+        --metric instructions --out "$out" --cache "$CACHE"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    r="$out/results.json"
+    # eight flags, an eighth of the work each: the top three explain part of the gap only
+    jqr '.explain.check.explained < 0.95' "$r"
+    jqr '.explain.joint.from == 8 and (.explain.joint.flags | length) == 8 and .explain.joint.share > 0.95' "$r"
+    [[ "$output" == *"**Together**: "*"carry 100% of the gap"* ]]
 }

@@ -35,6 +35,27 @@ static void test_parse_optimizers(void **state)
 	sv_clear(&kv);
 }
 
+/* lines of `gcc-12 -O3 -Q --help=params`: integer values only */
+static void test_parse_params(void **state)
+{
+	(void)state;
+	const char *text = "The following options control parameters:\n"
+			   "  --param=early-inlining-insns= \t14\n"
+			   "  --param=inline-heuristics-hint-percent=<100,1000000> \t600\n"
+			   "  --param=align-threshold=<1,65536> \t\t100\n"
+			   "  --param=lazy-modules= \t\n"
+			   "  --param=ipa-cp-eval-threshold= \t500\n"
+			   "  --param=parloops-schedule=[static|dynamic|guided|auto|runtime] \tstatic\n";
+	struct strvec kv = STRVEC_INIT;
+	explain_parse_params(text, &kv);
+	assert_int_equal(kv.n, 4);
+	assert_string_equal(kv.v[0], "early-inlining-insns\t14");
+	assert_string_equal(kv.v[1], "inline-heuristics-hint-percent\t600");
+	assert_string_equal(kv.v[2], "align-threshold\t100");
+	assert_string_equal(kv.v[3], "ipa-cp-eval-threshold\t500");
+	sv_clear(&kv);
+}
+
 static void test_isa_of_macro(void **state)
 {
 	static const struct {
@@ -152,7 +173,7 @@ static void test_meaningless_share(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_optimizers), cmocka_unit_test(test_meaningless_share), cmocka_unit_test(test_isa_of_macro),
+		cmocka_unit_test(test_parse_optimizers), cmocka_unit_test(test_parse_params), cmocka_unit_test(test_meaningless_share), cmocka_unit_test(test_isa_of_macro),
 		cmocka_unit_test(test_compiler_package), cmocka_unit_test(test_expand_compilers),
 		cmocka_unit_test(test_elf_text_bytes),
 	};
