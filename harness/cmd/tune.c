@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -31,7 +32,7 @@ static const struct option_def tune_options[] = {
 	{ .name = "budget", .short_name = 'b', .type = OPT_STRING, .offset = TO(budget), .metavar = "TIME|N", .help = "per technique: a time (90s, 10m, 1h) or a count of candidates", .def = "10m" },
 	{ .name = "technique", .short_name = 't', .type = OPT_STRING, .offset = TO(technique), .metavar = "LIST", .help = "ensemble, random, or both side by side (ensemble,random)", .def = "ensemble" },
 	{ .name = "metric", .type = OPT_STRING, .offset = TO(metric), .metavar = "instructions|time", .help = "the screen (default: instructions for compute families where counters exist, else time)" },
-	{ .name = "jobs", .short_name = 'j', .type = OPT_UINT, .offset = TO(x.jobs), .metavar = "N", .min = 1, .max = 256, .help = "parallel compilers", .def = "2" },
+	{ .name = "jobs", .short_name = 'j', .type = OPT_UINT, .offset = TO(x.jobs), .metavar = "N", .min = 1, .max = 256, .help = "parallel compilers (default: online cpus)" },
 	{ .name = "batch", .type = OPT_UINT, .offset = TO(x.batch), .metavar = "N", .min = 1, .max = 256, .help = "candidates per batch (built together, timed in one schedule)", .def = "4" },
 	{ .name = "screen-runs", .type = OPT_UINT, .offset = TO(x.screen_runs), .metavar = "N", .min = 3, .max = 1000, .help = "rounds of a time screen's batch", .def = "5" },
 	{ .name = "confirm-runs", .type = OPT_UINT, .offset = TO(x.confirm_runs), .metavar = "N", .min = 6, .max = 10000, .help = "rounds of the confirmation", .def = "15" },
@@ -219,6 +220,10 @@ int cmd_tune(int argc, char **argv)
 	} else if (o.x.resume) {
 		error("--resume DIR takes no start: the journal names it");
 		goto done;
+	}
+	if (!o.x.jobs) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		o.x.jobs = cpus > 0 ? (unsigned)cpus : 1;
 	}
 	o.x.argc = argc;
 	o.x.argv = argv;

@@ -32,15 +32,20 @@ static size_t count_words(const char *key)
 	return n;
 }
 
-/* "1.53x faster" / "1.05x slower" from a ratio B / A of times. */
-static void speed_words(double ratio, char *buf, size_t n)
+/* "1.53x faster" / "1.05x slower" from the comparison of B to A; a lead
+ * the comparison does not call real is not worded as one. */
+static void speed_words(const struct comparison_result *c, char *buf, size_t n)
 {
-	if (!isfinite(ratio))
+	if (!isfinite(c->ratio))
 		snprintf(buf, n, "not compared");
-	else if (ratio <= 1)
-		snprintf(buf, n, "%.2fx faster", 1 / ratio);
+	else if (c->verdict == VERDICT_FASTER)
+		snprintf(buf, n, "%.2fx faster", 1 / c->ratio);
+	else if (c->verdict == VERDICT_SLOWER)
+		snprintf(buf, n, "%.2fx slower", c->ratio);
+	else if (c->verdict == VERDICT_SAME_BINARY)
+		snprintf(buf, n, "the same binary");
 	else
-		snprintf(buf, n, "%.2fx slower", ratio);
+		snprintf(buf, n, "not really different");
 }
 
 /* The flags of the start and the answer's: a CFLAGS line to paste. */
@@ -80,7 +85,7 @@ static void report_md(const struct tune *t, struct strbuf *md)
 	if (t->better) {
 		const struct tune_confirmed *a = &t->confirmed[t->better_index];
 		char *line = cflags_line(t, a->key);
-		speed_words(a->vs_start.ratio, r1, sizeof(r1));
+		speed_words(&a->vs_start, r1, sizeof(r1));
 		sb_addf(md, "**Answer: %s (%s) is %s than the start %s**: %s.\n\n", a->key, a->label, r1, p->opt, a->text);
 		sb_addf(md, "    CFLAGS=\"%s\"\n\n", line);
 		free(line);
@@ -89,8 +94,10 @@ static void report_md(const struct tune *t, struct strbuf *md)
 							 ? &t->confirmed[1]
 							 : NULL;
 		sb_addf(md, "**No better configuration found** than the start %s", p->opt);
-		if (b && b->text[0])
-			sb_addf(md, ": the best candidate (%s) is %s against it", b->label, b->text);
+		if (b && b->text[0] && count_words(b->key) <= 4)
+			sb_addf(md, ": the %s, `%s`, is %s against it", b->label, b->key, b->text);
+		else if (b && b->text[0])
+			sb_addf(md, ": the %s, %zu flags, is %s against it", b->label, count_words(b->key), b->text);
 		else
 			sb_adds(md, ": no candidate beat it in the screen");
 		sb_adds(md, ".\n\n");
@@ -99,7 +106,7 @@ static void report_md(const struct tune *t, struct strbuf *md)
 		const struct tune_confirmed *c = &t->confirmed[i];
 		if (strncmp(c->label, "-O", 2) || !c->answer_text[0])
 			continue;
-		speed_words(c->answer_vs.ratio, r1, sizeof(r1));
+		speed_words(&c->answer_vs, r1, sizeof(r1));
 		sb_addf(md, "- against %s of the same compiler: the %s is %s (%s)\n", c->label,
 			t->better ? "answer" : "start", r1, c->answer_text);
 	}
