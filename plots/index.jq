@@ -6,7 +6,13 @@
 # results.json gives only what the page shows as recorded (run, host, tools, profile).
 include "common";
 
-def as_text: if type == "string" then . elif . == null then "null" else tojson end;
+# a recorded value as words, never raw JSON: objects as "key value, ...", lists joined
+def as_text:
+  if type == "string" then .
+  elif . == null then "none"
+  elif type == "object" then to_entries | map("\(.key) \(.value | as_text)") | join(", ")
+  elif type == "array" then map(as_text) | join(", ")
+  else tostring end;
 
 def kv_table($obj):
   if ($obj | type) != "object" or ($obj | length) == 0 then "<p class=\"none\">none recorded</p>\n"
@@ -30,6 +36,9 @@ def figure($plots; $base; $alt):
   (if $note != "" then @html "<p class=\"note\">\($note)</p>\n" else "" end),
   "<nav>", ($model[0].families | map(@html "<a href=\"#fam-\(.slug)\">\(.title)</a>") | join("")),
   "<a href=\"#run\">run</a><a href=\"#host\">host</a><a href=\"#tools\">tools</a></nav>\n",
+  # the overview: every family's answers (and so its real gaps) before any table
+  "<h2 id=\"overview\">Answers</h2>\n",
+  ($model[0].families | map(@html "<h3 class=\"overview\"><a href=\"#fam-\(.slug)\">\(.title)</a></h3>\n" + (.answer | list("answer"))) | join("")),
   "<h2 id=\"warnings\">Warnings</h2>\n",
   (($r.warnings // []) | if length == 0 then "<p class=\"none\">none</p>\n" else list("warn") end),
   ($model[0].families[] as $f
@@ -50,6 +59,6 @@ def figure($plots; $base; $alt):
   "<h2 id=\"host\">Host</h2>\n", kv_table($run.host),
   "<h2 id=\"tools\">Tools</h2>\n", kv_table($run.tools),
   "<h2 id=\"profile\">CPU profile</h2>\n",
-  (if $run.profile then @html "<pre>\($run.profile | tojson)</pre>\n" else "<p class=\"none\">none recorded</p>\n" end),
+  kv_table($run.profile),
   "<p class=\"none\">Rendered by flagbench from results.json alone.</p>\n</body>\n</html>"
   ] | join("")

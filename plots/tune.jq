@@ -1,9 +1,10 @@
 # tune.jq: the index.html of one tune folder (plots/tune.sh): the answer, the flags that
 # carry it, the confirmation, each technique's search and its convergence plot.
+include "common";
 def pct: if . == null then "-" else (. * 100 | round | tostring) + " %" end;
 def ratio: if . == null then "-" else (. * 1000 | round / 1000 | tostring) + "x" end;
 def cmp: if . == null then "not measured" else .text end;
-"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + (.start.id | @html) + " tuned</title><style>" + $css + "</style></head><body>",
+head("flagbench tune: " + .start.id; $css),
 "<h1>tune " + (.start.id | @html) + "</h1>",
 "<p>" + (.start.compiler_version | @html) + "; " + (.space.dimensions | tostring) + " dimensions searched, "
   + (.space.excluded | length | tostring) + " left out; screened by " + (.metric | @html) + ".</p>",

@@ -45,7 +45,7 @@ if command -v "$GNUPLOT" >/dev/null 2>&1 && [ -s "$dir/convergence.tsv" ]; then
 else
 	say "warning: gnuplot not found (Debian package gnuplot-nox): the convergence plot skipped"
 fi
-if ! "$JQ" -r --argjson svg "$svg" --rawfile css "$here/page.css" -f "$here/tune.jq" "$results" >"$tmp/index.html" 2>"$tmp/err"; then
+if ! "$JQ" -r -L "$here" --argjson svg "$svg" --rawfile css "$here/page.css" -f "$here/tune.jq" "$results" >"$tmp/index.html" 2>"$tmp/err"; then
 	say "the tune's page failed: $(head -c 300 "$tmp/err")"
 	exit 1
 fi

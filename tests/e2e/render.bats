@@ -114,6 +114,11 @@ setup_file() {
     grep -qF '2.28 GiB/s <span class="pm">±1.0% (60%)</span> <span class="mark" title="has warnings (listed below)">‡</span>' "$h"
     grep -qF '<td class="num ok">70.0 MiB/s <span class="pm">±3.7% (60%)</span></td>' "$h"
     grep -qF '<p class="legend">† the CPU throttled while this cell was measured' "$h"
+    # the overview first: every family's answers before any table; no raw JSON anywhere
+    grep -qF '<h2 id="overview">Answers</h2>' "$h"
+    [ "$(grep -n 'id="overview"' "$h" | cut -d: -f1)" -lt "$(grep -n 'id="fam-' "$h" | head -1 | cut -d: -f1)" ]
+    refute grep -qF '<pre>{' "$h"
+    refute grep -qE '<td>\{&quot;' "$h"
     # the answer first, in words
     grep -qF '<li>fizzbuzz/sse: clang/-Os/x86-64-v2 fastest, 1.05x the runner-up clang/-O3/x86-64-v2 (no interval to tell), 1.20x the slowest gcc/-Os/x86-64-v2</li>' "$h"
     grep -qF '101.35x</td>' "$h"

@@ -89,6 +89,16 @@ tune() { # OUT ARGS...
     cmp "$out/index.html" "$BATS_TEST_TMPDIR/first.html"
     run bash "$REPO/plots/tune.sh" "$BATS_TEST_TMPDIR"
     [ "$status" -eq 2 ]
+    browser=$(command -v chromium || command -v chromium-browser || true)
+    if [ -n "$browser" ]; then
+        # the page loads in a browser with no console message (a blocked image, a script)
+        run timeout 60 "$browser" --headless --no-sandbox --disable-gpu --user-data-dir="$BATS_TEST_TMPDIR/profile" \
+            --enable-logging=stderr --v=0 --screenshot="$BATS_TEST_TMPDIR/tune.png" --window-size=1280,1600 \
+            "file://$out/index.html"
+        [ "$status" -eq 0 ]
+        [ -s "$BATS_TEST_TMPDIR/tune.png" ]
+        refute grep -q 'CONSOLE' <<<"$output"
+    fi
 }
 
 @test "tune RUN CELL: starts from a measured cell of a run, with its compiler, -O and size" {
