@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # A family outside the repo (its variants sharing a header) goes through
-# run, compare --confirm and explain: a run records where each family came
+# run, compare --confirm, rerun, explain and tune: a run records where each family came
 # from (families.NAME.dir), and the commands that rebuild or replay its
 # cells load it from there.
 load helpers
@@ -62,4 +62,23 @@ J
         --runs 3 --out "$BATS_TEST_TMPDIR/ex"
     [[ "$output" != *"is not among the variants here"* ]]
     [[ "$output" != *"not under variants"* ]]
+}
+
+@test "rerun measures the outside family's kept binaries again" {
+    command -v cc >/dev/null || skip "no cc on PATH"
+    command -v hyperfine >/dev/null || skip "no hyperfine on PATH"
+    run "$FLAGBENCH" rerun "$RUN" --out "$BATS_TEST_TMPDIR/again" --runs 3
+    echo "$output"
+    [ "$status" -eq 0 ]
+    jqr '[.cells[] | select(.status == "ok")] | length == 2' "$BATS_TEST_TMPDIR/again/results.json"
+}
+
+@test "tune starts from the outside family's cell and finds its variant and header" {
+    command -v cc >/dev/null || skip "no cc on PATH"
+    command -v hyperfine >/dev/null || skip "no hyperfine on PATH"
+    run "$FLAGBENCH" tune "$RUN" "sums/loop@cc/-O2/default" --budget 4 --metric time --no-render \
+        --confirm-runs 6 --cache "$BATS_FILE_TMPDIR/cache" --out "$BATS_TEST_TMPDIR/tune"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    jqr '.start.id == "sums/loop@cc/-O2/default" and (.techniques[0].candidates == 4)' "$BATS_TEST_TMPDIR/tune/results.json"
 }
