@@ -11,7 +11,7 @@
 #define RO(f) offsetof(struct run_opts, f)
 static const struct option_def run_options[] = {
 	OPTION_GROUP(options_run_like, struct run_opts, run),
-	{ .name = "only", .type = OPT_STRING, .offset = RO(only), .metavar = "GLOB", .help = "run only the cells whose id matches GLOB; the rest are skipped" },
+	{ .name = "only", .type = OPT_STRING, .offset = RO(only), .metavar = "GLOB", .help = "run only the cells whose id matches GLOB; the others are left out of the run (no results, progress or tables)" },
 	{ .name = "jobs", .short_name = 'j', .type = OPT_UINT, .offset = RO(jobs), .metavar = "N", .min = 1, .max = 256, .help = "parallel compilers (default: online cpus)" },
 	{ .name = "cooldown", .type = OPT_DOUBLE, .offset = RO(cooldown), .metavar = "SECONDS", .max = 3600, .help = "pause before each cell where no sensor decides (default: the profile's)" },
 	{ .name = "verify-timeout", .type = OPT_DOUBLE, .offset = RO(verify_timeout), .metavar = "SECONDS", .min = 0.1, .max = 86400, .help = "limit of the verification run (default: --timeout x 4)" },
