@@ -216,6 +216,17 @@ static int plan_start(struct tune *t)
 	sv_clear(&dirs);
 	if (t->nfam < 0)
 		goto done;
+	int known = 0;
+	for (int i = 0; i < t->nfam && !known; i++)
+		for (size_t k = 0; k < t->fams[i].nvariants && !known; k++) {
+			char *id = xasprintf("%s/%s", t->fams[i].name, t->fams[i].variants[k].name);
+			known = !strcmp(id, sn.variant);
+			free(id);
+		}
+	if (!known) {
+		error("no variant '%s' here (flagbench list variants; --family-dir DIR for a family elsewhere)", sn.variant);
+		goto done;
+	}
 	struct suite *s = &t->suite;
 	sv_set1(&s->variants, sn.variant);
 	sv_set1(&s->compilers, sn.compiler);

@@ -168,6 +168,10 @@ J
     [[ "$output" == *"'annealing' is not a technique"* ]]
     run "$FLAGBENCH" tune nosuch --family-dir "$FAM"
     [ "$status" -eq 2 ]
+    [[ "$output" == *"FAMILY/VARIANT"* ]]
+    run "$FLAGBENCH" tune tunable/nosuch --family-dir "$FAM"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"no variant 'tunable/nosuch' here"* ]]
     run "$FLAGBENCH" tune --resume "$BATS_TEST_TMPDIR/none"
     [ "$status" -eq 2 ]
     [[ "$output" == *"no journal"* ]]
