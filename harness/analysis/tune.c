@@ -554,6 +554,27 @@ static int compare_groups(struct cell *const *a, size_t na, struct cell *const *
 	return v < 0 || out->method == COMPARISON_NONE ? -1 : 0;
 }
 
+/* Times again, beside the start, the candidates of a batch that would be
+ * their track's new best: the best of many noisy screens is the one that
+ * drew luck (the winner's curse), and a search builds on its best.  Their
+ * new rounds join their first ones in the comparison. */
+static void rescreen_leaders(struct tune *t, struct cell **cells, size_t m, double best, unsigned runs)
+{
+	struct cell **again = xcalloc(m + 1, sizeof(*again));
+	size_t na = 0;
+	again[na++] = cells[0];
+	for (size_t i = 1; i < m; i++) {
+		struct comparison_result r;
+		struct cell *c = cells[i];
+		if ((c->status == CELL_PENDING || c->status == CELL_OK) && c->measure.time.n &&
+		    compare_groups(&cells[0], 1, &c, 1, 0.95, &r) == 0 && r.ratio < best)
+			again[na++] = c;
+	}
+	if (na > 1 && !fb_interrupted)
+		time_rounds(t, again, na, runs);
+	free(again);
+}
+
 /* Builds, checks and measures a batch's candidates (those without a
  * figure), records each, and charges the batch's time to its track. */
 static void evaluate(struct tune *t, struct pending *pd, size_t n, unsigned runs)
@@ -640,6 +661,8 @@ static void evaluate(struct tune *t, struct pending *pd, size_t n, unsigned runs
 				cells[m++] = &bp.cells[pd[i].cell];
 		if (m > 1 && !fb_interrupted) {
 			time_rounds(t, cells, m, runs);
+			if (pd[0].track != TUNE_MINIMISE)
+				rescreen_leaders(t, cells, m, t->tracks[pd[0].track].best, runs);
 			for (size_t i = 0; i < n && !fb_interrupted; i++) {
 				if (!pd[i].measure)
 					continue;

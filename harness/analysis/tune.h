@@ -21,7 +21,9 @@
  *                 candidates of one batch timed in rounds with the start
  *                 (schedule.h), each scored by its ratio to the start paired
  *                 over those rounds (comparison.h), so drift between
- *                 batches cancels.
+ *                 batches cancels; a candidate that would be its
+ *                 technique's new best is timed again beside the start
+ *                 first (the best of many noisy screens drew luck).
  * The techniques (tune_search.h) of --technique run side by side, a batch
  * each in turn, each with the whole --budget (a time of its own batches, or
  * a count of candidates), so a search and the random baseline meet the same
