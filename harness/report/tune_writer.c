@@ -144,10 +144,10 @@ static void report_md(const struct tune *t, struct strbuf *md)
 		const struct tune_confirmed *c = &t->confirmed[i];
 		screen_ratio(t, c->screen, r1, sizeof(r1));
 		size_t nw = count_words(c->key);
-		char flags[96];
+		char flags[160];
 		if (!*c->key)
 			snprintf(flags, sizeof(flags), "%s", p->opt);
-		else if (nw > 4)
+		else if (nw > 4 || strlen(c->key) + 3 > sizeof(flags))
 			snprintf(flags, sizeof(flags), "%zu flags", nw);
 		else
 			snprintf(flags, sizeof(flags), "`%s`", c->key);
