@@ -86,7 +86,12 @@ static void report_md(const struct tune *t, struct strbuf *md)
 		const struct tune_confirmed *a = &t->confirmed[t->better_index];
 		char *line = cflags_line(t, a->key);
 		speed_words(&a->vs_start, r1, sizeof(r1));
-		sb_addf(md, "**Answer: %s (%s) is %s than the start %s**: %s.\n\n", a->key, a->label, r1, p->opt, a->text);
+		size_t nw = count_words(a->key);
+		if (nw <= 6)
+			sb_addf(md, "**Answer: %s (%s) is %s than the start %s**: %s.\n\n", a->key, a->label, r1, p->opt, a->text);
+		else
+			sb_addf(md, "**Answer: the %s, %zu flags (the CFLAGS line below), is %s than the start %s**: %s.\n\n",
+				a->label, nw, r1, p->opt, a->text);
 		sb_addf(md, "    CFLAGS=\"%s\"\n\n", line);
 		free(line);
 	} else {
