@@ -1187,6 +1187,36 @@ static size_t line_cells(const struct tune *t, size_t i, struct cell **out)
 	return n;
 }
 
+/* Lines whose builds are the same binaries as an earlier line's (flags
+ * that change nothing) are that line: one measurement, both names. */
+static void merge_same_binaries(struct tune *t, unsigned K)
+{
+	for (size_t i = 1; i < t->nconfirmed; i++) {
+		struct tune_confirmed *c = &t->confirmed[i];
+		const struct cell *ci = c->cell >= 0 ? &t->confirm_plan.cells[c->cell] : NULL;
+		if (!ci || !ci->build.sha256[0])
+			continue;
+		for (size_t j = 0; j < i; j++) {
+			struct tune_confirmed *d = &t->confirmed[j];
+			const struct cell *cj = d->cell >= 0 ? &t->confirm_plan.cells[d->cell] : NULL;
+			if (!cj || strcmp(cj->build.sha256, ci->build.sha256))
+				continue;
+			char *l = xasprintf("%s, %s", d->label, c->label);
+			free(d->label);
+			d->label = l;
+			for (unsigned k = 0; k < K; k++)
+				cell_set_status(&t->confirm_plan.cells[(size_t)c->cell + k], CELL_SKIPPED, "the same binary as %s",
+						d->label);
+			free(c->label);
+			free(c->key);
+			memmove(c, c + 1, (t->nconfirmed - i - 1) * sizeof(*c));
+			t->nconfirmed--;
+			i--;
+			break;
+		}
+	}
+}
+
 static void confirm(struct tune *t)
 {
 	const struct cell_spec *proto = &t->base.cells[t->proto].spec;
@@ -1221,6 +1251,7 @@ static void confirm(struct tune *t)
 	}
 	struct build_stats bs;
 	build_plan(&t->confirm_plan, t->cache, t->o->jobs ? t->o->jobs : 1, t->o->build_timeout, &bs);
+	merge_same_binaries(t, K);
 	struct cell **cells = xcalloc(t->confirm_plan.n + 1, sizeof(*cells));
 	size_t m = 0;
 	for (size_t i = 0; i < t->confirm_plan.n && !fb_interrupted; i++) {
