@@ -17,8 +17,6 @@
 #include "pipeline/build.h"
 #include "analysis/compare.h"
 #include "analysis/tune.h"
-#include "pipeline/executor.h"
-#include "pipeline/measure.h"
 #include "pipeline/schedule.h"
 #include "pipeline/records.h"
 #include "pipeline/verify.h"
@@ -213,33 +211,21 @@ static void timed_done(void *ctx, size_t k, enum schedule_end end, double spent_
  * a second schedule's rounds follow the first's. */
 static void time_cells(struct explain *e, const int *list, size_t n, const char *work, const char *hyperfine)
 {
-	struct measure_opts mo = {
-		.hyperfine = hyperfine,
-		.workdir = work,
-		.run_timeout_s = e->o->timeout,
-		.cooldown_below_c = NAN,
-		.quantile = 0.5,
-	};
-	struct schedule_policy pol = {
-		.order = SCHEDULE_LISTED,
-		.round_base = e->rounds_done,
-		.runs = e->o->runs ? e->o->runs : 5,
-		.warmup = e->o->warmup,
-	};
 	struct cell **cells = xcalloc(n + 1, sizeof(*cells));
 	for (size_t k = 0; k < n; k++)
 		cells[k] = &e->plan.cells[list[k]];
 	struct timing t = { e, list };
-	struct schedule sc = {
-		.policy = &pol,
-		.x = &executor_hyperfine,
-		.mo = &mo,
-		.cells = cells,
-		.n = n,
+	struct schedule_listed l = {
+		.hyperfine = hyperfine,
+		.workdir = work,
+		.run_timeout_s = e->o->timeout,
+		.round_base = e->rounds_done,
+		.runs = e->o->runs ? e->o->runs : 5,
+		.warmup = e->o->warmup,
 		.hooks = { .ctx = &t, .admit = admit_timed, .done = timed_done },
 	};
-	schedule_run(&sc);
-	e->rounds_done += pol.runs;
+	schedule_listed_run(cells, n, &l);
+	e->rounds_done += l.runs;
 	free(cells);
 }
 

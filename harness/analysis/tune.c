@@ -16,8 +16,6 @@
 #include "analysis/compare.h"
 #include "core/runcmd.h"
 #include "pipeline/build.h"
-#include "pipeline/executor.h"
-#include "pipeline/measure.h"
 #include "pipeline/records.h"
 #include "pipeline/schedule.h"
 #include "pipeline/verify.h"
@@ -480,40 +478,19 @@ static double count_one(struct tune *t, struct cell *c, char *why, size_t n)
 	return NAN;
 }
 
-/* The schedule's hooks: every cell listed is timed. */
-static int admit_all(void *ctx, size_t k)
-{
-	(void)ctx;
-	(void)k;
-	return 0;
-}
-
 /* Times cells in rounds in the order listed (schedule.h): a round's runs
  * pair up in the comparison, so drift cancels. */
 static void time_rounds(struct tune *t, struct cell **cells, size_t n, unsigned runs)
 {
-	struct measure_opts mo = {
+	struct schedule_listed l = {
 		.hyperfine = t->hyperfine,
 		.workdir = t->work,
 		.run_timeout_s = t->o->timeout,
-		.cooldown_below_c = NAN,
-		.quantile = 0.5,
-	};
-	struct schedule_policy pol = {
-		.order = SCHEDULE_LISTED,
 		.round_base = t->rounds_done,
 		.runs = runs,
 		.warmup = t->o->warmup,
 	};
-	struct schedule sc = {
-		.policy = &pol,
-		.x = &executor_hyperfine,
-		.mo = &mo,
-		.cells = cells,
-		.n = n,
-		.hooks = { .ctx = t, .admit = admit_all },
-	};
-	schedule_run(&sc);
+	schedule_listed_run(cells, n, &l);
 	t->rounds_done += runs;
 }
 

@@ -1,6 +1,7 @@
 /* schedule.c: see schedule.h */
 #include "pipeline/schedule.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -303,4 +304,30 @@ enum schedule_status schedule_run(const struct schedule *s)
 	free(k.spent);
 	free(k.active);
 	return st;
+}
+
+enum schedule_status schedule_listed_run(struct cell **cells, size_t n, const struct schedule_listed *l)
+{
+	struct measure_opts mo = {
+		.hyperfine = l->hyperfine,
+		.workdir = l->workdir,
+		.run_timeout_s = l->run_timeout_s,
+		.cooldown_below_c = NAN,
+		.quantile = 0.5,
+	};
+	struct schedule_policy pol = {
+		.order = SCHEDULE_LISTED,
+		.round_base = l->round_base,
+		.runs = l->runs,
+		.warmup = l->warmup,
+	};
+	struct schedule sc = {
+		.policy = &pol,
+		.x = &executor_hyperfine,
+		.mo = &mo,
+		.cells = cells,
+		.n = n,
+		.hooks = l->hooks,
+	};
+	return schedule_run(&sc);
 }

@@ -131,6 +131,18 @@ struct schedule {
 
 enum schedule_status schedule_run(const struct schedule *s);
 
+/* The schedule of a caller that times a list of its own cells (explain's
+ * candidates, tune's batches): hyperfine, `runs` rounds in the listed
+ * order, numbered from round_base so that a second schedule's rounds
+ * follow the first's, no pause, the median. */
+struct schedule_listed {
+	const char *hyperfine, *workdir;
+	double run_timeout_s;
+	unsigned round_base, runs, warmup;
+	struct schedule_hooks hooks;
+};
+enum schedule_status schedule_listed_run(struct cell **cells, size_t n, const struct schedule_listed *l);
+
 /* Whether a cell with `taken` runs of this schedule, that took spent_s,
  * wants another. */
 int schedule_wants_more(const struct schedule_policy *p, const struct cell *c, unsigned taken, double spent_s);
