@@ -9,7 +9,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "checks/check.h"
@@ -376,15 +375,6 @@ static void free_explain(struct explain *e)
 	sv_clear(&e->joint);
 	free(e->not_faster);
 	plan_free(&e->plan);
-}
-
-/* The start time as 20261130T092200Z (explain_run.stamp). */
-static void utc_stamp(double wall, char *buf, size_t n)
-{
-	time_t t = (time_t)wall;
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(buf, n, "%Y%m%dT%H%M%SZ", &tm);
 }
 
 static void free_run(struct explain_run *r)
@@ -796,7 +786,7 @@ int explain_main(const char *run, const char *id_a, const char *id_b, int argc, 
 	memset(&r, 0, sizeof(r));
 	r.nfam = -1;
 	r.started = now_wall();
-	utc_stamp(r.started, r.stamp, sizeof(r.stamp));
+	format_utc_stamp(r.started, r.stamp, sizeof(r.stamp));
 	r.id_a = id_a;
 	r.id_b = id_b;
 	r.argc = argc;

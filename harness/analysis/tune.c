@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "analysis/compare.h"
@@ -1346,10 +1345,7 @@ int tune_main(const struct tune_opts *o, const struct tune_view *view)
 	t.o = o;
 	t.proto = -1;
 	t.started = now_wall();
-	time_t now = (time_t)t.started;
-	struct tm tm;
-	gmtime_r(&now, &tm);
-	strftime(t.stamp, sizeof(t.stamp), "%Y%m%dT%H%M%SZ", &tm);
+	format_utc_stamp(t.started, t.stamp, sizeof(t.stamp));
 	int code = EXIT_USAGE;
 	if (plan_start(&t) < 0)
 		goto done;

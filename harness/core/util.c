@@ -222,12 +222,22 @@ double now_wall(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-void format_utc(double t, char *buf, size_t n)
+static void utc_as(double t, const char *format, char *buf, size_t n)
 {
 	time_t s = (time_t)t;
 	struct tm tm;
 	gmtime_r(&s, &tm);
-	strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	strftime(buf, n, format, &tm);
+}
+
+void format_utc(double t, char *buf, size_t n)
+{
+	utc_as(t, "%Y-%m-%dT%H:%M:%SZ", buf, n);
+}
+
+void format_utc_stamp(double t, char *buf, size_t n)
+{
+	utc_as(t, "%Y%m%dT%H%M%SZ", buf, n);
 }
 
 char *read_file(const char *path, size_t *len)

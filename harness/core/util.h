@@ -74,6 +74,9 @@ double now_monotonic(void);
 double now_wall(void);
 /* ISO 8601 UTC, e.g. 2026-11-29T18:44:21Z, into buf (at least 32 bytes). */
 void format_utc(double t, char *buf, size_t n);
+/* The same without separators, 20261129T184421Z: run ids and the default
+ * folders of explain and tune. */
+void format_utc_stamp(double t, char *buf, size_t n);
 
 /* Whole-file I/O.  read_file() returns a NUL-terminated buffer or NULL with
  * errno set; write_file_atomic() writes a temporary file beside path, fsyncs

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -20,10 +19,7 @@
 char *run_dir_new_id(const char *suite, const char *profile)
 {
 	char ts[32];
-	time_t t = (time_t)now_wall();
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(ts, sizeof(ts), "%Y%m%dT%H%M%SZ", &tm);
+	format_utc_stamp(now_wall(), ts, sizeof(ts));
 	return xasprintf("%s-%s-%s", ts, suite, profile);
 }
 
