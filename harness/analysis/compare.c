@@ -1,6 +1,6 @@
 /* compare.c: see compare.h.  Just over 700 lines: the first pass, the
  * confirmation through the scheduler and the JSON record share the static
- * helpers that read a run (cell_by_id, run_str, run_option). */
+ * helpers that read a run (run_str, run_option). */
 #define _GNU_SOURCE
 #include "analysis/compare.h"
 
@@ -95,17 +95,6 @@ static const char *run_str(const json_t *run, const char *key)
 static const char *host_model(const json_t *run)
 {
 	return json_string_value(json_object_get(json_object_get(run, "host"), "cpu_model"));
-}
-
-static const json_t *cell_by_id(const json_t *run, const char *id)
-{
-	size_t i;
-	json_t *c;
-	json_array_foreach(json_object_get(run, "cells"), i, c) {
-		if (!strcmp(json_string_value(json_object_get(c, "id")), id))
-			return c;
-	}
-	return NULL;
 }
 
 /* The metric of one side: times (several) or one count; -1 with a note. */
@@ -286,7 +275,7 @@ void compare_runs(const json_t *base, const json_t *nw, const struct compare_opt
 	json_t *c;
 	json_array_foreach(cells, i, c) {
 		const char *id = json_string_value(json_object_get(c, "id"));
-		const json_t *b = cell_by_id(base, id);
+		const json_t *b = results_json_cell(base, id);
 		if (!b) {
 			sv_push(&out->only_new, id);
 			continue;
@@ -303,7 +292,7 @@ void compare_runs(const json_t *base, const json_t *nw, const struct compare_opt
 	}
 	json_array_foreach(json_object_get(base, "cells"), i, c) {
 		const char *id = json_string_value(json_object_get(c, "id"));
-		if (!cell_by_id(nw, id))
+		if (!results_json_cell(nw, id))
 			sv_push(&out->only_base, id);
 	}
 	comparison_recount(out);
@@ -459,8 +448,8 @@ static void confirm_cell(struct cell_cmp *cc, const json_t *base, const char *ba
 {
 	struct cell a = { 0 }, b = { 0 }; /* b too is freed when a cannot be replayed */
 	char why[512] = "";
-	int ok = replay_cell_init(&a, cell_by_id(base, cc->id), base_dir, fams, nfams, why, sizeof(why)) == 0 &&
-		 replay_cell_init(&b, cell_by_id(nw, cc->id), new_dir, fams, nfams, why, sizeof(why)) == 0;
+	int ok = replay_cell_init(&a, results_json_cell(base, cc->id), base_dir, fams, nfams, why, sizeof(why)) == 0 &&
+		 replay_cell_init(&b, results_json_cell(nw, cc->id), new_dir, fams, nfams, why, sizeof(why)) == 0;
 	char *old_note = cc->note;
 	if (!ok) {
 		cc->note = xasprintf("not confirmed: %s", why);

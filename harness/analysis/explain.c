@@ -344,17 +344,6 @@ static void analyse(struct explain *e)
 	}
 }
 
-static const json_t *find_cell(const json_t *run, const char *id)
-{
-	size_t i;
-	json_t *c;
-	json_array_foreach(json_object_get(run, "cells"), i, c)
-		if (!strcmp(json_string_value(json_object_get(c, "id")) ? json_string_value(json_object_get(c, "id")) : "",
-			    id))
-			return c;
-	return NULL;
-}
-
 static const char *jstr(const json_t *o, const char *k)
 {
 	const char *s = json_string_value(json_object_get(o, k));
@@ -397,7 +386,7 @@ static int read_pair(struct explain *e, struct explain_run *r, const char *run)
 	r->run = results_load(run, &r->run_dir);
 	if (!r->run)
 		return -1;
-	const json_t *ca = r->ca = find_cell(r->run, r->id_a), *cb = r->cb = find_cell(r->run, r->id_b);
+	const json_t *ca = r->ca = results_json_cell(r->run, r->id_a), *cb = r->cb = results_json_cell(r->run, r->id_b);
 	if (!ca || !cb)
 		return error("no cell '%s' in %s/results.json (flagbench report %s lists the cells)",
 			     !ca ? r->id_a : r->id_b, r->run_dir, r->run_dir);

@@ -119,11 +119,7 @@ static int names_from_run(const struct tune_opts *o, struct start_names *sn)
 	free(dir);
 	if (!sn->run)
 		return -1;
-	size_t i;
-	json_t *c, *found = NULL;
-	json_array_foreach(json_object_get(sn->run, "cells"), i, c)
-		if (!strcmp(jstr(c, "id"), o->cell))
-			found = c;
+	const json_t *found = results_json_cell(sn->run, o->cell);
 	if (!found)
 		return error("no cell '%s' in %s (flagbench report %s lists the cells)", o->cell, o->run, o->run);
 	if (!strcmp(jstr(found, "compiler"), "none") || !*jstr(found, "variant"))

@@ -361,3 +361,15 @@ int load_families_of_runs(const json_t *a, const json_t *b, struct family **out)
 	*out = n < 0 ? NULL : fams;
 	return n;
 }
+
+const json_t *results_json_cell(const json_t *root, const char *id)
+{
+	size_t i;
+	json_t *c;
+	json_array_foreach(json_object_get(root, "cells"), i, c) {
+		const char *cid = str(c, "id");
+		if (cid && !strcmp(cid, id))
+			return c;
+	}
+	return NULL;
+}

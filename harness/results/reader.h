@@ -102,6 +102,10 @@ void results_family_dirs(const json_t *root, const struct family *known, size_t 
  * results_family_dirs().  Their count, or -1 after a message. */
 int load_families_of_runs(const json_t *a, const json_t *b, struct family **out);
 
+/* The cell record with this id in a document results_load() gave (whose
+ * cells all have unique string ids), or NULL. */
+const json_t *results_json_cell(const json_t *root, const char *id);
+
 /* results_open()'s checked document alone (compare, baseline, rerun):
  * NULL after a message; *dir receives the run folder (allocated). */
 json_t *results_load(const char *path, char **dir);
