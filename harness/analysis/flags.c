@@ -180,30 +180,48 @@ int flags_optimizer_changes(const struct compiler *comp, const struct strvec *a,
 	return 0;
 }
 
+int gcc_param_line(const char *line, char **name, int *ranged, long long *lo, long long *hi, char **value)
+{
+	static const char pre[] = "--param=";
+	while (isspace((unsigned char)*line))
+		line++;
+	if (strncmp(line, pre, strlen(pre)))
+		return -1;
+	const char *n = line + strlen(pre);
+	size_t nl = strcspn(n, "= \t");
+	if (!nl || n[nl] != '=')
+		return -1;
+	const char *arg = n + nl + 1;
+	size_t al = strcspn(arg, " \t");
+	char tail;
+	*ranged = arg[0] == '<' && sscanf(arg, "<%lld,%lld%c", lo, hi, &tail) == 3 && tail == '>';
+	const char *val = arg + al;
+	while (isspace((unsigned char)*val))
+		val++;
+	size_t vl = strlen(val);
+	while (vl && isspace((unsigned char)val[vl - 1]))
+		vl--;
+	*name = xasprintf("%.*s", (int)nl, n);
+	*value = xasprintf("%.*s", (int)vl, val);
+	return 0;
+}
+
 void explain_parse_params(const char *text, struct strvec *out)
 {
-	/* "  --param=max-inline-insns-auto= \t30", "  --param=align-threshold=<1,65536> \t\t100" */
 	const char *p = text ? text : "";
 	while (*p) {
 		size_t len = strcspn(p, "\n");
 		char *line = xasprintf("%.*s", (int)len, p);
 		p += len + (p[len] == '\n');
-		char *s = line;
-		while (isspace((unsigned char)*s))
-			s++;
-		if (!strncmp(s, "--param=", 8)) {
-			char *name = s + 8;
-			size_t nl = strcspn(name, "=");
-			char *last = s + strlen(s);
-			while (last > s && isspace((unsigned char)last[-1]))
-				*--last = '\0';
-			char *val = last;
-			while (val > name + nl && !isspace((unsigned char)val[-1]))
-				val--;
+		char *name, *value, *end = NULL;
+		int ranged;
+		long long lo, hi;
+		if (gcc_param_line(line, &name, &ranged, &lo, &hi, &value) == 0) {
 			/* an integer value only: a range alone is no value */
-			char *end = NULL;
-			if (val > name + nl && *val && (strtol(val, &end, 10), end && !*end))
-				sv_pushf(out, "%.*s\t%s", (int)nl, name, val);
+			if (*value && (strtol(value, &end, 10), end && !*end))
+				sv_pushf(out, "%s\t%s", name, value);
+			free(name);
+			free(value);
 		}
 		free(line);
 	}

@@ -48,6 +48,12 @@ int flags_isa_changes(const struct compiler *comp, const struct strvec *a, const
 /* Parses `gcc -Q --help=optimizers` output into "name\tvalue" lines
  * ("-fpeel-loops\t[enabled]", "-fvect-cost-model\tdynamic"). */
 void explain_parse_optimizers(const char *text, struct strvec *out);
+/* One line of `gcc -Q --help=params`
+ * ("  --param=align-threshold=<1,65536> \t\t100"): its name, whether gcc
+ * documents a range (*ranged, then *lo and *hi), and its value as printed
+ * ("" when none).  0 with *name and *value allocated, or -1 when the line
+ * is not a --param. */
+int gcc_param_line(const char *line, char **name, int *ranged, long long *lo, long long *hi, char **value);
 /* Parses `gcc -Q --help=params` output into "name\tvalue" lines
  * ("max-inline-insns-auto\t30"), integer values only. */
 void explain_parse_params(const char *text, struct strvec *out);

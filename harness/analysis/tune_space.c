@@ -509,30 +509,12 @@ static void gcc_stateless(struct tune_space *s, const struct gcc_help *help, con
  * "  --param=align-threshold=<1,65536> \t\t100". */
 static void gcc_param(struct tune_space *s, const char *line, int allow_unsafe)
 {
-	const char *pre = "--param=";
-	while (isspace((unsigned char)*line))
-		line++;
-	if (strncmp(line, pre, strlen(pre)))
-		return;
-	const char *n = line + strlen(pre);
-	size_t nl = strcspn(n, "= \t");
-	if (!nl || n[nl] != '=')
-		return;
-	char *name = xasprintf("%.*s", (int)nl, n);
-	char *label = xasprintf("--param=%s", name);
-	const char *arg = n + nl + 1;
-	size_t al = strcspn(arg, " \t");
-	int ranged = 0;
+	char *name, *value;
+	int ranged;
 	long long lo = 0, hi = 0;
-	char tail;
-	if (arg[0] == '<' && sscanf(arg, "<%lld,%lld%c", &lo, &hi, &tail) == 3 && tail == '>')
-		ranged = 1;
-	const char *val = arg + al;
-	while (isspace((unsigned char)*val))
-		val++;
-	char *value = xstrdup(val);
-	for (size_t l = strlen(value); l && isspace((unsigned char)value[l - 1]);)
-		value[--l] = '\0';
+	if (gcc_param_line(line, &name, &ranged, &lo, &hi, &value) < 0)
+		return;
+	char *label = xasprintf("--param=%s", name);
 	long long d;
 	if (left_out_by_table(s, TUNE_DIM_PARAM, name, label, allow_unsafe)) {
 		/* noted in excluded */
