@@ -285,9 +285,8 @@ static int write_text(const char *dir, const char *name, const char *text, size_
 }
 
 /* convergence.tsv: technique, seconds, best ratio so far; the plot's data. */
-static void convergence_tsv(const struct tune *t, const json_t *root, struct strbuf *sb)
+static void convergence_tsv(const json_t *root, struct strbuf *sb)
 {
-	(void)t;
 	sb_adds(sb, "# technique\tseconds\tbest_ratio\n");
 	size_t i, k;
 	json_t *tech, *pt;
@@ -312,7 +311,7 @@ int tune_report(const struct tune *t)
 	fputs(md.buf, stdout);
 	json_t *root = report_json(t);
 	char *js = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-	convergence_tsv(t, root, &tsv);
+	convergence_tsv(root, &tsv);
 	int rc = 0;
 	if (write_text(t->dir, "tune.md", md.buf, md.len) < 0 || write_text(t->dir, "results.json", js, strlen(js)) < 0 ||
 	    write_text(t->dir, "convergence.tsv", tsv.buf, tsv.len) < 0)
