@@ -130,7 +130,8 @@ struct suite {
 	struct flag_set *flagsets; /* none: cells carry no flag-set name (ids as before) */
 	size_t nflagsets;
 	unsigned runs, warmup;
-	int has_runs, has_warmup;
+	double cell_budget;       /* seconds; "cell_budget" */
+	int has_runs, has_warmup, has_cell_budget;
 	unsigned layouts;         /* code and environment layouts per configuration (plan.h); 0: unset, one */
 	double cooldown_s;        /* < 0: the profile's */
 	struct strvec family_dirs; /* "family_dirs", relative to the suite file, resolved */

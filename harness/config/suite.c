@@ -221,21 +221,30 @@ static int suite_sizes(struct cfg *c, json_t *sizes, struct suite *s)
 	return r;
 }
 
-/* A key that is also a run option ("runs", "warmup"): set through its row
- * of options_suite_keys, so the suite and --runs have one range. */
+/* A key that is also a run option ("runs", "warmup", "cell_budget"): set
+ * through its row of options_suite_keys (the option is "cell-budget"), so
+ * the suite and --runs have one range. */
 static int suite_key(struct cfg *c, json_t *root, const char *key, struct suite_key_opts *keys, int *has)
 {
 	json_t *v = json_object_get(root, key);
 	if (!v)
 		return 0;
 	cfg_push_key(c, key);
-	char text[32], err[256];
+	char text[32], err[256], option[32];
+	snprintf(option, sizeof(option), "%s", key);
+	for (char *p = option; *p; p++)
+		if (*p == '_')
+			*p = '-';
+	int decimal = !strcmp(option, "cell-budget");
 	int r = 0;
-	if (!json_is_integer(v)) {
-		r = cfg_error(c, "must be an integer, not %s", cfg_type_name(v));
+	if (decimal ? !json_is_number(v) : !json_is_integer(v)) {
+		r = cfg_error(c, "must be %s, not %s", decimal ? "a number" : "an integer", cfg_type_name(v));
 	} else {
-		snprintf(text, sizeof(text), "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-		if (option_set(options_suite_keys, keys, key, text, err, sizeof(err)) < 0)
+		if (decimal)
+			snprintf(text, sizeof(text), "%.17g", json_number_value(v));
+		else
+			snprintf(text, sizeof(text), "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		if (option_set(options_suite_keys, keys, option, text, err, sizeof(err)) < 0)
 			r = cfg_error(c, "%s", err);
 		else
 			*has = 1;
@@ -262,7 +271,8 @@ int load_suite(const char *name, struct suite *s)
 	struct cfg c = { path, text, { { 0 } }, 0 };
 	static const char *const keys[] = { "name", "title", "description", "variants", "compilers", "opt",
 					    "march", "allocators", "placements", "consumers", "sizes", "runs",
-					    "warmup", "cooldown", "cross", "family_dirs", "flags", "layouts", NULL };
+					    "warmup", "cell_budget", "cooldown", "cross", "family_dirs", "flags", "layouts",
+					    NULL };
 	int r = cfg_check_keys(&c, root, keys);
 	if (!r)
 		r = suite_lists(&c, root, s);
@@ -273,8 +283,11 @@ int load_suite(const char *name, struct suite *s)
 		r = suite_key(&c, root, "runs", &sk, &s->has_runs);
 	if (!r)
 		r = suite_key(&c, root, "warmup", &sk, &s->has_warmup);
+	if (!r)
+		r = suite_key(&c, root, "cell_budget", &sk, &s->has_cell_budget);
 	s->runs = sk.runs;
 	s->warmup = sk.warmup;
+	s->cell_budget = sk.cell_budget;
 	double v = 0;
 	if (!r && json_object_get(root, "layouts") &&
 	    !(r = cfg_number(&c, root, "layouts", 1, SUITE_LAYOUTS_MAX, 1, &v)))

@@ -113,11 +113,13 @@ extern const struct option_def options_timeout[];
 extern const struct option_def options_build_timeout[];
 
 /* what a suite may set as well as the command line: config/suite.c sets
- * its "runs" and "warmup" keys through this table (option_set), so a key
- * and its option have one range.  Their defaults are the suite's, else
+ * its "runs", "warmup" and "cell_budget" keys through this table
+ * (option_set, the key's '_' an option's '-'), so a key and its option
+ * have one range.  Their defaults are the suite's, else
  * run_settings_resolve's (driver/run_options.c). */
 struct suite_key_opts {
 	unsigned runs, warmup;
+	double cell_budget;
 };
 extern const struct option_def options_suite_keys[];
 

@@ -19,13 +19,13 @@ static const struct option_def run_options[] = {
 	{ .name = "pipe-size", .type = OPT_SIZE, .offset = RO(pipe_size), .metavar = "BYTES", .min = 4096, .max = 1e10, .help = "set the pipe size of streams (default: the producer's choice)" },
 	{ .name = "statistic", .type = OPT_STRING, .offset = RO(statistic), .metavar = "median|min|pNN", .help = "the figure a cell reports, and its intervals: the median, the minimum or a quantile, e.g. p25, the lower quartile, which keeps to the runs no interference slowed", .def = STATS_DEFAULT_STATISTIC },
 	{ .name = "precision", .type = OPT_DOUBLE, .offset = RO(precision), .metavar = "PERCENT", .max = 100, .help = "add runs to a cell until its 95 % rerun interval (where a rerun's figure falls) is within PERCENT of its figure (default 3, 0 with --runs; 0: --runs only)" },
-	{ .name = "cell-budget", .type = OPT_DOUBLE, .offset = RO(cell_budget), .metavar = "SECONDS", .min = 0.1, .max = 86400, .help = "the time a cell's runs may take while --precision wants more (up to 4 times that for the runs a 95 % interval needs)", .def = "2.5" },
 	{ .name = "max-runs", .type = OPT_UINT, .offset = RO(max_runs), .metavar = "N", .min = 2, .max = 100000, .help = "the most runs --precision may take (default 10 x --runs, at least 30)" },
 	{ .name = "layouts", .type = OPT_UINT, .offset = RO(layouts), .metavar = "K", .min = 1, .max = SUITE_LAYOUTS_MAX, .help = "build and run each configuration under K code and stack layouts, interleaved, so a lead must hold across layouts to count (default: the suite's, else 1)" },
 	{ .name = "order", .type = OPT_STRING, .offset = RO(order), .metavar = "interleave|sequential", .help = "the cells' runs in rounds, each round shuffled, so every interval sees the run's drift; or cell after cell, back to back (thermal studies)", .def = "interleave" },
 	{ .name = "resume", .type = OPT_STRING, .offset = RO(resume), .metavar = "DIR", .help = "finish an interrupted run: only the cells its journal lacks" },
 	{ .name = "family-dir", .type = OPT_LIST, .offset = RO(family_dirs), .metavar = "DIR", .help = "families from DIR too: a family folder (family.json) or a folder of them; repeatable" },
 	{ .name = "binaries-from", .type = OPT_STRING, .offset = RO(binaries_from), .metavar = "DIR", .help = "measure the binaries kept in run folder DIR instead of compiling (flagbench rerun)" },
+	{ .name = "verbose", .short_name = 'v', .type = OPT_FLAG, .offset = RO(verbose), .help = "print every table in the terminal before the answers (they are in the run folder's tables/ and on its page either way)" },
 	{ .name = "dry-run", .short_name = 'n', .type = OPT_FLAG, .offset = RO(dry_run), .help = "plan and write results with a mock executor: no compiler, no hyperfine" },
 	OPTION_GROUP(options_global, struct run_opts, g),
 	{ .name = NULL },
@@ -83,7 +83,7 @@ void run_settings_resolve(const struct run_opts *o, const struct suite *suite, c
 	s->warmup = GIVEN("warmup") ? o->keys.warmup : suite->has_warmup ? suite->warmup : 1;
 	/* a precision target by default; --runs alone asks for exactly that many */
 	s->precision = GIVEN("precision") ? o->precision : GIVEN("runs") ? 0 : 3;
-	s->cell_budget = o->cell_budget;
+	s->cell_budget = GIVEN("cell-budget") ? o->keys.cell_budget : suite->has_cell_budget ? suite->cell_budget : 2.5;
 	struct cooldown_spec cs = { s->cooldown, prof->cooldown_below_c,
 				    prof->cooldown_max_wait_s > s->cooldown ? prof->cooldown_max_wait_s : s->cooldown };
 	cooldown_policy_init(&s->cool, &cs, GIVEN("cooldown"), "/");
