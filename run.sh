@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # flagbench's main job: installs what is missing, builds the harness, runs a
-# suite (which renders its tables and plots), and ends with the run folder and
-# the headline table.
+# suite (which renders its tables and plots), and ends with the answers and
+# the run folder.
 #   ./run.sh [--cpu PROFILE] [--suite SUITE] [--out DIR] [any `flagbench run` option]
 # Defaults: --cpu host --suite quick --out results/<time>-<suite>-<cpu>.
 set -uo pipefail
@@ -37,7 +37,7 @@ if [ -z "$out" ]; then
 fi
 
 # flagbench run renders the tables, plots and index.html itself (plots/render.sh).
-# Its own table goes to a file, and the headline table ends this script.
+# Its stdout (the answers) goes to a file, kept as summary.txt, and ends this script.
 # flagbench makes the run folder only once the options and configs are good,
 # so bad usage leaves no folder behind: the table waits in a temporary file.
 summary=$(mktemp) || exit 2
@@ -47,9 +47,8 @@ rc=$?
 [ "$rc" = 2 ] && exit 2
 [ -d "$out" ] && cp "$summary" "$out/summary.txt"
 
-if [ -f "$out/results.json" ]; then
-    echo
-    echo "run folder: $out"
-    if build/flagbench report "$out" 2>/dev/null; then :; else cat "$out/summary.txt"; fi
-fi
+# the run's own end: the answers of every family, then where the tables,
+# plots and page are (every table first with -v)
+cat "$summary"
+[ -f "$out/results.json" ] && printf '\nrun folder: %s\n' "$out"
 exit "$rc"

@@ -14,6 +14,18 @@ def as_text:
   elif type == "array" then map(as_text) | join(", ")
   else tostring end;
 
+# a family's gaps (flagbench tables --format json: B against A, real ones first):
+# the real ones a line each, largest first, then those that made no real difference
+def gap_name: .b + " against " + .a + (if .context != "" then " (" + .context + ")" else "" end);
+def gaps_html:
+  (map(select(.real > 0))) as $real | (map(select(.real == 0))) as $none
+  | (if ($real | length) > 0 then
+       "<p class=\"gaps\">Real gaps, largest first (B against A: B's throughput over A's, below 1.00x slower):</p>\n<ul class=\"gaps\">\n"
+       + ($real | map(@html "<li><b>\(gap_name)</b>: \([.entries[] | select(.verdict == "faster" or .verdict == "slower") | "\(.text) \(.variant)"] | join(", "))</li>\n") | join(""))
+       + "</ul>\n"
+     else "<p class=\"gaps\">Real gaps: none.</p>\n" end)
+  + (if ($none | length) > 0 then @html "<p class=\"gaps\">No real difference: \($none | map(gap_name) | join("; ")).</p>\n" else "" end);
+
 def kv_table($obj):
   if ($obj | type) != "object" or ($obj | length) == 0 then "<p class=\"none\">none recorded</p>\n"
   else "<table class=\"kv\">\n" + ($obj | to_entries | map(@html "<tr><th>\(.key)</th><td>\(.value | as_text)</td></tr>\n") | join(""))
@@ -38,7 +50,7 @@ def figure($plots; $base; $alt):
   "<a href=\"#run\">run</a><a href=\"#host\">host</a><a href=\"#tools\">tools</a></nav>\n",
   # the overview: every family's answers (and so its real gaps) before any table
   "<h2 id=\"overview\">Answers</h2>\n",
-  ($model[0].families | map(@html "<h3 class=\"overview\"><a href=\"#fam-\(.slug)\">\(.title)</a></h3>\n" + (.answer | list("answer"))) | join("")),
+  ($model[0].families | map(@html "<h3 class=\"overview\"><a href=\"#fam-\(.slug)\">\(.title)</a></h3>\n" + (.answer | list("answer")) + ((.gaps // []) | if length > 0 then gaps_html else "" end)) | join("")),
   "<h2 id=\"warnings\">Warnings</h2>\n",
   (($r.warnings // []) | if length == 0 then "<p class=\"none\">none</p>\n" else list("warn") end),
   ($model[0].families[] as $f

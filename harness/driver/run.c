@@ -647,7 +647,7 @@ static int run_announce(struct run *r)
 static void run_summary(struct run *r)
 {
 	if (!r->rs.interrupted)
-		r->view->summary(r->rs.dir);
+		r->view->summary(r->rs.dir, r->o.verbose);
 	fprintf(stderr, "flagbench: results in %s/results.json%s\n", r->rs.dir, r->rs.interrupted ? " (interrupted)" : "");
 }
 

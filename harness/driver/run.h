@@ -34,7 +34,7 @@ struct plan;
  * and the tables of a finished run. */
 struct run_view {
 	void (*cell_figure)(const struct cell *c, const struct plan *p, char *buf, size_t n);
-	int (*summary)(const char *run_dir);
+	int (*summary)(const char *run_dir, int verbose);
 	/* marks the cells whose answer is still undecided (analysis/undecided.h);
 	 * NULL: runs stop at each cell's own target */
 	void (*undecided)(const struct plan *p, unsigned char *mark);

@@ -34,10 +34,10 @@ struct run_opts {
 	char *only, *resume, *consumer, *order, *statistic;
 	char *binaries_from; /* rerun.h */
 	unsigned jobs, max_runs, layouts;
-	double precision, cell_budget;
+	double precision;
 	double cooldown, verify_timeout;
 	uint64_t pipe_size;
-	int dry_run;
+	int dry_run, verbose;
 	struct strvec family_dirs;
 	unsigned char given[OPTIONS_MAX]; /* per option of the table: it was given */
 };

@@ -84,11 +84,52 @@ struct mtable {
 	const char *folded_note; /* the legend's line on them */
 };
 
+/* The words of a variant unsupported in every configuration, in its problem line. */
+#define MODEL_NOT_FOR_THIS_MACHINE "not for this machine"
+
+/* A variant's answer as data (model_answer.h), for writers that lay it out
+ * their own way; the sentences in mfamily.answer say the same. */
+struct manswer {
+	const char *variant;
+	const char *leader, *twins; /* twins: the leader's byte-identical builds, or NULL */
+	const char *runner;            /* the runner-up; NULL: a single build */
+	double lead, low, high, level; /* leader over the runner-up (throughput, or counts for fewest) and its interval; NAN without */
+	enum comparison_verdict verdict; /* of the lead; VERDICT_NO_DATA: no interval to tell */
+	const char *words;             /* the verdict's words ("a real lead"), or NULL for fewest */
+	int fewest;                    /* ranked by fewest instructions (emulated cells): exact counts */
+	const char *note;              /* instead of a lead, "only gcc/-O2/native measured", or NULL */
+};
+
+/* One difference the family's configurations make (model_gaps.h): B
+ * against A where the two configurations differ in one part only (the
+ * compiler, the -O level, the -march, a flag set ...), per variant. */
+struct mgap_entry {
+	const char *variant;
+	double ratio, low, high; /* throughput of B over A and its interval (NAN without) */
+	enum comparison_verdict verdict;
+};
+struct mgap {
+	const char *a, *b;       /* the part that differs: "-O2", "-O3" */
+	const char *context;     /* the parts both share that vary elsewhere in the family ("gcc"), or "" */
+	struct mgap_entry *v;    /* real ones first, largest first; then the rest */
+	size_t n, real;          /* real: faster or slower, by the one comparison */
+	double largest;          /* |log ratio| of the largest real one; 0 with none */
+};
+
 struct mfamily {
 	const char *name, *slug, *title, *kind;
 	struct mtable *tables;
 	size_t ntables;
 	struct strvec answer, problems, warnings; /* sentences; "id: status: reason"; "id: warning" */
+	struct manswer *answers;  /* per variant, as data */
+	size_t nanswers;
+	const char *summary;      /* the family's line: who wins most often, how many leads are real; or NULL */
+	/* the same as data: the compiler and the other flags most often fastest,
+	 * for how many of nleads variants, and how many of the leads are real */
+	const char *most_compiler, *most_flags;
+	size_t most_compiler_n, most_flags_n, nleads, nreal;
+	struct mgap *gaps;        /* the real gaps first, largest first (model_gaps.h) */
+	size_t ngaps;
 };
 
 struct mrun {
@@ -163,7 +204,9 @@ int model_write(struct model *m, enum mformat f, const char *family, const char 
  * writing fails. */
 int model_print(const char *name, char **paths, size_t n, const char *against, enum mformat f, const char *family,
 		const char *table, const char *out, size_t width);
-/* On stdout, the terminal tables of a finished run, as `flagbench tables RUN_DIR`. */
-int tables_print_run(const char *run_dir);
+/* On stdout, the end of a finished run: its line, then the answers
+ * (answers_writer.h); verbose: every terminal table first, as `flagbench
+ * tables RUN_DIR`. */
+int tables_print_run(const char *run_dir, int verbose);
 
 #endif

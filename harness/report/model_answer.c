@@ -9,12 +9,16 @@
 /* "a real lead: [1.02x, 1.06x] at 99.3 %, paired over 13 rounds":
  * the one comparison's words for the leader b against the runner-up a. */
 static int lead_words(struct model *m, struct fsrc *f, const struct mcell *a, const struct mcell *b, char *buf,
-		      size_t n, double *ratio)
+		      size_t n, double *ratio, struct mview *out)
 {
 	struct results_cell *ca = model_cell_of(f, a), *cb = model_cell_of(f, b);
-	struct mview v;
-	if (!ca || !cb || model_compare(m, f, model_group_of(m, f, ca), model_group_of(m, f, cb), &v) < 0 ||
-	    v.verdict == VERDICT_NO_DATA) {
+	struct mview local, *vp = out ? out : &local;
+	*vp = (struct mview){ .ratio = NAN, .low = NAN, .high = NAN, .level = NAN, .verdict = VERDICT_NO_DATA };
+	struct mview v = *vp;
+	int asked = ca && cb && model_compare(m, f, model_group_of(m, f, ca), model_group_of(m, f, cb), &v) == 0;
+	if (asked)
+		*vp = v;
+	if (!asked || v.verdict == VERDICT_NO_DATA) {
 		snprintf(buf, n, "no interval to tell");
 		return 0;
 	}
@@ -63,7 +67,13 @@ void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const st
 	const char **won = model_alloc(m, 2 * t->nrows * sizeof(*won));
 	size_t n = 0, real = 0;
 	char r1[32], r2[32], words[256];
+	fam->answers = model_alloc(m, (t->nrows + 1) * sizeof(*fam->answers));
+	fam->nanswers = 0;
+	fam->summary = NULL;
 	for (size_t r = 0; r < t->nrows; r++) {
+		struct manswer *ans = &fam->answers[fam->nanswers];
+		*ans = (struct manswer){ .variant = t->rows[r].label, .lead = NAN, .low = NAN, .high = NAN, .level = NAN,
+					 .verdict = VERDICT_NO_DATA, .fewest = fewest };
 		const struct mcell *c = t->rows[r].cells;
 		int order[t->ncols + 1], k = 0;
 		for (size_t i = 0; i < t->ncols; i++)
@@ -73,8 +83,12 @@ void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const st
 					order[j] = order[j - 1];
 				order[j] = (int)i;
 			}
-		if (k == 1)
+		if (k == 1) {
 			sv_pushf(&fam->answer, "%s/%s: only %s measured", fam->name, t->rows[r].label, t->cols[order[0]]);
+			ans->leader = t->cols[order[0]];
+			ans->note = "the only build measured";
+			fam->nanswers++;
+		}
 		if (k < 2)
 			continue;
 		/* the two fastest by figure; where the one comparison puts the
@@ -82,7 +96,7 @@ void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const st
 		if (!fewest) {
 			double lead = 1;
 			char ignored[256];
-			lead_words(m, f, &c[order[1]], &c[order[0]], ignored, sizeof(ignored), &lead);
+			lead_words(m, f, &c[order[1]], &c[order[0]], ignored, sizeof(ignored), &lead, NULL);
 			if (lead < 1) {
 				int t0 = order[0];
 				order[0] = order[1];
@@ -103,10 +117,15 @@ void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const st
 		}
 		const char *leader = twins ? model_own(m, "%s (the same binary as %s)", t->cols[order[0]], twins)
 					   : t->cols[order[0]];
+		ans->leader = t->cols[order[0]];
+		ans->twins = twins;
+		fam->nanswers++;
 		if (k < 2) {
 			sv_pushf(&fam->answer, "%s/%s: %s: no other build to compare", fam->name, t->rows[r].label, leader);
+			ans->note = "no other build to compare";
 			continue;
 		}
+		ans->runner = t->cols[order[1]];
 		const struct mcell *a = &c[order[0]], *b = &c[order[1]], *z = &c[order[k - 1]];
 		model_format_ratio(fewest ? b->value / a->value : a->value / b->value, r1, sizeof(r1));
 		model_format_ratio(fewest ? z->value / a->value : a->value / z->value, r2, sizeof(r2));
@@ -115,10 +134,16 @@ void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const st
 				 fam->name, t->rows[r].label, t->cols[order[0]], t->cols[order[1]], r1,
 				 k > 2 ? ", the most " : "", k > 2 ? t->cols[order[k - 1]] : "", k > 2 ? " " : "", k > 2 ? r2 : "");
 			real++; /* counts are exact */
+			ans->lead = b->value / a->value;
 		} else {
 			/* the lead as the one comparison measures it, the ratio the tables print */
 			double lead = a->value / b->value;
-			real += lead_words(m, f, b, a, words, sizeof(words), &lead);
+			struct mview v;
+			real += lead_words(m, f, b, a, words, sizeof(words), &lead, &v);
+			ans->lead = lead;
+			ans->verdict = v.verdict;
+			ans->words = v.verdict == VERDICT_NO_DATA ? "no interval to tell" : model_verdict_words(&v);
+			ans->low = v.low, ans->high = v.high, ans->level = v.level;
 			model_format_ratio(lead, r1, sizeof(r1));
 			sv_pushf(&fam->answer, "%s/%s: %s fastest, %s the runner-up %s (%s)%s%s%s%s", fam->name,
 				 t->rows[r].label, leader, r1, t->cols[order[1]], words, k > 2 ? ", " : "",
@@ -151,4 +176,8 @@ void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const st
 				       "%zu of these %zu leads are real (the run's %zu comparisons at a 5 %% false-lead rate)%s",
 			 fam->name, won[2 * best[0]], count[0], n, won[2 * best[1] + 1], count[1], n, real, n,
 			 m->cmp_asked, layouts_varied(f) ? "" : "; code layout not varied (--layouts K tests it)");
+	fam->summary = model_own(m, "%s", fam->answer.v[fam->answer.n - 1]);
+	fam->most_compiler = won[2 * best[0]], fam->most_compiler_n = count[0];
+	fam->most_flags = won[2 * best[1] + 1], fam->most_flags_n = count[1];
+	fam->nleads = n, fam->nreal = real;
 }

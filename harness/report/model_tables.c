@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "report/model_tables.h"
 #include "report/model_answer.h"
+#include "report/model_gaps.h"
 #include "report/model_compare.h"
 #include "core/stats.h"
 
@@ -243,8 +244,10 @@ void model_one_run_family(struct model *m, struct mfamily *fam, struct fsrc *f, 
 	t->unit = f->unit;
 	int emulated = model_emulated_len(f->name) > 0;
 	shares(m, f, t);
-	if (!emulated)
+	if (!emulated) {
 		model_answer(m, fam, f, t, 0);
+		model_gaps(m, fam, f, t);
+	}
 	const char *stat = statistic_words(m, f->run->statistic);
 	if (f->run->drift_sd > 0)
 		t->drift_note = model_own(m, "\xc2\xb1 includes the machine's drift over the run, %.1f %% either way (twice the "
@@ -314,7 +317,7 @@ void model_one_run_family(struct model *m, struct mfamily *fam, struct fsrc *f, 
 					first = count++ ? first : j;
 				}
 			if (first == i)
-				sv_pushf(&fam->problems, "%s/%s: not for this machine: unsupported in all %zu configurations%s%s",
+				sv_pushf(&fam->problems, "%s/%s: " MODEL_NOT_FOR_THIS_MACHINE ": unsupported in all %zu configurations%s%s",
 					 f->name, c->variant, count, why ? ": " : "", why ? why : "");
 		} else if (c->status != CELL_OK) {
 			sv_pushf(&fam->problems, "%s: %s%s%s", c->id, c->status_name, why ? ": " : "", why ? why : "");

@@ -5,6 +5,7 @@
  * characters scrubbed for the terminal, tabs and quotes out of gnuplot data. */
 #define _GNU_SOURCE
 #include "report/model.h"
+#include "report/answers_writer.h"
 #include "core/stats.h"
 
 #include <errno.h>
@@ -131,11 +132,10 @@ static void text_list(const char *head, const char *title, const struct strvec *
 	}
 }
 
-static void write_text(struct model *m, char how, struct strbuf *out)
+/* The run's line per run (id, suite, machine, cells) and its warnings. */
+static void run_lines(struct model *m, char how, struct strbuf *out)
 {
-	if (how == 'm' && !want_table)
-		sb_addf(out, "# flagbench: %s\n\n", m->nruns > 1 ? "results across machines" : "run");
-	for (size_t k = 0; k < m->nruns && !want_table; k++) {
+	for (size_t k = 0; k < m->nruns; k++) {
 		struct mrun *r = &m->runs[k];
 		json_t *run = json_object_get(r->root, "run"), *w;
 		const char *cpu = json_string_value(json_object_get(json_object_get(r->root, "host"), "cpu_model"));
@@ -157,6 +157,14 @@ static void write_text(struct model *m, char how, struct strbuf *out)
 			sb_adds(out, "\n");
 		}
 	}
+}
+
+static void write_text(struct model *m, char how, struct strbuf *out)
+{
+	if (how == 'm' && !want_table)
+		sb_addf(out, "# flagbench: %s\n\n", m->nruns > 1 ? "results across machines" : "run");
+	if (!want_table)
+		run_lines(m, how, out);
 	for (size_t i = 0; i < m->nfams; i++) {
 		struct mfamily *f = &m->fams[i];
 		int head = !want_table || !strcmp(want_table, "throughput");
@@ -331,6 +339,27 @@ static json_t *json_table(const struct mtable *t)
 			 t->caption, "col2", t->col2, "unit", t->unit, "columns", cols, "rows", rows, "legend", leg);
 }
 
+/* The family's gaps (model_gaps.h) in their order: B against A. */
+static json_t *json_gaps(const struct mfamily *f)
+{
+	json_t *gaps = json_array();
+	for (size_t i = 0; i < f->ngaps; i++) {
+		const struct mgap *g = &f->gaps[i];
+		json_t *entries = json_array();
+		char text[32];
+		for (size_t k = 0; k < g->n; k++) {
+			model_format_ratio(g->v[k].ratio, text, sizeof(text));
+			json_array_append_new(entries, json_pack("{s:s, s:o, s:s, s:o, s:o, s:s}", "variant", g->v[k].variant,
+								 "ratio", num(g->v[k].ratio), "text", text, "low",
+								 num(g->v[k].low), "high", num(g->v[k].high), "verdict",
+								 comparison_verdict_word(g->v[k].verdict)));
+		}
+		json_array_append_new(gaps, json_pack("{s:s, s:s, s:s, s:i, s:o}", "b", g->b, "a", g->a, "context", g->context,
+						      "real", (int)g->real, "entries", entries));
+	}
+	return gaps;
+}
+
 static void write_json(struct model *m, struct strbuf *out)
 {
 	json_t *runs = json_array(), *fams = json_array();
@@ -350,10 +379,11 @@ static void write_json(struct model *m, struct strbuf *out)
 			if (wanted(f, &f->tables[k]))
 				json_array_append_new(tables, json_table(&f->tables[k]));
 		if (wanted(f, NULL))
-			json_array_append_new(fams, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o}", "name", f->name, "slug",
-							      f->slug, "title", f->title, "kind", f->kind ? f->kind : "stream",
-							      "answer", strs(&f->answer), "tables", tables, "problems",
-							      strs(&f->problems), "warnings", strs(&f->warnings)));
+			json_array_append_new(fams, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o}", "name", f->name,
+							      "slug", f->slug, "title", f->title, "kind",
+							      f->kind ? f->kind : "stream", "answer", strs(&f->answer), "gaps",
+							      json_gaps(f), "tables", tables, "problems", strs(&f->problems),
+							      "warnings", strs(&f->warnings)));
 	}
 	json_t *root = json_pack("{s:s, s:o, s:o}", "schema", "flagbench-tables/1", "runs", runs, "families", fams);
 	char *s = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
@@ -402,25 +432,7 @@ int model_print(const char *name, char **paths, size_t n, const char *against, e
 	return rc;
 }
 
-/* The end of a run's output: every family's answers together, so the last
- * screen holds them, then where the tables, plots and page are. */
-static void answers_last(const struct model *m, const char *run_dir, struct strbuf *out)
-{
-	sb_adds(out, "\nthe answers, every family's:\n");
-	for (size_t i = 0; i < m->nfams; i++)
-		for (size_t k = 0; k < m->fams[i].answer.n; k++) {
-			sb_adds(out, "  ");
-			add_clean(out, m->fams[i].answer.v[k], 't');
-			sb_adds(out, "\n");
-		}
-	char *page = xasprintf("%s/index.html", run_dir);
-	if (access(page, R_OK) == 0)
-		sb_addf(out, "tables: %s/tables/, plots: %s/plots/, page: %s\n", run_dir, run_dir, page);
-	sb_addf(out, "every table in the terminal: flagbench tables %s\n", run_dir);
-	free(page);
-}
-
-int tables_print_run(const char *run_dir)
+int tables_print_run(const char *run_dir, int verbose)
 {
 	char *paths[] = { (char *)run_dir };
 	struct model m = { 0 };
@@ -428,10 +440,12 @@ int tables_print_run(const char *run_dir)
 	int rc = 0;
 	int loaded = model_load(&m, paths, 1, NULL) == 0;
 	m.term_columns = MODEL_TERM_COLUMNS;
-	if (!loaded || model_write(&m, FMT_TERM, NULL, NULL, &sb) < 0) {
+	if (!loaded || (verbose && model_write(&m, FMT_TERM, NULL, NULL, &sb) < 0)) {
 		rc = EXIT_USAGE;
 	} else {
-		answers_last(&m, run_dir, &sb);
+		if (!verbose)
+			run_lines(&m, 't', &sb);
+		answers_write_term(&m, run_dir, MODEL_TERM_COLUMNS, &sb);
 		if (fwrite(sb.buf ? sb.buf : "", 1, sb.len, stdout) != sb.len || fflush(stdout) != 0)
 			rc = (error("run: cannot write the tables: %s", strerror(errno)), EXIT_CELL_FAILED);
 	}

@@ -95,17 +95,71 @@ table_verdict() {
     [[ "$output" == *"leads are real (the run's "*" comparisons at a 5 % false-lead rate)"* ]]
 }
 
-@test "a run ends with every family's answers, then where the tables, plots and page are" {
+@test "a run ends with every family's answers and real gaps within 120 columns, then where the tables are; -v adds the tables" {
     run "$FLAGBENCH" run --suite smoke --dry-run -o "$BATS_TEST_TMPDIR/r"
     [ "$status" -eq 0 ]
-    # the answers come again after the last table, each family's, and the run's places last
-    tail_block=$(sed -n '/^the answers, every family.s:$/,$p' <<<"$output")
-    [ -n "$tail_block" ]
-    grep -qE '^  yes/simple: .* fastest, ' <<<"$tail_block"
-    grep -qE '^  yes: most often fastest: ' <<<"$tail_block"
-    refute grep -q '±' <<<"$(sed 1d <<<"$tail_block" | grep -v '^  ')"
-    grep -qxF "every table in the terminal: flagbench tables $BATS_TEST_TMPDIR/r" <<<"$tail_block"
-    grep -qxF "tables: $BATS_TEST_TMPDIR/r/tables/, plots: $BATS_TEST_TMPDIR/r/plots/, page: $BATS_TEST_TMPDIR/r/index.html" <<<"$tail_block"
-    # nothing of the tables after the answers: stdout ends there (stderr's last line aside)
-    refute grep -qE '^variant ' <<<"$tail_block"
+    block=$(sed -n '/^the answers: each variant.s fastest build, and the differences that are real$/,$p' <<<"$output")
+    [ -n "$block" ]
+    # the level once, then per family its line, each variant's lead and the real gaps, largest first
+    grep -qE '^a lead or gap is real when its interval excludes 1\.00x; every interval is at [0-9.]+ %, ' <<<"$block"
+    grep -qE '^yes: (gcc|clang) fastest for [0-9] of 4 variants, -O2/native for 4 of 4; [0-9] of these 4 leads are real$' <<<"$block"
+    grep -qE '^  simple +(gcc|clang)/-O2/native +[0-9.]+x \[[0-9.]+x, [0-9.]+x\] over (gcc|clang)/-O2/native: (a real lead|not a real lead)$' <<<"$block"
+    grep -qxF '  real gaps, largest first (B against A: B'"'"'s throughput over A'"'"'s, below 1.00x slower):' <<<"$block"
+    gaps=$(grep -E '^    clang against gcc: ' <<<"$block")
+    [ -n "$gaps" ]
+    # largest first: the distance from 1.00x never grows along the line
+    sizes=$(grep -oE '[0-9]+\.[0-9]+x' <<<"$gaps" | tr -d x | awk '{ l = log($1); print (l < 0 ? -l : l) }')
+    sort -gr <<<"$sizes" | cmp -s - <(cat <<<"$sizes") || { echo "not largest first: $gaps"; false; }
+    # every gap the line calls real is one the compilers table calls real (no ~ mark)
+    tables=$("$FLAGBENCH" tables "$BATS_TEST_TMPDIR/r" --family yes --table compilers)
+    for v in $(grep -oE '[0-9.]+x [a-z0-9_]+' <<<"$gaps" | awk '{ print $2 }'); do
+        row=$(grep -E "^$v " <<<"$tables")
+        echo "$v: $row"
+        refute grep -q '~' <<<"$row"
+    done
+    grep -qxF "tables: $BATS_TEST_TMPDIR/r/tables/" <<<"$block"
+    grep -qxF "page:   $BATS_TEST_TMPDIR/r/index.html" <<<"$block"
+    grep -qxF "every table in the terminal: flagbench tables $BATS_TEST_TMPDIR/r (or run with -v)" <<<"$output"
+    # no table in the run's own output, and nothing wider than 120 columns but a path alone on its line
+    refute grep -qE '^variant ' <<<"$output"
+    while IFS= read -r line; do
+        [ "${#line}" -le 120 ] || [[ "$line" != *" "*" "* ]] || { echo "too wide: $line"; false; }
+    done < <(LC_ALL=C.UTF-8 sed -n '/^the answers/,$p' <<<"$output")
+    # -v: every table first, then the same answers
+    run "$FLAGBENCH" run --suite smoke --dry-run -v -o "$BATS_TEST_TMPDIR/v"
+    [ "$status" -eq 0 ]
+    grep -qE '^variant ' <<<"$output"
+    last_table=$(grep -nE '^variant ' <<<"$output" | tail -n 1 | cut -d: -f1)
+    answers=$(grep -nE '^the answers: ' <<<"$output" | cut -d: -f1)
+    [ "$answers" -gt "$last_table" ]
+}
+
+@test "the real gaps: a line per part that differs and the parts it shares, largest first, and the rest as no real difference" {
+    run "$FLAGBENCH" run --dry-run -o "$BATS_TEST_TMPDIR/q"
+    [ "$status" -eq 0 ]
+    block=$(sed -n '/^chacha20: /,/^$/p' <<<"$output")
+    # the quick suite's matrix: each -O pair per compiler, the compilers per -O level
+    for pair in "-O3 against -O2 (gcc)" "-Os against -O2 (gcc)" "-Os against -O3 (gcc)" "-O3 against -O2 (clang)" \
+        "clang against gcc (-O2)" "clang against gcc (-O3)" "clang against gcc (-Os)"; do
+        grep -qF -- "    $pair: " <<<"$block" || { echo "no line for $pair"; false; }
+    done
+    # the groups' largest gaps, in order
+    firsts=$(grep -E '^    [^ ].* against .*: [0-9.]+x ' <<<"$block" | sed -E 's/^[^:]*: ([0-9.]+)x .*/\1/' |
+        awk '{ l = log($1); print (l < 0 ? -l : l) }')
+    [ "$(wc -l <<<"$firsts")" -ge 7 ]
+    sort -gr <<<"$firsts" | cmp -s - <(cat <<<"$firsts") || { echo "groups not largest first: $firsts"; false; }
+    # a gap the line calls real is beyond its interval in the one comparison: -O3 against -O2 (gcc) per variant
+    # agrees with the against table, which compares every gcc build with gcc/-O2
+    against=$("$FLAGBENCH" tables "$BATS_TEST_TMPDIR/q" --family chacha20 --table against --width 0)
+    line=$(grep -F -- "    -O3 against -O2 (gcc): " <<<"$block" | sed 's/; no real difference.*//')
+    for v in $(grep -oE '[0-9.]+x [a-z0-9_]+' <<<"${line#*: }" | awk '{ print $2 }'); do
+        row=$(grep -E "^$v " <<<"$against")
+        echo "$v: $row"
+        [ -n "$row" ]
+        refute grep -qE '^[a-z0-9_]+ +1\.00x +[0-9.]+x [^ ]+ ~' <<<"$row"
+    done
+    # the page's overview says the same gaps, before any family's tables
+    overview=$(sed -n '/id="overview"/,/id="warnings"/p' "$BATS_TEST_TMPDIR/q/index.html")
+    grep -qF '<li><b>-O3 against -O2 (gcc)</b>: ' <<<"$overview"
+    grep -qF '<p class="gaps">Real gaps, largest first' <<<"$overview"
 }

@@ -1,0 +1,143 @@
+/* model_gaps.c: see model_gaps.h */
+#include "report/model_gaps.h"
+#include "report/model_compare.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PARTS_MAX 12
+
+struct parts {
+	const char *v[PARTS_MAX];
+	size_t n;
+};
+
+static struct parts split(struct model *m, const char *cfg)
+{
+	struct parts p = { .n = 0 };
+	for (const char *s = cfg; p.n < PARTS_MAX;) {
+		const char *e = strchr(s, '/');
+		p.v[p.n++] = model_own(m, "%.*s", (int)(e ? e - s : (long)strlen(s)), s);
+		if (!e)
+			break;
+		s = e + 1;
+	}
+	return p;
+}
+
+static int is_real(enum comparison_verdict v)
+{
+	return v == VERDICT_FASTER || v == VERDICT_SLOWER;
+}
+
+static double size_of(const struct mgap_entry *e)
+{
+	return isfinite(e->ratio) && e->ratio > 0 ? fabs(log(e->ratio)) : 0;
+}
+
+static int by_entry(const void *pa, const void *pb)
+{
+	const struct mgap_entry *a = pa, *b = pb;
+	if (is_real(a->verdict) != is_real(b->verdict))
+		return is_real(b->verdict) - is_real(a->verdict);
+	double x = size_of(a), y = size_of(b);
+	return x < y ? 1 : x > y ? -1 : strcmp(a->variant, b->variant);
+}
+
+static int by_gap(const void *pa, const void *pb)
+{
+	const struct mgap *a = pa, *b = pb;
+	if (!a->real != !b->real)
+		return !a->real - !b->real;
+	return a->largest < b->largest ? 1 : a->largest > b->largest ? -1 : 0;
+}
+
+/* The group of (a, b, context), made where new. */
+static struct mgap *group(struct model *m, struct mfamily *fam, const char *a, const char *b, const char *context,
+			  size_t rows)
+{
+	for (size_t i = 0; i < fam->ngaps; i++)
+		if (!strcmp(fam->gaps[i].a, a) && !strcmp(fam->gaps[i].b, b) && !strcmp(fam->gaps[i].context, context))
+			return &fam->gaps[i];
+	struct mgap *g = &fam->gaps[fam->ngaps++];
+	*g = (struct mgap){ .a = a, .b = b, .context = context };
+	g->v = model_alloc(m, (rows + 1) * sizeof(*g->v));
+	return g;
+}
+
+void model_gaps(struct model *m, struct mfamily *fam, struct fsrc *f, const struct mtable *t)
+{
+	size_t nc = t->ncols;
+	fam->gaps = model_alloc(m, (nc * nc + 1) * sizeof(*fam->gaps));
+	fam->ngaps = 0;
+	if (nc < 2)
+		return;
+	struct parts *p = model_alloc(m, nc * sizeof(*p));
+	for (size_t k = 0; k < nc; k++)
+		p[k] = split(m, t->cols[k]);
+	/* each part's values in the order they first appear */
+	const char **vals[PARTS_MAX];
+	size_t nvals[PARTS_MAX] = { 0 };
+	for (size_t d = 0; d < PARTS_MAX; d++) {
+		vals[d] = model_alloc(m, nc * sizeof(*vals[d]));
+		for (size_t k = 0; k < nc; k++)
+			if (d < p[k].n && model_index_of(vals[d], nvals[d], p[k].v[d]) < 0)
+				vals[d][nvals[d]++] = p[k].v[d];
+	}
+	for (size_t i = 0; i < nc; i++)
+		for (size_t j = i + 1; j < nc; j++) {
+			if (p[i].n != p[j].n)
+				continue;
+			size_t d = PARTS_MAX, differ = 0;
+			for (size_t q = 0; q < p[i].n; q++)
+				if (strcmp(p[i].v[q], p[j].v[q]))
+					differ++, d = q;
+			if (differ != 1)
+				continue;
+			int ia = model_index_of(vals[d], nvals[d], p[i].v[d]), ib = model_index_of(vals[d], nvals[d], p[j].v[d]);
+			if (nvals[d] > GAPS_ALL_PAIRS && ia && ib)
+				continue;
+			size_t ca = ia < ib ? i : j, cb = ia < ib ? j : i; /* A comes first in the suite's order */
+			struct strbuf ctx = STRBUF_INIT;
+			for (size_t q = 0; q < p[i].n; q++)
+				if (q != d && nvals[q] > 1)
+					sb_addf(&ctx, "%s%s", ctx.len ? "/" : "", p[i].v[q]);
+			struct mgap *g = group(m, fam, p[ca].v[d], p[cb].v[d], model_own(m, "%s", ctx.buf ? ctx.buf : ""),
+					       t->nrows);
+			sb_release(&ctx);
+			for (size_t r = 0; r < t->nrows; r++) {
+				const struct mcell *xa = &t->rows[r].cells[ca], *xb = &t->rows[r].cells[cb];
+				if (t->rows[r].ref || xa->state != MS_OK || xb->state != MS_OK)
+					continue;
+				struct results_cell *a = model_cell_of(f, xa), *b = model_cell_of(f, xb);
+				struct mview v;
+				if (!a || !b || model_compare(m, f, model_group_of(m, f, a), model_group_of(m, f, b), &v) < 0 ||
+				    v.verdict == VERDICT_NO_DATA)
+					continue;
+				g->v[g->n++] = (struct mgap_entry){ .variant = t->rows[r].label, .ratio = v.ratio,
+								    .low = v.low, .high = v.high, .verdict = v.verdict };
+			}
+		}
+	/* groups without one comparison say nothing */
+	size_t kept = 0;
+	for (size_t i = 0; i < fam->ngaps; i++) {
+		struct mgap *g = &fam->gaps[i];
+		if (!g->n)
+			continue;
+		qsort(g->v, g->n, sizeof(*g->v), by_entry);
+		g->real = 0;
+		for (size_t k = 0; k < g->n; k++)
+			g->real += is_real(g->v[k].verdict);
+		g->largest = g->real ? size_of(&g->v[0]) : 0;
+		fam->gaps[kept++] = *g;
+	}
+	fam->ngaps = kept;
+	/* stable among equals: the suite's order */
+	for (size_t i = 1; i < kept; i++)
+		for (size_t k = i; k > 0 && by_gap(&fam->gaps[k - 1], &fam->gaps[k]) > 0; k--) {
+			struct mgap tmp = fam->gaps[k];
+			fam->gaps[k] = fam->gaps[k - 1];
+			fam->gaps[k - 1] = tmp;
+		}
+}

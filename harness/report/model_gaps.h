@@ -1,0 +1,31 @@
+/* model_gaps.h: the differences a family's configurations make.
+ *
+ * The answer (model_answer.h) names each variant's fastest build; a run's
+ * finding is often elsewhere: gcc at 0.74x of clang on one variant, -O3
+ * slower than -O2 on another.  For every two configurations of a family's
+ * throughput table that differ in one part only (the compiler, the -O
+ * level, the -march, a flag set, an allocator ...), each variant's B
+ * against A goes through the one comparison (model_compare.h), so its
+ * verdict is the tables' own and counts in the run's error rate.  The
+ * pairs of a part: every two of its values where it has at most
+ * GAPS_ALL_PAIRS, else each against its first.  A is the value that comes
+ * first in the suite's order (-O2 before -O3, gcc before clang).
+ *
+ * They are grouped by the two values and the shared parts that vary
+ * elsewhere in the family (the compiler, for "-O3 against -O2"): in a
+ * group the real gaps (faster or slower) come first, largest first, then
+ * the rest (the same, the same binary, not a real difference); the groups
+ * with a real gap come first, largest first, then those where nothing
+ * made a real difference.  One run only; not for emulated cells.
+ */
+#ifndef FLAGBENCH_MODEL_GAPS_H
+#define FLAGBENCH_MODEL_GAPS_H
+
+#include "report/model_cells.h"
+
+#define GAPS_ALL_PAIRS 4
+
+/* Fills fam->gaps from the family's throughput table t. */
+void model_gaps(struct model *m, struct mfamily *fam, struct fsrc *f, const struct mtable *t);
+
+#endif
