@@ -21,7 +21,7 @@ xrot = STATS_max_y * 7 > colw
 # a title that fits the width, on two lines
 w = 260 + colw * ncols < 640 ? 640 : 260 + colw * ncols
 fit(t) = strlen(t) > int(w / 7.5) ? t[1:int(w / 7.5) - 3]."..." : t
-set title fit(ARG5)."\n".fit("colour: share of the row's best; overlapping intervals share a colour") noenhanced
+set title fit(ARG5)."\n".fit("colour: share of the row's best; builds the one comparison cannot tell apart share a colour") noenhanced
 unset key
 set border 0
 set tics scale 0 noenhanced

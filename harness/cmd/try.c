@@ -223,7 +223,7 @@ static int run_try_suite(const struct try_opts *o, const unsigned char *given, c
 	if (r->keys.warmup || (r->keys.runs && !r->keys.warmup))
 		sv_pushf(&rargv, "--warmup=%u", r->keys.warmup);
 	if (r->keys.cell_budget > 0)
-		sv_pushf(&rargv, "--cell-budget=%.17g", r->keys.cell_budget);
+		sv_pushf(&rargv, "--cell-budget=%.15g", r->keys.cell_budget);
 	if (option_given(try_options, given, "timeout"))
 		sv_pushf(&rargv, "--timeout=%.17g", r->timeout);
 	if (option_given(try_options, given, "build-timeout"))

@@ -241,7 +241,7 @@ static int suite_key(struct cfg *c, json_t *root, const char *key, struct suite_
 		r = cfg_error(c, "must be %s, not %s", decimal ? "a number" : "an integer", cfg_type_name(v));
 	} else {
 		if (decimal)
-			snprintf(text, sizeof(text), "%.17g", json_number_value(v));
+			snprintf(text, sizeof(text), "%.15g", json_number_value(v));
 		else
 			snprintf(text, sizeof(text), "%" JSON_INTEGER_FORMAT, json_integer_value(v));
 		if (option_set(options_suite_keys, keys, option, text, err, sizeof(err)) < 0)

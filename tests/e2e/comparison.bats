@@ -163,3 +163,18 @@ table_verdict() {
     grep -qF '<li><b>-O3 against -O2 (gcc)</b>: ' <<<"$overview"
     grep -qF '<p class="gaps">Real gaps, largest first' <<<"$overview"
 }
+
+@test "the heatmap's colours follow the one comparison: a real lead gets its own colour, a pair it cannot tell apart shares one" {
+    shares=$("$FLAGBENCH" tables "$RUN" --format json | jq -r '.families[0].tables[] | select(.name == "throughput")
+        | .rows[] | "\(.label) \(.cells[0].share) \(.cells[1].share)"')
+    echo "$shares"
+    row() { grep -E "^$1 " <<<"$shares"; }
+    # vmsplice: a real lead, so the slower build is shown as its share of the best, below 1
+    read -r _ a b <<<"$(row vmsplice)"
+    awk -v a="$a" -v b="$b" 'BEGIN { exit !((a < 1 || b < 1) && a != b) }'
+    # simple (not a real lead), vmsplice_256k (the same within 1 %) and buf (the same binary): one colour
+    for v in simple vmsplice_256k buf; do
+        read -r _ a b <<<"$(row "$v")"
+        [ "$a" = "$b" ] || { echo "$v: $a against $b"; false; }
+    done
+}

@@ -343,8 +343,34 @@ static void test_suite_keys(void **state)
 	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
 	close(fd);
 	assert_int_equal(load_suite(path, &s), 0);
-	assert_true(s.has_runs && s.runs == 3 && !s.has_warmup);
+	assert_true(s.has_runs && s.runs == 3 && !s.has_warmup && !s.has_cell_budget);
 	free_suite(&s);
+	/* cell_budget: a number, through --cell-budget's row (range and all) */
+	const char *budgets[][2] = {
+		{ "1.5", NULL },
+		{ "0.05", ":2:44: cell_budget: 'cell-budget' must be a number from 0.1 to 86400, not '0.05'" },
+		{ "\"2\"", ":2:44: cell_budget: must be a number, not a string" },
+	};
+	for (size_t i = 0; i < sizeof(budgets) / sizeof(budgets[0]); i++) {
+		fd = open(path, O_WRONLY | O_TRUNC);
+		char *t = xasprintf("{\"name\": \"k\", \"variants\": [\"yes/buf\"], \"compilers\": [\"gcc\"],\n"
+				    " \"opt\": [\"-O2\"], \"runs\": 3, \"cell_budget\": %s}\n", budgets[i][0]);
+		assert_int_equal(write(fd, t, strlen(t)), (ssize_t)strlen(t));
+		close(fd);
+		free(t);
+		capture_start();
+		int r = load_suite(path, &s);
+		const char *said = capture_end();
+		if (!budgets[i][1]) {
+			assert_int_equal(r, 0);
+			assert_true(s.has_cell_budget && s.cell_budget == 1.5);
+			free_suite(&s);
+		} else {
+			assert_int_equal(r, -1);
+			if (!strstr(said, budgets[i][1]))
+				fail_msg("%s: %s", budgets[i][0], said);
+		}
+	}
 	unlink(path);
 }
 
@@ -362,10 +388,28 @@ static void test_run_options(void **state)
 	assert_string_equal(o.suite, "quick");
 	assert_null(o.cache);
 	assert_int_equal(o.keys.runs, 4);
-	assert_true(o.timeout == 120 && o.build_timeout == 300 && o.cell_budget == 2.5);
+	assert_true(o.timeout == 120 && o.build_timeout == 300);
 	assert_int_equal(s.order, RUN_ORDER_SEQUENTIAL);
 	assert_true(option_given(cmd_run_def.options, o.given, "runs"));
 	assert_false(option_given(cmd_run_def.options, o.given, "warmup"));
+	/* the cell budget: the option's, else the suite's, else 2.5 s */
+	struct suite suite;
+	memset(&suite, 0, sizeof(suite));
+	suite.cooldown_s = -1;
+	struct cpu_profile prof;
+	memset(&prof, 0, sizeof(prof));
+	run_settings_resolve(&o, &suite, &prof, &s);
+	assert_true(s.cell_budget == 2.5);
+	suite.has_cell_budget = 1;
+	suite.cell_budget = 1.5;
+	run_settings_resolve(&o, &suite, &prof, &s);
+	assert_true(s.cell_budget == 1.5);
+	run_opts_free(&o);
+	memset(&o, 0, sizeof(o));
+	char *budget[] = { "run", "--cell-budget", "4", NULL };
+	assert_int_equal(run_opts_parse(&o, 3, budget, &s), 0);
+	run_settings_resolve(&o, &suite, &prof, &s);
+	assert_true(s.cell_budget == 4);
 	run_opts_free(&o);
 	memset(&o, 0, sizeof(o));
 	/* --help (on stdout, dropped here) sets o.help, exit 0 */
