@@ -119,7 +119,7 @@ int cmd_new(int argc, char **argv)
 	} else {
 		printf("flagbench: wrote %s and %s\n"
 		       "  run it: flagbench run --family-dir %s (its variants alone, on the quick suite's compilers,\n"
-		       "  -O2 and -O3, and the profile's -march)\n"
+		       "  -O2, -O3 and -Os, and every -march of the profile)\n"
 		       "  other checks: \"check\": {\"same_as\": \"simple\"} (every variant against simple),\n"
 		       "  {\"command\": [\"./check.sh\", \"{N}\"]} (output on its stdin), or \"none\"\n",
 		       fj, vc, dir);

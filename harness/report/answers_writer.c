@@ -212,6 +212,8 @@ void answers_write_term(const struct model *m, const char *run_dir, size_t width
 		const struct mtable *t = throughput_of(fam);
 		if (t && t->folded)
 			sb_addf(&sb, "; not for this machine: %s", t->folded);
+		if (fam->unchecked)
+			sb_adds(&sb, "; \xc2\xb6 unchecked: its outputs were not proven right");
 		sb_adds(out, "\n");
 		emit(out, sb.buf, 2, width);
 		int vw = 0, lw = 0;

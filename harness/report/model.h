@@ -128,6 +128,7 @@ struct mfamily {
 	 * for how many of nleads variants, and how many of the leads are real */
 	const char *most_compiler, *most_flags;
 	size_t most_compiler_n, most_flags_n, nleads, nreal;
+	int unchecked;            /* its outputs were not proven right (family.json "check": "none") */
 	struct mgap *gaps;        /* the real gaps first, largest first (model_gaps.h) */
 	size_t ngaps;
 };

@@ -244,6 +244,7 @@ void model_one_run_family(struct model *m, struct mfamily *fam, struct fsrc *f, 
 	t->unit = f->unit;
 	int emulated = model_emulated_len(f->name) > 0;
 	shares(m, f, t);
+	fam->unchecked = f->unchecked;
 	if (!emulated) {
 		model_answer(m, fam, f, t, 0);
 		model_gaps(m, fam, f, t);

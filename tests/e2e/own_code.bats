@@ -51,26 +51,26 @@ bats_require_minimum_version 1.5.0
     jqr '(.cells | length) == 2 and all(.cells[]; .status == "ok")' "$part/results.json"
 }
 
-@test "--family-dir without --suite: those families alone, on the quick suite's compilers x -O2/-O3 x the profile's march" {
+@test "--family-dir without --suite: those families alone, on the quick suite's compilers x -O2/-O3/-Os x the profile's march" {
     cd "$BATS_TEST_TMPDIR"
     "$FLAGBENCH" new family mine >/dev/null
     run "$FLAGBENCH" run --family-dir mine --dry-run --no-render -o out
     [ "$status" -eq 0 ]
     r=out/results.json
     jqr 'all(.cells[]; .family == "mine") and (.families | keys) == ["mine"]' "$r"
-    jqr '[.cells[].opt] | unique == ["-O2", "-O3"]' "$r"
+    jqr '[.cells[].opt] | unique == ["-O2", "-O3", "-Os"]' "$r"
     jqr '[.cells[].compiler] | unique == (["clang", "gcc"] | sort)' "$r"
-    # the profile's march (host: native): one variant x 2 compilers x 2 levels
+    # the profile's march (host: native): one variant x 2 compilers x 3 levels
     jqr '[.cells[].march] | unique == ["native"]' "$r"
-    [ "$(jq '.cells | length' "$r")" -eq 4 ]
+    [ "$(jq '.cells | length' "$r")" -eq 6 ]
     # with --suite, beside the suite's families, as before
     run "$FLAGBENCH" run --family-dir mine --suite smoke --dry-run --no-render -o out2
     [ "$status" -eq 0 ]
     jqr '(.families | keys) == ["mine", "yes"]' out2/results.json
-    # ./run.sh passes no --suite of its own: the same four cells
+    # ./run.sh passes no --suite of its own: the same six cells
     run "$REPO/run.sh" --family-dir mine --dry-run --no-render --out "$BATS_TEST_TMPDIR/out3"
     [ "$status" -eq 0 ]
-    jqr '(.families | keys) == ["mine"] and (.cells | length) == 4' "$BATS_TEST_TMPDIR/out3/results.json"
+    jqr '(.families | keys) == ["mine"] and (.cells | length) == 6' "$BATS_TEST_TMPDIR/out3/results.json"
 }
 
 # A compute family whose programs pass verification (their first run) and
