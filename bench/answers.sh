@@ -2,8 +2,8 @@
 # The answer's error rates, measured: how often a run calls a lead real
 # between two builds that differ by nothing measurable (A/A), and how often
 # it calls a build with 3 % more work slower (power).  Each repetition is a
-# fresh `flagbench run` at the quick suite's settings (default precision
-# and cell budget, interleaved rounds) of the abwork fixture family (a
+# fresh `flagbench run` at the quick suite's settings (default precision,
+# the quick suite's cell budget, interleaved rounds) of the abwork fixture family (a
 # dependent loop; SHARE percent more steps per unit):
 #   A/A    loop built plain and with -frecord-gcc-switches (different
 #          binaries, the same instructions): a false lead is an answer
@@ -26,9 +26,10 @@ cat > "$tmp/fams/abwork/family.json" <<J
 {"family": "abwork", "kind": "compute", "unit": "units", "default_size": $size, "check": "none",
  "baseline": "loop", "variants": [{"name": "loop", "args": ["0"]}, {"name": "more", "source": "loop.c", "args": ["3"]}]}
 J
+budget=$(jq '.cell_budget // 2.5' configs/suites/quick.json)
 cat > "$tmp/suite.json" <<J
 {"name": "answers-bench", "variants": ["abwork/*"], "compilers": ["gcc"], "opt": ["-O2"], "march": ["default"],
- "flags": {"base": [], "rec": ["-frecord-gcc-switches"]}}
+ "flags": {"base": [], "rec": ["-frecord-gcc-switches"]}, "cell_budget": $budget}
 J
 false_leads=0 slower=0 done=0
 for i in $(seq 1 "$reps"); do
@@ -37,7 +38,7 @@ for i in $(seq 1 "$reps"); do
         --cache "$tmp/cache" -o "$out" >"$out.txt" 2>"$out.err" || true
     [ -f "$out/results.json" ] || { echo "run $i: no results ($(tail -1 "$out.err"))"; continue; }
     done=$((done + 1))
-    aa=$(grep -E '^abwork/loop: ' "$out.txt" || true)
+    aa=$(build/flagbench tables "$out" --format json | jq -r '.families[0].answer[] | select(startswith("abwork/loop: "))')
     case "$aa" in *"(a real lead"*) false_leads=$((false_leads + 1)) ;; esac
     v=$(build/flagbench tables "$out" --format json | jq -r '.families[0].tables[] | select(.name == "speedup")
         | .rows[] | select(.label == "more") | .cells[0] | "\(.value) \(.marks)"')

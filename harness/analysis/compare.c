@@ -549,7 +549,7 @@ static int confirm_slower(struct comparison *cmp, const json_t *base, const char
 	}
 	/* the runs' own family folders too, wherever they live */
 	struct family *fams = NULL;
-	int nfams = load_families_of_runs(base, nw, &fams);
+	int nfams = load_families_of_runs(base, base_dir, nw, new_dir, &fams);
 	if (nfams < 0) {
 		free(hyperfine);
 		return -1;

@@ -411,7 +411,7 @@ static int read_pair(struct explain *e, struct explain_run *r, const char *run)
 static int find_variant(struct explain_run *r)
 {
 	/* the run's own family folders too, wherever they live */
-	r->nfam = load_families_of_runs(r->run, NULL, &r->fams);
+	r->nfam = load_families_of_runs(r->run, r->run_dir, NULL, NULL, &r->fams);
 	if (r->nfam < 0)
 		return -1;
 	for (int i = 0; i < r->nfam; i++)

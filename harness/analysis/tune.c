@@ -110,13 +110,12 @@ struct start_names {
 	char *variant, *compiler, *opt, *march, *suite, *cpu;
 	uint64_t size;
 	json_t *run;
+	char *dir; /* the run's folder */
 };
 
 static int names_from_run(const struct tune_opts *o, struct start_names *sn)
 {
-	char *dir = NULL;
-	sn->run = results_load(o->run, &dir);
-	free(dir);
+	sn->run = results_load(o->run, &sn->dir);
 	if (!sn->run)
 		return -1;
 	const json_t *found = results_json_cell(sn->run, o->cell);
@@ -151,6 +150,7 @@ static void free_names(struct start_names *sn)
 	free(sn->suite);
 	free(sn->cpu);
 	json_decref(sn->run);
+	free(sn->dir);
 }
 
 static void sv_set1(struct strvec *sv, const char *v)
@@ -194,7 +194,7 @@ static int plan_start(struct tune *t)
 	if (sn.run && t->nfam >= 0) {
 		/* the run's own family folders too, wherever they live, unless known already */
 		struct strvec rd = STRVEC_INIT, names = STRVEC_INIT;
-		results_family_dirs(sn.run, t->fams, (size_t)t->nfam, &rd, &names);
+		results_family_dirs(sn.run, sn.dir, t->fams, (size_t)t->nfam, &rd, &names);
 		if (rd.n) {
 			for (int i = 0; i < t->nfam; i++)
 				free_family(&t->fams[i]);

@@ -247,6 +247,8 @@ static void run_build(struct run *r)
 		r->x->prepare(&r->plan, cache, r->set.build_timeout);
 	free(cache);
 	run_keep_binaries(&r->plan, r->rs.dir);
+	json_decref(r->rs.kept_families);
+	r->rs.kept_families = run_keep_families(&r->plan, r->rs.dir);
 	r->rs.phases.build_s = now_monotonic() - t;
 }
 
@@ -621,6 +623,7 @@ static void run_free(struct run *r)
 	json_decref(r->rs.host);
 	json_decref(r->rs.tools);
 	json_decref(r->rs.profile);
+	json_decref(r->rs.kept_families);
 	sv_clear(&r->rs.warnings);
 	free(r->rs.id);
 	free(r->rs.dir);

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "pipeline/store.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -61,4 +62,99 @@ int run_keep_binaries(const struct plan *p, const char *run_dir)
 	}
 	free(bin);
 	return stored;
+}
+
+/* The regular files under dir (relative paths into files), depth first;
+ * -1 past the limits. */
+static int list_files(const char *root, const char *rel, struct strvec *files, uint64_t *bytes)
+{
+	char *dir = *rel ? xasprintf("%s/%s", root, rel) : xstrdup(root);
+	DIR *d = opendir(dir);
+	int r = d ? 0 : -1;
+	struct dirent *e;
+	while (d && r == 0 && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		char *path = xasprintf("%s/%s", dir, e->d_name), *sub = *rel ? xasprintf("%s/%s", rel, e->d_name)
+									 : xstrdup(e->d_name);
+		struct stat st;
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			r = list_files(root, sub, files, bytes);
+		else if (S_ISREG(st.st_mode)) {
+			sv_push(files, sub);
+			*bytes += (uint64_t)st.st_size;
+			if (files->n > STORE_FAMILY_MAX_FILES || *bytes > STORE_FAMILY_MAX_BYTES)
+				r = -1;
+		}
+		free(path);
+		free(sub);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	return r;
+}
+
+/* Copies family f's folder into to; its files' sha256 into files. */
+static int keep_family(const struct family *f, const char *to, json_t *files)
+{
+	struct strvec list = STRVEC_INIT;
+	uint64_t bytes = 0;
+	if (list_files(f->dir, "", &list, &bytes) < 0) {
+		warning("family %s: %s is not kept in the run folder (more than %u files or %u MiB, or unreadable)", f->name,
+			f->dir, STORE_FAMILY_MAX_FILES, STORE_FAMILY_MAX_BYTES >> 20);
+		sv_clear(&list);
+		return -1;
+	}
+	int r = 0;
+	for (size_t i = 0; i < list.n && r == 0; i++) {
+		char *from = xasprintf("%s/%s", f->dir, list.v[i]), *dst = xasprintf("%s/%s", to, list.v[i]);
+		char *slash = strrchr(dst, '/');
+		size_t len = 0;
+		char *data = read_file(from, &len);
+		*slash = 0;
+		r = data && mkdir_p(dst, 0755) == 0 ? 0 : -1;
+		*slash = '/';
+		if (r == 0)
+			r = write_file_atomic(dst, data, len);
+		if (r == 0) {
+			char hex[65];
+			sha256_hex(data, len, hex);
+			json_object_set_new(files, list.v[i], json_string(hex));
+		} else {
+			warning("family %s: cannot keep %s in the run folder: %s", f->name, from, strerror(errno));
+		}
+		free(data);
+		free(from);
+		free(dst);
+	}
+	sv_clear(&list);
+	return r;
+}
+
+json_t *run_keep_families(const struct plan *p, const char *run_dir)
+{
+	json_t *kept = json_object();
+	char *ours = realpath(project_root(), NULL);
+	for (size_t i = 0; i < p->n; i++) {
+		const struct family *f = p->cells[i].spec.family;
+		if (!f || json_object_get(kept, f->name))
+			continue;
+		char *dir = f->dir ? realpath(f->dir, NULL) : NULL;
+		size_t n = ours ? strlen(ours) : 0;
+		/* the project's own variants/ are its checkout's: nothing to keep */
+		int inside = dir && ours && !strncmp(dir, ours, n) && !strncmp(dir + n, "/variants/", 10);
+		if (dir && !inside) {
+			char *to = xasprintf("%s/families/%s", run_dir, f->name);
+			json_t *files = json_object();
+			if (keep_family(f, to, files) == 0)
+				json_object_set_new(kept, f->name, json_pack("{s:s+, s:o}", "kept", "families/", f->name, "files", files));
+			else
+				json_decref(files);
+			free(to);
+		}
+		free(dir);
+	}
+	free(ours);
+	return kept;
 }

@@ -24,4 +24,16 @@ int keep_binary(const char *from, const char *to);
  * Failures are warnings (the run goes on); returns the number stored. */
 int run_keep_binaries(const struct plan *p, const char *run_dir);
 
+/* The folder of a family from outside the project's variants/ (its
+ * sources, headers, family.json), kept in run_dir/families/NAME, so that
+ * the commands that rebuild or re-check the run's cells (compare
+ * --confirm, explain, tune) find what the run built from, whatever became
+ * of the original; names starting with '.' are left out, and a folder of
+ * more than STORE_FAMILY_MAX_BYTES or STORE_FAMILY_MAX_FILES is not kept
+ * (a warning).  Returns {NAME: {"kept": "families/NAME", "files":
+ * {"path": sha256}}} for results.json's families (a new reference). */
+#define STORE_FAMILY_MAX_BYTES (16u << 20)
+#define STORE_FAMILY_MAX_FILES 2000
+json_t *run_keep_families(const struct plan *p, const char *run_dir);
+
 #endif

@@ -322,34 +322,45 @@ json_t *results_load(const char *path, char **dir)
 	return root;
 }
 
-void results_family_dirs(const json_t *root, const struct family *known, size_t nknown, struct strvec *out,
-			 struct strvec *names)
+static int is_dir(const char *path)
+{
+	struct stat st;
+	return path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+void results_family_dirs(const json_t *root, const char *run_dir, const struct family *known, size_t nknown,
+			 struct strvec *out, struct strvec *names)
 {
 	const char *key;
 	json_t *fam;
 	json_object_foreach(json_object_get(root, "families"), key, fam) {
 		const char *dir = json_string_value(json_object_get(fam, "dir"));
-		struct stat st;
+		const char *kept = json_string_value(json_object_get(fam, "kept"));
 		int have = sv_contains(names, key);
 		for (size_t i = 0; i < nknown && !have; i++)
 			have = !strcmp(known[i].name, key);
-		if (have || !dir || stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
-			continue;
-		sv_push(out, dir);
-		sv_push(names, key);
+		char *copy = kept && run_dir && !strstr(kept, "..") ? xasprintf("%s/%s", run_dir, kept) : NULL;
+		if (!have && is_dir(copy)) {
+			sv_push(out, copy);
+			sv_push(names, key);
+		} else if (!have && is_dir(dir)) {
+			sv_push(out, dir);
+			sv_push(names, key);
+		}
+		free(copy);
 	}
 }
 
-int load_families_of_runs(const json_t *a, const json_t *b, struct family **out)
+int load_families_of_runs(const json_t *a, const char *a_dir, const json_t *b, const char *b_dir, struct family **out)
 {
 	struct family *fams;
 	int n = load_all_families(&fams);
 	if (n < 0)
 		return -1;
 	struct strvec dirs = STRVEC_INIT, names = STRVEC_INIT;
-	results_family_dirs(a, fams, (size_t)n, &dirs, &names);
+	results_family_dirs(a, a_dir, fams, (size_t)n, &dirs, &names);
 	if (b)
-		results_family_dirs(b, fams, (size_t)n, &dirs, &names);
+		results_family_dirs(b, b_dir, fams, (size_t)n, &dirs, &names);
 	if (dirs.n) {
 		for (int i = 0; i < n; i++)
 			free_family(&fams[i]);

@@ -88,19 +88,22 @@ int results_cell_view(struct results_cell *c, json_t *record, const char *file, 
 void results_cell_release(struct results_cell *c);
 
 /* The folders of a run's families that lie outside the project's variants/
- * (--family-dir, a suite's family_dirs) and still exist, as results.json
- * names them (families.NAME.dir): what the commands that rebuild or replay
- * its cells (compare --confirm, explain) load beside variants/.  A family
+ * (--family-dir, a suite's family_dirs): the copy the run kept in its
+ * folder (families.NAME.kept, relative to run_dir: what it built from),
+ * else the folder results.json names (families.NAME.dir) where it still
+ * exists: what the commands that rebuild or replay its cells (compare
+ * --confirm, explain, tune) load beside variants/.  A family
  * named in known[0..nknown) (those found already) or in names (those pushed
  * already, from another run) is left out, so no name is loaded twice; each
  * pushed folder's family name goes to names. */
-void results_family_dirs(const json_t *root, const struct family *known, size_t nknown, struct strvec *out,
-			 struct strvec *names);
+void results_family_dirs(const json_t *root, const char *run_dir, const struct family *known, size_t nknown,
+			 struct strvec *out, struct strvec *names);
 
 /* The families of variants/ and, beside them, those of runs a and b (b may
- * be NULL) from their own folders: load_families() over
- * results_family_dirs().  Their count, or -1 after a message. */
-int load_families_of_runs(const json_t *a, const json_t *b, struct family **out);
+ * be NULL) in folders a_dir and b_dir, from their own folders:
+ * load_families() over results_family_dirs().  Their count, or -1 after a
+ * message. */
+int load_families_of_runs(const json_t *a, const char *a_dir, const json_t *b, const char *b_dir, struct family **out);
 
 /* The cell record with this id in a document results_load() gave (whose
  * cells all have unique string ids), or NULL. */

@@ -467,6 +467,9 @@ json_t *results_to_json(const struct run_state *rs)
 			json_object_set_new(json_object_get(fams, f->name), "dir", json_string(abs ? abs : f->dir));
 			free(abs);
 		}
+		json_t *kept = rs->kept_families ? json_object_get(rs->kept_families, f->name) : NULL;
+		if (kept && !json_object_get(json_object_get(fams, f->name), "kept"))
+			json_object_update(json_object_get(fams, f->name), kept);
 		if (f->version && !json_object_get(json_object_get(fams, f->name), "version"))
 			json_object_set_new(json_object_get(fams, f->name), "version", json_string(f->version));
 		json_array_append_new(cells, cell_to_json(c, rs->plan));

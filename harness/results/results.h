@@ -45,6 +45,7 @@ struct run_state {
 	double quantile; /* the statistic the cells report (stats.h): run.statistic */
 	struct run_drift drift; /* run.drift: the tables widen every rerun interval by it */
 	const struct cooldown_policy *cool; /* run.cooldown: the pauses as run.c took them (compare --confirm too) */
+	json_t *kept_families; /* pipeline/store.h run_keep_families(): merged into families.NAME; NULL: none */
 };
 
 /* The one serializer of a cell: its spec and every stage record, as a

@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # A family outside the repo (its variants sharing a header) goes through
 # run, compare --confirm, rerun, explain and tune: a run records where each family came
-# from (families.NAME.dir), and the commands that rebuild or replay its
-# cells load it from there.
+# from (families.NAME.dir) and keeps a copy of its files (families.NAME.kept,
+# with their sha256), and the commands that rebuild or replay its cells load
+# that copy.
 load helpers
 
 setup_file() {
@@ -40,6 +41,25 @@ J
     command -v cc >/dev/null || skip "no cc on PATH"
     jqr '[.cells[] | select(.status == "ok")] | length == 2' "$RUN/results.json"
     [ "$(jq -r '.families.sums.dir' "$RUN/results.json")" = "$(cd "$F" && pwd -P)" ]
+}
+
+@test "the run keeps the family's files by their hashes, and explain builds from that copy when the folder is gone" {
+    command -v cc >/dev/null || skip "no cc on PATH"
+    [ "$(jq -r '.families.sums.kept' "$RUN/results.json")" = "families/sums" ]
+    for f in common.h loop.c family.json; do
+        [ "$(jq -r --arg f "$f" '.families.sums.files[$f]' "$RUN/results.json")" = "$(sha256sum "$F/$f" | cut -c1-64)" ]
+        cmp "$F/$f" "$RUN/families/sums/$f"
+    done
+    # the user's folder moves on: renamed, its source rewritten; the run's copy stands
+    cp -r "$RUN" "$BATS_TEST_TMPDIR/run"
+    mv "$BATS_FILE_TMPDIR/mine" "$BATS_FILE_TMPDIR/moved"
+    run "$FLAGBENCH" explain "$BATS_TEST_TMPDIR/run" "sums/loop@cc/-O0/default" "sums/loop@cc/-O2/default" --metric time \
+        --runs 3 --out "$BATS_TEST_TMPDIR/ex"
+    mv "$BATS_FILE_TMPDIR/moved" "$BATS_FILE_TMPDIR/mine"
+    echo "$output"
+    [[ "$output" != *"is not among the variants here"* ]]
+    [[ "$output" != *"not under variants"* ]]
+    [ -f "$BATS_TEST_TMPDIR/ex/results.json" ]
 }
 
 @test "compare --confirm replays the outside family's cells from their own folder" {
