@@ -77,9 +77,10 @@ jq -n -r --slurpfile a "$out/run1/results.json" --slurpfile b "$out/run2/results
      | "  \(.change | pct | if . > 0 then "+\(.)" else "\(.)" end) %  \(.id)  (\(.runs1) runs, interval \(if .half then "±\(.half | pct) %" else "none" end)\(if .level then " at \(.level | pct) %" else "" end), \(if .held then "held" else "missed" end))")
     end'
 
-# The answers and the ratios, which a run measures inside itself: the same
-# verdict for each variant's answer in both runs, and each ratio of the
-# against, compilers and speedup tables within 3 % of the other run's.
+# The answers, the gaps and the ratios, which a run measures inside itself:
+# the same verdict for each variant's answer and each gap in both runs, and
+# each ratio of the against, compilers and speedup tables within 3 % of the
+# other run's.
 "$fb" tables "$out/run1" --format json >"$out/run1.tables.json" 2>/dev/null
 "$fb" tables "$out/run2" --format json >"$out/run2.tables.json" 2>/dev/null
 jq -n -r --slurpfile a "$out/run1.tables.json" --slurpfile b "$out/run2.tables.json" '
@@ -90,10 +91,16 @@ jq -n -r --slurpfile a "$out/run1.tables.json" --slurpfile b "$out/run2.tables.j
                | .name as $t | .columns as $c | .rows[] | .label as $r | .cells | to_entries[]
                | select(.value.state == "ok" and .value.value != 1)
                | {key: "\($f)/\($t)/\($r)/\($c[.key])", value: .value.value}] | from_entries;
+  def gaps: [.families[] | .name as $f | (.gaps // [])[] | "\($f): \(.b) against \(.a) (\(.context))" as $g
+              | .entries[] | {key: "\($g) \(.variant)", value: (if .verdict == "faster" or .verdict == "slower" then "real" else "not real" end)}]
+              | from_entries;
   ($a[0] | answers) as $x | ($b[0] | answers) as $y
+  | ($a[0] | gaps) as $gx | ($b[0] | gaps) as $gy
+  | ([$gx | keys[] | select($gy[.] != null)]) as $kg
   | ([$x | keys[] | select($y[.] != null)]) as $ka
   | ($a[0] | ratios) as $r | ($b[0] | ratios) as $s
   | ([$r | keys[] | select($s[.] != null)]) as $kr
   | ([$kr[] | ($s[.] / $r[.] - 1) | fabs] | sort) as $d
   | "answers in both runs: \($ka | length); the same verdict: \([$ka[] | select($x[.] == $y[.])] | length) (\(if ($ka | length) > 0 then ([$ka[] | select($x[.] == $y[.])] | length) / ($ka | length) * 1000 | round / 10 else 0 end) %)",
+    "gaps in both runs (per variant: one part of the configuration changed): \($kg | length); the same verdict: \([$kg[] | select($gx[.] == $gy[.])] | length) (\(if ($kg | length) > 0 then ([$kg[] | select($gx[.] == $gy[.])] | length) / ($kg | length) * 1000 | round / 10 else 0 end) %), real in run 1: \([$kg[] | select($gx[.] == "real")] | length), real in both: \([$kg[] | select($gx[.] == "real" and $gy[.] == "real")] | length)",
     "ratios in both runs (against, compilers, speedup): \($kr | length); within 3 %: \([$d[] | select(. <= 0.03)] | length) (\(if ($kr | length) > 0 then ([$d[] | select(. <= 0.03)] | length) / ($kr | length) * 1000 | round / 10 else 0 end) %), median difference \(if ($d | length) > 0 then $d[($d | length) / 2 | floor] * 1000 | round / 10 else "-" end) %"'

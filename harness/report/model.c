@@ -114,8 +114,10 @@ size_t model_legend(const struct mtable *t, const char *lines[MODEL_LEGEND_MAX])
 		lines[n++] = "A configuration measured under several code layouts (--layouts) shows the geometric mean of "
 			     "its layouts' figures, and \xc2\xb1 the 95 % interval of that mean over the layouts.";
 	if (t->shown & MARK_SAME_BINARY)
-		lines[n++] = "\xe2\x89\xa1 the same binary: both builds are byte-identical and run alike, so this is one "
-			     "program measured twice, not a ratio of two.";
+		lines[n++] = value ? "\xe2\x89\xa1 the same binary as another build of its row: byte-identical and run "
+				     "alike, measured once and shown in each of its columns."
+				   : "\xe2\x89\xa1 the same binary: both builds are byte-identical and run alike, so this is one "
+				     "program measured twice, not a ratio of two.";
 	if (t->shown & MARK_NOT_REAL)
 		lines[n++] = "~ not a real difference: the interval holds 1.00x.";
 	if (value && (t->shown & SHOWN_CI) && t->drift_note)

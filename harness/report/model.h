@@ -93,7 +93,9 @@ struct manswer {
 	const char *variant;
 	const char *leader, *twins; /* twins: the leader's byte-identical builds, or NULL */
 	const char *runner;            /* the runner-up; NULL: a single build */
-	double lead, low, high, level; /* leader over the runner-up (throughput, or counts for fewest) and its interval; NAN without */
+	/* the leader over the runner-up (throughput, or counts for fewest) and
+	 * its interval at the run's level; NAN without */
+	double lead, low, high;
 	enum comparison_verdict verdict; /* of the lead; VERDICT_NO_DATA: no interval to tell */
 	const char *words;             /* the verdict's words ("a real lead"), or NULL for fewest */
 	int fewest;                    /* ranked by fewest instructions (emulated cells): exact counts */

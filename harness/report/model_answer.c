@@ -72,7 +72,7 @@ void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const st
 	fam->summary = NULL;
 	for (size_t r = 0; r < t->nrows; r++) {
 		struct manswer *ans = &fam->answers[fam->nanswers];
-		*ans = (struct manswer){ .variant = t->rows[r].label, .lead = NAN, .low = NAN, .high = NAN, .level = NAN,
+		*ans = (struct manswer){ .variant = t->rows[r].label, .lead = NAN, .low = NAN, .high = NAN,
 					 .verdict = VERDICT_NO_DATA, .fewest = fewest };
 		const struct mcell *c = t->rows[r].cells;
 		int order[t->ncols + 1], k = 0;
@@ -143,7 +143,7 @@ void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const st
 			ans->lead = lead;
 			ans->verdict = v.verdict;
 			ans->words = v.verdict == VERDICT_NO_DATA ? "no interval to tell" : model_verdict_words(&v);
-			ans->low = v.low, ans->high = v.high, ans->level = v.level;
+			ans->low = v.low, ans->high = v.high;
 			model_format_ratio(lead, r1, sizeof(r1));
 			sv_pushf(&fam->answer, "%s/%s: %s fastest, %s the runner-up %s (%s)%s%s%s%s", fam->name,
 				 t->rows[r].label, leader, r1, t->cols[order[1]], words, k > 2 ? ", " : "",

@@ -57,6 +57,17 @@ static struct mtable *table(struct model *m, struct mfamily *fam, struct fsrc *f
 				    f->vars[v].title, f->vars[v].ref, model_alloc(m, ncols * sizeof(*r->cells)) };
 		for (size_t k = 0; k < ncols; k++)
 			r->cells[k] = fn(m, f, &f->vars[v], k, arg);
+		/* a value table marks builds of a row that are one binary (≡), so
+		 * "-O2 = -O3" is seen, not two figures that happen to agree */
+		for (size_t a = 0; a < ncols && fmt == MF_VALUE && !r->ref; a++)
+			for (size_t b = a + 1; b < ncols; b++) {
+				struct results_cell *ca = model_cell_of(f, &r->cells[a]), *cb = model_cell_of(f, &r->cells[b]);
+				if (r->cells[a].state == MS_OK && r->cells[b].state == MS_OK && ca && cb &&
+				    model_same_binary(f, ca, cb)) {
+					r->cells[a].marks |= MARK_SAME_BINARY;
+					r->cells[b].marks |= MARK_SAME_BINARY;
+				}
+			}
 	}
 	return t;
 }
