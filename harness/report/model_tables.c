@@ -59,7 +59,7 @@ static struct mtable *table(struct model *m, struct mfamily *fam, struct fsrc *f
 			r->cells[k] = fn(m, f, &f->vars[v], k, arg);
 		/* a value table marks builds of a row that are one binary (≡), so
 		 * "-O2 = -O3" is seen, not two figures that happen to agree */
-		for (size_t a = 0; a < ncols && fmt == MF_VALUE && !r->ref; a++)
+		for (size_t a = 0; a < ncols && fmt == MF_VALUE && f->run && !r->ref; a++)
 			for (size_t b = a + 1; b < ncols; b++) {
 				struct results_cell *ca = model_cell_of(f, &r->cells[a]), *cb = model_cell_of(f, &r->cells[b]);
 				if (r->cells[a].state == MS_OK && r->cells[b].state == MS_OK && ca && cb &&
