@@ -59,7 +59,8 @@ J
     echo "$output"
     [[ "$output" != *"is not among the variants here"* ]]
     [[ "$output" != *"not under variants"* ]]
-    [ -f "$BATS_TEST_TMPDIR/ex/results.json" ]
+    # it built both from the copy and compared them (whatever a noisy host made of the gap)
+    [[ "$output" == *"B is "*" than A"* || "$output" == *"faster"* ]]
 }
 
 @test "compare --confirm replays the outside family's cells from their own folder" {

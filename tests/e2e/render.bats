@@ -107,7 +107,7 @@ setup_file() {
     grep -qF '† one of the two cells compared was measured while the CPU throttled' "$t/fizzbuzz-speedup.md"
     # an old results file (no ci95_percent, no throttled): intervals from its runs, no marks
     refute grep -qE '†|‡' "$FAILED/tables/fizzbuzz.md"
-    grep -qF '| simple | SIMPLE | 71.0 MiB/s ±3.7% (60%) | timeout | 71.0 MiB/s ±3.7% (60%) |' "$FAILED/tables/fizzbuzz.md"
+    grep -qF '| simple | SIMPLE | 71.0 MiB/s ±3.7% (60%) ≡ | timeout | 71.0 MiB/s ±3.7% (60%) ≡ |' "$FAILED/tables/fizzbuzz.md"
     # index.html: the ± in grey, the marks with a tooltip, the legend under the table
     h="$FIZZ/index.html"
     grep -qF '7.82 GiB/s <span class="pm">±2.7% (60%)</span> <span class="mark" title="measured while the CPU throttled">†</span>' "$h"
@@ -160,7 +160,7 @@ setup_file() {
 
 @test "render: cells that are not ok show their status word, never 0 or blank" {
     t="$FAILED/tables"
-    grep -qF '| simple | SIMPLE | 71.0 MiB/s ±3.7% (60%) | timeout | 71.0 MiB/s ±3.7% (60%) |' "$t/fizzbuzz.md"
+    grep -qF '| simple | SIMPLE | 71.0 MiB/s ±3.7% (60%) ≡ | timeout | 71.0 MiB/s ±3.7% (60%) ≡ |' "$t/fizzbuzz.md"
     for st in build_failed unsupported wrong_output crashed timeout skipped; do
         grep -qE "^\| [^|]+ \| [^|]+ \| $st \| $st \| absent \|$" "$t/fizzbuzz.md" || { echo "no $st row"; false; }
     done
@@ -364,7 +364,8 @@ setup_file() {
     grep -qE '^ec_mul +0\.000221x +0\.000205x ' <<<"$output"
     run "$FLAGBENCH" report "$FIX/failed.json"
     [ "$status" -eq 0 ]
-    grep -qE '^simple +71\.0 MiB/s ±3\.7% \(60%\) +timeout +71\.0 MiB/s ±3\.7% \(60%\)$' <<<"$output"
+    grep -qE '^simple +71\.0 MiB/s ±3\.7% \(60%\) ≡ +timeout +71\.0 MiB/s ±3\.7% \(60%\) ≡$' <<<"$output"
+    grep -qxF '≡ the same binary as another build of its row: byte-identical and run alike, measured once and shown in each of its columns.' <<<"$output"
     # an old file: intervals from its runs, no marks; ops/s as usec/op
     refute grep -qE '†|‡' <<<"$output"
     grep -qE '^a +0\.00286 usec/op ±3\.7% \(60%\)$' <<<"$output"
