@@ -339,6 +339,30 @@ setup_file() {
     fi
 }
 
+@test "headless Chromium at 1,400 px: the page never scrolls sideways, wide tables scroll inside themselves" {
+    browser=$(command -v chromium || command -v chromium-browser || true)
+    if [ -z "$browser" ]; then
+        skip "chromium is not installed (scripts/deps.sh test installs it)"
+    fi
+    # a copy whose one script reports the widths into the DOM (the page's own policy allows no script)
+    page="$(dirname "$FIZZ/index.html")/measure-widths.html"
+    sed -e '/Content-Security-Policy/d' \
+        -e 's|</body>|<script>var d = document.documentElement, w = 0, bad = 0; document.querySelectorAll("table").forEach(function (t) { var e = t.parentElement, o = getComputedStyle(e).overflowX; if (e.scrollWidth > e.clientWidth) { w = Math.max(w, e.scrollWidth - e.clientWidth); if (o !== "auto" \&\& o !== "scroll") bad++; } }); document.body.setAttribute("data-widths", d.scrollWidth + " " + d.clientWidth + " " + w + " " + bad);</script></body>|' \
+        "$FIZZ/index.html" > "$page"
+    url="file://$(printf '%s' "$page" | jq -sRr @uri | sed 's/%2F/\//g')"
+    run timeout 60 "$browser" --headless --no-sandbox --disable-gpu --user-data-dir="$BATS_TEST_TMPDIR/profile" \
+        --window-size=1400,900 --dump-dom "$url"
+    rm -f "$page"
+    [ "$status" -eq 0 ]
+    read -r page_w view_w inner bad <<<"$(grep -oE 'data-widths="[0-9]+ [0-9]+ [0-9]+ [0-9]+"' <<<"$output" | grep -oE '[0-9]+ [0-9]+ [0-9]+ [0-9]+')"
+    echo "page $page_w, view $view_w, the widest table overflows its box by $inner, $bad boxes that do not scroll"
+    [ -n "$page_w" ]
+    [ "$page_w" -le "$view_w" ]
+    # the fixture's widest tables are wider than their box: each box scrolls on its own
+    [ "$inner" -gt 0 ]
+    [ "$bad" -eq 0 ]
+}
+
 @test "flagbench report: headline tables, status words, bad input exits 2" {
     run "$FLAGBENCH" report --width 0 "$FIZZ"
     [ "$status" -eq 0 ]
