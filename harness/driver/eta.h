@@ -9,7 +9,10 @@
  * the verification run's, which runs the program once), with the batches'
  * overhead (hyperfine, the meter) as measured so far: per run in rounds
  * (a batch each), in proportion back to back; a cell that wants runs past
- * those expected, half the way to its budget's end; plus
+ * those expected, half the way to its budget's end, and past its budget
+ * (an answer still open) all the way to its end; a cell not yet past its
+ * budget, the open answer's extension weighed by the share of cells that
+ * got it so far (half before any is known); plus
  * a verification and a pause (cooldown.h) for each cell not yet verified,
  * at their mean so far.
  */

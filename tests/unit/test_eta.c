@@ -41,17 +41,49 @@ static void rounds_after_two(void **state)
 	within(eta_estimate(&p, c, 10, &h), 8 * 3 * 0.1 * 1.1 + 5 * per + 0.1 + 1, 1e-9);
 }
 
-/* A cell still measuring past its budget is an open answer: half the way
- * to SCHEDULE_UNDECIDED_BUDGETS budgets more (was nothing: "eta 4s" with 43
- * cells still taking rounds). */
+/* A cell still measuring past its budget is an open answer: all the way
+ * to SCHEDULE_UNDECIDED_BUDGETS budgets (was nothing: "eta 4s" with 43
+ * cells still taking rounds; then half the way: "eta 45s" with 111 s to go). */
 static void open_answer_past_budget(void **state)
 {
 	struct eta_policy p = { .runs = 5, .max_runs = 1000, .precision = 3, .cell_budget = 1, .runs_for_rerun = 13,
 				.rounds = 1 };
 	struct eta_cell c = { ETA_MEASURING, 30, 1.5, 0 }; /* 0.05 s a run, 1.5 s spent of a 1 s budget */
 	struct eta_history h = { .measure_s = 1.5, .verify_s = 0.05, .verified = 1, .paused = 1 };
-	/* (2 x 1 s - 1.5 s) / 0.05 s = 10 runs to the end, half of them */
-	within(eta_estimate(&p, &c, 1, &h), 5 * 0.05, 1e-9);
+	/* (2 x 1 s - 1.5 s) / 0.05 s = 10 runs to the end */
+	within(eta_estimate(&p, &c, 1, &h), 10 * 0.05, 1e-9);
+}
+
+/* A quick run as it went here: 0.08 s runs, a 1.25 s budget, 13 runs for
+ * the interval, at most 30; two cells in three stayed open past their
+ * budget to its end (30 runs), the rest stopped at the budget.  Replayed
+ * round by round: the estimate is within 2x of the true time left at
+ * every round, from the first on. */
+static void replayed_open_answers_within_2x(void **state)
+{
+	enum { N = 120, MOST = 30 };
+	const double per = 0.08, batch = 0.005;
+	struct eta_policy p = { .runs = 3, .max_runs = MOST, .precision = 3, .cell_budget = 1.25, .runs_for_rerun = 13,
+				.rounds = 1 };
+	unsigned final[N];
+	for (int i = 0; i < N; i++)
+		final[i] = i % 3 ? MOST : 16; /* 16 x 0.08 s: the budget */
+	for (unsigned r = 1; r < MOST; r++) {
+		struct eta_cell c[N];
+		struct eta_history h = { .verified = N, .verify_s = N * per, .paused = N };
+		double truth = 0;
+		for (int i = 0; i < N; i++) {
+			unsigned k = r < final[i] ? r : final[i];
+			c[i] = (struct eta_cell){ k < final[i] ? ETA_MEASURING : ETA_DONE, k, k * per, 0 };
+			h.measure_s += k * (per + batch);
+			truth += (final[i] - k) * (per + batch);
+		}
+		if (truth <= 0)
+			break;
+		double got = eta_estimate(&p, c, N, &h);
+		if (!(got <= 2 * truth && got >= truth / 2))
+			fail_msg("round %u: eta %.1f s, true %.1f s", r, got, truth);
+	}
 }
 
 /* Nothing to go on: no run and no verification yet. */
@@ -173,6 +205,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(rounds_after_two),
+		cmocka_unit_test(replayed_open_answers_within_2x),
 		cmocka_unit_test(nothing_known),
 		cmocka_unit_test(open_answer_past_budget),
 		cmocka_unit_test(expected_runs),
