@@ -91,16 +91,21 @@ void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const st
 		}
 		if (k < 2)
 			continue;
-		/* the two fastest by figure; where the one comparison puts the
-		 * second ahead (within the noise of the figures), it leads */
-		if (!fewest) {
+		/* the fastest by figure and the fastest other binary (past the
+		 * leader's twins); where the one comparison puts that one ahead
+		 * (within the noise of the figures), it leads, and the old
+		 * leader with its twins follows it */
+		int next = 1;
+		while (!fewest && next < k && same_binary(f, &c[order[0]], &c[order[next]]))
+			next++;
+		if (!fewest && next < k) {
 			double lead = 1;
 			char ignored[256];
-			lead_words(m, f, &c[order[1]], &c[order[0]], ignored, sizeof(ignored), &lead, NULL);
+			lead_words(m, f, &c[order[next]], &c[order[0]], ignored, sizeof(ignored), &lead, NULL);
 			if (lead < 1) {
-				int t0 = order[0];
-				order[0] = order[1];
-				order[1] = t0;
+				int ahead = order[next];
+				memmove(&order[1], &order[0], (size_t)next * sizeof(order[0]));
+				order[0] = ahead;
 			}
 		}
 		/* builds that are the leader's very binary are named with it, not
