@@ -221,6 +221,34 @@ static void test_answer_shares_and_views(void **state)
 	assert_string_equal(f->answer.v[2], "f: most often fastest: compiler gcc for 2 of 2 variants, flags "
 					    "-O3/native for 2 of 2; 1 of these 2 leads are real (the run's 5 comparisons at "
 					    "a 5 % false-lead rate); code layout not varied (--layouts K tests it)");
+	/* the same as data, for the end of a run (answers_writer.h) */
+	assert_int_equal(f->nanswers, 2);
+	assert_string_equal(f->answers[1].leader, "gcc/-O3/native");
+	assert_string_equal(f->answers[1].runner, "gcc/-O2/native");
+	assert_int_equal(f->answers[1].verdict, VERDICT_FASTER);
+	assert_float_equal(f->answers[1].lead, 2, 0.02);
+	assert_int_equal(f->answers[0].verdict, VERDICT_INCONCLUSIVE);
+	assert_true(f->nleads == 2 && f->nreal == 1 && f->most_compiler_n == 2 && !strcmp(f->most_compiler, "gcc"));
+	/* the gaps: configurations that differ in one part, B against A in the
+	 * suite's order, named by what they share where it varies; both groups
+	 * real, each largest first (gcc/-O3 against clang/-O2 differ in two
+	 * parts: no gap) */
+	assert_int_equal(f->ngaps, 2);
+	const struct mgap *g = &f->gaps[0];
+	assert_true(!strcmp(g->b, "-O3") && !strcmp(g->a, "-O2") && !strcmp(g->context, "gcc"));
+	assert_true(g->n == 2 && g->real == 2);
+	assert_string_equal(g->v[0].variant, "w");
+	assert_float_equal(g->v[0].ratio, 2, 0.02);
+	assert_int_equal(g->v[0].verdict, VERDICT_FASTER);
+	assert_float_equal(g->largest, log(2), 0.01);
+	g = &f->gaps[1];
+	assert_true(!strcmp(g->b, "clang") && !strcmp(g->a, "gcc") && !strcmp(g->context, "-O2"));
+	assert_true(g->n == 2 && g->real == 2);
+	assert_string_equal(g->v[0].variant, "w");
+	assert_float_equal(g->v[0].ratio, 0.5, 0.01);
+	assert_int_equal(g->v[0].verdict, VERDICT_SLOWER);
+	assert_string_equal(g->v[1].variant, "v");
+	assert_int_equal(g->v[1].verdict, VERDICT_FASTER);
 	/* a tie shares the leader's colour; the rest their share of the best */
 	struct mtable *t = table_of(&m, "f", "throughput");
 	assert_float_equal(t->rows[0].cells[1].share, 1, 1e-12);
