@@ -122,9 +122,11 @@ table_verdict() {
     grep -qxF "every table in the terminal: flagbench tables $BATS_TEST_TMPDIR/r (or run with -v)" <<<"$output"
     # no table in the run's own output, and nothing wider than 120 columns but a path alone on its line
     refute grep -qE '^variant ' <<<"$output"
+    # columns, not bytes (≡ and ± are 3 and 2 bytes), whatever the locale CI runs in
     while IFS= read -r line; do
-        [ "${#line}" -le 120 ] || [[ "$line" != *" "*" "* ]] || { echo "too wide: $line"; false; }
-    done < <(LC_ALL=C.UTF-8 sed -n '/^the answers/,$p' <<<"$output")
+        w=$(printf '%s' "$line" | LC_ALL=C.UTF-8 wc -m)
+        [ "$w" -le 120 ] || [[ "$line" != *" "*" "* ]] || { echo "too wide ($w): $line"; false; }
+    done < <(sed -n '/^the answers/,$p' <<<"$output")
     # -v: every table first, then the same answers
     run "$FLAGBENCH" run --suite smoke --dry-run -v -o "$BATS_TEST_TMPDIR/v"
     [ "$status" -eq 0 ]
