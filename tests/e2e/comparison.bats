@@ -137,7 +137,7 @@ table_verdict() {
 }
 
 @test "the real gaps: a line per part that differs and the parts it shares, largest first, and the rest as no real difference" {
-    run "$FLAGBENCH" run --dry-run -o "$BATS_TEST_TMPDIR/q"
+    run "$FLAGBENCH" run --dry-run --only 'chacha20/*' -o "$BATS_TEST_TMPDIR/q"
     [ "$status" -eq 0 ]
     block=$(sed -n '/^chacha20: /,/^$/p' <<<"$output")
     # the quick suite's matrix: each -O pair per compiler, the compilers per -O level
