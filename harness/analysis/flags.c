@@ -10,11 +10,8 @@
 
 void explain_parse_optimizers(const char *text, struct strvec *out)
 {
-	const char *p = text ? text : "";
-	while (*p) {
-		size_t len = strcspn(p, "\n");
-		char *line = xasprintf("%.*s", (int)len, p);
-		p += len + (p[len] == '\n');
+	char *line;
+	while ((line = next_line(&text))) {
 		char *s = line;
 		while (isspace((unsigned char)*s))
 			s++;
@@ -208,11 +205,8 @@ int gcc_param_line(const char *line, char **name, int *ranged, long long *lo, lo
 
 void explain_parse_params(const char *text, struct strvec *out)
 {
-	const char *p = text ? text : "";
-	while (*p) {
-		size_t len = strcspn(p, "\n");
-		char *line = xasprintf("%.*s", (int)len, p);
-		p += len + (p[len] == '\n');
+	char *line;
+	while ((line = next_line(&text))) {
 		char *name, *value, *end = NULL;
 		int ranged;
 		long long lo, hi;

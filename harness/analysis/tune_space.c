@@ -557,10 +557,8 @@ void tune_space_parse_gcc(const char *optimizers_q, const char *optimizers_help,
 	sv_clear(&kv);
 	gcc_stateless(out, &help, optimizers_q, allow_unsafe);
 	gcc_help_free(&help);
-	for (const char *p = params_q ? params_q : ""; *p;) {
-		size_t len = strcspn(p, "\n");
-		char *line = xasprintf("%.*s", (int)len, p);
-		p += len + (p[len] == '\n');
+	char *line;
+	for (const char *p = params_q; (line = next_line(&p));) {
 		gcc_param(out, line, allow_unsafe);
 		free(line);
 	}

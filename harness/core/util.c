@@ -240,6 +240,16 @@ void format_utc_stamp(double t, char *buf, size_t n)
 	utc_as(t, "%Y%m%dT%H%M%SZ", buf, n);
 }
 
+char *next_line(const char **text)
+{
+	const char *p = *text;
+	if (!p || !*p)
+		return NULL;
+	size_t len = strcspn(p, "\n");
+	*text = p + len + (p[len] == '\n');
+	return xasprintf("%.*s", (int)len, p);
+}
+
 char *read_file(const char *path, size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);

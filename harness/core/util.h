@@ -82,6 +82,10 @@ void format_utc_stamp(double t, char *buf, size_t n);
  * errno set; write_file_atomic() writes a temporary file beside path, fsyncs
  * it and renames it over path, so readers see the old or the new file. */
 char *read_file(const char *path, size_t *len);
+/* The next line of *text (allocated, without its '\n'), *text moved past
+ * it; NULL at the end (or when *text is NULL).  For a tool's listing read
+ * line by line. */
+char *next_line(const char **text);
 int write_file_atomic(const char *path, const char *data, size_t len);
 int mkdir_p(const char *path, int mode);
 
