@@ -122,6 +122,25 @@ void sb_adds(struct strbuf *sb, const char *s)
 	sb_add(sb, s, strlen(s));
 }
 
+void sb_add_printable(struct strbuf *sb, const char *s, int keep_newlines)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p == '\n' && keep_newlines)
+			sb_add(sb, "\n", 1);
+		else if (*p < 0x20 || *p == 0x7f || (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
+			sb_adds(sb, *p == 0xc2 ? (p++, "??") : "?");
+		else
+			sb_add(sb, (const char *)p, 1);
+}
+
+size_t utf8_columns(const char *s, size_t len)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < len; i++)
+		w += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return w;
+}
+
 void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
 	va_list ap2;

@@ -50,6 +50,11 @@ struct strbuf {
 #define STRBUF_INIT { NULL, 0, 0 }
 void sb_add(struct strbuf *sb, const char *data, size_t n);
 void sb_adds(struct strbuf *sb, const char *s);
+/* s for a terminal: control characters (C0, DEL, the two-byte C1 ones)
+ * as '?', line breaks kept where keep_newlines. */
+void sb_add_printable(struct strbuf *sb, const char *s, int keep_newlines);
+/* The columns of s[0..len) in a terminal: UTF-8 characters, not bytes. */
+size_t utf8_columns(const char *s, size_t len);
 void sb_addf(struct strbuf *sb, const char *fmt, ...) FB_PRINTF(2, 3);
 void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 void sb_reset(struct strbuf *sb);

@@ -9,36 +9,20 @@
 /* The cells not ok a family lists here; the rest are in its tables. */
 #define ANSWERS_PROBLEMS_SHOWN 6
 
-static size_t columns(const char *s, size_t len)
-{
-	size_t w = 0;
-	for (size_t i = 0; i < len; i++)
-		w += ((unsigned char)s[i] & 0xc0) != 0x80;
-	return w;
-}
-
-/* Text as it stands, control characters but line breaks as '?'. */
-static void add_term(struct strbuf *out, const char *s)
-{
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		sb_add(out, (*p < 0x20 && *p != '\n') || *p == 0x7f ? "?" : (const char *)p, 1);
-}
-
 /* One logical line, wrapped at width: breaks at spaces, continuation lines
  * indented by indent; control characters (from a family's own names)
- * become '?'. */
+ * become '?', as in the tables (sb_add_printable). */
 static void emit(struct strbuf *out, const char *text, size_t indent, size_t width)
 {
 	struct strbuf clean = STRBUF_INIT;
-	for (const unsigned char *p = (const unsigned char *)text; *p; p++)
-		sb_add(&clean, *p < 0x20 || *p == 0x7f ? "?" : (const char *)p, 1);
+	sb_add_printable(&clean, text, 0);
 	const char *s = clean.buf ? clean.buf : "";
 	size_t lead = strspn(s, " ");
 	sb_add(out, s, lead);
 	size_t col = lead, start_col = lead, gap = 0;
 	s += lead;
 	while (*s) {
-		size_t wl = strcspn(s, " "), ww = columns(s, wl);
+		size_t wl = strcspn(s, " "), ww = utf8_columns(s, wl);
 		if (col > start_col && col + gap + ww > width) {
 			sb_adds(out, "\n");
 			for (size_t i = 0; i < indent; i++)
@@ -78,7 +62,7 @@ static void variant_line(const struct manswer *a, int vw, int lw, size_t width, 
 	char r1[32], r2[32], r3[32];
 	char *named = leader_text(a);
 	/* printf pads by bytes: widen by the bytes beyond the columns */
-	int pad = lw + (int)(strlen(named) - columns(named, strlen(named)));
+	int pad = lw + (int)(strlen(named) - utf8_columns(named, strlen(named)));
 	if (!a->runner)
 		sb_addf(&sb, "  %-*s  %s: %s", vw, a->variant, named, a->note ? a->note : "no other build to compare");
 	else if (a->fewest)
@@ -219,10 +203,10 @@ void answers_write_term(const struct model *m, const char *run_dir, size_t width
 		int vw = 0, lw = 0;
 		for (size_t k = 0; k < fam->nanswers; k++) {
 			const struct manswer *a = &fam->answers[k];
-			int l = (int)columns(a->variant, strlen(a->variant));
+			int l = (int)utf8_columns(a->variant, strlen(a->variant));
 			vw = l > vw ? l : vw;
 			char *named = leader_text(a);
-			l = (int)columns(named, strlen(named));
+			l = (int)utf8_columns(named, strlen(named));
 			lw = a->runner && l > lw ? l : lw;
 			free(named);
 		}
@@ -252,7 +236,7 @@ void answers_write_term(const struct model *m, const char *run_dir, size_t width
 	sb_addf(&sb, "\ntables: %s/tables/\n", run_dir);
 	if (access(page, R_OK) == 0)
 		sb_addf(&sb, "plots:  %s/plots/\npage:   %s\n", run_dir, page);
-	add_term(out, sb.buf);
+	sb_add_printable(out, sb.buf, 1);
 	sb_reset(&sb);
 	sb_addf(&sb, "every table in the terminal: flagbench tables %s (or run with -v)", run_dir);
 	emit(out, sb.buf, 2, width);

@@ -25,13 +25,15 @@ static int wanted(const struct mfamily *f, const struct mtable *t)
 /* Text for one format: 'm' Markdown, 't' terminal, 'g' gnuplot data. */
 static void add_clean(struct strbuf *sb, const char *s, char how)
 {
+	if (how == 't') {
+		sb_add_printable(sb, s, 0);
+		return;
+	}
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		if (how == 'm' && strchr("&<>|\r\n\t", *p))
 			sb_adds(sb, *p == '&' ? "&amp;" : *p == '<' ? "&lt;" : *p == '>' ? "&gt;" : *p == '|' ? "\\|" : " ");
 		else if (how == 'g' && strchr("\"\r\n\t", *p))
 			sb_adds(sb, *p == '"' ? "'" : " ");
-		else if (how == 't' && (*p < 0x20 || *p == 0x7f || (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)))
-			sb_adds(sb, *p == 0xc2 ? (p++, "??") : "?");
 		else
 			sb_add(sb, (const char *)p, 1);
 	}
@@ -39,10 +41,7 @@ static void add_clean(struct strbuf *sb, const char *s, char how)
 
 static size_t width(const char *s)
 {
-	size_t w = 0;
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
-	return w;
+	return utf8_columns(s, strlen(s));
 }
 
 /* ------------------------------------------------------------------ */
