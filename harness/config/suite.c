@@ -235,7 +235,9 @@ static int suite_key(struct cfg *c, json_t *root, const char *key, struct suite_
 	for (char *p = option; *p; p++)
 		if (*p == '_')
 			*p = '-';
-	int decimal = !strcmp(option, "cell-budget");
+	/* the row says what the key holds: a number for a double, else an integer */
+	const struct option_def *row = option_find(options_suite_keys, option);
+	int decimal = row && row->type == OPT_DOUBLE;
 	int r = 0;
 	if (decimal ? !json_is_number(v) : !json_is_integer(v)) {
 		r = cfg_error(c, "must be %s, not %s", decimal ? "a number" : "an integer", cfg_type_name(v));

@@ -64,10 +64,14 @@ int run_keep_binaries(const struct plan *p, const char *run_dir)
 	return stored;
 }
 
-/* The regular files under dir (relative paths into files), depth first;
- * -1 past the limits. */
-static int list_files(const char *root, const char *rel, struct strvec *files, uint64_t *bytes)
+/* The regular files under dir (relative paths into files), depth first,
+ * links followed; -1 past the limits (a link back up a folder among them:
+ * STORE_FAMILY_MAX_DEPTH folders deep at most). */
+#define STORE_FAMILY_MAX_DEPTH 16
+static int list_files(const char *root, const char *rel, struct strvec *files, uint64_t *bytes, int depth)
 {
+	if (depth > STORE_FAMILY_MAX_DEPTH)
+		return -1;
 	char *dir = *rel ? xasprintf("%s/%s", root, rel) : xstrdup(root);
 	DIR *d = opendir(dir);
 	int r = d ? 0 : -1;
@@ -79,7 +83,7 @@ static int list_files(const char *root, const char *rel, struct strvec *files, u
 									 : xstrdup(e->d_name);
 		struct stat st;
 		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-			r = list_files(root, sub, files, bytes);
+			r = list_files(root, sub, files, bytes, depth + 1);
 		else if (S_ISREG(st.st_mode)) {
 			sv_push(files, sub);
 			*bytes += (uint64_t)st.st_size;
@@ -100,9 +104,10 @@ static int keep_family(const struct family *f, const char *to, json_t *files)
 {
 	struct strvec list = STRVEC_INIT;
 	uint64_t bytes = 0;
-	if (list_files(f->dir, "", &list, &bytes) < 0) {
-		warning("family %s: %s is not kept in the run folder (more than %u files or %u MiB, or unreadable)", f->name,
-			f->dir, STORE_FAMILY_MAX_FILES, STORE_FAMILY_MAX_BYTES >> 20);
+	if (list_files(f->dir, "", &list, &bytes, 0) < 0) {
+		warning("family %s: %s is not kept in the run folder (more than %u files, %u MiB or %d folders deep, or "
+			"unreadable)",
+			f->name, f->dir, STORE_FAMILY_MAX_FILES, STORE_FAMILY_MAX_BYTES >> 20, STORE_FAMILY_MAX_DEPTH);
 		sv_clear(&list);
 		return -1;
 	}
@@ -136,10 +141,12 @@ json_t *run_keep_families(const struct plan *p, const char *run_dir)
 {
 	json_t *kept = json_object();
 	char *ours = realpath(project_root(), NULL);
+	struct strvec seen = STRVEC_INIT; /* each family once, kept or not (its cells share it) */
 	for (size_t i = 0; i < p->n; i++) {
 		const struct family *f = p->cells[i].spec.family;
-		if (!f || json_object_get(kept, f->name))
+		if (!f || sv_contains(&seen, f->name))
 			continue;
+		sv_push(&seen, f->name);
 		char *dir = f->dir ? realpath(f->dir, NULL) : NULL;
 		size_t n = ours ? strlen(ours) : 0;
 		/* the project's own variants/ are its checkout's: nothing to keep */
@@ -156,5 +163,6 @@ json_t *run_keep_families(const struct plan *p, const char *run_dir)
 		free(dir);
 	}
 	free(ours);
+	sv_clear(&seen);
 	return kept;
 }
