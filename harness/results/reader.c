@@ -340,11 +340,10 @@ void results_family_dirs(const json_t *root, const char *run_dir, const struct f
 		for (size_t i = 0; i < nknown && !have; i++)
 			have = !strcmp(known[i].name, key);
 		char *copy = kept && run_dir && !strstr(kept, "..") ? xasprintf("%s/%s", run_dir, kept) : NULL;
-		if (!have && is_dir(copy)) {
-			sv_push(out, copy);
-			sv_push(names, key);
-		} else if (!have && is_dir(dir)) {
-			sv_push(out, dir);
+		/* the run's own copy first, what it built from */
+		const char *use = have ? NULL : is_dir(copy) ? copy : is_dir(dir) ? dir : NULL;
+		if (use) {
+			sv_push(out, use);
 			sv_push(names, key);
 		}
 		free(copy);
