@@ -2,7 +2,8 @@
 # scripts/lint-tests.sh: the assertions that cannot fail (&& lists of
 # assertions, pgrep patterns anchored with $, a bare ! cmd) are named
 # FILE:LINE.  The repo's tests have none; the fixtures under
-# tests/fixtures/lint show that the linter can fail and what it leaves alone.
+# tests/fixtures/lint show that the linter can fail and what it leaves alone
+# (bats files kept as .txt: text to lint, never run, and never taken for tests).
 
 load helpers
 
@@ -17,23 +18,23 @@ LINT_FIXTURES="$REPO/tests/fixtures/lint"
 }
 
 @test "lint-tests: every bad line of the fixture is named at its line, and no other" {
-    run "$LINT" "$LINT_FIXTURES/bad.bats"
+    run "$LINT" "$LINT_FIXTURES/bad.bats.txt"
     echo "$output"
     [ "$status" -eq 1 ]
-    want=$(grep -n '# expect$' "$LINT_FIXTURES/bad.bats" | cut -d: -f1)
-    got=$(sed -n 's|^.*/bad\.bats:\([0-9]*\): .*|\1|p' <<<"$output")
+    want=$(grep -n '# expect$' "$LINT_FIXTURES/bad.bats.txt" | cut -d: -f1)
+    got=$(sed -n 's|^.*/bad\.bats\.txt:\([0-9]*\): .*|\1|p' <<<"$output")
     [ -n "$want" ]
     [ "$got" = "$want" ]
     [[ "$output" == *"lint-tests: $(wc -l <<<"$want") finding(s)"* ]]
     # each kind has its own message
-    [[ "$output" == *"bad.bats:7: assertions joined by &&"* ]]
-    [[ "$output" == *"bad.bats:25: an assertion followed by || echo"* ]]
-    [[ "$output" == *"bad.bats:30: a bare ! cmd never fails the test"* ]]
-    [[ "$output" == *"bad.bats:37: a process pattern ending in \$"* ]]
+    [[ "$output" == *"bad.bats.txt:7: assertions joined by &&"* ]]
+    [[ "$output" == *"bad.bats.txt:25: an assertion followed by || echo"* ]]
+    [[ "$output" == *"bad.bats.txt:30: a bare ! cmd never fails the test"* ]]
+    [[ "$output" == *"bad.bats.txt:37: a process pattern ending in \$"* ]]
 }
 
 @test "lint-tests: conditions, conditional actions, data and helpers are left alone" {
-    run "$LINT" "$LINT_FIXTURES/good.bats"
+    run "$LINT" "$LINT_FIXTURES/good.bats.txt"
     echo "$output"
     [ "$status" -eq 0 ]
     [ -z "$output" ]
