@@ -325,10 +325,10 @@ struct confirm_opts {
 	 * between its runs only where a sensor follows the temperature */
 	struct cooldown_policy cool;
 	uint64_t pipe_size;
-	const char *consumer;
+	const char *consumer, *consumer_wait;
 };
 
-/* The run's own --consumer / --pipe-size, so the replay drains streams the
+/* The run's own --consumer / --consumer-wait / --pipe-size, so the replay drains streams the
  * same way (the cells record only a crossed consumer). */
 static const char *run_option(const json_t *run, const char *name)
 {
@@ -464,6 +464,7 @@ static void confirm_cell(struct cell_cmp *cc, const json_t *base, const char *ba
 		.cooldown_below_c = below,
 		.cooldown_max_wait_s = max_wait,
 		.consumer = co->consumer,
+		.consumer_wait = co->consumer_wait,
 		.pipe_size = co->pipe_size,
 		.quantile = 0.5,
 	};
@@ -680,7 +681,8 @@ static int confirm_with_run_settings(const struct compare_request *rq, struct co
 	if (ps && parse_u64(ps, &pipe) < 0)
 		pipe = 0;
 	struct confirm_opts cf = { .rounds = rq->confirm, .alarm_rate = rq->alarm_rate, .timeout_s = rq->timeout_s,
-				   .pipe_size = pipe, .consumer = consumer };
+				   .pipe_size = pipe, .consumer = consumer,
+				   .consumer_wait = run_option(nw, "consumer-wait") };
 	profile_cooldown(nw, &cf.cool);
 	return confirm_slower(cmp, base, base_dir, nw, new_dir, &cf, &rq->opts);
 }

@@ -25,6 +25,7 @@ static const struct option_def meter_options[] = {
 	{ .name = "consumer-cpu", .type = OPT_UINT, .offset = MO(consumer_cpu), .metavar = "CPU", .max = 4095, .help = "pin the consumer (the meter or pv) to this CPU" },
 	{ .name = "cpu", .type = OPT_UINT, .offset = MO(cpu), .metavar = "CPU", .max = 4095, .help = "compute mode: pin the program to this CPU" },
 	{ .name = "consumer", .type = OPT_STRING, .offset = MO(consumer), .metavar = "splice|read|pv", .help = "how to drain the pipe", .def = "splice" },
+	{ .name = "wait", .type = OPT_STRING, .offset = MO(wait), .metavar = "auto|spin|sleep", .help = "how the consumer waits on an empty pipe (auto: spin where it has a CPU of its own)", .def = "auto" },
 	{ .name = "sink", .type = OPT_STRING, .offset = MO(sink), .metavar = "null|stdout", .help = "where the bytes go (null: /dev/null)", .def = "null" },
 	{ .name = "preload", .type = OPT_STRING, .offset = MO(preload), .metavar = "LIB", .help = "LD_PRELOAD this library into the program (allocators)" },
 	{ .name = "env-pad", .type = OPT_SIZE, .offset = MO(env_pad), .metavar = "BYTES", .max = 65536, .help = "add an environment variable of BYTES bytes for the program (a layout: it moves the stack)" },

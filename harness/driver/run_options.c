@@ -7,6 +7,7 @@
 
 #include "core/options.h"
 #include "core/stats.h"
+#include "system/meter.h"
 
 #define RO(f) offsetof(struct run_opts, f)
 static const struct option_def run_options[] = {
@@ -16,6 +17,7 @@ static const struct option_def run_options[] = {
 	{ .name = "cooldown", .type = OPT_DOUBLE, .offset = RO(cooldown), .metavar = "SECONDS", .max = 3600, .help = "pause before each cell where no sensor decides (default: the profile's)" },
 	{ .name = "verify-timeout", .type = OPT_DOUBLE, .offset = RO(verify_timeout), .metavar = "SECONDS", .min = 0.1, .max = 86400, .help = "limit of the verification run (default: --timeout x 4)" },
 	{ .name = "consumer", .type = OPT_STRING, .offset = RO(consumer), .metavar = "splice|read|pv", .help = "what drains a stream (default: the meter's, splice)" },
+	{ .name = "consumer-wait", .type = OPT_STRING, .offset = RO(consumer_wait), .metavar = "auto|spin|sleep", .help = "how the meter waits on an empty pipe: spin keeps wake-ups of its CPU out of a stream's figure; auto spins where it has a CPU of its own (default auto)" },
 	{ .name = "pipe-size", .type = OPT_SIZE, .offset = RO(pipe_size), .metavar = "BYTES", .min = 4096, .max = 1e10, .help = "set the pipe size of streams (default: the producer's choice)" },
 	{ .name = "statistic", .type = OPT_STRING, .offset = RO(statistic), .metavar = "median|min|pNN", .help = "the figure a cell reports, and its intervals: the median, the minimum or a quantile, e.g. p25, the lower quartile, which keeps to the runs no interference slowed", .def = STATS_DEFAULT_STATISTIC },
 	{ .name = "precision", .type = OPT_DOUBLE, .offset = RO(precision), .metavar = "PERCENT", .max = 100, .help = "add runs to a cell until its 95 % rerun interval (where a rerun's figure falls) is within PERCENT of its figure (default 3, 0 with --runs; 0: --runs only)" },
@@ -46,6 +48,7 @@ void run_opts_free(struct run_opts *o)
 	free(o->only);
 	free(o->resume);
 	free(o->consumer);
+	free(o->consumer_wait);
 	free(o->order);
 	free(o->statistic);
 	sv_clear(&o->family_dirs);
@@ -68,6 +71,10 @@ int run_opts_parse(struct run_opts *o, int argc, char **argv, struct run_setting
 	}
 	if (o->consumer && strcmp(o->consumer, "splice") && strcmp(o->consumer, "read") && strcmp(o->consumer, "pv")) {
 		error("--consumer must be splice, read or pv, not '%s'", o->consumer);
+		return EXIT_USAGE;
+	}
+	if (meter_wait_parse(o->consumer_wait) < 0) {
+		error("--consumer-wait must be auto, spin or sleep, not '%s'", o->consumer_wait);
 		return EXIT_USAGE;
 	}
 	return 0;

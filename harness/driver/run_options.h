@@ -31,7 +31,7 @@ struct run_opts {
 		struct global_opts g;
 		int help;
 	};
-	char *only, *resume, *consumer, *order, *statistic;
+	char *only, *resume, *consumer, *consumer_wait, *order, *statistic;
 	char *binaries_from; /* rerun.h */
 	unsigned jobs, max_runs, layouts;
 	double precision;
@@ -60,7 +60,7 @@ struct run_settings {
 };
 
 /* Parses argv[1..argc) (argv[0] "run") into *o and checks the words of
- * --order, --statistic and --consumer; --help prints the usage (o->help
+ * --order, --statistic, --consumer and --consumer-wait; --help prints the usage (o->help
  * set).  0, or EXIT_USAGE after a message. */
 int run_opts_parse(struct run_opts *o, int argc, char **argv, struct run_settings *s);
 /* The rest of *s from the options, the suite and the profile. */

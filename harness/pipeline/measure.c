@@ -52,6 +52,8 @@ void measure_command(const struct cell *c, const struct measure_opts *o, const c
 			sv_pushf(out, "--consumer=%s", c->spec.consumer ? c->spec.consumer : o->consumer);
 		if (o->pipe_size)
 			sv_pushf(out, "--pipe-size=%llu", (unsigned long long)o->pipe_size);
+		if (o->consumer_wait)
+			sv_pushf(out, "--wait=%s", o->consumer_wait);
 	}
 	if (c->spec.preload)
 		sv_pushf(out, "--preload=%s", c->spec.preload);
@@ -247,11 +249,8 @@ int measure_cell(struct cell *c, const struct measure_opts *o, double *cooldown_
 	size_t first_run = o->append ? m->nruns : 0, first_cool = m->ncooldown;
 	if (!o->append) {
 		/* a first batch replaces whatever an earlier attempt left */
-		for (size_t i = 0; i < m->nruns; i++) {
-			free(m->runs[i].producer);
-			free(m->runs[i].status);
-			free(m->runs[i].consumer);
-		}
+		for (size_t i = 0; i < m->nruns; i++)
+			meter_run_free(&m->runs[i]);
 		m->nruns = 0; /* the cooldown records stay: the pause before the cell comes first (run.c) */
 	}
 	each_jsonl(f.report, add_meter_run, m);

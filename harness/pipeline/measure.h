@@ -29,6 +29,7 @@ struct measure_opts {
 	double run_timeout_s;    /* per run */
 	double cooldown_s, cooldown_below_c, cooldown_max_wait_s;
 	const char *consumer;    /* splice (default), read, pv */
+	const char *consumer_wait; /* auto (NULL), spin, sleep: the meter's --wait (system/meter.h) */
 	uint64_t pipe_size;      /* 0: the producer's choice */
 	int append;              /* add the new runs to the cell's earlier ones (--precision, interleave);
 				  * the first batch replaces the runs, never the cooldown records */

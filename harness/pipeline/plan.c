@@ -622,14 +622,19 @@ void cell_thermal_free(struct cell_thermal *t)
 	t->celsius_before = t->celsius_after = NAN;
 }
 
+void meter_run_free(struct meter_run *r)
+{
+	free(r->producer);
+	free(r->status);
+	free(r->consumer);
+	free(r->wait);
+}
+
 static void measurement_free(struct cell_measurement *m)
 {
 	stats_free(&m->time);
-	for (size_t i = 0; i < m->nruns; i++) {
-		free(m->runs[i].producer);
-		free(m->runs[i].status);
-		free(m->runs[i].consumer);
-	}
+	for (size_t i = 0; i < m->nruns; i++)
+		meter_run_free(&m->runs[i]);
 	free(m->runs);
 	free(m->cooldown);
 	free(m->rounds);

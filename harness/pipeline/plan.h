@@ -129,6 +129,7 @@ struct meter_run {
 	uint64_t bytes;
 	double seconds;
 	char *producer, *status, *consumer;
+	char *wait; /* how the consumer waited: spin, sleep, none (pv, compute), "" (older records) */
 };
 
 /* Temperatures and clocks around the cell (thermal.h). */
@@ -263,6 +264,7 @@ void cell_spec_clear(struct cell_spec *s);
  * back to "not run yet". */
 void cell_reset(struct cell *c);
 void cell_counters_free(struct cell_counters *k);
+void meter_run_free(struct meter_run *r);
 void cell_thermal_free(struct cell_thermal *t);
 void cell_set_status(struct cell *c, enum cell_status s, const char *fmt, ...) FB_PRINTF(3, 4);
 

@@ -27,6 +27,8 @@ int meter_run_from_json(struct meter_run *r, const json_t *j)
 	r->producer = xstrdup(prod ? prod : "");
 	r->status = xstrdup(st ? st : "");
 	r->consumer = xstrdup(cons ? cons : "");
+	const char *wait = json_string_value(json_object_get(j, "wait"));
+	r->wait = xstrdup(wait ? wait : "");
 	return 0;
 }
 

@@ -237,9 +237,10 @@ static json_t *details_json(const struct cell *c, const struct cell *m)
 		json_t *runs = json_array();
 		for (size_t i = 0; i < me->nruns; i++) {
 			const struct meter_run *r = &me->runs[i];
-			json_array_append_new(runs, json_pack("{s:I, s:f, s:s, s:s, s:s}", "bytes", (json_int_t)r->bytes,
-							      "seconds", r->seconds, "producer", r->producer, "status",
-							      r->status, "consumer", r->consumer));
+			json_array_append_new(runs, json_pack("{s:I, s:f, s:s, s:s, s:s, s:s}", "bytes",
+							      (json_int_t)r->bytes, "seconds", r->seconds, "producer",
+							      r->producer, "status", r->status, "consumer", r->consumer,
+							      "wait", r->wait ? r->wait : ""));
 		}
 		json_object_set_new(d, "meter_runs", runs);
 	}

@@ -42,14 +42,15 @@ void meter_command(struct strvec *out)
 }
 
 static void append_report(const char *path, uint64_t bytes, double secs, const char *producer, const char *status,
-			  const char *consumer)
+			  const char *consumer, const char *wait)
 {
 	if (!path)
 		return;
 	char line[1024];
 	int n = snprintf(line, sizeof(line),
-			 "{\"bytes\": %llu, \"seconds\": %.9f, \"producer\": \"%s\", \"status\": \"%s\", \"consumer\": \"%s\"}\n",
-			 (unsigned long long)bytes, secs, producer, status, consumer);
+			 "{\"bytes\": %llu, \"seconds\": %.9f, \"producer\": \"%s\", \"status\": \"%s\", \"consumer\": \"%s\", "
+			 "\"wait\": \"%s\"}\n",
+			 (unsigned long long)bytes, secs, producer, status, consumer, wait);
 	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return;
@@ -58,12 +59,29 @@ static void append_report(const char *path, uint64_t bytes, double secs, const c
 	close(fd);
 }
 
+/* poll_until()'s contract (runcmd.h) for one fd, without sleeping. */
+static int spin_until(struct pollfd *p, double deadline)
+{
+	for (;;) {
+		if (fb_interrupted) {
+			errno = EINTR;
+			return -1;
+		}
+		int pr = poll(p, 1, 0);
+		if (pr > 0 || (pr < 0 && errno != EINTR))
+			return pr;
+		if (deadline > 0 && now_monotonic() >= deadline)
+			return 0;
+	}
+}
+
 /* Drains fd (non-blocking) into sink until EOF, `limit` bytes, the
  * deadline (*stop = 1) or Ctrl-C (*stop = -1); returns the bytes moved,
  * sets *err on failure.  Waits are poll()s against the deadline, so a
- * producer that writes nothing cannot hold the meter. */
-static uint64_t drain(int fd, int sink, uint64_t limit, size_t chunk, double deadline, const char *how, int *err,
-		      const char **used, int *stop)
+ * producer that writes nothing cannot hold the meter.  spin: an empty
+ * pipe is polled without sleeping (meter.h, enum meter_wait). */
+static uint64_t drain(int fd, int sink, uint64_t limit, size_t chunk, double deadline, const char *how, int spin,
+		      int *err, const char **used, int *stop)
 {
 	uint64_t total = 0;
 	int use_splice = strcmp(how, "read") != 0;
@@ -106,7 +124,10 @@ static uint64_t drain(int fd, int sink, uint64_t limit, size_t chunk, double dea
 		if (r < 0 && errno == EAGAIN) {
 			/* the pipe is empty: wait for the producer, not past the deadline */
 			struct pollfd p = { fd, POLLIN, 0 };
-			int pr = poll_until(&p, 1, deadline);
+			/* poll() reads the pipe's state without its lock, so the
+			 * spin does not hold up the producer's writes as a splice()
+			 * or read() loop would (that made fizzbuzz noisier) */
+			int pr = spin ? spin_until(&p, deadline) : poll_until(&p, 1, deadline);
 			if (pr < 0 && errno != EINTR)
 				*err = errno;
 			if (pr <= 0) {
@@ -129,6 +150,36 @@ static uint64_t drain(int fd, int sink, uint64_t limit, size_t chunk, double dea
 	return total;
 }
 
+int meter_wait_parse(const char *word)
+{
+	if (!word || !strcmp(word, "auto"))
+		return METER_WAIT_AUTO;
+	if (!strcmp(word, "spin"))
+		return METER_WAIT_SPIN;
+	return strcmp(word, "sleep") ? -1 : METER_WAIT_SLEEP;
+}
+
+static int cpu_usable(unsigned cpu)
+{
+	cpu_set_t set;
+	return cpu < CPU_SETSIZE && sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_ISSET(cpu, &set);
+}
+
+/* Pins the consumer where o says; returns whether it spins (meter.h). */
+static int pin_consumer(const struct meter_opts *o)
+{
+	unsigned both = METER_GIVEN_PRODUCER_CPU | METER_GIVEN_CONSUMER_CPU;
+	/* asked before the pin below narrows what this process may use */
+	int own_cpu = (o->given & both) == both && o->producer_cpu != o->consumer_cpu && cpu_usable(o->producer_cpu) &&
+		      cpu_usable(o->consumer_cpu);
+	if ((o->given & METER_GIVEN_CONSUMER_CPU) && pin_self((int)o->consumer_cpu) < 0) {
+		warning("meter: cannot pin the consumer to cpu %u: %s", o->consumer_cpu, strerror(errno));
+		own_cpu = 0;
+	}
+	int wait = meter_wait_parse(o->wait);
+	return wait == METER_WAIT_SPIN || (wait == METER_WAIT_AUTO && own_cpu && !strcmp(o->sink, "null"));
+}
+
 static int meter_compute(const struct meter_opts *o, struct child *prod);
 static int meter_stream(const struct meter_opts *o, struct child *prod);
 
@@ -136,6 +187,10 @@ int meter_run(const struct meter_opts *o, char **prog)
 {
 	if (strcmp(o->consumer, "splice") && strcmp(o->consumer, "read") && strcmp(o->consumer, "pv")) {
 		error("meter: --consumer must be splice, read or pv, not '%s'", o->consumer);
+		return METER_USAGE;
+	}
+	if (meter_wait_parse(o->wait) < 0) {
+		error("meter: --wait must be auto, spin or sleep, not '%s'", o->wait);
 		return METER_USAGE;
 	}
 	if (strcmp(o->sink, "stdout") && strcmp(o->sink, "null")) {
@@ -164,7 +219,7 @@ int meter_run(const struct meter_opts *o, char **prog)
 
 /* The run's verdict: exit status, report line, message. */
 static int finish(const struct meter_opts *o, const struct child_exit *ex,
-		  int producer_ok, const char *prog, uint64_t bytes, int err, const char *used)
+		  int producer_ok, const char *prog, uint64_t bytes, int err, const char *used, const char *wait)
 {
 	char pstat[128];
 	describe_exit(ex, o->timeout, pstat, sizeof(pstat));
@@ -195,7 +250,7 @@ static int finish(const struct meter_opts *o, const struct child_exit *ex,
 		rc = METER_WRONG_BYTES;
 		status = "wrong_bytes";
 	}
-	append_report(o->report, bytes, ex->elapsed_s, pstat, status, o->compute ? "none" : used);
+	append_report(o->report, bytes, ex->elapsed_s, pstat, status, o->compute ? "none" : used, wait);
 	return rc;
 }
 
@@ -207,7 +262,7 @@ static int meter_compute(const struct meter_opts *o, struct child *prod)
 	if (child_start(prod) < 0)
 		return METER_PRODUCER_FAILED;
 	child_wait(prod, o->timeout, &ex);
-	return finish(o, &ex, ex.outcome == CHILD_EXITED && ex.exit_code == 0, prod->argv[0], 0, 0, "none");
+	return finish(o, &ex, ex.outcome == CHILD_EXITED && ex.exit_code == 0, prod->argv[0], 0, 0, "none", "none");
 }
 
 /* pv reads the pipe itself; -S -s stops it at the size for endless
@@ -262,7 +317,7 @@ static int meter_stream(const struct meter_opts *o, struct child *prod)
 	double deadline = o->timeout > 0 ? prod->started + o->timeout : 0;
 	uint64_t bytes = 0;
 	int err = 0, stop = 0, cut = 0;
-	const char *used = consumer;
+	const char *used = consumer, *wait = "none";
 	struct child_exit ex;
 	if (!strcmp(consumer, "pv")) {
 		struct child_exit pvex;
@@ -272,14 +327,14 @@ static int meter_stream(const struct meter_opts *o, struct child *prod)
 		cut = (o->given & METER_GIVEN_MAX) != 0;
 		bytes = (o->given & METER_GIVEN_MAX) ? o->max_bytes : (o->given & METER_GIVEN_EXPECT) ? o->expect_bytes : 0;
 	} else {
-		if ((o->given & METER_GIVEN_CONSUMER_CPU) && pin_self((int)o->consumer_cpu) < 0)
-			warning("meter: cannot pin the consumer to cpu %u: %s", o->consumer_cpu, strerror(errno));
+		int spin = pin_consumer(o);
+		wait = spin ? "spin" : "sleep";
 		/* non-blocking, so that every wait is a poll against the deadline;
 		 * stdout (verification) gets plain writes, which may block */
 		fcntl(p[0], F_SETFL, O_NONBLOCK);
 		int sink = to_stdout ? 1 : open("/dev/null", O_WRONLY | O_CLOEXEC);
 		bytes = drain(p[0], sink, (o->given & METER_GIVEN_MAX) ? o->max_bytes : 0, (size_t)o->chunk,
-			      deadline, to_stdout ? "read" : consumer, &err, &used, &stop);
+			      deadline, to_stdout ? "read" : consumer, spin, &err, &used, &stop);
 		cut = (o->given & METER_GIVEN_MAX) && bytes >= o->max_bytes;
 		close(p[0]); /* an endless producer now gets SIGPIPE */
 		if (!to_stdout)
@@ -297,5 +352,5 @@ static int meter_stream(const struct meter_opts *o, struct child *prod)
 		producer_ok = 1; /* we stopped it on purpose */
 	if (cut && ex.outcome == CHILD_EXITED)
 		producer_ok = 1; /* yes(1) exits 1 on EPIPE when SIGPIPE is ignored */
-	return finish(o, &ex, producer_ok, prod->argv[0], bytes, err, used);
+	return finish(o, &ex, producer_ok, prod->argv[0], bytes, err, used, wait);
 }

@@ -148,6 +148,49 @@ SMOKE_RUNS="${SMOKE_RUNS:-2}"
     jqr '.bytes == 2000 and .status == "ok" and .consumer == "read"' "$report"
 }
 
+# allowed_cpus: the CPUs this process may run on, one a line
+allowed_cpus() {
+    local range lo hi list
+    list=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
+    for range in ${list//,/ }; do
+        lo=${range%-*} hi=${range#*-}
+        seq "$lo" "$hi"
+    done
+}
+
+@test "meter --wait: spin and sleep move the same bytes; auto sleeps without a CPU of its own; bad words exit 2" {
+    r="$BATS_TEST_TMPDIR/wait.jsonl"
+    cpu=$(allowed_cpus | head -1)
+    "$FLAGBENCH" meter --wait spin --expect-bytes 2000000 --report "$r" -- "$YESBUF" 1000000
+    "$FLAGBENCH" meter --wait sleep --expect-bytes 2000000 --report "$r" -- "$YESBUF" 1000000
+    # auto: no pins; then both on one CPU, where a spin would take the producer's
+    "$FLAGBENCH" meter --expect-bytes 2000 --report "$r" -- "$YESBUF" 1000
+    "$FLAGBENCH" meter --producer-cpu "$cpu" --consumer-cpu "$cpu" --expect-bytes 2000 --report "$r" -- "$YESBUF" 1000
+    "$FLAGBENCH" meter --compute --report "$r" -- true
+    run jq -r '"\(.wait) \(.bytes) \(.status)"' "$r"
+    [ "$output" = $'spin 2000000 ok\nsleep 2000000 ok\nsleep 2000 ok\nsleep 2000 ok\nnone 0 ok' ]
+    run "$FLAGBENCH" meter --wait hard -- true
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"--wait must be auto, spin or sleep, not 'hard'"* ]]
+    run "$FLAGBENCH" run --dry-run --consumer-wait hard
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"--consumer-wait must be auto, spin or sleep, not 'hard'"* ]]
+}
+
+@test "meter --wait auto spins where producer and consumer have CPUs of their own, never into stdout" {
+    mapfile -t cpus < <(allowed_cpus)
+    [ "${#cpus[@]}" -ge 2 ] || skip "needs two CPUs this process may use (it may use ${#cpus[@]})"
+    r="$BATS_TEST_TMPDIR/auto.jsonl"
+    "$FLAGBENCH" meter --producer-cpu "${cpus[0]}" --consumer-cpu "${cpus[1]}" --expect-bytes 2000 --report "$r" \
+        -- "$YESBUF" 1000
+    "$FLAGBENCH" meter --producer-cpu "${cpus[0]}" --consumer-cpu "${cpus[1]}" --sink stdout --report "$r" \
+        -- "$YESBUF" 1000 >/dev/null
+    "$FLAGBENCH" meter --wait sleep --producer-cpu "${cpus[0]}" --consumer-cpu "${cpus[1]}" --report "$r" \
+        -- "$YESBUF" 1000
+    run jq -r .wait "$r"
+    [ "$output" = $'spin\nsleep\nsleep' ]
+}
+
 # meter_times_out METER... -- PROG...: with --timeout 1 the meter returns
 # within 2 s, exit 124, a "timeout" report line, and every process whose pid
 # the producer wrote to $PIDS gone (killed with its group).
@@ -174,6 +217,8 @@ meter_times_out() {
     [ -x "$meter" ]
     export PIDS="$BATS_TEST_TMPDIR/pids"
     meter_times_out "$meter" --timeout 1 -- sh -c 'echo $$ > "$PIDS"; exec sleep 30'
+    # a consumer that spins on the empty pipe still stops at the deadline
+    meter_times_out "$meter" --wait spin --timeout 1 -- sh -c 'echo $$ > "$PIDS"; exec sleep 30'
     meter_times_out "$FLAGBENCH" meter --timeout 1 --compute -- sh -c 'echo $$ > "$PIDS"; exec sleep 30'
 }
 
