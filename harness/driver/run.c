@@ -453,6 +453,7 @@ static void cells_setup(struct run *r)
 		.cooldown_below_c = below,
 		.cooldown_max_wait_s = max_wait,
 		.consumer = r->o.consumer,
+		.consumer_wait = r->o.consumer_wait,
 		.pipe_size = r->o.pipe_size,
 		.quantile = s->quantile,
 	};
@@ -518,8 +519,29 @@ static void drift_stage(struct run *r)
 	free(n);
 }
 
+/* The schedule's blocks: a variant's (or a reference's) cells, every
+ * configuration and layout of it, are one block, the cells its answer,
+ * gaps and ratio tables compare; the block is its first cell's index. */
+static unsigned *variant_blocks(const struct plan *p)
+{
+	unsigned *block = xcalloc(p->n + 1, sizeof(*block));
+	for (size_t i = 0; i < p->n; i++) {
+		const struct cell_spec *s = &p->cells[i].spec;
+		block[i] = (unsigned)i;
+		for (size_t j = 0; j < i; j++) {
+			const struct cell_spec *t = &p->cells[j].spec;
+			if (s->family == t->family && s->variant == t->variant && s->reference == t->reference) {
+				block[i] = block[j];
+				break;
+			}
+		}
+	}
+	return block;
+}
+
 /* Verify and measure every pending cell (schedule.h: in shuffled rounds,
- * or cell after cell); what Ctrl-C left undone is skipped, and says so. */
+ * each variant's cells back to back, or cell after cell); what Ctrl-C
+ * left undone is skipped, and says so. */
 static void run_cells(struct run *r)
 {
 	mkdir_p(r->work, 0755);
@@ -527,6 +549,7 @@ static void run_cells(struct run *r)
 	struct cell **cells = xcalloc(r->plan.n + 1, sizeof(*cells));
 	for (size_t i = 0; i < r->plan.n; i++)
 		cells[i] = &r->plan.cells[i];
+	unsigned *block = variant_blocks(&r->plan);
 	struct schedule s = {
 		.policy = &r->policy,
 		.x = r->x,
@@ -537,9 +560,11 @@ static void run_cells(struct run *r)
 			   .undecided = r->view->undecided ? undecided_hook : NULL },
 		.tally = { .measure_s = &r->rs.phases.measure_s, .cooldown_s = &r->rs.phases.cooldown_s,
 			   .wall_s = &r->pr.measure_wall },
+		.block = block,
 	};
 	schedule_run(&s);
 	free(cells);
+	free(block);
 	if (r->set.order == RUN_ORDER_INTERLEAVE)
 		twins_finish(r);
 	for (size_t i = 0; i < r->plan.n; i++)

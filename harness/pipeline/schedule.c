@@ -214,12 +214,47 @@ static enum schedule_status run_sequential(const struct sched *k)
 	return fb_interrupted ? SCHEDULE_WAS_INTERRUPTED : SCHEDULE_DONE;
 }
 
+struct blocked {
+	unsigned long long block_key;
+	size_t place, cell;
+};
+
+static int cmp_blocked(const void *x, const void *y)
+{
+	const struct blocked *u = x, *v = y;
+	if (u->block_key != v->block_key)
+		return u->block_key < v->block_key ? -1 : 1;
+	return (u->place > v->place) - (u->place < v->place);
+}
+
+/* order[0..n) already shuffled: each block's cells together, in that
+ * order within it, the blocks in an order drawn from seed (schedule.h). */
+static void group_blocks(const unsigned *block, size_t *order, size_t n, unsigned long long *seed)
+{
+	struct blocked *b = xmalloc((n + 1) * sizeof(*b));
+	unsigned long long salt = stats_random(seed);
+	for (size_t j = 0; j < n; j++) {
+		/* a key per block and round: the block's number mixed with this
+		 * round's draw (splitmix64's finaliser), so equal blocks get equal keys */
+		unsigned long long z = salt + 0x9e3779b97f4a7c15ULL * ((unsigned long long)block[order[j]] + 1);
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+		b[j] = (struct blocked){ z ^ (z >> 31), j, order[j] };
+	}
+	qsort(b, n, sizeof(*b), cmp_blocked);
+	for (size_t j = 0; j < n; j++)
+		order[j] = b[j].cell;
+	free(b);
+}
+
 /* The round's cells in their order for this round. */
 static void arrange(const struct sched *k, size_t *order, size_t n, unsigned round, const size_t *turns,
 		    unsigned long long *seed)
 {
 	if (k->p->order == SCHEDULE_SHUFFLED) {
 		stats_shuffle(order, n, seed);
+		if (k->s->block)
+			group_blocks(k->s->block, order, n, seed);
 	} else if (k->p->order == SCHEDULE_BALANCED && turns && round < k->p->runs && n > 1) {
 		size_t by = turns[round] % n, *was = xmalloc(n * sizeof(*was));
 		for (size_t j = 0; j < n; j++)

@@ -15,8 +15,9 @@
 #include "pipeline/schedule.h"
 
 #define NCELLS 3
-static struct cell cells[NCELLS];
-static struct cell *list[NCELLS];
+#define MAXCELLS 8 /* the blocks' test */
+static struct cell cells[MAXCELLS];
+static struct cell *list[MAXCELLS];
 static int ran[256], ran_runs[256], ran_warmup[256], nran, pauses, failing = -1;
 
 static int fake_measure(struct cell *c, const struct measure_opts *o, double *cooldown_s, double *spent_s)
@@ -52,7 +53,7 @@ static const struct measure_opts mo = { .quantile = 0.5 };
 static int setup(void **state)
 {
 	memset(cells, 0, sizeof(cells));
-	for (int i = 0; i < NCELLS; i++)
+	for (int i = 0; i < MAXCELLS; i++)
 		list[i] = &cells[i];
 	nran = pauses = 0;
 	failing = -1;
@@ -61,7 +62,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	for (int i = 0; i < NCELLS; i++) {
+	for (int i = 0; i < MAXCELLS; i++) {
 		stats_free(&cells[i].measure.time);
 		free(cells[i].measure.cooldown);
 		free(cells[i].measure.rounds);
@@ -71,7 +72,7 @@ static int teardown(void **state)
 	return 0;
 }
 
-static int ends[NCELLS];
+static int ends[MAXCELLS];
 static void on_done(void *ctx, size_t i, enum schedule_end end, double spent_s)
 {
 	ends[i] = (int)end;
@@ -139,6 +140,50 @@ static void shuffled_rounds(void **state)
 		for (int j = 0; j < NCELLS; j++)
 			assert_int_equal(ran[r * NCELLS + j], (int)order[j]);
 	}
+}
+
+/* Shuffled rounds in blocks: each block's cells back to back in every
+ * round, every cell once a round, and both the blocks' order and the order
+ * within a block drawn anew (none fixed from round to round). */
+static void blocked_rounds(void **state)
+{
+	enum { N = 8, ROUNDS = 12 };
+	static const unsigned block[N] = { 5, 1, 5, 9, 1, 5, 9, 1 };
+	struct schedule_policy p = { .order = SCHEDULE_SHUFFLED, .runs = ROUNDS, .seed = 42 };
+	struct schedule s = { .policy = &p, .x = &fake, .mo = &mo, .cells = list, .n = N, .block = block,
+			      .hooks = { .done = on_done } };
+	assert_int_equal(schedule_run(&s), SCHEDULE_DONE);
+	assert_int_equal(nran, N * ROUNDS);
+	int first_block_changed = 0, inner_changed = 0, first_of_5 = -1;
+	for (int r = 0; r < ROUNDS; r++) {
+		const int *o = &ran[r * N];
+		int seen[N] = { 0 }, blocks_started = 0;
+		for (int j = 0; j < N; j++) {
+			seen[o[j]]++;
+			if (j == 0 || block[o[j]] != block[o[j - 1]])
+				blocks_started++;
+		}
+		for (int i = 0; i < N; i++)
+			assert_int_equal(seen[i], 1);
+		assert_int_equal(blocks_started, 3); /* three blocks, each in one piece */
+		first_block_changed += block[o[0]] != block[ran[0]];
+		for (int j = 0; j < N; j++)
+			if (block[o[j]] == 5) {
+				if (first_of_5 < 0)
+					first_of_5 = o[j];
+				inner_changed += o[j] != first_of_5;
+				break;
+			}
+	}
+	assert_true(first_block_changed > 0);
+	assert_true(inner_changed > 0);
+	/* the same seed, the same orders: two runs of one plan pair alike */
+	int again[N * ROUNDS];
+	memcpy(again, ran, sizeof(again));
+	teardown(state);
+	setup(state);
+	schedule_run(&s);
+	assert_memory_equal(again, ran, sizeof(again));
 }
 
 /* compare --confirm: two cells, as many rounds A B as B A, one pause. */
@@ -244,6 +289,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(listed_rounds, setup, teardown),
 		cmocka_unit_test_setup_teardown(new_runs_join_earlier, setup, teardown),
 		cmocka_unit_test_setup_teardown(shuffled_rounds, setup, teardown),
+		cmocka_unit_test_setup_teardown(blocked_rounds, setup, teardown),
 		cmocka_unit_test_setup_teardown(balanced_pairs, setup, teardown),
 		cmocka_unit_test_setup_teardown(sequential_batches, setup, teardown),
 		cmocka_unit_test_setup_teardown(failing_cell, setup, teardown),
