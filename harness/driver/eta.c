@@ -1,6 +1,9 @@
 /* eta.c: see eta.h */
 #include "driver/eta.h"
 
+#include <math.h>
+#include <stdlib.h>
+
 #include "pipeline/schedule.h"
 
 static unsigned at_most(unsigned a, unsigned b)
@@ -13,73 +16,138 @@ static unsigned at_least(unsigned a, unsigned b)
 	return a > b ? a : b;
 }
 
-unsigned eta_expected_runs(const struct eta_policy *p, const struct eta_cell *c, double per_run_s)
+/* Where a cell with `own` seconds a run stands against the stop rules
+ * (schedule_wants_more): the runs it must have (--runs, and the runs a 95 %
+ * interval needs within SCHEDULE_LEVEL_BUDGETS budgets), the run at which
+ * its budget is spent, and the end of an open answer's budgets
+ * (SCHEDULE_UNDECIDED_BUDGETS), all within max_runs. */
+struct marks {
+	unsigned need, budget, open_end;
+};
+
+/* the run at which `seconds` of runs of `own` each are spent */
+static unsigned runs_for(double seconds, double own)
 {
-	if (c->emulated)
-		return at_most(p->runs, p->emulated_runs);
-	unsigned most = at_least(p->max_runs, p->runs), want = p->runs;
-	if (p->precision <= 0 || per_run_s <= 0)
-		return want;
-	/* the runs a 95 % interval needs, within SCHEDULE_LEVEL_BUDGETS budgets
-	 * (schedule_wants_more), then the precision target within one budget:
-	 * reached somewhere between there and the budget's end, counted
-	 * halfway, which is within 2x either way */
-	double level = SCHEDULE_LEVEL_BUDGETS * p->cell_budget / per_run_s, budget = p->cell_budget / per_run_s;
+	double r = ceil(seconds / own - 1e-9);
+	return r > 1e7 ? 10000000u : (unsigned)r;
+}
+
+static struct marks marks_of(const struct eta_policy *p, double own)
+{
+	unsigned most = at_least(p->max_runs, p->runs);
+	double level = SCHEDULE_LEVEL_BUDGETS * p->cell_budget / own;
 	unsigned need = level < (double)p->runs_for_rerun ? (unsigned)level + 1 : p->runs_for_rerun;
-	want = at_least(want, need);
-	if (budget > (double)want) {
-		double top = budget < (double)most ? budget : (double)most;
-		want = (unsigned)(((double)want + top) / 2);
-	}
-	return at_most(want, most);
+	struct marks m;
+	m.need = at_most(at_least(need, p->runs), most);
+	m.budget = at_most(at_least(runs_for(p->cell_budget, own), m.need), most);
+	m.open_end = at_most(at_least(runs_for(SCHEDULE_UNDECIDED_BUDGETS * p->cell_budget, own), m.budget), most);
+	return m;
 }
 
-/* What a cell that still wants runs after those expected takes: half the
- * way to its budget's end; past its budget it is an answer still open
- * (analysis/undecided.h), which mostly stays open to its end,
- * SCHEDULE_UNDECIDED_BUDGETS budgets (or max_runs): all the way there. */
-static double past_expected(const struct eta_policy *p, const struct eta_cell *c, double own)
+/* How cells stop, learnt from this run so far.  A cell whose answer is
+ * open (analysis/undecided.h) takes runs to the end of its open budgets,
+ * whatever its precision; any other cell, once it has the runs it must
+ * have, may be content after each run (its precision reached), and stops
+ * at its budget at the latest.  So a cell is one of two kinds, and its
+ * runs say which only in part: past its budget it is open; stopped before
+ * it, it was not; still short of it, either (censored).  `open` (the share
+ * of open answers) and `content` (the chance per run of being content)
+ * are their maximum-likelihood values for that mixture, by EM, each with a
+ * prior worth one cell: one answer in two open, one cell in two content by
+ * its budget.  A share counted over finished cells alone reads the early
+ * finishers only: half way through a quick run it said "eta 22s" with 51 s
+ * to go. */
+struct stopping {
+	double open, content;
+};
+
+/* what one cell's runs say, for learn() */
+struct seen {
+	enum { SEEN_OPEN, SEEN_NOT_OPEN, SEEN_SHORT } kind;
+	double chances; /* checks after the runs it must have, up to its budget */
+	int stopped;    /* content: stopped short of its budget and of max_runs */
+};
+
+static double own_seconds(const struct eta_cell *c, double fallback)
 {
+	return c->runs && c->spent_s > 0 ? c->spent_s / c->runs : fallback;
+}
+
+static struct stopping learn(const struct eta_policy *p, const struct eta_cell *cells, size_t n)
+{
+	struct stopping st = { 0.5, 0 };
+	struct seen *seen = calloc(n + 1, sizeof(*seen));
+	size_t k = 0;
 	unsigned most = at_least(p->max_runs, p->runs);
-	if (p->precision <= 0 || c->emulated || c->state != ETA_MEASURING || c->runs >= most)
-		return 0;
-	int open = c->spent_s >= p->cell_budget;
-	double end = open ? SCHEDULE_UNDECIDED_BUDGETS * p->cell_budget : p->cell_budget;
-	double by_budget = c->spent_s < end ? (end - c->spent_s) / own : 0;
-	double cap = by_budget < (double)(most - c->runs) ? by_budget : (double)(most - c->runs);
-	return open ? cap : cap / 2;
-}
-
-/* The share of cells whose answer stays open past their budget: of the
- * cells whose fate is known (past their budget, or done within it), those
- * past it; ETA_OPEN_PRIOR before any is known.  (A quick run here: 76 of
- * 115 cells went on to 2 budgets, and an eta that left them out said 45 s
- * with 111 s to go.) */
-#define ETA_OPEN_PRIOR 0.5
-static double open_share(const struct eta_policy *p, const struct eta_cell *cells, size_t n)
-{
-	size_t open = 0, known = 0;
-	for (size_t i = 0; i < n && p->precision > 0; i++) {
+	double spans = 0;
+	for (size_t i = 0; seen && i < n && p->precision > 0; i++) {
 		const struct eta_cell *c = &cells[i];
-		if (c->emulated || !c->runs)
+		if (c->emulated || !c->runs || !(c->spent_s > 0))
 			continue;
-		if (c->spent_s >= p->cell_budget)
-			open++, known++;
-		else if (c->state == ETA_DONE)
-			known++;
+		double own = c->spent_s / c->runs;
+		struct marks m = marks_of(p, own);
+		int past_budget = c->spent_s >= p->cell_budget, done = c->state == ETA_DONE;
+		struct seen *e = &seen[k++];
+		spans += m.budget > m.need ? m.budget - m.need : 1;
+		/* a cell that is not open stops within a run of its budget */
+		e->kind = past_budget && (!done || c->spent_s >= p->cell_budget + own) ? SEEN_OPEN
+			  : done							   ? SEEN_NOT_OPEN
+										   : SEEN_SHORT;
+		e->chances = c->runs >= m.need ? at_most(c->runs, m.budget) - m.need + 1 : 0;
+		e->stopped = done && !past_budget && c->runs < most && c->runs >= m.need;
 	}
-	return known ? (double)open / (double)known : ETA_OPEN_PRIOR;
+	/* the prior's chances: one cell in two content over a typical span */
+	double prior = 1 / (1 - pow(0.5, 1 / (k ? spans / (double)k : 1)));
+	st.content = 1 / prior;
+	for (int iter = 0; iter < 30 && k; iter++) {
+		double open = 0.5, cells_seen = 1, stops = 1, chances = prior;
+		for (size_t i = 0; i < k; i++) {
+			const struct seen *e = &seen[i];
+			double w = e->kind == SEEN_OPEN ? 1 : e->kind == SEEN_NOT_OPEN ? 0 : 0;
+			if (e->kind == SEEN_SHORT) {
+				double went_on = pow(1 - st.content, e->chances);
+				w = st.open / (st.open + (1 - st.open) * went_on);
+			}
+			open += w;
+			cells_seen++;
+			stops += e->stopped;
+			chances += (1 - w) * e->chances;
+		}
+		st.open = open / cells_seen;
+		st.content = stops / chances;
+	}
+	free(seen);
+	return st;
 }
 
-/* The runs beyond its budget that a cell not yet past it may still get,
- * weighed by the share of cells that do. */
-static double open_runs(const struct eta_policy *p, const struct eta_cell *c, double own, unsigned want, double share)
+/* The runs a cell not done yet is expected to take from here: open, to
+ * the end of its open budgets; else those it must have, then each only
+ * while it is not content, to its budget.  Open or not is weighed by what
+ * its runs so far say (learn()). */
+static double runs_left(const struct eta_policy *p, const struct eta_cell *c, double own, const struct stopping *st)
 {
-	unsigned most = at_least(p->max_runs, p->runs);
-	if (p->precision <= 0 || c->emulated || c->spent_s >= p->cell_budget || own <= 0 || want >= most)
-		return 0;
-	double more = (SCHEDULE_UNDECIDED_BUDGETS - 1) * p->cell_budget / own;
-	return share * (more < (double)(most - want) ? more : (double)(most - want));
+	unsigned k = c->runs;
+	if (c->emulated) {
+		unsigned want = at_most(p->runs, p->emulated_runs);
+		return k < want ? want - k : 0;
+	}
+	if (p->precision <= 0 || own <= 0)
+		return k < p->runs ? p->runs - k : 0;
+	struct marks m = marks_of(p, own);
+	double content = st->content;
+	double went_on = k >= m.need ? pow(1 - content, at_most(k, m.budget) - m.need + 1) : 1;
+	double open = c->spent_s >= p->cell_budget ? 1 : st->open / (st->open + (1 - st->open) * went_on);
+	double if_open = m.open_end > k ? m.open_end - k : 0, if_not = 0;
+	if (k < m.need)
+		if_not += m.need - k;
+	unsigned from = k + 1 > m.need + 1 ? k + 1 : m.need + 1;
+	if (c->spent_s < p->cell_budget && m.budget >= from) {
+		/* the first run from here is certain when it is past the runs it
+		 * must have (it wants more), else after one check */
+		double runs = m.budget - from + 1, first = k >= m.need ? 1 : 1 - content;
+		if_not += first * (content > 0 ? (1 - pow(1 - content, runs)) / content : runs);
+	}
+	return open * if_open + (1 - open) * if_not;
 }
 
 double eta_estimate(const struct eta_policy *p, const struct eta_cell *cells, size_t n, const struct eta_history *h)
@@ -100,17 +168,15 @@ double eta_estimate(const struct eta_policy *p, const struct eta_cell *cells, si
 		return -1;
 	double verify = h->verified ? h->verify_s / (double)h->verified : per_run;
 	double pause = h->paused ? h->cooldown_s / (double)h->paused : 0;
-	double left = 0, share = open_share(p, cells, n);
+	struct stopping st = learn(p, cells, n);
+	double left = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct eta_cell *c = &cells[i];
 		if (c->state == ETA_DONE)
 			continue;
 		/* a cell's own seconds per run once it has runs, else the run's */
-		double own = c->runs ? c->spent_s / c->runs : (per_run - extra) / ratio;
-		unsigned want = eta_expected_runs(p, c, own);
-		double more = want > c->runs ? (double)(want - c->runs) : past_expected(p, c, own);
-		more += open_runs(p, c, own, want > c->runs ? want : c->runs, share);
-		left += more * (own * ratio + extra);
+		double own = own_seconds(c, (per_run - extra) / ratio);
+		left += runs_left(p, c, own, &st) * (own * ratio + extra);
 		if (!c->runs)
 			left += pause;
 		if (c->state == ETA_TO_VERIFY)

@@ -4,17 +4,19 @@
  * cells: in rounds every cell finishes near the end, so the time per
  * finished cell says nothing until then (an eta of hours at the first line
  * of a 3-minute run).  The rest is, per cell still to measure, the runs it
- * is expected to want (eta_expected_runs) less the runs it has, times its
- * seconds per run (its own once it has runs, else the run's so far, else
- * the verification run's, which runs the program once), with the batches'
- * overhead (hyperfine, the meter) as measured so far: per run in rounds
- * (a batch each), in proportion back to back; a cell that wants runs past
- * those expected, half the way to its budget's end, and past its budget
- * (an answer still open) all the way to its end; a cell not yet past its
- * budget, the open answer's extension weighed by the share of cells that
- * got it so far (half before any is known); plus
- * a verification and a pause (cooldown.h) for each cell not yet verified,
- * at their mean so far.
+ * is expected to take from here times its seconds per run (its own once
+ * it has runs, else the run's so far, else the verification run's, which
+ * runs the program once), with the batches' overhead (hyperfine, the
+ * meter) as measured so far: per run in rounds (a batch each), in
+ * proportion back to back; plus a verification and a pause (cooldown.h)
+ * for each cell not yet verified, at their mean so far.
+ * The runs follow the stop rules of schedule_wants_more: those the cell
+ * must have, then each further run only while it is not content (its
+ * precision not reached), to its budget; past the budget only while its
+ * answer is open, to SCHEDULE_UNDECIDED_BUDGETS budgets; never past
+ * max_runs.  The chance per run of being content and the share of answers
+ * open at the budget are learnt from this run's cells so far, the ones
+ * still measuring included (eta.c, struct stopping).
  */
 #ifndef FLAGBENCH_ETA_H
 #define FLAGBENCH_ETA_H
@@ -51,8 +53,6 @@ struct eta_history {
 	size_t paused;         /* cells that had their pause */
 };
 
-/* The runs a cell is expected to want before it is content. */
-unsigned eta_expected_runs(const struct eta_policy *p, const struct eta_cell *c, double per_run_s);
 /* Seconds left, or a negative number when nothing is known yet to
  * estimate from (no run, no verification). */
 double eta_estimate(const struct eta_policy *p, const struct eta_cell *cells, size_t n, const struct eta_history *h);

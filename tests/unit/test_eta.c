@@ -86,6 +86,44 @@ static void replayed_open_answers_within_2x(void **state)
 	}
 }
 
+/* A fresh ./run.sh here after the consumer began to spin (0.052 s a run,
+ * 7 ms a batch, a 1.25 s budget, at most 30): the cells' final runs, as
+ * many cells as ran each count.  Cells that stop early finish first, so a
+ * share of open answers counted over finished cells alone reads low half
+ * way through (the run read "eta 22s" with 51 s to go).  Replayed round
+ * by round, within 2x of the true time left at every round. */
+static void replayed_quick_run_within_2x(void **state)
+{
+	static const unsigned histogram[][2] = { { 13, 3 }, { 15, 7 }, { 16, 2 }, { 17, 20 }, { 18, 4 }, { 19, 4 },
+						 { 20, 7 }, { 21, 5 }, { 22, 1 }, { 23, 4 }, { 24, 1 }, { 25, 7 },
+						 { 26, 1 }, { 28, 3 }, { 29, 1 }, { 30, 45 } };
+	enum { N = 115, MOST = 30 };
+	const double per = 0.052, batch = 0.007;
+	struct eta_policy p = { .runs = 3, .max_runs = MOST, .precision = 3, .cell_budget = 1.25, .runs_for_rerun = 13,
+				.rounds = 1 };
+	unsigned final[N], n = 0;
+	for (size_t b = 0; b < sizeof(histogram) / sizeof(histogram[0]); b++)
+		for (unsigned k = 0; k < histogram[b][1]; k++)
+			final[n++] = histogram[b][0];
+	assert_int_equal(n, N);
+	for (unsigned r = 1; r < MOST; r++) {
+		struct eta_cell c[N];
+		struct eta_history h = { .verified = N, .verify_s = N * per, .paused = N };
+		double truth = 0;
+		for (int i = 0; i < N; i++) {
+			unsigned k = r < final[i] ? r : final[i];
+			c[i] = (struct eta_cell){ k < final[i] ? ETA_MEASURING : ETA_DONE, k, k * per, 0 };
+			h.measure_s += k * (per + batch);
+			truth += (final[i] - k) * (per + batch);
+		}
+		if (truth <= 0)
+			break;
+		double got = eta_estimate(&p, c, N, &h);
+		if (!(got <= 2 * truth && got >= truth / 2))
+			fail_msg("round %u: eta %.1f s, true %.1f s", r, got, truth);
+	}
+}
+
 /* Nothing to go on: no run and no verification yet. */
 static void nothing_known(void **state)
 {
@@ -100,22 +138,28 @@ static void nothing_known(void **state)
 	within(eta_estimate(&p, c, 2, &h), 2 * 5 * 0.2 + 0.2, 1e-9);
 }
 
-/* The runs a cell wants: --runs; with a precision target those a 95 %
- * interval needs (within four budgets), then halfway to the budget's end;
- * an emulated cell a few, whatever the target. */
+/* The runs a fresh cell is expected to take, before anything is learnt:
+ * --runs; with a precision target those a 95 % interval needs (within four
+ * budgets), then some way towards its budget's end (the prior: one cell
+ * in two content by then) or, open (the prior: one answer in two), to the
+ * end of two budgets; an emulated cell a few, whatever the target. */
 static void expected_runs(void **state)
 {
 	struct eta_policy p = { .runs = 5, .max_runs = 50, .runs_for_rerun = 13, .emulated_runs = 3, .precision = 3,
-				.cell_budget = 2.5 };
+				.cell_budget = 2.5, .rounds = 1 };
 	struct eta_cell c = { ETA_MEASURING, 0, 0, 0 };
-	assert_int_equal(eta_expected_runs(&p, &c, 0.1), (13 + 25) / 2);
-	assert_int_equal(eta_expected_runs(&p, &c, 1.0), 11); /* 4 budgets: 10 s, 11 runs */
-	assert_int_equal(eta_expected_runs(&p, &c, 0.001), (13 + 50) / 2);
+	struct eta_history h = { .verify_s = 0.1, .verified = 1 }; /* 0.1 s a run */
+	double runs = eta_estimate(&p, &c, 1, &h) / 0.1;
+	/* 13 for the interval, the budget at 25, two budgets at 50 */
+	assert_true(runs > (13 + 25) / 2 && runs < (25 + 50) / 2);
+	h.verify_s = 1.0; /* 1 s a run: four budgets hold 10, so 11 runs for the interval, and no more */
+	within(eta_estimate(&p, &c, 1, &h), 11 * 1.0, 1e-9);
+	h.verify_s = 0.1;
 	c.emulated = 1;
-	assert_int_equal(eta_expected_runs(&p, &c, 0.1), 3);
+	within(eta_estimate(&p, &c, 1, &h), 3 * 0.1, 1e-9);
 	p.precision = 0;
 	c.emulated = 0;
-	assert_int_equal(eta_expected_runs(&p, &c, 0.1), 5);
+	within(eta_estimate(&p, &c, 1, &h), 5 * 0.1, 1e-9);
 }
 
 /* A whole run of rounds replayed: at every progress point the estimate is
@@ -210,6 +254,7 @@ int main(void)
 		cmocka_unit_test(open_answer_past_budget),
 		cmocka_unit_test(expected_runs),
 		cmocka_unit_test(replayed_run_within_2x),
+		cmocka_unit_test(replayed_quick_run_within_2x),
 		cmocka_unit_test(emulated_cells_few_runs),
 		cmocka_unit_test(emulated_cell_one_batch),
 	};
