@@ -54,25 +54,20 @@ static void open_answer_past_budget(void **state)
 	within(eta_estimate(&p, &c, 1, &h), 10 * 0.05, 1e-9);
 }
 
-/* A quick run as it went here: 0.08 s runs, a 1.25 s budget, 13 runs for
- * the interval, at most 30; two cells in three stayed open past their
- * budget to its end (30 runs), the rest stopped at the budget.  Replayed
- * round by round: the estimate is within 2x of the true time left at
- * every round, from the first on. */
-static void replayed_open_answers_within_2x(void **state)
+/* A run of rounds at a quick suite's settings (a 1.25 s budget, 13 runs
+ * for the interval, at most 30) replayed round by round, cell i ending at
+ * final[i] runs of `per` seconds and a batch of `batch`: the estimate is
+ * within 2x of the true time left at every round, from the first on. */
+#define QUICK_MOST 30
+static void replay_within_2x(const unsigned *final, size_t n, double per, double batch)
 {
-	enum { N = 120, MOST = 30 };
-	const double per = 0.08, batch = 0.005;
-	struct eta_policy p = { .runs = 3, .max_runs = MOST, .precision = 3, .cell_budget = 1.25, .runs_for_rerun = 13,
-				.rounds = 1 };
-	unsigned final[N];
-	for (int i = 0; i < N; i++)
-		final[i] = i % 3 ? MOST : 16; /* 16 x 0.08 s: the budget */
-	for (unsigned r = 1; r < MOST; r++) {
-		struct eta_cell c[N];
-		struct eta_history h = { .verified = N, .verify_s = N * per, .paused = N };
+	struct eta_policy p = { .runs = 3, .max_runs = QUICK_MOST, .precision = 3, .cell_budget = 1.25,
+				.runs_for_rerun = 13, .rounds = 1 };
+	struct eta_cell *c = calloc(n, sizeof(*c));
+	for (unsigned r = 1; r < QUICK_MOST; r++) {
+		struct eta_history h = { .verified = n, .verify_s = n * per, .paused = n };
 		double truth = 0;
-		for (int i = 0; i < N; i++) {
+		for (size_t i = 0; i < n; i++) {
 			unsigned k = r < final[i] ? r : final[i];
 			c[i] = (struct eta_cell){ k < final[i] ? ETA_MEASURING : ETA_DONE, k, k * per, 0 };
 			h.measure_s += k * (per + batch);
@@ -80,48 +75,41 @@ static void replayed_open_answers_within_2x(void **state)
 		}
 		if (truth <= 0)
 			break;
-		double got = eta_estimate(&p, c, N, &h);
+		double got = eta_estimate(&p, c, n, &h);
 		if (!(got <= 2 * truth && got >= truth / 2))
 			fail_msg("round %u: eta %.1f s, true %.1f s", r, got, truth);
 	}
+	free(c);
+}
+
+/* A quick run as it went here: 0.08 s runs; two cells in three stayed
+ * open past their budget to its end (30 runs), the rest stopped at the
+ * budget. */
+static void replayed_open_answers_within_2x(void **state)
+{
+	unsigned final[120];
+	for (int i = 0; i < 120; i++)
+		final[i] = i % 3 ? QUICK_MOST : 16; /* 16 x 0.08 s: the budget */
+	replay_within_2x(final, 120, 0.08, 0.005);
 }
 
 /* A fresh ./run.sh here after the consumer began to spin (0.052 s a run,
- * 7 ms a batch, a 1.25 s budget, at most 30): the cells' final runs, as
- * many cells as ran each count.  Cells that stop early finish first, so a
- * share of open answers counted over finished cells alone reads low half
- * way through (the run read "eta 22s" with 51 s to go).  Replayed round
- * by round, within 2x of the true time left at every round. */
+ * 7 ms a batch): the cells' final runs, as many cells as ran each count.
+ * Cells that stop early finish first, so a share of open answers counted
+ * over finished cells alone reads low half way through (the run read "eta
+ * 22s" with 51 s to go). */
 static void replayed_quick_run_within_2x(void **state)
 {
 	static const unsigned histogram[][2] = { { 13, 3 }, { 15, 7 }, { 16, 2 }, { 17, 20 }, { 18, 4 }, { 19, 4 },
 						 { 20, 7 }, { 21, 5 }, { 22, 1 }, { 23, 4 }, { 24, 1 }, { 25, 7 },
 						 { 26, 1 }, { 28, 3 }, { 29, 1 }, { 30, 45 } };
-	enum { N = 115, MOST = 30 };
-	const double per = 0.052, batch = 0.007;
-	struct eta_policy p = { .runs = 3, .max_runs = MOST, .precision = 3, .cell_budget = 1.25, .runs_for_rerun = 13,
-				.rounds = 1 };
-	unsigned final[N], n = 0;
+	unsigned final[115];
+	size_t n = 0;
 	for (size_t b = 0; b < sizeof(histogram) / sizeof(histogram[0]); b++)
 		for (unsigned k = 0; k < histogram[b][1]; k++)
 			final[n++] = histogram[b][0];
-	assert_int_equal(n, N);
-	for (unsigned r = 1; r < MOST; r++) {
-		struct eta_cell c[N];
-		struct eta_history h = { .verified = N, .verify_s = N * per, .paused = N };
-		double truth = 0;
-		for (int i = 0; i < N; i++) {
-			unsigned k = r < final[i] ? r : final[i];
-			c[i] = (struct eta_cell){ k < final[i] ? ETA_MEASURING : ETA_DONE, k, k * per, 0 };
-			h.measure_s += k * (per + batch);
-			truth += (final[i] - k) * (per + batch);
-		}
-		if (truth <= 0)
-			break;
-		double got = eta_estimate(&p, c, N, &h);
-		if (!(got <= 2 * truth && got >= truth / 2))
-			fail_msg("round %u: eta %.1f s, true %.1f s", r, got, truth);
-	}
+	assert_int_equal(n, 115);
+	replay_within_2x(final, n, 0.052, 0.007);
 }
 
 /* Nothing to go on: no run and no verification yet. */
