@@ -178,6 +178,15 @@ void answers_write_term(const struct model *m, const char *run_dir, size_t width
 			100 * m->cmp_level, m->cmp_asked);
 	else
 		sb_adds(&sb, "no lead has an interval to tell (too few runs)");
+	unsigned fixed = 0, varied = 0;
+	for (size_t i = 0; i < m->nfams; i++)
+		if (m->fams[i].nanswers)
+			m->fams[i].layouts > 1 ? varied++ : fixed++;
+	/* a lead from one lucky code placement is not the flags' (docs/comparison.md) */
+	if (fixed && !varied)
+		sb_adds(&sb, "; code layout not varied: --layouts K asks whether each lead holds across K layouts");
+	else if (fixed)
+		sb_adds(&sb, "; code layout varied only where a family says so below");
 	emit(out, sb.buf, 2, width);
 	for (size_t i = 0; i < m->nfams; i++) {
 		const struct mfamily *fam = &m->fams[i];
@@ -198,6 +207,8 @@ void answers_write_term(const struct model *m, const char *run_dir, size_t width
 			sb_addf(&sb, "; not for this machine: %s", t->folded);
 		if (fam->unchecked)
 			sb_adds(&sb, "; \xc2\xb6 unchecked: its outputs were not proven right");
+		if (fam->layouts > 1)
+			sb_addf(&sb, "; across %u code layouts: a lead must hold across them", fam->layouts);
 		sb_adds(out, "\n");
 		emit(out, sb.buf, 2, width);
 		int vw = 0, lw = 0;

@@ -131,6 +131,7 @@ struct mfamily {
 	const char *most_compiler, *most_flags;
 	size_t most_compiler_n, most_flags_n, nleads, nreal;
 	int unchecked;            /* its outputs were not proven right (family.json "check": "none") */
+	unsigned layouts;         /* the code layouts its cells ran under (--layouts K); 1: not varied */
 	struct mgap *gaps;        /* the real gaps first, largest first (model_gaps.h) */
 	size_t ngaps;
 };

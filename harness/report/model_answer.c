@@ -51,13 +51,14 @@ static int same_binary(struct fsrc *f, const struct mcell *a, const struct mcell
 	return ca && cb && model_same_binary(f, ca, cb);
 }
 
-/* Whether the family's cells were measured under several code layouts. */
-static int layouts_varied(const struct fsrc *f)
+/* The most code layouts the family's cells were measured under (1: not varied). */
+static unsigned layouts_of(const struct fsrc *f)
 {
+	unsigned k = 1;
 	for (size_t i = 0; i < f->n; i++)
-		if (f->cells[i]->layouts > 1)
-			return 1;
-	return 0;
+		if (f->cells[i]->layouts > k)
+			k = f->cells[i]->layouts;
+	return k;
 }
 
 /* The answer in words, from the throughput table; for emulated cells, whose
@@ -70,6 +71,7 @@ void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const st
 	fam->answers = model_alloc(m, (t->nrows + 1) * sizeof(*fam->answers));
 	fam->nanswers = 0;
 	fam->summary = NULL;
+	fam->layouts = layouts_of(f);
 	for (size_t r = 0; r < t->nrows; r++) {
 		struct manswer *ans = &fam->answers[fam->nanswers];
 		*ans = (struct manswer){ .variant = t->rows[r].label, .lead = NAN, .low = NAN, .high = NAN,
@@ -180,7 +182,7 @@ void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const st
 		sv_pushf(&fam->answer, "%s: most often fastest: compiler %s for %zu of %zu variants, flags %s for %zu of %zu; "
 				       "%zu of these %zu leads are real (the run's %zu comparisons at a 5 %% false-lead rate)%s",
 			 fam->name, won[2 * best[0]], count[0], n, won[2 * best[1] + 1], count[1], n, real, n,
-			 m->cmp_asked, layouts_varied(f) ? "" : "; code layout not varied (--layouts K tests it)");
+			 m->cmp_asked, fam->layouts > 1 ? "" : "; code layout not varied (--layouts K tests it)");
 	fam->summary = model_own(m, "%s", fam->answer.v[fam->answer.n - 1]);
 	fam->most_compiler = won[2 * best[0]], fam->most_compiler_n = count[0];
 	fam->most_flags = won[2 * best[1] + 1], fam->most_flags_n = count[1];

@@ -136,6 +136,21 @@ table_verdict() {
     [ "$answers" -gt "$last_table" ]
 }
 
+@test "the answers say whether code layout was varied, and across how many layouts a family's leads must hold" {
+    run "$FLAGBENCH" run --suite smoke --dry-run -o "$BATS_TEST_TMPDIR/one"
+    [ "$status" -eq 0 ]
+    # the header wraps at the width: read it as one line
+    header=$(sed -n '/^the answers: /,/^$/p' <<<"$output" | tr '\n' ' ' | tr -s ' ')
+    [[ "$header" == *"code layout not varied: --layouts K asks whether each lead holds across K layouts"* ]]
+    run "$FLAGBENCH" run --suite smoke --dry-run --layouts 2 --only 'yes/*' -o "$BATS_TEST_TMPDIR/two"
+    [ "$status" -eq 0 ]
+    # the family's line and its wrapped rest, up to the first variant's
+    family=$(awk '/^yes: /{on=1} on && /^  simple /{exit} on' <<<"$output" | tr '\n' ' ' | tr -s ' ')
+    [[ "$family" == *"leads are real; across 2 code layouts: a lead must hold across them "* ]]
+    header=$(sed -n '/^the answers: /,/^$/p' <<<"$output" | tr '\n' ' ')
+    [[ "$header" != *"not varied"* ]]
+}
+
 @test "the real gaps: a line per part that differs and the parts it shares, largest first, and the rest as no real difference" {
     run "$FLAGBENCH" run --dry-run --only 'chacha20/*' -o "$BATS_TEST_TMPDIR/q"
     [ "$status" -eq 0 ]
