@@ -519,24 +519,25 @@ static void drift_stage(struct run *r)
 	free(n);
 }
 
-/* The schedule's blocks: a variant's (or a reference's) cells, every
- * configuration and layout of it, are one block, the cells its answer,
- * gaps and ratio tables compare; the block is its first cell's index. */
-static unsigned *variant_blocks(const struct plan *p)
+/* The schedule's blocks and groups: a variant's (or a reference's)
+ * cells, every configuration and layout of it, are one block, the cells
+ * its answer, gaps, against and compilers tables compare; a family's are
+ * one group, for its speedup table (a variant against the baseline's).
+ * Each is numbered by its first cell's index. */
+static void variant_blocks(const struct plan *p, unsigned *block, unsigned *group)
 {
-	unsigned *block = xcalloc(p->n + 1, sizeof(*block));
 	for (size_t i = 0; i < p->n; i++) {
 		const struct cell_spec *s = &p->cells[i].spec;
-		block[i] = (unsigned)i;
-		for (size_t j = 0; j < i; j++) {
+		block[i] = group[i] = (unsigned)i;
+		for (size_t j = i; j-- > 0;) {
 			const struct cell_spec *t = &p->cells[j].spec;
-			if (s->family == t->family && s->variant == t->variant && s->reference == t->reference) {
+			if (s->family != t->family)
+				continue;
+			group[i] = group[j];
+			if (s->variant == t->variant && s->reference == t->reference)
 				block[i] = block[j];
-				break;
-			}
 		}
 	}
-	return block;
 }
 
 /* Verify and measure every pending cell (schedule.h: in shuffled rounds,
@@ -549,7 +550,8 @@ static void run_cells(struct run *r)
 	struct cell **cells = xcalloc(r->plan.n + 1, sizeof(*cells));
 	for (size_t i = 0; i < r->plan.n; i++)
 		cells[i] = &r->plan.cells[i];
-	unsigned *block = variant_blocks(&r->plan);
+	unsigned *block = xcalloc(r->plan.n + 1, sizeof(*block)), *group = xcalloc(r->plan.n + 1, sizeof(*group));
+	variant_blocks(&r->plan, block, group);
 	struct schedule s = {
 		.policy = &r->policy,
 		.x = r->x,
@@ -561,10 +563,12 @@ static void run_cells(struct run *r)
 		.tally = { .measure_s = &r->rs.phases.measure_s, .cooldown_s = &r->rs.phases.cooldown_s,
 			   .wall_s = &r->pr.measure_wall },
 		.block = block,
+		.group = group,
 	};
 	schedule_run(&s);
 	free(cells);
 	free(block);
+	free(group);
 	if (r->set.order == RUN_ORDER_INTERLEAVE)
 		twins_finish(r);
 	for (size_t i = 0; i < r->plan.n; i++)

@@ -215,31 +215,42 @@ static enum schedule_status run_sequential(const struct sched *k)
 }
 
 struct blocked {
-	unsigned long long block_key;
+	unsigned long long group_key, block_key;
 	size_t place, cell;
 };
 
 static int cmp_blocked(const void *x, const void *y)
 {
 	const struct blocked *u = x, *v = y;
+	if (u->group_key != v->group_key)
+		return u->group_key < v->group_key ? -1 : 1;
 	if (u->block_key != v->block_key)
 		return u->block_key < v->block_key ? -1 : 1;
 	return (u->place > v->place) - (u->place < v->place);
 }
 
-/* order[0..n) already shuffled: each block's cells together, in that
- * order within it, the blocks in an order drawn from seed (schedule.h). */
-static void group_blocks(const unsigned *block, size_t *order, size_t n, unsigned long long *seed)
+/* A key per number and round: the number mixed with this round's draw
+ * (splitmix64's finaliser), so equal numbers get equal keys. */
+static unsigned long long round_key(unsigned long long salt, unsigned number)
+{
+	unsigned long long z = salt + 0x9e3779b97f4a7c15ULL * ((unsigned long long)number + 1);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* order[0..n) already shuffled: each group's blocks together and each
+ * block's cells together, in that order within a block, the groups and
+ * the blocks in orders drawn from seed (schedule.h). */
+static void group_blocks(const unsigned *block, const unsigned *group, size_t *order, size_t n,
+			 unsigned long long *seed)
 {
 	struct blocked *b = xmalloc((n + 1) * sizeof(*b));
-	unsigned long long salt = stats_random(seed);
+	unsigned long long block_salt = stats_random(seed), group_salt = stats_random(seed);
 	for (size_t j = 0; j < n; j++) {
-		/* a key per block and round: the block's number mixed with this
-		 * round's draw (splitmix64's finaliser), so equal blocks get equal keys */
-		unsigned long long z = salt + 0x9e3779b97f4a7c15ULL * ((unsigned long long)block[order[j]] + 1);
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-		b[j] = (struct blocked){ z ^ (z >> 31), j, order[j] };
+		size_t i = order[j];
+		b[j] = (struct blocked){ group ? round_key(group_salt, group[i]) : 0, round_key(block_salt, block[i]), j,
+					 i };
 	}
 	qsort(b, n, sizeof(*b), cmp_blocked);
 	for (size_t j = 0; j < n; j++)
@@ -254,7 +265,7 @@ static void arrange(const struct sched *k, size_t *order, size_t n, unsigned rou
 	if (k->p->order == SCHEDULE_SHUFFLED) {
 		stats_shuffle(order, n, seed);
 		if (k->s->block)
-			group_blocks(k->s->block, order, n, seed);
+			group_blocks(k->s->block, k->s->group, order, n, seed);
 	} else if (k->p->order == SCHEDULE_BALANCED && turns && round < k->p->runs && n > 1) {
 		size_t by = turns[round] % n, *was = xmalloc(n * sizeof(*was));
 		for (size_t j = 0; j < n; j++)

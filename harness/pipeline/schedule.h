@@ -127,16 +127,19 @@ struct schedule {
 	size_t n;
 	struct schedule_hooks hooks;
 	struct schedule_tally tally;
-	/* SCHEDULE_SHUFFLED only: cell i's block (any number; NULL: none).  A
-	 * round then runs each block's cells back to back, the blocks in a
-	 * new shuffled order and the cells shuffled within each, so that the
-	 * cells one comparison pairs (the configurations of one variant) run
-	 * within a second of each other instead of anywhere in a round.  A
-	 * shared machine's state moves over seconds: in two default runs
-	 * here, the paired log ratios of yes/vmsplice builds run within 8
+	/* SCHEDULE_SHUFFLED only: cell i's block and the group of blocks it
+	 * belongs to (any numbers; NULL: none).  A round then runs each
+	 * group's blocks back to back and each block's cells back to back:
+	 * the groups in a new shuffled order, the blocks shuffled within each
+	 * group and the cells within each block.  So the cells one comparison
+	 * pairs (the configurations of one variant: a block) run within a
+	 * second of each other instead of anywhere in a round, and those of a
+	 * family (a group: a variant against the family's baseline) within a
+	 * few.  A shared machine's state moves over seconds: in two default
+	 * runs here, the paired log ratios of yes/vmsplice builds run within 8
 	 * places of each other spread 2.0-2.8 %, and 5.6-9.6 % further apart
-	 * (median absolute deviation). */
-	const unsigned *block;
+	 * (median absolute deviation).  group may be NULL with a block. */
+	const unsigned *block, *group;
 };
 
 enum schedule_status schedule_run(const struct schedule *s);

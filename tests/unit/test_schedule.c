@@ -142,31 +142,41 @@ static void shuffled_rounds(void **state)
 	}
 }
 
-/* Shuffled rounds in blocks: each block's cells back to back in every
- * round, every cell once a round, and both the blocks' order and the order
+/* Shuffled rounds in blocks and groups: each group's blocks and each
+ * block's cells back to back in every round, every cell once a round, and
+ * the groups' order, the blocks' order within a group and the cells'
  * within a block drawn anew (none fixed from round to round). */
 static void blocked_rounds(void **state)
 {
 	enum { N = 8, ROUNDS = 12 };
-	static const unsigned block[N] = { 5, 1, 5, 9, 1, 5, 9, 1 };
+	static const unsigned block[N] = { 5, 1, 5, 9, 1, 5, 9, 1 }, group[N] = { 0, 0, 0, 3, 0, 0, 3, 0 };
 	struct schedule_policy p = { .order = SCHEDULE_SHUFFLED, .runs = ROUNDS, .seed = 42 };
 	struct schedule s = { .policy = &p, .x = &fake, .mo = &mo, .cells = list, .n = N, .block = block,
-			      .hooks = { .done = on_done } };
+			      .group = group, .hooks = { .done = on_done } };
 	assert_int_equal(schedule_run(&s), SCHEDULE_DONE);
 	assert_int_equal(nran, N * ROUNDS);
-	int first_block_changed = 0, inner_changed = 0, first_of_5 = -1;
+	int first_group_changed = 0, first_block_changed = 0, inner_changed = 0, first_of_5 = -1;
 	for (int r = 0; r < ROUNDS; r++) {
 		const int *o = &ran[r * N];
-		int seen[N] = { 0 }, blocks_started = 0;
+		int seen[N] = { 0 }, blocks_started = 0, groups_started = 0;
 		for (int j = 0; j < N; j++) {
 			seen[o[j]]++;
 			if (j == 0 || block[o[j]] != block[o[j - 1]])
 				blocks_started++;
+			if (j == 0 || group[o[j]] != group[o[j - 1]])
+				groups_started++;
 		}
 		for (int i = 0; i < N; i++)
 			assert_int_equal(seen[i], 1);
 		assert_int_equal(blocks_started, 3); /* three blocks, each in one piece */
-		first_block_changed += block[o[0]] != block[ran[0]];
+		assert_int_equal(groups_started, 2); /* two groups, each in one piece */
+		first_group_changed += group[o[0]] != group[ran[0]];
+		/* within group 0, which of its blocks (5 and 1) comes first */
+		for (int j = 0; j < N; j++)
+			if (group[o[j]] == 0) {
+				first_block_changed += block[o[j]] != 5;
+				break;
+			}
 		for (int j = 0; j < N; j++)
 			if (block[o[j]] == 5) {
 				if (first_of_5 < 0)
@@ -175,7 +185,8 @@ static void blocked_rounds(void **state)
 				break;
 			}
 	}
-	assert_true(first_block_changed > 0);
+	assert_true(first_group_changed > 0);
+	assert_true(first_block_changed > 0 && first_block_changed < ROUNDS);
 	assert_true(inner_changed > 0);
 	/* the same seed, the same orders: two runs of one plan pair alike */
 	int again[N * ROUNDS];
