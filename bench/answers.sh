@@ -39,7 +39,8 @@ for i in $(seq 1 "$reps"); do
     [ -f "$out/results.json" ] || { echo "run $i: no results ($(tail -1 "$out.err"))"; continue; }
     done=$((done + 1))
     aa=$(build/flagbench tables "$out" --format json | jq -r '.families[0].answer[] | select(startswith("abwork/loop: "))')
-    case "$aa" in *"(a real lead"*) false_leads=$((false_leads + 1)) ;; esac
+    verdict=$(build/flagbench tables "$out" --format json | jq -r '.families[0].answers[] | select(.variant == "loop") | .verdict')
+    case "$verdict" in faster|slower) false_leads=$((false_leads + 1)) ;; esac
     v=$(build/flagbench tables "$out" --format json | jq -r '.families[0].tables[] | select(.name == "speedup")
         | .rows[] | select(.label == "more") | .cells[0] | "\(.value) \(.marks)"')
     case "$v" in 0.*) case "$v" in *"~"*) ;; *) slower=$((slower + 1)) ;; esac ;; esac

@@ -84,9 +84,12 @@ jq -n -r --slurpfile a "$out/run1/results.json" --slurpfile b "$out/run2/results
 "$fb" tables "$out/run1" --format json >"$out/run1.tables.json" 2>/dev/null
 "$fb" tables "$out/run2" --format json >"$out/run2.tables.json" 2>/dev/null
 jq -n -r --slurpfile a "$out/run1.tables.json" --slurpfile b "$out/run2.tables.json" '
-  def verdict: if test("\\(a real lead") then "real" elif test("\\(the same binary") then "same binary"
-               elif test("\\(no interval") then "none" else "not real" end;
-  def answers: [.families[] | .answer[] | select(test("^[^:]+/[^:]+: ")) | {key: (split(": ")[0]), value: verdict}] | from_entries;
+  # the verdict of the lead of each variant, from the answers as data (the
+  # sentence also names the twins of the leader, so it is not parsed)
+  def verdict: if .verdict == "faster" or .verdict == "slower" then "real"
+               elif .verdict == "same binary" or (.runner_up == null and .twins != null) then "same binary"
+               elif .verdict == "n/a" then "none" else "not real" end;
+  def answers: [.families[] | .name as $f | (.answers // [])[] | {key: "\($f)/\(.variant)", value: verdict}] | from_entries;
   def ratios: [.families[] | .name as $f | .tables[] | select(.name == "against" or .name == "compilers" or .name == "speedup")
                | .name as $t | .columns as $c | .rows[] | .label as $r | .cells | to_entries[]
                | select(.value.state == "ok" and .value.value != 1)

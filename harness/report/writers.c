@@ -359,6 +359,27 @@ static json_t *json_gaps(const struct mfamily *f)
 	return gaps;
 }
 
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+/* The answers as data (struct manswer), beside their sentences in "answer". */
+static json_t *json_answers(const struct mfamily *f)
+{
+	json_t *answers = json_array();
+	for (size_t i = 0; i < f->nanswers; i++) {
+		const struct manswer *a = &f->answers[i];
+		json_array_append_new(answers,
+				      json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:b, s:o}", "variant", a->variant,
+						"leader", str_or_null(a->leader), "twins", str_or_null(a->twins), "runner_up",
+						str_or_null(a->runner), "lead", num(a->lead), "low", num(a->low), "high",
+						num(a->high), "verdict", comparison_verdict_word(a->verdict), "words",
+						str_or_null(a->words), "fewest", a->fewest, "note", str_or_null(a->note)));
+	}
+	return answers;
+}
+
 static void write_json(struct model *m, struct strbuf *out)
 {
 	json_t *runs = json_array(), *fams = json_array();
@@ -378,11 +399,11 @@ static void write_json(struct model *m, struct strbuf *out)
 			if (wanted(f, &f->tables[k]))
 				json_array_append_new(tables, json_table(&f->tables[k]));
 		if (wanted(f, NULL))
-			json_array_append_new(fams, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o}", "name", f->name,
-							      "slug", f->slug, "title", f->title, "kind",
-							      f->kind ? f->kind : "stream", "answer", strs(&f->answer), "gaps",
-							      json_gaps(f), "tables", tables, "problems", strs(&f->problems),
-							      "warnings", strs(&f->warnings)));
+			json_array_append_new(fams, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "name",
+							      f->name, "slug", f->slug, "title", f->title, "kind",
+							      f->kind ? f->kind : "stream", "answer", strs(&f->answer), "answers",
+							      json_answers(f), "gaps", json_gaps(f), "tables", tables,
+							      "problems", strs(&f->problems), "warnings", strs(&f->warnings)));
 	}
 	json_t *root = json_pack("{s:s, s:o, s:o}", "schema", "flagbench-tables/1", "runs", runs, "families", fams);
 	char *s = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);

@@ -43,6 +43,15 @@ answer_verdict() {
     esac
 }
 
+# the same, from the answers as data (families[].answers)
+answer_data_verdict() {
+    "$FLAGBENCH" tables "$RUN" --format json | jq -r --arg v "$1" '
+        .families[0].answers[] | select(.variant == $v)
+        | if .verdict == "faster" or .verdict == "slower" then "real"
+          elif .verdict == "same binary" or (.runner_up == null and .twins != null) then "same binary"
+          elif .verdict == "same" or .verdict == "inconclusive" then "not real" else "unknown: \(.verdict)" end'
+}
+
 # the same, as the compilers table's cell of variant V says (its marks and interval)
 table_verdict() {
     "$FLAGBENCH" tables "$RUN" --format json | jq -r --arg v "$1" '
@@ -57,8 +66,10 @@ table_verdict() {
     for v in simple buf vmsplice vmsplice_256k; do
         a=$(answer_verdict "$v")
         t=$(table_verdict "$v")
-        echo "$v: answer $a, table $t"
+        d=$(answer_data_verdict "$v")
+        echo "$v: answer $a, table $t, answer data $d"
         [ "$a" = "$t" ]
+        [ "$d" = "$a" ]
     done
     # and the fixture holds each case
     [ "$(answer_verdict simple)" = "not real" ]
