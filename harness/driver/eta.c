@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/util.h"
 #include "pipeline/schedule.h"
 
 static unsigned at_most(unsigned a, unsigned b)
@@ -30,6 +31,13 @@ static unsigned runs_for(double seconds, double own)
 {
 	double r = ceil(seconds / own - 1e-9);
 	return r > 1e7 ? 10000000u : (unsigned)r;
+}
+
+/* The checks for content a cell with `runs` has passed: one after each
+ * run from the runs it must have up to its budget. */
+static unsigned chances_of(const struct marks *m, unsigned runs)
+{
+	return runs >= m->need ? at_most(runs, m->budget) - m->need + 1 : 0;
 }
 
 static struct marks marks_of(const struct eta_policy *p, double own)
@@ -65,7 +73,6 @@ struct stopping {
 struct seen {
 	enum { SEEN_OPEN, SEEN_NOT_OPEN, SEEN_SHORT } kind;
 	double chances; /* checks after the runs it must have, up to its budget */
-	int stopped;    /* content: stopped short of its budget and of max_runs */
 };
 
 static double own_seconds(const struct eta_cell *c, double fallback)
@@ -76,11 +83,11 @@ static double own_seconds(const struct eta_cell *c, double fallback)
 static struct stopping learn(const struct eta_policy *p, const struct eta_cell *cells, size_t n)
 {
 	struct stopping st = { 0.5, 0 };
-	struct seen *seen = calloc(n + 1, sizeof(*seen));
+	struct seen *seen = xcalloc(n + 1, sizeof(*seen));
 	size_t k = 0;
 	unsigned most = at_least(p->max_runs, p->runs);
-	double spans = 0;
-	for (size_t i = 0; seen && i < n && p->precision > 0; i++) {
+	double spans = 0, stops = 1; /* the prior's stop */
+	for (size_t i = 0; i < n && p->precision > 0; i++) {
 		const struct eta_cell *c = &cells[i];
 		if (c->emulated || !c->runs || !(c->spent_s > 0))
 			continue;
@@ -93,27 +100,27 @@ static struct stopping learn(const struct eta_policy *p, const struct eta_cell *
 		e->kind = past_budget && (!done || c->spent_s >= p->cell_budget + own) ? SEEN_OPEN
 			  : done							   ? SEEN_NOT_OPEN
 										   : SEEN_SHORT;
-		e->chances = c->runs >= m.need ? at_most(c->runs, m.budget) - m.need + 1 : 0;
-		e->stopped = done && !past_budget && c->runs < most && c->runs >= m.need;
+		e->chances = chances_of(&m, c->runs);
+		/* content: stopped short of its budget and of max_runs */
+		stops += done && !past_budget && c->runs < most && c->runs >= m.need;
 	}
 	/* the prior's chances: one cell in two content over a typical span */
 	double prior = 1 / (1 - pow(0.5, 1 / (k ? spans / (double)k : 1)));
 	st.content = 1 / prior;
+	/* EM: weigh each censored cell by how likely it is open, refit both */
 	for (int iter = 0; iter < 30 && k; iter++) {
-		double open = 0.5, cells_seen = 1, stops = 1, chances = prior;
+		double open = 0.5, chances = prior; /* the prior's half open cell, and its chances */
 		for (size_t i = 0; i < k; i++) {
 			const struct seen *e = &seen[i];
-			double w = e->kind == SEEN_OPEN ? 1 : e->kind == SEEN_NOT_OPEN ? 0 : 0;
+			double w = e->kind == SEEN_OPEN;
 			if (e->kind == SEEN_SHORT) {
 				double went_on = pow(1 - st.content, e->chances);
 				w = st.open / (st.open + (1 - st.open) * went_on);
 			}
 			open += w;
-			cells_seen++;
-			stops += e->stopped;
 			chances += (1 - w) * e->chances;
 		}
-		st.open = open / cells_seen;
+		st.open = open / (double)(k + 1);
 		st.content = stops / chances;
 	}
 	free(seen);
@@ -135,7 +142,7 @@ static double runs_left(const struct eta_policy *p, const struct eta_cell *c, do
 		return k < p->runs ? p->runs - k : 0;
 	struct marks m = marks_of(p, own);
 	double content = st->content;
-	double went_on = k >= m.need ? pow(1 - content, at_most(k, m.budget) - m.need + 1) : 1;
+	double went_on = pow(1 - content, chances_of(&m, k));
 	double open = c->spent_s >= p->cell_budget ? 1 : st->open / (st->open + (1 - st->open) * went_on);
 	double if_open = m.open_end > k ? m.open_end - k : 0, if_not = 0;
 	if (k < m.need)
