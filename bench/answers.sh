@@ -38,11 +38,12 @@ for i in $(seq 1 "$reps"); do
         --cache "$tmp/cache" -o "$out" >"$out.txt" 2>"$out.err" || true
     [ -f "$out/results.json" ] || { echo "run $i: no results ($(tail -1 "$out.err"))"; continue; }
     done=$((done + 1))
-    aa=$(build/flagbench tables "$out" --format json | jq -r '.families[0].answer[] | select(startswith("abwork/loop: "))')
-    verdict=$(build/flagbench tables "$out" --format json | jq -r '.families[0].answers[] | select(.variant == "loop") | .verdict')
+    build/flagbench tables "$out" --format json >"$out.tables.json"
+    aa=$(jq -r '.families[0].answer[] | select(startswith("abwork/loop: "))' "$out.tables.json")
+    verdict=$(jq -r '.families[0].answers[] | select(.variant == "loop") | .verdict' "$out.tables.json")
     case "$verdict" in faster|slower) false_leads=$((false_leads + 1)) ;; esac
-    v=$(build/flagbench tables "$out" --format json | jq -r '.families[0].tables[] | select(.name == "speedup")
-        | .rows[] | select(.label == "more") | .cells[0] | "\(.value) \(.marks)"')
+    v=$(jq -r '.families[0].tables[] | select(.name == "speedup")
+        | .rows[] | select(.label == "more") | .cells[0] | "\(.value) \(.marks)"' "$out.tables.json")
     case "$v" in 0.*) case "$v" in *"~"*) ;; *) slower=$((slower + 1)) ;; esac ;; esac
     printf 'run %2d: A/A %s | more/loop %s\n' "$i" "$(sed -E 's/.*\((.*)\)$/\1/' <<<"$aa")" "$v"
 done

@@ -148,16 +148,6 @@ SMOKE_RUNS="${SMOKE_RUNS:-2}"
     jqr '.bytes == 2000 and .status == "ok" and .consumer == "read"' "$report"
 }
 
-# allowed_cpus: the CPUs this process may run on, one a line
-allowed_cpus() {
-    local range lo hi list
-    list=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
-    for range in ${list//,/ }; do
-        lo=${range%-*} hi=${range#*-}
-        seq "$lo" "$hi"
-    done
-}
-
 @test "meter --wait: spin and sleep move the same bytes; auto sleeps without a CPU of its own; bad words exit 2" {
     r="$BATS_TEST_TMPDIR/wait.jsonl"
     cpu=$(allowed_cpus | head -1)

@@ -91,15 +91,19 @@ results_intact() { # DIR [torn-ok]
 cell_status() { jq -r --arg id "$2" '.cells[] | select(.id == $id) | .status' "$1/results.json"; }
 cell_reason() { jq -r --arg id "$2" '.cells[] | select(.id == $id) | .reason' "$1/results.json"; }
 
-# CPU is in this process's Cpus_allowed_list ("0-3,8").
-cpu_allowed() {
-    local range lo hi list
+# The CPUs in this process's Cpus_allowed_list ("0-3,8"), one a line.
+allowed_cpus() {
+    local range list
     list=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
     for range in ${list//,/ }; do
-        lo=${range%-*} hi=${range#*-}
-        [ "$1" -ge "$lo" ] && [ "$1" -le "$hi" ] && return 0
+        seq "${range%-*}" "${range#*-}"
     done
-    echo "cpu $1 is not in the allowed list $list"
+}
+
+# CPU is in this process's Cpus_allowed_list.
+cpu_allowed() {
+    allowed_cpus | grep -qx "$1" && return 0
+    echo "cpu $1 is not in the allowed list $(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)"
     return 1
 }
 
