@@ -240,7 +240,7 @@ static json_t *details_json(const struct cell *c, const struct cell *m)
 			json_array_append_new(runs, json_pack("{s:I, s:f, s:s, s:s, s:s, s:s}", "bytes",
 							      (json_int_t)r->bytes, "seconds", r->seconds, "producer",
 							      r->producer, "status", r->status, "consumer", r->consumer,
-							      "wait", r->wait ? r->wait : ""));
+							      "wait", r->wait));
 		}
 		json_object_set_new(d, "meter_runs", runs);
 	}
