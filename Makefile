@@ -35,7 +35,7 @@ SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sa
 
 # The harness by layer, lowest first; a folder includes only the folders
 # before it (docs/architecture.md).  One .c/.h pair per stage or command.
-LAYERS := core system checks config pipeline results driver analysis report cmd
+LAYERS := core system checks config pipeline results analysis driver report cmd
 HARNESS_SRCS := $(foreach l,$(LAYERS),$(sort $(wildcard harness/$(l)/*.c)))
 HARNESS_MAIN := harness/main.c
 UNIT_TESTS := $(sort $(wildcard tests/unit/test_*.c))

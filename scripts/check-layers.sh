@@ -9,7 +9,7 @@
 set -u
 ROOT="${1:-$(cd "$(dirname "$0")/.." && pwd)}"
 H="$ROOT/harness"
-LAYERS=(core system checks config pipeline results driver analysis report cmd)
+LAYERS=(core system checks config pipeline results analysis driver report cmd)
 declare -A RANK
 for i in "${!LAYERS[@]}"; do RANK[${LAYERS[$i]}]=$i; done
 TOP=${#LAYERS[@]} # harness/main.c and meter_main.c

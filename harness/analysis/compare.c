@@ -9,7 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config/config.h"
+#include "config/family.h"
+#include "core/json_util.h"
 #include "core/runcmd.h"
 #include "pipeline/executor.h"
 #include "pipeline/measure.h"
@@ -139,24 +140,16 @@ static int side_values(const json_t *c, enum metric m, double per, double **v, s
 	return 0;
 }
 
-/* The binary and arguments of a side as the primitive takes them (its
- * identical method): the sha256 and the argv as JSON text, or NULL and
- * NULL where either is not recorded (never the same binary). */
-static void program_of(const json_t *c, const char **sha, char **args)
-{
-	const json_t *argv = json_object_get(c, "argv");
-	*sha = json_string_value(json_object_get(json_object_get(c, "binary"), "sha256"));
-	*args = *sha && json_is_array(argv) ? json_dumps(argv, JSON_COMPACT) : NULL;
-	if (!*args)
-		*sha = NULL;
-}
-
 static void compare_cell(const json_t *b, const json_t *nw, const struct compare_opts *o, double quantile,
 			 struct cell_cmp *cc)
 {
 	double *va = NULL, *vb = NULL;
 	struct comparison_run *ra = NULL, *rb = NULL;
-	char *args_a = NULL, *args_b = NULL;
+	/* the programs of the sides (their identical method): unknown where
+	 * a record lacks its binary or argv, never the same binary */
+	struct program_id prog_a, prog_b;
+	program_id_from_json(&prog_a, b);
+	program_id_from_json(&prog_b, nw);
 	size_t na = 0, nb = 0;
 	cc->ci.ratio = cc->ci.low = cc->ci.high = NAN;
 	cc->base_value = cc->new_value = NAN;
@@ -184,11 +177,9 @@ static void compare_cell(const json_t *b, const json_t *nw, const struct compare
 	stats_free(&s);
 	struct comparison_side A = { 0 }, B = { 0 };
 	if (o->same_binary == COMPARE_SAME_BINARY_IS_SAME) {
-		program_of(b, &A.sha256, &args_a);
-		program_of(nw, &B.sha256, &args_b);
+		A.program = &prog_a;
+		B.program = &prog_b;
 	}
-	A.args = args_a;
-	B.args = args_b;
 	if (o->metric != METRIC_TIME) {
 		/* counts are point values: the interval is the ratio itself */
 		struct comparison_run pa = { va[0], COMPARISON_UNKNOWN, 0, COMPARISON_UNKNOWN }, pb = pa;
@@ -233,8 +224,8 @@ out:
 	free(vb);
 	free(ra);
 	free(rb);
-	free(args_a);
-	free(args_b);
+	program_id_clear(&prog_a);
+	program_id_clear(&prog_b);
 }
 
 void comparison_recount(struct comparison *c)
@@ -583,19 +574,6 @@ static int confirm_slower(struct comparison *cmp, const json_t *base, const char
 	return 0;
 }
 
-static json_t *num(double x)
-{
-	return isfinite(x) ? json_real(x) : json_null();
-}
-
-static json_t *strvec_json(const struct strvec *sv)
-{
-	json_t *a = json_array();
-	for (size_t i = 0; i < sv->n; i++)
-		json_array_append_new(a, json_string(sv->v[i]));
-	return a;
-}
-
 json_t *compare_to_json(const struct comparison *c)
 {
 	json_t *cells = json_array();
@@ -603,16 +581,17 @@ json_t *compare_to_json(const struct comparison *c)
 		const struct cell_cmp *cc = &c->cells[i];
 		char *note = cell_note_text(cc);
 		json_t *j = json_pack("{s:s, s:s, s:o, s:[o,o], s:o, s:o, s:s, s:o, s:b}", "id", cc->id, "verdict",
-				      comparison_verdict_word(cc->verdict), "ratio", num(cc->ci.ratio), "ci95", num(cc->ci.low),
-				      num(cc->ci.high), "base", num(cc->base_value), "new", num(cc->new_value), "unit",
-				      cc->unit ? cc->unit : "", "note", note ? json_string(note) : json_null(),
+				      comparison_verdict_word(cc->verdict), "ratio", jnum_or_null(cc->ci.ratio), "ci95",
+				      jnum_or_null(cc->ci.low), jnum_or_null(cc->ci.high), "base", jnum_or_null(cc->base_value),
+				      "new", jnum_or_null(cc->new_value), "unit", cc->unit ? cc->unit : "", "note",
+				      jstr_or_null(note),
 				      "identical_binary", cc->identical_binary);
 		free(note);
 		if (cc->confirmed)
 			json_object_set_new(j, "confirm",
 					    json_pack("{s:i, s:o, s:[o,o], s:o, s:s, s:f}", "rounds", cc->confirmed, "ratio",
-						      num(cc->confirm.ratio), "ci", num(cc->confirm.low),
-						      num(cc->confirm.high), "level", num(cc->confirm_level),
+						      jnum_or_null(cc->confirm.ratio), "ci", jnum_or_null(cc->confirm.low),
+						      jnum_or_null(cc->confirm.high), "level", jnum_or_null(cc->confirm_level),
 						      "first_verdict", comparison_verdict_word(cc->first), "cooldown_s",
 						      cc->confirm_cooldown_s));
 		json_array_append_new(cells, j);
@@ -623,7 +602,7 @@ json_t *compare_to_json(const struct comparison *c)
 	json_t *confirmation = c->confirm_rounds ? json_pack("{s:i, s:f, s:I, s:o}", "rounds", (int)c->confirm_rounds,
 							     "alarm_rate_percent", c->alarm_rate * 100, "cells",
 							     (json_int_t)c->confirm_cells, "level",
-							     num(c->confirm_level))
+							     jnum_or_null(c->confirm_level))
 						 : json_null();
 	char stat[32];
 	return json_pack("{s:s, s:s, s:s, s:f, s:{s:s, s:s}, s:{s:s, s:s}, s:o, s:o, s:o, s:o, s:o, s:I, s:o}",
@@ -632,8 +611,8 @@ json_t *compare_to_json(const struct comparison *c)
 			 "threshold_percent",
 			 c->threshold * 100, "base", "id", c->base_label, "cpu_profile", c->base_profile, "new", "id",
 			 c->new_label, "cpu_profile", c->new_profile, "cells", cells, "only_in_base",
-			 strvec_json(&c->only_base), "only_in_new", strvec_json(&c->only_new), "counts", counts,
-			 "warnings", strvec_json(&c->warnings), "not_run", (json_int_t)c->not_run, "confirmation",
+			 jstrvec(&c->only_base), "only_in_new", jstrvec(&c->only_new), "counts", counts,
+			 "warnings", jstrvec(&c->warnings), "not_run", (json_int_t)c->not_run, "confirmation",
 			 confirmation);
 }
 

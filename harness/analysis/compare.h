@@ -12,8 +12,11 @@
  *   same          the whole interval lies within [1 / (1 + t), 1 + t]
  *   inconclusive  the interval straddles a bound: the runs are too noisy
  *                 to say (more runs, or --confirm)
- *   same binary   BASE and NEW ran the same sha256 with the same argv: any
- *                 difference is the machine's (ratio 1, [1, 1])
+ *   same binary   BASE and NEW ran the same program (pipeline/plan.h's
+ *                 program_id: sha256, argv, allocator, placement, consumer
+ *                 and environment pad, as the run's dedupe and the tables'
+ *                 ≡ decide it): any difference is the machine's (ratio 1,
+ *                 [1, 1])
  *   n/a           a side is not ok, lacks the metric or has too few runs
  *                 (note says why)
  * Metrics:
@@ -109,7 +112,7 @@ struct cell_cmp {
 	double confirm_level;    /* its two-sided level (confirm_level) */
 	double confirm_cooldown_s; /* paused for heat while confirming: before the cell, between runs */
 	enum comparison_verdict first; /* the verdict before confirmation */
-	int identical_binary;    /* 1: the same sha256 and argv on both sides (verdict same binary) */
+	int identical_binary;    /* 1: the same program on both sides (plan.h's program_id; verdict same binary) */
 };
 
 /* The note a writer shows for a cell: its note and, for an identical

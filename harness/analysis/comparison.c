@@ -12,6 +12,7 @@
 
 #include "core/stats.h"
 #include "core/util.h"
+#include "pipeline/plan.h"
 
 static int cmp_double(const void *x, const void *y)
 {
@@ -42,7 +43,10 @@ static int same_hex(const char *x, const char *y)
 
 int comparison_same_binary(const struct comparison_side *a, const struct comparison_side *b)
 {
-	return a->sha256 && b->sha256 && same_hex(a->sha256, b->sha256) && str_equal_or_null(a->args, b->args);
+	if (a->program || b->program)
+		return a->program && b->program && program_id_same(a->program, b->program);
+	/* the obsolete sha256 alone (comparison.h) */
+	return a->sha256 && b->sha256 && same_hex(a->sha256, b->sha256);
 }
 
 static int valid_side(const struct comparison_side *s)

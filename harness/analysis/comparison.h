@@ -7,16 +7,19 @@
  * Input: two sides, each a set of run times (seconds, > 0), each run with
  * optional metadata: the interleaved round it was measured in, the pass (a
  * --resume starts another pass) and the code-layout index (layout
- * randomisation); per side the binary's sha256 and its arguments.
+ * randomisation); per side the program it ran (pipeline/plan.h's struct
+ * program_id: binary, arguments, allocator, placement, consumer and
+ * environment pad).
  * Output: the ratio B / A of times (< 1: B is faster), an interval, how it
  * was obtained (the method), a p-value, and the verdict.
  *
  * The method, the first that applies:
- *   identical       both sha256 known and equal and the same arguments (or
- *                   none on both): the same program twice, so any difference
- *                   is the machine's.  Ratio 1, interval [1, 1], verdict
- *                   same binary, whatever the runs say.  The same sha256
- *                   with other arguments is another program.
+ *   identical       both programs known and the same (program_id_same): the
+ *                   same program twice, so any difference is the machine's.
+ *                   Ratio 1, interval [1, 1], verdict same binary, whatever
+ *                   the runs say.  The same sha256 with other arguments, or
+ *                   another allocator, placement, consumer or environment
+ *                   pad, is another program.
  *   across layouts  both sides have runs in at least 2 common layouts: the
  *                   layout is a random effect (a lead from one lucky
  *                   alignment is not the code's), so each layout gives one
@@ -109,11 +112,16 @@ struct comparison_run {
 	int layout; /* code layout 0..K-1, or COMPARISON_UNKNOWN */
 };
 
+struct program_id; /* pipeline/plan.h */
+
 struct comparison_side {
 	const struct comparison_run *runs;
 	size_t n;
-	const char *sha256; /* hex, or NULL: unknown (never the same binary) */
-	const char *args;   /* the arguments as one string, or NULL */
+	const struct program_id *program; /* the program run, or NULL: unknown (never the same binary) */
+	/* Obsolete, for the callers not yet switched to program: where
+	 * neither side has a program, two equal sha256 (hex) alone are the
+	 * same binary.  To be removed. */
+	const char *sha256;
 };
 
 struct comparison_policy {
@@ -161,7 +169,7 @@ struct comparison_result {
  * number > 0 or the policy is out of range (out then says no data). */
 int comparison_compute(const struct comparison_side *a, const struct comparison_side *b,
 		       const struct comparison_policy *policy, struct comparison_result *out);
-/* The identical method's rule alone (sha256 and arguments; the runs are
+/* The identical method's rule alone (the sides' programs; the runs are
  * not read): for a caller that must know without asking a comparison. */
 int comparison_same_binary(const struct comparison_side *a, const struct comparison_side *b);
 /* The verdict of an interval [low, high] of B / A by the rules above (for

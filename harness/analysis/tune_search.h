@@ -31,13 +31,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/tune_search_technique.h"
 #include "analysis/tune_space.h"
-
-enum tune_technique { TUNE_TECHNIQUE_RANDOM, TUNE_TECHNIQUE_ENSEMBLE };
-
-/* "random", "ensemble"; parse: 0, or -1 for another word. */
-const char *tune_technique_name(enum tune_technique t);
-int tune_technique_parse(const char *word, enum tune_technique *out);
 
 struct tune_search;
 

@@ -33,6 +33,10 @@
  * flag) are left out, said in excluded; "with -Werror" below means that
  * test: an empty unit compiles with no diagnostic the start alone does
  * not give.
+ *
+ * The parts: tune_space_dims.h (the types, and what is left out and why),
+ * tune_space_gcc.h and tune_space_clang.h (each compiler's reader); this
+ * header includes them, so a caller includes it alone.
  */
 #ifndef FLAGBENCH_TUNE_SPACE_H
 #define FLAGBENCH_TUNE_SPACE_H
@@ -40,55 +44,16 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "analysis/tune_space_clang.h"
+#include "analysis/tune_space_dims.h"
+#include "analysis/tune_space_gcc.h"
 #include "core/util.h"
 #include "pipeline/compilers.h"
-
-enum tune_dim_kind {
-	TUNE_DIM_FLAG,  /* -fX / -fno-X */
-	TUNE_DIM_ENUM,  /* -fX=choice */
-	TUNE_DIM_PARAM, /* --param=NAME=VALUE (gcc) */
-	TUNE_DIM_MLLVM, /* -mllvm -NAME=VALUE (clang) */
-};
-
-struct tune_dim {
-	enum tune_dim_kind kind;
-	char *name;      /* peel-loops, vect-cost-model, max-unroll-times, unroll-threshold */
-	/* each choice as the compiler words it adds, one string: "-fpeel-loops",
-	 * "-fno-peel-loops", "--param=max-unroll-times=8", "-mllvm -unroll-threshold=600"
-	 * (a space separates two argv words; no flag has a space of its own) */
-	char **choices;
-	size_t nchoices; /* at least 2 */
-	size_t start;    /* the start's choice: adds no flag */
-};
-
-struct tune_space {
-	struct tune_dim *dims;
-	size_t n;
-	struct strvec excluded; /* "-ffast-math: changes results" */
-	char *source;           /* how it was read: "gcc-12 -Q --help=optimizers --help=params -O2 -march=native" */
-};
 
 /* Reads the space of compiler comp for a start built with start_cflags
  * (the -O level, -march and any flags of the start).  0, or -1 after an
  * error message when the compiler cannot be asked. */
 int tune_space_read(const struct compiler *comp, char *const *start_cflags, int allow_unsafe, struct tune_space *out);
-
-/* The parts tune_space_read() uses, without running anything (tests):
- * gcc's three listings, `-Q --help=optimizers`, `--help=optimizers` and
- * `-Q --help=params`, each as the compiler printed it. */
-void tune_space_parse_gcc(const char *optimizers_q, const char *optimizers_help, const char *params_q,
-			  int allow_unsafe, struct tune_space *out);
-/* `clang -mllvm -print-all-options` output and the -f flags the clang
- * accepted (as "-fX", each with its -fno-X): the clang space.  Each word
- * of accepted_flags also says the start's state: "-fX" (adding -fX
- * changes nothing), "-fno-X" (adding -fno-X changes nothing) or
- * "-fX|-fno-X" (both change the cc1 line: the start is neither). */
-void tune_space_parse_clang(const char *print_all_options, char *const *accepted_flags, int allow_unsafe,
-			    struct tune_space *out);
-
-/* Why a dimension is left out ("changes results", "changes the ABI" ...),
- * or NULL when it is searched; unsafe: the reason is "changes results". */
-const char *tune_space_excluded(enum tune_dim_kind kind, const char *name, int *unsafe);
 
 /* The flags of point val (one choice index per dimension), in dimension
  * order, as argv words appended to out. */
@@ -107,7 +72,5 @@ size_t tune_point_changes(const struct tune_space *s, const size_t *val);
  * dimension ("-fpeel-loops  on|off  start: off"), then the excluded ones
  * with their reasons. */
 void tune_space_print(const struct tune_space *s, FILE *out);
-
-void tune_space_free(struct tune_space *s);
 
 #endif

@@ -14,16 +14,6 @@ static int rankable(const struct cell *c)
 	       (c->status == CELL_PENDING || c->status == CELL_OK) && c->measure.time.n >= 3;
 }
 
-static char *args_of(const struct cell *c)
-{
-	struct strbuf sb = STRBUF_INIT;
-	for (size_t i = 0; i < c->spec.run_args.n; i++)
-		sb_addf(&sb, "%s\x1f", c->spec.run_args.v[i]);
-	sb_addf(&sb, "|%s|%s|%s", c->spec.allocator ? c->spec.allocator : "", c->spec.placement ? c->spec.placement : "",
-		c->spec.consumer ? c->spec.consumer : "");
-	return sb_detach(&sb);
-}
-
 /* The work of one run: a stream's bytes, a compute program's size; 0 unknown. */
 static double work_of(const struct cell *c)
 {
@@ -49,9 +39,11 @@ static struct comparison_run *runs_of(const struct cell *c)
 static int open_question(const struct cell *a, const struct cell *b)
 {
 	struct comparison_run *ra = runs_of(a), *rb = runs_of(b);
-	char *aa = args_of(a), *ab = args_of(b);
-	struct comparison_side sa = { ra, a->measure.time.n, a->build.sha256[0] ? a->build.sha256 : NULL, aa };
-	struct comparison_side sb = { rb, b->measure.time.n, b->build.sha256[0] ? b->build.sha256 : NULL, ab };
+	struct program_id pa, pb;
+	program_id_from_cell(&pa, a);
+	program_id_from_cell(&pb, b);
+	struct comparison_side sa = { .runs = ra, .n = a->measure.time.n, .program = &pa };
+	struct comparison_side sb = { .runs = rb, .n = b->measure.time.n, .program = &pb };
 	struct comparison_policy pol = COMPARISON_POLICY_DEFAULT;
 	pol.quantile = a->measure.time.quantile;
 	pol.level = UNDECIDED_LEVEL;
@@ -59,8 +51,8 @@ static int open_question(const struct cell *a, const struct cell *b)
 	int open = comparison_compute(&sa, &sb, &pol, &res) == 0 && res.verdict == VERDICT_INCONCLUSIVE;
 	free(ra);
 	free(rb);
-	free(aa);
-	free(ab);
+	program_id_clear(&pa);
+	program_id_clear(&pb);
 	return open;
 }
 

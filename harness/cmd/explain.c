@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/explain.h"
+#include "driver/explain.h"
 #include "core/options.h"
 #include "report/explain_writer.h"
 
@@ -30,6 +30,7 @@ static const struct option_def explain_options[] = {
 	{ .name = "jobs", .short_name = 'j', .type = OPT_UINT, .offset = EO(x.jobs), .metavar = "N", .min = 1, .max = 256, .help = "parallel compilers (default: online cpus)" },
 	OPTION_GROUP(options_timeout, struct explain_cli, x.timeout),
 	OPTION_GROUP(options_build_timeout, struct explain_cli, x.build_timeout),
+	OPTION_GROUP(options_dry_run, struct explain_cli, x.dry_run),
 	OPTION_GROUP(options_global, struct explain_cli, g),
 	{ .name = NULL },
 };

@@ -1,5 +1,5 @@
 /* explain.h: `flagbench explain RUN_DIR CELL_A CELL_B [options]`: which
- * flags make B faster than A (analysis/explain.h), reported by
+ * flags make B faster than A (driver/explain.h), reported by
  * report/explain_writer.h.
  *
  * Output: a table on stdout, explain.md and results.json (schema

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "config/config.h"
+#include "config/jsoncfg.h"
 #include "core/util.h"
 #include "pipeline/plan.h"
 

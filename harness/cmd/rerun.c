@@ -43,6 +43,34 @@ const struct command_def cmd_rerun_def = {
 	.order = OPTIONS_ANYWHERE,
 };
 
+/* A --family-dir of the run, replaced by the copies the run kept of the
+ * families in it (results.json families.NAME.kept): what it measured, and
+ * there even when the folder moved.  A folder whose families the run kept
+ * nothing of stays as it was. */
+static void push_family_dir(struct strvec *av, const char *dir, const json_t *old, const char *run_dir)
+{
+	char *abs = realpath(dir, NULL);
+	const char *want = abs ? abs : dir;
+	size_t l = strlen(want);
+	int kept = 0;
+	const char *name;
+	json_t *fam;
+	json_object_foreach(json_object_get(old, "families"), name, fam) {
+		const char *fdir = json_string_value(json_object_get(fam, "dir"));
+		const char *copy = json_string_value(json_object_get(fam, "kept"));
+		if (!fdir || !copy || strstr(copy, "..") || strncmp(fdir, want, l) || (fdir[l] && fdir[l] != '/'))
+			continue;
+		sv_push(av, "--family-dir");
+		sv_pushf(av, "%s/%s", run_dir, copy);
+		kept = 1;
+	}
+	if (!kept) {
+		sv_push(av, "--family-dir");
+		sv_push(av, dir);
+	}
+	free(abs);
+}
+
 /* run options whose value is replaced by the replay's own (--only only
  * when the replay has one: else it keeps the run's selection) */
 static int dropped_option(const char *arg, int *takes_value, int new_only)
@@ -80,7 +108,6 @@ int cmd_rerun(int argc, char **argv)
 	}
 	char *old_dir = NULL;
 	json_t *old = results_load(pos[0], &old_dir);
-	free(old_dir);
 	if (!old)
 		return EXIT_USAGE;
 	json_t *args = json_object_get(json_object_get(old, "run"), "argv");
@@ -101,6 +128,15 @@ int cmd_rerun(int argc, char **argv)
 		}
 		if (dropped_option(s, &takes, o.only != NULL)) {
 			skip_next = takes;
+			continue;
+		}
+		if (!strcmp(s, "--family-dir") && i + 1 < json_array_size(args)) {
+			push_family_dir(&av, json_string_value(json_array_get(args, i + 1)), old, old_dir);
+			skip_next = 1;
+			continue;
+		}
+		if (!strncmp(s, "--family-dir=", 13)) {
+			push_family_dir(&av, s + 13, old, old_dir);
 			continue;
 		}
 		dry |= !strcmp(s, "--dry-run") || !strcmp(s, "-n");
@@ -128,6 +164,7 @@ int cmd_rerun(int argc, char **argv)
 	code = cmd_run((int)av.n, av.v);
 out:
 	sv_clear(&av);
+	free(old_dir);
 	json_decref(old);
 	free(o.only);
 	free(o.out);

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config/config.h"
+#include "config/suite.h"
 #include "core/options.h"
 #include "cmd/run.h"
 #include "cmd/try.h"

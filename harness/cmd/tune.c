@@ -11,7 +11,7 @@
 
 #include <jansson.h>
 
-#include "analysis/tune.h"
+#include "driver/tune.h"
 #include "core/options.h"
 #include "report/tune_writer.h"
 
@@ -47,6 +47,7 @@ static const struct option_def tune_options[] = {
 	{ .name = "no-render", .type = OPT_FLAG, .offset = TO(x.no_render), .help = "no plot or page (plots/tune.sh)" },
 	OPTION_GROUP(options_timeout, struct tune_cli, x.timeout),
 	OPTION_GROUP(options_build_timeout, struct tune_cli, x.build_timeout),
+	OPTION_GROUP(options_dry_run, struct tune_cli, x.dry_run),
 	OPTION_GROUP(options_global, struct tune_cli, g),
 	{ .name = NULL },
 };

@@ -1,5 +1,5 @@
 /* tune.h: `flagbench tune RUN CELL` or `flagbench tune FAMILY/VARIANT`: a
- * search of the compiler's flags for the fastest build (analysis/tune.h). */
+ * search of the compiler's flags for the fastest build (driver/tune.h). */
 #ifndef FLAGBENCH_CMD_TUNE_H
 #define FLAGBENCH_CMD_TUNE_H
 

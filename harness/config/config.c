@@ -1,7 +1,7 @@
 /* config.c: see config.h; this file finds the family folders (the project's
  * variants/, --family-dir, a suite's family_dirs) and checks a suite's globs
  * against them.  The loaders are cpu_profile.c, suite.c and family.c, over
- * jsoncfg.h. */
+ * jsoncfg.h (which also finds configs/KIND/NAME.json). */
 #define _GNU_SOURCE
 #include "config/config.h"
 
@@ -14,46 +14,6 @@
 
 #include "config/jsoncfg.h"
 #include "core/options.h"
-
-char *cfg_config_path(const char *kind, const char *name_or_path)
-{
-	if (strchr(name_or_path, '/') || strstr(name_or_path, ".json"))
-		return xstrdup(name_or_path);
-	return xasprintf("%s/configs/%s/%s.json", project_root(), kind, name_or_path);
-}
-
-void list_config_names(const char *kind, struct strvec *out)
-{
-	char *dir = xasprintf("%s/configs/%s", project_root(), kind);
-	struct dirent **ents;
-	int n = scandir(dir, &ents, NULL, alphasort);
-	if (!strcmp(kind, "cpus"))
-		sv_push(out, "host");
-	for (int i = 0; i < n; i++) {
-		size_t l = strlen(ents[i]->d_name);
-		if (l > 5 && !strcmp(ents[i]->d_name + l - 5, ".json") && strcmp(ents[i]->d_name, "host.json"))
-			sv_pushf(out, "%.*s", (int)(l - 5), ents[i]->d_name);
-		free(ents[i]);
-	}
-	if (n > 0)
-		free(ents);
-	free(dir);
-}
-
-int cfg_unknown_name(const char *kind, const char *what, const char *name)
-{
-	struct strvec names = STRVEC_INIT;
-	list_config_names(kind, &names);
-	struct strbuf sb = STRBUF_INIT;
-	for (size_t i = 0; i < names.n; i++)
-		sb_addf(&sb, "%s%s", i ? ", " : "", names.v[i]);
-	const char *near = names.n ? closest_word((const char *const *)names.v, name) : NULL;
-	error("unknown %s '%s'%s%s%s; available: %s", what, name, near ? " (did you mean '" : "", near ? near : "",
-	      near ? "'?)" : "", sb.len ? sb.buf : "none");
-	sb_release(&sb);
-	sv_clear(&names);
-	return -1;
-}
 
 static int load_family_folder(const char *dir, int must_have, struct family **fams, size_t *count, size_t *cap)
 {
@@ -169,9 +129,4 @@ int suite_check_globs(const struct suite *s, const struct family *fams, size_t n
 	free(text);
 	sv_clear(&ids);
 	return r;
-}
-
-const char *family_kind_name(enum family_kind k)
-{
-	return k == KIND_STREAM ? "stream" : "compute";
 }

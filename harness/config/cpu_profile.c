@@ -1,6 +1,6 @@
-/* cpu_profile.c: configs/cpus/NAME.json and the probed host profile (config.h). */
+/* cpu_profile.c: configs/cpus/NAME.json and the probed host profile (cpu_profile.h). */
 #define _GNU_SOURCE
-#include "config/config.h"
+#include "config/cpu_profile.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,9 +1,9 @@
 /* family.c: one family folder's family.json: variants, references, the
- * declared check, inputs and build command (config.h).  Just over 700
+ * declared check, inputs and build command (family.h).  Just over 700
  * lines: every key of the one format, checked in one pass with one cfg
  * (jsoncfg.h) so that each message names its file:line:column. */
 #define _GNU_SOURCE
-#include "config/config.h"
+#include "config/family.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -710,3 +710,8 @@ void free_family(struct family *f)
 /* Loads the families of dir: dir itself when it holds family.json, else
  * each of its subfolders that does (sorted).  must_have: a folder with
  * none at all is an error (a --family-dir, not variants/). */
+
+const char *family_kind_name(enum family_kind k)
+{
+	return k == KIND_STREAM ? "stream" : "compute";
+}

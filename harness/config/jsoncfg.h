@@ -5,7 +5,8 @@
  * stops with exit 2.  The getters check type, range and text (no control
  * characters; names that become ids and file names: a safe alphabet), and
  * an unknown key gets the closest known one suggested.  Each returns 0, 1
- * where an optional key is absent, or -1 after the message.
+ * where an optional key is absent, or -1 after the message.  Also here:
+ * where a config named on the command line lives (configs/KIND/NAME.json).
  */
 #ifndef FLAGBENCH_JSONCFG_H
 #define FLAGBENCH_JSONCFG_H
@@ -47,5 +48,15 @@ int cfg_string_list(struct cfg *c, json_t *obj, const char *key, int required, s
 int cfg_number(struct cfg *c, json_t *obj, const char *key, double min, double max, int integer, double *out);
 /* A size: an integer, "0x.." or a K/M/G suffix, at least min. */
 int cfg_size(struct cfg *c, json_t *v, uint64_t min, uint64_t *out);
+
+/* configs/KIND/NAME.json of the project, or the path itself: a PROFILE or
+ * SUITE argument is a name under configs/cpus or configs/suites, or a path
+ * to a JSON file (the profile "host" is probed: cpu_profile.h). */
+char *cfg_config_path(const char *kind, const char *name_or_path);
+/* Names of the profiles or suites available, for listings and errors
+ * ("host" first for profiles). */
+void list_config_names(const char *kind, struct strvec *out);
+/* "unknown cpu profile 'X' (did you mean 'Y'?); available: ..."; returns -1. */
+int cfg_unknown_name(const char *kind, const char *what, const char *name);
 
 #endif

@@ -1,6 +1,6 @@
-/* suite.c: configs/suites/NAME.json and the sizes it gives (config.h). */
+/* suite.c: configs/suites/NAME.json and the sizes it gives (suite.h). */
 #define _GNU_SOURCE
-#include "config/config.h"
+#include "config/suite.h"
 
 #include <string.h>
 #include <unistd.h>

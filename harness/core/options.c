@@ -329,6 +329,11 @@ const struct option_def options_timeout[] = {
 	{ .name = NULL },
 };
 
+const struct option_def options_dry_run[] = {
+	{ .name = "dry-run", .short_name = 'n', .type = OPT_FLAG, .help = "plan, build and time through the mock executor: nothing compiled or run, made-up figures (the output says so)" },
+	{ .name = NULL },
+};
+
 const struct option_def options_build_timeout[] = {
 	{ .name = "build-timeout", .type = OPT_DOUBLE, .metavar = "SECONDS", .min = 1, .max = 86400, .help = "limit of one compile", .def = "300" },
 	{ .name = NULL },

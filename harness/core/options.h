@@ -111,6 +111,9 @@ extern const struct option_def options_global[];
  * explain) */
 extern const struct option_def options_timeout[];
 extern const struct option_def options_build_timeout[];
+/* one option at an int: --dry-run (run, try, tune, explain), the mock
+ * executor in place of the compilers and hyperfine (pipeline/executor.h) */
+extern const struct option_def options_dry_run[];
 
 /* what a suite may set as well as the command line: config/suite.c sets
  * its "runs", "warmup" and "cell_budget" keys through this table

@@ -10,6 +10,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 
+#include "core/json_util.h"
 #include "core/util.h"
 
 static int cmp_double(const void *a, const void *b)
@@ -390,12 +391,24 @@ size_t stats_median_ci_rank(size_t n, double target, double *level)
 	return k;
 }
 
-unsigned long long stats_random(unsigned long long *state)
+/* splitmix64: a counter stepped by the golden ratio, then mixed */
+#define SPLITMIX_STEP 0x9e3779b97f4a7c15ULL
+
+static unsigned long long splitmix_mix(unsigned long long z)
 {
-	unsigned long long z = (*state += 0x9e3779b97f4a7c15ULL);
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	return z ^ (z >> 31);
+}
+
+unsigned long long stats_random(unsigned long long *state)
+{
+	return splitmix_mix(*state += SPLITMIX_STEP);
+}
+
+unsigned long long stats_random_at(unsigned long long seed, unsigned long long i)
+{
+	return splitmix_mix(seed + SPLITMIX_STEP * (i + 1));
 }
 
 void stats_shuffle(size_t *v, size_t n, unsigned long long *state)
@@ -405,30 +418,6 @@ void stats_shuffle(size_t *v, size_t n, unsigned long long *state)
 		v[i - 1] = v[j];
 		v[j] = x;
 	}
-}
-
-int stats_bootstrap_point_ratio(const double *a, size_t na, const double *b, size_t nb, double quantile,
-				double level, unsigned resamples, unsigned long long seed, double *low, double *high)
-{
-	/* compare's bootstrap, with the sides swapped: point(a) / point(b) */
-	struct ratio_ci ci;
-	if (na < 2 || nb < 2 || resamples < 10 ||
-	    stats_bootstrap_ratio(b, nb, a, na, quantile, resamples, level, seed, &ci) < 0)
-		return -1;
-	*low = ci.low;
-	*high = ci.high;
-	return 0;
-}
-
-double stats_ratio_ci_percent(double a_percent, double b_percent)
-{
-	return sqrt(a_percent * a_percent + b_percent * b_percent);
-}
-
-void stats_bounds(double value, double ci_percent, double *low, double *high)
-{
-	*low = value * (1 - ci_percent / 100);
-	*high = value * (1 + ci_percent / 100);
 }
 
 void stats_free(struct stats *s)
@@ -474,11 +463,6 @@ double stats_machine_drift(const double *const *runs, const size_t *n, size_t nc
 	return sd;
 }
 
-static json_t *num(double x)
-{
-	return isfinite(x) ? json_real(x) : json_null();
-}
-
 json_t *stats_to_json(const struct stats *s)
 {
 	json_t *runs = json_array();
@@ -491,19 +475,22 @@ json_t *stats_to_json(const struct stats *s)
 	int has = s->n >= 3, is95 = has && s->ci_level >= STATS_CI_TARGET;
 	char name[32];
 	json_t *j = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "statistic",
-			      stats_statistic_name(s->quantile, name, sizeof(name)), "value", num(s->point), "median",
-			      num(s->median), "mean",
-			      num(s->mean), "stddev", num(s->stddev), "min", num(s->min), "max", num(s->max), "mad",
-			      num(s->mad), "cv", num(s->cv), "outliers", outl, "runs", runs);
-	json_object_set_new(j, "ci", has ? json_pack("[o,o]", num(s->ci_low), num(s->ci_high)) : json_null());
+			      stats_statistic_name(s->quantile, name, sizeof(name)), "value", jnum_or_null(s->point),
+			      "median", jnum_or_null(s->median), "mean", jnum_or_null(s->mean), "stddev",
+			      jnum_or_null(s->stddev), "min", jnum_or_null(s->min), "max", jnum_or_null(s->max), "mad",
+			      jnum_or_null(s->mad), "cv", jnum_or_null(s->cv), "outliers", outl, "runs", runs);
+	json_object_set_new(j, "ci",
+			    has ? json_pack("[o,o]", jnum_or_null(s->ci_low), jnum_or_null(s->ci_high)) : json_null());
 	json_object_set_new(j, "ci_level", has ? json_real(s->ci_level) : json_null());
-	json_object_set_new(j, "ci_percent", has ? num(stats_ci_percent(s)) : json_null());
+	json_object_set_new(j, "ci_percent", has ? jnum_or_null(stats_ci_percent(s)) : json_null());
 	/* the old names keep their meaning: only an interval that reaches 95 % */
-	json_object_set_new(j, "ci95", is95 ? json_pack("[o,o]", num(s->ci_low), num(s->ci_high)) : json_null());
-	json_object_set_new(j, "ci95_percent", is95 ? num(stats_ci_percent(s)) : json_null());
-	json_object_set_new(j, "rerun", has ? json_pack("[o,o]", num(s->rerun_low), num(s->rerun_high)) : json_null());
+	json_object_set_new(j, "ci95",
+			    is95 ? json_pack("[o,o]", jnum_or_null(s->ci_low), jnum_or_null(s->ci_high)) : json_null());
+	json_object_set_new(j, "ci95_percent", is95 ? jnum_or_null(stats_ci_percent(s)) : json_null());
+	json_object_set_new(j, "rerun",
+			    has ? json_pack("[o,o]", jnum_or_null(s->rerun_low), jnum_or_null(s->rerun_high)) : json_null());
 	json_object_set_new(j, "rerun_level", has ? json_real(s->rerun_level) : json_null());
-	json_object_set_new(j, "rerun_percent", has ? num(stats_rerun_percent(s)) : json_null());
+	json_object_set_new(j, "rerun_percent", has ? jnum_or_null(stats_rerun_percent(s)) : json_null());
 	return j;
 }
 
@@ -524,74 +511,6 @@ int stats_from_json(struct stats *s, const json_t *j)
 	return 0;
 }
 
-/* xorshift64*: small, fast, and the same sequence everywhere */
-static uint64_t rng_next(uint64_t *state)
-{
-	uint64_t x = *state;
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*state = x;
-	return x * 0x2545F4914F6CDD1DULL;
-}
-
-static size_t rng_index(uint64_t *state, size_t n)
-{
-	return (size_t)(rng_next(state) % n);
-}
-
-static int all_positive(const double *v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!(v[i] > 0) || !isfinite(v[i]))
-			return 0;
-	return n > 0;
-}
-
-/* The percentiles of the resampled ratios at (1 -+ confidence) / 2. */
-static void percentile_interval(double *ratios, unsigned r, double confidence, struct ratio_ci *out)
-{
-	qsort(ratios, r, sizeof(double), cmp_double);
-	double tail = (1 - confidence) / 2;
-	size_t lo = (size_t)floor(tail * (double)(r - 1));
-	size_t hi = (size_t)ceil((1 - tail) * (double)(r - 1));
-	out->low = ratios[lo];
-	out->high = ratios[hi];
-	/* the interval always holds the point estimate */
-	if (out->low > out->ratio)
-		out->low = out->ratio;
-	if (out->high < out->ratio)
-		out->high = out->ratio;
-}
-
-int stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, double quantile,
-			  unsigned resamples, double confidence, uint64_t seed, struct ratio_ci *out)
-{
-	memset(out, 0, sizeof(*out));
-	if (!all_positive(a, na) || !all_positive(b, nb) || !resamples)
-		return -1;
-	out->n_a = na;
-	out->n_b = nb;
-	double *wa = xmalloc(na * sizeof(double)), *wb = xmalloc(nb * sizeof(double));
-	double *ratios = xmalloc(resamples * sizeof(double));
-	memcpy(wa, a, na * sizeof(double));
-	memcpy(wb, b, nb * sizeof(double));
-	out->ratio = sample_point(wb, nb, quantile) / sample_point(wa, na, quantile);
-	uint64_t st = seed ? seed : 1;
-	for (unsigned r = 0; r < resamples; r++) {
-		for (size_t i = 0; i < na; i++)
-			wa[i] = a[rng_index(&st, na)];
-		for (size_t i = 0; i < nb; i++)
-			wb[i] = b[rng_index(&st, nb)];
-		ratios[r] = sample_point(wb, nb, quantile) / sample_point(wa, na, quantile);
-	}
-	percentile_interval(ratios, resamples, confidence, out);
-	free(wa);
-	free(wb);
-	free(ratios);
-	return 0;
-}
-
 double stats_t_critical(double confidence, double df)
 {
 	if (!(confidence > 0 && confidence < 1) || !(df > 0))
@@ -602,26 +521,4 @@ double stats_t_critical(double confidence, double df)
 	double t = gsl_cdf_tdist_Pinv(1 - (1 - confidence) / 2, df);
 	gsl_set_error_handler(old);
 	return isfinite(t) && t > 0 ? t : NAN;
-}
-
-int stats_paired_ratio_t(const double *a, const double *b, size_t n, double confidence, struct ratio_ci *out)
-{
-	memset(out, 0, sizeof(*out));
-	double t = n >= 2 ? stats_t_critical(confidence, (double)(n - 1)) : NAN;
-	if (n < 2 || !all_positive(a, n) || !all_positive(b, n) || !isfinite(t))
-		return -1;
-	out->n_a = out->n_b = n;
-	double sum = 0, ss = 0;
-	for (size_t i = 0; i < n; i++)
-		sum += log(b[i] / a[i]);
-	double mean = sum / (double)n;
-	for (size_t i = 0; i < n; i++) {
-		double d = log(b[i] / a[i]) - mean;
-		ss += d * d;
-	}
-	double se = sqrt(ss / (double)(n - 1) / (double)n);
-	out->ratio = exp(mean);
-	out->low = exp(mean - t * se);
-	out->high = exp(mean + t * se);
-	return 0;
 }

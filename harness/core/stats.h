@@ -135,26 +135,17 @@ double stats_machine_drift(const double *const *runs, const size_t *n, size_t nc
  * drift, so a rerun's shift of the machine is inside it 95 % of the time
  * when the shift is like the drift seen over the run (a factor exp(+-2 sd)). */
 #define STATS_DRIFT_SIGMAS 2
-/* The percentile-bootstrap interval of point(a) / point(b) (the statistic
- * at quantile q of each side) for two
- * independent samples (the speedup of two cells, from their runs): resamples
- * times, each side resampled with replacement; the generator is seeded with
- * seed, so the same runs always give the same interval.  0 with [*low,
- * *high] at the given level (0.95), -1 when a side has fewer than 2 runs or
- * a run is not positive.  The same bootstrap as stats_bootstrap_ratio. */
-int stats_bootstrap_point_ratio(const double *a, size_t na, const double *b, size_t nb, double quantile,
-				double level, unsigned resamples, unsigned long long seed, double *low, double *high);
-#define STATS_BOOTSTRAP_RESAMPLES 1000
-/* splitmix64: the next number of a small seedable generator (resampling,
- * run.c's shuffled rounds); *state is the seed, then the state. */
+/* splitmix64: the next number of the harness's one seedable generator
+ * (comparison.c's resampling, schedule.c's shuffled rounds, plan.c's
+ * layouts); *state is the seed, then the state.  The same seed gives the
+ * same numbers on every machine. */
 unsigned long long stats_random(unsigned long long *state);
+/* The number stats_random gives on its (i + 1)-th call from state seed,
+ * without the calls before it (splitmix64 is a counter, mixed): a key per
+ * i that is the same for equal i (schedule.c's blocks and groups). */
+unsigned long long stats_random_at(unsigned long long seed, unsigned long long i);
 /* Fisher-Yates with stats_random: the same state, the same order. */
 void stats_shuffle(size_t *v, size_t n, unsigned long long *state);
-/* Root sum of squares of two half-widths in percent: the old rule for a
- * ratio, kept for callers outside the tables (the tables bootstrap, above). */
-double stats_ratio_ci_percent(double a_percent, double b_percent);
-/* The ends of value +- ci_percent. */
-void stats_bounds(double value, double ci_percent, double *low, double *high);
 /* {"statistic","value","median","mean","stddev","min","max","mad","cv","ci":[lo,hi],"ci_level",
  *  "ci_percent","ci95":[lo,hi],"ci95_percent","rerun":[lo,hi],"rerun_level","rerun_percent",
  *  "outliers","runs":[]}: value is the statistic's, and the intervals are
@@ -164,32 +155,6 @@ void stats_bounds(double value, double ci_percent, double *low, double *high);
 json_t *stats_to_json(const struct stats *s);
 int stats_from_json(struct stats *s, const json_t *j);
 
-/* The ratio of two samples, B over A, with a percentile-bootstrap interval
- * (no assumption about the shape of either sample; `flagbench compare`).
- * Resamples are drawn from a fixed-seed generator (xorshift64*), so the
- * same inputs and seed give the same interval on every machine. */
-struct ratio_ci {
-	double ratio;     /* point(b) / point(a), or the geometric mean of b[i]/a[i] when paired */
-	double low, high; /* the interval at the confidence asked (0.95 for 95 %) */
-	size_t n_a, n_b;
-};
-
-/* Independent samples: each resample draws na values of a and nb values
- * of b with replacement and takes point(b*) / point(a*), the statistic at
- * quantile q (0.5 the median).  Returns -1 when a sample is empty or holds
- * a value that is not > 0 (times, counts). */
-int stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, double quantile,
-			  unsigned resamples, double confidence, uint64_t seed, struct ratio_ci *out);
-/* Paired samples (a[i] and b[i] measured back to back, A B, B A, ...):
- * the geometric mean of the ratios b[i]/a[i] with a Student t interval of
- * the mean log ratio (n - 1 degrees of freedom), so drift that moves both
- * members of a pair cancels.  Not a bootstrap: with the 5 pairs of a
- * confirmation a percentile bootstrap of the mean covers about 85 %, not
- * 95 %, and a distribution-free interval of the median spans every pair.
- * confidence is any two-sided level in (0, 1) (compare --confirm asks for
- * more than 0.95 when it confirms several cells: compare.h).  Returns -1
- * when n < 2, a value is not > 0 or confidence is outside (0, 1). */
-int stats_paired_ratio_t(const double *a, const double *b, size_t n, double confidence, struct ratio_ci *out);
 /* The two-sided critical value of Student's t with df degrees of freedom:
  * the (1 + confidence) / 2 quantile (GSL's gsl_cdf_tdist_Pinv), e.g.
  * 2.776 for 0.95 and 4 df.  NAN when confidence is outside (0, 1) or

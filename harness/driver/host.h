@@ -1,9 +1,9 @@
 /* host.h: what results.json says about the machine and the tools.
  *
- * host_json() is the doctor's facts (governor, turbo, smt, load, sensors,
- * topology...) plus what only a run records (cpu model, cpus, kernel,
- * libc); tools_json() the versions of the tools and of the plan's
- * compilers.
+ * host_json() is the doctor's facts (cpu model, kernel, arch, hostname,
+ * libc, governor, turbo, smt, load, sensors, topology...: doctor.h) plus
+ * what only a run records (cpus_allowed, this process's CPUs);
+ * tools_json() the versions of the tools and of the plan's compilers.
  */
 #ifndef FLAGBENCH_HOST_H
 #define FLAGBENCH_HOST_H

@@ -19,6 +19,7 @@
 #include "pipeline/plan.h"
 #include "pipeline/records.h"
 #include "pipeline/schedule.h"
+#include "pipeline/session.h"
 #include "pipeline/store.h"
 #include "results/reader.h"
 #include "results/replay.h"
@@ -31,6 +32,8 @@
 struct run {
 	const struct run_view *view;
 	const struct executor *x;    /* the real one, or the mock with --dry-run */
+	struct session session;      /* build, prepare, verify and count through x */
+	int session_open;
 	struct run_opts o;
 	struct run_settings set;
 	struct cpu_profile prof;
@@ -120,6 +123,10 @@ static int run_settings(struct run *r)
 		error("%s not found on PATH: install the Debian package %s (./run.sh does)", r->x->tool, r->x->tool);
 		return EXIT_USAGE;
 	}
+	struct session_limits lim;
+	session_limits_derive(&lim, r->set.timeout, r->set.build_timeout, r->set.verify_timeout);
+	session_open(&r->session, r->x, r->o.cache, r->o.jobs, &lim);
+	r->session_open = 1;
 	return 0;
 }
 
@@ -226,26 +233,22 @@ static int run_restore(struct run *r)
 static void run_build(struct run *r)
 {
 	double t = now_monotonic();
-	char *cache = r->o.cache ? xstrdup(r->o.cache) : xasprintf("%s/build/cache", project_root());
 	if (r->o.binaries_from) {
 		char *from_dir = NULL;
 		json_t *from = results_load(r->o.binaries_from, &from_dir);
 		run_use_stored_binaries(&r->plan, r->o.binaries_from, from);
 		json_decref(from);
 		free(from_dir);
-		build_dedupe(&r->plan);
-	} else if (r->x->build) {
+		/* the stored binaries have no build to do: the session only dedupes and prepares */
+		session_dedupe(&r->plan, 0);
+		session_prepare(&r->session, &r->plan, 0);
+	} else {
 		struct build_stats bs;
-		unsigned jobs = r->o.jobs ? r->o.jobs : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
-		r->x->build(&r->plan, cache, jobs ? jobs : 1, r->set.build_timeout, &bs);
-		fprintf(stderr, "flagbench: built %u, cached %u, failed %u (%.1fs)\n", bs.compiled, bs.cached, bs.failed,
-			now_monotonic() - t);
-		build_dedupe(&r->plan);
+		session_build(&r->session, &r->plan, 0, &bs);
+		if (r->x->times == EXECUTOR_TIMES_MEASURED)
+			fprintf(stderr, "flagbench: built %u, cached %u, failed %u (%.1fs)\n", bs.compiled, bs.cached,
+				bs.failed, now_monotonic() - t);
 	}
-	/* the families' inputs ({input}) and same_as binaries (check_json.h) */
-	if (r->x->prepare)
-		r->x->prepare(&r->plan, cache, r->set.build_timeout);
-	free(cache);
 	run_keep_binaries(&r->plan, r->rs.dir);
 	json_decref(r->rs.kept_families);
 	r->rs.kept_families = run_keep_families(&r->plan, r->rs.dir);
@@ -307,18 +310,15 @@ static int verify_stage(struct run *r, struct cell *c)
 {
 	if (c->origin == CELL_FROM_JOURNAL || c->status != CELL_PENDING)
 		return -1;
-	if (c->build.same_binary_as >= 0) {
-		const struct cell *src = &r->plan.cells[c->build.same_binary_as];
-		if (src->status != CELL_OK && src->status != CELL_PENDING)
-			cell_set_status(c, src->status, "same binary as %s: %s", src->spec.id, src->reason ? src->reason : "");
-		else
-			c->status = CELL_OK;
+	int twin = c->build.same_binary_as >= 0;
+	enum session_verdict v = session_verify(&r->session, &r->plan, c);
+	if (v == SESSION_TWIN)
+		c->status = CELL_OK; /* measured once, as its source */
+	if (twin)
 		return -1;
-	}
-	int v = r->x->verify(c, r->set.verify_timeout);
 	r->rs.phases.verify_s += c->verify.seconds;
 	r->pr.verified++;
-	return v == 0 && !fb_interrupted ? 0 : -1;
+	return v == SESSION_MEASURE ? 0 : -1;
 }
 
 /* Cycles or instructions per unit for compute cells (counters.h). */
@@ -330,7 +330,7 @@ static void count_stage(struct run *r, struct cell *c)
 		return;
 	struct cell_counters *k = &c->measure.counters;
 	double t0 = now_monotonic();
-	json_t *j = r->x->count(c, r->counter_src, r->set.timeout * 20);
+	json_t *j = session_count(&r->session, c, r->counter_src);
 	cell_counters_from_json(k, j);
 	json_decref(j);
 	r->rs.phases.measure_s += now_monotonic() - t0;
@@ -636,6 +636,8 @@ static void run_render(struct run *r)
 
 static void run_free(struct run *r)
 {
+	if (r->session_open)
+		session_close(&r->session);
 	if (r->planned)
 		plan_free(&r->plan);
 	free(r->undecided);

@@ -28,7 +28,7 @@ static const struct option_def run_options[] = {
 	{ .name = "family-dir", .type = OPT_LIST, .offset = RO(family_dirs), .metavar = "DIR", .help = "families from DIR too: a family folder (family.json) or a folder of them; repeatable" },
 	{ .name = "binaries-from", .type = OPT_STRING, .offset = RO(binaries_from), .metavar = "DIR", .help = "measure the binaries kept in run folder DIR instead of compiling (flagbench rerun)" },
 	{ .name = "verbose", .short_name = 'v', .type = OPT_FLAG, .offset = RO(verbose), .help = "print every table in the terminal before the answers (they are in the run folder's tables/ and on its page either way)" },
-	{ .name = "dry-run", .short_name = 'n', .type = OPT_FLAG, .offset = RO(dry_run), .help = "plan and write results with a mock executor: no compiler, no hyperfine" },
+	OPTION_GROUP(options_dry_run, struct run_opts, dry_run),
 	OPTION_GROUP(options_global, struct run_opts, g),
 	{ .name = NULL },
 };
@@ -96,7 +96,7 @@ void run_settings_resolve(const struct run_opts *o, const struct suite *suite, c
 	cooldown_policy_init(&s->cool, &cs, GIVEN("cooldown"), "/");
 #undef GIVEN
 	s->timeout = o->timeout;
-	s->verify_timeout = o->verify_timeout > 0 ? o->verify_timeout : s->timeout * 4;
+	s->verify_timeout = o->verify_timeout; /* 0: the session derives it (session.h) */
 	s->build_timeout = o->build_timeout;
 	s->max_runs = o->max_runs ? o->max_runs : s->runs * 10 > 30 ? s->runs * 10 : 30;
 	if (s->max_runs < s->runs)

@@ -12,7 +12,8 @@
 
 #include <stdint.h>
 
-#include "config/config.h"
+#include "config/cpu_profile.h"
+#include "config/suite.h"
 #include "core/options.h"
 #include "core/util.h"
 #include "system/cooldown.h"

@@ -207,7 +207,8 @@ static size_t plan_jobs(struct plan *p, const char *cache_dir, double timeout_s,
 	for (size_t i = 0; i < p->n; i++) {
 		struct cell *c = &p->cells[i];
 		cell_job[i] = -1;
-		if (c->status != CELL_PENDING || !c->spec.variant)
+		/* a cell with a binary was built by an earlier call (session.h) */
+		if (c->status != CELL_PENDING || !c->spec.variant || c->build.binary)
 			continue;
 		char key[65];
 		if (build_cache_key(c, key) < 0) {
@@ -370,8 +371,7 @@ void build_dedupe(struct plan *p)
 		for (size_t k = 0; k < i; k++) {
 			struct cell *o = &p->cells[k];
 			if (o->build.binary && o->build.same_binary_as < 0 && o->status == CELL_PENDING &&
-			    !strcmp(o->build.sha256, c->build.sha256) && !strcmp(o->spec.allocator, c->spec.allocator) &&
-			    cell_spec_same_run(&o->spec, &c->spec)) {
+			    cells_same_program(o, c)) {
 				c->build.same_binary_as = (int)k;
 				break;
 			}

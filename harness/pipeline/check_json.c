@@ -14,23 +14,17 @@
 
 #include "core/runcmd.h"
 
-void check_json_prepare(struct plan *p)
+int check_json_reference(const struct plan *p, const struct family *f)
 {
-	for (size_t i = 0; i < p->nfamilies; i++) {
-		free(p->families[i].same_as_binary);
-		p->families[i].same_as_binary = NULL;
-	}
 	/* plan order: the first cell of the same_as variant is the run's
 	 * first configuration of it */
 	for (size_t i = 0; i < p->n; i++) {
-		struct cell *c = &p->cells[i];
-		struct family *f = c->spec.family;
-		if (f->check_kind != CHECK_KIND_SAME_AS || !c->spec.variant || f->same_as_binary ||
-		    strcmp(c->spec.variant->name, f->same_as) || c->spec.cross)
-			continue;
-		if (c->build.binary)
-			f->same_as_binary = xstrdup(c->build.binary);
+		const struct cell *c = &p->cells[i];
+		if (c->spec.family == f && c->spec.variant && !strcmp(c->spec.variant->name, f->same_as) &&
+		    !c->spec.cross && c->build.binary)
+			return (int)i;
 	}
+	return -1;
 }
 
 static unsigned long count_lines(const char *b, size_t n)
@@ -151,7 +145,7 @@ static enum check_status same_as(const struct cell *c, int fd, double deadline, 
 	const struct family *f = c->spec.family;
 	if (!f->same_as_binary) {
 		snprintf(rep->message, sizeof(rep->message),
-			 "same_as: variant %s was not built with the run's first configuration", f->same_as);
+			 "same_as: variant %s was not built", f->same_as);
 		return CHECK_CHECKER_FAILED;
 	}
 	struct strvec argv = STRVEC_INIT;

@@ -11,8 +11,9 @@
  *   "check": "none"                   read and accepted; the cells are
  *       marked unchecked (results.json "verification": "unchecked").
  *
- * check_json_prepare() runs after the build: it finds each same_as
- * family's reference binary.  check_json_run() is called by the verify
+ * check_json_reference() finds a same_as family's reference among a
+ * built plan's cells (session.h builds one where the plan has none).
+ * check_json_run() is called by the verify
  * stage in place of a built-in checker, on the program's stdout pipe
  * (read with check_read(), so the deadline holds).
  */
@@ -22,7 +23,8 @@
 #include "checks/check.h"
 #include "pipeline/plan.h"
 
-void check_json_prepare(struct plan *p);
+/* The index of the plan's first built cell of f's same_as variant, or -1. */
+int check_json_reference(const struct plan *p, const struct family *f);
 enum check_status check_json_run(const struct cell *c, int fd, double deadline, struct check_report *rep);
 
 #endif

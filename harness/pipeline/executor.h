@@ -5,7 +5,9 @@
  *   executor_hyperfine  the real one: build.h's compiles, verify.h's
  *                       check, hyperfine -N through measure.h, the pause as
  *                       a `flagbench cooldown` child, counters.h
- *   executor_mock       `--dry-run`: nothing compiled, verified or counted;
+ *   executor_mock       `--dry-run`: nothing compiled, verified or counted
+ *                       (a build is a pretend binary, named by what a
+ *                       compile would read, so identical builds are one);
  *                       deterministic times made from the cell id (so
  *                       planning, results.json and the tables are testable
  *                       without compilers), the pause recorded, not taken
@@ -37,8 +39,8 @@ struct executor {
 	int (*probe_march)(struct compiler *c, const char *march, char *why, size_t n);
 	/* compiles the pending cells (build.h's build_plan); NULL: nothing is */
 	int (*build)(struct plan *p, const char *cache_dir, unsigned jobs, double timeout_s, struct build_stats *st);
-	/* after the build: the families' inputs and same_as binaries (inputs.h,
-	 * check_json.h); NULL: none */
+	/* after the build: the families' {input} files (inputs.h); NULL:
+	 * none (session.h then prepares nothing else either) */
 	void (*prepare)(struct plan *p, const char *cache_dir, double timeout_s);
 	/* proves the cell's output (verify.h) and records c->verify; 0 when
 	 * it is to be timed, else its status says why */

@@ -5,6 +5,7 @@
 #include <fnmatch.h>
 #include <math.h>
 #include <string.h>
+#include <strings.h>
 
 #include "system/allocators.h"
 #include "checks/check.h"
@@ -75,6 +76,46 @@ int cell_spec_same_build(const struct cell_spec *a, const struct cell_spec *b)
 {
 	return a->variant == b->variant && a->compiler == b->compiler && a->cross == b->cross &&
 	       a->pgo == b->pgo && sv_equal(&a->cflags, &b->cflags);
+}
+
+void program_id_from_cell(struct program_id *id, const struct cell *c)
+{
+	const struct cell_spec *s = &c->spec;
+	*id = (struct program_id){
+		.sha256 = c->build.sha256[0] ? c->build.sha256 : NULL,
+		.argv = (const char *const *)s->run_args.v,
+		.argc = s->run_args.n,
+		.allocator = s->allocator ? s->allocator : "glibc",
+		.placement = s->placement,
+		.consumer = s->consumer,
+		.env_pad = s->env_pad,
+	};
+}
+
+void program_id_clear(struct program_id *id)
+{
+	free(id->owned);
+	memset(id, 0, sizeof(*id));
+}
+
+int program_id_same(const struct program_id *a, const struct program_id *b)
+{
+	if (!a->sha256 || !b->sha256 || !a->sha256[0] || strcasecmp(a->sha256, b->sha256) || a->argc != b->argc)
+		return 0;
+	for (size_t i = 0; i < a->argc; i++)
+		if (strcmp(a->argv[i], b->argv[i]))
+			return 0;
+	return !strcmp(a->allocator ? a->allocator : "glibc", b->allocator ? b->allocator : "glibc") &&
+	       str_equal_or_null(a->placement, b->placement) && str_equal_or_null(a->consumer, b->consumer) &&
+	       a->env_pad == b->env_pad;
+}
+
+int cells_same_program(const struct cell *a, const struct cell *b)
+{
+	struct program_id x, y;
+	program_id_from_cell(&x, a);
+	program_id_from_cell(&y, b);
+	return program_id_same(&x, &y);
 }
 
 /* Whether any of the globs matches s. */

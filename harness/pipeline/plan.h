@@ -37,7 +37,9 @@
 #include <jansson.h>
 #include <stdint.h>
 
-#include "config/config.h"
+#include "config/cpu_profile.h"
+#include "config/family.h"
+#include "config/suite.h"
 #include "pipeline/compilers.h"
 #include "core/stats.h"
 #include "system/thermal.h"
@@ -274,5 +276,37 @@ int cell_spec_same_run(const struct cell_spec *a, const struct cell_spec *b);
 /* Whether two cells are the same build of the same variant: compiler and
  * the full flag list (so every dimension that adds flags counts). */
 int cell_spec_same_build(const struct cell_spec *a, const struct cell_spec *b);
+
+/* The identity of a program: what two runs must share to be the same
+ * program run twice, so that any difference between their times is the
+ * machine's.  The one definition: the build's dedupe (build.h), the
+ * tables' twin marks (report/model_compare.h), compare, the undecided
+ * answers and every comparison side (analysis/comparison.h) ask it.
+ *   sha256     the binary (its code pad is in it); hex in either case
+ *   argv       the run arguments: once inputs_prepare() ran they hold the
+ *              input file's path, so the input is part of them
+ *   allocator  a missing one is "glibc", the default
+ *   placement, consumer   NULL: the default (the profile's pins, splice)
+ *   env_pad    the layout's environment pad, in bytes
+ * An id borrows the strings of the cell or record it was filled from
+ * (valid while that lives); program_id_clear() frees what it owns. */
+struct program_id {
+	const char *sha256;       /* NULL: unknown, never the same program as any */
+	const char *const *argv;  /* argc run arguments */
+	size_t argc;
+	const char *allocator;    /* never NULL */
+	const char *placement, *consumer;
+	unsigned env_pad;
+	void *owned;
+};
+/* The program a cell runs (its build, spec and layout); sha256 NULL
+ * where it has no binary yet. */
+void program_id_from_cell(struct program_id *id, const struct cell *c);
+/* The program of a stored record: results/reader.h program_id_from_record(). */
+void program_id_clear(struct program_id *id);
+/* 1 when both are known and the same program, else 0. */
+int program_id_same(const struct program_id *a, const struct program_id *b);
+/* program_id_same() of the two cells' programs. */
+int cells_same_program(const struct cell *a, const struct cell *b);
 
 #endif

@@ -17,8 +17,8 @@ int meter_run_from_json(struct meter_run *r, const json_t *j);
 int cooldown_record_from_json(struct cooldown_record *r, const json_t *j);
 void cell_counters_from_json(struct cell_counters *k, const json_t *j);
 
-/* A number, or NAN where j is none; a copy of a string, or NULL. */
-double record_number(const json_t *j);
+/* A copy of j's string, or NULL where j is none (numbers: jnum_value(),
+ * core/json_util.h). */
 char *record_string(const json_t *j);
 
 #endif

@@ -229,16 +229,6 @@ static int cmp_blocked(const void *x, const void *y)
 	return (u->place > v->place) - (u->place < v->place);
 }
 
-/* A key per number and round: the number mixed with this round's draw
- * (splitmix64's finaliser), so equal numbers get equal keys. */
-static unsigned long long round_key(unsigned long long salt, unsigned number)
-{
-	unsigned long long z = salt + 0x9e3779b97f4a7c15ULL * ((unsigned long long)number + 1);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /* order[0..n) already shuffled: each group's blocks together and each
  * block's cells together, in that order within a block, the groups and
  * the blocks in orders drawn from seed (schedule.h). */
@@ -249,8 +239,9 @@ static void group_blocks(const unsigned *block, const unsigned *group, size_t *o
 	unsigned long long block_salt = stats_random(seed), group_salt = stats_random(seed);
 	for (size_t j = 0; j < n; j++) {
 		size_t i = order[j];
-		b[j] = (struct blocked){ group ? round_key(group_salt, group[i]) : 0, round_key(block_salt, block[i]), j,
-					 i };
+		/* a key per number and round: equal numbers get equal keys */
+		b[j] = (struct blocked){ group ? stats_random_at(group_salt, group[i]) : 0,
+					 stats_random_at(block_salt, block[i]), j, i };
 	}
 	qsort(b, n, sizeof(*b), cmp_blocked);
 	for (size_t j = 0; j < n; j++)
@@ -369,7 +360,7 @@ enum schedule_status schedule_listed_run(struct cell **cells, size_t n, const st
 	};
 	struct schedule sc = {
 		.policy = &pol,
-		.x = &executor_hyperfine,
+		.x = l->x ? l->x : &executor_hyperfine,
 		.mo = &mo,
 		.cells = cells,
 		.n = n,

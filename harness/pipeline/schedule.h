@@ -149,6 +149,7 @@ enum schedule_status schedule_run(const struct schedule *s);
  * order, numbered from round_base so that a second schedule's rounds
  * follow the first's, no pause, the median. */
 struct schedule_listed {
+	const struct executor *x; /* NULL: executor_hyperfine */
 	const char *hyperfine, *workdir;
 	double run_timeout_s;
 	unsigned round_base, runs, warmup;

@@ -122,6 +122,11 @@ static int keep_family(const struct family *f, const char *to, json_t *files)
 		*slash = '/';
 		if (r == 0)
 			r = write_file_atomic(dst, data, len);
+		/* the copy keeps the file's mode: a family's scripts (an input
+		 * generator, a check command) must stay runnable from it */
+		struct stat st;
+		if (r == 0 && stat(from, &st) == 0)
+			r = chmod(dst, st.st_mode & 07777);
 		if (r == 0) {
 			char hex[65];
 			sha256_hex(data, len, hex);

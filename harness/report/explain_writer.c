@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/tune.h"
+#include "analysis/ddmin.h"
+#include "core/json_util.h"
 #include "core/runcmd.h"
 #include "results/results.h"
 
@@ -139,11 +140,6 @@ static void report_md(const struct explain *e, struct strbuf *md)
 		sb_addf(md, "- %s\n", e->notes.v[i]);
 }
 
-static json_t *num(double x)
-{
-	return isfinite(x) ? json_real(x) : json_null();
-}
-
 static json_t *explain_json(const struct explain *e)
 {
 	const struct plan *p = &e->plan;
@@ -152,47 +148,44 @@ static json_t *explain_json(const struct explain *e)
 		const struct candidate *c = &e->cand[i];
 		json_t *j = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}", "flag", c->name, "toward_a", c->toward_a, "toward_b",
 				      c->toward_b, "changes_something", json_boolean(explain_changes_something(e, c)), "score",
-				      num(c->score), "selected", json_false());
+				      jnum_or_null(c->score), "selected", json_false());
 		for (size_t k = 0; k < e->selected.n; k++)
 			if (!strcmp(e->selected.v[k], c->name))
 				json_object_set_new(j, "selected", json_true());
 		json_object_set_new(j, "without",
 				    c->without < 0 ? json_null()
 						   : json_pack("{s:s, s:o, s:o, s:[o, o]}", "cell", p->cells[c->without].spec.id,
-							       "value", num(e->val[explain_rep(e, c->without)].v), "share",
-							       num(c->rem), "share_ci95", num(c->rem_lo), num(c->rem_hi)));
+							       "value", jnum_or_null(e->val[explain_rep(e, c->without)].v),
+							       "share", jnum_or_null(c->rem), "share_ci95", jnum_or_null(c->rem_lo),
+							       jnum_or_null(c->rem_hi)));
 		json_object_set_new(j, "with",
 				    c->with < 0 ? json_null()
 						: json_pack("{s:s, s:o, s:o, s:[o, o]}", "cell", p->cells[c->with].spec.id, "value",
-							    num(e->val[explain_rep(e, c->with)].v), "share", num(c->add), "share_ci95",
-							    num(c->add_lo), num(c->add_hi)));
+							    jnum_or_null(e->val[explain_rep(e, c->with)].v), "share", jnum_or_null(c->add),
+							    "share_ci95", jnum_or_null(c->add_lo), jnum_or_null(c->add_hi)));
 		json_array_append_new(cands, j);
 	}
-	json_t *sel = json_array();
-	for (size_t i = 0; i < e->selected.n; i++)
-		json_array_append_new(sel, json_string(e->selected.v[i]));
-	json_t *notes = json_array();
-	for (size_t i = 0; i < e->notes.n; i++)
-		json_array_append_new(notes, json_string(e->notes.v[i]));
-	json_t *joint = json_array();
-	for (size_t i = 0; i < e->joint.n; i++)
-		json_array_append_new(joint, json_string(e->joint.v[i]));
+	json_t *sel = jstrvec(&e->selected);
+	json_t *notes = jstrvec(&e->notes);
+	json_t *joint = jstrvec(&e->joint);
 	json_t *root = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:o}", "a", p->cells[e->a].spec.id,
 			 "b", p->cells[e->b].spec.id, "mode", e->mode == EXPLAIN_MODE_OPT ? "optimizer flags" : "isa extensions",
 			 "metric", e->metric == EXPLAIN_METRIC_TIME ? "time_s" : "instructions_per_unit", "counter_source",
 			 e->metric == EXPLAIN_METRIC_TIME ? "hyperfine" : e->counters == COUNTERS_CALLGRIND ? "callgrind" : "perf",
-			 "value_a", num(e->val[explain_rep(e, e->a)].v), "value_b", num(e->val[explain_rep(e, e->b)].v), "gap_ln",
-			 num(e->gap), "distinct_binaries", (json_int_t)e->distinct, "unchanged_flags",
+			 "value_a", jnum_or_null(e->val[explain_rep(e, e->a)].v), "value_b",
+			 jnum_or_null(e->val[explain_rep(e, e->b)].v), "gap_ln", jnum_or_null(e->gap), "distinct_binaries", (json_int_t)e->distinct, "unchanged_flags",
 			 (json_int_t)e->unchanged, "candidates", cands, "selected", sel, "check",
 			 e->check < 0 ? json_null()
 				      : json_pack("{s:s, s:o, s:o, s:[o, o]}", "cell", p->cells[e->check].spec.id, "value",
-						  num(e->val[explain_rep(e, e->check)].v), "explained", num(e->explained),
-						  "explained_ci95", num(e->explained_lo), num(e->explained_hi)),
+						  jnum_or_null(e->val[explain_rep(e, e->check)].v), "explained",
+						  jnum_or_null(e->explained), "explained_ci95", jnum_or_null(e->explained_lo),
+						  jnum_or_null(e->explained_hi)),
 			 "notes", notes);
 	/* the flags that carry the gap together, where no single one does */
 	json_object_set_new(root, "joint",
-			    json_pack("{s:o, s:o, s:o, s:I, s:I}", "flags", joint, "share", num(e->joint_share), "all_share",
-				      num(e->all_share), "from", (json_int_t)e->joint_from, "steps", (json_int_t)e->joint_steps));
+			    json_pack("{s:o, s:o, s:o, s:I, s:I}", "flags", joint, "share", jnum_or_null(e->joint_share),
+				      "all_share", jnum_or_null(e->all_share), "from", (json_int_t)e->joint_from, "steps",
+				      (json_int_t)e->joint_steps));
 	return root;
 }
 

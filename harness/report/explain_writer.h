@@ -1,4 +1,4 @@
-/* explain_writer.h: the writers of `flagbench explain` (analysis/explain.h).
+/* explain_writer.h: the writers of `flagbench explain` (driver/explain.h).
  *
  * explain.md: the title, the metric and the gap, a row per flag that
  * changes the binary (B without it, A with it, the share of the gap each
@@ -11,7 +11,7 @@
 #ifndef FLAGBENCH_EXPLAIN_WRITER_H
 #define FLAGBENCH_EXPLAIN_WRITER_H
 
-#include "analysis/explain.h"
+#include "driver/explain.h"
 
 /* explain.md on stdout and in r->out, results.json beside it: the
  * explain_view's report.  0, or -1 when a file could not be written. */

@@ -1,17 +1,13 @@
 /* model_cells.c: the model's cells as read, their values and ratios (see model_cells.h). */
 #define _GNU_SOURCE
 #include "report/model_cells.h"
+#include "core/json_util.h"
 #include "core/stats.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *str(const json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
 
 /* ------------------------------------------------------------------ */
 /* The model's memory. */
@@ -284,21 +280,21 @@ void model_read_family(struct model *m, struct mrun *r, const char *name, struct
 				f->vars[f->nvars++] = (struct var){ f->cells[i]->variant, t ? t : f->cells[i]->variant, ref };
 			}
 		}
-	f->title = str(meta, "title") ? str(meta, "title") : base;
+	f->title = jstr_opt(meta, "title") ? jstr_opt(meta, "title") : base;
 	if (emulated)
 		f->title = model_own(m, "%s (emulated: times are not comparable with native ones)", f->title);
-	f->unchecked = str(meta, "check") && !strcmp(str(meta, "check"), "none");
-	f->kind = str(meta, "kind");
+	f->unchecked = jstr_opt(meta, "check") && !strcmp(jstr_opt(meta, "check"), "none");
+	f->kind = jstr_opt(meta, "kind");
 	for (size_t i = 0; !f->kind && i < f->n; i++)
 		f->kind = f->cells[i]->kind;
 	f->kind = f->kind ? f->kind : "stream";
-	f->baseline = str(meta, "baseline");
+	f->baseline = jstr_opt(meta, "baseline");
 	if (strcmp(f->kind, "compute"))
 		f->unit = "bytes/s";
 	for (size_t i = 0; !f->unit && i < f->n; i++)
 		f->unit = f->cells[i]->rate_unit;
 	if (!f->unit)
-		f->unit = str(meta, "rate_unit");
+		f->unit = jstr_opt(meta, "rate_unit");
 	if (!f->unit)
-		f->unit = model_own(m, "%s/s", str(meta, "unit") ? str(meta, "unit") : "ops");
+		f->unit = model_own(m, "%s/s", jstr_opt(meta, "unit") ? jstr_opt(meta, "unit") : "ops");
 }

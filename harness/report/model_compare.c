@@ -14,7 +14,7 @@ struct mcmp {
 	const struct results_cell *a0, *b0; /* the key: each group's first cell */
 	struct comparison_side sa, sb;
 	struct comparison_run *ra, *rb;
-	char *args_a, *args_b;
+	struct program_id *pa, *pb; /* the sides' programs (their first cells') */
 	double quantile;
 	double thin_level; /* the lowest level a side's statistic reaches on its own runs */
 	struct comparison_result res;
@@ -44,29 +44,23 @@ struct mgroup model_group_of(struct model *m, struct fsrc *f, struct results_cel
 	return g;
 }
 
-/* What makes two runs of one binary the same program: its arguments,
- * allocator, placement, consumer and environment pad. */
-static char *args_key(const struct results_cell *c)
-{
-	struct strbuf sb = STRBUF_INIT;
-	size_t i;
-	json_t *a;
-	json_array_foreach(c->argv, i, a) sb_addf(&sb, "%s\x1f", json_string_value(a) ? json_string_value(a) : "");
-	sb_addf(&sb, "|%s|%s|%s|%u", c->allocator ? c->allocator : "glibc", c->placement ? c->placement : "",
-		c->consumer ? c->consumer : "", c->env_pad);
-	return sb_detach(&sb);
-}
-
 int model_same_binary(struct fsrc *f, const struct results_cell *a, const struct results_cell *b)
 {
-	if (a != b && model_measured(f, a) == model_measured(f, b))
-		return 1; /* one measurement shared: the run found them the same binary */
-	char *ka = args_key(a), *kb = args_key(b);
-	struct comparison_side sa = { NULL, 0, a->sha256, ka }, sb = { NULL, 0, b->sha256, kb };
+	struct program_id pa, pb;
+	program_id_from_record(&pa, a);
+	program_id_from_record(&pb, b);
+	struct comparison_side sa = { .program = &pa }, sb = { .program = &pb };
 	int same = comparison_same_binary(&sa, &sb);
-	free(ka);
-	free(kb);
+	program_id_clear(&pa);
+	program_id_clear(&pb);
 	return same;
+}
+
+static void free_program(struct program_id *p)
+{
+	if (p)
+		program_id_clear(p);
+	free(p);
 }
 
 /* A side: every run of every cell of the group, as seconds per unit of
@@ -74,7 +68,7 @@ int model_same_binary(struct fsrc *f, const struct results_cell *a, const struct
  * two cells of different sizes compare by throughput; with its round,
  * pass and layout.  -1 when a cell is not ok or has no runs. */
 static int side_of(struct fsrc *f, struct mgroup g, struct comparison_side *s, struct comparison_run **runs,
-		   char **args, double *quantile, double *level)
+		   struct program_id **program, double *quantile, double *level)
 {
 	size_t n = 0, cap = 0;
 	struct comparison_run *r = NULL;
@@ -108,8 +102,9 @@ static int side_of(struct fsrc *f, struct mgroup g, struct comparison_side *s, s
 	if (!n)
 		goto bad;
 	*runs = r;
-	*args = args_key(g.cells[0]);
-	*s = (struct comparison_side){ r, n, g.cells[0]->sha256, *args };
+	*program = xmalloc(sizeof(**program));
+	program_id_from_record(*program, g.cells[0]);
+	*s = (struct comparison_side){ .runs = r, .n = n, .program = *program };
 	return 0;
 bad:
 	free(r);
@@ -150,11 +145,11 @@ int model_compare(struct model *m, struct fsrc *f, struct mgroup a, struct mgrou
 	struct mcmp *k = lookup(m, a.cells[0], b.cells[0], &inv);
 	if (!k) {
 		struct mcmp nk = { .a0 = a.cells[0], .b0 = b.cells[0], .quantile = 0.5, .thin_level = 1 };
-		if (side_of(f, a, &nk.sa, &nk.ra, &nk.args_a, &nk.quantile, &nk.thin_level) < 0)
+		if (side_of(f, a, &nk.sa, &nk.ra, &nk.pa, &nk.quantile, &nk.thin_level) < 0)
 			return -1;
-		if (side_of(f, b, &nk.sb, &nk.rb, &nk.args_b, &nk.quantile, &nk.thin_level) < 0) {
+		if (side_of(f, b, &nk.sb, &nk.rb, &nk.pb, &nk.quantile, &nk.thin_level) < 0) {
 			free(nk.ra);
-			free(nk.args_a);
+			free_program(nk.pa);
 			return -1;
 		}
 		compute(&nk, m->settled && m->cmp_level > 0 ? m->cmp_level : STATS_CI_TARGET);
@@ -229,8 +224,8 @@ void model_compare_free(struct model *m)
 	for (size_t i = 0; i < m->ncmps; i++) {
 		free(m->cmps[i].ra);
 		free(m->cmps[i].rb);
-		free(m->cmps[i].args_a);
-		free(m->cmps[i].args_b);
+		free_program(m->cmps[i].pa);
+		free_program(m->cmps[i].pb);
 	}
 	free(m->cmps);
 	m->cmps = NULL;

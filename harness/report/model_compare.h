@@ -8,8 +8,8 @@
  * analysis/comparison.h's, on each side's run times per unit of work (so
  * cells of different sizes compare by throughput), with their rounds,
  * pass and layout: paired where both ran in the same rounds, across
- * layouts where both have several, the same binary where sha256 and
- * arguments agree.  Asked twice, in either order, the same pair is one
+ * layouts where both have several, the same binary where their programs
+ * are the same (pipeline/plan.h's program_id).  Asked twice, in either order, the same pair is one
  * comparison.
  *
  * The run's error rate.  A run asks many questions at once; at 95 % each,
@@ -49,8 +49,10 @@ struct mview {
 /* The cells of variant in config (with layouts, all of them), or n 0. */
 struct mgroup model_group(struct model *m, struct fsrc *f, const char *variant, const char *config);
 struct mgroup model_group_of(struct model *m, struct fsrc *f, struct results_cell *c);
-/* Whether two cells ran the same binary alike (sha256 and arguments, or
- * one measurement shared): asks no comparison, so counts in no error rate. */
+/* Whether two cells ran the same program (pipeline/plan.h's program_id,
+ * from their records: results/reader.h program_id_from_record), as
+ * compare and the run's dedupe decide it: asks no comparison, so counts
+ * in no error rate.  With layouts, a group's program is its first cell's. */
 int model_same_binary(struct fsrc *f, const struct results_cell *a, const struct results_cell *b);
 /* B against A: 0 with *v filled, -1 when either side has no runs to compare. */
 int model_compare(struct model *m, struct fsrc *f, struct mgroup a, struct mgroup b, struct mview *v);

@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/ddmin.h"
+#include "core/json_util.h"
 #include "core/runcmd.h"
+#include "driver/tune_state.h"
 
 static const char *metric_word(const struct tune *t)
 {
@@ -51,7 +54,7 @@ static void speed_words(const struct comparison_result *c, char *buf, size_t n)
 /* The flags of the start and the answer's: a CFLAGS line to paste. */
 static char *cflags_line(const struct tune *t, const char *key)
 {
-	const struct cell_spec *p = &t->base.cells[t->proto].spec;
+	const struct cell_spec *p = &t->start.plan.cells[t->proto].spec;
 	struct strbuf sb = STRBUF_INIT;
 	sb_adds(&sb, p->opt);
 	if (p->march && *p->march && strcmp(p->march, "default"))
@@ -63,7 +66,7 @@ static char *cflags_line(const struct tune *t, const char *key)
 
 static void report_md(const struct tune *t, struct strbuf *md)
 {
-	const struct cell_spec *p = &t->base.cells[t->proto].spec;
+	const struct cell_spec *p = &t->start.plan.cells[t->proto].spec;
 	char r1[64], d[32];
 	sb_addf(md, "# tune %s\n\n", p->id);
 	sb_addf(md, "%s, %zu dimensions searched (%zu left out: `--list-space` lists both); screened by %s%s%s.\n\n",
@@ -172,23 +175,15 @@ static json_t *cmp_json(const struct comparison_result *c, const char *text)
 			 comparison_verdict_word(c->verdict), "pairs", (json_int_t)c->pairs, "text", text);
 }
 
-static json_t *num_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 static json_t *report_json(const struct tune *t)
 {
-	const struct cell_spec *p = &t->base.cells[t->proto].spec;
+	const struct cell_spec *p = &t->start.plan.cells[t->proto].spec;
 	json_t *argv = json_array();
 	json_array_append_new(argv, json_string("flagbench"));
 	for (int i = 0; i < t->o->argc; i++)
 		json_array_append_new(argv, json_string(t->o->argv[i]));
-	json_t *cflags = json_array(), *excluded = json_array(), *techs = json_array(), *cands = json_array();
-	for (size_t i = 0; i < p->cflags.n; i++)
-		json_array_append_new(cflags, json_string(p->cflags.v[i]));
-	for (size_t i = 0; i < t->space.excluded.n; i++)
-		json_array_append_new(excluded, json_string(t->space.excluded.v[i]));
+	json_t *cflags = jstrvec(&p->cflags), *excluded = jstrvec(&t->space.excluded), *techs = json_array(),
+	       *cands = json_array();
 	for (size_t i = 0; i < t->ntracks; i++) {
 		const struct tune_track *k = &t->tracks[i];
 		json_t *conv = json_array();
@@ -208,7 +203,7 @@ static json_t *report_json(const struct tune *t)
 						       tune_technique_name(k->technique), "candidates", (json_int_t)k->evaluated,
 						       "failed", (json_int_t)k->failed, "wrong_output", (json_int_t)k->wrong,
 						       "same_binary", (json_int_t)k->same_binary, "spent_s", k->spent_s,
-						       "best_ratio", num_or_null(k->best / t->start_score), "best_flags",
+						       "best_ratio", jnum_or_null(k->best / t->start_score), "best_flags",
 						       k->best_key ? k->best_key : "", "convergence", conv));
 	}
 	for (size_t e = 0; e < t->nev; e++) {
@@ -218,7 +213,8 @@ static json_t *report_json(const struct tune *t)
 		json_t *o = json_pack("{s:s, s:I, s:s, s:s, s:s, s:f, s:o}", "technique",
 				      v->technique == (size_t)-1 ? "minimise" : tune_technique_name(t->tracks[v->technique].technique),
 				      "seq", (json_int_t)v->seq, "flags", v->key, "operator", v->op ? v->op : "", "status",
-				      cell_status_name(v->status), "at_s", v->at_s, "ratio", num_or_null(v->score / t->start_score));
+				      cell_status_name(v->status), "at_s", v->at_s, "ratio",
+				      jnum_or_null(v->score / t->start_score));
 		if (v->reason)
 			json_object_set_new(o, "reason", json_string(v->reason));
 		if (v->same_as)
@@ -227,18 +223,16 @@ static json_t *report_json(const struct tune *t)
 			json_object_set_new(o, "sha256", json_string(v->sha256));
 		json_array_append_new(cands, o);
 	}
-	json_t *minimal = json_array(), *shares = json_array();
-	for (size_t i = 0; i < t->minimal.n; i++)
-		json_array_append_new(minimal, json_string(t->minimal.v[i]));
+	json_t *minimal = jstrvec(&t->minimal), *shares = json_array();
 	for (size_t i = 0; i < t->nshares; i++)
 		json_array_append_new(shares, json_pack("{s:s, s:o, s:o}", "flag", t->shares[i].flag, "share",
-							num_or_null(t->shares[i].share), "without_ratio",
-							num_or_null(t->shares[i].without / t->start_score)));
+							jnum_or_null(t->shares[i].share), "without_ratio",
+							jnum_or_null(t->shares[i].without / t->start_score)));
 	json_t *lines = json_array();
 	for (size_t i = 0; i < t->nconfirmed; i++) {
 		const struct tune_confirmed *c = &t->confirmed[i];
 		json_array_append_new(lines, json_pack("{s:s, s:s, s:o, s:o, s:o}", "build", c->label, "flags", c->key,
-						       "screen_ratio", num_or_null(c->screen / t->start_score), "vs_start",
+						       "screen_ratio", jnum_or_null(c->screen / t->start_score), "vs_start",
 						       cmp_json(&c->vs_start, c->text), "answer_vs_it",
 						       cmp_json(&c->answer_vs, c->answer_text)));
 	}
@@ -259,18 +253,17 @@ static json_t *report_json(const struct tune *t)
 			 "start", "id", p->id, "compiler", p->compiler->name, "compiler_version", p->compiler->version, "opt",
 			 p->opt, "march", p->march ? p->march : "", "cflags", cflags, "sha256", t->start_sha, "score",
 			 t->start_score,
-			 "metric", metric_word(t), "metric_why", t->metric_why ? json_string(t->metric_why) : json_null(),
+			 "metric", metric_word(t), "metric_why", jstr_or_null(t->metric_why),
 			 "space", "dimensions", (json_int_t)t->space.n, "source", t->space.source ? t->space.source : "",
 			 "excluded", excluded,
 			 "techniques", techs, "candidates", cands,
 			 "minimal", "best_flags", t->best_key ? t->best_key : "", "best_ratio",
-			 num_or_null(t->best_score / t->start_score), "flags", minimal, "shares", shares, "steps",
+			 jnum_or_null(t->best_score / t->start_score), "flags", minimal, "shares", shares, "steps",
 			 (json_int_t)t->minimise_steps,
 			 "confirmation", "level", isfinite(t->confirm_level) ? t->confirm_level : 0.0, "rounds",
 			 (json_int_t)t->o->confirm_runs, "layouts", (json_int_t)(t->o->layouts ? t->o->layouts : 1), "builds",
 			 lines, "answer", answer);
-	json_object_set_new(json_object_get(root, "minimal"), "note",
-			    t->minimise_note ? json_string(t->minimise_note) : json_null());
+	json_object_set_new(json_object_get(root, "minimal"), "note", jstr_or_null(t->minimise_note));
 	return root;
 }
 

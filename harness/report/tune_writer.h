@@ -1,4 +1,4 @@
-/* tune_writer.h: the writers of `flagbench tune` (analysis/tune.h).
+/* tune_writer.h: the writers of `flagbench tune` (driver/tune.h).
  *
  * tune.md (printed on stdout too): the start and the space, each
  * technique's search, the answer in words (the build to use, its verified
@@ -13,7 +13,7 @@
 #ifndef FLAGBENCH_TUNE_WRITER_H
 #define FLAGBENCH_TUNE_WRITER_H
 
-#include "analysis/tune.h"
+#include "driver/tune.h"
 
 /* The tune_view's report: 0, or -1 when a file could not be written. */
 int tune_report(const struct tune *t);

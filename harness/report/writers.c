@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "report/model.h"
 #include "report/answers_writer.h"
+#include "core/json_util.h"
 #include "core/stats.h"
 
 #include <errno.h>
@@ -287,19 +288,6 @@ static int write_tsv(struct model *m, struct strbuf *out)
 /* ------------------------------------------------------------------ */
 /* json: the model as it is, for plots/render.sh and plots/publish.sh. */
 
-static json_t *num(double v)
-{
-	return isnan(v) ? json_null() : json_real(v);
-}
-
-static json_t *strs(const struct strvec *v)
-{
-	json_t *a = json_array();
-	for (size_t i = 0; i < v->n; i++)
-		json_array_append_new(a, json_string(v->v[i]));
-	return a;
-}
-
 static json_t *json_table(const struct mtable *t)
 {
 	static const char *states[] = { "ok", "status", "absent", "n/a" };
@@ -318,18 +306,19 @@ static json_t *json_table(const struct mtable *t)
 			json_array_append_new(cells, json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:s?}",
 				"text", buf, "figure", fig, "pm", pm, "state", states[x->state],
 				"marks", marks(x->marks),
-				"value", num(x->state == MS_OK ? x->value : NAN), "low", num(x->lo), "high", num(x->hi),
-				"ci_percent", num(x->ci), "share", num(x->share), "id", x->id));
+				"value", jnum_or_null(x->state == MS_OK ? x->value : NAN), "low", jnum_or_null(x->lo),
+				"high", jnum_or_null(x->hi), "ci_percent", jnum_or_null(x->ci), "share", jnum_or_null(x->share),
+				"id", x->id));
 			json_t *cell = json_array_get(cells, json_array_size(cells) - 1);
-			json_object_set_new(cell, "ci_level", num(x->level));
+			jset_num(cell, "ci_level", x->level);
 			/* the one comparison's word for a ratio; the layouts of a value */
 			if (t->fmt == MF_RATIO && x->state == MS_OK && x->verdict != VERDICT_NO_DATA)
 				json_object_set_new(cell, "verdict", json_string(comparison_verdict_word(x->verdict)));
 			if (x->layouts > 1) {
 				json_object_set_new(cell, "layouts", json_integer((json_int_t)x->layouts));
-				json_object_set_new(cell, "layout_spread_percent", num(100 * (exp(x->spread) - 1)));
+				jset_num(cell, "layout_spread_percent", 100 * (exp(x->spread) - 1));
 			}
-			json_object_set_new(cell, "ci95_percent", num(x->level >= STATS_CI_TARGET ? x->ci : NAN));
+			jset_num(cell, "ci95_percent", x->level >= STATS_CI_TARGET ? x->ci : NAN);
 		}
 		json_array_append_new(rows, json_pack("{s:s, s:s, s:b, s:o}", "label", t->rows[r].label, "title",
 						      t->rows[r].title, "ref", t->rows[r].ref, "cells", cells));
@@ -349,19 +338,14 @@ static json_t *json_gaps(const struct mfamily *f)
 		for (size_t k = 0; k < g->n; k++) {
 			model_format_ratio(g->v[k].ratio, text, sizeof(text));
 			json_array_append_new(entries, json_pack("{s:s, s:o, s:s, s:o, s:o, s:s}", "variant", g->v[k].variant,
-								 "ratio", num(g->v[k].ratio), "text", text, "low",
-								 num(g->v[k].low), "high", num(g->v[k].high), "verdict",
-								 comparison_verdict_word(g->v[k].verdict)));
+								 "ratio", jnum_or_null(g->v[k].ratio), "text", text, "low",
+								 jnum_or_null(g->v[k].low), "high", jnum_or_null(g->v[k].high),
+								 "verdict", comparison_verdict_word(g->v[k].verdict)));
 		}
 		json_array_append_new(gaps, json_pack("{s:s, s:s, s:s, s:i, s:o}", "b", g->b, "a", g->a, "context", g->context,
 						      "real", (int)g->real, "entries", entries));
 	}
 	return gaps;
-}
-
-static json_t *str_or_null(const char *s)
-{
-	return s ? json_string(s) : json_null();
 }
 
 /* The answers as data (struct manswer), beside their sentences in "answer". */
@@ -372,10 +356,11 @@ static json_t *json_answers(const struct mfamily *f)
 		const struct manswer *a = &f->answers[i];
 		json_array_append_new(answers,
 				      json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:b, s:o}", "variant", a->variant,
-						"leader", str_or_null(a->leader), "twins", str_or_null(a->twins), "runner_up",
-						str_or_null(a->runner), "lead", num(a->lead), "low", num(a->low), "high",
-						num(a->high), "verdict", comparison_verdict_word(a->verdict), "words",
-						str_or_null(a->words), "fewest", a->fewest, "note", str_or_null(a->note)));
+						"leader", jstr_or_null(a->leader), "twins", jstr_or_null(a->twins),
+						"runner_up", jstr_or_null(a->runner), "lead", jnum_or_null(a->lead), "low",
+						jnum_or_null(a->low), "high", jnum_or_null(a->high), "verdict",
+						comparison_verdict_word(a->verdict), "words", jstr_or_null(a->words), "fewest",
+						a->fewest, "note", jstr_or_null(a->note)));
 	}
 	return answers;
 }
@@ -401,9 +386,9 @@ static void write_json(struct model *m, struct strbuf *out)
 		if (wanted(f, NULL))
 			json_array_append_new(fams, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "name",
 							      f->name, "slug", f->slug, "title", f->title, "kind",
-							      f->kind ? f->kind : "stream", "answer", strs(&f->answer), "answers",
+							      f->kind ? f->kind : "stream", "answer", jstrvec(&f->answer), "answers",
 							      json_answers(f), "gaps", json_gaps(f), "tables", tables,
-							      "problems", strs(&f->problems), "warnings", strs(&f->warnings)));
+							      "problems", jstrvec(&f->problems), "warnings", jstrvec(&f->warnings)));
 	}
 	json_t *root = json_pack("{s:s, s:o, s:o}", "schema", "flagbench-tables/1", "runs", runs, "families", fams);
 	char *s = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);

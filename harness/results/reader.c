@@ -9,19 +9,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config/config.h"
+#include "core/json_util.h"
 #include "core/util.h"
 #include "results/results.h"
-
-static const char *str(const json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
-
-static double num(const json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
 
 static uint64_t count(const json_t *o, const char *key)
 {
@@ -65,10 +56,10 @@ static char *compose_config(const struct results_cell *c, int allocators)
 
 static void counters_view(struct results_cell *c, const json_t *k)
 {
-	c->instructions_per_unit = num(k, "instructions_per_unit");
-	c->cycles_per_unit = num(k, "cycles_per_unit");
-	c->counters_unit = str(k, "unit");
-	c->counters_skipped = str(k, "skipped");
+	c->instructions_per_unit = jnum(k, "instructions_per_unit");
+	c->cycles_per_unit = jnum(k, "cycles_per_unit");
+	c->counters_unit = jstr_opt(k, "unit");
+	c->counters_skipped = jstr_opt(k, "skipped");
 }
 
 static void measurement_view(struct results_cell *c, const json_t *j)
@@ -92,61 +83,72 @@ static void measurement_view(struct results_cell *c, const json_t *j)
 		c->layouts = 1;
 	c->layout = (unsigned)json_integer_value(json_object_get(lay, "index"));
 	c->code_pad = (unsigned)json_integer_value(json_object_get(lay, "code_pad_bytes"));
-	c->env_pad = (unsigned)json_integer_value(json_object_get(lay, "env_pad_bytes"));
 	json_t *s = json_object_get(j, "throughput_Bps");
 	json_t *rate = json_is_object(s) ? s : json_object_get(j, "rate");
 	/* value: the run's statistic; median: runs written before it existed */
-	c->value = num(rate, "value");
+	c->value = jnum(rate, "value");
 	if (isnan(c->value))
-		c->value = num(rate, "median");
-	c->rate_unit = json_is_object(s) ? NULL : str(rate, "unit");
-	const char *ps = str(json_object_get(j, "precision"), "status");
+		c->value = jnum(rate, "median");
+	c->rate_unit = json_is_object(s) ? NULL : jstr_opt(rate, "unit");
+	const char *ps = jstr_opt(json_object_get(j, "precision"), "status");
 	c->precision = !ps ? PRECISION_OFF : !strcmp(ps, "reached") ? PRECISION_REACHED
 				   : !strcmp(ps, "not_reached") ? PRECISION_NOT_REACHED : PRECISION_OFF;
 	counters_view(c, json_object_get(j, "counters"));
-	const char *th = str(j, "throttled");
+	const char *th = jstr_opt(j, "throttled");
 	c->throttled = !th ? THROTTLE_UNKNOWN : !strcmp(th, "yes") ? THROTTLE_YES : !strcmp(th, "no") ? THROTTLE_NO
 												: THROTTLE_UNKNOWN;
 	json_t *tc = json_object_get(j, "temperature_c");
-	c->celsius_before = num(tc, "before");
-	c->celsius_after = num(tc, "after");
+	c->celsius_before = jnum(tc, "before");
+	c->celsius_after = jnum(tc, "after");
+}
+
+/* The fields of a record that make its program (program_id_from_record),
+ * as results.c writes them: allocator, placement, consumer, argv,
+ * binary.sha256 and layout.env_pad_bytes. */
+static void program_view(struct results_cell *c, const json_t *j)
+{
+	c->allocator = jstr_opt(j, "allocator");
+	c->placement = jstr_opt(j, "placement");
+	c->consumer = jstr_opt(j, "consumer");
+	c->argv = json_is_array(json_object_get(j, "argv")) ? json_object_get(j, "argv") : NULL;
+	c->cflags = json_is_array(json_object_get(j, "cflags")) ? json_object_get(j, "cflags") : NULL;
+	c->sha256 = jstr_opt(json_object_get(j, "binary"), "sha256");
+	c->env_pad = (unsigned)json_integer_value(json_object_get(json_object_get(j, "layout"), "env_pad_bytes"));
 }
 
 int results_cell_view(struct results_cell *c, json_t *j, const char *file, int allocators)
 {
 	memset(c, 0, sizeof(*c));
 	c->j = j;
-	c->id = str(j, "id");
+	c->id = jstr_opt(j, "id");
 	if (!c->id)
 		return error("%s: a cell without an id: field id missing", file);
 	/* family and variant: from an id FAMILY/VARIANT@CONFIG where missing */
 	const char *slash = strchr(c->id, '/'), *at = slash ? strchr(slash + 1, '@') : NULL;
-	if (!str(j, "family") && at && slash > c->id)
+	if (!jstr_opt(j, "family") && at && slash > c->id)
 		json_object_set_new(j, "family", json_stringn(c->id, (size_t)(slash - c->id)));
-	if (!str(j, "variant") && at && at > slash + 1)
+	if (!jstr_opt(j, "variant") && at && at > slash + 1)
 		json_object_set_new(j, "variant", json_stringn(slash + 1, (size_t)(at - slash - 1)));
 	static const char *const required[] = { "family", "variant", "status" };
 	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++)
-		if (!str(j, required[i]))
+		if (!jstr_opt(j, required[i]))
 			return error("%s: cell %s: field %s missing", file, c->id, required[i]);
-	c->family = str(j, "family");
-	c->variant = str(j, "variant");
-	c->status_name = str(j, "status");
+	c->family = jstr_opt(j, "family");
+	c->variant = jstr_opt(j, "variant");
+	c->status_name = jstr_opt(j, "status");
 	if (cell_status_parse(c->status_name, &c->status) < 0)
 		return error("%s: cell %s: status %s unknown", file, c->id, c->status_name);
-	c->title = str(j, "title");
-	c->kind = str(j, "kind");
-	c->reason = str(j, "reason");
-	c->compiler = str(j, "compiler");
-	c->compiler_version = str(j, "compiler_version");
-	c->opt = str(j, "opt");
-	c->march = str(j, "march");
-	c->flags = str(j, "flags");
-	c->allocator = str(j, "allocator");
-	c->placement = str(j, "placement");
-	c->consumer = str(j, "consumer");
+	c->title = jstr_opt(j, "title");
+	c->kind = jstr_opt(j, "kind");
+	c->reason = jstr_opt(j, "reason");
+	c->compiler = jstr_opt(j, "compiler");
+	c->compiler_version = jstr_opt(j, "compiler_version");
+	c->opt = jstr_opt(j, "opt");
+	c->march = jstr_opt(j, "march");
+	c->flags = jstr_opt(j, "flags");
+	program_view(c, j);
 	c->emulated = json_is_true(json_object_get(j, "emulated"));
-	c->config = str(j, "config");
+	c->config = jstr_opt(j, "config");
 	c->reference = (c->config && !strcmp(c->config, "reference")) || (c->compiler && !strcmp(c->compiler, "none"));
 	if (!c->config) {
 		char *cfg = compose_config(c, allocators);
@@ -155,24 +157,22 @@ int results_cell_view(struct results_cell *c, json_t *j, const char *file, int a
 				     file, c->id);
 		json_object_set_new(j, "config", json_string(cfg));
 		free(cfg);
-		c->config = str(j, "config");
+		c->config = jstr_opt(j, "config");
 	}
 	c->size = count(j, "size");
 	json_t *b = json_object_get(j, "bytes");
 	c->bytes = json_is_integer(b) && json_integer_value(b) >= 0 ? (uint64_t)json_integer_value(b) : UINT64_MAX;
-	c->argv = json_is_array(json_object_get(j, "argv")) ? json_object_get(j, "argv") : NULL;
 	json_t *p = json_object_get(j, "pin");
 	c->pin_producer = pin(p, "producer");
 	c->pin_consumer = pin(p, "consumer");
 	c->pin_single = pin(p, "single");
 	json_t *bin = json_object_get(j, "binary");
-	c->sha256 = str(bin, "sha256");
 	c->binary_bytes = count(bin, "bytes");
 	c->text_bytes = count(j, "text_bytes");
-	c->same_binary_as = str(j, "same_binary_as");
+	c->same_binary_as = jstr_opt(j, "same_binary_as");
 	measurement_view(c, j);
-	c->speedup = num(j, "speedup");
-	c->vs_glibc = num(j, "vs_glibc");
+	c->speedup = jnum(j, "speedup");
+	c->vs_glibc = jnum(j, "vs_glibc");
 	json_t *w = json_object_get(j, "warnings"), *x;
 	size_t i;
 	c->warnings = xcalloc(json_array_size(w) + 1, sizeof(*c->warnings));
@@ -188,6 +188,36 @@ void results_cell_release(struct results_cell *c)
 	free(c->warnings);
 	c->warnings = NULL;
 	c->nwarnings = 0;
+}
+
+void program_id_from_record(struct program_id *id, const struct results_cell *c)
+{
+	size_t n = json_array_size(c->argv), i;
+	const char **argv = xcalloc(n + 1, sizeof(*argv));
+	int known = c->sha256 && c->sha256[0] && c->argv;
+	json_t *a;
+	json_array_foreach(c->argv, i, a) {
+		argv[i] = json_string_value(a);
+		known &= argv[i] != NULL;
+	}
+	*id = (struct program_id){
+		.sha256 = known ? c->sha256 : NULL,
+		.argv = argv,
+		.argc = n,
+		.allocator = c->allocator ? c->allocator : "glibc",
+		.placement = c->placement,
+		.consumer = c->consumer,
+		.env_pad = c->env_pad,
+		.owned = argv,
+	};
+}
+
+void program_id_from_json(struct program_id *id, const json_t *record)
+{
+	struct results_cell c;
+	memset(&c, 0, sizeof(c));
+	program_view(&c, record);
+	program_id_from_record(id, &c);
 }
 
 /* The results.json a path names: the file itself, or DIR/results.json. */
@@ -221,7 +251,7 @@ static int has_allocators(const json_t *cells)
 	size_t i;
 	json_t *c;
 	json_array_foreach(cells, i, c) {
-		const char *a = str(c, "allocator");
+		const char *a = jstr_opt(c, "allocator");
 		if (a && strcmp(a, "glibc"))
 			return 1;
 	}
@@ -262,7 +292,7 @@ int results_open(const char *path, struct results_run *r)
 			error("%s:%d:%d: %s", r->file, je.line, je.column, je.text);
 		goto bad;
 	}
-	const char *schema = str(r->root, "schema");
+	const char *schema = jstr_opt(r->root, "schema");
 	if (!schema || strcmp(schema, RESULTS_SCHEMA)) {
 		error("%s: not a flagbench results file (schema %s, expected %s)", r->file, schema ? schema : "missing",
 		      RESULTS_SCHEMA);
@@ -276,11 +306,13 @@ int results_open(const char *path, struct results_run *r)
 	if (check_cells(r, cells) < 0)
 		goto bad;
 	json_t *run = json_object_get(r->root, "run");
-	r->id = str(run, "id") ? str(run, "id") : "";
-	r->statistic = str(run, "statistic") ? str(run, "statistic") : "median";
-	r->cpu_profile = str(run, "cpu_profile");
-	r->cpu_model = str(json_object_get(r->root, "host"), "cpu_model");
-	double sd = num(json_object_get(run, "drift"), "sd_percent") / 100;
+	r->id = jstr(run, "id");
+	r->statistic = jstr_opt(run, "statistic") ? jstr_opt(run, "statistic") : "median";
+	r->cpu_profile = jstr_opt(run, "cpu_profile");
+	r->suite = jstr_opt(run, "suite");
+	r->suite_path = jstr_opt(run, "suite_path");
+	r->cpu_model = jstr_opt(json_object_get(r->root, "host"), "cpu_model");
+	double sd = jnum(json_object_get(run, "drift"), "sd_percent") / 100;
 	r->drift_sd = isfinite(sd) && sd > 0 ? sd : 0;
 	json_t *fams = json_object_get(r->root, "families");
 	r->families = json_is_object(fams) ? fams : NULL;
@@ -377,7 +409,7 @@ const json_t *results_json_cell(const json_t *root, const char *id)
 	size_t i;
 	json_t *c;
 	json_array_foreach(json_object_get(root, "cells"), i, c) {
-		const char *cid = str(c, "id");
+		const char *cid = jstr_opt(c, "id");
 		if (cid && !strcmp(cid, id))
 			return c;
 	}

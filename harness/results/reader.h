@@ -39,6 +39,7 @@ struct results_cell {
 	uint64_t size;                   /* N of the run; 0 unknown */
 	uint64_t bytes;                  /* a stream's exact output bytes; UINT64_MAX unknown */
 	json_t *argv;                    /* array of strings, or NULL */
+	json_t *cflags;                  /* the compile's flags, array of strings, or NULL */
 	int pin_producer, pin_consumer, pin_single; /* PIN_NONE where not pinned */
 	const char *sha256;              /* the binary's, NULL when none was built */
 	uint64_t binary_bytes, text_bytes; /* 0 unknown */
@@ -66,6 +67,7 @@ struct results_run {
 	json_t *root;
 	char *file, *dir;                /* the results.json read, and its run folder */
 	const char *id, *statistic, *cpu_profile, *cpu_model; /* statistic: "median" for older runs */
+	const char *suite, *suite_path;  /* the suite's name and the file the run read; NULL unknown */
 	double drift_sd;                 /* run.drift.sd_percent / 100; 0 when none */
 	json_t *families;                /* the "families" object, or NULL */
 	struct results_cell *cells;
@@ -86,6 +88,17 @@ struct results_cell *results_cell_by_id(const struct results_run *run, const cha
  * c->warnings is allocated: results_cell_release(). */
 int results_cell_view(struct results_cell *c, json_t *record, const char *file, int allocators);
 void results_cell_release(struct results_cell *c);
+
+/* The program a stored cell ran (pipeline/plan.h's struct program_id, as
+ * program_id_from_cell() gives it for the cell results.c wrote): binary
+ * sha256, argv, allocator ("glibc" where missing), placement, consumer
+ * and layout.env_pad_bytes (0 without layouts).  Unknown (sha256 NULL)
+ * without a binary or an argv of strings.  It borrows c's strings;
+ * program_id_clear() frees it. */
+void program_id_from_record(struct program_id *id, const struct results_cell *c);
+/* The same of a cell record alone (its fields read as results_cell_view()
+ * reads them), borrowing the record's strings. */
+void program_id_from_json(struct program_id *id, const json_t *record);
 
 /* The folders of a run's families that lie outside the project's variants/
  * (--family-dir, a suite's family_dirs): the copy the run kept in its

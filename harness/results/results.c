@@ -9,32 +9,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/json_util.h"
 #include "pipeline/records.h"
-
-static json_t *num_or_null(double x)
-{
-	return isfinite(x) ? json_real(x) : json_null();
-}
 
 /* A time interval [low, high] around the time point as the interval of
  * the rate it gives: the slow end of the time is its low end. */
 static json_t *rate_interval(double rate, double point, double low, double high, double level)
 {
-	return json_pack("{s:o, s:o, s:f}", "low", num_or_null(rate * point / high), "high",
-			 num_or_null(rate * point / low), "level", level);
-}
-
-static json_t *str_or_null(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
-static json_t *strvec_json(const struct strvec *sv)
-{
-	json_t *a = json_array();
-	for (size_t i = 0; i < sv->n; i++)
-		json_array_append_new(a, json_string(sv->v[i]));
-	return a;
+	return json_pack("{s:o, s:o, s:f}", "low", jnum_or_null(rate * point / high), "high",
+			 jnum_or_null(rate * point / low), "level", level);
 }
 
 double cell_rate(const struct cell *c, double *lo, double *hi)
@@ -122,23 +105,23 @@ static void spec_to_json(json_t *j, const struct cell_spec *s)
 	json_object_set_new(j, "kind", json_string(family_kind_name(f->kind)));
 	json_object_set_new(j, "config", json_string(s->config));
 	json_object_set_new(j, "compiler", json_string(s->compiler ? s->compiler->name : "none"));
-	json_object_set_new(j, "compiler_version", str_or_null(s->compiler ? s->compiler->version : NULL));
-	json_object_set_new(j, "opt", str_or_null(s->opt));
-	json_object_set_new(j, "march", str_or_null(s->march));
-	json_object_set_new(j, "cflags", strvec_json(&s->cflags));
+	json_object_set_new(j, "compiler_version", jstr_or_null(s->compiler ? s->compiler->version : NULL));
+	json_object_set_new(j, "opt", jstr_or_null(s->opt));
+	json_object_set_new(j, "march", jstr_or_null(s->march));
+	json_object_set_new(j, "cflags", jstrvec(&s->cflags));
 	/* flag sets (issue 13): the set's name, or null in suites without "flags" */
-	json_object_set_new(j, "flags", str_or_null(s->flagset));
+	json_object_set_new(j, "flags", jstr_or_null(s->flagset));
 	json_object_set_new(j, "allocator", json_string(s->allocator ? s->allocator : "glibc"));
 	json_object_set_new(j, "size", json_integer((json_int_t)s->size));
 	json_object_set_new(j, "unit", json_string(f->unit));
-	json_object_set_new(j, "argv", strvec_json(&s->run_args));
+	json_object_set_new(j, "argv", jstrvec(&s->run_args));
 	json_object_set_new(j, "bytes", f->kind == KIND_STREAM && s->expected_bytes != UINT64_MAX
 						? json_integer((json_int_t)s->expected_bytes)
 						: json_null());
 	/* emulated times are not comparable with native ones */
 	json_object_set_new(j, "emulated", json_boolean(s->cross != NULL));
-	json_object_set_new(j, "placement", str_or_null(s->placement));
-	json_object_set_new(j, "consumer", str_or_null(s->consumer));
+	json_object_set_new(j, "placement", jstr_or_null(s->placement));
+	json_object_set_new(j, "consumer", jstr_or_null(s->consumer));
 	/* layouts (plan.h): which of K, and how it was padded */
 	json_object_set_new(j, "layout", s->layouts > 1 ? json_pack("{s:i, s:i, s:i, s:i}", "index", (int)s->layout, "of",
 								   (int)s->layouts, "code_pad_bytes", (int)s->code_pad,
@@ -183,8 +166,8 @@ static void time_to_json(json_t *j, const struct cell *c, const struct cell *m)
 	char name[32];
 	/* value: the rate of the statistic's time; median: of the median time */
 	json_t *rate = json_pack("{s:s, s:o, s:o, s:o, s:o}", "statistic",
-				 stats_statistic_name(t->quantile, name, sizeof(name)), "value", num_or_null(r), "median",
-				 num_or_null(r * t->point / t->median), "min", num_or_null(lo), "max", num_or_null(hi));
+				 stats_statistic_name(t->quantile, name, sizeof(name)), "value", jnum_or_null(r), "median",
+				 jnum_or_null(r * t->point / t->median), "min", jnum_or_null(lo), "max", jnum_or_null(hi));
 	/* the interval of the statistic's time, as a rate (ci95 only where it
 	 * reaches 95 %), and where a rerun's rate falls (stats.h) */
 	if (t->n >= 3) {
@@ -216,7 +199,7 @@ static json_t *counters_json(const struct cell_counters *k)
 		return json_null();
 	return json_pack("{s:s, s:I, s:s, s:o, s:o}", "source", k->source ? k->source : "", "size",
 			 (json_int_t)k->size, "unit", k->unit ? k->unit : "", "cycles_per_unit",
-			 num_or_null(k->cycles_per_unit), "instructions_per_unit", num_or_null(k->instructions_per_unit));
+			 jnum_or_null(k->cycles_per_unit), "instructions_per_unit", jnum_or_null(k->instructions_per_unit));
 }
 
 static json_t *thermal_json(const struct cell_thermal *t)
@@ -270,7 +253,7 @@ json_t *cell_to_json(const struct cell *c, const struct plan *p)
 	spec_to_json(j, &c->spec);
 	json_object_set_new(j, "pin", pins_json(c));
 	json_object_set_new(j, "status", json_string(cell_status_name(c->status)));
-	json_object_set_new(j, "reason", str_or_null(c->reason));
+	json_object_set_new(j, "reason", jstr_or_null(c->reason));
 	if (c->build.sha256[0])
 		json_object_set_new(j, "binary", json_pack("{s:s, s:I}", "sha256", c->build.sha256, "bytes",
 							   (json_int_t)c->build.bytes));
@@ -280,7 +263,7 @@ json_t *cell_to_json(const struct cell *c, const struct plan *p)
 								 : json_null());
 	/* the training run of a profiled build: recorded, never the cell's time */
 	json_object_set_new(j, "pgo", c->spec.pgo ? json_pack("{s:I, s:o}", "train_size", (json_int_t)c->spec.train_size,
-							       "train_s", num_or_null(c->build.train_s))
+							       "train_s", jnum_or_null(c->build.train_s))
 						   : json_null());
 	json_object_set_new(j, "same_binary_as", c->build.same_binary_as >= 0
 							 ? json_string(p->cells[c->build.same_binary_as].spec.id)
@@ -294,14 +277,14 @@ json_t *cell_to_json(const struct cell *c, const struct plan *p)
 	json_object_set_new(j, "throttled",
 			    me->thermal.taken ? json_string(throttle_verdict_name(me->thermal.throttled)) : json_null());
 	json_object_set_new(j, "temperature_c",
-			    me->thermal.taken ? json_pack("{s:o, s:o}", "before", num_or_null(me->thermal.celsius_before),
-							  "after", num_or_null(me->thermal.celsius_after))
+			    me->thermal.taken ? json_pack("{s:o, s:o}", "before", jnum_or_null(me->thermal.celsius_before),
+							  "after", jnum_or_null(me->thermal.celsius_after))
 					      : json_null());
-	json_object_set_new(j, "speedup", num_or_null(c->speedup));
+	jset_num(j, "speedup", c->speedup);
 	/* allocator suites: the rate against the same build under glibc malloc */
 	if (c->spec.allocator && strcmp(c->spec.allocator, "glibc"))
-		json_object_set_new(j, "vs_glibc", num_or_null(c->vs_glibc));
-	json_object_set_new(j, "warnings", strvec_json(&c->warnings));
+		jset_num(j, "vs_glibc", c->vs_glibc);
+	json_object_set_new(j, "warnings", jstrvec(&c->warnings));
 	json_t *d = details_json(c, m);
 	if (json_object_size(d))
 		json_object_set_new(j, "details", d);
@@ -321,8 +304,8 @@ static void thermal_from_json(struct cell_thermal *t, const json_t *j, const jso
 	t->throttled = !v ? THROTTLE_UNKNOWN : !strcmp(v, "yes") ? THROTTLE_YES : !strcmp(v, "no") ? THROTTLE_NO
 												   : THROTTLE_UNKNOWN;
 	t->why = record_string(json_object_get(j, "why"));
-	t->celsius_before = record_number(json_object_get(celsius, "before"));
-	t->celsius_after = record_number(json_object_get(celsius, "after"));
+	t->celsius_before = jnum(celsius, "before");
+	t->celsius_after = jnum(celsius, "after");
 	t->before = json_incref(json_object_get(j, "before"));
 	t->after = json_incref(json_object_get(j, "after"));
 }
@@ -354,8 +337,8 @@ static void measurement_from_json(struct cell_measurement *m, const json_t *j)
 		m->precision.budget_s = json_number_value(json_object_get(prec, "budget_s"));
 		m->precision.spent_s = json_number_value(json_object_get(prec, "spent_s"));
 	}
-	m->user_s = record_number(json_object_get(d, "user_s"));
-	m->system_s = record_number(json_object_get(d, "system_s"));
+	m->user_s = jnum(d, "user_s");
+	m->system_s = jnum(d, "system_s");
 	size_t i;
 	json_t *e;
 	json_t *runs = json_object_get(d, "meter_runs");
@@ -386,7 +369,7 @@ int cell_from_json(struct cell *c, const json_t *j, const struct plan *p)
 	snprintf(c->build.sha256, sizeof(c->build.sha256), "%s", sha ? sha : "");
 	c->build.bytes = (uint64_t)json_integer_value(json_object_get(bin, "bytes"));
 	c->build.text_bytes = (uint64_t)json_integer_value(json_object_get(j, "text_bytes"));
-	c->build.train_s = record_number(json_object_get(json_object_get(j, "pgo"), "train_s"));
+	c->build.train_s = jnum(json_object_get(j, "pgo"), "train_s");
 	/* the twin's own line carries the measurement; this one's copy is used
 	 * only when the twin is no longer in the plan */
 	const char *same = json_string_value(json_object_get(j, "same_binary_as"));
@@ -429,14 +412,14 @@ json_t *results_to_json(const struct run_state *rs)
 	json_object_set_new(run, "cpu_profile", json_string(rs->cpu_profile->name));
 	char name[32];
 	json_object_set_new(run, "statistic", json_string(stats_statistic_name(rs->quantile, name, sizeof(name))));
-	json_object_set_new(run, "warnings", strvec_json(&rs->warnings));
+	json_object_set_new(run, "warnings", jstrvec(&rs->warnings));
 	json_object_set_new(run, "phases", phases_json(rs));
 	/* the cooldown as taken: the profile's with --cooldown or the suite's pause applied */
 	if (rs->cool) {
 		const struct cooldown_spec *cs = &rs->cool->spec;
 		json_object_set_new(run, "cooldown",
 				    json_pack("{s:f, s:o, s:f, s:b}", "seconds", cs->seconds, "below_celsius",
-					      num_or_null(cs->below_celsius > 0 ? cs->below_celsius : NAN), "max_wait_seconds",
+					      jnum_or_null(cs->below_celsius > 0 ? cs->below_celsius : NAN), "max_wait_seconds",
 					      cs->max_wait_seconds, "override", rs->cool->override));
 	}
 	const struct run_drift *d = &rs->drift;
@@ -457,8 +440,7 @@ json_t *results_to_json(const struct run_state *rs)
 		if (!json_object_get(fams, f->name))
 			json_object_set_new(fams, f->name,
 					    json_pack("{s:s, s:s, s:s, s:s, s:o, s:I, s:o}", "title", f->title, "check", f->check, "kind",
-						      family_kind_name(f->kind), "unit", f->unit, "baseline",
-						      f->baseline ? json_string(f->baseline) : json_null(),
+						      family_kind_name(f->kind), "unit", f->unit, "baseline", jstr_or_null(f->baseline),
 						      "size", (json_int_t)c->spec.size, "rate_unit",
 						      f->rate_unit ? json_string(f->rate_unit) : json_string("B/s")));
 		/* where the family came from, so that the commands that rebuild or

@@ -7,16 +7,15 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <gnu/libc-version.h>
 #include <linux/perf_event.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
+#include "core/json_util.h"
 #include "system/sysinfo.h"
 #include "system/thermal.h"
 #include "system/topology.h"
@@ -207,45 +206,13 @@ static void set_fact(struct ctx *c, const char *key, json_t *value)
 	json_object_set_new(c->facts, key, value ? value : json_null());
 }
 
-static json_t *str_or_null(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
-static char *cpuinfo_model(const char *root)
-{
-	char *text = rootfs_read(root, "proc/cpuinfo");
-	if (!text)
-		return NULL;
-	static const char *const keys[] = { "model name", "Model", "Hardware", "cpu model", NULL };
-	char *res = NULL;
-	for (int k = 0; keys[k] && !res; k++) {
-		size_t kl = strlen(keys[k]);
-		for (char *line = text; line && *line && !res;) {
-			char *nl = strchr(line, '\n');
-			if (!strncmp(line, keys[k], kl) && (line[kl] == '\t' || line[kl] == ' ' || line[kl] == ':')) {
-				char *colon = strchr(line, ':');
-				if (colon && (!nl || colon < nl)) {
-					colon++;
-					while (*colon == ' ' || *colon == '\t')
-						colon++;
-					res = xasprintf("%.*s", (int)(nl ? (size_t)(nl - colon) : strlen(colon)), colon);
-				}
-			}
-			line = nl ? nl + 1 : NULL;
-		}
-	}
-	free(text);
-	return res;
-}
-
 static void check_cpu(struct ctx *c)
 {
-	char *model = cpuinfo_model(c->root);
+	host_identity_facts(c->root, c->facts);
+	const char *model = jstr_opt(c->facts, "cpu_model");
 	struct topology t;
 	int have_topo = topology_load(c->root, &t) == 0;
 	c->ncpus = have_topo ? (int)t.ncpus : 0;
-	set_fact(c, "cpu_model", str_or_null(model));
 	set_fact(c, "cpus_online", have_topo ? json_integer(c->ncpus) : NULL);
 	set_fact(c, "topology", have_topo ? topology_to_json(&t) : NULL);
 	if (have_topo) {
@@ -260,20 +227,9 @@ static void check_cpu(struct ctx *c)
 		add_item(c->r, "cpu", DOCTOR_UNKNOWN, "check that /sys is mounted", "%s: topology unreadable",
 			 model ? model : "unknown model");
 	}
-	free(model);
-
-	char *rel = rootfs_read(c->root, "proc/sys/kernel/osrelease");
-	struct utsname u;
-	int live = rootfs_is_live(c->root);
-	if (!rel && live && uname(&u) == 0)
-		rel = xstrdup(u.release);
-	set_fact(c, "kernel", str_or_null(rel));
-	set_fact(c, "arch", live && uname(&u) == 0 ? json_string(u.machine) : NULL);
-	char *libc = xasprintf("glibc %s", gnu_get_libc_version());
-	set_fact(c, "libc", json_string(libc));
-	add_item(c->r, "kernel", rel ? DOCTOR_OK : DOCTOR_UNKNOWN, NULL, "linux %s, %s", rel ? rel : "unknown", libc);
-	free(rel);
-	free(libc);
+	const char *rel = jstr_opt(c->facts, "kernel");
+	add_item(c->r, "kernel", rel ? DOCTOR_OK : DOCTOR_UNKNOWN, NULL, "linux %s, %s", rel ? rel : "unknown",
+		 jstr(c->facts, "libc"));
 }
 
 static void check_governor(struct ctx *c)
@@ -444,8 +400,8 @@ static void check_isolated(struct ctx *c)
 {
 	char *iso = read_cpulist_text(c->root, "sys/devices/system/cpu/isolated");
 	char *nohz = read_cpulist_text(c->root, "sys/devices/system/cpu/nohz_full");
-	set_fact(c, "isolated", str_or_null(iso));
-	set_fact(c, "nohz_full", str_or_null(nohz));
+	set_fact(c, "isolated", jstr_or_null(iso));
+	set_fact(c, "nohz_full", jstr_or_null(nohz));
 	if (!iso)
 		add_item(c->r, "isolated", DOCTOR_UNKNOWN, NULL, "no isolated file");
 	else if (!iso[0])
@@ -636,7 +592,7 @@ json_t *doctor_report_to_json(const struct doctor_report *r, const char *root)
 	for (size_t i = 0; i < r->n; i++)
 		json_array_append_new(checks, json_pack("{s:s, s:s, s:s, s:o}", "name", r->items[i].name, "verdict",
 							doctor_verdict_name(r->items[i].verdict), "detail",
-							r->items[i].detail, "hint", str_or_null(r->items[i].hint)));
+							r->items[i].detail, "hint", jstr_or_null(r->items[i].hint)));
 	return json_pack("{s:s, s:o, s:O}", "root", rootfs_is_live(root) ? "/" : root, "checks", checks, "facts",
 			 r->facts);
 }

@@ -74,7 +74,8 @@ const char *doctor_verdict_name(enum doctor_verdict v);
 /* {"root", "checks": [{"name", "verdict", "detail", "hint"}], "facts"} */
 json_t *doctor_report_to_json(const struct doctor_report *r, const char *root);
 
-/* results.json "host": cpu_model, cpus_online, kernel, arch, libc, governor,
+/* results.json "host": cpu_model, kernel, arch, hostname, libc (sysinfo.h's
+ * host_identity_facts()), cpus_online, governor,
  * turbo, smt, aslr, loadavg, busy_processes, isolated, nohz_full,
  * perf_event_paranoid, perf_counters, thermal_sensors, cpu_celsius,
  * throttle_counters, pipe_max_size, topology, checks.  Samples busy

@@ -2,43 +2,53 @@
 #define _GNU_SOURCE
 #include "system/sysinfo.h"
 
+#include <gnu/libc-version.h>
 #include <math.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
+#include "core/json_util.h"
 #include "core/runcmd.h"
+#include "system/topology.h"
 
-static char *cpuinfo_field(const char *field)
+/* The value of the first of keys (in that order) that a line of
+ * ROOT/proc/cpuinfo names, or NULL: "model name\t: AMD EPYC" -> "AMD EPYC". */
+static char *cpuinfo_value(const char *root, const char *const *keys)
 {
-	char *text = read_file("/proc/cpuinfo", NULL);
+	char *text = rootfs_read(root, "proc/cpuinfo");
 	if (!text)
 		return NULL;
 	char *res = NULL;
-	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-		size_t fl = strlen(field);
-		if (!strncmp(line, field, fl) && (line[fl] == '\t' || line[fl] == ' ' || line[fl] == ':')) {
-			char *colon = strchr(line, ':');
-			if (colon) {
-				colon++;
-				while (*colon == ' ')
+	for (int k = 0; keys[k] && !res; k++) {
+		size_t kl = strlen(keys[k]);
+		for (char *line = text; line && *line && !res;) {
+			char *nl = strchr(line, '\n');
+			if (!strncmp(line, keys[k], kl) && (line[kl] == '\t' || line[kl] == ' ' || line[kl] == ':')) {
+				char *colon = strchr(line, ':');
+				if (colon && (!nl || colon < nl)) {
 					colon++;
-				res = xstrdup(colon);
+					while (*colon == ' ' || *colon == '\t')
+						colon++;
+					res = xasprintf("%.*s", (int)(nl ? (size_t)(nl - colon) : strlen(colon)), colon);
+				}
 			}
-			break;
+			line = nl ? nl + 1 : NULL;
 		}
 	}
 	free(text);
 	return res;
 }
 
+/* x86 "model name", arm "Model", older arm "Hardware", mips "cpu model" */
+static const char *const model_keys[] = { "model name", "Model", "Hardware", "cpu model", NULL };
+
 const char *host_cpu_model(void)
 {
 	static char *model;
 	if (!model) {
-		model = cpuinfo_field("model name");
-		if (!model)
-			model = cpuinfo_field("Model"); /* arm */
+		model = cpuinfo_value("/", model_keys);
 		if (!model)
 			model = xstrdup("unknown");
 	}
@@ -49,9 +59,8 @@ int host_has_cpu_flag(const char *flag)
 {
 	static char *flags;
 	if (!flags) {
-		char *f = cpuinfo_field("flags");
-		if (!f)
-			f = cpuinfo_field("Features");
+		static const char *const keys[] = { "flags", "Features", NULL };
+		char *f = cpuinfo_value("/", keys);
 		flags = xasprintf(" %s ", f ? f : "");
 		free(f);
 	}
@@ -59,6 +68,28 @@ int host_has_cpu_flag(const char *flag)
 	int r = strstr(flags, needle) != NULL;
 	free(needle);
 	return r;
+}
+
+/* ROOT/proc/sys/kernel/NAME, else on the live system uname's field. */
+static json_t *kernel_fact(const char *root, const char *name, const char *live_value)
+{
+	char *v = rootfs_read(root, name);
+	json_t *j = jstr_or_null(v ? v : rootfs_is_live(root) ? live_value : NULL);
+	free(v);
+	return j;
+}
+
+void host_identity_facts(const char *root, json_t *facts)
+{
+	struct utsname u;
+	int uts = rootfs_is_live(root) && uname(&u) == 0;
+	char *model = cpuinfo_value(root, model_keys);
+	json_object_set_new(facts, "cpu_model", jstr_or_null(model));
+	free(model);
+	json_object_set_new(facts, "kernel", kernel_fact(root, "proc/sys/kernel/osrelease", uts ? u.release : NULL));
+	json_object_set_new(facts, "arch", jstr_or_null(uts ? u.machine : NULL));
+	json_object_set_new(facts, "hostname", kernel_fact(root, "proc/sys/kernel/hostname", uts ? u.nodename : NULL));
+	json_object_set_new(facts, "libc", json_sprintf("glibc %s", gnu_get_libc_version()));
 }
 
 int host_cpus(int *cpus, int max)

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/json_util.h"
 #include "core/runcmd.h"
 #include "system/topology.h"
 
@@ -507,8 +508,6 @@ int cooldown_run(const struct cooldown_spec *spec, const char *root, double (*sl
 json_t *cooldown_record_to_json(const struct cooldown_record *r)
 {
 	return json_pack("{s:s, s:s, s:f, s:o, s:o, s:o}", "status", cooldown_status_name(r->status), "reason",
-			 r->reason, "waited_s", r->waited_s, "temp_before_c",
-			 isfinite(r->temp_before) ? json_real(r->temp_before) : json_null(), "temp_after_c",
-			 isfinite(r->temp_after) ? json_real(r->temp_after) : json_null(), "sensor",
-			 r->sensor[0] ? json_string(r->sensor) : json_null());
+			 r->reason, "waited_s", r->waited_s, "temp_before_c", jnum_or_null(r->temp_before), "temp_after_c",
+			 jnum_or_null(r->temp_after), "sensor", r->sensor[0] ? json_string(r->sensor) : json_null());
 }

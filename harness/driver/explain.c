@@ -3,7 +3,7 @@
  * attribute, check) all work on one struct explain and its plan, and split
  * apart each would need the whole of it. */
 #define _GNU_SOURCE
-#include "analysis/explain.h"
+#include "driver/explain.h"
 
 #include <errno.h>
 #include <math.h>
@@ -15,18 +15,18 @@
 #include "core/runcmd.h"
 #include "pipeline/build.h"
 #include "analysis/compare.h"
-#include "analysis/tune.h"
+#include "analysis/ddmin.h"
 #include "pipeline/schedule.h"
 #include "pipeline/records.h"
-#include "pipeline/verify.h"
+#include "pipeline/executor.h"
 #include "results/reader.h"
 
 /* The cflags of a cell, as the run built it. */
-static void flags_of(const json_t *cell, struct strvec *out)
+static void flags_of(const struct results_cell *cell, struct strvec *out)
 {
 	size_t i;
 	json_t *f;
-	json_array_foreach(json_object_get(cell, "cflags"), i, f)
+	json_array_foreach(cell->cflags, i, f)
 		sv_push(out, json_string_value(f));
 }
 
@@ -43,9 +43,11 @@ static void add_candidate(struct explain *e, struct flag_change *ch)
 	c->rem = c->rem_lo = c->rem_hi = c->add = c->add_lo = c->add_hi = c->score = NAN;
 }
 
-/* A plan cell built like the run's cell `proto`, plus extra flags. */
-static int add_cell(struct explain *e, const json_t *proto, struct family *f, struct variant *v,
-		    const char *config, const char *extra1, const struct strvec *extra)
+/* A plan cell built like the run's cell A (b_side 0) or B, planned
+ * again as the run planned it, with the flags the run built it with plus
+ * extra ones. */
+static int add_cell(struct explain *e, const struct explain_run *r, int b_side, const char *config, const char *extra1,
+		    const struct strvec *extra)
 {
 	struct plan *p = &e->plan;
 	if (p->n == e->alloc) {
@@ -55,40 +57,18 @@ static int add_cell(struct explain *e, const json_t *proto, struct family *f, st
 	struct cell *c = &p->cells[p->n];
 	memset(c, 0, sizeof(*c));
 	cell_reset(c);
+	cell_spec_copy(&c->spec, &r->rebuild.plan.cells[b_side ? r->pb : r->pa].spec);
 	struct cell_spec *sp = &c->spec;
-	sp->pin.producer = sp->pin.consumer = sp->pin.single = PIN_NONE;
-	sp->family = f;
-	sp->variant = v;
-	sp->compiler = &p->compilers[0];
-	sp->opt = xstrdup(json_string_value(json_object_get(proto, "opt")));
-	sp->march = xstrdup(json_string_value(json_object_get(proto, "march")));
-	sp->allocator = xstrdup("glibc");
+	free(sp->config);
+	free(sp->id);
 	sp->config = xstrdup(config);
-	sp->id = xasprintf("%s/%s@%s", f->name, v->name, config);
-	flags_of(proto, &sp->cflags);
+	sp->id = xasprintf("%s/%s@%s", sp->family->name, sp->variant->name, config);
+	sv_clear(&sp->cflags);
+	flags_of(b_side ? r->cb : r->ca, &sp->cflags);
 	if (extra1)
 		sv_push(&sp->cflags, extra1);
 	if (extra)
 		sv_pushv(&sp->cflags, extra->v);
-	sp->size = (uint64_t)json_integer_value(json_object_get(proto, "size"));
-	size_t i;
-	json_t *a;
-	json_array_foreach(json_object_get(proto, "argv"), i, a)
-		sv_push(&sp->run_args, json_string_value(a));
-	sp->expected_bytes = UINT64_MAX;
-	const struct checker *ck = checker_find(f->check);
-	if (ck && ck->expected_bytes && sp->run_args.n) {
-		struct check_args ca = { sp->size, (int)sp->run_args.n - 1, sp->run_args.v + 1 };
-		sp->expected_bytes = ck->expected_bytes(&ca);
-	}
-	json_t *pin = json_object_get(proto, "pin");
-	json_t *x;
-	if ((x = json_object_get(pin, "single")) && json_is_integer(x))
-		sp->pin.single = (int)json_integer_value(x);
-	if ((x = json_object_get(pin, "producer")) && json_is_integer(x))
-		sp->pin.producer = (int)json_integer_value(x);
-	if ((x = json_object_get(pin, "consumer")) && json_is_integer(x))
-		sp->pin.consumer = (int)json_integer_value(x);
 	e->val = xrealloc(e->val, e->alloc * sizeof(*e->val));
 	e->val[p->n] = (struct metric_value){ NAN, NAN, NAN };
 	return (int)p->n++;
@@ -109,44 +89,6 @@ int explain_changes_something(const struct explain *e, const struct candidate *c
 	return !(same_a && same_b);
 }
 
-/* Marks identical binaries among cells [from, n) against all earlier ones. */
-static void dedupe_from(struct explain *e, size_t from)
-{
-	struct plan *p = &e->plan;
-	for (size_t i = from; i < p->n; i++) {
-		struct cell *c = &p->cells[i];
-		if (!c->build.binary || c->status != CELL_PENDING)
-			continue;
-		for (size_t k = 0; k < i; k++) {
-			struct cell *o = &p->cells[k];
-			if (o->build.binary && o->build.same_binary_as < 0 && !strcmp(o->build.sha256, c->build.sha256)) {
-				c->build.same_binary_as = (int)k;
-				break;
-			}
-		}
-	}
-}
-
-/* Verifies the distinct binaries among [from, n); twins take their verdict. */
-static void verify_from(struct explain *e, size_t from, double timeout)
-{
-	struct plan *p = &e->plan;
-	for (size_t i = from; i < p->n && !fb_interrupted; i++) {
-		struct cell *c = &p->cells[i];
-		if (c->status == CELL_PENDING && c->build.same_binary_as < 0)
-			verify_cell(c, timeout * 4);
-	}
-	for (size_t i = from; i < p->n; i++) {
-		struct cell *c = &p->cells[i];
-		if (c->build.same_binary_as >= 0 && c->status == CELL_PENDING) {
-			const struct cell *s = &p->cells[c->build.same_binary_as];
-			if (s->status != CELL_PENDING && s->status != CELL_OK)
-				cell_set_status(c, s->status, "same binary as %s: %s", s->spec.id,
-						s->reason ? s->reason : "");
-		}
-	}
-}
-
 static int measurable(const struct explain *e, size_t i)
 {
 	const struct cell *c = &e->plan.cells[i];
@@ -157,7 +99,7 @@ static int measurable(const struct explain *e, size_t i)
 static void count_cell(struct explain *e, size_t i)
 {
 	struct cell *c = &e->plan.cells[i];
-	json_t *k = counters_measure(c, e->counters, e->o->timeout * 20);
+	json_t *k = session_count(&e->session, c, e->counters);
 	cell_counters_free(&c->measure.counters);
 	cell_counters_from_json(&c->measure.counters, k);
 	json_decref(k);
@@ -215,6 +157,7 @@ static void time_cells(struct explain *e, const int *list, size_t n, const char 
 		cells[k] = &e->plan.cells[list[k]];
 	struct timing t = { e, list };
 	struct schedule_listed l = {
+		.x = e->session.x,
 		.hyperfine = hyperfine,
 		.workdir = work,
 		.run_timeout_s = e->o->timeout,
@@ -344,12 +287,6 @@ static void analyse(struct explain *e)
 	}
 }
 
-static const char *jstr(const json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-	return s ? s : "";
-}
-
 static void free_explain(struct explain *e)
 {
 	for (size_t i = 0; i < e->ncand; i++) {
@@ -363,88 +300,82 @@ static void free_explain(struct explain *e)
 	sv_clear(&e->selected);
 	sv_clear(&e->joint);
 	free(e->not_faster);
-	plan_free(&e->plan);
+	/* the cells are copies: their compiler and family are rebuild's */
+	for (size_t i = 0; i < e->plan.n; i++) {
+		cell_reset(&e->plan.cells[i]);
+		cell_spec_clear(&e->plan.cells[i].spec);
+	}
+	free(e->plan.cells);
+	session_close(&e->session);
 }
 
 static void free_run(struct explain_run *r)
 {
-	for (int i = 0; i < r->nfam; i++)
-		free_family(&r->fams[i]);
-	free(r->fams);
-	json_decref(r->run);
+	replan_free(&r->rebuild);
+	results_close(&r->results);
 	free(r->run_dir);
 	free(r->out);
 	free(r->work);
-	free(r->cache);
 	free(r->hyperfine);
 }
 
-/* A and B from the run (results_load: the one reader checks it): one variant, one compiler, native and without pgo,
- * differing in exactly one of -O and -march, which sets the mode. */
+static const char *or_empty(const char *s)
+{
+	return s ? s : "";
+}
+
+/* A and B from the run (the one reader checks it): one variant, one
+ * compiler, native and without pgo, differing in exactly one of -O and
+ * -march, which sets the mode; then both planned again as the run
+ * planned them (driver/replan.h). */
 static int read_pair(struct explain *e, struct explain_run *r, const char *run)
 {
-	r->run = results_load(run, &r->run_dir);
-	if (!r->run)
+	if (results_open(run, &r->results) < 0)
 		return -1;
-	const json_t *ca = r->ca = results_json_cell(r->run, r->id_a), *cb = r->cb = results_json_cell(r->run, r->id_b);
+	r->run = r->results.root;
+	r->run_dir = xstrdup(r->results.dir);
+	const struct results_cell *ca = r->ca = results_cell_by_id(&r->results, r->id_a),
+				  *cb = r->cb = results_cell_by_id(&r->results, r->id_b);
 	if (!ca || !cb)
-		return error("no cell '%s' in %s/results.json (flagbench report %s lists the cells)",
-			     !ca ? r->id_a : r->id_b, r->run_dir, r->run_dir);
-	if (strcmp(jstr(ca, "family"), jstr(cb, "family")) || strcmp(jstr(ca, "variant"), jstr(cb, "variant")) ||
-	    strcmp(jstr(ca, "compiler"), jstr(cb, "compiler")) || !strcmp(jstr(ca, "compiler"), "none"))
+		return error("no cell '%s' in %s (flagbench tables %s lists the cells)", !ca ? r->id_a : r->id_b,
+			     r->results.file, r->run_dir);
+	if (strcmp(ca->family, cb->family) || strcmp(ca->variant, cb->variant) ||
+	    strcmp(or_empty(ca->compiler), or_empty(cb->compiler)) || ca->reference)
 		return error("explain compares two builds of one variant with one compiler; %s and %s differ in %s",
-			     r->id_a, r->id_b, strcmp(jstr(ca, "variant"), jstr(cb, "variant")) ? "variant" : "compiler");
-	if (json_is_true(json_object_get(ca, "emulated")) || json_is_object(json_object_get(ca, "pgo")) ||
-	    json_is_object(json_object_get(cb, "pgo")))
+			     r->id_a, r->id_b, strcmp(ca->variant, cb->variant) ? "variant" : "compiler");
+	if (ca->emulated || json_is_object(json_object_get(ca->j, "pgo")) || json_is_object(json_object_get(cb->j, "pgo")))
 		return error("explain works on native, non-pgo builds");
-	int opt_differs = strcmp(jstr(ca, "opt"), jstr(cb, "opt")) != 0;
-	int march_differs = strcmp(jstr(ca, "march"), jstr(cb, "march")) != 0;
+	int opt_differs = strcmp(or_empty(ca->opt), or_empty(cb->opt)) != 0;
+	int march_differs = strcmp(or_empty(ca->march), or_empty(cb->march)) != 0;
 	if (opt_differs == march_differs)
 		return error(opt_differs ? "%s and %s differ in both -O level and -march: explain one difference at a time"
 					 : "%s and %s differ in neither -O level nor -march: nothing for explain to attribute",
 			     r->id_a, r->id_b);
 	e->mode = opt_differs ? EXPLAIN_MODE_OPT : EXPLAIN_MODE_MARCH;
+	struct replan_request rq = { .run = run, .cells = { r->id_a, r->id_b } };
+	if (replan_plan(&rq, &r->rebuild) < 0)
+		return -1;
+	r->pa = replan_find(&r->rebuild, ca->opt, ca->march);
+	r->pb = replan_find(&r->rebuild, cb->opt, cb->march);
+	if (r->pa < 0 || r->pb < 0)
+		return error("%s is not planned here again (flagbench list variants)", r->pa < 0 ? r->id_a : r->id_b);
+	r->fam = r->rebuild.plan.cells[r->pa].spec.family;
+	r->var = r->rebuild.plan.cells[r->pa].spec.variant;
 	return 0;
 }
 
-/* The run's variant among the families here: the rebuilds need its sources. */
-static int find_variant(struct explain_run *r)
+/* The run's compiler, as planned here; a different version is noted, not refused. */
+static int probe_compiler(struct explain *e, const struct explain_run *r)
 {
-	/* the run's own family folders too, wherever they live */
-	r->nfam = load_families_of_runs(r->run, r->run_dir, NULL, NULL, &r->fams);
-	if (r->nfam < 0)
-		return -1;
-	for (int i = 0; i < r->nfam; i++)
-		if (!strcmp(r->fams[i].name, jstr(r->ca, "family")))
-			r->fam = &r->fams[i];
-	for (size_t i = 0; r->fam && i < r->fam->nvariants; i++)
-		if (!strcmp(r->fam->variants[i].name, jstr(r->ca, "variant")))
-			r->var = &r->fam->variants[i];
-	if (!r->var)
-		return error("variant %s/%s of the run is not among the variants here", jstr(r->ca, "family"),
-			     jstr(r->ca, "variant"));
-	return 0;
-}
-
-/* The run's compiler, found here; a different version is noted, not refused. */
-static int probe_compiler(struct explain *e, const json_t *ca)
-{
-	e->plan.ncompilers = 1;
-	e->plan.compilers = xcalloc(1, sizeof(*e->plan.compilers));
-	struct compiler *comp = &e->plan.compilers[0];
-	compiler_probe(comp, jstr(ca, "compiler"));
-	if (!comp->path) {
-		char *pkg = compiler_package(comp->name);
-		error("compiler '%s' not found on PATH%s%s", comp->name, pkg ? ": install the Debian package " : "",
-		      pkg ? pkg : "");
-		free(pkg);
-		return -1;
-	}
+	const struct cell *pa = &r->rebuild.plan.cells[r->pa];
+	const struct compiler *comp = pa->spec.compiler;
+	if (pa->status == CELL_UNSUPPORTED)
+		return error("%s cannot be built here: %s", pa->spec.id, pa->reason ? pa->reason : "unsupported");
 	if (e->mode == EXPLAIN_MODE_OPT && comp->is_clang)
 		return error("clang has no per-pass -O flags (its -O levels select pass pipelines that no flag names): "
 			     "explain attributes only -march differences for clang");
-	if (strcmp(jstr(ca, "compiler_version"), comp->version))
-		sv_pushf(&e->notes, "the run was built with '%s', this explain with '%s'", jstr(ca, "compiler_version"),
+	if (r->ca->compiler_version && comp->version && strcmp(r->ca->compiler_version, comp->version))
+		sv_pushf(&e->notes, "the run was built with '%s', this explain with '%s'", r->ca->compiler_version,
 			 comp->version);
 	if (e->mode == EXPLAIN_MODE_MARCH && comp->is_clang)
 		sv_push(&e->notes, "clang: -march attribution only (its -O levels have no per-pass flags)");
@@ -458,10 +389,10 @@ static int probe_compiler(struct explain *e, const json_t *ca)
 static int b_is_faster(struct explain *e, const struct explain_run *r)
 {
 	struct comparison_side A = { 0 }, B = { 0 };
-	struct comparison_run *ra = compare_stored_runs(r->ca, 1, 1, &A.n), *rb = compare_stored_runs(r->cb, 1, 1, &B.n);
+	struct comparison_run *ra = compare_stored_runs(r->ca->j, 1, 1, &A.n), *rb = compare_stored_runs(r->cb->j, 1, 1, &B.n);
 	A.runs = ra;
 	B.runs = rb;
-	const char *stat = json_string_value(json_object_get(json_object_get(r->run, "run"), "statistic"));
+	const char *stat = r->results.statistic;
 	double q = 0.5;
 	if (!stat || stats_statistic_parse(stat, &q) < 0 || !(q > 0))
 		q = 0.5; /* the minimum has no interval: the median */
@@ -498,10 +429,7 @@ static int choose_metric(struct explain *e, const struct explain_opts *o, struct
 		e->metric = EXPLAIN_METRIC_TIME;
 		sv_push(&e->notes, "metric: time (B's lead in the run's times is real; --metric instructions counts instead)");
 	} else if (o->metric != EXPLAIN_ASK_TIME) {
-		e->counters = r->fam->kind == KIND_COMPUTE ? counters_probe(why, sizeof(why)) : COUNTERS_NONE;
-		if (r->fam->kind != KIND_COMPUTE)
-			snprintf(why, sizeof(why), "%s is a stream family: instructions are counted for compute families only",
-				 r->fam->name);
+		e->counters = session_counter_source(&e->session, r->fam, why, sizeof(why));
 		if (e->counters == COUNTERS_NONE && o->metric == EXPLAIN_ASK_INSTRUCTIONS)
 			return error("--metric instructions: %s", why);
 		e->metric = e->counters == COUNTERS_NONE ? EXPLAIN_METRIC_TIME : EXPLAIN_METRIC_INSTRUCTIONS;
@@ -510,9 +438,10 @@ static int choose_metric(struct explain *e, const struct explain_opts *o, struct
 	} else {
 		e->metric = EXPLAIN_METRIC_TIME;
 	}
-	r->hyperfine = find_on_path("hyperfine");
-	if (e->metric == EXPLAIN_METRIC_TIME && !r->hyperfine)
-		return error("hyperfine not found on PATH: install the Debian package hyperfine");
+	const char *tool = e->session.x->tool;
+	r->hyperfine = tool ? find_on_path(tool) : NULL;
+	if (e->metric == EXPLAIN_METRIC_TIME && tool && !r->hyperfine)
+		return error("%s not found on PATH: install the Debian package %s", tool, tool);
 	return 0;
 }
 
@@ -530,8 +459,8 @@ static void twins_take_status(struct explain *e, size_t from)
  * spares what the run already compiled) and verified. */
 static int build_candidates(struct explain *e, struct explain_run *r)
 {
-	const struct compiler *comp = &e->plan.compilers[0];
-	const json_t *ca = r->ca, *cb = r->cb;
+	const struct compiler *comp = r->rebuild.plan.cells[r->pa].spec.compiler;
+	const struct results_cell *ca = r->ca, *cb = r->cb;
 	struct strvec fa = STRVEC_INIT, fb = STRVEC_INIT;
 	struct flag_changes fc = { NULL, 0 };
 	flags_of(ca, &fa);
@@ -546,29 +475,25 @@ static int build_candidates(struct explain *e, struct explain_run *r)
 	if (found < 0)
 		return -1;
 	fprintf(stderr, "flagbench: %zu candidate flags between %s and %s\n", e->ncand, r->id_a, r->id_b);
-	e->a = add_cell(e, ca, r->fam, r->var, jstr(ca, "config"), NULL, NULL);
-	e->b = add_cell(e, cb, r->fam, r->var, jstr(cb, "config"), NULL, NULL);
+	e->a = add_cell(e, r, 0, ca->config, NULL, NULL);
+	e->b = add_cell(e, r, 1, cb->config, NULL, NULL);
 	for (size_t i = 0; i < e->ncand; i++) {
 		struct candidate *c = &e->cand[i];
-		char *cfg = xasprintf("%s %s", jstr(cb, "config"), c->toward_a);
-		c->without = add_cell(e, cb, r->fam, r->var, cfg, c->toward_a, NULL);
+		char *cfg = xasprintf("%s %s", cb->config, c->toward_a);
+		c->without = add_cell(e, r, 1, cfg, c->toward_a, NULL);
 		free(cfg);
-		cfg = xasprintf("%s %s", jstr(ca, "config"), c->toward_b);
-		c->with = add_cell(e, ca, r->fam, r->var, cfg, c->toward_b, NULL);
+		cfg = xasprintf("%s %s", ca->config, c->toward_b);
+		c->with = add_cell(e, r, 0, cfg, c->toward_b, NULL);
 		free(cfg);
 	}
-	r->cache = e->o->cache ? xstrdup(e->o->cache) : xasprintf("%s/build/cache", project_root());
-	unsigned jobs = e->o->jobs ? e->o->jobs : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
-	r->build_timeout = e->o->build_timeout;
 	struct build_stats bs;
-	if (build_plan(&e->plan, r->cache, jobs ? jobs : 1, r->build_timeout, &bs) < 0)
+	if (session_build(&e->session, &e->plan, 0, &bs) < 0)
 		return -1;
-	dedupe_from(e, 0);
 	for (size_t i = 0; i < e->plan.n; i++)
 		e->distinct += e->plan.cells[i].build.binary && e->plan.cells[i].build.same_binary_as < 0;
 	fprintf(stderr, "flagbench: %zu builds (compiled %u, cached %u, failed %u), %zu distinct binaries\n", e->plan.n,
 		bs.compiled, bs.cached, bs.failed, e->distinct);
-	verify_from(e, 0, e->o->timeout);
+	session_verify_from(&e->session, &e->plan, 0);
 	return 0;
 }
 
@@ -578,7 +503,7 @@ static int make_out_dir(struct explain_run *r, const struct explain_opts *o)
 	if (o->out) {
 		r->out = xstrdup(o->out);
 	} else {
-		r->out = xasprintf("%s/explain-%s", r->run_dir, r->stamp);
+		r->out = xasprintf("%s/explain-%s%s", r->run_dir, o->dry_run ? "dry-run-" : "", r->stamp);
 	}
 	r->work = xasprintf("%s/.work", r->out);
 	if (mkdir_p(r->work, 0755) < 0)
@@ -622,7 +547,7 @@ static void run_check(struct explain *e, struct explain_run *r)
 {
 	struct strvec extra = STRVEC_INIT;
 	struct strbuf cfg = STRBUF_INIT;
-	sb_adds(&cfg, jstr(r->cb, "config"));
+	sb_adds(&cfg, r->cb->config);
 	for (size_t i = 0; i < e->selected.n; i++)
 		for (size_t k = 0; k < e->ncand; k++)
 			if (!strcmp(e->cand[k].name, e->selected.v[i])) {
@@ -630,17 +555,15 @@ static void run_check(struct explain *e, struct explain_run *r)
 				sb_addf(&cfg, " %s", e->cand[k].toward_a);
 			}
 	size_t from = e->plan.n;
-	e->check = add_cell(e, r->cb, r->fam, r->var, cfg.buf, NULL, &extra);
+	e->check = add_cell(e, r, 1, cfg.buf, NULL, &extra);
 	sb_release(&cfg);
 	sv_clear(&extra);
 	/* earlier cells are final: only the check is built */
 	for (size_t i = 0; i < from; i++)
 		if (e->plan.cells[i].status == CELL_PENDING)
 			e->plan.cells[i].status = CELL_OK;
-	struct build_stats bs;
-	build_plan(&e->plan, r->cache, 1, r->build_timeout, &bs);
-	dedupe_from(e, from);
-	verify_from(e, from, e->o->timeout);
+	session_build(&e->session, &e->plan, from, NULL);
+	session_verify_from(&e->session, &e->plan, from);
 	if (e->metric == EXPLAIN_METRIC_INSTRUCTIONS) {
 		count_from(e, from);
 	} else if (measurable(e, (size_t)e->check)) {
@@ -682,21 +605,18 @@ static void joint_shares(struct explain *e, struct explain_run *r, const struct 
 	for (size_t k = 0; k < n; k++) {
 		struct strvec extra = STRVEC_INIT;
 		struct strbuf cfg = STRBUF_INIT;
-		sb_adds(&cfg, jstr(r->cb, "config"));
+		sb_adds(&cfg, r->cb->config);
 		for (size_t i = 0; i < subsets[k].n; i++) {
 			const struct candidate *c = candidate_named(e, subsets[k].v[i]);
 			sv_push(&extra, c->toward_a);
 			sb_addf(&cfg, " %s", c->toward_a);
 		}
-		cells[k] = add_cell(e, r->cb, r->fam, r->var, cfg.buf, NULL, &extra);
+		cells[k] = add_cell(e, r, 1, cfg.buf, NULL, &extra);
 		sb_release(&cfg);
 		sv_clear(&extra);
 	}
-	struct build_stats bs;
-	unsigned jobs = e->o->jobs ? e->o->jobs : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
-	build_plan(&e->plan, r->cache, jobs ? jobs : 1, r->build_timeout, &bs);
-	dedupe_from(e, from);
-	verify_from(e, from, e->o->timeout);
+	session_build(&e->session, &e->plan, from, NULL);
+	session_verify_from(&e->session, &e->plan, from);
 	if (e->metric == EXPLAIN_METRIC_INSTRUCTIONS) {
 		count_from(e, from);
 	} else {
@@ -773,14 +693,13 @@ int explain_main(const char *run, const char *id_a, const char *id_b, int argc, 
 	e.joint_share = e.all_share = NAN;
 	struct explain_run r;
 	memset(&r, 0, sizeof(r));
-	r.nfam = -1;
 	r.started = now_wall();
 	format_utc_stamp(r.started, r.stamp, sizeof(r.stamp));
 	r.id_a = id_a;
 	r.id_b = id_b;
 	r.argc = argc;
 	r.argv = argv;
-	if (read_pair(&e, &r, run) < 0 || find_variant(&r) < 0 || probe_compiler(&e, r.ca) < 0)
+	if (read_pair(&e, &r, run) < 0 || probe_compiler(&e, &r) < 0)
 		goto done;
 	install_interrupt_handler();
 	int faster = b_is_faster(&e, &r);
@@ -789,6 +708,11 @@ int explain_main(const char *run, const char *id_a, const char *id_b, int argc, 
 		code = view->report(&e, &r) < 0 ? EXIT_CELL_FAILED : EXIT_ALL_OK;
 		goto done;
 	}
+	struct session_limits lim;
+	session_limits_derive(&lim, o->timeout, o->build_timeout, 0);
+	session_open(&e.session, o->dry_run ? &executor_mock : &executor_hyperfine, o->cache, o->jobs, &lim);
+	if (e.session.x->warning)
+		sv_push(&e.notes, e.session.x->warning);
 	if (choose_metric(&e, o, &r, faster) < 0)
 		goto done;
 	if (build_candidates(&e, &r) < 0 || make_out_dir(&r, o) < 0)

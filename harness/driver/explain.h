@@ -57,10 +57,13 @@
 
 #include "analysis/comparison.h"
 #include "analysis/flags.h"
-#include "config/config.h"
+#include "config/family.h"
 #include "core/util.h"
 #include "pipeline/counters.h"
 #include "pipeline/plan.h"
+#include "pipeline/session.h"
+#include "results/reader.h"
+#include "driver/replan.h"
 
 /* --metric: what was asked (EXPLAIN_ASK_ANY: instructions where a counter
  * source exists, else time). */
@@ -72,6 +75,7 @@ struct explain_opts {
 	enum explain_ask metric;
 	unsigned runs, warmup, top, jobs; /* runs 5 (time), top 3, jobs: online cpus */
 	double timeout, build_timeout;    /* of one run, of one compile (set by the caller: the options' defaults) */
+	int dry_run;            /* the mock executor (pipeline/executor.h): made-up figures */
 };
 
 enum explain_mode { EXPLAIN_MODE_OPT, EXPLAIN_MODE_MARCH };
@@ -98,7 +102,8 @@ struct explain {
 	enum explain_mode mode;
 	enum explain_metric metric;
 	enum counter_source counters;
-	struct plan plan;
+	struct session session;   /* every build, check and count (pipeline/session.h) */
+	struct plan plan;         /* copies of A's and B's cells (their compiler is rebuild's) */
 	size_t alloc;
 	struct metric_value *val; /* per plan cell */
 	struct candidate *cand;
@@ -127,18 +132,21 @@ struct explain {
 /* The inputs and the places of one explain, owned here so the steps share
  * them and one function frees them. */
 struct explain_run {
-	char *run_dir;          /* the run folder (results_load) */
+	char *run_dir;          /* the run folder */
 	const char *id_a, *id_b;
 	int argc;               /* the command line, for results.json run.argv */
 	char **argv;
-	json_t *run;
-	const json_t *ca, *cb;  /* the two cells, inside run */
-	struct family *fams;
-	int nfam;
-	struct family *fam;     /* of both cells, inside fams */
+	struct results_run results; /* the run, through the one reader */
+	json_t *run;            /* its document (results.root) */
+	const struct results_cell *ca, *cb; /* the two cells, inside results */
+	/* A and B planned again as the run planned them (driver/replan.h):
+	 * every rebuild is a copy of one of them with other flags */
+	struct replan rebuild;
+	int pa, pb;             /* their cells in rebuild.plan */
+	struct family *fam;     /* of both cells, inside rebuild */
 	struct variant *var;
-	char *out, *work, *cache, *hyperfine;
-	double build_timeout, started;
+	char *out, *work, *hyperfine;
+	double started;
 	char stamp[32];         /* started as 20261130T092200Z: names the run id and the default --out alike */
 };
 

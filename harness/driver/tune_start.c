@@ -1,0 +1,82 @@
+/* tune_start.c: see tune_start.h */
+#include "driver/tune_start.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "driver/tune_eval.h"
+
+/* The start planned as `flagbench run` plans it (driver/replan.h): the
+ * run's cell, or one variant x one compiler x one -O x one -march. */
+int tune_plan_start(struct tune *t)
+{
+	const struct tune_opts *o = t->o;
+	struct replan_request rq = { .run = o->run, .cells = { o->cell, NULL }, .variant = o->variant,
+				     .compiler = o->compiler, .opt = o->opt, .march = o->march, .cpu = o->cpu,
+				     .suite = o->suite, .family_dirs = &o->family_dirs };
+	if (replan_plan(&rq, &t->start) < 0)
+		return -1;
+	t->proto = replan_find(&t->start, NULL, NULL);
+	if (t->proto < 0)
+		return error("no build of %s here", o->run ? o->cell : o->variant);
+	const struct cell *pc = &t->start.plan.cells[t->proto];
+	if (pc->status == CELL_UNSUPPORTED)
+		return error("%s cannot be built here: %s", pc->spec.id, pc->reason ? pc->reason : "unsupported");
+	if (pc->spec.compiler->cross || pc->spec.cross)
+		return error("tune builds for this machine; %s is a cross build", pc->spec.id);
+	return 0;
+}
+
+/* The start built, checked and measured: its sha256 names the binary every
+ * candidate is compared with; the metric is chosen on it. */
+int tune_measure_start(struct tune *t)
+{
+	const struct cell_spec *proto = &t->start.plan.cells[t->proto].spec;
+	struct plan bp;
+	memset(&bp, 0, sizeof(bp));
+	size_t alloc = 0;
+	tune_add_clone(&bp, &alloc, proto, "", NULL, proto->config, 0, 1);
+	session_build(&t->session, &bp, 0, NULL);
+	struct cell *c = &bp.cells[0];
+	int rc = -1;
+	if (c->status != CELL_PENDING) {
+		error("the start %s did not build: %s", c->spec.id, c->reason ? c->reason : cell_status_name(c->status));
+		goto done;
+	}
+	snprintf(t->start_sha, sizeof(t->start_sha), "%s", c->build.sha256);
+	if (session_verify(&t->session, &bp, c) != SESSION_MEASURE) {
+		error("the start %s fails its check: %s: %s", c->spec.id, cell_status_name(c->status),
+		      c->reason ? c->reason : "");
+		goto done;
+	}
+	char why[512] = "";
+	if (t->o->metric != TUNE_METRIC_TIME) {
+		t->counters = session_counter_source(&t->session, proto->family, why, sizeof(why));
+		if (t->counters != COUNTERS_NONE) {
+			t->start_score = tune_count_one(t, c, why, sizeof(why));
+			if (isfinite(t->start_score))
+				t->metric = TUNE_METRIC_INSTRUCTIONS;
+		}
+		if (t->metric != TUNE_METRIC_INSTRUCTIONS && t->o->metric == TUNE_METRIC_INSTRUCTIONS) {
+			error("--metric instructions: %s", why);
+			goto done;
+		}
+	}
+	if (t->metric != TUNE_METRIC_INSTRUCTIONS) {
+		t->metric = TUNE_METRIC_TIME;
+		t->start_score = 1;
+		if (*why)
+			t->metric_why = xstrdup(why);
+	}
+	t->hyperfine = t->session.x->tool ? find_on_path(t->session.x->tool) : NULL;
+	if (t->session.x->tool && !t->hyperfine) {
+		error("%s not found on PATH: install the Debian package %s", t->session.x->tool, t->session.x->tool);
+		goto done;
+	}
+	rc = 0;
+done:
+	tune_free_clones(&bp);
+	return rc;
+}

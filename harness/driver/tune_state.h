@@ -1,0 +1,123 @@
+/* tune_state.h: what a tune holds, for its stages and its writers.
+ *
+ * struct tune, one per `flagbench tune` (tune.h): the start, the space,
+ * every candidate's outcome (the journal's lines), each technique's track,
+ * the best minimised and the confirmation, with the session, folder and
+ * journal they share.  Below every stage (tune_start.h, tune_eval.h,
+ * tune_journal.h, tune_loop.h, tune_minimise.h, tune_confirm.h) so that
+ * each reads and fills it without including another that includes it
+ * back; report/tune_writer.c includes it to render a finished tune.
+ * tune.h does not, so a caller of tune_main() sees none of these names.
+ */
+#ifndef FLAGBENCH_TUNE_STATE_H
+#define FLAGBENCH_TUNE_STATE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "analysis/comparison.h"
+#include "analysis/tune_search.h"
+#include "analysis/tune_space.h"
+#include "core/util.h"
+#include "driver/replan.h"
+#include "driver/tune_opts.h"
+#include "pipeline/counters.h"
+#include "pipeline/plan.h"
+#include "pipeline/session.h"
+
+/* the technique index of the minimisation's own candidates */
+#define TUNE_MINIMISE ((size_t)-1)
+
+/* What became of one candidate. */
+struct tune_eval {
+	size_t technique;         /* index into the techniques */
+	size_t seq;               /* its number within its technique, from 1 */
+	char *key;                /* its flags (tune_point_key) */
+	char *op;                 /* the operator that proposed it */
+	enum cell_status status;  /* ok, build_failed, wrong_output, crashed, timeout ... */
+	char *reason;
+	char sha256[65];
+	char *same_as;            /* the key of the first candidate with this binary, or NULL */
+	double score;             /* lower is better; INFINITY when it failed */
+	double at_s;              /* its technique's time when it finished */
+	/* time: the comparison with the start in its batch's rounds; counts:
+	 * faster exactly when fewer */
+	enum comparison_verdict verdict;
+	int from_journal;
+	int replayed;             /* a journaled one told to its search again (--resume) */
+};
+
+/* One technique's search and its tally. */
+struct tune_track {
+	enum tune_technique technique;
+	struct tune_search *search;
+	double spent_s;           /* its batches' time, journal included */
+	size_t evaluated, failed, wrong, same_binary;
+	double best;              /* its best score */
+	char *best_key;
+	int done;                 /* budget spent or space exhausted */
+};
+
+/* One line of the confirmation: a build timed against the start. */
+struct tune_confirmed {
+	char *label;              /* "start", "best (ensemble)", "minimal", "-O3" */
+	char *key;                /* its flags beyond the start's, or the -O level's cflags */
+	int cell;                 /* in confirm_plan; -1 when not built */
+	double screen;            /* its screen score, NAN when none */
+	struct comparison_result vs_start; /* B = it, A = the start */
+	char text[256];           /* comparison_describe */
+	struct comparison_result answer_vs; /* B = the answer, A = it */
+	char answer_text[256];
+};
+
+/* A flag of the minimal set and its share of the gain. */
+struct tune_share {
+	char *flag;
+	double without;           /* screen score without it */
+	double share;             /* ln(without / minimal) / ln(start / minimal) */
+};
+
+struct tune {
+	const struct tune_opts *o;
+	/* the start, planned as run plans it; proto indexes start.plan.cells */
+	struct replan start;
+	int proto;
+	struct tune_space space;
+	char *space_hash;         /* sha256 of every choice: a resume must find the same space */
+	enum tune_metric metric;  /* instructions or time, as chosen */
+	enum counter_source counters;
+	char *metric_why;
+	double start_score;       /* instructions per unit of the start; 1 for time */
+	char start_sha[65];
+	struct tune_eval *ev;
+	size_t nev, ev_alloc;
+	struct tune_track tracks[TUNE_TECHNIQUES_MAX];
+	size_t ntracks;
+	/* the best point over all techniques, minimised */
+	char *best_key;
+	double best_score;
+	struct strvec minimal;    /* its flags, minimised */
+	double minimal_score;
+	struct tune_share *shares;
+	size_t nshares;
+	size_t minimise_steps;
+	char *minimise_note;      /* why nothing was minimised, or NULL */
+	/* the confirmation */
+	struct plan confirm_plan;
+	struct tune_confirmed *confirmed;
+	size_t nconfirmed;
+	double confirm_level;
+	int better;               /* 1 when the minimal set (or the best) is confirmed faster than the start */
+	int better_index;         /* which confirmed line is the answer, -1 none */
+	struct strvec notes;
+	/* places and times */
+	struct session session;   /* every build, check and count of the tune */
+	char *dir, *work, *hyperfine, *journal_path;
+	FILE *journal;
+	double started, batch_t0;
+	unsigned rounds_done;
+	unsigned batch_no;
+	char stamp[32];
+};
+
+#endif

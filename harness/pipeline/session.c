@@ -1,0 +1,209 @@
+/* session.c: see session.h */
+#define _GNU_SOURCE
+#include "pipeline/session.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/runcmd.h"
+#include "core/util.h"
+#include "pipeline/check_json.h"
+
+/* A same_as reference the session built (or failed to) for one family. */
+struct session_ref {
+	struct family *family;
+	struct cell cell;
+	char *why; /* NULL when built */
+};
+
+void session_limits_derive(struct session_limits *l, double run_s, double build_s, double verify_s)
+{
+	l->run_s = run_s;
+	l->build_s = build_s;
+	l->verify_s = verify_s > 0 ? verify_s : run_s * SESSION_VERIFY_FACTOR;
+	l->count_s = run_s * SESSION_COUNT_FACTOR;
+	/* an input is made once per size and may be large: a compile's limit */
+	l->input_s = build_s;
+}
+
+void session_open(struct session *s, const struct executor *x, const char *cache, unsigned jobs,
+		  const struct session_limits *lim)
+{
+	memset(s, 0, sizeof(*s));
+	s->x = x;
+	s->cache = cache ? xstrdup(cache) : xasprintf("%s/build/cache", project_root());
+	if (!jobs) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		jobs = n > 0 ? (unsigned)n : 1;
+	}
+	s->jobs = jobs;
+	s->lim = *lim;
+}
+
+void session_close(struct session *s)
+{
+	for (size_t i = 0; i < s->nrefs; i++) {
+		cell_reset(&s->refs[i].cell);
+		cell_spec_clear(&s->refs[i].cell.spec);
+		free(s->refs[i].why);
+	}
+	free(s->refs);
+	free(s->cache);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Pending cells that have a binary were built by an earlier call, or
+ * were given one (--binaries-from): only the others are compiled. */
+int session_build(struct session *s, struct plan *p, size_t from, struct build_stats *st)
+{
+	struct build_stats bs = { 0 };
+	int r = 0;
+	if (s->x->build) {
+		r = s->x->build(p, s->cache, s->jobs, s->lim.build_s, &bs);
+		s->built.compiled += bs.compiled;
+		s->built.cached += bs.cached;
+		s->built.failed += bs.failed;
+	}
+	if (st)
+		*st = bs;
+	session_dedupe(p, from);
+	session_prepare(s, p, from);
+	return r;
+}
+
+void session_dedupe(struct plan *p, size_t from)
+{
+	for (size_t i = from; i < p->n; i++) {
+		struct cell *c = &p->cells[i];
+		/* a mock build (--dry-run) has an identity but no file */
+		if (!c->build.sha256[0] || c->status != CELL_PENDING || c->build.same_binary_as >= 0)
+			continue;
+		for (size_t k = 0; k < i; k++) {
+			const struct cell *o = &p->cells[k];
+			if (o->build.sha256[0] && o->build.same_binary_as < 0 &&
+			    (o->status == CELL_PENDING || o->status == CELL_OK) && cells_same_program(o, c)) {
+				c->build.same_binary_as = (int)k;
+				break;
+			}
+		}
+	}
+}
+
+/* The reference of family f's same_as check, built with cell proto's
+ * configuration; NULL (and the reason in the entry) when it did not build. */
+static struct session_ref *build_reference(struct session *s, struct family *f, const struct cell *proto)
+{
+	s->refs = xrealloc(s->refs, (s->nrefs + 1) * sizeof(*s->refs));
+	struct session_ref *ref = &s->refs[s->nrefs++];
+	memset(ref, 0, sizeof(*ref));
+	ref->family = f;
+	struct cell *c = &ref->cell;
+	cell_reset(c);
+	cell_spec_copy(&c->spec, &proto->spec);
+	for (size_t i = 0; i < f->nvariants; i++)
+		if (!strcmp(f->variants[i].name, f->same_as))
+			c->spec.variant = &f->variants[i];
+	if (!c->spec.variant || c->spec.cross) {
+		ref->why = xasprintf("same_as: no variant %s to build natively", f->same_as);
+		return ref;
+	}
+	free(c->spec.id);
+	c->spec.id = xasprintf("%s/%s@%s", f->name, f->same_as, c->spec.config);
+	struct plan one = { .cells = c, .n = 1 };
+	struct build_stats bs = { 0 };
+	if (s->x->build)
+		s->x->build(&one, s->cache, 1, s->lim.build_s, &bs);
+	s->built.compiled += bs.compiled;
+	s->built.cached += bs.cached;
+	s->built.failed += bs.failed;
+	if (c->status != CELL_PENDING || !c->build.binary)
+		ref->why = xasprintf("same_as: variant %s did not build with %s: %s", f->same_as, c->spec.config,
+				     c->reason ? c->reason : cell_status_name(c->status));
+	else
+		fprintf(stderr, "flagbench: built %s, the reference of %s's same_as check\n", c->spec.id, f->name);
+	return ref;
+}
+
+static struct session_ref *ref_of(struct session *s, const struct family *f)
+{
+	for (size_t i = 0; i < s->nrefs; i++)
+		if (s->refs[i].family == f)
+			return &s->refs[i];
+	return NULL;
+}
+
+/* Each same_as family of the pending cells gets its reference binary. */
+static void prepare_references(struct session *s, struct plan *p, size_t from)
+{
+	for (size_t i = from; i < p->n; i++) {
+		struct cell *c = &p->cells[i];
+		struct family *f = c->spec.family;
+		if (c->status != CELL_PENDING || f->check_kind != CHECK_KIND_SAME_AS || c->spec.reference)
+			continue;
+		struct session_ref *ref = ref_of(s, f);
+		if (!f->same_as_binary && !ref) {
+			int k = check_json_reference(p, f);
+			if (k >= 0)
+				f->same_as_binary = xstrdup(p->cells[k].build.binary);
+			else
+				ref = build_reference(s, f, c);
+			if (ref && !ref->why)
+				f->same_as_binary = xstrdup(ref->cell.build.binary);
+		}
+		if (!f->same_as_binary)
+			cell_set_status(c, CELL_UNSUPPORTED, "%s", ref && ref->why ? ref->why : "same_as: no reference");
+	}
+}
+
+void session_prepare(struct session *s, struct plan *p, size_t from)
+{
+	/* the mock builds nothing: there is nothing to prepare */
+	if (!s->x->prepare)
+		return;
+	s->x->prepare(p, s->cache, s->lim.input_s);
+	prepare_references(s, p, from);
+}
+
+enum session_verdict session_verify(struct session *s, struct plan *p, struct cell *c)
+{
+	if (c->status != CELL_PENDING)
+		return SESSION_REFUSED;
+	if (c->build.same_binary_as >= 0) {
+		const struct cell *src = &p->cells[c->build.same_binary_as];
+		if (src->status != CELL_OK && src->status != CELL_PENDING) {
+			cell_set_status(c, src->status, "same binary as %s: %s", src->spec.id, src->reason ? src->reason : "");
+			return SESSION_REFUSED;
+		}
+		return SESSION_TWIN;
+	}
+	return s->x->verify(c, s->lim.verify_s) == 0 && !fb_interrupted ? SESSION_MEASURE : SESSION_REFUSED;
+}
+
+void session_verify_from(struct session *s, struct plan *p, size_t from)
+{
+	for (size_t i = from; i < p->n && !fb_interrupted; i++)
+		if (p->cells[i].build.same_binary_as < 0)
+			session_verify(s, p, &p->cells[i]);
+	for (size_t i = from; i < p->n; i++)
+		if (p->cells[i].build.same_binary_as >= 0)
+			session_verify(s, p, &p->cells[i]);
+}
+
+enum counter_source session_counter_source(const struct session *s, const struct family *f, char *why, size_t n)
+{
+	if (f->kind != KIND_COMPUTE) {
+		snprintf(why, n, "%s is a stream family: instructions are counted for compute families only", f->name);
+		return COUNTERS_NONE;
+	}
+	if (!s->x->count) {
+		snprintf(why, n, "the %s executor counts nothing", s->x->name);
+		return COUNTERS_NONE;
+	}
+	return counters_probe(why, n);
+}
+
+json_t *session_count(struct session *s, const struct cell *c, enum counter_source src)
+{
+	return s->x->count ? s->x->count(c, src, s->lim.count_s) : NULL;
+}
