@@ -1,6 +1,4 @@
-/* compare.c: see compare.h.  Just over 700 lines: the first pass, the
- * confirmation through the scheduler and the JSON record share the static
- * helpers that read a run (run_str, run_option). */
+/* compare.c: see compare.h */
 #define _GNU_SOURCE
 #include "analysis/compare.h"
 
@@ -9,34 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config/family.h"
 #include "core/json_util.h"
-#include "core/runcmd.h"
-#include "pipeline/executor.h"
-#include "pipeline/measure.h"
-#include "pipeline/schedule.h"
-#include "results/replay.h"
-#include "results/baseline.h"
 #include "results/reader.h"
-#include "system/cooldown.h"
-
-const char *metric_name(enum metric m)
-{
-	return m == METRIC_INSTRUCTIONS ? "instructions" : m == METRIC_CYCLES ? "cycles" : "time";
-}
-
-int metric_parse(const char *name, enum metric *out)
-{
-	if (!strcmp(name, "time"))
-		*out = METRIC_TIME;
-	else if (!strcmp(name, "instructions"))
-		*out = METRIC_INSTRUCTIONS;
-	else if (!strcmp(name, "cycles"))
-		*out = METRIC_CYCLES;
-	else
-		return -1;
-	return 0;
-}
 
 /* Bonferroni on the one-sided error: for identical builds the true ratio
  * is 1, and a cell alarms only when its interval lies wholly above
@@ -87,7 +59,6 @@ char *cell_note_text(const struct cell_cmp *cc)
 
 /* ---- loading ---- */
 
-
 static const char *run_str(const json_t *run, const char *key)
 {
 	return json_string_value(json_object_get(json_object_get(run, "run"), key));
@@ -99,21 +70,20 @@ static const char *host_model(const json_t *run)
 }
 
 /* The metric of one side: times (several) or one count; -1 with a note. */
-static int side_values(const json_t *c, enum metric m, double per, double **v, size_t *n, char **note,
+static int side_values(const struct results_cell *c, enum metric m, double per, double **v, size_t *n, char **note,
 		       const char *side)
 {
-	const char *status = json_string_value(json_object_get(c, "status"));
 	*v = NULL;
 	*n = 0;
-	if (!status || strcmp(status, "ok")) {
-		*note = xasprintf("%s: %s", side, status ? status : "no status");
+	if (c->status != CELL_OK) {
+		*note = xasprintf("%s: %s", side, c->status_name ? c->status_name : "no status");
 		return -1;
 	}
 	if (m == METRIC_TIME) {
 		size_t k;
 		struct comparison_run *r = compare_stored_runs(c, per, 0, &k);
 		if (!r) {
-			*note = json_array_size(json_object_get(json_object_get(c, "time_s"), "runs"))
+			*note = json_array_size(json_object_get(c->time_s, "runs"))
 					? xasprintf("%s: a run is not a positive time", side)
 					: xasprintf("%s: no timed runs", side);
 			return -1;
@@ -125,11 +95,9 @@ static int side_values(const json_t *c, enum metric m, double per, double **v, s
 		*n = k;
 		return 0;
 	}
-	const char *key = m == METRIC_INSTRUCTIONS ? "instructions_per_unit" : "cycles_per_unit";
-	json_t *k = json_object_get(c, "counters");
-	double x = json_number_value(json_object_get(k, key));
+	double x = m == METRIC_INSTRUCTIONS ? c->instructions_per_unit : c->cycles_per_unit;
 	if (!(x > 0)) {
-		const char *skipped = json_string_value(json_object_get(k, "skipped"));
+		const char *skipped = c->counters_skipped;
 		*note = skipped ? xasprintf("%s: no %s (%s)", side, metric_name(m), skipped)
 				: xasprintf("%s: no %s counted", side, metric_name(m));
 		return -1;
@@ -140,16 +108,16 @@ static int side_values(const json_t *c, enum metric m, double per, double **v, s
 	return 0;
 }
 
-static void compare_cell(const json_t *b, const json_t *nw, const struct compare_opts *o, double quantile,
-			 struct cell_cmp *cc)
+static void compare_cell(const struct results_cell *b, const struct results_cell *nw, const struct compare_opts *o,
+			 double quantile, struct cell_cmp *cc)
 {
 	double *va = NULL, *vb = NULL;
 	struct comparison_run *ra = NULL, *rb = NULL;
 	/* the programs of the sides (their identical method): unknown where
 	 * a record lacks its binary or argv, never the same binary */
 	struct program_id prog_a, prog_b;
-	program_id_from_json(&prog_a, b);
-	program_id_from_json(&prog_b, nw);
+	program_id_from_record(&prog_a, b);
+	program_id_from_record(&prog_b, nw);
 	size_t na = 0, nb = 0;
 	cc->ci.ratio = cc->ci.low = cc->ci.high = NAN;
 	cc->base_value = cc->new_value = NAN;
@@ -157,7 +125,7 @@ static void compare_cell(const json_t *b, const json_t *nw, const struct compare
 	cc->ci.verdict = VERDICT_NO_DATA;
 	cc->confirm_level = NAN;
 	/* time per unit of work when the sizes differ */
-	double sa = json_number_value(json_object_get(b, "size")), sb = json_number_value(json_object_get(nw, "size"));
+	double sa = (double)b->size, sb = (double)nw->size;
 	int per_unit = o->metric == METRIC_TIME && sa > 0 && sb > 0 && sa != sb;
 	cc->unit = o->metric == METRIC_INSTRUCTIONS ? "instructions/unit"
 		   : o->metric == METRIC_CYCLES     ? "cycles/unit"
@@ -181,20 +149,10 @@ static void compare_cell(const json_t *b, const json_t *nw, const struct compare
 		B.program = &prog_b;
 	}
 	if (o->metric != METRIC_TIME) {
-		/* counts are point values: the interval is the ratio itself */
-		struct comparison_run pa = { va[0], COMPARISON_UNKNOWN, 0, COMPARISON_UNKNOWN }, pb = pa;
-		pb.seconds = vb[0];
-		A.runs = &pa;
-		B.runs = &pb;
-		A.n = B.n = 1;
-		/* the identical method needs no runs; one count a side is "none" */
+		/* counts are exact: the one rule for them */
 		struct comparison_policy pol;
 		compare_policy(&pol, o->threshold, 0.5, o->resamples, o->seed, 0.95);
-		comparison_compute(&A, &B, &pol, &cc->ci);
-		if (cc->ci.method != COMPARISON_IDENTICAL) {
-			cc->ci.ratio = cc->ci.low = cc->ci.high = vb[0] / va[0];
-			cc->ci.verdict = comparison_decide(cc->ci.ratio, cc->ci.ratio, o->threshold, o->threshold);
-		}
+		comparison_counts(va[0], vb[0], A.program, B.program, &pol, &cc->ci);
 	} else {
 		/* two run folders share no rounds: their runs pair up with
 		 * nothing, so the primitive compares them as independent */
@@ -271,15 +229,20 @@ void compare_runs(const json_t *base, const json_t *nw, const struct compare_opt
 			sv_push(&out->only_new, id);
 			continue;
 		}
-		const char *sb = json_string_value(json_object_get(b, "status"));
-		const char *sn = json_string_value(json_object_get(c, "status"));
-		if (sb && sn && !strcmp(sb, sn) && strcmp(sb, "ok")) {
+		/* the typed views of the records (the documents are results_load()'s,
+		 * checked already: a view cannot fail) */
+		struct results_cell vb, vn;
+		results_cell_view(&vb, (json_t *)b, "base", 0);
+		results_cell_view(&vn, c, "new", 0);
+		if (vb.status == vn.status && vb.status != CELL_OK) {
 			out->not_run++; /* skipped or unsupported on both sides: nothing to say */
-			continue;
+		} else {
+			struct cell_cmp *cc = &out->cells[out->n++];
+			cc->id = xstrdup(id);
+			compare_cell(&vb, &vn, o, out->quantile, cc);
 		}
-		struct cell_cmp *cc = &out->cells[out->n++];
-		cc->id = xstrdup(id);
-		compare_cell(b, c, o, out->quantile, cc);
+		results_cell_release(&vb);
+		results_cell_release(&vn);
 	}
 	json_array_foreach(json_object_get(base, "cells"), i, c) {
 		const char *id = json_string_value(json_object_get(c, "id"));
@@ -306,37 +269,6 @@ void comparison_free(struct comparison *c)
 	memset(c, 0, sizeof(*c));
 }
 
-/* ---- confirmation: both binaries again, interleaved ---- */
-
-struct confirm_opts {
-	unsigned rounds;
-	double alarm_rate; /* fraction: the family-wise false-alarm rate */
-	double timeout_s;
-	/* the run's cooldown policy (cooldown.h): a pause before each cell,
-	 * between its runs only where a sensor follows the temperature */
-	struct cooldown_policy cool;
-	uint64_t pipe_size;
-	const char *consumer, *consumer_wait;
-};
-
-/* The run's own --consumer / --consumer-wait / --pipe-size, so the replay drains streams the
- * same way (the cells record only a crossed consumer). */
-static const char *run_option(const json_t *run, const char *name)
-{
-	json_t *argv = json_object_get(json_object_get(run, "run"), "argv");
-	size_t len = strlen(name);
-	for (size_t i = 0; i < json_array_size(argv); i++) {
-		const char *s = json_string_value(json_array_get(argv, i));
-		if (!s || strncmp(s, "--", 2) || strncmp(s + 2, name, len))
-			continue;
-		if (s[2 + len] == '=')
-			return s + 3 + len;
-		if (!s[2 + len])
-			return json_string_value(json_array_get(argv, i + 1));
-	}
-	return NULL;
-}
-
 void compare_format_level(double level, char *buf, size_t n)
 {
 	double miss = (1 - level) * 100;
@@ -344,16 +276,6 @@ void compare_format_level(double level, char *buf, size_t n)
 	if (decimals < 1)
 		decimals = 1;
 	snprintf(buf, n, "%.*g", 2 + decimals, level * 100);
-}
-
-/* FNV-1a of the cell id: the seed of its rounds' order, so one cell is
- * confirmed in the same order every time */
-static unsigned long long cell_seed(const char *id)
-{
-	unsigned long long seed = 1469598103934665603ULL;
-	for (const char *s = id; *s; s++)
-		seed = (seed ^ (unsigned char)*s) * 1099511628211ULL;
-	return seed;
 }
 
 struct comparison_run *compare_cell_runs(const struct cell *c, double per, size_t *n)
@@ -368,210 +290,66 @@ struct comparison_run *compare_cell_runs(const struct cell *c, double per, size_
 	return r;
 }
 
-struct comparison_run *compare_stored_runs(const json_t *cell, double per, int with_rounds, size_t *n)
+/* The runs of cells[0..n) (a configuration's layouts) for the comparison. */
+static struct comparison_run *runs_of_cells(struct cell *const *cells, size_t n, size_t *count)
 {
-	const json_t *ts = json_object_get(cell, "time_s"), *runs = json_object_get(ts, "runs");
-	const json_t *rounds = with_rounds ? json_object_get(ts, "rounds") : NULL;
+	struct comparison_run *all = NULL;
+	*count = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = 0;
+		struct comparison_run *r = compare_cell_runs(cells[i], 1, &k);
+		all = xrealloc(all, (*count + k + 1) * sizeof(*all));
+		for (size_t j = 0; j < k; j++) {
+			all[*count + j] = r[j];
+			all[*count + j].layout = cells[i]->spec.layouts > 1 ? (int)cells[i]->spec.layout : COMPARISON_UNKNOWN;
+		}
+		*count += k;
+		free(r);
+	}
+	return all;
+}
+
+int compare_cell_groups(struct cell *const *a, size_t na, struct cell *const *b, size_t nb,
+			const struct comparison_policy *pol, struct comparison_result *out)
+{
+	struct comparison_side A = { 0 }, B = { 0 };
+	struct comparison_run *ra = runs_of_cells(a, na, &A.n), *rb = runs_of_cells(b, nb, &B.n);
+	A.runs = ra;
+	B.runs = rb;
+	/* one cell a side: its program (a configuration's layouts are several) */
+	struct program_id pa, pb;
+	program_id_from_cell(&pa, a[0]);
+	program_id_from_cell(&pb, b[0]);
+	A.program = na == 1 ? &pa : NULL;
+	B.program = nb == 1 ? &pb : NULL;
+	int v = comparison_compute(&A, &B, pol, out);
+	free(ra);
+	free(rb);
+	program_id_clear(&pa);
+	program_id_clear(&pb);
+	return v < 0 || out->method == COMPARISON_NONE ? -1 : 0;
+}
+
+struct comparison_run *compare_stored_runs(const struct results_cell *c, double per, int with_rounds, size_t *n)
+{
+	const json_t *runs = json_object_get(c->time_s, "runs");
 	size_t k = json_array_size(runs);
 	*n = 0;
 	if (!k)
 		return NULL;
 	struct comparison_run *r = xcalloc(k, sizeof(*r));
-	json_int_t pass = json_integer_value(json_object_get(ts, "pass"));
 	for (size_t i = 0; i < k; i++) {
 		double x = json_number_value(json_array_get(runs, i));
-		const json_t *rd = json_array_get(rounds, i);
 		if (!(x > 0)) {
 			free(r);
 			return NULL;
 		}
-		r[i] = (struct comparison_run){ x / per, json_is_integer(rd) ? (int)json_integer_value(rd) : COMPARISON_UNKNOWN,
-						(int)pass, COMPARISON_UNKNOWN };
+		int round = with_rounds && c->rounds && i < c->nrounds ? c->rounds[i] : -1;
+		r[i] = (struct comparison_run){ x / per, round >= 0 ? round : COMPARISON_UNKNOWN, (int)c->pass,
+						COMPARISON_UNKNOWN };
 	}
 	*n = k;
 	return r;
-}
-
-/* The paired comparison of the confirmation's rounds, into cc. */
-static void confirm_verdict(struct cell_cmp *cc, const struct cell *a, const struct cell *b, double level,
-			    const struct compare_opts *o, double quantile, unsigned rounds)
-{
-	/* per unit when the sizes differ, as the first comparison did */
-	uint64_t sa = a->spec.size, sb = b->spec.size;
-	double pa = sa && sb && sa != sb ? (double)sa : 1;
-	double pb = sa && sb && sa != sb ? (double)sb : 1;
-	struct comparison_side A = { 0 }, B = { 0 };
-	struct comparison_run *ra = compare_cell_runs(a, pa, &A.n), *rb = compare_cell_runs(b, pb, &B.n);
-	A.runs = ra;
-	B.runs = rb;
-	struct comparison_policy pol;
-	compare_policy(&pol, o->threshold, quantile, o->resamples, o->seed, level);
-	if (comparison_compute(&A, &B, &pol, &cc->confirm) == 0 && cc->confirm.method != COMPARISON_NONE) {
-		char lv[32];
-		compare_format_level(level, lv, sizeof(lv));
-		cc->confirmed = (int)rounds;
-		cc->confirm_level = level;
-		cc->verdict = cc->confirm.verdict;
-		char short_of[96] = "";
-		if (cc->confirm.level_reached < level) {
-			char got[32];
-			compare_format_level(cc->confirm.level_reached, got, sizeof(got));
-			snprintf(short_of, sizeof(short_of), " (%zu pairs reach %s %%: more rounds)", cc->confirm.pairs, got);
-		}
-		cc->note = xasprintf("%s after %u interleaved rounds: %.3fx [%.3f, %.3f] at %s %%%s",
-				     cc->verdict == VERDICT_SLOWER ? "confirmed" : "not confirmed", rounds,
-				     cc->confirm.ratio, cc->confirm.low, cc->confirm.high, lv, short_of);
-	} else {
-		cc->note = xstrdup("not confirmed: the new times do not pair up");
-	}
-	free(ra);
-	free(rb);
-}
-
-/* Both binaries again, through the scheduler: balanced rounds, the pause
- * once before the cell, the first failure ends it; while the answer stays
- * inconclusive, as many rounds again, up to CONFIRM_EXTENSIONS times. */
-#define CONFIRM_EXTENSIONS 2
-static void confirm_cell(struct cell_cmp *cc, const json_t *base, const char *base_dir, const json_t *nw,
-			 const char *new_dir, struct family *fams, size_t nfams, const struct confirm_opts *co,
-			 double level, const struct compare_opts *o, double quantile, const char *hyperfine,
-			 const char *work)
-{
-	struct cell a = { 0 }, b = { 0 }; /* b too is freed when a cannot be replayed */
-	char why[512] = "";
-	int ok = replay_cell_init(&a, results_json_cell(base, cc->id), base_dir, fams, nfams, why, sizeof(why)) == 0 &&
-		 replay_cell_init(&b, results_json_cell(nw, cc->id), new_dir, fams, nfams, why, sizeof(why)) == 0;
-	char *old_note = cc->note;
-	if (!ok) {
-		cc->note = xasprintf("not confirmed: %s", why);
-		goto out;
-	}
-	double below = NAN, max_wait = 0;
-	cooldown_between_runs(&co->cool, &below, &max_wait);
-	struct measure_opts mo = {
-		.hyperfine = hyperfine,
-		.workdir = work,
-		.run_timeout_s = co->timeout_s,
-		.cooldown_below_c = below,
-		.cooldown_max_wait_s = max_wait,
-		.consumer = co->consumer,
-		.consumer_wait = co->consumer_wait,
-		.pipe_size = co->pipe_size,
-		.quantile = 0.5,
-	};
-	struct schedule_policy pol = {
-		.order = SCHEDULE_BALANCED,
-		.runs = co->rounds,
-		.warmup = 1,
-		.seed = cell_seed(cc->id),
-		.pause = SCHEDULE_PAUSE_ONCE,
-		.cool = &co->cool,
-		.on_failure = SCHEDULE_STOP_ALL,
-	};
-	struct cell *cells[] = { &a, &b };
-	struct schedule sc = {
-		.policy = &pol,
-		.x = &executor_hyperfine,
-		.mo = &mo,
-		.cells = cells,
-		.n = 2,
-		.tally = { .cooldown_s = &cc->confirm_cooldown_s },
-	};
-	fprintf(stderr, "flagbench: confirming %s: %u rounds, as many A B as B A, shuffled\n", cc->id, co->rounds);
-	enum schedule_status st = schedule_run(&sc);
-	if (st == SCHEDULE_STOPPED) {
-		const struct cell *bad = a.status != CELL_PENDING ? &a : &b;
-		cc->note = xasprintf("not confirmed: %s: %s", bad == &a ? "base" : "new",
-				     bad->reason ? bad->reason : "measuring failed");
-		goto out;
-	}
-	if (st == SCHEDULE_WAS_INTERRUPTED || a.measure.time.n != co->rounds || b.measure.time.n != co->rounds) {
-		cc->note = xstrdup("not confirmed: interrupted");
-		goto out;
-	}
-	confirm_verdict(cc, &a, &b, level, o, quantile, co->rounds);
-	/* an open answer gets the rounds again, up to CONFIRM_EXTENSIONS times,
-	 * and is decided on all of them (runs go where an answer is undecided) */
-	for (unsigned k = 1; k <= CONFIRM_EXTENSIONS && cc->verdict == VERDICT_INCONCLUSIVE && !fb_interrupted; k++) {
-		pol.round_base = k * co->rounds;
-		pol.seed = cell_seed(cc->id) + k;
-		pol.warmup = 0;
-		pol.pause = SCHEDULE_PAUSE_NONE;
-		fprintf(stderr, "flagbench: %s still open: %u rounds more\n", cc->id, co->rounds);
-		if (schedule_run(&sc) != SCHEDULE_DONE || a.measure.time.n != (k + 1) * co->rounds ||
-		    b.measure.time.n != (k + 1) * co->rounds)
-			break;
-		if (cc->note != old_note)
-			free(cc->note);
-		confirm_verdict(cc, &a, &b, level, o, quantile, (k + 1) * co->rounds);
-	}
-out:
-	if (cc->note != old_note)
-		free(old_note);
-	replay_cell_free(&a);
-	replay_cell_free(&b);
-}
-
-/* Slower, or inconclusive with an interval that reaches above the
- * threshold: a slowdown hidden by noise is measured again too. */
-static int confirm_suspect(const struct cell_cmp *cc, double threshold)
-{
-	return cc->verdict == VERDICT_SLOWER || (cc->verdict == VERDICT_INCONCLUSIVE && cc->ci.high > 1 + threshold);
-}
-
-static int confirm_slower(struct comparison *cmp, const json_t *base, const char *base_dir, const json_t *nw,
-			  const char *new_dir, const struct confirm_opts *co, const struct compare_opts *o)
-{
-	size_t suspects = 0;
-	cmp->confirm_rounds = co->rounds;
-	cmp->alarm_rate = co->alarm_rate;
-	for (size_t i = 0; i < cmp->n; i++)
-		suspects += confirm_suspect(&cmp->cells[i], o->threshold);
-	if (!suspects)
-		return 0;
-	if (o->metric != METRIC_TIME) {
-		sv_pushf(&cmp->warnings, "--confirm measures times: %s counts are not measured again",
-			 metric_name(o->metric));
-		return 0;
-	}
-	char *hyperfine = find_on_path("hyperfine");
-	if (!hyperfine) {
-		sv_push(&cmp->warnings, "--confirm needs hyperfine (not on PATH): slower cells are not confirmed");
-		return 0;
-	}
-	/* the runs' own family folders too, wherever they live */
-	struct family *fams = NULL;
-	int nfams = load_families_of_runs(base, base_dir, nw, new_dir, &fams);
-	if (nfams < 0) {
-		free(hyperfine);
-		return -1;
-	}
-	/* every suspect at the level that keeps the comparison's chance of a
-	 * false alarm at --alarm-rate (confirm_level) */
-	cmp->confirm_cells = suspects;
-	cmp->confirm_level = confirm_level(co->alarm_rate, suspects);
-	char tmpl[] = "/tmp/flagbench-confirm-XXXXXX";
-	char *work = mkdtemp(tmpl);
-	install_interrupt_handler();
-	for (size_t i = 0; work && i < cmp->n && !fb_interrupted; i++)
-		if (confirm_suspect(&cmp->cells[i], o->threshold))
-			confirm_cell(&cmp->cells[i], base, base_dir, nw, new_dir, fams, (size_t)nfams, co,
-				     cmp->confirm_level, o, cmp->quantile, hyperfine, work);
-	if (work) {
-		const char *files[] = { "hyperfine.json", "meter.jsonl", "cooldown.jsonl", "before.jsonl", NULL };
-		for (int k = 0; files[k]; k++) {
-			char *p = xasprintf("%s/%s", work, files[k]);
-			unlink(p);
-			free(p);
-		}
-		rmdir(work);
-	}
-	for (int i = 0; i < nfams; i++)
-		free_family(&fams[i]);
-	free(fams);
-	free(hyperfine);
-	comparison_recount(cmp);
-	return 0;
 }
 
 json_t *compare_to_json(const struct comparison *c)
@@ -616,80 +394,3 @@ json_t *compare_to_json(const struct comparison *c)
 			 confirmation);
 }
 
-/* ---- one comparison, as the command asks it ---- */
-
-/* The cooldown policy NEW's run took (run.cooldown: the profile's with
- * --cooldown or the suite's pause applied); its profile's for older runs. */
-static void profile_cooldown(const json_t *run, struct cooldown_policy *p)
-{
-	json_t *c = json_object_get(json_object_get(run, "run"), "cooldown");
-	int override = json_is_true(json_object_get(c, "override"));
-	if (!json_is_object(c))
-		c = json_object_get(json_object_get(run, "profile"), "cooldown");
-	double s = json_number_value(json_object_get(c, "seconds"));
-	double below = json_number_value(json_object_get(c, "below_celsius"));
-	double max_wait = json_number_value(json_object_get(c, "max_wait_seconds"));
-	struct cooldown_spec spec = { s > 0 ? s : 0, below > 0 ? below : NAN, max_wait > s ? max_wait : s > 0 ? s : 0 };
-	cooldown_policy_init(p, &spec, override, "/");
-}
-
-/* BASE as given, or the stored baseline of NEW's cpu profile; NULL when
- * that baseline does not exist. */
-static char *base_path_of(const struct compare_request *rq, const json_t *nw)
-{
-	if (!rq->baseline)
-		return xstrdup(rq->base);
-	const char *prof = run_str(nw, "cpu_profile");
-	char *path = baseline_path(rq->baselines_dir, rq->baseline, prof ? prof : "host");
-	if (access(path, F_OK) < 0) {
-		error("no baseline '%s' for cpu profile %s (looked for %s; flagbench baseline save RUN stores one)",
-		      rq->baseline, prof ? prof : "host", path);
-		free(path);
-		return NULL;
-	}
-	return path;
-}
-
-/* --confirm replays with NEW's own drain settings and its profile's cooldown. */
-static int confirm_with_run_settings(const struct compare_request *rq, struct comparison *cmp, const json_t *base,
-				     const char *base_dir, const json_t *nw, const char *new_dir)
-{
-	const char *consumer = run_option(nw, "consumer");
-	uint64_t pipe = 0;
-	const char *ps = run_option(nw, "pipe-size");
-	if (ps && parse_u64(ps, &pipe) < 0)
-		pipe = 0;
-	struct confirm_opts cf = { .rounds = rq->confirm, .alarm_rate = rq->alarm_rate, .timeout_s = rq->timeout_s,
-				   .pipe_size = pipe, .consumer = consumer,
-				   .consumer_wait = run_option(nw, "consumer-wait") };
-	profile_cooldown(nw, &cf.cool);
-	return confirm_slower(cmp, base, base_dir, nw, new_dir, &cf, &rq->opts);
-}
-
-int compare_main(const struct compare_request *rq, struct comparison *out)
-{
-	int r = -1;
-	json_t *base = NULL, *nw = NULL;
-	char *base_dir = NULL, *new_dir = NULL, *base_path = NULL;
-	memset(out, 0, sizeof(*out));
-	nw = results_load(rq->new_run, &new_dir);
-	if (!nw)
-		goto out;
-	base_path = base_path_of(rq, nw);
-	if (!base_path)
-		goto out;
-	base = results_load(base_path, &base_dir);
-	if (!base)
-		goto out;
-	compare_runs(base, nw, &rq->opts, out);
-	if (rq->confirm && confirm_with_run_settings(rq, out, base, base_dir, nw, new_dir) < 0)
-		goto out;
-	r = 0;
-out:
-	json_decref(base);
-	json_decref(nw);
-	free(base_dir);
-	free(new_dir);
-	free(base_path);
-	return r;
-}

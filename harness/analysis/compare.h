@@ -29,12 +29,12 @@
  *                 runs on a side: n/a, never slower.
  *   instructions, cycles
  *                 counts per unit from the cells' "counters" (compute
- *                 cells).  They are point values (callgrind counts the
- *                 same program the same way every time): comparison_decide
- *                 on the point ratio, never inconclusive.
+ *                 cells).  They are exact (callgrind counts the same
+ *                 program the same way every time): comparison_counts(),
+ *                 the ratio itself, never inconclusive.
  * Cells that fail or are skipped the same way on both sides are left out
  * (counted as not_run).
- * --confirm N: every cell found slower (time metric), or inconclusive
+ * --confirm N (driver/compare_confirm.h measures): every cell found slower (time metric), or inconclusive
  * with an interval that reaches above 1 + t (a slowdown the noise may
  * hide), is measured again: both binaries from the run folders' bin/
  * (pipeline/store.h), through the scheduler (pipeline/schedule.h) in N
@@ -73,13 +73,11 @@
 #include "core/stats.h"
 #include "core/util.h"
 #include "pipeline/plan.h"
+#include "results/reader.h"
 
 /* counts per verdict (comparison.h's enum comparison_verdict) */
 #define VERDICT_COUNT (VERDICT_SAME_BINARY + 1)
-enum metric { METRIC_TIME, METRIC_INSTRUCTIONS, METRIC_CYCLES };
 
-const char *metric_name(enum metric m);
-int metric_parse(const char *name, enum metric *out);
 
 /* A level as a percentage with the digits that tell it from 100: 95,
  * 99.67, 99.998. */
@@ -95,10 +93,17 @@ void compare_policy(struct comparison_policy *p, double threshold, double quanti
 /* The primitive's runs of a cell measured here (seconds / per), with the
  * rounds and the pass the scheduler recorded; *n their number.  Free it. */
 struct comparison_run *compare_cell_runs(const struct cell *c, double per, size_t *n);
-/* The primitive's runs of a results.json cell record: time_s.runs / per,
+/* The one builder of a comparison between cells measured here: B / A
+ * over the runs of b[0..nb) and a[0..na) (a configuration's layouts are
+ * several cells, their runs carry their layout), paired where they share
+ * rounds; a side of one cell carries its program (the identical method).
+ * 0, or -1 when the runs cannot be compared (method none). */
+int compare_cell_groups(struct cell *const *a, size_t na, struct cell *const *b, size_t nb,
+			const struct comparison_policy *pol, struct comparison_result *out);
+/* The primitive's runs of a results.json cell as the reader views it: time_s.runs / per,
  * with time_s.rounds and time_s.pass where with_rounds; NULL (and *n 0)
  * when it has none or a run is not a positive time.  Free it. */
-struct comparison_run *compare_stored_runs(const json_t *cell, double per, int with_rounds, size_t *n);
+struct comparison_run *compare_stored_runs(const struct results_cell *c, double per, int with_rounds, size_t *n);
 
 struct cell_cmp {
 	char *id;
@@ -162,22 +167,5 @@ void comparison_recount(struct comparison *c);
 
 json_t *compare_to_json(const struct comparison *c);
 
-/* One comparison as the command line asks it. */
-struct compare_request {
-	const char *base;          /* BASE: a run folder or results.json; unused with baseline */
-	const char *new_run;       /* NEW, the same */
-	const char *baseline;      /* NULL, or BASE is the stored baseline NAME of NEW's cpu profile */
-	const char *baselines_dir; /* where baselines are stored (NULL: the project's baselines/) */
-	struct compare_opts opts;
-	unsigned confirm;          /* --confirm rounds; 0: none */
-	double alarm_rate;         /* fraction */
-	double timeout_s;          /* of one run while confirming */
-};
-
-/* Loads NEW, then BASE (or the baseline), compares them into out and,
- * with rq->confirm, measures the suspect cells again.  0, or -1 after an
- * error message (bad input: exit 2).  Free out with comparison_free
- * either way. */
-int compare_main(const struct compare_request *rq, struct comparison *out);
 
 #endif

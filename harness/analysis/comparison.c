@@ -32,21 +32,9 @@ static double point_of_sorted(const double *v, size_t n, double quantile)
 	return r ? v[r - 1] : median_of_sorted(v, n);
 }
 
-/* hex digits in either case name the same binary */
-static int same_hex(const char *x, const char *y)
-{
-	for (; *x && *y; x++, y++)
-		if (tolower((unsigned char)*x) != tolower((unsigned char)*y))
-			return 0;
-	return !*x && !*y;
-}
-
 int comparison_same_binary(const struct comparison_side *a, const struct comparison_side *b)
 {
-	if (a->program || b->program)
-		return a->program && b->program && program_id_same(a->program, b->program);
-	/* the obsolete sha256 alone (comparison.h) */
-	return a->sha256 && b->sha256 && same_hex(a->sha256, b->sha256);
+	return a->program && b->program && program_id_same(a->program, b->program);
 }
 
 static int valid_side(const struct comparison_side *s)
@@ -462,9 +450,53 @@ const char *comparison_verdict_word(enum comparison_verdict v)
 	return "n/a";
 }
 
+const char *metric_name(enum metric m)
+{
+	return m == METRIC_INSTRUCTIONS ? "instructions" : m == METRIC_CYCLES ? "cycles" : "time";
+}
+
+int metric_parse(const char *name, enum metric *out)
+{
+	if (!strcmp(name, "time"))
+		*out = METRIC_TIME;
+	else if (!strcmp(name, "instructions"))
+		*out = METRIC_INSTRUCTIONS;
+	else if (!strcmp(name, "cycles"))
+		*out = METRIC_CYCLES;
+	else
+		return -1;
+	return 0;
+}
+
+int comparison_counts(double a, double b, const struct program_id *pa, const struct program_id *pb,
+		      const struct comparison_policy *policy, struct comparison_result *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->ratio = out->low = out->high = out->p_value = out->layout_spread = NAN;
+	out->level = policy->level;
+	out->verdict = VERDICT_NO_DATA;
+	if (pa && pb && program_id_same(pa, pb)) {
+		out->method = COMPARISON_IDENTICAL;
+		out->ratio = out->low = out->high = 1;
+		out->level_reached = 1;
+		out->verdict = VERDICT_SAME_BINARY;
+		return 0;
+	}
+	if (!(a > 0 && b > 0 && isfinite(a) && isfinite(b)))
+		return -1;
+	out->method = COMPARISON_EXACT;
+	out->ratio = out->low = out->high = b / a;
+	out->level_reached = 1;
+	out->runs_a = out->runs_b = 1;
+	out->verdict = comparison_decide(out->ratio, out->ratio, policy->threshold, policy->same_band);
+	return 0;
+}
+
 const char *comparison_method_word(enum comparison_method m)
 {
 	switch (m) {
+	case COMPARISON_EXACT:
+		return "exact";
 	case COMPARISON_PAIRED:
 		return "paired";
 	case COMPARISON_INDEPENDENT:
@@ -486,6 +518,8 @@ int comparison_describe(const struct comparison_result *c, char *buf, size_t len
 		return snprintf(buf, len, "1.000x, %s: a difference is the machine's", word);
 	if (c->method == COMPARISON_NONE)
 		return snprintf(buf, len, "%s: too few runs (%zu and %zu)", word, c->runs_a, c->runs_b);
+	if (c->method == COMPARISON_EXACT)
+		return snprintf(buf, len, "%.3fx (exact counts), %s", c->ratio, word);
 	char level[64] = "";
 	if (c->level_reached < c->level)
 		snprintf(level, sizeof(level), " at %.4g %% (%.4g %% asked),", 100 * c->level_reached, 100 * c->level);

@@ -118,10 +118,6 @@ struct comparison_side {
 	const struct comparison_run *runs;
 	size_t n;
 	const struct program_id *program; /* the program run, or NULL: unknown (never the same binary) */
-	/* Obsolete, for the callers not yet switched to program: where
-	 * neither side has a program, two equal sha256 (hex) alone are the
-	 * same binary.  To be removed. */
-	const char *sha256;
 };
 
 struct comparison_policy {
@@ -140,7 +136,17 @@ enum comparison_method {
 	COMPARISON_INDEPENDENT,
 	COMPARISON_ACROSS_LAYOUTS,
 	COMPARISON_IDENTICAL,
+	COMPARISON_EXACT,        /* counts: comparison_counts() */
 };
+
+/* What is compared: a program's time, or what it counts (per unit of
+ * work).  One enum for every command that measures (compare, tune,
+ * explain); a command that may choose keeps "asked" apart from it. */
+enum metric { METRIC_TIME, METRIC_INSTRUCTIONS, METRIC_CYCLES };
+/* "time", "instructions", "cycles" */
+const char *metric_name(enum metric m);
+/* 0, or -1 for another word */
+int metric_parse(const char *name, enum metric *out);
 
 enum comparison_verdict {
 	VERDICT_NO_DATA,
@@ -176,9 +182,17 @@ int comparison_same_binary(const struct comparison_side *a, const struct compari
  * figures that come with their own interval, e.g. counted instructions:
  * low = high = the ratio). */
 enum comparison_verdict comparison_decide(double low, double high, double threshold, double same_band);
+/* Counts (instructions, cycles per unit) are exact: nothing to resample.
+ * The identical method first, as for times (pa, pb may be NULL: unknown);
+ * else the ratio b / a is the answer, its interval the point itself
+ * (method exact, the level reached 1), the verdict decided on it at the
+ * policy's threshold and band.  0, or -1 when a count is not a positive
+ * finite number (out then says no data). */
+int comparison_counts(double a, double b, const struct program_id *pa, const struct program_id *pb,
+		      const struct comparison_policy *policy, struct comparison_result *out);
 /* "faster", "slower", "same", "inconclusive", "same binary", "n/a". */
 const char *comparison_verdict_word(enum comparison_verdict v);
-/* "paired", "independent", "across layouts", "identical", "none". */
+/* "paired", "independent", "across layouts", "identical", "exact", "none". */
 const char *comparison_method_word(enum comparison_method m);
 /* A short text for writers, e.g. "0.870x [0.850, 0.890] paired over 13
  * rounds, faster"; the level appears when it is not 95 % or was not

@@ -32,7 +32,7 @@
 #include <stdint.h>
 
 #include "analysis/tune_search_technique.h"
-#include "analysis/tune_space.h"
+#include "pipeline/tune_space.h"
 
 struct tune_search;
 

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "analysis/tune_search_technique.h"
-#include "analysis/tune_space.h"
+#include "pipeline/tune_space.h"
 
 enum tune_op { OP_SWEEP, OP_MUTATE, OP_CROSSOVER, OP_DIFFERENTIAL, OP_RANDOM, OP_COUNT };
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/compare.h"
+#include "driver/compare_confirm.h"
 #include "core/options.h"
 #include "core/stats.h"
 #include "report/compare_writer.h"

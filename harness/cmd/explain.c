@@ -18,7 +18,7 @@ struct explain_cli {
 	struct global_opts g;
 };
 
-/* the cache's default is under the project: analysis/explain computes it */
+/* the cache's default is under the project: the session (pipeline/session.h) computes it */
 #define EO(f) offsetof(struct explain_cli, f)
 static const struct option_def explain_options[] = {
 	{ .name = "metric", .type = OPT_STRING, .offset = EO(metric), .metavar = "instructions|time", .help = "what to compare (default: instructions for compute families where counters exist, else time)" },
@@ -68,13 +68,10 @@ int cmd_explain(int argc, char **argv)
 		code = parse_exit(st);
 		goto done;
 	}
+	o.x.metric_asked = o.metric != NULL;
 	if (!o.metric)
-		o.x.metric = EXPLAIN_ASK_ANY;
-	else if (!strcmp(o.metric, "instructions"))
-		o.x.metric = EXPLAIN_ASK_INSTRUCTIONS;
-	else if (!strcmp(o.metric, "time"))
-		o.x.metric = EXPLAIN_ASK_TIME;
-	else {
+		o.x.metric = METRIC_TIME;
+	else if (metric_parse(o.metric, &o.x.metric) < 0 || o.x.metric == METRIC_CYCLES) {
 		error("--metric must be instructions or time, not '%s'", o.metric);
 		goto done;
 	}

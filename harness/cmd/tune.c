@@ -122,12 +122,9 @@ static int settle(struct tune_cli *o)
 				rc = error("--technique: %s named twice", tune_technique_name(o->x.techniques[i]));
 	if (rc)
 		return rc;
-	o->x.metric = TUNE_METRIC_ANY;
-	if (o->metric && !strcmp(o->metric, "instructions"))
-		o->x.metric = TUNE_METRIC_INSTRUCTIONS;
-	else if (o->metric && !strcmp(o->metric, "time"))
-		o->x.metric = TUNE_METRIC_TIME;
-	else if (o->metric)
+	o->x.metric_asked = o->metric != NULL;
+	o->x.metric = METRIC_TIME;
+	if (o->metric && (metric_parse(o->metric, &o->x.metric) < 0 || o->x.metric == METRIC_CYCLES))
 		return error("--metric must be instructions or time, not '%s'", o->metric);
 	char *end;
 	o->x.seed = strtoull(o->seed, &end, 10);

@@ -83,10 +83,10 @@ extern char **environ;
 
 /* The parent's environment with c->env's entries replacing or added, built
  * before fork so that the child only calls exec. */
-static char **child_environ(char *const *env)
+static char **child_environ(char *const *env, int env_only)
 {
 	size_t n = 0, k = 0;
-	while (environ[n])
+	while (!env_only && environ[n])
 		n++;
 	while (env[k])
 		k++;
@@ -284,7 +284,8 @@ int child_start(struct child *c)
 		close_pair(perr);
 		return error("cannot run %s: %s", c->argv[0], strerror(e));
 	}
-	char **envp = c->env ? child_environ(c->env) : NULL;
+	static char *const no_env[] = { NULL };
+	char **envp = c->env || c->env_only ? child_environ(c->env ? c->env : no_env, c->env_only) : NULL;
 
 	c->started = now_monotonic();
 	c->parent = getpid();
@@ -498,12 +499,28 @@ int run_capture(char *const *argv, int stdin_fd, double timeout_s, size_t cap,
 	return run_capture_env(argv, NULL, stdin_fd, timeout_s, cap, out, err, ex);
 }
 
+static int capture(char *const *argv, char *const *env, int env_only, int stdin_fd, double timeout_s, size_t cap,
+		   struct strbuf *out, struct strbuf *err, struct child_exit *ex);
+
 int run_capture_env(char *const *argv, char *const *env, int stdin_fd, double timeout_s, size_t cap,
 		    struct strbuf *out, struct strbuf *err, struct child_exit *ex)
+{
+	return capture(argv, env, 0, stdin_fd, timeout_s, cap, out, err, ex);
+}
+
+int run_capture_env_only(char *const *argv, char *const *env, int stdin_fd, double timeout_s, size_t cap,
+			 struct strbuf *out, struct strbuf *err, struct child_exit *ex)
+{
+	return capture(argv, env, 1, stdin_fd, timeout_s, cap, out, err, ex);
+}
+
+static int capture(char *const *argv, char *const *env, int env_only, int stdin_fd, double timeout_s, size_t cap,
+		   struct strbuf *out, struct strbuf *err, struct child_exit *ex)
 {
 	struct child c = CHILD_INIT;
 	c.argv = argv;
 	c.env = env;
+	c.env_only = env_only;
 	c.in = stdin_fd;
 	c.out = out ? CHILD_PIPE : CHILD_DEVNULL;
 	c.err = err ? CHILD_PIPE : CHILD_DEVNULL;

@@ -67,6 +67,11 @@ struct child {
 	int cpu;          /* pin to this CPU, -1 for no pinning */
 	const char *dir;  /* chdir before exec, or NULL */
 	char *const *env; /* "NAME=value" set for the child alone (NULL-terminated), or NULL */
+	/* the child's environment is env alone, not the parent's plus env:
+	 * what it does must not depend on the caller's shell (instruction
+	 * counts move with the environment's size); PATH is still searched
+	 * in the parent's */
+	int env_only;
 	int hold;         /* stop before exec until child_release() */
 	double grace_s;   /* SIGTERM to SIGKILL when stopping it; 0: 2 s */
 	/* SIGKILL it when the process that started it dies: the meter's children
@@ -125,6 +130,10 @@ int run_capture(char *const *argv, int stdin_fd, double timeout_s, size_t cap,
 /* The same with env entries for the child (see struct child). */
 int run_capture_env(char *const *argv, char *const *env, int stdin_fd, double timeout_s, size_t cap,
 		    struct strbuf *out, struct strbuf *err, struct child_exit *ex);
+
+/* The same with env alone as the child's environment (struct child's env_only). */
+int run_capture_env_only(char *const *argv, char *const *env, int stdin_fd, double timeout_s, size_t cap,
+			 struct strbuf *out, struct strbuf *err, struct child_exit *ex);
 
 /* "exited 3", "killed by SIGSEGV (signal 11)", "timed out after 5s" */
 void describe_exit(const struct child_exit *ex, double timeout_s, char *buf, size_t n);

@@ -177,22 +177,16 @@ static int compare_cells(const struct explain *e, int a, int b, struct compariso
 {
 	struct comparison_policy pol;
 	compare_policy(&pol, 0, 0.5, 2000, 1, 0.95);
-	if (e->metric == EXPLAIN_METRIC_INSTRUCTIONS) {
-		double r = e->val[b].v / e->val[a].v;
-		*out = (struct comparison_result){ .ratio = r, .low = r, .high = r, .level = 0.95, .level_reached = 0.95,
-						   .p_value = NAN, .layout_spread = NAN };
-		out->verdict = comparison_decide(r, r, 0, 0);
-		return 0;
-	}
-	struct comparison_side A = { 0 }, B = { 0 };
-	struct comparison_run *ra = compare_cell_runs(&e->plan.cells[a], 1, &A.n);
-	struct comparison_run *rb = compare_cell_runs(&e->plan.cells[b], 1, &B.n);
-	A.runs = ra;
-	B.runs = rb;
-	int v = comparison_compute(&A, &B, &pol, out);
-	free(ra);
-	free(rb);
-	return v < 0 || out->method == COMPARISON_NONE ? -1 : 0;
+	struct cell *ca = &e->plan.cells[a], *cb = &e->plan.cells[b];
+	if (e->metric != METRIC_INSTRUCTIONS)
+		return compare_cell_groups(&ca, 1, &cb, 1, &pol, out);
+	struct program_id pa, pb;
+	program_id_from_cell(&pa, ca);
+	program_id_from_cell(&pb, cb);
+	int v = comparison_counts(e->val[a].v, e->val[b].v, &pa, &pb, &pol, out);
+	program_id_clear(&pa);
+	program_id_clear(&pb);
+	return v;
 }
 
 /* ln(m(x) / m(y)) / gap with its interval, from the comparison of x to
@@ -280,7 +274,7 @@ static void analyse(struct explain *e)
 		 * (for a gap the other way, faster) */
 		enum comparison_verdict want = e->gap > 0 ? VERDICT_SLOWER : VERDICT_FASTER;
 		int real = c->rem_v == want || c->add_v == want;
-		if (e->metric == EXPLAIN_METRIC_TIME && (!real || explain_meaningless(c)))
+		if (e->metric == METRIC_TIME && (!real || explain_meaningless(c)))
 			continue;
 		sv_push(&e->selected, c->name);
 		covered += c->score;
@@ -389,9 +383,14 @@ static int probe_compiler(struct explain *e, const struct explain_run *r)
 static int b_is_faster(struct explain *e, const struct explain_run *r)
 {
 	struct comparison_side A = { 0 }, B = { 0 };
-	struct comparison_run *ra = compare_stored_runs(r->ca->j, 1, 1, &A.n), *rb = compare_stored_runs(r->cb->j, 1, 1, &B.n);
+	struct comparison_run *ra = compare_stored_runs(r->ca, 1, 1, &A.n), *rb = compare_stored_runs(r->cb, 1, 1, &B.n);
+	struct program_id pa, pb;
+	program_id_from_record(&pa, r->ca);
+	program_id_from_record(&pb, r->cb);
 	A.runs = ra;
 	B.runs = rb;
+	A.program = &pa;
+	B.program = &pb;
 	const char *stat = r->results.statistic;
 	double q = 0.5;
 	if (!stat || stats_statistic_parse(stat, &q) < 0 || !(q > 0))
@@ -415,6 +414,8 @@ static int b_is_faster(struct explain *e, const struct explain_run *r)
 	}
 	free(ra);
 	free(rb);
+	program_id_clear(&pa);
+	program_id_clear(&pb);
 	return v;
 }
 
@@ -424,23 +425,23 @@ static int b_is_faster(struct explain *e, const struct explain_run *r)
 static int choose_metric(struct explain *e, const struct explain_opts *o, struct explain_run *r, int faster)
 {
 	char why[256] = "";
-	if (o->metric == EXPLAIN_ASK_ANY && faster == 1) {
+	if (!o->metric_asked && faster == 1) {
 		/* the lead to explain is a time lead, and a real one */
-		e->metric = EXPLAIN_METRIC_TIME;
+		e->metric = METRIC_TIME;
 		sv_push(&e->notes, "metric: time (B's lead in the run's times is real; --metric instructions counts instead)");
-	} else if (o->metric != EXPLAIN_ASK_TIME) {
+	} else if (!o->metric_asked || o->metric != METRIC_TIME) {
 		e->counters = session_counter_source(&e->session, r->fam, why, sizeof(why));
-		if (e->counters == COUNTERS_NONE && o->metric == EXPLAIN_ASK_INSTRUCTIONS)
+		if (e->counters == COUNTERS_NONE && o->metric_asked)
 			return error("--metric instructions: %s", why);
-		e->metric = e->counters == COUNTERS_NONE ? EXPLAIN_METRIC_TIME : EXPLAIN_METRIC_INSTRUCTIONS;
+		e->metric = e->counters == COUNTERS_NONE ? METRIC_TIME : METRIC_INSTRUCTIONS;
 		if (e->counters == COUNTERS_NONE)
 			sv_pushf(&e->notes, "metric: time (%s)", why);
 	} else {
-		e->metric = EXPLAIN_METRIC_TIME;
+		e->metric = METRIC_TIME;
 	}
 	const char *tool = e->session.x->tool;
 	r->hyperfine = tool ? find_on_path(tool) : NULL;
-	if (e->metric == EXPLAIN_METRIC_TIME && tool && !r->hyperfine)
+	if (e->metric == METRIC_TIME && tool && !r->hyperfine)
 		return error("%s not found on PATH: install the Debian package %s", tool, tool);
 	return 0;
 }
@@ -514,7 +515,7 @@ static int make_out_dir(struct explain_run *r, const struct explain_opts *o)
 /* Every distinct, verified binary: counted, or timed side by side. */
 static void measure_all(struct explain *e, const struct explain_run *r)
 {
-	if (e->metric == EXPLAIN_METRIC_INSTRUCTIONS) {
+	if (e->metric == METRIC_INSTRUCTIONS) {
 		/* A and B first: where counting cannot run for both, time them all */
 		for (int k = 0; k < 2; k++)
 			if (measurable(e, (size_t)(k ? e->b : e->a)))
@@ -524,13 +525,13 @@ static void measure_all(struct explain *e, const struct explain_run *r)
 		if (bad && r->hyperfine && !fb_interrupted) {
 			sv_pushf(&e->notes, "metric: time (instructions could not be counted for %s: %s)", bad->spec.id,
 				 bad->reason ? bad->reason : "no count");
-			e->metric = EXPLAIN_METRIC_TIME;
+			e->metric = METRIC_TIME;
 			ca->status = cb->status = CELL_PENDING;
 		} else {
 			count_from(e, 0);
 		}
 	}
-	if (e->metric == EXPLAIN_METRIC_TIME) {
+	if (e->metric == METRIC_TIME) {
 		int *list = xcalloc(e->plan.n, sizeof(int));
 		size_t n = 0;
 		for (size_t i = 0; i < e->plan.n; i++)
@@ -564,7 +565,7 @@ static void run_check(struct explain *e, struct explain_run *r)
 			e->plan.cells[i].status = CELL_OK;
 	session_build(&e->session, &e->plan, from, NULL);
 	session_verify_from(&e->session, &e->plan, from);
-	if (e->metric == EXPLAIN_METRIC_INSTRUCTIONS) {
+	if (e->metric == METRIC_INSTRUCTIONS) {
 		count_from(e, from);
 	} else if (measurable(e, (size_t)e->check)) {
 		/* side by side with A and B again, whose new runs join theirs */
@@ -617,7 +618,7 @@ static void joint_shares(struct explain *e, struct explain_run *r, const struct 
 	}
 	session_build(&e->session, &e->plan, from, NULL);
 	session_verify_from(&e->session, &e->plan, from);
-	if (e->metric == EXPLAIN_METRIC_INSTRUCTIONS) {
+	if (e->metric == METRIC_INSTRUCTIONS) {
 		count_from(e, from);
 	} else {
 		int *list = xcalloc(e->plan.n - from + 3, sizeof(int));

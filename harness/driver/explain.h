@@ -56,7 +56,7 @@
 #include <jansson.h>
 
 #include "analysis/comparison.h"
-#include "analysis/flags.h"
+#include "pipeline/flags.h"
 #include "config/family.h"
 #include "core/util.h"
 #include "pipeline/counters.h"
@@ -65,21 +65,20 @@
 #include "results/reader.h"
 #include "driver/replan.h"
 
-/* --metric: what was asked (EXPLAIN_ASK_ANY: instructions where a counter
- * source exists, else time). */
-enum explain_ask { EXPLAIN_ASK_ANY, EXPLAIN_ASK_INSTRUCTIONS, EXPLAIN_ASK_TIME };
 
 /* The settings of one explain; 0 / NULL fields take the defaults below. */
 struct explain_opts {
 	char *out, *cache;      /* default RUN/explain-<time>, build/cache */
-	enum explain_ask metric;
+	/* --metric: the metric asked (metric_asked), else instructions where
+	 * a counter source exists, else time */
+	enum metric metric;
+	int metric_asked;
 	unsigned runs, warmup, top, jobs; /* runs 5 (time), top 3, jobs: online cpus */
 	double timeout, build_timeout;    /* of one run, of one compile (set by the caller: the options' defaults) */
 	int dry_run;            /* the mock executor (pipeline/executor.h): made-up figures */
 };
 
 enum explain_mode { EXPLAIN_MODE_OPT, EXPLAIN_MODE_MARCH };
-enum explain_metric { EXPLAIN_METRIC_INSTRUCTIONS, EXPLAIN_METRIC_TIME };
 
 /* One flag that differs between A and B, with what it measured. */
 struct candidate {
@@ -100,7 +99,7 @@ struct metric_value {
 struct explain {
 	const struct explain_opts *o;
 	enum explain_mode mode;
-	enum explain_metric metric;
+	enum metric metric;
 	enum counter_source counters;
 	struct session session;   /* every build, check and count (pipeline/session.h) */
 	struct plan plan;         /* copies of A's and B's cells (their compiler is rebuild's) */

@@ -143,7 +143,7 @@ int tune_main(const struct tune_opts *o, const struct tune_view *view)
 	if (tune_journal_open(&t) < 0)
 		goto done;
 	fprintf(stderr, "flagbench: tune %s: %zu dimensions (%s), screen by %s%s%s\n", proto->id, t.space.n,
-		proto->compiler->version, tune_metric_word(t.metric), t.metric_why ? ": " : "", t.metric_why ? t.metric_why : "");
+		proto->compiler->version, metric_name(t.metric), t.metric_why ? ": " : "", t.metric_why ? t.metric_why : "");
 	tune_run_searches(&t);
 	if (!fb_interrupted)
 		tune_minimise(&t);

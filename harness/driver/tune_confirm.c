@@ -61,7 +61,7 @@ static void merge_same_binaries(struct tune *t, unsigned K)
 		for (size_t j = 0; j < i; j++) {
 			struct tune_confirmed *d = &t->confirmed[j];
 			const struct cell *cj = d->cell >= 0 ? &t->confirm_plan.cells[d->cell] : NULL;
-			if (!cj || strcmp(cj->build.sha256, ci->build.sha256))
+			if (!cj || !cells_same_program(cj, ci))
 				continue;
 			char *l = xasprintf("%s, %s", d->label, c->label);
 			free(d->label);

@@ -100,9 +100,15 @@ static void record(struct tune *t, struct tune_pending *p, enum cell_status st, 
 		snprintf(e->sha256, sizeof(e->sha256), "%s", sha);
 	e->same_as = same_as ? xstrdup(same_as) : NULL;
 	e->score = st == CELL_OK ? score : INFINITY;
+	/* a count against the start's is exact (a time screen's verdict is
+	 * the paired comparison's, set by the caller) */
+	struct comparison_policy pol;
+	struct comparison_result cr;
+	compare_policy(&pol, 0, 0.5, 2000, 1, 0.95);
 	e->verdict = st != CELL_OK ? VERDICT_NO_DATA
 		     : same_as && !*same_as ? VERDICT_SAME_BINARY
-					    : comparison_decide(score / t->start_score, score / t->start_score, 0, 0);
+		     : comparison_counts(t->start_score, score, NULL, NULL, &pol, &cr) == 0 ? cr.verdict
+											: VERDICT_NO_DATA;
 	if (p->track != TUNE_MINIMISE)
 		e->at_s = t->tracks[p->track].spent_s + (now_monotonic() - t->batch_t0);
 	p->ev = t->nev++;
@@ -141,41 +147,13 @@ void tune_time_rounds(struct tune *t, struct cell **cells, size_t n, unsigned ru
 	t->rounds_done += runs;
 }
 
-/* The runs of cells[0..n) (a configuration's layouts) for the comparison. */
-static struct comparison_run *runs_of_cells(struct cell *const *cells, size_t n, size_t *count)
-{
-	struct comparison_run *all = NULL;
-	*count = 0;
-	for (size_t i = 0; i < n; i++) {
-		size_t k = 0;
-		struct comparison_run *r = compare_cell_runs(cells[i], 1, &k);
-		all = xrealloc(all, (*count + k + 1) * sizeof(*all));
-		for (size_t j = 0; j < k; j++) {
-			all[*count + j] = r[j];
-			all[*count + j].layout = cells[i]->spec.layouts > 1 ? (int)cells[i]->spec.layout : COMPARISON_UNKNOWN;
-		}
-		*count += k;
-		free(r);
-	}
-	return all;
-}
-
 /* B / A by the one comparison, over the runs of a's and b's cells. */
 int tune_compare_groups(struct cell *const *a, size_t na, struct cell *const *b, size_t nb, double level,
-			  struct comparison_result *out)
+			struct comparison_result *out)
 {
-	struct comparison_side A = { 0 }, B = { 0 };
-	struct comparison_run *ra = runs_of_cells(a, na, &A.n), *rb = runs_of_cells(b, nb, &B.n);
-	A.runs = ra;
-	B.runs = rb;
-	A.sha256 = na == 1 && a[0]->build.sha256[0] ? a[0]->build.sha256 : NULL;
-	B.sha256 = nb == 1 && b[0]->build.sha256[0] ? b[0]->build.sha256 : NULL;
 	struct comparison_policy pol;
 	compare_policy(&pol, 0, 0.5, 2000, 1, level);
-	int v = comparison_compute(&A, &B, &pol, out);
-	free(ra);
-	free(rb);
-	return v < 0 || out->method == COMPARISON_NONE ? -1 : 0;
+	return compare_cell_groups(a, na, b, nb, &pol, out);
 }
 
 /* Times again, beside the start, the candidates of a batch that would be
@@ -215,7 +193,7 @@ void tune_evaluate(struct tune *t, struct tune_pending *pd, size_t n, unsigned r
 	if (!todo)
 		return;
 	t->batch_no++;
-	if (t->metric == TUNE_METRIC_TIME)
+	if (t->metric == METRIC_TIME)
 		start_cell = tune_add_clone(&bp, &alloc, proto, "", NULL, proto->config, 0, 1);
 	for (size_t i = 0; i < n; i++) {
 		pd[i].twin = -1;
@@ -260,12 +238,14 @@ void tune_evaluate(struct tune *t, struct tune_pending *pd, size_t n, unsigned r
 		if (p->twin >= 0)
 			continue;
 		if (v != SESSION_MEASURE) {
-			record(t, p, c->status, c->reason, c->build.sha256, NULL, INFINITY);
+			/* a check cut short by Ctrl-C decided nothing: not journaled */
+			if (c->status != CELL_PENDING)
+				record(t, p, c->status, c->reason, c->build.sha256, NULL, INFINITY);
 			continue;
 		}
 		p->measure = 1;
 	}
-	if (t->metric == TUNE_METRIC_INSTRUCTIONS) {
+	if (t->metric == METRIC_INSTRUCTIONS) {
 		for (size_t i = 0; i < n && !fb_interrupted; i++) {
 			if (!pd[i].measure)
 				continue;

@@ -63,11 +63,6 @@ char *tune_journal_space_hash(const struct tune_space *s)
 	return xstrdup(hex);
 }
 
-const char *tune_metric_word(enum tune_metric m)
-{
-	return m == TUNE_METRIC_INSTRUCTIONS ? "instructions" : "time";
-}
-
 static json_t *journal_header(const struct tune *t)
 {
 	json_t *argv = json_array(), *tech = json_array();
@@ -78,7 +73,7 @@ static json_t *journal_header(const struct tune *t)
 		json_array_append_new(tech, json_string(tune_technique_name(t->tracks[i].technique)));
 	return json_pack("{s:s, s:i, s:o, s:s, s:s, s:s, s:s, s:I, s:o}", "kind", TUNE_JOURNAL_KIND, "version", 1, "argv",
 			 argv, "start", t->start.plan.cells[t->proto].spec.id, "start_sha256", t->start_sha, "space", t->space_hash,
-			 "metric", tune_metric_word(t->metric), "seed", (json_int_t)t->o->seed, "techniques", tech);
+			 "metric", metric_name(t->metric), "seed", (json_int_t)t->o->seed, "techniques", tech);
 }
 
 static enum cell_status status_of(const char *word)

@@ -19,8 +19,6 @@
 /* sha256 of every choice of the space and its start (a resume must find
  * the same space); allocated. */
 char *tune_journal_space_hash(const struct tune_space *s);
-/* "instructions" or "time", as the journal and the progress say it. */
-const char *tune_metric_word(enum tune_metric m);
 /* One candidate's line. */
 json_t *tune_eval_json(const struct tune *t, const struct tune_eval *e);
 /* One journal line (its reference is taken), synced. */

@@ -35,7 +35,7 @@ static double track_budget_left(const struct tune *t, const struct tune_track *k
 static void progress(const struct tune *t, const struct tune_track *k)
 {
 	char best[64], left[64] = "";
-	if (t->metric == TUNE_METRIC_INSTRUCTIONS)
+	if (t->metric == METRIC_INSTRUCTIONS)
 		snprintf(best, sizeof(best), "%.4gx the start's instructions", k->best / t->start_score);
 	else
 		snprintf(best, sizeof(best), "%.3fx the start's time", k->best);

@@ -99,7 +99,7 @@ void tune_minimise(struct tune *t)
 	t->minimal_score = t->best_score;
 	if (!*t->best_key || fb_interrupted)
 		return;
-	if (t->metric == TUNE_METRIC_TIME) {
+	if (t->metric == METRIC_TIME) {
 		/* the best of many noisy screens flatters itself (the winner's
 		 * curse): its figure again, with the minimisation's rounds */
 		struct tune_pending p = { .track = TUNE_MINIMISE, .key = t->best_key, .op = "minimise", .fresh = 1 };

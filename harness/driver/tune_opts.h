@@ -10,13 +10,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/comparison.h"
 #include "analysis/tune_search.h"
 #include "core/util.h"
 
 /* The most techniques side by side. */
 #define TUNE_TECHNIQUES_MAX 4
 
-enum tune_metric { TUNE_METRIC_ANY, TUNE_METRIC_INSTRUCTIONS, TUNE_METRIC_TIME };
 
 /* The settings; the caller fills every field (cmd/tune.c: the table's
  * defaults). */
@@ -32,7 +32,10 @@ struct tune_opts {
 	unsigned jobs, batch;     /* parallel compilers; candidates per batch */
 	unsigned screen_runs, confirm_runs, warmup, layouts;
 	uint64_t seed;
-	enum tune_metric metric;
+	/* --metric: the screen asked (metric_asked), else instructions for
+	 * compute families where counters exist, else time */
+	enum metric metric;
+	int metric_asked;
 	int allow_unsafe, list_space, no_render;
 	int dry_run;              /* the mock executor (pipeline/executor.h): made-up figures */
 	double timeout, build_timeout;

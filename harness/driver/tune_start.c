@@ -52,20 +52,20 @@ int tune_measure_start(struct tune *t)
 		goto done;
 	}
 	char why[512] = "";
-	if (t->o->metric != TUNE_METRIC_TIME) {
+	if (!t->o->metric_asked || t->o->metric != METRIC_TIME) {
 		t->counters = session_counter_source(&t->session, proto->family, why, sizeof(why));
 		if (t->counters != COUNTERS_NONE) {
 			t->start_score = tune_count_one(t, c, why, sizeof(why));
 			if (isfinite(t->start_score))
-				t->metric = TUNE_METRIC_INSTRUCTIONS;
+				t->metric = METRIC_INSTRUCTIONS;
 		}
-		if (t->metric != TUNE_METRIC_INSTRUCTIONS && t->o->metric == TUNE_METRIC_INSTRUCTIONS) {
+		if (t->metric != METRIC_INSTRUCTIONS && t->o->metric_asked) {
 			error("--metric instructions: %s", why);
 			goto done;
 		}
 	}
-	if (t->metric != TUNE_METRIC_INSTRUCTIONS) {
-		t->metric = TUNE_METRIC_TIME;
+	if (t->metric != METRIC_INSTRUCTIONS) {
+		t->metric = METRIC_TIME;
 		t->start_score = 1;
 		if (*why)
 			t->metric_why = xstrdup(why);

@@ -17,7 +17,7 @@
 
 #include "analysis/comparison.h"
 #include "analysis/tune_search.h"
-#include "analysis/tune_space.h"
+#include "pipeline/tune_space.h"
 #include "core/util.h"
 #include "driver/replan.h"
 #include "driver/tune_opts.h"
@@ -84,7 +84,7 @@ struct tune {
 	int proto;
 	struct tune_space space;
 	char *space_hash;         /* sha256 of every choice: a resume must find the same space */
-	enum tune_metric metric;  /* instructions or time, as chosen */
+	enum metric metric;       /* instructions or time, as chosen */
 	enum counter_source counters;
 	char *metric_why;
 	double start_score;       /* instructions per unit of the start; 1 for time */

@@ -361,20 +361,3 @@ int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double time
 	free(cell_job);
 	return 0;
 }
-
-void build_dedupe(struct plan *p)
-{
-	for (size_t i = 0; i < p->n; i++) {
-		struct cell *c = &p->cells[i];
-		if (!c->build.binary || c->status != CELL_PENDING)
-			continue;
-		for (size_t k = 0; k < i; k++) {
-			struct cell *o = &p->cells[k];
-			if (o->build.binary && o->build.same_binary_as < 0 && o->status == CELL_PENDING &&
-			    cells_same_program(o, c)) {
-				c->build.same_binary_as = (int)k;
-				break;
-			}
-		}
-	}
-}

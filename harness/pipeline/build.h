@@ -36,10 +36,5 @@ struct build_stats {
 int elf_text_bytes(const char *path, uint64_t *out);
 /* Builds every pending cell of the plan.  cache_dir is created if needed. */
 int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double timeout_s, struct build_stats *st);
-/* After building: marks cells that run the same program (plan.h's
- * program_id: the binary's sha256, run arguments, allocator, placement,
- * consumer and environment pad) as same_binary_as the first such cell:
- * they are measured once and share the result. */
-void build_dedupe(struct plan *p);
 
 #endif

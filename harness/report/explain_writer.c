@@ -14,7 +14,7 @@
 
 static const char *metric_unit(const struct explain *e)
 {
-	return e->metric == EXPLAIN_METRIC_TIME ? "s" : "instr/unit";
+	return e->metric == METRIC_TIME ? "s" : "instr/unit";
 }
 
 static void format_value(const struct explain *e, int cell, char *buf, size_t n)
@@ -42,7 +42,7 @@ static void format_share(const struct explain *e, double v, double lo, double hi
 {
 	if (!isfinite(v))
 		snprintf(buf, n, "-");
-	else if (e->metric == EXPLAIN_METRIC_TIME && isfinite(lo) && isfinite(hi))
+	else if (e->metric == METRIC_TIME && isfinite(lo) && isfinite(hi))
 		snprintf(buf, n, "%.0f%% [%.0f, %.0f]", v * 100, lo * 100, hi * 100);
 	else
 		snprintf(buf, n, "%.0f%%", v * 100);
@@ -58,7 +58,7 @@ static void report_md(const struct explain *e, struct strbuf *md)
 	sb_addf(md, "# Why %s/%s is faster: %s (A) vs %s (B)\n\n", a->spec.family->name, a->spec.variant->name,
 		a->spec.config, b->spec.config);
 	sb_addf(md, "Metric: %s. A: %s, B: %s",
-		e->metric == EXPLAIN_METRIC_TIME     ? "median time per run (hyperfine, interleaved)"
+		e->metric == METRIC_TIME     ? "median time per run (hyperfine, interleaved)"
 		: e->counters == COUNTERS_CALLGRIND ? "instructions per unit (callgrind: deterministic)"
 						    : "instructions per unit (perf)",
 		va, vb);
@@ -108,7 +108,7 @@ static void report_md(const struct explain *e, struct strbuf *md)
 			char v[64];
 			format_value(e, e->check, v, sizeof(v));
 			if (isfinite(e->explained)) {
-				if (e->metric == EXPLAIN_METRIC_TIME)
+				if (e->metric == METRIC_TIME)
 					snprintf(ex, sizeof(ex), "%s, %.0f%% of the gap [%.0f, %.0f]", v, e->explained * 100,
 						 e->explained_lo * 100, e->explained_hi * 100);
 				else
@@ -170,8 +170,8 @@ static json_t *explain_json(const struct explain *e)
 	json_t *joint = jstrvec(&e->joint);
 	json_t *root = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:o}", "a", p->cells[e->a].spec.id,
 			 "b", p->cells[e->b].spec.id, "mode", e->mode == EXPLAIN_MODE_OPT ? "optimizer flags" : "isa extensions",
-			 "metric", e->metric == EXPLAIN_METRIC_TIME ? "time_s" : "instructions_per_unit", "counter_source",
-			 e->metric == EXPLAIN_METRIC_TIME ? "hyperfine" : e->counters == COUNTERS_CALLGRIND ? "callgrind" : "perf",
+			 "metric", e->metric == METRIC_TIME ? "time_s" : "instructions_per_unit", "counter_source",
+			 e->metric == METRIC_TIME ? "hyperfine" : e->counters == COUNTERS_CALLGRIND ? "callgrind" : "perf",
 			 "value_a", jnum_or_null(e->val[explain_rep(e, e->a)].v), "value_b",
 			 jnum_or_null(e->val[explain_rep(e, e->b)].v), "gap_ln", jnum_or_null(e->gap), "distinct_binaries", (json_int_t)e->distinct, "unchanged_flags",
 			 (json_int_t)e->unchanged, "candidates", cands, "selected", sel, "check",

@@ -15,7 +15,7 @@
 
 static const char *metric_word(const struct tune *t)
 {
-	return t->metric == TUNE_METRIC_INSTRUCTIONS ? "instructions" : "time";
+	return t->metric == METRIC_INSTRUCTIONS ? "instructions" : "time";
 }
 
 /* A screen figure as a ratio to the start: "0.652x". */
@@ -71,7 +71,7 @@ static void report_md(const struct tune *t, struct strbuf *md)
 	sb_addf(md, "# tune %s\n\n", p->id);
 	sb_addf(md, "%s, %zu dimensions searched (%zu left out: `--list-space` lists both); screened by %s%s%s.\n\n",
 		p->compiler->version, t->space.n, t->space.excluded.n,
-		t->metric == TUNE_METRIC_INSTRUCTIONS ? "instructions per unit (deterministic)" : "time, paired with the start in each batch",
+		t->metric == METRIC_INSTRUCTIONS ? "instructions per unit (deterministic)" : "time, paired with the start in each batch",
 		t->metric_why ? ": " : "", t->metric_why ? t->metric_why : "");
 	for (size_t i = 0; i < t->ntracks; i++) {
 		const struct tune_track *k = &t->tracks[i];

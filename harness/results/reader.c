@@ -66,16 +66,9 @@ static void measurement_view(struct results_cell *c, const json_t *j)
 {
 	json_t *t = json_object_get(j, "time_s");
 	c->time_s = json_is_object(t) ? t : NULL;
-	json_t *rounds = json_object_get(t, "rounds");
 	size_t nruns = json_array_size(json_object_get(t, "runs"));
-	if (json_is_array(rounds) && json_array_size(rounds) == nruns && nruns) {
-		c->rounds = xmalloc(nruns * sizeof(*c->rounds));
-		for (size_t r = 0; r < nruns; r++) {
-			json_t *v = json_array_get(rounds, r);
-			c->rounds[r] = json_is_integer(v) ? (int)json_integer_value(v) : -1;
-		}
-		c->nrounds = nruns;
-	}
+	c->rounds = results_per_run(t, "rounds", nruns);
+	c->nrounds = c->rounds ? nruns : 0;
 	c->pass = (unsigned)json_integer_value(json_object_get(t, "pass"));
 	json_t *lay = json_object_get(j, "layout");
 	c->layouts = json_is_object(lay) ? (unsigned)json_integer_value(json_object_get(lay, "of")) : 1;

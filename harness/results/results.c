@@ -254,7 +254,9 @@ json_t *cell_to_json(const struct cell *c, const struct plan *p)
 	json_object_set_new(j, "pin", pins_json(c));
 	json_object_set_new(j, "status", json_string(cell_status_name(c->status)));
 	json_object_set_new(j, "reason", jstr_or_null(c->reason));
-	if (c->build.sha256[0])
+	/* a binary that exists has bytes; the mock's pretend binary (--dry-run)
+	 * has none and is not recorded: nothing was built */
+	if (c->build.sha256[0] && c->build.bytes)
 		json_object_set_new(j, "binary", json_pack("{s:s, s:I}", "sha256", c->build.sha256, "bytes",
 							   (json_int_t)c->build.bytes));
 	else
@@ -310,21 +312,32 @@ static void thermal_from_json(struct cell_thermal *t, const json_t *j, const jso
 	t->after = json_incref(json_object_get(j, "after"));
 }
 
+int *results_per_run(const json_t *time_s, const char *key, size_t nruns)
+{
+	json_t *a = json_object_get(time_s, key);
+	if (!json_is_array(a) || json_array_size(a) != nruns || !nruns)
+		return NULL;
+	int *v = xmalloc(nruns * sizeof(*v));
+	for (size_t r = 0; r < nruns; r++) {
+		json_t *x = json_array_get(a, r);
+		v[r] = json_is_integer(x) ? (int)json_integer_value(x) : -1;
+	}
+	return v;
+}
+
 static void measurement_from_json(struct cell_measurement *m, const json_t *j)
 {
 	json_t *d = json_object_get(j, "details");
 	json_t *time = json_object_get(j, "time_s");
 	if (json_is_object(time))
 		stats_from_json(&m->time, time);
-	json_t *rounds = json_object_get(time, "rounds");
-	if (json_is_array(rounds) && json_array_size(rounds) == m->time.n && m->time.n) {
-		json_t *places = json_object_get(time, "places");
-		m->rounds = xmalloc(m->time.n * sizeof(*m->rounds));
-		m->places = xmalloc(m->time.n * sizeof(*m->places));
-		for (size_t r = 0; r < m->time.n; r++) {
-			json_t *v = json_array_get(rounds, r), *w = json_array_get(places, r);
-			m->rounds[r] = json_is_integer(v) ? (int)json_integer_value(v) : -1;
-			m->places[r] = json_is_integer(w) ? (int)json_integer_value(w) : -1;
+	m->rounds = results_per_run(time, "rounds", m->time.n);
+	if (m->rounds) {
+		m->places = results_per_run(time, "places", m->time.n);
+		if (!m->places) {
+			m->places = xmalloc(m->time.n * sizeof(*m->places));
+			for (size_t r = 0; r < m->time.n; r++)
+				m->places[r] = -1;
 		}
 		m->nrounds = m->time.n;
 	}

@@ -73,4 +73,8 @@ double cell_rate(const struct cell *c, double *lo, double *hi);
 /* Speedups against each family's baseline with the same config. */
 void compute_speedups(struct plan *p);
 
+/* time_s.rounds or time_s.places: one integer per run (-1 where one is
+ * not), allocated; NULL unless the array has exactly nruns entries. */
+int *results_per_run(const json_t *time_s, const char *key, size_t nruns);
+
 #endif

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "analysis/comparison.h"
+#include "pipeline/plan.h"
 #include "core/stats.h"
 
 #define MAXRUNS 256
@@ -43,7 +44,7 @@ static double disturbance(double scale)
 
 static struct comparison_side side_of(const struct comparison_run *runs, size_t n)
 {
-	struct comparison_side s = { runs, n, NULL, NULL };
+	struct comparison_side s = { runs, n, NULL };
 	return s;
 }
 
@@ -505,7 +506,9 @@ static void test_describe(void **state)
 	comparison_compute(&sa, &sb, &p, &c);
 	comparison_describe(&c, text, sizeof(text));
 	assert_string_equal(text, "n/a: too few runs (3 and 1)");
-	sa.sha256 = sb.sha256 = "ab12";
+	const char *argv[] = { "3" };
+	struct program_id prog = { .sha256 = "ab12", .argv = argv, .argc = 1, .allocator = "glibc" };
+	sa.program = sb.program = &prog;
 	comparison_compute(&sa, &sb, &p, &c);
 	comparison_describe(&c, text, sizeof(text));
 	assert_string_equal(text, "1.000x, same binary: a difference is the machine's");
@@ -642,7 +645,8 @@ static void test_pairing(void **state)
 }
 
 /* The same program twice, whatever its runs say; the same sha256 with
- * other arguments is another program. */
+ * other arguments, another allocator, placement, consumer or environment
+ * pad is another program (pipeline/plan.h's program_id). */
 static void test_same_binary(void **state)
 {
 	(void)state;
@@ -654,44 +658,74 @@ static void test_same_binary(void **state)
 	struct comparison_result c;
 	const char *sha = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
 	const char *SHA = "9F86D081884C7D659A2FEAA0C55AD015A3BF4F1B2B0B822CD15D6C15B0F00A08";
-	sa.sha256 = sha;
-	sb.sha256 = sha;
-	sa.args = sb.args = "-n 1000";
+	const char *n1000[] = { "-n", "1000" }, *n2000[] = { "-n", "2000" };
+	struct program_id pa = { .sha256 = sha, .argv = n1000, .argc = 2, .allocator = "glibc" }, pb = pa;
+	sa.program = &pa;
+	sb.program = &pb;
 	assert_int_equal(comparison_compute(&sa, &sb, &p, &c), 0);
 	assert_int_equal(c.verdict, VERDICT_SAME_BINARY);
 	assert_int_equal(c.method, COMPARISON_IDENTICAL);
 	assert_true(c.ratio == 1 && c.low == 1 && c.high == 1);
 	assert_true(isnan(c.p_value));
-	sb.sha256 = SHA; /* hex in either case */
+	pb.sha256 = SHA; /* hex in either case */
 	assert_int_equal(comparison_compute(&sa, &sb, &p, &c), 0);
 	assert_int_equal(c.verdict, VERDICT_SAME_BINARY);
-	sa.args = sb.args = NULL; /* no arguments on either side */
+	pa.argc = pb.argc = 0; /* no arguments on either side */
+	assert_int_equal(comparison_compute(&sa, &sb, &p, &c), 0);
+	assert_int_equal(c.verdict, VERDICT_SAME_BINARY);
+	pb.allocator = NULL; /* a missing allocator is glibc's */
 	assert_int_equal(comparison_compute(&sa, &sb, &p, &c), 0);
 	assert_int_equal(c.verdict, VERDICT_SAME_BINARY);
 	/* the same sha256 with other arguments: another program */
-	sa.args = "-n 1000";
-	sb.args = "-n 2000";
+	pa.argc = pb.argc = 2;
+	pb.argv = n2000;
 	assert_int_equal(comparison_compute(&sa, &sb, &p, &c), 0);
 	assert_int_equal(c.verdict, VERDICT_SLOWER);
 	assert_int_equal(c.method, COMPARISON_PAIRED);
-	sb.args = NULL;
+	pb.argc = 0;
 	assert_int_equal(comparison_compute(&sa, &sb, &p, &c), 0);
 	assert_int_equal(c.verdict, VERDICT_SLOWER);
+	/* ... or another allocator, placement, consumer or environment pad */
+	pb = pa;
+	const struct program_id same = pb;
+	pb.allocator = "mimalloc";
+	assert_int_equal(comparison_same_binary(&sa, &sb), 0);
+	pb = same;
+	pb.placement = "same_l3";
+	assert_int_equal(comparison_same_binary(&sa, &sb), 0);
+	pb = same;
+	pb.consumer = "pv";
+	assert_int_equal(comparison_same_binary(&sa, &sb), 0);
+	pb = same;
+	pb.env_pad = 16;
+	assert_int_equal(comparison_same_binary(&sa, &sb), 0);
+	assert_int_equal(comparison_compute(&sa, &sb, &p, &c), 0);
+	assert_int_equal(c.verdict, VERDICT_SLOWER);
+	pb = same;
+	assert_int_equal(comparison_same_binary(&sa, &sb), 1);
 	/* unknown or other binaries */
-	sa.args = sb.args = NULL;
-	sa.sha256 = NULL;
+	sb.program = NULL;
 	assert_int_equal(comparison_compute(&sa, &sb, &p, &c), 0);
 	assert_int_equal(c.verdict, VERDICT_SLOWER);
-	sb.sha256 = NULL;
+	sb.program = &pb;
+	pa.sha256 = NULL;
 	assert_int_equal(comparison_compute(&sa, &sb, &p, &c), 0);
 	assert_int_equal(c.verdict, VERDICT_SLOWER);
-	sa.sha256 = sha;
-	sb.sha256 = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a09";
+	pb.sha256 = NULL;
 	assert_int_equal(comparison_compute(&sa, &sb, &p, &c), 0);
 	assert_int_equal(c.verdict, VERDICT_SLOWER);
-	sb.sha256 = "9f86"; /* a prefix is not the same */
+	pa.sha256 = pb.sha256 = "";
+	assert_int_equal(comparison_same_binary(&sa, &sb), 0);
+	pa.sha256 = sha;
+	pb.sha256 = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a09";
 	assert_int_equal(comparison_compute(&sa, &sb, &p, &c), 0);
 	assert_int_equal(c.verdict, VERDICT_SLOWER);
+	pb.sha256 = "9f86"; /* a prefix is not the same */
+	assert_int_equal(comparison_compute(&sa, &sb, &p, &c), 0);
+	assert_int_equal(c.verdict, VERDICT_SLOWER);
+	/* no program on either side: never the same binary */
+	sa.program = sb.program = NULL;
+	assert_int_equal(comparison_same_binary(&sa, &sb), 0);
 }
 
 /* Benjamini-Hochberg's own example (1995): 15 p-values at 0.05 select 4

@@ -23,6 +23,7 @@
 #include "pipeline/build.h"
 #include "checks/check.h"
 #include "config/config.h"
+#include "config/cpu_profile.h"
 #include "core/jsonpos.h"
 #include "pipeline/measure.h"
 #include "core/options.h"
@@ -945,6 +946,16 @@ static void test_run_capture_env(void **state)
 	assert_int_equal(run_capture_env(argv, env2, CHILD_DEVNULL, 10, 4096, &out, NULL, &ex), 0);
 	assert_string_equal(out.buf, "|child");
 	assert_string_equal(getenv("FB_TEST_KEEP"), "parent");
+	sb_release(&out);
+	/* env alone (counts): the parent's variables do not reach the child,
+	 * yet "sh" is still found on the parent's PATH */
+	assert_int_equal(run_capture_env_only(argv, env, CHILD_DEVNULL, 10, 4096, &out, NULL, &ex), 0);
+	assert_string_equal(out.buf, "x y|");
+	sb_release(&out);
+	char *count[] = { "sh", "-c", "env | wc -l", NULL };
+	assert_int_equal(run_capture_env_only(count, env, CHILD_DEVNULL, 10, 4096, &out, NULL, &ex), 0);
+	/* FB_TEST_CHILD, and what sh itself sets (PWD, SHLVL, _) */
+	assert_true(atoi(out.buf) >= 1 && atoi(out.buf) <= 4);
 	sb_release(&out);
 }
 

@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "pipeline/build.h"
-#include "analysis/explain.h"
+#include "driver/explain.h"
 #include "pipeline/plan.h"
 
 static void test_parse_optimizers(void **state)

@@ -388,6 +388,59 @@ static void test_escaping(void **state)
 	model_free(&m);
 }
 
+/* The JSON writer: a figure that is not finite is null, its key kept
+ * (core/json_util.h): an infinite ci_level once made jansson's json_real()
+ * return NULL and the key vanish, an infinite share the whole cell. */
+static json_t *json_cell(struct model *m)
+{
+	struct strbuf sb = STRBUF_INIT;
+	assert_int_equal(model_write(m, FMT_JSON, "f", "throughput", &sb), 0);
+	json_error_t err;
+	json_t *root = json_loads(sb.buf, 0, &err);
+	if (!root)
+		fail_msg("not JSON (%s):\n%s", err.text, sb.buf);
+	sb_release(&sb);
+	json_t *tables = json_object_get(json_array_get(json_object_get(root, "families"), 0), "tables");
+	json_t *cells = json_object_get(json_array_get(json_object_get(json_array_get(tables, 0), "rows"), 0), "cells");
+	if (json_array_size(cells) != 1) {
+		char *text = json_dumps(root, JSON_INDENT(1));
+		fail_msg("no cell:\n%s", text);
+	}
+	json_t *cell = json_incref(json_array_get(cells, 0));
+	json_decref(root);
+	return cell;
+}
+
+static void test_json_not_finite(void **state)
+{
+	(void)state;
+	struct model m;
+	load(&m, RUN("e", "host", "\"f\": {\"kind\": \"stream\"}", SIMPLE("f", "x", "gcc/-O2/n", "gcc", "1048576", ONE_PCT, "")),
+	     NULL, NULL);
+	struct mtable *t = table_of(&m, "f", "throughput");
+	assert_non_null(t);
+	struct mcell *x = &t->rows[0].cells[0];
+	static const double bad[] = { INFINITY, -INFINITY, NAN };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		double level = x->level, share = x->share, lo = x->lo;
+		x->level = bad[i];
+		json_t *cell = json_cell(&m);
+		assert_non_null(json_object_get(cell, "ci_level"));
+		assert_true(json_is_null(json_object_get(cell, "ci_level")));
+		assert_true(json_is_number(json_object_get(cell, "value")));
+		json_decref(cell);
+		x->share = x->lo = bad[i];
+		cell = json_cell(&m);
+		assert_true(json_is_null(json_object_get(cell, "share")) && json_is_null(json_object_get(cell, "low")));
+		assert_true(json_is_number(json_object_get(cell, "high")));
+		json_decref(cell);
+		x->level = level;
+		x->share = share;
+		x->lo = lo;
+	}
+	model_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -398,6 +451,7 @@ int main(void)
 		cmocka_unit_test(test_runs_side_by_side),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_json_not_finite),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }

@@ -21,6 +21,7 @@
 #include "results/results.h"
 #include "core/stats.h"
 #include "config/config.h"
+#include "config/cpu_profile.h"
 
 #include "plan_fixture.h"
 

@@ -4,9 +4,8 @@
  * median, printed as a table by run count, and must reach the stated level
  * (less a tolerance for the sampling error of the count); the rerun
  * interval is checked against the median of a second sample the same way.
- * The bootstrap
- * interval of a ratio of medians is checked the same way.  The generator is
- * seeded: every run of the test draws the same samples. */
+ * The generator (stats_random) is seeded: every run of the test draws the
+ * same samples. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -192,44 +191,19 @@ static void test_coverage_by_run_count(void **state)
 	}
 }
 
-/* The bootstrap interval of median(a) / median(b), a drawn with median
- * `ratio`, b with median 1. */
-static void test_bootstrap_ratio(void **state)
+/* stats_random_at(seed, i) is the (i + 1)-th number of stats_random from
+ * seed, without drawing the ones before it. */
+static void test_random_at(void **state)
 {
 	(void)state;
-	const size_t counts[] = { 6, 10, 20, 40 };
-	const unsigned trials = 400;
-	const double ratio = 1.3;
-	rng = 7;
-	printf("bootstrap interval of a ratio of medians: coverage by run count (%u pairs each, stated 95%%)\n",
-	       trials);
-	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
-		size_t n = counts[i];
-		double *a = malloc(n * sizeof(double)), *b = malloc(n * sizeof(double));
-		unsigned held = 0;
-		for (unsigned t = 0; t < trials; t++) {
-			for (size_t k = 0; k < n; k++) {
-				a[k] = ratio * lognormal(0.25);
-				b[k] = lognormal(0.25);
-			}
-			double lo, hi;
-			assert_int_equal(stats_bootstrap_point_ratio(a, n, b, n, 0.5, 0.95, STATS_BOOTSTRAP_RESAMPLES, t, &lo,
-								      &hi), 0);
-			held += lo <= ratio && ratio <= hi;
-		}
-		printf("  %4zu runs each: held %.1f%%\n", n, 100.0 * held / trials);
-		/* the percentile bootstrap of a median runs a little short on few runs */
-		assert_true((double)held / trials >= 0.95 - 0.06);
-		free(a);
-		free(b);
+	const unsigned long long seeds[] = { 0, 1, 0x666c6167ULL, ~0ULL };
+	for (size_t k = 0; k < sizeof(seeds) / sizeof(seeds[0]); k++) {
+		unsigned long long st = seeds[k];
+		for (unsigned long long i = 0; i < 100; i++)
+			assert_true(stats_random_at(seeds[k], i) == stats_random(&st));
 	}
-	/* the same runs and seed: the same interval */
-	double a[] = { 1, 1.1, 0.9, 1.05, 0.95, 1.02 }, b[] = { 2, 2.2, 1.9, 2.1, 1.95, 2.05 }, l1, h1, l2, h2;
-	assert_int_equal(stats_bootstrap_point_ratio(a, 6, b, 6, 0.5, 0.95, 1000, 1, &l1, &h1), 0);
-	assert_int_equal(stats_bootstrap_point_ratio(a, 6, b, 6, 0.5, 0.95, 1000, 1, &l2, &h2), 0);
-	assert_true(l1 == l2 && h1 == h2);
-	assert_true(l1 <= 1.01 / 2.025 && 1.01 / 2.025 <= h1);
-	assert_int_equal(stats_bootstrap_point_ratio(a, 1, b, 6, 0.5, 0.95, 1000, 1, &l1, &h1), -1);
+	/* splitmix64's first number from seed 0, as published */
+	assert_true(stats_random_at(0, 0) == 0xe220a8397b1dcdafULL);
 }
 
 /* The statistic at quantile q: how often the interval of n draws holds the
@@ -393,7 +367,7 @@ int main(void)
 		cmocka_unit_test(test_exact_levels),
 		cmocka_unit_test(test_coverage_by_run_count),
 		cmocka_unit_test(test_rerun_levels),
-		cmocka_unit_test(test_bootstrap_ratio),
+		cmocka_unit_test(test_random_at),
 		cmocka_unit_test(test_quantile_coverage_by_run_count),
 		cmocka_unit_test(test_statistic),
 		cmocka_unit_test(test_machine_drift),

@@ -1,4 +1,4 @@
-/* test_tune.c: the parts of `flagbench tune` (analysis/tune.h) that need no
+/* test_tune.c: the parts of `flagbench tune` (driver/tune.h) that need no
  * compiler: the budget's words, and delta debugging to the flags that
  * carry a gain (a synthetic gain with interacting flags). */
 #define _GNU_SOURCE
@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/tune.h"
+#include "analysis/ddmin.h"
+#include "driver/tune.h"
 
 static void test_budget(void **state)
 {

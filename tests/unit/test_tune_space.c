@@ -1,4 +1,4 @@
-/* test_tune_space.c: the space `flagbench tune` searches (analysis/tune_space.h):
+/* test_tune_space.c: the space `flagbench tune` searches (pipeline/tune_space.h):
  * gcc's listings and clang's -print-all-options parsed from lines the
  * real gcc 12 and clang 14 printed, what is left out and why, the points'
  * flags and keys, and the space of the gcc and clang on PATH (skipped
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/tune_space.h"
+#include "pipeline/tune_space.h"
 
 /* `gcc-12 -O2 -Q --help=optimizers`, a few of its lines */
 static const char optimizers_q[] =

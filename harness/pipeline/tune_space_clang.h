@@ -10,7 +10,7 @@
 #ifndef FLAGBENCH_TUNE_SPACE_CLANG_H
 #define FLAGBENCH_TUNE_SPACE_CLANG_H
 
-#include "analysis/tune_space_dims.h"
+#include "pipeline/tune_space_dims.h"
 #include "pipeline/compilers.h"
 
 /* tune_space_read() for clang: 0, or -1 after an error message when

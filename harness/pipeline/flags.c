@@ -1,6 +1,6 @@
 /* flags.c: see flags.h */
 #define _GNU_SOURCE
-#include "analysis/flags.h"
+#include "pipeline/flags.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* tune_space_build.c: see tune_space_build.h */
 #define _GNU_SOURCE
-#include "analysis/tune_space_build.h"
+#include "pipeline/tune_space_build.h"
 
 #include <errno.h>
 #include <limits.h>

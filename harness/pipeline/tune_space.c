@@ -1,11 +1,11 @@
 /* tune_space.c: see tune_space.h */
 #define _GNU_SOURCE
-#include "analysis/tune_space.h"
+#include "pipeline/tune_space.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/tune_space_build.h"
+#include "pipeline/tune_space_build.h"
 
 int tune_space_read(const struct compiler *comp, char *const *start_cflags, int allow_unsafe, struct tune_space *out)
 {

@@ -1,5 +1,5 @@
 /* tune_space_dims.c: see tune_space_dims.h */
-#include "analysis/tune_space_dims.h"
+#include "pipeline/tune_space_dims.h"
 
 #include <string.h>
 

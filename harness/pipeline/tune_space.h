@@ -44,9 +44,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "analysis/tune_space_clang.h"
-#include "analysis/tune_space_dims.h"
-#include "analysis/tune_space_gcc.h"
+#include "pipeline/tune_space_clang.h"
+#include "pipeline/tune_space_dims.h"
+#include "pipeline/tune_space_gcc.h"
 #include "core/util.h"
 #include "pipeline/compilers.h"
 

@@ -1,13 +1,13 @@
 /* tune_space_clang.c: see tune_space_clang.h */
 #define _GNU_SOURCE
-#include "analysis/tune_space_clang.h"
+#include "pipeline/tune_space_clang.h"
 
 #include <ctype.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/tune_space_build.h"
+#include "pipeline/tune_space_build.h"
 
 /* ---- clang ---- */
 

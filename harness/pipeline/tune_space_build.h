@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#include "analysis/tune_space_dims.h"
+#include "pipeline/tune_space_dims.h"
 #include "core/util.h"
 #include "pipeline/compilers.h"
 

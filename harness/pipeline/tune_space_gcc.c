@@ -1,14 +1,14 @@
 /* tune_space_gcc.c: see tune_space_gcc.h */
 #define _GNU_SOURCE
-#include "analysis/tune_space_gcc.h"
+#include "pipeline/tune_space_gcc.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/flags.h"
-#include "analysis/tune_space_build.h"
+#include "pipeline/flags.h"
+#include "pipeline/tune_space_build.h"
 
 /* ---- gcc ---- */
 

@@ -1,0 +1,327 @@
+/* compare_confirm.c: see compare_confirm.h */
+#define _GNU_SOURCE
+#include "driver/compare_confirm.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config/config.h"
+#include "config/family.h"
+#include "core/json_util.h"
+#include "core/runcmd.h"
+#include "pipeline/executor.h"
+#include "pipeline/measure.h"
+#include "pipeline/schedule.h"
+#include "pipeline/session.h"
+#include "results/baseline.h"
+#include "results/reader.h"
+#include "results/replay.h"
+#include "system/cooldown.h"
+
+struct confirm_opts {
+	unsigned rounds;
+	double alarm_rate; /* fraction: the family-wise false-alarm rate */
+	double timeout_s;
+	const struct session *session; /* the executor and the limits of every replay */
+	/* the run's cooldown policy (cooldown.h): a pause before each cell,
+	 * between its runs only where a sensor follows the temperature */
+	struct cooldown_policy cool;
+	uint64_t pipe_size;
+	const char *consumer, *consumer_wait;
+};
+
+/* The run's own --consumer / --consumer-wait / --pipe-size, so the replay drains streams the
+ * same way (the cells record only a crossed consumer). */
+static const char *run_option(const json_t *run, const char *name)
+{
+	json_t *argv = json_object_get(json_object_get(run, "run"), "argv");
+	size_t len = strlen(name);
+	for (size_t i = 0; i < json_array_size(argv); i++) {
+		const char *s = json_string_value(json_array_get(argv, i));
+		if (!s || strncmp(s, "--", 2) || strncmp(s + 2, name, len))
+			continue;
+		if (s[2 + len] == '=')
+			return s + 3 + len;
+		if (!s[2 + len])
+			return json_string_value(json_array_get(argv, i + 1));
+	}
+	return NULL;
+}
+
+/* FNV-1a of the cell id: the seed of its rounds' order, so one cell is
+ * confirmed in the same order every time */
+static unsigned long long cell_seed(const char *id)
+{
+	unsigned long long seed = 1469598103934665603ULL;
+	for (const char *s = id; *s; s++)
+		seed = (seed ^ (unsigned char)*s) * 1099511628211ULL;
+	return seed;
+}
+
+/* The paired comparison of the confirmation's rounds, into cc. */
+static void confirm_verdict(struct cell_cmp *cc, const struct cell *a, const struct cell *b, double level,
+			    const struct compare_opts *o, double quantile, unsigned rounds)
+{
+	/* per unit when the sizes differ, as the first comparison did */
+	uint64_t sa = a->spec.size, sb = b->spec.size;
+	double pa = sa && sb && sa != sb ? (double)sa : 1;
+	double pb = sa && sb && sa != sb ? (double)sb : 1;
+	struct comparison_side A = { 0 }, B = { 0 };
+	struct comparison_run *ra = compare_cell_runs(a, pa, &A.n), *rb = compare_cell_runs(b, pb, &B.n);
+	A.runs = ra;
+	B.runs = rb;
+	struct comparison_policy pol;
+	compare_policy(&pol, o->threshold, quantile, o->resamples, o->seed, level);
+	if (comparison_compute(&A, &B, &pol, &cc->confirm) == 0 && cc->confirm.method != COMPARISON_NONE) {
+		char lv[32];
+		compare_format_level(level, lv, sizeof(lv));
+		cc->confirmed = (int)rounds;
+		cc->confirm_level = level;
+		cc->verdict = cc->confirm.verdict;
+		char short_of[96] = "";
+		if (cc->confirm.level_reached < level) {
+			char got[32];
+			compare_format_level(cc->confirm.level_reached, got, sizeof(got));
+			snprintf(short_of, sizeof(short_of), " (%zu pairs reach %s %%: more rounds)", cc->confirm.pairs, got);
+		}
+		cc->note = xasprintf("%s after %u interleaved rounds: %.3fx [%.3f, %.3f] at %s %%%s",
+				     cc->verdict == VERDICT_SLOWER ? "confirmed" : "not confirmed", rounds,
+				     cc->confirm.ratio, cc->confirm.low, cc->confirm.high, lv, short_of);
+	} else {
+		cc->note = xstrdup("not confirmed: the new times do not pair up");
+	}
+	free(ra);
+	free(rb);
+}
+
+/* Both binaries again, through the scheduler: balanced rounds, the pause
+ * once before the cell, the first failure ends it; while the answer stays
+ * inconclusive, as many rounds again, up to CONFIRM_EXTENSIONS times. */
+#define CONFIRM_EXTENSIONS 2
+static void confirm_cell(struct cell_cmp *cc, const json_t *base, const char *base_dir, const json_t *nw,
+			 const char *new_dir, struct family *fams, size_t nfams, const struct confirm_opts *co,
+			 double level, const struct compare_opts *o, double quantile, const char *hyperfine,
+			 const char *work)
+{
+	struct cell a = { 0 }, b = { 0 }; /* b too is freed when a cannot be replayed */
+	char why[512] = "";
+	int ok = replay_cell_init(&a, results_json_cell(base, cc->id), base_dir, fams, nfams, why, sizeof(why)) == 0 &&
+		 replay_cell_init(&b, results_json_cell(nw, cc->id), new_dir, fams, nfams, why, sizeof(why)) == 0;
+	char *old_note = cc->note;
+	if (!ok) {
+		cc->note = xasprintf("not confirmed: %s", why);
+		goto out;
+	}
+	double below = NAN, max_wait = 0;
+	cooldown_between_runs(&co->cool, &below, &max_wait);
+	struct measure_opts mo = {
+		.hyperfine = hyperfine,
+		.workdir = work,
+		.run_timeout_s = co->session->lim.run_s,
+		.cooldown_below_c = below,
+		.cooldown_max_wait_s = max_wait,
+		.consumer = co->consumer,
+		.consumer_wait = co->consumer_wait,
+		.pipe_size = co->pipe_size,
+		.quantile = 0.5,
+	};
+	struct schedule_policy pol = {
+		.order = SCHEDULE_BALANCED,
+		.runs = co->rounds,
+		.warmup = 1,
+		.seed = cell_seed(cc->id),
+		.pause = SCHEDULE_PAUSE_ONCE,
+		.cool = &co->cool,
+		.on_failure = SCHEDULE_STOP_ALL,
+	};
+	struct cell *cells[] = { &a, &b };
+	struct schedule sc = {
+		.policy = &pol,
+		.x = co->session->x,
+		.mo = &mo,
+		.cells = cells,
+		.n = 2,
+		.tally = { .cooldown_s = &cc->confirm_cooldown_s },
+	};
+	fprintf(stderr, "flagbench: confirming %s: %u rounds, as many A B as B A, shuffled\n", cc->id, co->rounds);
+	enum schedule_status st = schedule_run(&sc);
+	if (st == SCHEDULE_STOPPED) {
+		const struct cell *bad = a.status != CELL_PENDING ? &a : &b;
+		cc->note = xasprintf("not confirmed: %s: %s", bad == &a ? "base" : "new",
+				     bad->reason ? bad->reason : "measuring failed");
+		goto out;
+	}
+	if (st == SCHEDULE_WAS_INTERRUPTED || a.measure.time.n != co->rounds || b.measure.time.n != co->rounds) {
+		cc->note = xstrdup("not confirmed: interrupted");
+		goto out;
+	}
+	confirm_verdict(cc, &a, &b, level, o, quantile, co->rounds);
+	/* an open answer gets the rounds again, up to CONFIRM_EXTENSIONS times,
+	 * and is decided on all of them (runs go where an answer is undecided) */
+	for (unsigned k = 1; k <= CONFIRM_EXTENSIONS && cc->verdict == VERDICT_INCONCLUSIVE && !fb_interrupted; k++) {
+		pol.round_base = k * co->rounds;
+		pol.seed = cell_seed(cc->id) + k;
+		pol.warmup = 0;
+		pol.pause = SCHEDULE_PAUSE_NONE;
+		fprintf(stderr, "flagbench: %s still open: %u rounds more\n", cc->id, co->rounds);
+		if (schedule_run(&sc) != SCHEDULE_DONE || a.measure.time.n != (k + 1) * co->rounds ||
+		    b.measure.time.n != (k + 1) * co->rounds)
+			break;
+		if (cc->note != old_note)
+			free(cc->note);
+		confirm_verdict(cc, &a, &b, level, o, quantile, (k + 1) * co->rounds);
+	}
+out:
+	if (cc->note != old_note)
+		free(old_note);
+	replay_cell_free(&a);
+	replay_cell_free(&b);
+}
+
+/* Slower, or inconclusive with an interval that reaches above the
+ * threshold: a slowdown hidden by noise is measured again too. */
+static int confirm_suspect(const struct cell_cmp *cc, double threshold)
+{
+	return cc->verdict == VERDICT_SLOWER || (cc->verdict == VERDICT_INCONCLUSIVE && cc->ci.high > 1 + threshold);
+}
+
+static int confirm_slower(struct comparison *cmp, const json_t *base, const char *base_dir, const json_t *nw,
+			  const char *new_dir, const struct confirm_opts *co, const struct compare_opts *o)
+{
+	size_t suspects = 0;
+	cmp->confirm_rounds = co->rounds;
+	cmp->alarm_rate = co->alarm_rate;
+	for (size_t i = 0; i < cmp->n; i++)
+		suspects += confirm_suspect(&cmp->cells[i], o->threshold);
+	if (!suspects)
+		return 0;
+	if (o->metric != METRIC_TIME) {
+		sv_pushf(&cmp->warnings, "--confirm measures times: %s counts are not measured again",
+			 metric_name(o->metric));
+		return 0;
+	}
+	char *hyperfine = co->session->x->tool ? find_on_path(co->session->x->tool) : NULL;
+	if (co->session->x->tool && !hyperfine) {
+		sv_push(&cmp->warnings, "--confirm needs hyperfine (not on PATH): slower cells are not confirmed");
+		return 0;
+	}
+	/* the runs' own family folders too, wherever they live */
+	struct family *fams = NULL;
+	int nfams = load_families_of_runs(base, base_dir, nw, new_dir, &fams);
+	if (nfams < 0) {
+		free(hyperfine);
+		return -1;
+	}
+	/* every suspect at the level that keeps the comparison's chance of a
+	 * false alarm at --alarm-rate (confirm_level) */
+	cmp->confirm_cells = suspects;
+	cmp->confirm_level = confirm_level(co->alarm_rate, suspects);
+	char tmpl[] = "/tmp/flagbench-confirm-XXXXXX";
+	char *work = mkdtemp(tmpl);
+	install_interrupt_handler();
+	for (size_t i = 0; work && i < cmp->n && !fb_interrupted; i++)
+		if (confirm_suspect(&cmp->cells[i], o->threshold))
+			confirm_cell(&cmp->cells[i], base, base_dir, nw, new_dir, fams, (size_t)nfams, co,
+				     cmp->confirm_level, o, cmp->quantile, hyperfine, work);
+	if (work) {
+		const char *files[] = { "hyperfine.json", "meter.jsonl", "cooldown.jsonl", "before.jsonl", NULL };
+		for (int k = 0; files[k]; k++) {
+			char *p = xasprintf("%s/%s", work, files[k]);
+			unlink(p);
+			free(p);
+		}
+		rmdir(work);
+	}
+	for (int i = 0; i < nfams; i++)
+		free_family(&fams[i]);
+	free(fams);
+	free(hyperfine);
+	comparison_recount(cmp);
+	return 0;
+}
+
+/* The cooldown policy NEW's run took (run.cooldown: the profile's with
+ * --cooldown or the suite's pause applied); its profile's for older runs. */
+static void profile_cooldown(const json_t *run, struct cooldown_policy *p)
+{
+	json_t *c = json_object_get(json_object_get(run, "run"), "cooldown");
+	int override = json_is_true(json_object_get(c, "override"));
+	if (!json_is_object(c))
+		c = json_object_get(json_object_get(run, "profile"), "cooldown");
+	double s = json_number_value(json_object_get(c, "seconds"));
+	double below = json_number_value(json_object_get(c, "below_celsius"));
+	double max_wait = json_number_value(json_object_get(c, "max_wait_seconds"));
+	struct cooldown_spec spec = { s > 0 ? s : 0, below > 0 ? below : NAN, max_wait > s ? max_wait : s > 0 ? s : 0 };
+	cooldown_policy_init(p, &spec, override, "/");
+}
+
+/* BASE as given, or the stored baseline of NEW's cpu profile; NULL when
+ * that baseline does not exist. */
+static char *base_path_of(const struct compare_request *rq, const json_t *nw)
+{
+	if (!rq->baseline)
+		return xstrdup(rq->base);
+	const char *prof = jstr_opt(json_object_get(nw, "run"), "cpu_profile");
+	char *path = baseline_path(rq->baselines_dir, rq->baseline, prof ? prof : "host");
+	if (access(path, F_OK) < 0) {
+		error("no baseline '%s' for cpu profile %s (looked for %s; flagbench baseline save RUN stores one)",
+		      rq->baseline, prof ? prof : "host", path);
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+/* --confirm replays with NEW's own drain settings and its profile's cooldown. */
+static int confirm_with_run_settings(const struct compare_request *rq, struct comparison *cmp, const json_t *base,
+				     const char *base_dir, const json_t *nw, const char *new_dir)
+{
+	const char *consumer = run_option(nw, "consumer");
+	uint64_t pipe = 0;
+	const char *ps = run_option(nw, "pipe-size");
+	if (ps && parse_u64(ps, &pipe) < 0)
+		pipe = 0;
+	struct confirm_opts cf = { .rounds = rq->confirm, .alarm_rate = rq->alarm_rate, .timeout_s = rq->timeout_s,
+				   .pipe_size = pipe, .consumer = consumer,
+				   .consumer_wait = run_option(nw, "consumer-wait") };
+	profile_cooldown(nw, &cf.cool);
+	/* replays only: nothing is built, so the compile's limit is the default's */
+	struct session s;
+	struct session_limits lim;
+	session_limits_derive(&lim, rq->timeout_s, 300, 0);
+	session_open(&s, &executor_hyperfine, NULL, 1, &lim);
+	cf.session = &s;
+	int r = confirm_slower(cmp, base, base_dir, nw, new_dir, &cf, &rq->opts);
+	session_close(&s);
+	return r;
+}
+
+int compare_main(const struct compare_request *rq, struct comparison *out)
+{
+	int r = -1;
+	json_t *base = NULL, *nw = NULL;
+	char *base_dir = NULL, *new_dir = NULL, *base_path = NULL;
+	memset(out, 0, sizeof(*out));
+	nw = results_load(rq->new_run, &new_dir);
+	if (!nw)
+		goto out;
+	base_path = base_path_of(rq, nw);
+	if (!base_path)
+		goto out;
+	base = results_load(base_path, &base_dir);
+	if (!base)
+		goto out;
+	compare_runs(base, nw, &rq->opts, out);
+	if (rq->confirm && confirm_with_run_settings(rq, out, base, base_dir, nw, new_dir) < 0)
+		goto out;
+	r = 0;
+out:
+	json_decref(base);
+	json_decref(nw);
+	free(base_dir);
+	free(new_dir);
+	free(base_path);
+	return r;
+}

@@ -1,0 +1,38 @@
+/* compare_confirm.h: `flagbench compare` as the command asks it, and
+ * --confirm, the part that measures.
+ *
+ * compare_main() loads NEW, then BASE (or the stored baseline of NEW's cpu
+ * profile), compares them with analysis/compare.h (pure: records in, a
+ * struct comparison out) and, with --confirm N, measures the suspect
+ * cells again: both binaries replayed from the run folders' bin/
+ * (results/replay.h), through the session's executor and the one
+ * scheduler (pipeline/session.h, schedule.h) in N balanced rounds, with
+ * NEW's own drain settings (--consumer, --consumer-wait, --pipe-size) and
+ * its profile's cooldown; an answer still open gets the rounds again, up
+ * to twice.  The stored binaries were proven by their runs: a replay is
+ * not verified again.
+ */
+#ifndef FLAGBENCH_COMPARE_CONFIRM_H
+#define FLAGBENCH_COMPARE_CONFIRM_H
+
+#include "analysis/compare.h"
+
+/* One comparison as the command line asks it. */
+struct compare_request {
+	const char *base;          /* BASE: a run folder or results.json; unused with baseline */
+	const char *new_run;       /* NEW, the same */
+	const char *baseline;      /* NULL, or BASE is the stored baseline NAME of NEW's cpu profile */
+	const char *baselines_dir; /* where baselines are stored (NULL: the project's baselines/) */
+	struct compare_opts opts;
+	unsigned confirm;          /* --confirm rounds; 0: none */
+	double alarm_rate;         /* fraction */
+	double timeout_s;          /* of one run while confirming */
+};
+
+/* Loads NEW, then BASE (or the baseline), compares them into out and,
+ * with rq->confirm, measures the suspect cells again.  0, or -1 after an
+ * error message (bad input: exit 2).  Free out with comparison_free
+ * either way. */
+int compare_main(const struct compare_request *rq, struct comparison *out);
+
+#endif
