@@ -150,7 +150,9 @@ static int run_folder(struct run *r, int argc, char **argv)
 			return EXIT_USAGE;
 	} else {
 		rs->id = run_dir_new_id(r->suite.name, r->prof.name);
-		rs->dir = r->o.out ? xstrdup(r->o.out) : xasprintf("%s/results/%s", project_root(), rs->id);
+		/* made-up times never lie among real runs (make plots, publish) */
+		rs->dir = r->o.out ? xstrdup(r->o.out)
+				   : xasprintf("%s/results/%s%s", project_root(), r->o.dry_run ? "dry-run/" : "", rs->id);
 	}
 	if (mkdir_p(rs->dir, 0755) < 0) {
 		error("cannot create %s: %s", rs->dir, strerror(errno));

@@ -176,8 +176,20 @@ void answers_write_term(const struct model *m, const char *run_dir, size_t width
 			     "which the run's %zu comparisons keep the share of false leads among the real ones at 5 %% at most; "
 			     "\xe2\x89\xa1 the same binary",
 			100 * m->cmp_level, m->cmp_asked);
-	else
-		sb_adds(&sb, "no lead has an interval to tell (too few runs)");
+	else {
+		/* one build a variant has nothing to compare with; more builds
+		 * and still no comparison: too few runs */
+		size_t answers = 0, alone = 0;
+		for (size_t i = 0; i < m->nfams; i++)
+			for (size_t k = 0; k < m->fams[i].nanswers; k++) {
+				answers++;
+				alone += m->fams[i].answers[k].runner == NULL;
+			}
+		int single = answers && alone == answers;
+		sb_adds(&sb, single ? "one build a variant: nothing to compare it with (a suite with more compilers, -O "
+				      "levels or -march values asks which is fastest)"
+				    : "no lead has an interval to tell (too few runs)");
+	}
 	unsigned fixed = 0, varied = 0;
 	for (size_t i = 0; i < m->nfams; i++)
 		if (m->fams[i].nanswers)

@@ -41,6 +41,9 @@ static void format_row(const struct cell_cmp *cc, struct row_text *t)
 		char lv[32];
 		compare_format_level(cc->confirm_level, lv, sizeof(lv));
 		snprintf(t->ci, sizeof(t->ci), "[%.3f, %.3f] %s%%", r->low, r->high, lv);
+	} else if (r->method == COMPARISON_EXACT) {
+		/* a count has no interval: the ratio is exact */
+		snprintf(t->ci, sizeof(t->ci), "exact");
 	} else {
 		snprintf(t->ci, sizeof(t->ci), "[%.3f, %.3f]", r->low, r->high);
 	}

@@ -66,9 +66,13 @@ static void report_md(const struct explain *e, struct strbuf *md)
 		sb_addf(md, ": B is %.3gx %s.\n\n", exp(fabs(e->gap)), e->gap >= 0 ? "better" : "worse");
 	else
 		sb_adds(md, ".\n\n");
-	sb_addf(md, "%zu candidate flags, %zu distinct binaries measured; %zu of the %zu single flags change nothing "
-		    "(identical binaries both ways).\n\n",
-		e->ncand, e->distinct, e->unchanged, e->ncand);
+	if (e->unchanged)
+		sb_addf(md, "%zu candidate flags, %zu distinct binaries measured; %zu of the %zu single flags change nothing "
+			    "(identical binaries both ways).\n\n",
+			e->ncand, e->distinct, e->unchanged, e->ncand);
+	else
+		sb_addf(md, "%zu candidate flags, %zu distinct binaries measured; all %zu single flags change the binary.\n\n",
+			e->ncand, e->distinct, e->ncand);
 	sb_adds(md, "| flag | B without it | share of the gap | A with it | share of the gap |\n");
 	sb_adds(md, "| --- | --- | ---: | --- | ---: |\n");
 	struct strbuf none = STRBUF_INIT;
@@ -131,10 +135,15 @@ static void report_md(const struct explain *e, struct strbuf *md)
 			names.buf, e->joint.n > 1 ? "y" : "ies", e->joint_share * 100, e->joint.n > 1 ? "them" : "it",
 			e->joint_from, e->joint_steps, e->joint_steps == 1 ? "" : "s", TUNE_KEEP * 100);
 		sb_release(&names);
-	} else if (isfinite(e->all_share)) {
+	} else if (isfinite(e->all_share) && e->all_share > 0) {
 		sb_addf(md, "**Together**: even all %zu flags that change the binary carry %.0f%% of the gap (B without all of "
 			    "them): the rest comes from what no flag names (the -O level's --param values, or pass order).\n\n",
 			e->joint_from, e->all_share * 100);
+	} else if (isfinite(e->all_share)) {
+		/* a negative share is no finding: B without them did not move toward A */
+		sb_addf(md, "**Together**: B without all %zu flags that change the binary is no closer to A: the gap comes "
+			    "from what no flag names (the -O level's --param values, or pass order).\n\n",
+			e->joint_from);
 	}
 	for (size_t i = 0; i < e->notes.n; i++)
 		sb_addf(md, "- %s\n", e->notes.v[i]);

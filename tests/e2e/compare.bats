@@ -146,6 +146,10 @@ verdict() { jq -r --arg id "$2" '.cells[] | select(.id == $id) | .verdict' "$1";
     # at the default 2 % the same change is not an alarm
     run "$FLAGBENCH" compare "$TIGHT" "$BATS_TEST_TMPDIR/instr.json" --metric instructions
     [ "$status" -eq 0 ]
+    # a count is exact: no runs to have too few of, no interval to print
+    [[ "$output" == *"exact"* ]]
+    [[ "$output" != *"fewer than"* ]]
+    [[ "$output" != *"[1.010, 1.010]"* ]]
 }
 
 @test "bad input exits 2 with a clear message" {
@@ -185,6 +189,8 @@ verdict() { jq -r --arg id "$2" '.cells[] | select(.id == $id) | .verdict' "$1";
 }
 
 # The abwork fixture family in a root of its own, with SHARE percent more work.
+# Its runs take --precision 0, the suite's 3 runs a cell: what is tested is
+# the kept binaries, the verdicts and --confirm's own rounds, not precision.
 abwork_root() {
     local root="$1" share="$2"
     mkdir -p "$root/configs/suites" "$root/variants"
@@ -201,7 +207,7 @@ abwork_root() {
     command -v hyperfine >/dev/null || skip "hyperfine is not installed"
     abwork_root "$BATS_TEST_TMPDIR/root" 0
     export FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/root"
-    run "$FLAGBENCH" run --suite ab --out "$BATS_TEST_TMPDIR/a" --cache "$BATS_TEST_TMPDIR/cache" --no-counters --no-render
+    run "$FLAGBENCH" run --suite ab --out "$BATS_TEST_TMPDIR/a" --cache "$BATS_TEST_TMPDIR/cache" --precision 0 --no-counters --no-render
     [ "$status" -eq 0 ]
     a="$BATS_TEST_TMPDIR/a"
     # every measured binary is in bin/, named by the sha256 results.json records
@@ -247,9 +253,9 @@ abwork_root() {
     abwork_root "$BATS_TEST_TMPDIR/r0" 0
     abwork_root "$BATS_TEST_TMPDIR/r1" 300
     FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r0" "$FLAGBENCH" run --suite ab --only '*-O2*' --out "$BATS_TEST_TMPDIR/a" \
-        --cache "$BATS_TEST_TMPDIR/cache" --no-counters --no-render >/dev/null 2>&1
+        --cache "$BATS_TEST_TMPDIR/cache" --precision 0 --no-counters --no-render >/dev/null 2>&1
     FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r1" "$FLAGBENCH" run --suite ab --only '*-O2*' --out "$BATS_TEST_TMPDIR/b" \
-        --cache "$BATS_TEST_TMPDIR/cache" --no-counters --no-render >/dev/null 2>&1
+        --cache "$BATS_TEST_TMPDIR/cache" --precision 0 --no-counters --no-render >/dev/null 2>&1
     # four times the work: slower before and after confirmation, whatever the noise
     FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r0" run "$FLAGBENCH" compare "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b" \
         --confirm 5 --format json
@@ -305,9 +311,9 @@ abwork_root() {
     abwork_root "$BATS_TEST_TMPDIR/r1" 300
     # both cells (-O1 and -O2) do four times the work: two suspects, m = 2
     FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r0" "$FLAGBENCH" run --suite ab --out "$BATS_TEST_TMPDIR/a" \
-        --cache "$BATS_TEST_TMPDIR/cache" --no-counters --no-render >/dev/null 2>&1
+        --cache "$BATS_TEST_TMPDIR/cache" --precision 0 --no-counters --no-render >/dev/null 2>&1
     FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r1" "$FLAGBENCH" run --suite ab --out "$BATS_TEST_TMPDIR/b" \
-        --cache "$BATS_TEST_TMPDIR/cache" --no-counters --no-render >/dev/null 2>&1
+        --cache "$BATS_TEST_TMPDIR/cache" --precision 0 --no-counters --no-render >/dev/null 2>&1
     FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r0" run "$FLAGBENCH" compare "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b" \
         --confirm 10 --alarm-rate 2 --format json
     [ "$status" -eq 1 ]
