@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "core/util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -267,6 +268,19 @@ char *next_line(const char **text)
 	size_t len = strcspn(p, "\n");
 	*text = p + len + (p[len] == '\n');
 	return xasprintf("%.*s", (int)len, p);
+}
+
+const char *next_line_trimmed(const char **text, const char **end)
+{
+	const char *p = *text;
+	if (!p || !*p)
+		return NULL;
+	size_t len = strcspn(p, "\n");
+	*end = p + len;
+	*text = p + len + (p[len] == '\n');
+	while (p < *end && isspace((unsigned char)*p))
+		p++;
+	return p;
 }
 
 char *read_file(const char *path, size_t *len)

@@ -91,6 +91,9 @@ char *read_file(const char *path, size_t *len);
  * it; NULL at the end (or when *text is NULL).  For a tool's listing read
  * line by line. */
 char *next_line(const char **text);
+/* The same in place: the next line's first character past its leading
+ * blanks, its end (the '\n' or the text's end) in *end; NULL at the end. */
+const char *next_line_trimmed(const char **text, const char **end);
 int write_file_atomic(const char *path, const char *data, size_t len);
 int mkdir_p(const char *path, int mode);
 

@@ -103,12 +103,8 @@ static const struct mllvm_option mllvm_options[] = {
 static char *llvm_option_value(const char *listing, const char *name)
 {
 	size_t nl = strlen(name);
-	for (const char *p = listing ? listing : ""; *p;) {
-		size_t len = strcspn(p, "\n");
-		const char *l = p, *end = p + len;
-		p += len + (p[len] == '\n');
-		while (l < end && isspace((unsigned char)*l))
-			l++;
+	const char *p = listing, *l, *end;
+	while ((l = next_line_trimmed(&p, &end))) {
 		if (end - l < (ptrdiff_t)nl + 3 || strncmp(l, "--", 2) || strncmp(l + 2, name, nl))
 			continue;
 		const char *q = l + 2 + nl;

@@ -30,12 +30,8 @@ struct gcc_help {
 static void parse_gcc_help(const char *text, struct gcc_help *h)
 {
 	memset(h, 0, sizeof(*h));
-	for (const char *p = text ? text : ""; *p;) {
-		size_t len = strcspn(p, "\n");
-		const char *s = p, *end = p + len;
-		p += len + (p[len] == '\n');
-		while (s < end && isspace((unsigned char)*s))
-			s++;
+	const char *p = text, *s, *end;
+	while ((s = next_line_trimmed(&p, &end))) {
 		if (end - s < 3 || s[0] != '-' || s[1] != 'f')
 			continue;
 		size_t wl = strcspn(s, " \t\n");
@@ -159,12 +155,8 @@ static void gcc_optimizer(struct tune_space *s, const struct gcc_help *help, con
 static void gcc_stateless(struct tune_space *s, const struct gcc_help *help, const char *optimizers_q,
 			  int allow_unsafe)
 {
-	for (const char *p = optimizers_q ? optimizers_q : ""; *p;) {
-		size_t len = strcspn(p, "\n");
-		const char *l = p, *end = p + len;
-		p += len + (p[len] == '\n');
-		while (l < end && isspace((unsigned char)*l))
-			l++;
+	const char *p = optimizers_q, *l, *end;
+	while ((l = next_line_trimmed(&p, &end))) {
 		if (end - l < 3 || l[0] != '-' || l[1] != 'f')
 			continue;
 		size_t wl = strcspn(l, " \t\n");

@@ -88,6 +88,7 @@ static void make_cell(struct cell *c, const char *id, double base, unsigned phas
 	sv_push(&s->run_args, "/cache/inputs/f-100.bin");
 	c->build.binary = xstrdup("/cache/bin/v");
 	snprintf(c->build.sha256, sizeof(c->build.sha256), "%s", SHA);
+	c->build.bytes = 16384; /* a binary that exists (a mock's pretend one is not recorded) */
 	c->build.same_binary_as = -1;
 	c->status = CELL_PENDING;
 	double t[NRUNS];
