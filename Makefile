@@ -48,7 +48,7 @@ HARNESS_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(HARNESS_SRCS))
 SAN_OBJS := $(patsubst %.c,$(BUILD)/san/%.o,$(HARNESS_SRCS))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_TESTS))
 
-.PHONY: all test test-slow test-builds unit e2e deps deps-test deps-slow plots publish clean bench install
+.PHONY: all test test-slow test-builds check-layers unit e2e deps deps-test deps-slow plots publish clean bench install
 .DEFAULT_GOAL := all
 all: $(BUILD)/flagbench $(BUILD)/flagbench-meter
 
@@ -109,17 +109,26 @@ deps-slow:
 # The fast tier (make test, CI on every push: at most 3 minutes on a 2-core
 # VM) and the slow tier (make test-slow, nightly: seed-sized runs, every
 # build of every variant, every signal in every phase, the fuzzers).
+# Which tier a test is in:
+#   tests/e2e/*.bats    both tiers; make test-slow sets FLAGBENCH_TIER=slow and a
+#                       file that has a wider matrix asks slow_tier (helpers.bash)
+#   tests/slow/*.bats   make test-slow only: a test too slow for the fast tier
+#                       moves there, into a file named after its e2e file, which
+#                       loads ../e2e/helpers (no tag to forget: the folder decides)
+# Real runs in the fast tier take --precision 0 (the suite's runs) unless the
+# test is about precision: the default target adds 13 runs or more a cell.
 # Dependencies first, in a separate make, so pkg-config sees them; then the
-# builds in parallel; then the tests (bats files a few at a time).
+# builds in parallel, beside the layer check; then the tests (bats files a
+# few at a time, beside the unit tests).
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 # the longest files first, so the parallel e2e run ends together
-E2E_FIRST := tests/e2e/render.bats tests/e2e/faults.bats tests/e2e/fizzbuzz_variants.bats tests/e2e/core.bats tests/e2e/signals.bats
+E2E_FIRST := tests/e2e/render.bats tests/e2e/faults.bats tests/e2e/tune.bats tests/e2e/session.bats \
+	tests/e2e/compare.bats tests/e2e/core.bats tests/e2e/fizzbuzz_variants.bats tests/e2e/compute_variants.bats
 E2E_ORDER = $(filter $(E2E_TESTS),$(E2E_FIRST)) $(filter-out $(E2E_FIRST),$(E2E_TESTS))
 E2E_ENV = FLAGBENCH=$(CURDIR)/$(BUILD)/san/flagbench FLAGBENCH_PLAIN=$(CURDIR)/$(BUILD)/flagbench
 
 test: deps-test
-	$(Q)scripts/check-layers.sh
-	$(Q)$(MAKE) --no-print-directory -j$(NPROC) test-builds
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) check-layers test-builds
 	$(Q)$(MAKE) --no-print-directory -j2 --output-sync=target unit e2e
 
 test-slow: deps-slow
@@ -127,6 +136,11 @@ test-slow: deps-slow
 	$(Q)$(MAKE) --no-print-directory unit
 	$(Q)$(E2E_ENV) FLAGBENCH_TIER=slow SMOKE=smoke SMOKE_RUNS=5 scripts/run-e2e.sh $(E2E_ORDER) $(wildcard tests/slow/*.bats)
 	$(Q)$(MAKE) --no-print-directory fuzz-run
+
+# the harness's includes point down its layers (scripts/check-layers.sh):
+# seconds of its own, so make test runs it beside the builds
+check-layers:
+	$(Q)scripts/check-layers.sh
 
 test-builds: $(UNIT_BINS) $(BUILD)/flagbench $(BUILD)/flagbench-meter $(BUILD)/san/flagbench $(BUILD)/san/flagbench-meter
 

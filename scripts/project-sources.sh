@@ -14,11 +14,31 @@ done
 [ -z "$missing" ] && exit 0
 sudo=""
 [ "$(id -u)" != 0 ] && sudo="sudo"
+# deb-src entries made from the machine's own deb entries (its mirror, suites
+# and keys), never a host of ours: deb822 stanzas of *.sources with Types: deb,
+# and one-line "deb URI SUITE COMPONENTS" entries of sources.list
+src_entries() {
+    local f
+    for f in /etc/apt/sources.list.d/*.sources; do
+        [ -f "$f" ] || continue
+        awk 'BEGIN { RS = ""; ORS = "\n\n" }
+             /(^|\n)Types:[^\n]*(^|[ \t])deb([ \t]|\n|$)/ && /URIs:[^\n]*debian/ {
+                 sub(/Types:[^\n]*/, "Types: deb-src"); print }' "$f"
+    done
+    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+        [ -f "$f" ] || continue
+        sed -n 's/^deb \(\[[^]]*\] \)\{0,1\}\(.*debian.*\)/deb-src \1\2/p' "$f"
+    done
+}
 if ! grep -rqs '^Types:.*deb-src\|^deb-src ' /etc/apt/sources.list /etc/apt/sources.list.d/; then
-    echo "flagbench: enabling deb-src (/etc/apt/sources.list.d/flagbench-src.sources)" >&2
-    printf '%s\n' "Types: deb-src" "URIs: http://deb.debian.org/debian" "Suites: $(. /etc/os-release && echo "$VERSION_CODENAME")" \
-        "Components: main" "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" |
-        $sudo tee /etc/apt/sources.list.d/flagbench-src.sources >/dev/null || exit 1
+    entries=$(src_entries)
+    [ -n "$entries" ] || { echo "flagbench: no Debian deb entry in /etc/apt to make deb-src from" >&2; exit 1; }
+    case "$entries" in
+    *Types:*) out=/etc/apt/sources.list.d/flagbench-src.sources ;;
+    *) out=/etc/apt/sources.list.d/flagbench-src.list ;;
+    esac
+    echo "flagbench: enabling deb-src from the machine's own entries ($out)" >&2
+    printf '%s\n' "$entries" | $sudo tee "$out" >/dev/null || exit 1
     $sudo apt-get update -qq >&2 || exit 1
 fi
 command -v dpkg-source >/dev/null || $sudo apt-get install -y -qq --no-install-recommends dpkg-dev >&2 || exit 1

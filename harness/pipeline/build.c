@@ -361,4 +361,3 @@ int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double time
 	free(cell_job);
 	return 0;
 }
-#include "plan.h"

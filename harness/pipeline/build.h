@@ -38,4 +38,3 @@ int elf_text_bytes(const char *path, uint64_t *out);
 int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double timeout_s, struct build_stats *st);
 
 #endif
-#include "pipeline/verify.h"

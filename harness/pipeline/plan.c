@@ -764,4 +764,3 @@ void plan_free(struct plan *p)
 	free(p->refused);
 	memset(p, 0, sizeof(*p));
 }
-#include "report/model.h"

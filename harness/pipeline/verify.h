@@ -28,4 +28,3 @@ int verify_cell(struct cell *c, double timeout_s);
 void cell_program_argv(const struct cell *c, struct strvec *out);
 
 #endif
-#include "pipeline/build.h"

@@ -188,20 +188,9 @@ verdict() { jq -r --arg id "$2" '.cells[] | select(.id == $id) | .verdict' "$1";
     [[ "$output" == *"no baseline 'nightly' for cpu profile host"* ]]
 }
 
-# The abwork fixture family in a root of its own, with SHARE percent more work.
-# Its runs take --precision 0, the suite's 3 runs a cell: what is tested is
-# the kept binaries, the verdicts and --confirm's own rounds, not precision.
-abwork_root() {
-    local root="$1" share="$2"
-    mkdir -p "$root/configs/suites" "$root/variants"
-    cp -r "$REPO/configs/cpus" "$root/configs/"
-    cp -r "$REPO/tests/fixtures/families/abwork" "$root/variants/"
-    jq --arg s "$share" '.args = [$s]' "$REPO/tests/fixtures/families/abwork/family.json" \
-        > "$root/variants/abwork/family.json"
-    echo '{"name": "ab", "variants": ["abwork/*"], "compilers": ["gcc"], "opt": ["-O1", "-O2"],
-           "march": ["default"], "sizes": {"abwork": 4000}, "runs": 3, "warmup": 0}' \
-        > "$root/configs/suites/ab.json"
-}
+# abwork_root (helpers.bash): the abwork fixture family in a root of its own.
+# Its runs here take --precision 0, the suite's 3 runs a cell: what is tested
+# is the kept binaries, the verdicts and --confirm's own rounds, not precision.
 
 @test "a run keeps its binaries; rerun replays them; baseline save and compare --baseline" {
     command -v hyperfine >/dev/null || skip "hyperfine is not installed"
@@ -305,21 +294,4 @@ abwork_root() {
     [[ "$output" == *"slower: not confirmed: binary "*"is not stored in"* ]]
 }
 
-@test "--confirm with several suspects: each at the Bonferroni level of the alarm rate, paired over its rounds" {
-    command -v hyperfine >/dev/null || skip "hyperfine is not installed"
-    abwork_root "$BATS_TEST_TMPDIR/r0" 0
-    abwork_root "$BATS_TEST_TMPDIR/r1" 300
-    # both cells (-O1 and -O2) do four times the work: two suspects, m = 2
-    FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r0" "$FLAGBENCH" run --suite ab --out "$BATS_TEST_TMPDIR/a" \
-        --cache "$BATS_TEST_TMPDIR/cache" --precision 0 --no-counters --no-render >/dev/null 2>&1
-    FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r1" "$FLAGBENCH" run --suite ab --out "$BATS_TEST_TMPDIR/b" \
-        --cache "$BATS_TEST_TMPDIR/cache" --precision 0 --no-counters --no-render >/dev/null 2>&1
-    FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r0" run "$FLAGBENCH" compare "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b" \
-        --confirm 10 --alarm-rate 2 --format json
-    [ "$status" -eq 1 ]
-    printf '%s\n' "$output" | sed -n '/^{/,$p' > "$BATS_TEST_TMPDIR/c.json"
-    # 1 - 2 * 0.02 / 2 = 98 % each: 10 pairs reach it (99.8 %)
-    jqr '.confirmation | .cells == 2 and ((.level - 0.98) | . < 1e-12 and . > -1e-12)' "$BATS_TEST_TMPDIR/c.json"
-    jqr '[.cells[] | select(.confirm) | .confirm.level == 0.98 and .confirm.rounds == 10 and .verdict == "slower"
-          and (.note | test("^confirmed after 10 interleaved rounds: .* at 98 %$"))] == [true, true]' "$BATS_TEST_TMPDIR/c.json"
-}
+# --confirm with several suspects (m = 2, the Bonferroni level): tests/slow/compare.bats

@@ -53,7 +53,7 @@ J
  "flags": {"base": [], "bad": ["-fno-such-flag-flagbench"], "unroll": ["-funroll-loops"]},
  "sizes": {"broken": 1000}, "runs": 1, "warmup": 0}
 J
-    FLAGBENCH_ROOT="$root" run "$FLAGBENCH" run --suite sets --out "$BATS_TEST_TMPDIR/r" --cache "$CACHE"
+    FLAGBENCH_ROOT="$root" run "$FLAGBENCH" run --suite sets --out "$BATS_TEST_TMPDIR/r" --cache "$CACHE" --precision 0
     [ "$status" -eq 1 ]
     r="$BATS_TEST_TMPDIR/r/results.json"
     [ "$(jq -c '[.cells[] | [.id, .config, .flags, .status]]' "$r")" = \
@@ -73,7 +73,7 @@ J
 {"name": "pgo", "variants": ["vecloop/dot"], "compilers": ["gcc", "clang"], "opt": ["-O2"], "march": ["default"],
  "flags": {"base": [], "pgo": "pgo"}, "sizes": {"vecloop": 300}, "runs": 1, "warmup": 0}
 J
-    FLAGBENCH_ROOT="$root" run "$FLAGBENCH" run --suite pgo --out "$BATS_TEST_TMPDIR/r" --cache "$CACHE" --no-counters
+    FLAGBENCH_ROOT="$root" run "$FLAGBENCH" run --suite pgo --out "$BATS_TEST_TMPDIR/r" --cache "$CACHE" --no-counters --precision 0
     [ "$status" -eq 0 ]
     r="$BATS_TEST_TMPDIR/r/results.json"
     jqr '[.cells[] | select(.status == "ok")] | length == 4' "$r"
@@ -89,7 +89,7 @@ J
     [ -n "$(find "$CACHE" -path '*/pgo/*.gcda' | head -1)" ]
     [ -n "$(find "$CACHE" -path '*/pgo/train.profdata' | head -1)" ]
     # a second run finds both phases in the cache
-    FLAGBENCH_ROOT="$root" run "$FLAGBENCH" run --suite pgo --out "$BATS_TEST_TMPDIR/r2" --cache "$CACHE" --no-counters
+    FLAGBENCH_ROOT="$root" run "$FLAGBENCH" run --suite pgo --out "$BATS_TEST_TMPDIR/r2" --cache "$CACHE" --no-counters --precision 0
     [ "$status" -eq 0 ]
     [[ "$output" == *"built 0, cached 4, failed 0"* ]]
     # a cached profiled build still reports its training time

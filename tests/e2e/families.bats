@@ -70,9 +70,12 @@ family_json() {
 J
 }
 
+# Every real run here takes --precision 0: the suite's one run a cell, not
+# the 13 or more the default precision target adds (what is tested is the
+# check and the build, not the figure; precision: core.bats, intervals.bats).
 fb_run() { # extra args... (a fresh run folder each time)
     rm -rf "$W/out"
-    run "$FLAGBENCH" run --suite "$W/suite.json" --cache "$CACHE" --no-render --no-counters -o "$W/out" "$@"
+    run "$FLAGBENCH" run --suite "$W/suite.json" --cache "$CACHE" --no-render --precision 0 --no-counters -o "$W/out" "$@"
 }
 
 cell() { # id -> "status<TAB>reason"
@@ -103,12 +106,12 @@ cell() { # id -> "status<TAB>reason"
 @test "--family-dir takes a family folder, or a folder of them, and runs all its variants" {
     family_json '{"same_as": "good"}'
     jq 'del(.family_dirs) | .variants = ["yes/simple"]' "$W/suite.json" > "$W/s2.json"
-    run "$FLAGBENCH" run --suite "$W/s2.json" --family-dir "$F" --cache "$CACHE" --no-render --no-counters \
+    run "$FLAGBENCH" run --suite "$W/s2.json" --family-dir "$F" --cache "$CACHE" --no-render --precision 0 --no-counters \
         --only 'lines/*' -o "$W/out"
     [ "$status" -eq 1 ]
     [ "$(cell 'lines/multi@gcc/-O2/default')" = "ok	" ]
     rm -rf "$W/out"
-    run "$FLAGBENCH" run --suite "$W/s2.json" --family-dir "$W/fams" --cache "$CACHE" --no-render --no-counters \
+    run "$FLAGBENCH" run --suite "$W/s2.json" --family-dir "$W/fams" --cache "$CACHE" --no-render --precision 0 --no-counters \
         --only 'lines/good*' -o "$W/out"
     [ "$status" -eq 0 ]
     [ "$(cell 'lines/good@gcc/-O2/default')" = "ok	" ]
@@ -215,7 +218,7 @@ cell() { # id -> "status<TAB>reason"
     [ -f mine/family.json ]
     [ -f mine/simple.c ]
     jq '.variants = ["mine/*"] | del(.family_dirs) | .sizes = {"mine": 1000}' "$W/suite.json" > s.json
-    run "$FLAGBENCH" run --suite s.json --family-dir mine --cache "$CACHE" --no-render --no-counters -o out
+    run "$FLAGBENCH" run --suite s.json --family-dir mine --cache "$CACHE" --no-render --precision 0 --no-counters -o out
     [ "$status" -eq 0 ]
     jqr '[.cells[] | select(.family == "mine") | .status] == ["ok"]' out/results.json
     run "$FLAGBENCH" new family mine
@@ -261,7 +264,7 @@ C
 @test "args with {input} and {N}: the input made by the family's command once per size, or shipped" {
     family_json '"none"'
     input_family '{"command": ["./gen.sh", "{N}"]}'
-    run "$FLAGBENCH" run --suite "$W/sum.json" --cache "$CACHE" --no-render --no-counters -o "$W/out"
+    run "$FLAGBENCH" run --suite "$W/sum.json" --cache "$CACHE" --no-render --precision 0 --no-counters -o "$W/out"
     [ "$(cell 'sum/a@gcc/-O2/default')" = "ok	" ]
     run cell 'sum/twice@gcc/-O2/default'
     [[ "$output" == wrong_output*'differs from a at byte 0 (line 1): expected "2001000 2000", got "4002000 2000"'* ]]
@@ -271,12 +274,12 @@ C
     input_family '{"file": "ten.txt"}'
     seq 1 10 > "$R/ten.txt"
     rm -rf "$W/out"
-    run "$FLAGBENCH" run --suite "$W/sum.json" --cache "$CACHE" --no-render --no-counters -o "$W/out"
+    run "$FLAGBENCH" run --suite "$W/sum.json" --cache "$CACHE" --no-render --precision 0 --no-counters -o "$W/out"
     jqr --arg f "$R/ten.txt" '.cells[0].argv[1] == $f and .cells[0].status == "ok"' "$W/out/results.json"
     input_family '{"command": ["./gen.sh", "{N}"]}'
     printf '#!/bin/sh\necho "no corpus today" >&2\nexit 3\n' > "$R/gen.sh"
     rm -rf "$W/out"
-    run "$FLAGBENCH" run --suite "$W/sum.json" --cache "$CACHE" --no-render --no-counters -o "$W/out"
+    run "$FLAGBENCH" run --suite "$W/sum.json" --cache "$CACHE" --no-render --precision 0 --no-counters -o "$W/out"
     run cell 'sum/a@gcc/-O2/default'
     [[ "$output" == unsupported*"input command $R/gen.sh exited 3: no corpus today" ]]
 }
@@ -301,17 +304,17 @@ C
 @test "build command: the Makefile example builds in a private copy per cell and runs ok" {
     jq '.variants = ["mix/*"] | del(.family_dirs) | .sizes = {"mix": 100000}' "$W/suite.json" > "$W/mix.json"
     cp -r "$REPO/examples/families/mix" "$W/mix"
-    run "$FLAGBENCH" run --suite "$W/mix.json" --family-dir "$W/mix" --cache "$CACHE" --no-render --no-counters -o "$W/out"
+    run "$FLAGBENCH" run --suite "$W/mix.json" --family-dir "$W/mix" --cache "$CACHE" --no-render --precision 0 --no-counters -o "$W/out"
     [ "$status" -eq 0 ]
     jqr '[.cells[] | select(.family == "mix") | .status] == ["ok", "ok"]' "$W/out/results.json"
     # nothing was built in the family's own folder
     [ ! -e "$W/mix/mix" ]
     [ ! -e "$W/mix/main.o" ]
     # the whole tree is in the cache key: an edited header rebuilds
-    run "$FLAGBENCH" run --suite "$W/mix.json" --family-dir "$W/mix" --cache "$CACHE" --no-render --no-counters -o "$W/out2"
+    run "$FLAGBENCH" run --suite "$W/mix.json" --family-dir "$W/mix" --cache "$CACHE" --no-render --precision 0 --no-counters -o "$W/out2"
     [[ "$output" == *"built 0, cached 2"* ]]
     echo '/* edited */' >> "$W/mix/mix.h"
-    run "$FLAGBENCH" run --suite "$W/mix.json" --family-dir "$W/mix" --cache "$CACHE" --no-render --no-counters -o "$W/out3"
+    run "$FLAGBENCH" run --suite "$W/mix.json" --family-dir "$W/mix" --cache "$CACHE" --no-render --precision 0 --no-counters -o "$W/out3"
     [[ "$output" == *"built 2, cached 0"* ]]
 }
 
@@ -319,19 +322,19 @@ C
     jq '.variants = ["mix/*"] | del(.family_dirs) | .sizes = {"mix": 1000}' "$W/suite.json" > "$W/mix.json"
     cp -r "$REPO/examples/families/mix" "$W/mix"
     jq '.build.binary = "{src}/nothing"' "$W/mix/family.json" > "$W/f" && mv "$W/f" "$W/mix/family.json"
-    run "$FLAGBENCH" run --suite "$W/mix.json" --family-dir "$W/mix" --cache "$CACHE" --no-render -o "$W/out"
+    run "$FLAGBENCH" run --suite "$W/mix.json" --family-dir "$W/mix" --cache "$CACHE" --no-render --precision 0 -o "$W/out"
     [ "$status" -eq 1 ]
     run jq -r '.cells[] | select(.family == "mix") | .reason' "$W/out/results.json"
     [[ "${lines[0]}" == "build command exited 0 but wrote no binary "*"/nothing" ]]
     printf 'mix:\n\t@echo "error: no rule for this" >&2; exit 1\n' > "$W/mix/Makefile"
     jq '.build.binary = "{src}/mix"' "$W/mix/family.json" > "$W/f" && mv "$W/f" "$W/mix/family.json"
     rm -rf "$W/out"
-    run "$FLAGBENCH" run --suite "$W/mix.json" --family-dir "$W/mix" --cache "$CACHE" --no-render -o "$W/out"
+    run "$FLAGBENCH" run --suite "$W/mix.json" --family-dir "$W/mix" --cache "$CACHE" --no-render --precision 0 -o "$W/out"
     run jq -r '.cells[] | select(.family == "mix") | .status + ": " + .reason' "$W/out/results.json"
     [[ "${lines[0]}" == "build_failed: build command exited 2: error: no rule for this"* ]]
     jq '.build.command = ["sleep", "30"]' "$W/mix/family.json" > "$W/f" && mv "$W/f" "$W/mix/family.json"
     rm -rf "$W/out"
-    run "$FLAGBENCH" run --suite "$W/mix.json" --family-dir "$W/mix" --cache "$CACHE" --no-render --build-timeout 1 -o "$W/out"
+    run "$FLAGBENCH" run --suite "$W/mix.json" --family-dir "$W/mix" --cache "$CACHE" --no-render --precision 0 --build-timeout 1 -o "$W/out"
     run jq -r '.cells[] | select(.family == "mix") | .status + ": " + .reason' "$W/out/results.json"
     [[ "${lines[0]}" == "build_failed: build command timed out after 1s"* ]]
 }

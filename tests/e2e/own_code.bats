@@ -169,7 +169,7 @@ C
 try_in() { # DIR ARGS...
     local d="$1"
     shift
-    run "$FLAGBENCH" try "$d/work.c" --suite "$d/suite.json" --cache "$d/cache" --no-render --no-counters -o "$d/out" "$@"
+    run "$FLAGBENCH" try "$d/work.c" --suite "$d/suite.json" --cache "$d/cache" --runs 1 --no-render --no-counters -o "$d/out" "$@"
 }
 
 @test "try: the file's folder on the include path, --size into {N}, --unit in the rates, the start-up warning" {

@@ -35,7 +35,7 @@ J
 
 fb_run() {
     run "$FLAGBENCH" run --suite "$BATS_TEST_TMPDIR/suite.json" --family-dir "$BATS_TEST_TMPDIR/fams" \
-        --cache "$BATS_TEST_TMPDIR/cache" --no-render --no-counters -o "$BATS_TEST_TMPDIR/out" "$@"
+        --cache "$BATS_TEST_TMPDIR/cache" --precision 0 --no-render --no-counters -o "$BATS_TEST_TMPDIR/out" "$@"
 }
 
 @test "same_as baseline: each variant checked against the family's baseline variant" {

@@ -44,13 +44,15 @@ wait_for_phase() { # phase out cache
 
 # Runs the faults-phases suite, sends SIG in PHASE, and checks: exit 130,
 # results.json and journal whole, no process left; then --resume runs only
-# the cells not done, leaving the done ones as they were.
+# the cells not done, leaving the done ones as they were.  Both runs take
+# --precision 0: the suite's 3 runs a cell (0.3 s each for faults/slow, the
+# measure phase still lasts), not the 13 or more of the default target.
 signal_in_phase() { # phase signal
     local phase="$1" sig="$2" out="$BATS_TEST_TMPDIR/$1-$2" cache="$BATS_TEST_TMPDIR/cache-$1-$2"
     local bin="$BATS_TEST_TMPDIR/bin" cool=0 pid rc done_before before after
     make_slowcc "$bin"
     [ "$phase" = cooldown ] && cool=3
-    PATH="$bin:$PATH" "$FLAGBENCH" run --no-render --suite faults-phases --out "$out" --cache "$cache" --cooldown "$cool" \
+    PATH="$bin:$PATH" "$FLAGBENCH" run --no-render --precision 0 --suite faults-phases --out "$out" --cache "$cache" --cooldown "$cool" \
         >"$BATS_TEST_TMPDIR/run.out" 2>&1 &
     pid=$!
     wait_for_phase "$phase" "$out" "$cache" || { kill -KILL "$pid"; cat "$BATS_TEST_TMPDIR/run.out"; return 1; }
@@ -65,7 +67,7 @@ signal_in_phase() { # phase signal
     done_before=$(jq '[.cells[] | select(.status == "ok")] | length' "$out/results.json")
     [ "$done_before" -lt 4 ]
     before=$(jq -c '[.cells[] | select(.status == "ok") | {id, t: .time_s.runs}]' "$out/results.json")
-    PATH="$bin:$PATH" run "$FLAGBENCH" run --no-render --suite faults-phases --resume "$out" --cache "$cache" --cooldown 0
+    PATH="$bin:$PATH" run "$FLAGBENCH" run --no-render --precision 0 --suite faults-phases --resume "$out" --cache "$cache" --cooldown 0
     [ "$status" -eq 0 ]
     [[ "$output" == *"resuming $out: $done_before cells already done"* ]]
     results_intact "$out"

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "config/config.h"
+#include "config/cpu_profile.h"
 #include "core/util.h"
 
 static char root[64];
