@@ -704,6 +704,15 @@ int explain_main(const char *run, const char *id_a, const char *id_b, int argc, 
 		goto done;
 	install_interrupt_handler();
 	int faster = b_is_faster(&e, &r);
+	/* counts asked for: exact, they decide whether there is a gap, not
+	 * the run's times (which a busy machine leaves undecided) */
+	int counts_asked = o->metric_asked && o->metric == METRIC_INSTRUCTIONS;
+	if (faster == 0 && counts_asked && e.not_faster) {
+		sv_pushf(&e.notes, "%s; the instruction counts asked for decide", e.not_faster);
+		free(e.not_faster);
+		e.not_faster = NULL;
+		faster = -1;
+	}
 	if (faster == 0) {
 		/* nothing to attribute: the comparison's answer is the report */
 		code = view->report(&e, &r) < 0 ? EXIT_CELL_FAILED : EXIT_ALL_OK;

@@ -116,6 +116,7 @@ need_cell() { # ID
 }
 
 @test "explain: a same_as family, its reference rebuilt, an -O pair" {
+    slow_tier || skip "rebuilds and times every kind again: make test-slow"
     need_gcc
     need_cell "mix/unrolled@gcc/-O2/x86-64"
     need_cell "mix/unrolled@gcc/-O3/x86-64"
@@ -141,6 +142,7 @@ need_cell() { # ID
 }
 
 @test "rerun: the kept binaries of every kind, inputs and references prepared again" {
+    slow_tier || skip "rebuilds and times every kind again: make test-slow"
     need_gcc
     run "$FLAGBENCH" rerun "$RUN" --runs 2 -o "$BATS_TEST_TMPDIR/r"
     echo "$output"
@@ -149,6 +151,7 @@ need_cell() { # ID
 }
 
 @test "compare --confirm: the replayed binaries of every kind measure again" {
+    slow_tier || skip "rebuilds and times every kind again: make test-slow"
     need_gcc
     need_cell "upper/loop@gcc/-O2/x86-64"
     run "$FLAGBENCH" compare "$RUN" "$RUN" --confirm 2 --threshold 0 --times-of-same-binary --format json \
