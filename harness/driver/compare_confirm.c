@@ -202,8 +202,8 @@ static int confirm_slower(struct comparison *cmp, const json_t *base, const char
 			 metric_name(o->metric));
 		return 0;
 	}
-	char *hyperfine = co->session->x->tool ? find_on_path(co->session->x->tool) : NULL;
-	if (co->session->x->tool && !hyperfine) {
+	char *hyperfine;
+	if (session_find_tool(co->session, &hyperfine) < 0) {
 		sv_push(&cmp->warnings, "--confirm needs hyperfine (not on PATH): slower cells are not confirmed");
 		return 0;
 	}

@@ -49,16 +49,8 @@ static void add_candidate(struct explain *e, struct flag_change *ch)
 static int add_cell(struct explain *e, const struct explain_run *r, int b_side, const char *config, const char *extra1,
 		    const struct strvec *extra)
 {
-	struct plan *p = &e->plan;
-	if (p->n == e->alloc) {
-		e->alloc = e->alloc ? e->alloc * 2 : 16;
-		p->cells = xrealloc(p->cells, e->alloc * sizeof(*p->cells));
-	}
-	struct cell *c = &p->cells[p->n];
-	memset(c, 0, sizeof(*c));
-	cell_reset(c);
-	cell_spec_copy(&c->spec, &r->rebuild.plan.cells[b_side ? r->pb : r->pa].spec);
-	struct cell_spec *sp = &c->spec;
+	int idx = plan_add_copy(&e->plan, &e->alloc, &r->rebuild.plan.cells[b_side ? r->pb : r->pa].spec);
+	struct cell_spec *sp = &e->plan.cells[idx].spec;
 	free(sp->config);
 	free(sp->id);
 	sp->config = xstrdup(config);
@@ -70,8 +62,8 @@ static int add_cell(struct explain *e, const struct explain_run *r, int b_side, 
 	if (extra)
 		sv_pushv(&sp->cflags, extra->v);
 	e->val = xrealloc(e->val, e->alloc * sizeof(*e->val));
-	e->val[p->n] = (struct metric_value){ NAN, NAN, NAN };
-	return (int)p->n++;
+	e->val[idx] = (struct metric_value){ NAN, NAN, NAN };
+	return idx;
 }
 
 int explain_rep(const struct explain *e, int i)
@@ -295,11 +287,7 @@ static void free_explain(struct explain *e)
 	sv_clear(&e->joint);
 	free(e->not_faster);
 	/* the cells are copies: their compiler and family are rebuild's */
-	for (size_t i = 0; i < e->plan.n; i++) {
-		cell_reset(&e->plan.cells[i]);
-		cell_spec_clear(&e->plan.cells[i].spec);
-	}
-	free(e->plan.cells);
+	plan_free_copies(&e->plan);
 	session_close(&e->session);
 }
 
@@ -439,10 +427,8 @@ static int choose_metric(struct explain *e, const struct explain_opts *o, struct
 	} else {
 		e->metric = METRIC_TIME;
 	}
-	const char *tool = e->session.x->tool;
-	r->hyperfine = tool ? find_on_path(tool) : NULL;
-	if (e->metric == METRIC_TIME && tool && !r->hyperfine)
-		return error("%s not found on PATH: install the Debian package %s", tool, tool);
+	if (session_find_tool(&e->session, &r->hyperfine) < 0 && e->metric == METRIC_TIME)
+		return error("%s not found on PATH: install the Debian package %s", e->session.x->tool, e->session.x->tool);
 	return 0;
 }
 

@@ -32,8 +32,7 @@
 struct run {
 	const struct run_view *view;
 	const struct executor *x;    /* the real one, or the mock with --dry-run */
-	struct session session;      /* build, prepare, verify and count through x */
-	int session_open;
+	struct session session;      /* build, prepare, verify and count through x (zeroed until opened) */
 	struct run_opts o;
 	struct run_settings set;
 	struct cpu_profile prof;
@@ -118,15 +117,13 @@ static int run_settings(struct run *r)
 	run_settings_resolve(&r->o, &r->suite, &r->prof, &r->set);
 	r->x = r->o.dry_run ? &executor_mock : &executor_hyperfine;
 	r->count = r->x->count && !r->o.no_counters;
-	r->hyperfine = r->x->tool ? find_on_path(r->x->tool) : NULL;
-	if (r->x->tool && !r->hyperfine) {
-		error("%s not found on PATH: install the Debian package %s (./run.sh does)", r->x->tool, r->x->tool);
-		return EXIT_USAGE;
-	}
 	struct session_limits lim;
 	session_limits_derive(&lim, r->set.timeout, r->set.build_timeout, r->set.verify_timeout);
 	session_open(&r->session, r->x, r->o.cache, r->o.jobs, &lim);
-	r->session_open = 1;
+	if (session_find_tool(&r->session, &r->hyperfine) < 0) {
+		error("%s not found on PATH: install the Debian package %s (./run.sh does)", r->x->tool, r->x->tool);
+		return EXIT_USAGE;
+	}
 	return 0;
 }
 
@@ -638,8 +635,7 @@ static void run_render(struct run *r)
 
 static void run_free(struct run *r)
 {
-	if (r->session_open)
-		session_close(&r->session);
+	session_close(&r->session);
 	if (r->planned)
 		plan_free(&r->plan);
 	free(r->undecided);

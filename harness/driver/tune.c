@@ -65,7 +65,7 @@ static void free_tune(struct tune *t)
 		free(t->confirmed[i].key);
 	}
 	free(t->confirmed);
-	tune_free_clones(&t->confirm_plan);
+	plan_free_copies(&t->confirm_plan);
 	sv_clear(&t->minimal);
 	sv_clear(&t->notes);
 	free(t->best_key);

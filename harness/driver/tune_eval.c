@@ -27,15 +27,8 @@ static void key_words(const char *key, struct strvec *out)
 int tune_add_clone(struct plan *p, size_t *alloc, const struct cell_spec *proto, const char *key, const char *opt,
 		     const char *tag, unsigned layout, unsigned layouts)
 {
-	if (p->n == *alloc) {
-		*alloc = *alloc ? *alloc * 2 : 16;
-		p->cells = xrealloc(p->cells, *alloc * sizeof(*p->cells));
-	}
-	struct cell *c = &p->cells[p->n];
-	memset(c, 0, sizeof(*c));
-	cell_reset(c);
-	cell_spec_copy(&c->spec, proto);
-	struct cell_spec *sp = &c->spec;
+	int idx = plan_add_copy(p, alloc, proto);
+	struct cell_spec *sp = &p->cells[idx].spec;
 	if (opt) {
 		for (size_t i = 0; i < sp->cflags.n; i++)
 			if (!strcmp(sp->cflags.v[i], proto->opt)) {
@@ -55,18 +48,7 @@ int tune_add_clone(struct plan *p, size_t *alloc, const struct cell_spec *proto,
 	plan_layout_pads(layout, &sp->code_pad, &sp->env_pad);
 	sp->id = layouts > 1 ? xasprintf("%s/%s@%s~L%u", proto->family->name, proto->variant->name, tag, layout)
 			     : xasprintf("%s/%s@%s", proto->family->name, proto->variant->name, tag);
-	return (int)p->n++;
-}
-
-/* Frees a plan of tune_add_clone()'s cells (the compilers are the base plan's). */
-void tune_free_clones(struct plan *p)
-{
-	for (size_t i = 0; i < p->n; i++) {
-		cell_reset(&p->cells[i]);
-		cell_spec_clear(&p->cells[i].spec);
-	}
-	free(p->cells);
-	memset(p, 0, sizeof(*p));
+	return idx;
 }
 
 /* The latest figure of a binary (a re-measured one supersedes the first). */
@@ -307,5 +289,5 @@ void tune_evaluate(struct tune *t, struct tune_pending *pd, size_t n, unsigned r
 	}
 	if (pd[0].track != TUNE_MINIMISE)
 		t->tracks[pd[0].track].spent_s += now_monotonic() - t0;
-	tune_free_clones(&bp);
+	plan_free_copies(&bp);
 }

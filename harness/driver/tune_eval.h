@@ -38,8 +38,6 @@ struct tune_pending {
  * returns its index in p. */
 int tune_add_clone(struct plan *p, size_t *alloc, const struct cell_spec *proto, const char *key, const char *opt,
 		   const char *tag, unsigned layout, unsigned layouts);
-/* Frees a plan of tune_add_clone()'s cells (the compilers are the base plan's). */
-void tune_free_clones(struct plan *p);
 /* Instructions per unit of a built, checked cell; NAN (and *why) when not counted. */
 double tune_count_one(struct tune *t, struct cell *c, char *why, size_t n);
 /* Times cells in rounds in the order listed (schedule.h): a round's runs

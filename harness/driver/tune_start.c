@@ -70,13 +70,12 @@ int tune_measure_start(struct tune *t)
 		if (*why)
 			t->metric_why = xstrdup(why);
 	}
-	t->hyperfine = t->session.x->tool ? find_on_path(t->session.x->tool) : NULL;
-	if (t->session.x->tool && !t->hyperfine) {
+	if (session_find_tool(&t->session, &t->hyperfine) < 0) {
 		error("%s not found on PATH: install the Debian package %s", t->session.x->tool, t->session.x->tool);
 		goto done;
 	}
 	rc = 0;
 done:
-	tune_free_clones(&bp);
+	plan_free_copies(&bp);
 	return rc;
 }

@@ -13,7 +13,6 @@
 
 /* --- the real executor --- */
 
-
 static int real_verify(struct cell *c, double timeout_s)
 {
 	double t0 = now_monotonic();

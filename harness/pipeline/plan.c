@@ -750,6 +750,29 @@ void cell_spec_clear(struct cell_spec *s)
 	spec_free(s);
 }
 
+int plan_add_copy(struct plan *p, size_t *alloc, const struct cell_spec *proto)
+{
+	if (p->n == *alloc) {
+		*alloc = *alloc ? *alloc * 2 : 16;
+		p->cells = xrealloc(p->cells, *alloc * sizeof(*p->cells));
+	}
+	struct cell *c = &p->cells[p->n];
+	memset(c, 0, sizeof(*c));
+	cell_reset(c);
+	cell_spec_copy(&c->spec, proto);
+	return (int)p->n++;
+}
+
+void plan_free_copies(struct plan *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		cell_reset(&p->cells[i]);
+		cell_spec_clear(&p->cells[i].spec);
+	}
+	free(p->cells);
+	memset(p, 0, sizeof(*p));
+}
+
 void plan_free(struct plan *p)
 {
 	for (size_t i = 0; i < p->n; i++) {

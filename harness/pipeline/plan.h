@@ -262,6 +262,12 @@ void plan_free(struct plan *p);
  * cell_spec_clear() frees what it copied. */
 void cell_spec_copy(struct cell_spec *dst, const struct cell_spec *src);
 void cell_spec_clear(struct cell_spec *s);
+/* A cell of proto's spec (a deep copy), not run yet, appended to a plan
+ * of such copies (tune's candidates, explain's rebuilds): its cells grow
+ * by doubling, *alloc their room.  Returns its index.  plan_free_copies()
+ * frees such a plan (its family, variant and compiler are borrowed). */
+int plan_add_copy(struct plan *p, size_t *alloc, const struct cell_spec *proto);
+void plan_free_copies(struct plan *p);
 /* Frees a cell's outcome and stage records (not its spec) and sets them
  * back to "not run yet". */
 void cell_reset(struct cell *c);

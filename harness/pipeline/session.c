@@ -59,12 +59,8 @@ int session_build(struct session *s, struct plan *p, size_t from, struct build_s
 {
 	struct build_stats bs = { 0 };
 	int r = 0;
-	if (s->x->build) {
+	if (s->x->build)
 		r = s->x->build(p, s->cache, s->jobs, s->lim.build_s, &bs);
-		s->built.compiled += bs.compiled;
-		s->built.cached += bs.cached;
-		s->built.failed += bs.failed;
-	}
 	if (st)
 		*st = bs;
 	session_dedupe(p, from);
@@ -114,9 +110,6 @@ static struct session_ref *build_reference(struct session *s, struct family *f, 
 	struct build_stats bs = { 0 };
 	if (s->x->build)
 		s->x->build(&one, s->cache, 1, s->lim.build_s, &bs);
-	s->built.compiled += bs.compiled;
-	s->built.cached += bs.cached;
-	s->built.failed += bs.failed;
 	if (c->status != CELL_PENDING || !c->build.binary)
 		ref->why = xasprintf("same_as: variant %s did not build with %s: %s", f->same_as, c->spec.config,
 				     c->reason ? c->reason : cell_status_name(c->status));
@@ -188,6 +181,12 @@ void session_verify_from(struct session *s, struct plan *p, size_t from)
 	for (size_t i = from; i < p->n; i++)
 		if (p->cells[i].build.same_binary_as >= 0)
 			session_verify(s, p, &p->cells[i]);
+}
+
+int session_find_tool(const struct session *s, char **path)
+{
+	*path = s->x->tool ? find_on_path(s->x->tool) : NULL;
+	return s->x->tool && !*path ? -1 : 0;
 }
 
 enum counter_source session_counter_source(const struct session *s, const struct family *f, char *why, size_t n)

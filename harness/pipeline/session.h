@@ -61,7 +61,6 @@ struct session {
 	char *cache;                 /* the build cache */
 	unsigned jobs;               /* parallel compilers */
 	struct session_limits lim;
-	struct build_stats built;    /* every build of the session, added up */
 	struct session_ref *refs;
 	size_t nrefs;
 };
@@ -69,6 +68,11 @@ struct session {
 /* cache NULL: the project's build/cache; jobs 0: the online CPUs. */
 void session_open(struct session *s, const struct executor *x, const char *cache, unsigned jobs,
 		  const struct session_limits *lim);
+/* The program the executor drives (hyperfine), found on PATH: 0 with its
+ * path in *path (NULL for an executor that drives none, the mock), or -1
+ * when it is not on PATH (*path NULL; the caller says what to install). */
+int session_find_tool(const struct session *s, char **path);
+/* Frees what the session holds; a zeroed session (never opened) too. */
 void session_close(struct session *s);
 
 /* Builds, dedupes [from, n) and prepares; *st (may be NULL) this call's
