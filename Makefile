@@ -122,7 +122,7 @@ deps-slow:
 # few at a time, beside the unit tests).
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 # the longest files first, so the parallel e2e run ends together
-E2E_FIRST := tests/e2e/render.bats tests/e2e/faults.bats tests/e2e/tune.bats tests/e2e/session.bats \
+E2E_FIRST := tests/e2e/render.bats tests/e2e/faults.bats tests/e2e/tune.bats tests/e2e/tune_explain.bats tests/e2e/render_site.bats tests/e2e/session.bats \
 	tests/e2e/compare.bats tests/e2e/core.bats tests/e2e/fizzbuzz_variants.bats tests/e2e/compute_variants.bats
 E2E_ORDER = $(filter $(E2E_TESTS),$(E2E_FIRST)) $(filter-out $(E2E_FIRST),$(E2E_TESTS))
 E2E_ENV = FLAGBENCH=$(CURDIR)/$(BUILD)/san/flagbench FLAGBENCH_PLAIN=$(CURDIR)/$(BUILD)/flagbench
