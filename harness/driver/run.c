@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "config/config.h"
+#include "core/heartbeat.h"
 #include "core/runcmd.h"
 #include "driver/eta.h"
 #include "driver/host.h"
@@ -54,8 +55,8 @@ struct run {
 	enum counter_source counter_src;
 	int count;                   /* count cycles/instructions of compute cells */
 	struct run_progress {
-		size_t done, total, verified;
-		double measure_wall;
+		size_t done, total, verified, counted;
+		double measure_wall, count_s;
 		enum eta_state *eta; /* per plan cell; ETA_DONE for those not timed in this run */
 	} pr;
 };
@@ -120,6 +121,7 @@ static int run_settings(struct run *r)
 	struct session_limits lim;
 	session_limits_derive(&lim, r->set.timeout, r->set.build_timeout, r->set.verify_timeout);
 	session_open(&r->session, r->x, r->o.cache, r->o.jobs, &lim);
+	r->session.pretend_build_s = r->o.pretend_build;
 	if (session_find_tool(&r->session, &r->hyperfine) < 0) {
 		error("%s not found on PATH: install the Debian package %s (./run.sh does)", r->x->tool, r->x->tool);
 		return EXIT_USAGE;
@@ -264,7 +266,8 @@ static double run_eta(const struct run *r)
 				.cell_budget = s->cell_budget, .rounds = s->order == RUN_ORDER_INTERLEAVE };
 	struct eta_history h = { .measure_s = r->pr.measure_wall - r->rs.phases.cooldown_s,
 				 .verify_s = r->rs.phases.verify_s, .verified = r->pr.verified,
-				 .cooldown_s = r->rs.phases.cooldown_s };
+				 .cooldown_s = r->rs.phases.cooldown_s, .count_s = r->pr.count_s,
+				 .counted = r->pr.counted };
 	struct eta_cell *cells = xcalloc(r->plan.n + 1, sizeof(*cells));
 	size_t n = 0;
 	for (size_t i = 0; i < r->plan.n; i++) {
@@ -279,6 +282,8 @@ static double run_eta(const struct run *r)
 		for (size_t k = 0; r->x->times == EXECUTOR_TIMES_MEASURED && k < c->measure.time.n; k++)
 			e->spent_s += c->measure.time.runs[k];
 		e->emulated = c->spec.cross != NULL;
+		if (e->state != ETA_DONE && r->count && c->spec.family->kind == KIND_COMPUTE)
+			e->count_factor = counters_cost_factor(c, c->spec.cross ? COUNTERS_QEMU : r->counter_src);
 		h.paused += e->runs > 0;
 	}
 	double left = eta_estimate(&p, cells, n, &h);
@@ -295,6 +300,7 @@ static void progress(struct run *r, const struct cell *c)
 	r->view->cell_figure(c, &r->plan, val, sizeof(val));
 	if (eta >= 0)
 		format_duration(eta, e, sizeof(e));
+	heartbeat_spoke();
 	if (c->status == CELL_OK)
 		fprintf(stderr, "[%zu/%zu] %s  %s  eta %s\n", pr->done, pr->total, c->spec.id, val, e);
 	else
@@ -333,6 +339,8 @@ static void count_stage(struct run *r, struct cell *c)
 	cell_counters_from_json(k, j);
 	json_decref(j);
 	r->rs.phases.measure_s += now_monotonic() - t0;
+	r->pr.count_s += now_monotonic() - t0;
+	r->pr.counted++;
 }
 
 /* After a cell: results.json rewritten, the journal appended, progress. */
@@ -415,6 +423,7 @@ static void round_hook(void *ctx, unsigned round)
 	char e[32] = "?";
 	if (eta >= 0)
 		format_duration(eta, e, sizeof(e));
+	heartbeat_spoke();
 	fprintf(stderr, "flagbench: round %u: %zu cells want more runs (%.0fs so far)  eta %s\n", round + 2, wanting,
 		r->pr.measure_wall, e);
 }
@@ -564,7 +573,9 @@ static void run_cells(struct run *r)
 		.block = block,
 		.group = group,
 	};
+	heartbeat_begin("timing %zu cells%s", r->pr.total, r->set.order == RUN_ORDER_INTERLEAVE ? " in rounds" : "");
 	schedule_run(&s);
+	heartbeat_end();
 	free(cells);
 	free(block);
 	free(group);

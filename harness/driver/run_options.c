@@ -29,6 +29,7 @@ static const struct option_def run_options[] = {
 	{ .name = "binaries-from", .type = OPT_STRING, .offset = RO(binaries_from), .metavar = "DIR", .help = "measure the binaries kept in run folder DIR instead of compiling (flagbench rerun)" },
 	{ .name = "verbose", .short_name = 'v', .type = OPT_FLAG, .offset = RO(verbose), .help = "print every table in the terminal before the answers (they are in the run folder's tables/ and on its page either way)" },
 	OPTION_GROUP(options_dry_run, struct run_opts, dry_run),
+	{ .name = "pretend-build", .type = OPT_DOUBLE, .offset = RO(pretend_build), .metavar = "SECONDS", .max = 86400, .help = "with --dry-run: each pretend compile takes SECONDS on a pretend clock, so the build's progress lines show what a slow build prints (at once)" },
 	OPTION_GROUP(options_global, struct run_opts, g),
 	{ .name = NULL },
 };
@@ -71,6 +72,10 @@ int run_opts_parse(struct run_opts *o, int argc, char **argv, struct run_setting
 	}
 	if (o->consumer && strcmp(o->consumer, "splice") && strcmp(o->consumer, "read") && strcmp(o->consumer, "pv")) {
 		error("--consumer must be splice, read or pv, not '%s'", o->consumer);
+		return EXIT_USAGE;
+	}
+	if (o->pretend_build > 0 && !o->dry_run) {
+		error("--pretend-build needs --dry-run: a real build takes the time it takes");
 		return EXIT_USAGE;
 	}
 	if (meter_wait_parse(o->consumer_wait) < 0) {

@@ -37,6 +37,7 @@ struct run_opts {
 	unsigned jobs, max_runs, layouts;
 	double precision;
 	double cooldown, verify_timeout;
+	double pretend_build; /* --dry-run's pretend compile seconds (executor.h) */
 	uint64_t pipe_size;
 	int dry_run, verbose;
 	struct strvec family_dirs;

@@ -7,6 +7,9 @@
 #include <string.h>
 
 #include "core/runcmd.h"
+#include <sys/stat.h>
+
+#include "pipeline/build_progress.h"
 #include "pipeline/build_words.h"
 #include "pipeline/pgo.h"
 
@@ -20,6 +23,8 @@ struct job {
 	int running, done, ok;
 	const char *what;  /* "compiler", or "build command" (its own build system) */
 	char *src;         /* the private copy of the source tree, or NULL */
+	const char *id;    /* its first cell's, for the progress lines */
+	double weight;     /* the expected cost: the largest compile starts first */
 	char reason[1024];
 };
 
@@ -200,6 +205,18 @@ int elf_text_bytes(const char *path, uint64_t *out)
 	return r;
 }
 
+/* A compile's expected cost, for the order of the compiles: the source's
+ * bytes, so that a large translation unit never waits behind small ones
+ * and ends the build alone; a family's own build system compiles a tree,
+ * first of all. */
+static double job_weight(const struct cell *c)
+{
+	struct stat sb;
+	if (c->spec.family->build_command.n)
+		return 1e18;
+	return c->spec.variant->source && stat(c->spec.variant->source, &sb) == 0 ? (double)sb.st_size : 0;
+}
+
 static size_t plan_jobs(struct plan *p, const char *cache_dir, double timeout_s, struct job *js, int *cell_job,
 			struct build_stats *st)
 {
@@ -223,6 +240,8 @@ static size_t plan_jobs(struct plan *p, const char *cache_dir, double timeout_s,
 			struct job *j = &js[njobs++];
 			memcpy(j->key, key, 65);
 			j->first_cell = i;
+			j->id = c->spec.id;
+			j->weight = job_weight(c);
 			j->dir = xasprintf("%s/%.2s/%s", cache_dir, key, key + 2);
 			j->prog = xasprintf("%s/%s", j->dir, c->spec.variant->name);
 			j->tmp = xasprintf("%s.tmp.%ld", j->prog, (long)getpid());
@@ -247,7 +266,17 @@ static size_t plan_jobs(struct plan *p, const char *cache_dir, double timeout_s,
 
 /* Reads the running compilers' stderr for up to 100 ms; finishes those
  * that closed it or ran past the timeout.  Returns how many finished. */
-static unsigned drain_jobs(struct job *js, size_t njobs, double timeout_s, struct build_stats *st)
+static void job_finished(struct job *j, double timeout_s, struct build_stats *st, struct build_progress *bp)
+{
+	double started = j->child.started;
+	finish_job(j, timeout_s);
+	build_progress_finished(bp, now_monotonic() - started, j->ok);
+	if (j->ok)
+		st->compiled++;
+}
+
+static unsigned drain_jobs(struct job *js, size_t njobs, double timeout_s, struct build_stats *st,
+			   struct build_progress *bp)
 {
 	struct pollfd pfd[64];
 	size_t map[64], n = 0;
@@ -274,10 +303,8 @@ static unsigned drain_jobs(struct job *js, size_t njobs, double timeout_s, struc
 			continue;
 		close(j->child.err_fd);
 		j->child.err_fd = -1;
-		finish_job(j, timeout_s);
+		job_finished(j, timeout_s, st, bp);
 		finished++;
-		if (j->ok)
-			st->compiled++;
 	}
 	/* a job whose compiler hangs with stderr open: enforce the timeout */
 	for (size_t k = 0; k < njobs; k++) {
@@ -285,32 +312,63 @@ static unsigned drain_jobs(struct job *js, size_t njobs, double timeout_s, struc
 		if (j->running && (fb_interrupted || now_monotonic() - j->child.started > timeout_s)) {
 			close(j->child.err_fd);
 			j->child.err_fd = -1;
-			finish_job(j, timeout_s);
+			job_finished(j, timeout_s, st, bp);
 			finished++;
 		}
 	}
 	return finished;
 }
 
-/* Runs up to `jobs` compilers at once until every job is done. */
-static void run_jobs(struct plan *p, struct job *js, size_t njobs, unsigned jobs, double timeout_s,
+static int heavier_first(const void *a, const void *b)
+{
+	const struct job *x = *(const struct job *const *)a, *y = *(const struct job *const *)b;
+	if (x->weight != y->weight)
+		return x->weight < y->weight ? 1 : -1;
+	return x < y ? -1 : x > y;
+}
+
+static void tick(struct build_progress *bp, struct job *js, size_t njobs)
+{
+	struct build_running run[64];
+	size_t n = 0;
+	for (size_t k = 0; k < njobs && n < 64; k++)
+		if (js[k].running)
+			run[n++] = (struct build_running){ js[k].id, js[k].child.started };
+	build_progress_tick(bp, now_monotonic(), run, n);
+}
+
+/* Runs up to `jobs` compilers at once, the heaviest first, until every
+ * job is done. */
+static void run_jobs(struct plan *p, struct job *js, size_t njobs, const struct build_request *rq,
 		     struct build_stats *st)
 {
+	struct job **order = xcalloc(njobs + 1, sizeof(*order));
+	size_t todo = 0;
+	for (size_t k = 0; k < njobs; k++)
+		if (!js[k].done)
+			order[todo++] = &js[k];
+	qsort(order, todo, sizeof(*order), heavier_first);
+	unsigned jobs = rq->jobs ? rq->jobs : 1;
+	struct build_progress bp;
+	build_progress_begin(&bp, rq->progress, todo, st->cached, jobs, now_monotonic());
 	size_t next = 0;
 	unsigned running = 0;
 	for (;;) {
-		while (running < jobs && next < njobs) {
-			struct job *j = &js[next++];
-			if (j->done)
-				continue;
+		while (running < jobs && next < todo) {
+			struct job *j = order[next++];
 			start_job(p, j);
 			if (j->running)
 				running++;
+			else
+				build_progress_finished(&bp, 0, 0);
 		}
 		if (!running)
 			break;
-		running -= drain_jobs(js, njobs, timeout_s, st);
+		running -= drain_jobs(js, njobs, rq->timeout_s, st, &bp);
+		tick(&bp, js, njobs);
 	}
+	build_progress_end(&bp, now_monotonic());
+	free(order);
 }
 
 /* Each cell gets its job's binary, or the job's failure. */
@@ -338,15 +396,17 @@ static void assign_binaries(struct plan *p, const struct job *js, const int *cel
 	}
 }
 
-int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double timeout_s, struct build_stats *st)
+int build_plan(struct plan *p, const struct build_request *rq, struct build_stats *st)
 {
+	const char *cache_dir = rq->cache_dir;
+	double timeout_s = rq->timeout_s;
 	memset(st, 0, sizeof(*st));
 	if (mkdir_p(cache_dir, 0755) < 0)
 		return error("cannot create %s: %s", cache_dir, strerror(errno));
 	struct job *js = xcalloc(p->n ? p->n : 1, sizeof(*js));
 	int *cell_job = xcalloc(p->n ? p->n : 1, sizeof(int));
 	size_t njobs = plan_jobs(p, cache_dir, timeout_s, js, cell_job, st);
-	run_jobs(p, js, njobs, jobs, timeout_s, st);
+	run_jobs(p, js, njobs, rq, st);
 	assign_binaries(p, js, cell_job);
 	for (size_t k = 0; k < njobs; k++) {
 		if (js[k].done && !js[k].ok)

@@ -6,7 +6,8 @@
  * an edited variant or an upgraded compiler misses the cache.  Binaries
  * live in CACHE/<key>/prog, written to a temporary name and renamed, so a
  * killed build never leaves a half-written entry.  Up to `jobs` compilers
- * run at once, each with a timeout in its own process group.
+ * run at once, each with a timeout in its own process group, the largest
+ * source first; the build says how it goes (build_progress.h).
  *
  * Cells that share a key are compiled once.  A failed compile is a
  * "build_failed" cell whose reason quotes the compiler's first error lines
@@ -25,6 +26,8 @@
 #ifndef FLAGBENCH_BUILD_H
 #define FLAGBENCH_BUILD_H
 
+#include <stdio.h>
+
 #include "pipeline/build_words.h"
 #include "pipeline/plan.h"
 
@@ -32,9 +35,22 @@ struct build_stats {
 	unsigned compiled, cached, failed;
 };
 
+/* What a build is asked: where its cache is, how many compilers at once,
+ * the limit of one compile, where its progress lines go (build_progress.h;
+ * NULL: silent), and for the mock executor only the seconds each pretend
+ * compile takes on its pretend clock (0: none). */
+struct build_request {
+	const char *cache_dir;
+	unsigned jobs;
+	double timeout_s;
+	FILE *progress;
+	double pretend_s;
+};
+
 /* Size of the .text section of an ELF file; -1 when it is not one. */
 int elf_text_bytes(const char *path, uint64_t *out);
-/* Builds every pending cell of the plan.  cache_dir is created if needed. */
-int build_plan(struct plan *p, const char *cache_dir, unsigned jobs, double timeout_s, struct build_stats *st);
+/* Builds every pending cell of the plan, up to rq->jobs compiles at once,
+ * the largest source first.  The cache folder is created if needed. */
+int build_plan(struct plan *p, const struct build_request *rq, struct build_stats *st);
 
 #endif

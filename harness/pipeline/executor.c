@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "core/runcmd.h"
+#include "pipeline/build_progress.h"
 #include "pipeline/inputs.h"
 #include "pipeline/records.h"
 #include "pipeline/verify.h"
@@ -77,13 +78,43 @@ static int mock_probe_march(struct compiler *c, const char *march, char *why, si
 	return 1; /* no compiler is run in a dry run */
 }
 
+/* The progress lines (build_progress.h) of compiles that each take
+ * rq->pretend_s seconds, rq->jobs at once, on a pretend clock stepped by a
+ * second: what a slow build would print, at once. */
+static void mock_build_clock(const struct build_request *rq, const struct strvec *ids)
+{
+	unsigned jobs = rq->jobs ? rq->jobs : 1;
+	struct build_progress bp;
+	build_progress_begin(&bp, rq->progress, ids->n, 0, jobs, 0);
+	struct build_running *run = xcalloc(jobs, sizeof(*run));
+	size_t next = 0, nrun = 0;
+	for (double now = 0;; now += 1) {
+		for (size_t k = 0; k < nrun;)
+			if (now - run[k].started >= rq->pretend_s) {
+				build_progress_finished(&bp, now - run[k].started, 1);
+				run[k] = run[--nrun];
+			} else {
+				k++;
+			}
+		while (nrun < jobs && next < ids->n)
+			run[nrun++] = (struct build_running){ ids->v[next++], now };
+		if (!nrun) {
+			build_progress_end(&bp, now);
+			break;
+		}
+		build_progress_tick(&bp, now, run, nrun);
+	}
+	free(run);
+}
+
 /* Compiles nothing: a cell's pretend binary is known by what a compile
  * would read (compiler, flags, family, variant and its defines, the
  * layout's code pad, pgo), so identical builds are one binary as real
  * ones would be (session.h dedupes them), and no file is written. */
-static int mock_build(struct plan *p, const char *cache_dir, unsigned jobs, double timeout_s, struct build_stats *st)
+static int mock_build(struct plan *p, const struct build_request *rq, struct build_stats *st)
 {
 	memset(st, 0, sizeof(*st));
+	struct strvec ids = STRVEC_INIT; /* the first cell of each pretend compile */
 	for (size_t i = 0; i < p->n; i++) {
 		struct cell *c = &p->cells[i];
 		if (c->status != CELL_PENDING || !c->spec.variant || c->build.sha256[0])
@@ -98,8 +129,17 @@ static int mock_build(struct plan *p, const char *cache_dir, unsigned jobs, doub
 		sb_addf(&b, "pad %u pgo %d\n", c->spec.code_pad, c->spec.pgo);
 		sha256_hex(b.buf, b.len, c->build.sha256);
 		sb_release(&b);
+		int seen = 0;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = p->cells[k].build.sha256[0] && !strcmp(p->cells[k].build.sha256, c->build.sha256) &&
+			       p->cells[k].status == CELL_PENDING;
+		if (!seen)
+			sv_push(&ids, c->spec.id);
 		st->compiled++;
 	}
+	if (rq->pretend_s > 0)
+		mock_build_clock(rq, &ids);
+	sv_clear(&ids);
 	return 0;
 }
 

@@ -7,7 +7,9 @@
  *                       a `flagbench cooldown` child, counters.h
  *   executor_mock       `--dry-run`: nothing compiled, verified or counted
  *                       (a build is a pretend binary, named by what a
- *                       compile would read, so identical builds are one);
+ *                       compile would read, so identical builds are one;
+ *                       with a pretend compile time, the progress lines of
+ *                       a slow build on a pretend clock, printed at once);
  *                       deterministic times made from the cell id (so
  *                       planning, results.json and the tables are testable
  *                       without compilers), the pause recorded, not taken
@@ -38,7 +40,7 @@ struct executor {
 	/* plan_input.probe_march (plan.h); NULL: the compilers are asked */
 	int (*probe_march)(struct compiler *c, const char *march, char *why, size_t n);
 	/* compiles the pending cells (build.h's build_plan); NULL: nothing is */
-	int (*build)(struct plan *p, const char *cache_dir, unsigned jobs, double timeout_s, struct build_stats *st);
+	int (*build)(struct plan *p, const struct build_request *rq, struct build_stats *st);
 	/* after the build: the families' {input} files (inputs.h); NULL:
 	 * none (session.h then prepares nothing else either) */
 	void (*prepare)(struct plan *p, const char *cache_dir, double timeout_s);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/heartbeat.h"
 #include "core/runcmd.h"
 #include "core/util.h"
 #include "pipeline/check_json.h"
@@ -39,6 +40,7 @@ void session_open(struct session *s, const struct executor *x, const char *cache
 	}
 	s->jobs = jobs;
 	s->lim = *lim;
+	s->progress = stderr;
 }
 
 void session_close(struct session *s)
@@ -59,8 +61,10 @@ int session_build(struct session *s, struct plan *p, size_t from, struct build_s
 {
 	struct build_stats bs = { 0 };
 	int r = 0;
+	struct build_request rq = { .cache_dir = s->cache, .jobs = s->jobs, .timeout_s = s->lim.build_s,
+				    .progress = s->progress, .pretend_s = s->pretend_build_s };
 	if (s->x->build)
-		r = s->x->build(p, s->cache, s->jobs, s->lim.build_s, &bs);
+		r = s->x->build(p, &rq, &bs);
 	if (st)
 		*st = bs;
 	session_dedupe(p, from);
@@ -108,8 +112,10 @@ static struct session_ref *build_reference(struct session *s, struct family *f, 
 	c->spec.id = xasprintf("%s/%s@%s", f->name, f->same_as, c->spec.config);
 	struct plan one = { .cells = c, .n = 1 };
 	struct build_stats bs = { 0 };
+	struct build_request rq = { .cache_dir = s->cache, .jobs = 1, .timeout_s = s->lim.build_s,
+				    .progress = s->progress, .pretend_s = s->pretend_build_s };
 	if (s->x->build)
-		s->x->build(&one, s->cache, 1, s->lim.build_s, &bs);
+		s->x->build(&one, &rq, &bs);
 	if (c->status != CELL_PENDING || !c->build.binary)
 		ref->why = xasprintf("same_as: variant %s did not build with %s: %s", f->same_as, c->spec.config,
 				     c->reason ? c->reason : cell_status_name(c->status));
@@ -170,7 +176,10 @@ enum session_verdict session_verify(struct session *s, struct plan *p, struct ce
 		}
 		return SESSION_TWIN;
 	}
-	return s->x->verify(c, s->lim.verify_s) == 0 && !fb_interrupted ? SESSION_MEASURE : SESSION_REFUSED;
+	heartbeat_begin("verifying %s (its output through the check)", c->spec.id);
+	int r = s->x->verify(c, s->lim.verify_s);
+	heartbeat_end();
+	return r == 0 && !fb_interrupted ? SESSION_MEASURE : SESSION_REFUSED;
 }
 
 void session_verify_from(struct session *s, struct plan *p, size_t from)
@@ -204,5 +213,10 @@ enum counter_source session_counter_source(const struct session *s, const struct
 
 json_t *session_count(struct session *s, const struct cell *c, enum counter_source src)
 {
-	return s->x->count ? s->x->count(c, src, s->lim.count_s) : NULL;
+	if (!s->x->count)
+		return NULL;
+	heartbeat_begin("counting %s (%s)", c->spec.id, counter_source_name(src));
+	json_t *j = s->x->count(c, src, s->lim.count_s);
+	heartbeat_end();
+	return j;
 }

@@ -61,11 +61,14 @@ struct session {
 	char *cache;                 /* the build cache */
 	unsigned jobs;               /* parallel compilers */
 	struct session_limits lim;
+	FILE *progress;              /* the builds' progress lines (build_progress.h): stderr, or NULL */
+	double pretend_build_s;      /* the mock executor's pretend compile (--dry-run --pretend-build) */
 	struct session_ref *refs;
 	size_t nrefs;
 };
 
-/* cache NULL: the project's build/cache; jobs 0: the online CPUs. */
+/* cache NULL: the project's build/cache; jobs 0: the online CPUs;
+ * progress lines on stderr. */
 void session_open(struct session *s, const struct executor *x, const char *cache, unsigned jobs,
 		  const struct session_limits *lim);
 /* The program the executor drives (hyperfine), found on PATH: 0 with its
