@@ -2,7 +2,8 @@
 #   gnuplot -c plots/bars.gp DATA OUTBASE NCOLS NROWS HLINE TITLE YLABEL
 # DATA is `flagbench tables --format tsv --family F --table T`: a block per column, its
 # first line the column's name, then  row value low high share ok text row-label column.
-# Error bars span low..high, the interval the tables show as ±.  A cell that is not ok
+# Error bars span low..high: the interval the tables show as ± of a figure, as [low, high]
+# of a ratio (not symmetric: the bar reaches further on one side).  A cell that is not ok
 # shows its status word at the foot of its bar.  Values spanning more than a factor 10 get
 # a logarithmic y axis.  HLINE: y of a dashed line, or "none".  Writes OUTBASE.svg and OUTBASE.png.
 # Arguments are data, never gnuplot code.

@@ -18,13 +18,15 @@ def mark_title:
    (if test("§") then "did not reach the precision target" else empty end),
    (if test("¶") then "unchecked: the family declares no check" else empty end)] | join("; ");
 
-# A cell: the figure, its ± in grey, its marks with a tooltip; a status word alone.
+# A cell: the figure, its interval in grey (a value's ± in .pm, a ratio's [low, high] in
+# .interval), its marks with a tooltip; a status word alone.
 def cell_html:
   "<td class=\"" + ({ok: "num ok", absent: "absent", "n/a": "na"}[.state] // "bad")
   + (if .marks | test("†") then " throttled" else "" end) + "\">"
   + (if .state == "ok" then
        (.figure | h)
-       + (if .pm != "" then " <span class=\"pm\">" + (.pm | h) + "</span>" else "" end)
+       + (if (.pm // "") != "" then " <span class=\"pm\">" + (.pm | h) + "</span>" else "" end)
+       + (if (.interval // "") != "" then " <span class=\"interval\">" + (.interval | h) + "</span>" else "" end)
        + (if .marks != "" then @html " <span class=\"mark\" title=\"\(.marks | mark_title)\">\(.marks)</span>" else "" end)
      else (.text | h) end)
   + "</td>";

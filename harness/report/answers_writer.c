@@ -59,7 +59,7 @@ static char *leader_text(const struct manswer *a)
 static void variant_line(const struct manswer *a, int vw, int lw, size_t width, struct strbuf *out)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char r1[32], r2[32], r3[32];
+	char r1[32];
 	char *named = leader_text(a);
 	/* printf pads by bytes: widen by the bytes beyond the columns */
 	int pad = lw + (int)(strlen(named) - utf8_columns(named, strlen(named)));
@@ -69,9 +69,11 @@ static void variant_line(const struct manswer *a, int vw, int lw, size_t width, 
 		sb_addf(&sb, "  %-*s  %-*s  fewest instructions; the runner-up %s counts %s as many", vw, a->variant, pad,
 			named, a->runner, ratio(a->lead, r1, sizeof(r1)));
 	else {
-		sb_addf(&sb, "  %-*s  %-*s  %s", vw, a->variant, pad, named, ratio(a->lead, r1, sizeof(r1)));
-		if (!isnan(a->low) && !isnan(a->high))
-			sb_addf(&sb, " [%s, %s]", ratio(a->low, r2, sizeof(r2)), ratio(a->high, r3, sizeof(r3)));
+		/* the lead and its interval as the tables print a ratio */
+		struct mratio_text rt;
+		model_format_interval(a->lead, a->low, a->high, 2, &rt);
+		sb_addf(&sb, "  %-*s  %-*s  %s%s%s", vw, a->variant, pad, named, rt.ratio, *rt.interval ? " " : "",
+			rt.interval);
 		/* the slowest is in the gaps, each through the comparison */
 		sb_addf(&sb, " over %s: %s", a->runner, a->words ? a->words : "no interval to tell");
 	}

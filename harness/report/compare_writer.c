@@ -1,6 +1,7 @@
 /* compare_writer.c: see compare_writer.h */
 #define _GNU_SOURCE
 #include "report/compare_writer.h"
+#include "report/model.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -22,7 +23,7 @@ static void format_value(double v, const char *unit, char *buf, size_t n)
 
 /* The figures of one row, as both table writers show them. */
 struct row_text {
-	char base[32], new_value[32], ratio[32], ci[64];
+	char base[32], new_value[32], ratio[32], ci[128];
 };
 
 static void format_row(const struct cell_cmp *cc, struct row_text *t)
@@ -35,17 +36,26 @@ static void format_row(const struct cell_cmp *cc, struct row_text *t)
 		snprintf(t->ci, sizeof(t->ci), "-");
 		return;
 	}
-	snprintf(t->ratio, sizeof(t->ratio), "%.3fx", r->ratio);
+	/* the ratio and its ends as the tables print them (report/model.h),
+	 * at least 3 decimals for compare's thresholds of a few percent */
+	struct mratio_text rt;
+	model_format_interval(r->ratio, r->low, r->high, 3, &rt);
+	snprintf(t->ratio, sizeof(t->ratio), "%s", rt.ratio);
 	if (cc->confirmed) {
 		/* not the 95 % of the column: say which */
 		char lv[32];
 		compare_format_level(cc->confirm_level, lv, sizeof(lv));
-		snprintf(t->ci, sizeof(t->ci), "[%.3f, %.3f] %s%%", r->low, r->high, lv);
+		snprintf(t->ci, sizeof(t->ci), "%s %s%%", rt.interval, lv);
 	} else if (r->method == COMPARISON_EXACT) {
 		/* a count has no interval: the ratio is exact */
 		snprintf(t->ci, sizeof(t->ci), "exact");
+	} else if (!*rt.interval) {
+		snprintf(t->ci, sizeof(t->ci), "-");
+	} else if (r->level_reached < r->level) {
+		/* too few pairs for the column's 95 %: the level it has */
+		snprintf(t->ci, sizeof(t->ci), "%s (%g%%)", rt.interval, floor(r->level_reached * 1000) / 10);
 	} else {
-		snprintf(t->ci, sizeof(t->ci), "[%.3f, %.3f]", r->low, r->high);
+		snprintf(t->ci, sizeof(t->ci), "%s", rt.interval);
 	}
 }
 

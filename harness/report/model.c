@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int model_per_op(const char *unit)
@@ -52,27 +53,87 @@ void model_format_ratio(double r, char *buf, size_t n)
 	snprintf(buf, n, "%.*fx", digits(r, 2), r);
 }
 
-void model_text(const struct mtable *t, const struct mcell *c, char *buf, size_t n, char *figure, char *pm)
+/* x at d decimals, as the texts print it */
+static double printed(double x, int d)
 {
-	char fig[64] = "", p[32] = "";
+	char buf[64];
+	snprintf(buf, sizeof(buf), "%.*f", d, x);
+	return strtod(buf, NULL);
+}
+
+/* Whether d decimals blur what an interval says: an end beyond 1 printed
+ * as 1 or past it (the reader would take an interval that excludes 1.00x
+ * for one that holds it); or, while a decimal is coarser than
+ * INTERVAL_RESOLUTION of the ratio, two of the three that differ printed
+ * alike (finer than that they differ in noise only). */
+#define INTERVAL_RESOLUTION 0.001
+static int blurred(double r, double lo, double hi, int d)
+{
+	if ((lo != 1 && (printed(lo, d) - 1) * (lo - 1) <= 0) || (hi != 1 && (printed(hi, d) - 1) * (hi - 1) <= 0))
+		return 1;
+	if (pow(10, -d) <= INTERVAL_RESOLUTION * fabs(r))
+		return 0;
+	return (r != lo && printed(r, d) == printed(lo, d)) || (r != hi && printed(r, d) == printed(hi, d)) ||
+	       (lo != hi && printed(lo, d) == printed(hi, d));
+}
+
+/* Two more decimals at most. */
+#define INTERVAL_MORE_DECIMALS 2
+
+void model_format_interval(double r, double lo, double hi, int min_decimals, struct mratio_text *out)
+{
+	int d = digits(r, min_decimals);
+	out->interval[0] = '\0';
+	if (isnan(lo) || isnan(hi)) {
+		snprintf(out->ratio, sizeof(out->ratio), "%.*fx", d, r);
+		return;
+	}
+	d = digits(lo, d) > d ? digits(lo, d) : d;
+	d = digits(hi, d) > d ? digits(hi, d) : d;
+	for (int most = d + INTERVAL_MORE_DECIMALS; d < most && d < 9 && blurred(r, lo, hi, d);)
+		d++;
+	snprintf(out->ratio, sizeof(out->ratio), "%.*fx", d, r);
+	snprintf(out->interval, sizeof(out->interval), "[%.*fx, %.*fx]", d, lo, d, hi);
+}
+
+int model_has_interval(const struct mtable *t, const struct mcell *c)
+{
+	return t->fmt == MF_RATIO ? !isnan(c->lo) && !isnan(c->hi) : !isnan(c->ci);
+}
+
+/* " (83%)" after an interval below 95 %: never a 95 % it does not have */
+static void add_level(char *p, size_t n, double level)
+{
+	if (level < STATS_CI_TARGET)
+		snprintf(p + strlen(p), n - strlen(p), " (%g%%)", floor(level * 1000) / 10);
+}
+
+void model_text(const struct mtable *t, const struct mcell *c, char *buf, size_t n, char *figure, char *spread)
+{
+	char fig[MODEL_PART] = "", p[MODEL_PART] = "";
 	if (c->state != MS_OK) {
 		snprintf(buf, n, "%s", c->word);
 	} else {
-		if (t->fmt == MF_VALUE)
+		if (t->fmt == MF_VALUE) {
 			model_format_value(c->value, t->unit, fig, sizeof(fig));
-		else
-			model_format_ratio(c->value, fig, sizeof(fig));
-		if (!isnan(c->ci) && c->level >= STATS_CI_TARGET)
-			snprintf(p, sizeof(p), "\xc2\xb1%.1f%%", c->ci);
-		else if (!isnan(c->ci)) /* never a 95 % it does not have: the level it has */
-			snprintf(p, sizeof(p), "\xc2\xb1%.1f%% (%g%%)", c->ci, floor(c->level * 1000) / 10);
+			if (model_has_interval(t, c))
+				snprintf(p, sizeof(p), "\xc2\xb1%.1f%%", c->ci);
+		} else {
+			/* a ratio's interval is not symmetric: its ends, not a ± */
+			struct mratio_text rt;
+			model_format_interval(c->value, c->lo, c->hi, 2, &rt);
+			snprintf(fig, sizeof(fig), "%s", rt.ratio);
+			snprintf(p, sizeof(p), "%s", rt.interval);
+		}
+		if (*p)
+			add_level(p, sizeof(p), c->level);
 		char mk[32];
 		snprintf(buf, n, "%s%s%s%s%s", fig, *p ? " " : "", p, c->marks ? " " : "", model_marks(c->marks, mk, sizeof(mk)));
 	}
 	if (figure)
 		strcpy(figure, fig);
-	if (pm)
-		strcpy(pm, p);
+	if (spread)
+		strcpy(spread, p);
 }
 
 const char *model_marks(unsigned marks, char *buf, size_t n)
@@ -123,7 +184,9 @@ size_t model_legend(const struct mtable *t, const char *lines[MODEL_LEGEND_MAX])
 	if (value && (t->shown & SHOWN_CI) && t->drift_note)
 		lines[n++] = t->drift_note;
 	if (t->shown & SHOWN_LOW_LEVEL)
-		lines[n++] = "(83%) after a \xc2\xb1: too few runs for 95 %; the interval's exact confidence is that level.";
+		lines[n++] = value ? "(83%) after a \xc2\xb1: too few runs for 95 %; the interval's exact confidence is that level."
+				   : "(83%) after an interval: too few rounds in common for the run's level; the interval's "
+				     "confidence is that level, too low to call a lead real.";
 	if (t->shown & MARK_THROTTLED)
 		lines[n++] = value ? "\xe2\x80\xa0 the CPU throttled while this cell was measured (throttled: yes): its "
 				     "figure may be too low."

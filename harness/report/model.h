@@ -48,7 +48,9 @@ enum { MARK_THROTTLED = 1, MARK_WARNED = 2, SHOWN_CI = 4, SHOWN_REF = 8, MARK_IM
 struct mcell {
 	enum mstate state;
 	const char *word;        /* shown when not ok: a status word, "absent", "n/a" */
-	double value, lo, hi, ci; /* lo, hi, ci (half-width, percent): NaN without an interval */
+	/* lo, hi: the interval, NaN without; ci: a value's half-width in percent
+	 * (its ±), NaN without and for a ratio, whose interval is not symmetric */
+	double value, lo, hi, ci;
 	double share;            /* heatmap colour, throughput tables only, else NaN */
 	unsigned marks;
 	const char *id;          /* the results.json cell shown, or NULL */
@@ -79,7 +81,7 @@ struct mtable {
 	struct mrow *rows;
 	unsigned shown; /* the marks, SHOWN_CI and SHOWN_REF (a reference row) the table uses, for its legend */
 	const char *drift_note; /* the legend's line on the machine's drift in ±, or NULL */
-	const char *ci_note;    /* a ratio table's line on its ±: the one comparison and the run's level */
+	const char *ci_note;    /* a ratio table's line on its [low, high]: the one comparison and the run's level */
 	const char *folded;     /* the variants left out, unsupported in every column ("rvv_naive, rvv_mb"), or NULL */
 	const char *folded_note; /* the legend's line on them */
 };
@@ -167,10 +169,16 @@ int model_load(struct model *m, char **paths, size_t n, const char *against);
 void model_free(struct model *m);
 struct mfamily *model_family(struct model *m, const char *name_or_slug);
 
-/* A cell as every format shows it ("7.36 GiB/s ±1.2% †", "7.10 GiB/s ±3.0% (75%)"
- * for an interval below 95 %, "101.35x", "timeout");
- * figure and pm, when not NULL, get its parts ("7.36 GiB/s", "±1.2%"). */
-void model_text(const struct mtable *t, const struct mcell *c, char *buf, size_t n, char *figure, char *pm);
+/* A cell as every format shows it: a value with its symmetric rerun
+ * interval as ± ("7.36 GiB/s ±1.2% †", "7.10 GiB/s ±3.0% (75%)" for an
+ * interval below 95 %), a ratio with its interval as [low, high] ("0.92x
+ * [0.77x, 0.98x] §", "[0.77x, 0.98x] (83%)" below 95 %), "101.35x"
+ * without one, "timeout"; figure and spread, when not NULL, get its parts
+ * ("7.36 GiB/s", "±1.2%"; "0.92x", "[0.77x, 0.98x]"), MODEL_PART bytes each. */
+#define MODEL_PART 96
+void model_text(const struct mtable *t, const struct mcell *c, char *buf, size_t n, char *figure, char *spread);
+/* Whether a cell has an interval: a value's ±, a ratio's [low, high]. */
+int model_has_interval(const struct mtable *t, const struct mcell *c);
 /* A rate cell's interval from the time stats of its runs: lo, hi, ci and
  * level from the rerun interval (stats.h), widened on both sides by
  * exp(STATS_DRIFT_SIGMAS drift_sd), the machine's drift over the run (0:
@@ -185,6 +193,16 @@ int model_per_op(const char *unit);
 int model_bytes_unit(const char *unit);
 /* "1.05x", three significant digits below 0.01. */
 void model_format_ratio(double r, char *buf, size_t n);
+/* A ratio and its interval: "0.92x" and "[0.77x, 0.98x]", all three at
+ * one number of decimals: model_format_ratio's (at least min_decimals),
+ * up to two more where fewer would print an end beyond 1.00x as 1.00x or
+ * on the other side of it (so an interval that excludes 1.00x reads so),
+ * or two of the three that differ alike (while a decimal is coarser than
+ * 0.1 % of the ratio).  interval is "" when an end is not a number. */
+struct mratio_text {
+	char ratio[32], interval[80];
+};
+void model_format_interval(double r, double lo, double hi, int min_decimals, struct mratio_text *out);
 /* The unit a table is plotted in: v / div, or div / v when inv. */
 struct mscale {
 	double div;
@@ -192,7 +210,7 @@ struct mscale {
 	const char *label;
 };
 struct mscale model_scale(const struct mtable *t);
-/* What a table's ±, †, ‡, § and ¶ mean; returns how many lines. */
+/* What a table's ± or [low, high], †, ‡, § and ¶ mean; returns how many lines. */
 #define MODEL_LEGEND_MAX 10
 size_t model_legend(const struct mtable *t, const char *lines[MODEL_LEGEND_MAX]);
 

@@ -36,10 +36,10 @@ static int lead_words(struct model *m, struct fsrc *f, const struct mcell *a, co
 	else if (v.method == COMPARISON_ACROSS_LAYOUTS)
 		snprintf(how, sizeof(how), ", across %zu layouts (spread \xc2\xb1%.1f %%)", v.layouts,
 			 100 * (exp(v.layout_spread) - 1));
-	char lo[32], hi[32];
-	model_format_ratio(v.low, lo, sizeof(lo));
-	model_format_ratio(v.high, hi, sizeof(hi));
-	snprintf(buf, n, "%s: [%s, %s] at %.3g %%%s%s", model_verdict_words(&v), lo, hi, 100 * v.level,
+	/* the ends as the tables print them (model_format_interval) */
+	struct mratio_text rt;
+	model_format_interval(v.ratio, v.low, v.high, 2, &rt);
+	snprintf(buf, n, "%s: %s at %.3g %%%s%s", model_verdict_words(&v), rt.interval, 100 * v.level,
 		 v.verdict == VERDICT_INCONCLUSIVE ? ", which holds 1.00x" : "", how);
 	return v.verdict == VERDICT_FASTER;
 }
@@ -151,7 +151,11 @@ void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const st
 			ans->verdict = v.verdict;
 			ans->words = v.verdict == VERDICT_NO_DATA ? "no interval to tell" : model_verdict_words(&v);
 			ans->low = v.low, ans->high = v.high;
-			model_format_ratio(lead, r1, sizeof(r1));
+			/* with the decimals of its interval, where it has one */
+			struct mratio_text rt;
+			model_format_interval(lead, v.verdict == VERDICT_SAME_BINARY ? NAN : v.low,
+					      v.verdict == VERDICT_SAME_BINARY ? NAN : v.high, 2, &rt);
+			snprintf(r1, sizeof(r1), "%s", rt.ratio);
 			sv_pushf(&fam->answer, "%s/%s: %s fastest, %s the runner-up %s (%s)%s%s%s%s", fam->name,
 				 t->rows[r].label, leader, r1, t->cols[order[1]], words, k > 2 ? ", " : "",
 				 k > 2 ? r2 : "", k > 2 ? " the slowest " : "", k > 2 ? t->cols[order[k - 1]] : "");

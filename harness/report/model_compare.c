@@ -259,9 +259,9 @@ struct mcell model_ratio(struct model *m, struct fsrc *f, struct results_cell *a
 		return r;
 	}
 	r.value = v.ratio;
+	/* no ci: a ratio's interval is not symmetric, and is shown by its ends */
 	r.lo = v.low;
 	r.hi = v.high;
-	r.ci = 100 * (r.hi - r.lo) / 2 / r.value;
 	r.level = v.level;
 	r.layouts = v.layouts;
 	r.spread = v.layout_spread;

@@ -85,21 +85,22 @@ static void finish_table(struct model *m, struct mfamily *fam, struct mtable *t,
 			struct mcell *x = &t->rows[r].cells[c];
 			/* a value folded over layouts has the layouts' ± (SHOWN_LAYOUTS), not the rerun interval's */
 			int folded = x->layouts > 1 && t->fmt != MF_RATIO;
-			t->shown |= x->marks | (isnan(x->ci) || folded ? 0 : SHOWN_CI) | (t->rows[r].ref && t->ncols > 1 ? SHOWN_REF : 0) |
-				    (!isnan(x->ci) && x->level < STATS_CI_TARGET && t->fmt != MF_RATIO ? SHOWN_LOW_LEVEL : 0) |
-				    (folded ? SHOWN_LAYOUTS : 0);
-			any |= x->state == MS_OK && (x->value != 1 || !isnan(x->ci) || (x->marks & MARK_SAME_BINARY));
+			int has = x->state == MS_OK && model_has_interval(t, x);
+			t->shown |= x->marks | (!has || folded ? 0 : SHOWN_CI) | (t->rows[r].ref && t->ncols > 1 ? SHOWN_REF : 0) |
+				    (has && x->level < STATS_CI_TARGET ? SHOWN_LOW_LEVEL : 0) | (folded ? SHOWN_LAYOUTS : 0);
+			any |= x->state == MS_OK && (x->value != 1 || has || (x->marks & MARK_SAME_BINARY));
 		}
 	if (t->folded)
 		t->folded_note = model_own(m, "Not for this machine, so not shown: %s (unsupported in every configuration; "
 					   "the reasons are below the tables).", t->folded);
 	if (t->fmt == MF_RATIO)
-		t->ci_note = model_own(m, "\xc2\xb1 is the half-width of the interval of the ratio, in percent, from the one "
-				       "comparison: paired over the rounds both cells ran in, across code layouts where "
-				       "there are several, else a bootstrap of both cells' runs; at %.3g %%, the level at "
-				       "which the run's %zu comparisons keep the share of false leads among those called "
-				       "real at 5 %% at most (Benjamini-Hochberg). A lead is real exactly when its "
-				       "interval excludes 1.00x; none where a cell has fewer than 3 runs.",
+		t->ci_note = model_own(m, "[low, high] after a ratio is its interval, from the one comparison: paired over "
+				       "the rounds both cells ran in, across code layouts where there are several, else a "
+				       "bootstrap of both cells' runs; at %.3g %%, the level at which the run's %zu "
+				       "comparisons keep the share of false leads among those called real at 5 %% at most "
+				       "(Benjamini-Hochberg). A lead is real exactly when its interval excludes 1.00x, both "
+				       "ends above it or both below (with the decimals that show it); none where a cell has "
+				       "fewer than 3 runs.",
 				       100 * m->cmp_level, m->cmp_asked);
 	if (!any || !t->ncols || !t->nrows)
 		fam->ntables--;

@@ -189,7 +189,8 @@ static void write_text(struct model *m, char how, struct strbuf *out)
 
 /* ------------------------------------------------------------------ */
 /* csv and tsv ('c', 'g'): a line per cell.  csv: every table, each line naming
- * its family, table, row and column, numbers in the table's unit.  tsv: one
+ * its family, table, row and column, numbers in the table's unit (ci_percent
+ * a value's ±, empty for a ratio, whose interval is low and high).  tsv: one
  * table as gnuplot data: first line "#" then has-data ncols nrows hline
  * title ylabel; a block per column (ending with two blank lines), its
  * first line the column's name, then per row
@@ -293,7 +294,8 @@ static json_t *json_table(const struct mtable *t)
 	static const char *states[] = { "ok", "status", "absent", "n/a" };
 	json_t *cols = json_array(), *rows = json_array(), *leg = json_array();
 	const char *legend[MODEL_LEGEND_MAX];
-	char buf[256], fig[64], pm[32];
+	char buf[256], fig[MODEL_PART], spread[MODEL_PART];
+	int ratio = t->fmt == MF_RATIO;
 	for (size_t c = 0; c < t->ncols; c++)
 		json_array_append_new(cols, json_string(t->cols[c]));
 	for (size_t l = 0, n = model_legend(t, legend); l < n; l++)
@@ -302,9 +304,11 @@ static json_t *json_table(const struct mtable *t)
 		json_t *cells = json_array();
 		for (size_t c = 0; c < t->ncols; c++) {
 			struct mcell *x = &t->rows[r].cells[c];
-			model_text(t, x, buf, sizeof(buf), fig, pm);
-			json_array_append_new(cells, json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:s?}",
-				"text", buf, "figure", fig, "pm", pm, "state", states[x->state],
+			model_text(t, x, buf, sizeof(buf), fig, spread);
+			/* pm: a value's ± alone; interval: a ratio's [low, high], whose ends are low and high */
+			json_array_append_new(cells, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:s?}",
+				"text", buf, "figure", fig, "pm", ratio ? "" : spread, "interval", ratio ? spread : "",
+				"state", states[x->state],
 				"marks", marks(x->marks),
 				"value", jnum_or_null(x->state == MS_OK ? x->value : NAN), "low", jnum_or_null(x->lo),
 				"high", jnum_or_null(x->hi), "ci_percent", jnum_or_null(x->ci), "share", jnum_or_null(x->share),
@@ -379,16 +383,17 @@ static void write_json(struct model *m, struct strbuf *out)
 	}
 	for (size_t i = 0; i < m->nfams; i++) {
 		struct mfamily *f = &m->fams[i];
+		if (!wanted(f, NULL)) /* before its tables: an array made for nothing would leak */
+			continue;
 		json_t *tables = json_array();
 		for (size_t k = 0; k < f->ntables; k++)
 			if (wanted(f, &f->tables[k]))
 				json_array_append_new(tables, json_table(&f->tables[k]));
-		if (wanted(f, NULL))
-			json_array_append_new(fams, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "name",
-							      f->name, "slug", f->slug, "title", f->title, "kind",
-							      f->kind ? f->kind : "stream", "answer", jstrvec(&f->answer), "answers",
-							      json_answers(f), "gaps", json_gaps(f), "tables", tables,
-							      "problems", jstrvec(&f->problems), "warnings", jstrvec(&f->warnings)));
+		json_array_append_new(fams, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "name", f->name,
+						      "slug", f->slug, "title", f->title, "kind", f->kind ? f->kind : "stream",
+						      "answer", jstrvec(&f->answer), "answers", json_answers(f), "gaps",
+						      json_gaps(f), "tables", tables, "problems", jstrvec(&f->problems),
+						      "warnings", jstrvec(&f->warnings)));
 	}
 	json_t *root = json_pack("{s:s, s:o, s:o}", "schema", "flagbench-tables/1", "runs", runs, "families", fams);
 	char *s = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);

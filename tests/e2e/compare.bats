@@ -39,7 +39,7 @@ verdict() { jq -r --arg id "$2" '.cells[] | select(.id == $id) | .verdict' "$1";
           | (.cells[] | select(.id == "yes/buf@gcc/-O2/native") | .argv) = ["100000000"]' ident
     run "$FLAGBENCH" compare "$TIGHT" "$BATS_TEST_TMPDIR/ident.json" --json-out "$BATS_TEST_TMPDIR/c.json"
     [ "$status" -eq 0 ]
-    [[ "$output" == *"chacha20/ref@gcc/-O2/native"*"1.000x  [1.000, 1.000]"*"same binary: the same sha256 and argv on both sides: a difference is the machine's, not the code's"* ]]
+    [[ "$output" == *"chacha20/ref@gcc/-O2/native"*"1.000x  [1.000x, 1.000x]"*"same binary: the same sha256 and argv on both sides: a difference is the machine's, not the code's"* ]]
     c="$BATS_TEST_TMPDIR/c.json"
     [ "$(verdict "$c" chacha20/ref@gcc/-O2/native)" = "same binary" ]
     jqr '.cells[] | select(.id == "chacha20/ref@gcc/-O2/native")
@@ -104,6 +104,9 @@ verdict() { jq -r --arg id "$2" '.cells[] | select(.id == $id) | .verdict' "$1";
     [ "$(verdict "$BATS_TEST_TMPDIR/c.json" chacha20/simd@gcc/-O2/native)" = same ]
     jqr '.cells[] | select(.verdict == "slower") | .ratio > 1.09 and .ratio < 1.11 and .ci95[0] > 1.02' \
         "$BATS_TEST_TMPDIR/c.json"
+    # the interval as every ratio prints it: its ends, each with the x
+    run "$FLAGBENCH" compare "$TIGHT" "$BATS_TEST_TMPDIR/slow.json"
+    grep -qE '^chacha20/ref@gcc/-O2/native +400 ms +440 ms +1\.1[0-9]{2}x +\[1\.[0-9]{3}x, 1\.[0-9]{3}x\] +slower$' <<<"$output"
     # a threshold above the change: not an alarm
     run "$FLAGBENCH" compare "$TIGHT" "$BATS_TEST_TMPDIR/slow.json" --threshold 15
     [ "$status" -eq 0 ]
@@ -149,7 +152,7 @@ verdict() { jq -r --arg id "$2" '.cells[] | select(.id == $id) | .verdict' "$1";
     # a count is exact: no runs to have too few of, no interval to print
     [[ "$output" == *"exact"* ]]
     [[ "$output" != *"fewer than"* ]]
-    [[ "$output" != *"[1.010, 1.010]"* ]]
+    [[ "$output" != *"[1.010x, 1.010x]"* ]]
 }
 
 @test "bad input exits 2 with a clear message" {

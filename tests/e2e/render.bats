@@ -27,12 +27,19 @@ setup_file() {
     export FAILED="$BATS_FILE_TMPDIR/failed"
     # a real seed004 run (bignum: ops/s) and a real placements run (reference per placement)
     export SEED4="$BATS_FILE_TMPDIR/seed004" PLACE="$BATS_FILE_TMPDIR/placements"
+    # the fizzbuzz fixture with 9 runs a cell in 9 rounds (its 3 runs thrice,
+    # 0.1 % apart): every ratio gets the one comparison's interval
+    export ROUNDS="$BATS_FILE_TMPDIR/rounds"
     stage fizzbuzz-j4205.json "$FIZZ"
     stage failed.json "$FAILED"
     stage seed004-host.json "$SEED4"
     stage placements-host.json "$PLACE"
+    mkdir -p "$ROUNDS"
+    jq '.cells |= map(if (.time_s.runs | length) == 3 then .time_s.runs as $r
+            | .time_s.runs = [range(0; 9) as $i | $r[$i % 3] * (1 + 0.001 * (($i / 3) | floor))]
+            | .time_s.rounds = [range(0; 9)] else . end)' "$FIX/fizzbuzz-j4205.json" >"$ROUNDS/results.json"
     (cd "$BATS_FILE_TMPDIR" && "$REPO/plots/render.sh" "$FIZZ" && "$REPO/plots/render.sh" "$FAILED" &&
-        "$REPO/plots/render.sh" "$SEED4" && "$REPO/plots/render.sh" "$PLACE") \
+        "$REPO/plots/render.sh" "$SEED4" && "$REPO/plots/render.sh" "$PLACE" && "$REPO/plots/render.sh" "$ROUNDS") \
         >"$BATS_FILE_TMPDIR/setup.log" 2>&1 || { cat "$BATS_FILE_TMPDIR/setup.log" >&2; return 1; }
 }
 
@@ -77,6 +84,7 @@ setup_file() {
     grep -qF '| sse | offset 0xf6 with SSE4.1 | 101.53x | 101.35x | 99.19x | 99.49x | 102.06x | 100.56x † |' "$t/fizzbuzz-speedup.md"
     # three runs per cell: no 95 % interval on either side, so no interval of a speedup
     refute grep -qF '±' "$t/fizzbuzz-speedup.md"
+    refute grep -qF 'x [' "$t/fizzbuzz-speedup.md"
     grep -qF '| variant | title | -O2/x86-64-v2 | -O3/x86-64-v2 | -Os/x86-64-v2 |' "$t/fizzbuzz-compilers.md"
     grep -qF '| f6 | digits offset by 0xf6 | 1.11x | 1.13x | 0.96x |' "$t/fizzbuzz-compilers.md"
     grep -qF '| sse | offset 0xf6 with SSE4.1 | 0.98x | 0.97x | 0.83x † |' "$t/fizzbuzz-compilers.md"
@@ -371,8 +379,11 @@ setup_file() {
     [[ "$output" != *"(profile march)"* ]]
 }
 
-@test "the same run's tables are the same numbers in term, md, csv, json and index.html" {
-    json=$("$FLAGBENCH" tables --format json "$FIZZ")
+# Every row of every table of run $1, in term, md, csv and index.html, is the
+# model's (json): the same texts, a ratio's [low, high] with them.
+same_numbers() {
+    local json
+    json=$("$FLAGBENCH" tables --format json "$1")
     # every row of every table, in order, as the model has it: label, (title,) the cells' texts
     jq -r '.families[].tables[].rows[] | [.label, .cells[].text] | @tsv' <<<"$json" >"$BATS_TEST_TMPDIR/want"
     jq -r '.families[].tables[].rows[] | [.label, .title, .cells[].text] | @tsv' <<<"$json" >"$BATS_TEST_TMPDIR/want2"
@@ -381,20 +392,62 @@ setup_file() {
     [ "$(wc -l <"$BATS_TEST_TMPDIR/want")" -gt 40 ]
     unescape() { sed -e 's/&lt;/</g; s/&gt;/>/g; s/&quot;/"/g; s/&#39;/'"'"'/g; s/&amp;/\&/g'; }
     # terminal: the lines under each "variant" header, columns apart by two spaces or more
-    "$FLAGBENCH" tables --width 0 "$FIZZ" | awk '/^variant  /{on=1; next} /^$|^(±|†|‡|A reference)/{on=0} on' |
+    "$FLAGBENCH" tables --width 0 "$1" | awk '/^variant  /{on=1; next} /^$|^(±|†|‡|~|\[low, high\]|A reference)/{on=0} on' |
         sed -E 's/ {2,}/\t/g' >"$BATS_TEST_TMPDIR/term"
     diff "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/term"
     # Markdown: the rows of the tables whose header names a variant
-    "$FLAGBENCH" tables --format md "$FIZZ" | awk '/^\| variant \|/{on=1; getline; next} !/^\| /{on=0} on' |
+    "$FLAGBENCH" tables --format md "$1" | awk '/^\| variant \|/{on=1; getline; next} !/^\| /{on=0} on' |
         sed -e 's/^| //; s/ |$//; s/ | /\t/g' | unescape >"$BATS_TEST_TMPDIR/md"
     diff "$BATS_TEST_TMPDIR/want2" "$BATS_TEST_TMPDIR/md"
-    # CSV: the text of every cell, a line each
-    "$FLAGBENCH" tables --format csv "$FIZZ" | tail -n +2 | sed -E 's/.*,"([^"]*)"\r$/\1/' >"$BATS_TEST_TMPDIR/csv"
+    # CSV: the text of every cell, a line each; its low and high are the json's
+    "$FLAGBENCH" tables --format csv "$1" | tail -n +2 >"$BATS_TEST_TMPDIR/csv-all"
+    sed -E 's/.*,"([^"]*)"\r$/\1/' "$BATS_TEST_TMPDIR/csv-all" >"$BATS_TEST_TMPDIR/csv"
     diff "$BATS_TEST_TMPDIR/want-csv" "$BATS_TEST_TMPDIR/csv"
+    jq -r '.families[].tables[] | range(0; .columns | length) as $c | .rows[] | .cells[$c] | "\(.low // "") \(.high // "")"' \
+        <<<"$json" >"$BATS_TEST_TMPDIR/want-ends"
+    sed -E 's/.*,"[^"]*",([^,]*),([^,]*),[^,]*,[^,]*,"[^"]*","[^"]*"\r$/\1 \2/' "$BATS_TEST_TMPDIR/csv-all" |
+        paste -d ' ' "$BATS_TEST_TMPDIR/want-ends" - |
+        awk 'function off(a, b) { return a == "" ? b != "" : (a - b > 1e-8 * a || b - a > 1e-8 * a) }
+             NF % 2 || off($1, $3) || off($2, $4) { print "csv ends differ: " $0; bad = 1 } END { exit bad }'
     # the page: the rows of its grids, tags stripped
-    grep -E '^<tr( class="ref")?><th>.*<td class="' "$FIZZ/index.html" |
+    grep -E '^<tr( class="ref")?><th>.*<td class="' "$1/index.html" |
         sed -E 's#</th><td>#\t#; s#</td><td[^>]*>#\t#g; s/<[^>]*>//g' | unescape >"$BATS_TEST_TMPDIR/html"
     diff "$BATS_TEST_TMPDIR/want2" "$BATS_TEST_TMPDIR/html"
+}
+
+@test "the same run's tables are the same numbers in term, md, csv, json and index.html" {
+    same_numbers "$FIZZ"
+    # with rounds every ratio has its interval, the same in every format
+    same_numbers "$ROUNDS"
+    json=$("$FLAGBENCH" tables --format json "$ROUNDS")
+    # a ratio's interval: its own field, never a ±; a value's ± alone in pm
+    jq -e '[.families[].tables[] | select(.unit == "x") | .rows[].cells[] | select(.state == "ok" and .low != null)]
+        | length > 40 and all(.pm == "" and .ci_percent == null and (.interval | test("^\\[[0-9.]+x, [0-9.]+x\\]$"))
+                              and .text == ([.figure, .interval, (.marks | select(. != ""))] | join(" ")))' <<<"$json"
+    jq -e '[.families[].tables[] | select(.name == "throughput") | .rows[].cells[] | select(.state == "ok")]
+        | all(.interval == "" and (.pm | startswith("±")))' <<<"$json"
+    refute grep -qE '[0-9]x ±' <(printf '%s\n' "$json") "$ROUNDS"/tables/*.md "$ROUNDS"/tables/*.csv "$ROUNDS/index.html"
+    # the page shows a ratio's interval in grey where a value's ± is
+    grep -qF '<td class="num ok">0.90x <span class="interval">[0.89x, 0.91x]</span></td>' "$ROUNDS/index.html"
+    refute grep -qF '<span class="pm">[' "$ROUNDS/index.html"
+}
+
+@test "a ratio whose interval excludes 1.00x prints both ends on one side of it, with the decimals that show it" {
+    # clang/-O2 against gcc/-O2 on base: a real lead whose low end is 1.003x, not "1.00x"
+    run "$FLAGBENCH" tables --width 0 --family fizzbuzz --table against "$ROUNDS"
+    [ "$status" -eq 0 ]
+    grep -qE '^base +1\.00x +1\.05x \[0\.98x, 1\.10x\] ~ +0\.976x \[0\.967x, 0\.983x\] +1\.044x \[1\.003x, 1\.074x\] ' <<<"$output"
+    grep -qF '[low, high] after a ratio is its interval, from the one comparison' <<<"$output"
+    grep -qF 'A lead is real exactly when its interval excludes 1.00x, both ends above it or both below' <<<"$output"
+    # every ratio: a real one prints both ends beyond 1.00x on its side, one that is not (~) holds it
+    "$FLAGBENCH" tables --format json "$ROUNDS" | jq -e '
+        [.families[].tables[] | select(.unit == "x") | .rows[].cells[] | select(.interval != "")
+         | (.interval | ltrimstr("[") | rtrimstr("]") | split(", ") | map(rtrimstr("x") | tonumber)) as [$lo, $hi]
+         | {verdict, $lo, $hi}] as $c
+        | ($c | map(select(.verdict == "faster" or .verdict == "slower")) | length > 20
+           and all(.lo > 1 or .hi < 1))
+        and ($c | map(select(.verdict == "inconclusive" or .verdict == "same")) | length > 5
+             and all(.lo <= 1 and .hi >= 1))'
 }
 
 @test "flagbench tables: --against chooses the configuration, --family and --table select, unknown ones exit 2" {

@@ -54,6 +54,57 @@ static void test_formats(void **state)
 	}
 }
 
+/* A ratio's interval: its ends at the ratio's decimals, more where fewer
+ * would print an end beyond 1.00x on 1.00x or past it, or two that differ
+ * alike (not below 0.1 % of the ratio), two more at most. */
+static void test_interval_formats(void **state)
+{
+	(void)state;
+	static const struct {
+		double r, lo, hi;
+		int min;
+		const char *ratio, *interval;
+	} cases[] = {
+		{ 0.92, 0.773, 0.981, 2, "0.92x", "[0.77x, 0.98x]" },
+		/* a real lead whose low end is 1.002: never "[1.00x, ...]" */
+		{ 1.004, 1.002, 1.006, 2, "1.004x", "[1.002x, 1.006x]" },
+		{ 0.996, 0.99, 0.9996, 2, "0.9960x", "[0.9900x, 0.9996x]" },
+		/* not real: the low end reads below 1.00x, as it is */
+		{ 1.01, 0.996, 1.03, 2, "1.010x", "[0.996x, 1.030x]" },
+		/* the ratio and an end alike at 2 decimals */
+		{ 2.086, 2.071, 2.091, 2, "2.086x", "[2.071x, 2.091x]" },
+		/* finer than 0.1 % of the ratio: noise, not shown */
+		{ 34.2615, 34.2611, 34.5174, 2, "34.26x", "[34.26x, 34.52x]" },
+		{ 0.00031, 0.000298, 0.000323, 2, "0.000310x", "[0.000298x, 0.000323x]" },
+		{ 1, 1, 1, 3, "1.000x", "[1.000x, 1.000x]" },
+		{ 1.05, NAN, NAN, 2, "1.05x", "" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct mratio_text rt;
+		model_format_interval(cases[i].r, cases[i].lo, cases[i].hi, cases[i].min, &rt);
+		assert_string_equal(rt.ratio, cases[i].ratio);
+		assert_string_equal(rt.interval, cases[i].interval);
+	}
+	/* a ratio cell: the interval's ends, its level below 95 %, then the marks;
+	 * the legend says what such a level means for a ratio */
+	struct mtable t = { .name = "speedup", .fmt = MF_RATIO, .unit = "x", .ci_note = "note",
+			    .shown = SHOWN_CI | SHOWN_LOW_LEVEL };
+	struct mcell c = { .state = MS_OK, .value = 0.92, .lo = 0.773, .hi = 0.981, .ci = NAN, .level = 0.83,
+			   .marks = MARK_IMPRECISE };
+	char buf[128], fig[MODEL_PART], spread[MODEL_PART];
+	model_text(&t, &c, buf, sizeof(buf), fig, spread);
+	assert_string_equal(buf, "0.92x [0.77x, 0.98x] (83%) \xc2\xa7");
+	assert_string_equal(fig, "0.92x");
+	assert_string_equal(spread, "[0.77x, 0.98x] (83%)");
+	c.level = 0.967;
+	model_text(&t, &c, buf, sizeof(buf), NULL, NULL);
+	assert_string_equal(buf, "0.92x [0.77x, 0.98x] \xc2\xa7");
+	const char *lines[MODEL_LEGEND_MAX];
+	assert_int_equal(model_legend(&t, lines), 2);
+	assert_string_equal(lines[0], "note");
+	assert_true(!strncmp(lines[1], "(83%) after an interval: ", 25));
+}
+
 static char *temp_file(const char *text)
 {
 	char *path = xstrdup("/tmp/flagbench-test-model-XXXXXX");
@@ -162,13 +213,16 @@ static void test_values_intervals_marks(void **state)
 	assert_float_equal(sp->level, 0.95, 1e-12);
 	assert_string_equal(text_at(t, 0, 0), "1.00x");
 	assert_int_equal(t->rows[0].cells[1].marks, 0);
-	assert_string_equal(text_at(t, 1, 0), "0.000310x \xc2\xb1" "4.0% \xc2\xa7");
+	/* a ratio shows its interval's ends, not a ± */
+	assert_string_equal(text_at(t, 1, 0), "0.000310x [0.000298x, 0.000323x] \xc2\xa7");
+	assert_true(isnan(sp->ci));
 	assert_string_equal(text_at(t, 1, 1), "0.000313x \xe2\x80\xa0");
 	/* against glibc's malloc; no -O view where every column is its own baseline */
 	t = table_of(&m, "bignum", "vs_glibc");
 	assert_non_null(t);
 	assert_float_equal(t->rows[0].cells[1].value, 8e6 / 6.45e6, 1e-12);
-	assert_true(t->rows[0].cells[1].ci > 0 && t->rows[0].cells[1].ci <= 3);
+	sp = &t->rows[0].cells[1];
+	assert_true(sp->lo < sp->value && sp->value < sp->hi && sp->hi / sp->lo < 1.06 && isnan(sp->ci));
 	assert_null(table_of(&m, "bignum", "against"));
 	assert_null(table_of(&m, "bignum", "compilers"));
 	assert_null(table_of(&m, "bignum", "instructions"));
@@ -184,7 +238,7 @@ static void test_values_intervals_marks(void **state)
 	/* no 95 % interval on one side: no interval of the ratio */
 	assert_string_equal(text_at(t, 1, 0), "0.000977x");
 	/* the one comparison's interval, at the run's level */
-	assert_string_equal(text_at(t, 1, 1), "1.50x \xc2\xb1" "2.5%");
+	assert_string_equal(text_at(t, 1, 1), "1.50x [1.46x, 1.53x]");
 	model_free(&m);
 }
 
@@ -258,8 +312,8 @@ static void test_answer_shares_and_views(void **state)
 	assert_null(table_of(&m, "f", "speedup"));
 	t = table_of(&m, "f", "against");
 	assert_non_null(t);
-	assert_string_equal(text_at(t, 0, 1), "1.50x \xc2\xb1" "2.0%");
-	assert_string_equal(text_at(t, 1, 2), "0.50x \xc2\xb1" "1.5%");
+	assert_string_equal(text_at(t, 0, 1), "1.50x [1.47x, 1.53x]");
+	assert_string_equal(text_at(t, 1, 2), "0.50x [0.49x, 0.51x]");
 	t = table_of(&m, "f", "compilers");
 	assert_int_equal(t->ncols, 1);
 	assert_string_equal(t->cols[0], "-O2/native");
@@ -276,7 +330,7 @@ static void test_answer_shares_and_views(void **state)
 	load(&m, answer_run, NULL, "gcc/-O3");
 	t = table_of(&m, "f", "against");
 	assert_string_equal(t->title, "F: against gcc/-O3, built with the same other flags");
-	assert_string_equal(text_at(t, 1, 0), "0.50x \xc2\xb1" "2.0%");
+	assert_string_equal(text_at(t, 1, 0), "0.50x [0.49x, 0.51x]");
 	model_free(&m);
 }
 
@@ -321,7 +375,7 @@ static void test_runs_side_by_side(void **state)
 	assert_string_equal(t->rows[1].label, "u");
 	assert_string_equal(text_at(t, 1, 1), "absent");
 	t = table_of(&m, "f", "speedup");
-	assert_string_equal(text_at(t, 2, 1), "2.00x \xc2\xb1" "1.0%");
+	assert_string_equal(text_at(t, 2, 1), "2.00x [1.98x, 2.02x]");
 	model_free(&m);
 }
 
@@ -441,10 +495,40 @@ static void test_json_not_finite(void **state)
 	model_free(&m);
 }
 
+/* A ratio cell in JSON: its interval as text and as low and high, no ±
+ * (pm, ci_percent) for an interval that is not symmetric; its legend says
+ * what [low, high] is. */
+static void test_ratio_json(void **state)
+{
+	(void)state;
+	struct model m;
+	load(&m, answer_run, NULL, NULL);
+	struct strbuf sb = STRBUF_INIT;
+	assert_int_equal(model_write(&m, FMT_JSON, "f", "against", &sb), 0);
+	json_t *root = json_loads(sb.buf, 0, NULL);
+	assert_non_null(root);
+	json_t *t = json_array_get(json_object_get(json_array_get(json_object_get(root, "families"), 0), "tables"), 0);
+	json_t *cell = json_array_get(json_object_get(json_array_get(json_object_get(t, "rows"), 0), "cells"), 1);
+	assert_string_equal(json_string_value(json_object_get(cell, "text")), "1.50x [1.47x, 1.53x]");
+	assert_string_equal(json_string_value(json_object_get(cell, "figure")), "1.50x");
+	assert_string_equal(json_string_value(json_object_get(cell, "interval")), "[1.47x, 1.53x]");
+	assert_string_equal(json_string_value(json_object_get(cell, "pm")), "");
+	assert_true(json_is_null(json_object_get(cell, "ci_percent")) && json_is_null(json_object_get(cell, "ci95_percent")));
+	double lo = json_number_value(json_object_get(cell, "low")), hi = json_number_value(json_object_get(cell, "high"));
+	assert_true(lo > 1.46 && lo < 1.475 && hi > 1.525 && hi < 1.54);
+	const char *legend = json_string_value(json_array_get(json_object_get(t, "legend"), 0));
+	assert_non_null(strstr(legend, "[low, high] after a ratio is its interval"));
+	assert_null(strstr(legend, "\xc2\xb1"));
+	json_decref(root);
+	sb_release(&sb);
+	model_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_formats),
+		cmocka_unit_test(test_interval_formats),
 		cmocka_unit_test(test_values_intervals_marks),
 		cmocka_unit_test(test_answer_shares_and_views),
 		cmocka_unit_test(test_emulated_answer_by_counts),
@@ -452,6 +536,7 @@ int main(void)
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_escaping),
 		cmocka_unit_test(test_json_not_finite),
+		cmocka_unit_test(test_ratio_json),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }
