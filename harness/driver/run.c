@@ -55,8 +55,8 @@ struct run {
 	enum counter_source counter_src;
 	int count;                   /* count cycles/instructions of compute cells */
 	struct run_progress {
-		size_t done, total, verified, counted;
-		double measure_wall, count_s;
+		size_t done, total, verified;
+		double measure_wall;
 		enum eta_state *eta; /* per plan cell; ETA_DONE for those not timed in this run */
 	} pr;
 };
@@ -258,6 +258,15 @@ static void run_build(struct run *r)
 
 /* The time left (eta.h): the cells to time, their runs so far, and what
  * measuring, verifying and pausing took. */
+/* Whether cell c is to be counted (counters.h): a compute cell of this
+ * run with a binary of its own, not counted yet. */
+static int wants_count(const struct run *r, const struct cell *c)
+{
+	return r->count && !fb_interrupted && c->spec.family->kind == KIND_COMPUTE && c->build.binary &&
+	       c->build.same_binary_as < 0 && c->origin != CELL_FROM_JOURNAL &&
+	       c->measure.counters.state == COUNTERS_NOT_RUN;
+}
+
 static double run_eta(const struct run *r)
 {
 	const struct run_settings *s = &r->set;
@@ -266,8 +275,7 @@ static double run_eta(const struct run *r)
 				.cell_budget = s->cell_budget, .rounds = s->order == RUN_ORDER_INTERLEAVE };
 	struct eta_history h = { .measure_s = r->pr.measure_wall - r->rs.phases.cooldown_s,
 				 .verify_s = r->rs.phases.verify_s, .verified = r->pr.verified,
-				 .cooldown_s = r->rs.phases.cooldown_s, .count_s = r->pr.count_s,
-				 .counted = r->pr.counted };
+				 .cooldown_s = r->rs.phases.cooldown_s };
 	struct eta_cell *cells = xcalloc(r->plan.n + 1, sizeof(*cells));
 	size_t n = 0;
 	for (size_t i = 0; i < r->plan.n; i++) {
@@ -282,7 +290,7 @@ static double run_eta(const struct run *r)
 		for (size_t k = 0; r->x->times == EXECUTOR_TIMES_MEASURED && k < c->measure.time.n; k++)
 			e->spent_s += c->measure.time.runs[k];
 		e->emulated = c->spec.cross != NULL;
-		if (e->state != ETA_DONE && r->count && c->spec.family->kind == KIND_COMPUTE)
+		if (e->state != ETA_DONE && wants_count(r, c))
 			e->count_factor = counters_cost_factor(c, c->spec.cross ? COUNTERS_QEMU : r->counter_src);
 		h.paused += e->runs > 0;
 	}
@@ -326,21 +334,27 @@ static int verify_stage(struct run *r, struct cell *c)
 	return v == SESSION_MEASURE ? 0 : -1;
 }
 
-/* Cycles or instructions per unit for compute cells (counters.h). */
-static void count_stage(struct run *r, struct cell *c)
+/* Every build counted at once, before the timing: counts are exact under
+ * any load, so they take every CPU while nothing is timed (one at a time
+ * after each cell, six one-minute callgrind counts were six minutes on
+ * two CPUs). */
+static void count_stage(struct run *r)
 {
-	const struct cell_spec *sp = &c->spec;
-	if (!r->count || fb_interrupted || c->status != CELL_OK || sp->family->kind != KIND_COMPUTE ||
-	    !c->build.binary)
-		return;
-	struct cell_counters *k = &c->measure.counters;
+	const struct cell **todo = xcalloc(r->plan.n + 1, sizeof(*todo));
+	json_t **out = xcalloc(r->plan.n + 1, sizeof(*out));
+	size_t n = 0;
+	for (size_t i = 0; i < r->plan.n; i++)
+		if (r->plan.cells[i].status == CELL_PENDING && wants_count(r, &r->plan.cells[i]))
+			todo[n++] = &r->plan.cells[i];
 	double t0 = now_monotonic();
-	json_t *j = session_count(&r->session, c, r->counter_src);
-	cell_counters_from_json(k, j);
-	json_decref(j);
-	r->rs.phases.measure_s += now_monotonic() - t0;
-	r->pr.count_s += now_monotonic() - t0;
-	r->pr.counted++;
+	session_count_cells(&r->session, todo, n, r->counter_src, out);
+	for (size_t i = 0; i < n; i++) {
+		cell_counters_from_json(&((struct cell *)todo[i])->measure.counters, out[i]);
+		json_decref(out[i]);
+	}
+	r->rs.phases.count_s += now_monotonic() - t0;
+	free(todo);
+	free(out);
 }
 
 /* After a cell: results.json rewritten, the journal appended, progress. */
@@ -397,7 +411,6 @@ static void done_hook(void *ctx, size_t i, enum schedule_end end, double spent_s
 	case SCHEDULE_MEASURED:
 		c->status = CELL_OK;
 		schedule_precision_record(&r->policy, c, spent_s);
-		count_stage(r, c);
 		break;
 	case SCHEDULE_FAILED:
 	case SCHEDULE_INTERRUPTED:
@@ -555,6 +568,7 @@ static void run_cells(struct run *r)
 {
 	mkdir_p(r->work, 0755);
 	cells_setup(r);
+	count_stage(r);
 	struct cell **cells = xcalloc(r->plan.n + 1, sizeof(*cells));
 	for (size_t i = 0; i < r->plan.n; i++)
 		cells[i] = &r->plan.cells[i];

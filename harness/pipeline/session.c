@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "pipeline/session.h"
 
+#include <pthread.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -9,6 +11,7 @@
 #include "core/heartbeat.h"
 #include "core/runcmd.h"
 #include "core/util.h"
+#include "pipeline/build_progress.h"
 #include "pipeline/check_json.h"
 
 /* A same_as reference the session built (or failed to) for one family. */
@@ -219,4 +222,99 @@ json_t *session_count(struct session *s, const struct cell *c, enum counter_sour
 	json_t *j = s->x->count(c, src, s->lim.count_s);
 	heartbeat_end();
 	return j;
+}
+
+/* The shared state of session_count_cells' workers. */
+struct counting {
+	struct session *s;
+	const struct cell *const *cells;
+	enum counter_source src;
+	json_t **out;
+	size_t n, next, done, running;
+	double done_s;
+	pthread_mutex_t lock;
+};
+
+static void *count_worker(void *arg)
+{
+	struct counting *k = arg;
+	for (;;) {
+		pthread_mutex_lock(&k->lock);
+		size_t i = k->next < k->n && !fb_interrupted ? k->next++ : k->n;
+		k->running += i < k->n;
+		pthread_mutex_unlock(&k->lock);
+		if (i >= k->n)
+			return NULL;
+		double t0 = now_monotonic();
+		json_t *j = k->s->x->count(k->cells[i], k->src, k->s->lim.count_s);
+		pthread_mutex_lock(&k->lock);
+		k->out[i] = j;
+		k->done++;
+		k->running--;
+		k->done_s += now_monotonic() - t0;
+		pthread_mutex_unlock(&k->lock);
+	}
+}
+
+/* "counting: 3 of 6 done, 2 running after 50s; eta 40s" */
+static void count_line(struct counting *k, double t0, unsigned jobs)
+{
+	pthread_mutex_lock(&k->lock);
+	size_t done = k->done, running = k->running;
+	double mean = done ? k->done_s / (double)done : -1;
+	pthread_mutex_unlock(&k->lock);
+	char spent[32], eta[32] = "?";
+	format_duration(now_monotonic() - t0, spent, sizeof(spent));
+	if (mean >= 0)
+		format_duration(mean * (double)(k->n - done) / jobs, eta, sizeof(eta));
+	heartbeat_spoke();
+	if (k->s->progress)
+		fprintf(k->s->progress, "flagbench: counting: %zu of %zu done, %zu running after %s; counts eta %s\n", done,
+			k->n, running, spent, eta);
+}
+
+void session_count_cells(struct session *s, const struct cell *const *cells, size_t n, enum counter_source src,
+			 json_t **out)
+{
+	for (size_t i = 0; i < n; i++)
+		out[i] = NULL;
+	if (!s->x->count || !n)
+		return;
+	unsigned jobs = s->jobs ? s->jobs : 1;
+	if (jobs > n)
+		jobs = (unsigned)n;
+	struct counting k = { .s = s, .cells = cells, .src = src, .out = out, .n = n };
+	pthread_mutex_init(&k.lock, NULL);
+	if (s->progress)
+		fprintf(s->progress, "flagbench: counting %zu build%s, %u at a time (%s)\n", n, n == 1 ? "" : "s", jobs,
+			counter_source_name(src));
+	double t0 = now_monotonic(), last = t0;
+	pthread_t *t = xcalloc(jobs, sizeof(*t));
+	unsigned started = 0;
+	for (unsigned i = 0; i < jobs; i++)
+		started += pthread_create(&t[started], NULL, count_worker, &k) == 0;
+	if (!started)
+		count_worker(&k); /* no thread to be had: count here */
+	for (;;) {
+		pthread_mutex_lock(&k.lock);
+		int all = k.done == k.n || (fb_interrupted && !k.running);
+		pthread_mutex_unlock(&k.lock);
+		if (all)
+			break;
+		struct timespec ts = { 0, 100 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+		if (now_monotonic() - last >= BUILD_PROGRESS_S) {
+			count_line(&k, t0, jobs);
+			last = now_monotonic();
+		}
+	}
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(t[i], NULL);
+	free(t);
+	pthread_mutex_destroy(&k.lock);
+	if (s->progress && n) {
+		char spent[32];
+		format_duration(now_monotonic() - t0, spent, sizeof(spent));
+		fprintf(s->progress, "flagbench: counted %zu of %zu in %s\n", k.done, n, spent);
+	}
 }

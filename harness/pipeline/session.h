@@ -103,5 +103,13 @@ enum counter_source session_counter_source(const struct session *s, const struct
 /* The counters' JSON (counters.h) of a built, proven compute cell; NULL
  * when the executor counts nothing. */
 json_t *session_count(struct session *s, const struct cell *c, enum counter_source src);
+/* Counts cells[0..n) with src, s->jobs at once, each one's JSON into
+ * out[i] (NULL where the executor counts nothing).  Counts are exact
+ * under any load, so unlike times they may share the machine: a run
+ * counts every build at once before its timing, which must have the
+ * machine alone, and says how the counting goes every BUILD_PROGRESS_S
+ * seconds (done, running, eta).  An interrupt leaves the rest NULL. */
+void session_count_cells(struct session *s, const struct cell *const *cells, size_t n, enum counter_source src,
+			 json_t **out);
 
 #endif

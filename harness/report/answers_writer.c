@@ -76,6 +76,8 @@ static void variant_line(const struct manswer *a, int vw, int lw, size_t width, 
 			rt.interval);
 		/* the slowest is in the gaps, each through the comparison */
 		sb_addf(&sb, " over %s: %s", a->runner, a->words ? a->words : "no interval to tell");
+		if (a->evidence)
+			sb_addf(&sb, "; %s", a->evidence);
 	}
 	emit(out, sb.buf, (size_t)vw + 4, width);
 	free(named);

@@ -102,6 +102,14 @@ struct manswer {
 	const char *words;             /* the verdict's words ("a real lead"), or NULL for fewest */
 	int fewest;                    /* ranked by fewest instructions (emulated cells): exact counts */
 	const char *note;              /* instead of a lead, "only gcc/-O2/native measured", or NULL */
+	/* the rest of the evidence (model_evidence.h): the sentence or NULL;
+	 * the runner-up's instructions over the leader's (NAN: not counted);
+	 * a real lead by time for the build with more instructions; the
+	 * seconds a cell would need for time to decide (NAN: it decided) */
+	const char *evidence;
+	double count_ratio;
+	int counts_disagree;
+	double need_s;
 };
 
 /* One difference the family's configurations make (model_gaps.h): B

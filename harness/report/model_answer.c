@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "report/model_answer.h"
 #include "report/model_compare.h"
+#include "report/model_evidence.h"
 
 #include <math.h>
 #include <string.h>
@@ -75,7 +76,8 @@ void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const st
 	for (size_t r = 0; r < t->nrows; r++) {
 		struct manswer *ans = &fam->answers[fam->nanswers];
 		*ans = (struct manswer){ .variant = t->rows[r].label, .lead = NAN, .low = NAN, .high = NAN,
-					 .verdict = VERDICT_NO_DATA, .fewest = fewest };
+					 .verdict = VERDICT_NO_DATA, .fewest = fewest, .count_ratio = NAN,
+					 .need_s = NAN };
 		const struct mcell *c = t->rows[r].cells;
 		int order[t->ncols + 1], k = 0;
 		for (size_t i = 0; i < t->ncols; i++)
@@ -156,9 +158,17 @@ void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const st
 			model_format_interval(lead, v.verdict == VERDICT_SAME_BINARY ? NAN : v.low,
 					      v.verdict == VERDICT_SAME_BINARY ? NAN : v.high, 2, &rt);
 			snprintf(r1, sizeof(r1), "%s", rt.ratio);
-			sv_pushf(&fam->answer, "%s/%s: %s fastest, %s the runner-up %s (%s)%s%s%s%s", fam->name,
+			/* the counts and the time a decision needs, where they add to it */
+			struct mevidence e;
+			model_evidence(m, f, a, b, t->cols[order[0]], t->cols[order[1]], &v, &e);
+			ans->evidence = e.words;
+			ans->count_ratio = e.count_ratio;
+			ans->counts_disagree = e.disagree;
+			ans->need_s = e.need_s;
+			sv_pushf(&fam->answer, "%s/%s: %s fastest, %s the runner-up %s (%s)%s%s%s%s%s%s", fam->name,
 				 t->rows[r].label, leader, r1, t->cols[order[1]], words, k > 2 ? ", " : "",
-				 k > 2 ? r2 : "", k > 2 ? " the slowest " : "", k > 2 ? t->cols[order[k - 1]] : "");
+				 k > 2 ? r2 : "", k > 2 ? " the slowest " : "", k > 2 ? t->cols[order[k - 1]] : "",
+				 e.words ? "; " : "", e.words ? e.words : "");
 		}
 		won[2 * n] = model_config_part(m, t->cols[order[0]], 0, 1);
 		won[2 * n++ + 1] = model_config_part(m, t->cols[order[0]], 1, -1);

@@ -358,13 +358,17 @@ static json_t *json_answers(const struct mfamily *f)
 	json_t *answers = json_array();
 	for (size_t i = 0; i < f->nanswers; i++) {
 		const struct manswer *a = &f->answers[i];
-		json_array_append_new(answers,
-				      json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:b, s:o}", "variant", a->variant,
-						"leader", jstr_or_null(a->leader), "twins", jstr_or_null(a->twins),
-						"runner_up", jstr_or_null(a->runner), "lead", jnum_or_null(a->lead), "low",
-						jnum_or_null(a->low), "high", jnum_or_null(a->high), "verdict",
-						comparison_verdict_word(a->verdict), "words", jstr_or_null(a->words), "fewest",
-						a->fewest, "note", jstr_or_null(a->note)));
+		json_t *j = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:b, s:o}", "variant", a->variant,
+				      "leader", jstr_or_null(a->leader), "twins", jstr_or_null(a->twins), "runner_up",
+				      jstr_or_null(a->runner), "lead", jnum_or_null(a->lead), "low", jnum_or_null(a->low),
+				      "high", jnum_or_null(a->high), "verdict", comparison_verdict_word(a->verdict), "words",
+				      jstr_or_null(a->words), "fewest", a->fewest, "note", jstr_or_null(a->note));
+		/* the rest of the evidence (model_evidence.h) */
+		json_object_set_new(j, "evidence", jstr_or_null(a->evidence));
+		json_object_set_new(j, "count_ratio", jnum_or_null(a->count_ratio));
+		json_object_set_new(j, "counts_disagree", json_boolean(a->counts_disagree));
+		json_object_set_new(j, "need_s_per_cell", jnum_or_null(a->need_s));
+		json_array_append_new(answers, j);
 	}
 	return answers;
 }

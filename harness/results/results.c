@@ -403,10 +403,10 @@ static json_t *phases_json(const struct run_state *rs)
 {
 	double total = (rs->finished ? rs->finished_wall - rs->started_wall : now_wall() - rs->started_wall);
 	const struct phases *ph = &rs->phases;
-	double known = ph->plan_s + ph->build_s + ph->verify_s + ph->measure_s + ph->cooldown_s;
-	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "plan_s", ph->plan_s, "build_s", ph->build_s,
-			 "verify_s", ph->verify_s, "measure_s", ph->measure_s, "cooldown_s", ph->cooldown_s, "total_s",
-			 total, "other_s", total - known > 0 ? total - known : 0.0);
+	double known = ph->plan_s + ph->build_s + ph->verify_s + ph->measure_s + ph->cooldown_s + ph->count_s;
+	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "plan_s", ph->plan_s, "build_s", ph->build_s,
+			 "verify_s", ph->verify_s, "count_s", ph->count_s, "measure_s", ph->measure_s, "cooldown_s",
+			 ph->cooldown_s, "total_s", total, "other_s", total - known > 0 ? total - known : 0.0);
 }
 
 json_t *results_to_json(const struct run_state *rs)

@@ -22,6 +22,7 @@
 
 struct phases {
 	double plan_s, build_s, verify_s, measure_s, cooldown_s;
+	double count_s; /* counting the compute builds (counters.h), before the timing */
 };
 
 /* The machine's drift over the run (stats.h: stats_machine_drift); why

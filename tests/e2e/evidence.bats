@@ -1,0 +1,52 @@
+#!/usr/bin/env bats
+# Answers that use every piece of evidence (report/model_evidence.h): a
+# compute family whose times tie on a busy machine while its exact counts
+# differ (tests/fixtures/results/counts-tie.json: chacha20/ref by gcc and
+# clang at -O2, nine paired rounds 30 % apart, callgrind counts 129.6 and
+# 137.0 instructions a byte).
+
+load helpers
+
+FIX="$REPO/tests/fixtures/results/counts-tie.json"
+
+answer() { # RESULTS.json: the first answer as JSON
+    "$FLAGBENCH" tables --format json "$1" | jq -c '.families[0].answers[0]'
+}
+
+@test "time ties, counts differ: the answer gives both, and the time a decision would take" {
+    a=$(answer "$FIX")
+    echo "$a"
+    [ "$(jq -r .verdict <<<"$a")" = inconclusive ]
+    [[ "$(jq -r .evidence <<<"$a")" == "by instructions (exact): gcc/-O2/native runs 5.4 % fewer than clang/-O2/native; time could not decide (its interval reaches "*" % from the ratio): to reach 3 % would take about "*" runs a cell, "* ]]
+    jq -e '.count_ratio > 0.945 and .count_ratio < 0.947 and .counts_disagree == false' <<<"$a"
+    # 9 rounds at a half-width of ~39 %: (39/3)^2 x 9 runs of ~0.09 s, some 2 minutes a cell
+    jq -e '.need_s_per_cell > 60 and .need_s_per_cell < 300' <<<"$a"
+    # the sentence the run prints carries it too
+    "$FLAGBENCH" tables --format json "$FIX" | jq -e '.families[0].answer[0] | test("by instructions \\(exact\\): gcc/-O2/native runs 5.4 % fewer")'
+}
+
+@test "a real lead by time for the build with more instructions: time and counts disagree, and no time is asked for" {
+    d="$BATS_TEST_TMPDIR/real"
+    mkdir -p "$d"
+    # clang's runs 0.8 of gcc's in every round: a real lead for clang, which counts more
+    jq '(.cells[] | select(.id | test("@gcc")) | .time_s.runs) as $g |
+        .cells |= map(if (.id | test("@clang")) then .time_s.runs = ($g | map(. * 0.8)) |
+            .time_s.value = ((.time_s.runs | sort)[2]) | .time_s.median = ((.time_s.runs | sort)[4]) else . end)' \
+        "$FIX" >"$d/results.json"
+    a=$(answer "$d/results.json")
+    echo "$a"
+    [ "$(jq -r .verdict <<<"$a")" = faster ]
+    jq -e '.counts_disagree == true and .need_s_per_cell == null' <<<"$a"
+    [[ "$(jq -r .evidence <<<"$a")" == *"time and counts disagree"* ]]
+}
+
+@test "no counts and a real lead: nothing is added" {
+    d="$BATS_TEST_TMPDIR/plain"
+    mkdir -p "$d"
+    jq '(.cells[] | select(.id | test("@gcc")) | .time_s.runs) as $g |
+        .cells |= map(.counters = null | if (.id | test("@clang")) then .time_s.runs = ($g | map(. * 0.8)) else . end)' \
+        "$FIX" >"$d/results.json"
+    a=$(answer "$d/results.json")
+    echo "$a"
+    jq -e '.evidence == null and .count_ratio == null' <<<"$a"
+}
