@@ -13,7 +13,7 @@
 
 #include "report/model.h"
 
-/* Appends the block for m (one run, in run_dir) to out, no line wider
+/* Appends the block for m (one run, in run_dir; NULL: no lines on where its files are) to out, no line wider
  * than width columns (a word longer than that stands alone). */
 void answers_write_term(const struct model *m, const char *run_dir, size_t width, struct strbuf *out);
 

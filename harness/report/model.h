@@ -119,12 +119,16 @@ struct mgap_entry {
 	const char *variant;
 	double ratio, low, high; /* throughput of B over A and its interval (NAN without) */
 	enum comparison_verdict verdict;
+	/* A's instructions per unit over B's, exact (above 1.00x: B runs
+	 * fewer, as a throughput ratio reads); NAN where either is not counted */
+	double count_ratio;
 };
 struct mgap {
 	const char *a, *b;       /* the part that differs: "-O2", "-O3" */
 	const char *context;     /* the parts both share that vary elsewhere in the family ("gcc"), or "" */
 	struct mgap_entry *v;    /* real ones first, largest first; then the rest */
 	size_t n, real;          /* real: faster or slower, by the one comparison */
+	size_t counted_apart;    /* entries not real by time whose counts differ (EVIDENCE_SAME_COUNT) */
 	double largest;          /* |log ratio| of the largest real one; 0 with none */
 };
 
@@ -238,5 +242,7 @@ int model_print(const char *name, char **paths, size_t n, const char *against, e
  * (answers_writer.h); verbose: every terminal table first, as `flagbench
  * tables RUN_DIR`. */
 int tables_print_run(const char *run_dir, int verbose);
+/* The answers of a saved run alone (flagbench report ends with them). */
+int answers_print_run(const char *run_dir);
 
 #endif

@@ -1,6 +1,7 @@
 /* model_gaps.c: see model_gaps.h */
 #include "report/model_gaps.h"
 #include "report/model_compare.h"
+#include "report/model_evidence.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -115,8 +116,10 @@ void model_gaps(struct model *m, struct mfamily *fam, struct fsrc *f, const stru
 				if (!a || !b || model_compare(m, f, model_group_of(m, f, a), model_group_of(m, f, b), &v) < 0 ||
 				    v.verdict == VERDICT_NO_DATA)
 					continue;
+				double na = a->instructions_per_unit, nb = b->instructions_per_unit;
 				g->v[g->n++] = (struct mgap_entry){ .variant = t->rows[r].label, .ratio = v.ratio,
-								    .low = v.low, .high = v.high, .verdict = v.verdict };
+								    .low = v.low, .high = v.high, .verdict = v.verdict,
+								    .count_ratio = na > 0 && nb > 0 ? na / nb : NAN };
 			}
 		}
 	/* groups without one comparison say nothing */
@@ -127,8 +130,12 @@ void model_gaps(struct model *m, struct mfamily *fam, struct fsrc *f, const stru
 			continue;
 		qsort(g->v, g->n, sizeof(*g->v), by_entry);
 		g->real = 0;
-		for (size_t k = 0; k < g->n; k++)
+		g->counted_apart = 0;
+		for (size_t k = 0; k < g->n; k++) {
 			g->real += is_real(g->v[k].verdict);
+			g->counted_apart += !is_real(g->v[k].verdict) && g->v[k].verdict != VERDICT_SAME_BINARY &&
+					    fabs(g->v[k].count_ratio - 1) >= EVIDENCE_SAME_COUNT;
+		}
 		g->largest = g->real ? size_of(&g->v[0]) : 0;
 		fam->gaps[kept++] = *g;
 	}

@@ -341,10 +341,12 @@ static json_t *json_gaps(const struct mfamily *f)
 		char text[32];
 		for (size_t k = 0; k < g->n; k++) {
 			model_format_ratio(g->v[k].ratio, text, sizeof(text));
-			json_array_append_new(entries, json_pack("{s:s, s:o, s:s, s:o, s:o, s:s}", "variant", g->v[k].variant,
-								 "ratio", jnum_or_null(g->v[k].ratio), "text", text, "low",
-								 jnum_or_null(g->v[k].low), "high", jnum_or_null(g->v[k].high),
-								 "verdict", comparison_verdict_word(g->v[k].verdict)));
+			json_array_append_new(entries, json_pack("{s:s, s:o, s:s, s:o, s:o, s:s, s:o}", "variant",
+								 g->v[k].variant, "ratio", jnum_or_null(g->v[k].ratio), "text",
+								 text, "low", jnum_or_null(g->v[k].low), "high",
+								 jnum_or_null(g->v[k].high), "verdict",
+								 comparison_verdict_word(g->v[k].verdict), "count_ratio",
+								 jnum_or_null(g->v[k].count_ratio)));
 		}
 		json_array_append_new(gaps, json_pack("{s:s, s:s, s:s, s:i, s:o}", "b", g->b, "a", g->a, "context", g->context,
 						      "real", (int)g->real, "entries", entries));
@@ -462,6 +464,26 @@ int tables_print_run(const char *run_dir, int verbose)
 		answers_write_term(&m, run_dir, MODEL_TERM_COLUMNS, &sb);
 		if (fwrite(sb.buf ? sb.buf : "", 1, sb.len, stdout) != sb.len || fflush(stdout) != 0)
 			rc = (error("run: cannot write the tables: %s", strerror(errno)), EXIT_CELL_FAILED);
+	}
+	sb_release(&sb);
+	model_free(&m);
+	return rc;
+}
+
+int answers_print_run(const char *run_dir)
+{
+	char *paths[] = { (char *)run_dir };
+	struct model m = { 0 };
+	struct strbuf sb = STRBUF_INIT;
+	int rc = 0;
+	if (model_load(&m, paths, 1, NULL) < 0) {
+		rc = EXIT_USAGE;
+	} else {
+		m.term_columns = MODEL_TERM_COLUMNS;
+		sb_adds(&sb, "\n");
+		answers_write_term(&m, NULL, MODEL_TERM_COLUMNS, &sb);
+		if (fwrite(sb.buf, 1, sb.len, stdout) != sb.len || fflush(stdout) != 0)
+			rc = (error("report: cannot write the answers: %s", strerror(errno)), EXIT_CELL_FAILED);
 	}
 	sb_release(&sb);
 	model_free(&m);

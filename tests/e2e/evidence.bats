@@ -50,3 +50,18 @@ answer() { # RESULTS.json: the first answer as JSON
     echo "$a"
     jq -e '.evidence == null and .count_ratio == null' <<<"$a"
 }
+
+@test "flagbench report ends with the answers: the counts beside the time, and the gaps counts tell apart" {
+    run "$FLAGBENCH" report --width 0 "$FIX"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"over gcc/-O2/native: not a real lead; by instructions (exact):"* ]]
+    [[ "$output" == *"where time found no real gap, the exact counts differ"* ]]
+    [[ "$output" == *"clang against gcc by instructions: 0.95x ref"* ]]
+    d="$BATS_TEST_TMPDIR/nocounts"
+    mkdir -p "$d"
+    jq '.cells |= map(.counters = null)' "$FIX" >"$d/results.json"
+    run "$FLAGBENCH" report --width 0 "$d"
+    [ "$status" -eq 0 ]
+    [[ "$output" != *"by instructions"* ]]
+}
