@@ -532,7 +532,7 @@ int comparison_describe(const struct comparison_result *c, char *buf, size_t len
 		snprintf(how, sizeof(how), "independent, %zu and %zu runs", c->runs_a, c->runs_b);
 	else
 		snprintf(how, sizeof(how), "across %zu layouts (spread %.1f %%)", c->layouts, 100 * c->layout_spread);
-	return snprintf(buf, len, "%.3fx [%.3f, %.3f]%s %s, %s", c->ratio, c->low, c->high, level, how, word);
+	return snprintf(buf, len, "%.3fx [%.3fx, %.3fx]%s %s, %s", c->ratio, c->low, c->high, level, how, word);
 }
 
 struct ranked_p {

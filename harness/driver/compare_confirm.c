@@ -86,7 +86,7 @@ static void confirm_verdict(struct cell_cmp *cc, const struct cell *a, const str
 			compare_format_level(cc->confirm.level_reached, got, sizeof(got));
 			snprintf(short_of, sizeof(short_of), " (%zu pairs reach %s %%: more rounds)", cc->confirm.pairs, got);
 		}
-		cc->note = xasprintf("%s after %u interleaved rounds: %.3fx [%.3f, %.3f] at %s %%%s",
+		cc->note = xasprintf("%s after %u interleaved rounds: %.3fx [%.3fx, %.3fx] at %s %%%s",
 				     cc->verdict == VERDICT_SLOWER ? "confirmed" : "not confirmed", rounds,
 				     cc->confirm.ratio, cc->confirm.low, cc->confirm.high, lv, short_of);
 	} else {

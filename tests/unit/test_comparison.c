@@ -492,11 +492,11 @@ static void test_describe(void **state)
 	struct comparison_result c = compare_logs(d, 13, &p);
 	char text[160];
 	comparison_describe(&c, text, sizeof(text));
-	assert_string_equal(text, "0.870x [0.863, 0.877] paired over 13 rounds, faster");
+	assert_string_equal(text, "0.870x [0.863x, 0.877x] paired over 13 rounds, faster");
 	p.level = 0.99;
 	c = compare_logs(d, 13, &p);
 	comparison_describe(&c, text, sizeof(text));
-	assert_string_equal(text, "0.870x [0.861, 0.879] at 99 %, paired over 13 rounds, faster");
+	assert_string_equal(text, "0.870x [0.861x, 0.879x] at 99 %, paired over 13 rounds, faster");
 	struct comparison_run a[3], b[3];
 	for (int i = 0; i < 3; i++) {
 		set_run(&a[i], 1, COMPARISON_UNKNOWN, 0, COMPARISON_UNKNOWN);
