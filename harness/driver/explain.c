@@ -218,16 +218,15 @@ static void measure_gap(struct explain *e)
 		e->gap = -log(c.ratio);
 }
 
-/* A share whose interval spans more than the whole gap says nothing. */
-static int meaningless(double lo, double hi)
+int explain_share_meaningless(double lo, double hi)
 {
 	return isfinite(lo) && isfinite(hi) && hi - lo > 1;
 }
 
 int explain_meaningless(const struct candidate *c)
 {
-	int rem = !isfinite(c->rem) || meaningless(c->rem_lo, c->rem_hi);
-	int add = !isfinite(c->add) || meaningless(c->add_lo, c->add_hi);
+	int rem = !isfinite(c->rem) || explain_share_meaningless(c->rem_lo, c->rem_hi);
+	int add = !isfinite(c->add) || explain_share_meaningless(c->add_lo, c->add_hi);
 	return rem && add && (isfinite(c->rem) || isfinite(c->add));
 }
 

@@ -167,6 +167,9 @@ int explain_main(const char *run, const char *id_a, const char *id_b, int argc, 
 int explain_rep(const struct explain *e, int i);
 /* Whether moving the flag either way gave another binary. */
 int explain_changes_something(const struct explain *e, const struct candidate *c);
+/* A share whose interval spans more than the whole gap says nothing:
+ * it is printed as "too noisy", never as a share. */
+int explain_share_meaningless(double lo, double hi);
 /* Whether every share the flag has spans more than the whole gap (its
  * interval wider than 100 %): it says nothing, and is left out. */
 int explain_meaningless(const struct candidate *c);

@@ -42,8 +42,10 @@ static void format_share(const struct explain *e, double v, double lo, double hi
 {
 	if (!isfinite(v))
 		snprintf(buf, n, "-");
+	else if (e->metric == METRIC_TIME && isfinite(lo) && isfinite(hi) && explain_share_meaningless(lo, hi))
+		snprintf(buf, n, "too noisy [%.0f%%, %.0f%%]", lo * 100, hi * 100);
 	else if (e->metric == METRIC_TIME && isfinite(lo) && isfinite(hi))
-		snprintf(buf, n, "%.0f%% [%.0f, %.0f]", v * 100, lo * 100, hi * 100);
+		snprintf(buf, n, "%.0f%% [%.0f%%, %.0f%%]", v * 100, lo * 100, hi * 100);
 	else
 		snprintf(buf, n, "%.0f%%", v * 100);
 }
@@ -107,13 +109,16 @@ static void report_md(const struct explain *e, struct strbuf *md)
 		struct strbuf names = STRBUF_INIT;
 		for (size_t i = 0; i < e->selected.n; i++)
 			sb_addf(&names, "%s`%s`", i ? ", " : "", e->selected.v[i]);
-		char ex[96] = "not measured";
+		char ex[192] = "not measured";
 		if (e->check >= 0) {
 			char v[64];
 			format_value(e, e->check, v, sizeof(v));
 			if (isfinite(e->explained)) {
-				if (e->metric == METRIC_TIME)
-					snprintf(ex, sizeof(ex), "%s, %.0f%% of the gap [%.0f, %.0f]", v, e->explained * 100,
+				if (e->metric == METRIC_TIME && explain_share_meaningless(e->explained_lo, e->explained_hi))
+					snprintf(ex, sizeof(ex), "%s; time cannot tell how much of the gap [%.0f%%, %.0f%%]", v,
+						 e->explained_lo * 100, e->explained_hi * 100);
+				else if (e->metric == METRIC_TIME)
+					snprintf(ex, sizeof(ex), "%s, %.0f%% of the gap [%.0f%%, %.0f%%]", v, e->explained * 100,
 						 e->explained_lo * 100, e->explained_hi * 100);
 				else
 					snprintf(ex, sizeof(ex), "%s, %.0f%% of the gap", v, e->explained * 100);

@@ -168,6 +168,10 @@ static void test_meaningless_share(void **state)
 	assert_false(explain_meaningless(&c));
 	c.rem = c.rem_lo = c.rem_hi = 0.9; /* counts: a point */
 	assert_false(explain_meaningless(&c));
+	/* "47% [-21, 233]" is printed as too noisy, never as a share */
+	assert_true(explain_share_meaningless(-0.21, 2.33));
+	assert_false(explain_share_meaningless(0.30, 0.70));
+	assert_false(explain_share_meaningless(NAN, NAN));
 }
 
 int main(void)
