@@ -168,4 +168,6 @@ install: $(BUILD)/flagbench $(BUILD)/flagbench-meter
 clean:
 	rm -rf $(BUILD)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# the compilers' dependency files: plain files only, and none of the unpacked
+# Debian sources (sqlite3's tree has a folder www/search.d)
+-include $(shell find $(BUILD) -path $(BUILD)/sources -prune -o -name '*.d' -type f -print 2>/dev/null)

@@ -3,10 +3,26 @@
 # `apt-get source` into build/sources/ and copied to variants-projects/<family>/upstream/
 # (git-ignored), with the package version in upstream/VERSION (results.json
 # families.<family>.version). deb-src is enabled first where it is not.
-#   scripts/project-sources.sh        fetch what is missing
+# A family with a prepare.sh makes its upstream/ itself from the unpacked
+# source (sqlite, issue 30: the amalgamation sqlite3.c, made by the source's
+# own `make sqlite3.c`, which needs tclsh: Debian's tcl is installed for it).
+#   scripts/project-sources.sh [FAMILY...]   fetch what is missing (default: every family)
 set -u
 cd "$(dirname "$0")/.." || exit 2
-packages="lz4:lz4 lua:lua5.4"
+packages="lz4:lz4 lua:lua5.4 sqlite:sqlite3"
+if [ "$#" -gt 0 ]; then
+    wanted=""
+    for fam in "$@"; do
+        found="" known=""
+        for pf in $packages; do
+            [ "${pf%%:*}" = "$fam" ] && found=$pf
+            known="$known ${pf%%:*}"
+        done
+        [ -n "$found" ] || { echo "flagbench: no projects family $fam (known:$known)" >&2; exit 2; }
+        wanted="$wanted $found"
+    done
+    packages=$wanted
+fi
 missing=""
 for pf in $packages; do
     [ -f "variants-projects/${pf%%:*}/upstream/VERSION" ] || missing="$missing $pf"
@@ -42,6 +58,11 @@ if ! grep -rqs '^Types:.*deb-src\|^deb-src ' /etc/apt/sources.list /etc/apt/sour
     $sudo apt-get update -qq >&2 || exit 1
 fi
 command -v dpkg-source >/dev/null || $sudo apt-get install -y -qq --no-install-recommends dpkg-dev >&2 || exit 1
+case "$missing" in
+*" sqlite:"*)
+    command -v tclsh >/dev/null || $sudo apt-get install -y -qq --no-install-recommends tcl >&2 || {
+        echo "flagbench: sqlite's amalgamation needs tclsh: Debian's tcl could not be installed" >&2; exit 1; } ;;
+esac
 mkdir -p build/sources
 for pf in $missing; do
     fam=${pf%%:*} pkg=${pf#*:}
@@ -50,8 +71,14 @@ for pf in $missing; do
     dir=$(find build/sources -maxdepth 1 -type d -name "$pkg-*" | sort | tail -1)
     version=$(dpkg-parsechangelog -l "$dir/debian/changelog" -S Version 2>/dev/null)
     rm -rf "variants-projects/$fam/upstream"
-    cp -a "$dir" "variants-projects/$fam/upstream" || exit 1
-    rm -rf "variants-projects/$fam/upstream/debian"
+    if [ -x "variants-projects/$fam/prepare.sh" ]; then
+        "variants-projects/$fam/prepare.sh" "$dir" "variants-projects/$fam/upstream" || {
+            echo "flagbench: variants-projects/$fam/prepare.sh failed on $dir" >&2
+            rm -rf "variants-projects/$fam/upstream"; exit 1; }
+    else
+        cp -a "$dir" "variants-projects/$fam/upstream" || exit 1
+        rm -rf "variants-projects/$fam/upstream/debian"
+    fi
     echo "$pkg $version" > "variants-projects/$fam/upstream/VERSION"
     echo "flagbench: $fam from the Debian source package $pkg $version" >&2
 done

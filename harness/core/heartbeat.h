@@ -17,7 +17,7 @@
 
 #include <stdio.h>
 
-#define HEARTBEAT_S 10.0
+#define HEARTBEAT_S 9.0
 
 /* What runs from now, printf-style ("counting X under callgrind"); the
  * lines go to out (NULL: heartbeat_to's, else stderr). */

@@ -4,7 +4,7 @@
  * compiles for a minute), and a run that is silent that long looks hung,
  * on a terminal and in a log alike.  So the build prints a line when it
  * starts (how many compiles, how many at once, how many the cache spares),
- * then at least one every BUILD_PROGRESS_S seconds while compilers run
+ * then one every BUILD_PROGRESS_S seconds (9 s, so that a log is never silent for 10) while compilers run
  * (how many done, which is the slowest still running and for how long, the
  * builds' eta), and one when it ends.
  *
@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define BUILD_PROGRESS_S 10.0
+#define BUILD_PROGRESS_S 9.0
 
 struct build_progress {
 	FILE *out;            /* NULL: silent */

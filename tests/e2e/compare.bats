@@ -260,7 +260,7 @@ verdict() { jq -r --arg id "$2" '.cells[] | select(.id == $id) | .verdict' "$1";
          and ((.level - (1 - 0.02 / .cells)) | . < 1e-12 and . > -1e-12)' "$BATS_TEST_TMPDIR/c.json"
     jqr '.confirmation.level as $l | .cells[] | select(.id == "abwork/loop@gcc/-O2/default")
          | .confirm.level == $l and .confirm.ci[0] <= .confirm.ratio and .confirm.ratio <= .confirm.ci[1]
-         and (.note | test("^confirmed after 5 interleaved rounds: [0-9.]+x \\[[0-9.]+, [0-9.]+\\] at [0-9.]+ %$"))
+         and (.note | test("^confirmed after 5 interleaved rounds: [0-9.]+x \\[[0-9.]+x, [0-9.]+x\\] at [0-9.]+ %$"))
          and .identical_binary == false' "$BATS_TEST_TMPDIR/c.json"
     # a profile pause of 1 s without a sensor (a run older than run.cooldown):
     # one pause before the cell, none between its runs (not 2 x 3 of them),

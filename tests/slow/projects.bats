@@ -8,13 +8,21 @@
 load ../e2e/helpers
 bats_require_minimum_version 1.5.0
 
+# sqlite, the third family of the projects suite, has a test of its own
+# (tests/slow/sqlite.bats).  No sources, no test: the reason is kept for
+# setup() (bats 1.8, Debian 12's, does not skip from setup_file)
 setup_file() {
-    "$REPO/scripts/project-sources.sh" >&2 || skip "the Debian sources could not be fetched (apt-get source)"
+    "$REPO/scripts/project-sources.sh" lz4 lua >&2 ||
+        echo "the Debian sources could not be fetched (apt-get source)" >"$BATS_FILE_TMPDIR/skip"
+}
+
+setup() {
+    [ ! -f "$BATS_FILE_TMPDIR/skip" ] || skip "$(cat "$BATS_FILE_TMPDIR/skip")"
 }
 
 @test "projects: lz4 and lua built from their Debian sources run with every cell ok" {
     T="$BATS_TEST_TMPDIR"
-    jq '.opt = ["-O2"] | .march = ["default"] | .runs = 1 | .warmup = 0 | .family_dirs = ["'"$REPO"'/variants-projects"]
+    jq '.variants = ["lz4/*", "lua/*"] | .opt = ["-O2"] | .march = ["default"] | .runs = 1 | .warmup = 0 | .family_dirs = ["'"$REPO"'/variants-projects"]
         | .sizes = {"lz4": "4M", "lua/fib": 20, "lua/nbody": 1000, "lua/spectralnorm": 100, "lua/binarytrees": 8}' \
         "$REPO/configs/suites/projects.json" > "$T/suite.json"
     run "$FLAGBENCH" run --suite "$T/suite.json" --cache "$T/cache" --no-render --no-counters -o "$T/out"
