@@ -50,7 +50,8 @@ static int valid_side(const struct comparison_side *s)
 static int valid_policy(const struct comparison_policy *p)
 {
 	return p->level > 0 && p->level < 1 && p->quantile >= 0 && p->quantile < 1 && p->threshold >= 0 &&
-	       isfinite(p->threshold) && p->same_band >= 0 && isfinite(p->same_band) && p->resamples >= 100;
+	       isfinite(p->threshold) && p->same_band >= 0 && isfinite(p->same_band) && p->resamples >= 100 &&
+	       p->ratio_drift >= 0 && isfinite(p->ratio_drift);
 }
 
 static int has_rounds(const struct comparison_side *s)
@@ -375,6 +376,28 @@ static void no_data(const struct comparison_policy *policy, struct comparison_re
 	out->p_value = NAN;
 }
 
+/* The run's ratio drift added to an interval from its own runs: the
+ * interval's half-width read as z standard errors of the log ratio, the
+ * drift's variance added, the interval and the p-value (a normal test on
+ * the widened error, never below the method's own) made again from it, so
+ * that the test and the interval stay one.  Layouts need none: their
+ * interval is already over effects that differ between builds. */
+static void widen_by_drift(const struct comparison_policy *policy, struct log_interval *li,
+			   struct comparison_result *out)
+{
+	double z = stats_t_critical(policy->level, 1e9);
+	double half = fmax(li->point - li->low, li->high - li->point);
+	if (!(z > 0) || !isfinite(half))
+		return;
+	double se = sqrt((half / z) * (half / z) + policy->ratio_drift * policy->ratio_drift);
+	li->low = li->point - z * se;
+	li->high = li->point + z * se;
+	double p = erfc(fabs(li->point) / se / sqrt(2));
+	if (!(out->p_value >= p))
+		out->p_value = p;
+	out->drift_widened = policy->ratio_drift;
+}
+
 int comparison_compute(const struct comparison_side *a, const struct comparison_side *b,
 		       const struct comparison_policy *policy, struct comparison_result *out)
 {
@@ -421,6 +444,8 @@ int comparison_compute(const struct comparison_side *a, const struct comparison_
 		out->runs_b = b->n;
 		return 0;
 	}
+	if (policy->ratio_drift > 0 && out->method != COMPARISON_ACROSS_LAYOUTS)
+		widen_by_drift(policy, &li, out);
 	out->ratio = exp(li.point);
 	out->low = exp(li.low);
 	out->high = exp(li.high);

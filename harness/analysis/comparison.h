@@ -127,8 +127,12 @@ struct comparison_policy {
 	double same_band; /* within it both are the same, a fraction (0.01) */
 	unsigned resamples; /* of the bootstrap (at least 100) */
 	unsigned long long seed;
+	/* the sd of the log ratio's drift between runs beyond the runs' own
+	 * noise (results/ratio_drift.h), added to the paired and independent
+	 * intervals; 0: none */
+	double ratio_drift;
 };
-#define COMPARISON_POLICY_DEFAULT { 0.25, 0.95, 0, 0.01, 2000, 1 }
+#define COMPARISON_POLICY_DEFAULT { 0.25, 0.95, 0, 0.01, 2000, 1, 0 }
 
 enum comparison_method {
 	COMPARISON_NONE,
@@ -169,6 +173,7 @@ struct comparison_result {
 	size_t layouts;           /* layouts compared (across layouts), else 0 */
 	double layout_spread;     /* sd of the layouts' log ratios (0.01 is about 1 %); NAN without layouts */
 	double p_value;           /* of no difference; NAN for identical and none */
+	double drift_widened;     /* the ratio drift added to the interval (policy.ratio_drift), else 0 */
 };
 
 /* Compares B to A.  0 with *out filled; -1 when a time is not a finite

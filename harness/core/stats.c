@@ -463,6 +463,42 @@ double stats_machine_drift(const double *const *runs, const size_t *n, size_t nc
 	return sd;
 }
 
+/* the spread of v as a normal's sd: 1.4826 times the median absolute deviation */
+static double robust_sd(const double *v, size_t n, double *scratch)
+{
+	memcpy(scratch, v, n * sizeof(double));
+	double med = sample_point(scratch, n, 0.5);
+	for (size_t i = 0; i < n; i++)
+		scratch[i] = fabs(v[i] - med);
+	return 1.4826 * sample_point(scratch, n, 0.5);
+}
+
+double stats_ratio_drift(const double *const *logr, const size_t *n, size_t k, size_t *used)
+{
+	double excess = 0;
+	*used = 0;
+	for (size_t j = 0; j < k; j++) {
+		size_t h = n[j] / 2, m = n[j] - h;
+		if (n[j] < 8)
+			continue;
+		double *scratch = xmalloc(n[j] * sizeof(double));
+		/* the noise within each half, about its own level: a shift between
+		 * the halves is not noise */
+		double s1 = robust_sd(logr[j], h, scratch), s2 = robust_sd(logr[j] + h, m, scratch);
+		double sd = sqrt((s1 * s1 + s2 * s2) / 2);
+		memcpy(scratch, logr[j], n[j] * sizeof(double));
+		double first = sample_point(scratch, h, 0.5), second = sample_point(scratch + h, m, 0.5);
+		double noise = M_PI / 2 * sd * sd * (1.0 / (double)h + 1.0 / (double)m);
+		excess += (first - second) * (first - second) - noise;
+		(*used)++;
+		free(scratch);
+	}
+	if (*used < 5)
+		return NAN;
+	double var = excess / (double)*used / 2;
+	return var > 0 ? sqrt(var) : 0;
+}
+
 json_t *stats_to_json(const struct stats *s)
 {
 	json_t *runs = json_array();

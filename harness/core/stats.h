@@ -131,6 +131,21 @@ int stats_is_outlier(const struct stats *s, double x);
  * deviation of the rounds' log speeds (a fraction: 0.01 is about 1 %), or
  * NAN with fewer than 5 such rounds; *rounds gets how many counted. */
 double stats_machine_drift(const double *const *runs, const size_t *n, size_t ncells, size_t *rounds);
+/* The drift of ratios over a run, which pairing cannot cancel: two
+ * builds that meet the machine's changes differently (a neighbour that
+ * takes memory bandwidth slows a streaming build more than a compute-bound
+ * one) move their ratio between runs by more than the run's own interval
+ * admits.  Each sequence logr[j][0..n[j]) is one paired comparison's log
+ * ratios in the order of its rounds; its first and second halves are two
+ * looks at the ratio minutes apart.  Their medians differ by the noise of
+ * the runs (estimated from the sequence's own spread: the median of h runs
+ * varies as (pi/2) s^2 / h, s the MAD's sd within each half) plus a shift the ratio took
+ * between the halves; the mean excess of the squared difference over the
+ * noise, pooled over the sequences of 8 or more, is twice the shift's
+ * variance.  Returns its standard deviation (a fraction of the log ratio:
+ * 0.01 about 1 %; 0 when the halves agree within their noise), or NAN with
+ * fewer than 5 such sequences; *used gets how many counted. */
+double stats_ratio_drift(const double *const *logr, const size_t *n, size_t k, size_t *used);
 /* How far the tables widen each rerun interval on both sides: twice the
  * drift, so a rerun's shift of the machine is inside it 95 % of the time
  * when the shift is like the drift seen over the run (a factor exp(+-2 sd)). */

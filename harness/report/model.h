@@ -156,6 +156,10 @@ struct mrun {
 	const char *path, *label, *slug, *id;
 	const char *statistic; /* run.statistic: what each figure is (stats.h); "median" for older runs */
 	double drift_sd;       /* run.drift.sd_percent / 100 (stats.h): widens every rerun interval; 0 when none */
+	/* the drift of its paired ratios over the run (results/ratio_drift.h):
+	 * widens every ratio's interval; 0 none seen, NAN unknown */
+	double ratio_drift;
+	size_t ratio_drift_pairs;
 	size_t ncells, nok, nunsupported;
 };
 

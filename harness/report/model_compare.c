@@ -17,6 +17,7 @@ struct mcmp {
 	struct program_id *pa, *pb; /* the sides' programs (their first cells') */
 	double quantile;
 	double thin_level; /* the lowest level a side's statistic reaches on its own runs */
+	double ratio_drift; /* the run's (results/ratio_drift.h); 0 or NAN: none */
 	struct comparison_result res;
 };
 
@@ -116,6 +117,7 @@ static void compute(struct mcmp *k, double level)
 	struct comparison_policy p = COMPARISON_POLICY_DEFAULT;
 	p.quantile = k->quantile;
 	p.level = level;
+	p.ratio_drift = k->ratio_drift > 0 ? k->ratio_drift : 0;
 	comparison_compute(&k->sa, &k->sb, &p, &k->res);
 }
 
@@ -144,7 +146,8 @@ int model_compare(struct model *m, struct fsrc *f, struct mgroup a, struct mgrou
 	int inv = 0;
 	struct mcmp *k = lookup(m, a.cells[0], b.cells[0], &inv);
 	if (!k) {
-		struct mcmp nk = { .a0 = a.cells[0], .b0 = b.cells[0], .quantile = 0.5, .thin_level = 1 };
+		struct mcmp nk = { .a0 = a.cells[0], .b0 = b.cells[0], .quantile = 0.5, .thin_level = 1,
+				   .ratio_drift = f->run->ratio_drift };
 		if (side_of(f, a, &nk.sa, &nk.ra, &nk.pa, &nk.quantile, &nk.thin_level) < 0)
 			return -1;
 		if (side_of(f, b, &nk.sb, &nk.rb, &nk.pb, &nk.quantile, &nk.thin_level) < 0) {

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "report/model_compare.h"
 #include "report/model_tables.h"
+#include "results/ratio_drift.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,7 @@ int model_load(struct model *m, char **paths, size_t n, const char *against)
 		r->id = r->run.id;
 		r->statistic = r->run.statistic;
 		r->drift_sd = r->run.drift_sd;
+		r->ratio_drift = results_ratio_drift(&r->run, &r->ratio_drift_pairs);
 		r->label = prof && strcmp(prof, "host") ? prof : cpu ? cpu : *r->id ? r->id : "unknown";
 		r->slug = slugs[k] = model_slug(m, *r->id ? r->id : "run", slugs, k);
 		for (size_t i = 0; i < r->run.ncells; i++) {

@@ -72,6 +72,21 @@ static struct mtable *table(struct model *m, struct mfamily *fam, struct fsrc *f
 	return t;
 }
 
+/* " Each interval includes ...": the runs' ratio drift (results/ratio_drift.h), or "". */
+static const char *drift_words(struct model *m)
+{
+	double most = 0;
+	for (size_t k = 0; k < m->nruns; k++)
+		if (m->runs[k].ratio_drift > most)
+			most = m->runs[k].ratio_drift;
+	if (!(most > 0))
+		return "";
+	return model_own(m, " Each interval includes the drift of the run's paired ratios between its first and "
+			    "second half of rounds, beyond their noise (sd %.1f %%%s): a second run meets the machine "
+			    "changed, and builds that meet it differently move their ratio.",
+			 100 * most, m->nruns > 1 ? ", the most of the runs" : "");
+}
+
 /* What a table shows, for its legend.  A ratio table without one ratio of two
  * measurements (all n/a, or every cell its own baseline) is dropped. */
 static void finish_table(struct model *m, struct mfamily *fam, struct mtable *t, const char *title,
@@ -100,8 +115,8 @@ static void finish_table(struct model *m, struct mfamily *fam, struct mtable *t,
 				       "comparisons keep the share of false leads among those called real at 5 %% at most "
 				       "(Benjamini-Hochberg). A lead is real exactly when its interval excludes 1.00x, both "
 				       "ends above it or both below (with the decimals that show it); none where a cell has "
-				       "fewer than 3 runs.",
-				       100 * m->cmp_level, m->cmp_asked);
+				       "fewer than 3 runs.%s",
+				       100 * m->cmp_level, m->cmp_asked, drift_words(m));
 	if (!any || !t->ncols || !t->nrows)
 		fam->ntables--;
 }

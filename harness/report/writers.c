@@ -380,12 +380,15 @@ static void write_json(struct model *m, struct strbuf *out)
 	json_t *runs = json_array(), *fams = json_array();
 	for (size_t k = 0; k < m->nruns; k++) {
 		json_t *root = m->runs[k].root, *run = json_object_get(root, "run");
-		json_array_append_new(runs, json_pack("{s:s, s:s, s:s, s:i, s:i, s:O, s:O, s:O, s:O}", "label", m->runs[k].label,
-						      "id", m->runs[k].id, "slug", m->runs[k].slug, "cells", (int)m->runs[k].ncells,
-						      "ok", (int)m->runs[k].nok, "suite", json_object_get(run, "suite") ?: json_null(),
-						      "started", json_object_get(run, "started") ?: json_null(), "schema",
-						      json_object_get(root, "schema"), "cpu_model",
-						      json_object_get(json_object_get(root, "host"), "cpu_model") ?: json_null()));
+		json_t *rj = json_pack("{s:s, s:s, s:s, s:i, s:i, s:O, s:O, s:O, s:O}", "label", m->runs[k].label, "id",
+				       m->runs[k].id, "slug", m->runs[k].slug, "cells", (int)m->runs[k].ncells, "ok",
+				       (int)m->runs[k].nok, "suite", json_object_get(run, "suite") ?: json_null(), "started",
+				       json_object_get(run, "started") ?: json_null(), "schema", json_object_get(root, "schema"),
+				       "cpu_model", json_object_get(json_object_get(root, "host"), "cpu_model") ?: json_null());
+		/* results/ratio_drift.h: what every ratio's interval includes */
+		json_object_set_new(rj, "ratio_drift_percent", jnum_or_null(100 * m->runs[k].ratio_drift));
+		json_object_set_new(rj, "ratio_drift_pairs", json_integer((json_int_t)m->runs[k].ratio_drift_pairs));
+		json_array_append_new(runs, rj);
 	}
 	for (size_t i = 0; i < m->nfams; i++) {
 		struct mfamily *f = &m->fams[i];

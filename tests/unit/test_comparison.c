@@ -834,6 +834,35 @@ static void test_select_family(void **state)
 	assert_true((double)naive_alarm / nights > 0.2);
 }
 
+/* A drift of ratios between runs widens the paired interval: a lead of
+ * 3 % over quiet rounds is real alone, and not with a 3 % drift beside
+ * it; the p-value follows the interval. */
+static void test_ratio_drift_widens(void **state)
+{
+	(void)state;
+	enum { N = 20 };
+	struct comparison_run a[N], b[N];
+	for (size_t r = 0; r < N; r++) {
+		set_run(&a[r], 1.0 + 0.001 * (double)(r % 5), (int)r, 0, COMPARISON_UNKNOWN);
+		set_run(&b[r], a[r].seconds / 1.03 * (1 + 0.002 * (double)(r % 3)), (int)r, 0, COMPARISON_UNKNOWN);
+	}
+	struct comparison_side sa = side_of(a, N), sb = side_of(b, N);
+	struct comparison_policy p = policy_at(0.95);
+	struct comparison_result alone, drifting;
+	assert_int_equal(comparison_compute(&sa, &sb, &p, &alone), 0);
+	assert_int_equal(alone.verdict, VERDICT_FASTER);
+	assert_true(alone.drift_widened == 0);
+	p.ratio_drift = 0.03;
+	assert_int_equal(comparison_compute(&sa, &sb, &p, &drifting), 0);
+	assert_int_equal(drifting.verdict, VERDICT_INCONCLUSIVE);
+	assert_true(drifting.low < alone.low && drifting.high > alone.high && drifting.high > 1);
+	assert_true(fabs(drifting.ratio - alone.ratio) < 1e-12);
+	assert_true(drifting.p_value > 0.05 && drifting.drift_widened == 0.03);
+	/* a bad drift is refused */
+	p.ratio_drift = -1;
+	assert_int_equal(comparison_compute(&sa, &sb, &p, &drifting), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -850,6 +879,7 @@ int main(void)
 		cmocka_unit_test(test_paired_coverage),
 		cmocka_unit_test(test_independent_coverage),
 		cmocka_unit_test(test_layout_coverage),
+		cmocka_unit_test(test_ratio_drift_widens),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

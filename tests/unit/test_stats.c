@@ -361,6 +361,48 @@ static void test_machine_drift(void **state)
 	assert_float_equal(stats_machine_drift(rows, n, CELLS, &rounds), 0, 1e-15);
 }
 
+/* Ratios that shift between the halves of a run drift; ratios whose
+ * halves agree within their own noise do not. */
+static void test_ratio_drift(void **state)
+{
+	(void)state;
+	enum { SEQS = 30, N = 16 };
+	static double logr[SEQS][N];
+	const double *rows[SEQS];
+	size_t n[SEQS], used;
+	/* no noise, a shift of d between the halves: 2 tau^2 = d^2 */
+	double d = log(1.03);
+	for (size_t j = 0; j < SEQS; j++) {
+		for (size_t t = 0; t < N; t++)
+			logr[j][t] = (t < N / 2 ? d : 0) * (j % 2 ? 1 : -1);
+		rows[j] = logr[j];
+		n[j] = N;
+	}
+	assert_float_equal(stats_ratio_drift(rows, n, SEQS, &used), d / sqrt(2), 1e-12);
+	assert_int_equal(used, SEQS);
+	/* the same halves, each with noise of sd 2 % about its level: the noise
+	 * is taken out, the shift stays (within a third) */
+	unsigned long long seed = 7;
+	for (size_t j = 0; j < SEQS; j++)
+		for (size_t t = 0; t < N; t++) {
+			double u1 = (double)(stats_random(&seed) >> 11) / 9007199254740992.0 + 1e-12;
+			double u2 = (double)(stats_random(&seed) >> 11) / 9007199254740992.0;
+			logr[j][t] += 0.02 * sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+		}
+	double tau = stats_ratio_drift(rows, n, SEQS, &used);
+	assert_true(tau > d / sqrt(2) * 0.67 && tau < d / sqrt(2) * 1.33);
+	/* noise alone, the same in both halves: next to nothing */
+	for (size_t j = 0; j < SEQS; j++)
+		for (size_t t = 0; t < N; t++)
+			logr[j][t] -= (t < N / 2 ? d : 0) * (j % 2 ? 1 : -1);
+	assert_true(stats_ratio_drift(rows, n, SEQS, &used) < 0.006);
+	/* sequences under 8 do not count; under 5 such: unknown */
+	for (size_t j = 0; j < SEQS; j++)
+		n[j] = j < 4 ? N : 7;
+	assert_true(isnan(stats_ratio_drift(rows, n, SEQS, &used)));
+	assert_int_equal(used, 4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -371,6 +413,7 @@ int main(void)
 		cmocka_unit_test(test_quantile_coverage_by_run_count),
 		cmocka_unit_test(test_statistic),
 		cmocka_unit_test(test_machine_drift),
+		cmocka_unit_test(test_ratio_drift),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
