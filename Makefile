@@ -12,8 +12,10 @@ CC ?= cc
 PKG_CONFIG ?= pkg-config
 BUILD := build
 # jansson (JSON), nettle (sha256), gsl (the Student t quantiles of
-# compare --confirm); build/flagbench-meter links none of them.
-PKGS := jansson nettle gsl
+# compare --confirm), sqlite3 (the nightly history, results/history.h),
+# hwloc (the cpu topology, system/topology.h);
+# build/flagbench-meter links none of them.
+PKGS := jansson nettle gsl sqlite3 hwloc
 
 ifeq ($(V),1)
 Q :=

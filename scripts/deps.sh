@@ -16,7 +16,7 @@ set -u
 # ---- projects (issue 14): the Debian sources of variants-projects/ (deb-src, apt-get source)
 if [ "${1:-run}" = projects ]; then exec "$(dirname "$0")/project-sources.sh"; fi
 # ---- end projects ----
-need_run="gcc make pkg-config libjansson-dev nettle-dev libgmp-dev libgsl-dev"
+need_run="gcc make pkg-config libjansson-dev nettle-dev libgmp-dev libgsl-dev libsqlite3-dev libhwloc-dev"
 want_run="clang hyperfine jq gnuplot-nox pv libmimalloc-dev libjemalloc-dev libgoogle-perftools-dev valgrind
           musl-tools"
 need_test="libcmocka-dev bats"

@@ -13,7 +13,7 @@ struct doctor_args {
 };
 
 static const struct option_def doctor_options[] = {
-	{ .name = "root", .type = OPT_STRING, .offset = offsetof(struct doctor_args, root), .metavar = "DIR", .help = "read sys/ and proc/ under DIR instead of / (fixture trees; skips live probes)" },
+	{ .name = "root", .type = OPT_STRING, .offset = offsetof(struct doctor_args, root), .metavar = "DIR", .help = "read sys/, proc/ and topology.xml under DIR instead of / (fixture trees; skips live probes)" },
 	{ .name = "json", .type = OPT_FLAG, .offset = offsetof(struct doctor_args, json), .help = "print JSON instead of text" },
 	OPTION_GROUP(options_global, struct doctor_args, g),
 	{ .name = NULL },

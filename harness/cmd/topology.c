@@ -7,12 +7,14 @@
 
 struct topology_args {
 	char *root;
+	char *synthetic;
 	int json;
 	struct global_opts g;
 };
 
 static const struct option_def topology_options[] = {
-	{ .name = "root", .type = OPT_STRING, .offset = offsetof(struct topology_args, root), .metavar = "DIR", .help = "read sys/ and proc/ under DIR instead of / (fixture trees)" },
+	{ .name = "root", .type = OPT_STRING, .offset = offsetof(struct topology_args, root), .metavar = "DIR|FILE", .help = "the machine of DIR/topology.xml or of FILE (hwloc XML, lstopo --of xml) instead of this one (fixtures)" },
+	{ .name = "synthetic", .type = OPT_STRING, .offset = offsetof(struct topology_args, synthetic), .metavar = "DESC", .help = "the machine of an hwloc synthetic string, such as \"package:2 l3:1 core:8 pu:2\"" },
 	{ .name = "json", .type = OPT_FLAG, .offset = offsetof(struct topology_args, json), .help = "print JSON instead of text" },
 	OPTION_GROUP(options_global, struct topology_args, g),
 	{ .name = NULL },
@@ -20,19 +22,26 @@ static const struct option_def topology_options[] = {
 
 const struct command_def cmd_topology_def = {
 	.name = "topology",
-	.summary = "cpus, caches and producer/consumer placement classes",
+	.summary = "cpus, core kinds, caches and producer/consumer placement classes",
 	.options = topology_options,
 	.min_pos = 0,
 	.max_pos = 0,
 	.order = OPTIONS_ANYWHERE,
 };
 
+static int load(const struct topology_args *o, struct topology *t)
+{
+	if (o->root && o->synthetic)
+		return error("--root and --synthetic name two machines: give one");
+	return o->synthetic ? topology_load_synthetic(o->synthetic, t) : topology_load(o->root, t);
+}
+
 int cmd_topology(int argc, char **argv)
 {
 	struct topology_args o = { 0 };
 	enum parse_status st = command_parse(&cmd_topology_def, &o, NULL, argc, argv, NULL, NULL);
 	struct topology t;
-	int rc = st != PARSE_OK ? parse_exit(st) : topology_load(o.root, &t) < 0 ? EXIT_USAGE : EXIT_ALL_OK;
+	int rc = st != PARSE_OK ? parse_exit(st) : load(&o, &t) < 0 ? EXIT_USAGE : EXIT_ALL_OK;
 	if (st == PARSE_OK && rc == EXIT_ALL_OK) {
 		if (o.json) {
 			json_t *j = topology_to_json(&t);
@@ -46,5 +55,6 @@ int cmd_topology(int argc, char **argv)
 		topology_free(&t);
 	}
 	free(o.root);
+	free(o.synthetic);
 	return rc;
 }

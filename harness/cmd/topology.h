@@ -1,5 +1,7 @@
-/* topology.h: `flagbench topology [--root DIR] [--json]`: cpus, caches and
- * placement classes (system/topology.h). */
+/* topology.h: `flagbench topology [--root DIR|FILE | --synthetic DESC]
+ * [--json]`: cpus, core kinds, caches and placement classes of this
+ * machine, of a fixture or of an hwloc synthetic string
+ * (system/topology.h). */
 #ifndef FLAGBENCH_CMD_TOPOLOGY_H
 #define FLAGBENCH_CMD_TOPOLOGY_H
 

@@ -36,8 +36,7 @@ static int parse_pin(struct cfg *c, json_t *pin, struct cpu_profile *p)
 	enum placement_class pc;
 	if (p->pin_class && placement_class_parse(p->pin_class, &pc) < 0) {
 		cfg_push_key(c, "class");
-		int r = cfg_error(c, "'%s' is not a placement class (same_cpu, smt_sibling, same_l2, same_l3, "
-				  "other_l3, other_package, unpinned)", p->pin_class);
+		int r = cfg_error(c, "'%s' is not a placement class (" PLACEMENT_CLASS_NAMES ")", p->pin_class);
 		cfg_pop(c);
 		return r;
 	}

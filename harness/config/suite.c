@@ -127,8 +127,7 @@ static int suite_check_words(struct cfg *c, const struct suite *s)
 		enum placement_class pc;
 		if (placement_class_parse(s->placements.v[i], &pc) < 0)
 			r = list_entry_error(c, "placements", i,
-					     "'%s' is not a placement class (same_cpu, smt_sibling, same_l2, same_l3, "
-					     "other_l3, other_package, unpinned)", s->placements.v[i]);
+					     "'%s' is not a placement class (" PLACEMENT_CLASS_NAMES ")", s->placements.v[i]);
 	}
 	for (size_t i = 0; !r && i < s->consumers.n; i++) {
 		const char *v = s->consumers.v[i];

@@ -212,16 +212,32 @@ static void check_cpu(struct ctx *c)
 	const char *model = jstr_opt(c->facts, "cpu_model");
 	struct topology t;
 	int have_topo = topology_load(c->root, &t) == 0;
-	c->ncpus = have_topo ? (int)t.ncpus : 0;
+	/* the whole machine: the load average and the other tenants are its */
+	c->ncpus = have_topo ? (int)t.machine.n : 0;
 	set_fact(c, "cpus_online", have_topo ? json_integer(c->ncpus) : NULL);
 	set_fact(c, "topology", have_topo ? topology_to_json(&t) : NULL);
-	if (have_topo) {
+	if (have_topo && t.ncpus == t.machine.n) {
 		struct strbuf sb = STRBUF_INIT;
 		cpulist_format(&t.online, &sb);
 		add_item(c->r, "cpu", DOCTOR_OK, NULL, "%s: %d cpus online (%s), %d cores, %d package%s",
 			 model ? model : "unknown model", c->ncpus, sb.buf, t.ncores, t.npackages,
 			 t.npackages == 1 ? "" : "s");
 		sb_release(&sb);
+		topology_free(&t);
+	} else if (have_topo) {
+		struct strbuf all = STRBUF_INIT, ok = STRBUF_INIT;
+		cpulist_format(&t.machine, &all);
+		cpulist_format(&t.online, &ok);
+		add_item(c->r, "cpu", DOCTOR_OK, NULL, "%s: %d cpus online (%s)", model ? model : "unknown model",
+			 c->ncpus, all.buf);
+		add_item(c->r, "cpuset", DOCTOR_WARN,
+			 "a cgroup cpuset (container, CI runner) or an affinity mask (taskset) limits this process; "
+			 "widen it to measure the placements the machine has",
+			 "this process may use %zu of the %d cpus (%s: %d core%s, %d package%s): placements pin only there",
+			 t.ncpus, c->ncpus, ok.buf, t.ncores, t.ncores == 1 ? "" : "s", t.npackages,
+			 t.npackages == 1 ? "" : "s");
+		sb_release(&all);
+		sb_release(&ok);
 		topology_free(&t);
 	} else {
 		add_item(c->r, "cpu", DOCTOR_UNKNOWN, "check that /sys is mounted", "%s: topology unreadable",

@@ -16,6 +16,10 @@
  *    tests pass a fake sleep that rewrites the fixture), perf_event_open()
  *    of the cycle counter (only ever on the live root: a fixture cannot
  *    answer a syscall), and `TOOL --version` for the tools (PATH, not root).
+ *  - cpuset: where this process may use fewer CPUs than the machine has
+ *    online (a cgroup cpuset, an affinity mask: topology.h), a warn item
+ *    says how many and which; placements pin only there.  The load checks
+ *    count every online CPU, since the load average is the machine's.
  *  - Verdict thresholds: load average per online CPU below 0.1 is ok, below
  *    0.5 warn, else fail; a process is busy above DOCTOR_BUSY_PCT of one CPU
  *    over the window; pipe-max-size is ok from 1 MiB (the largest vmsplice

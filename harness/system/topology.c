@@ -3,7 +3,6 @@
 #include "system/topology.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -157,138 +156,7 @@ void cpulist_format(const struct cpulist *l, struct strbuf *out)
 		sb_adds(out, "");
 }
 
-/* ---- loading ---- */
-
-static int read_id(const char *root, int cpu, const char *name)
-{
-	char *rel = xasprintf("sys/devices/system/cpu/cpu%d/topology/%s", cpu, name);
-	long long v;
-	int r = rootfs_read_ll(root, rel, &v);
-	free(rel);
-	/* the kernel writes -1 (or 65535 for cluster ids) for "not known" */
-	return r < 0 || v < 0 || v > INT_MAX ? -1 : (int)v;
-}
-
-static uint64_t parse_cache_size(const char *s)
-{
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (end == s)
-		return 0;
-	switch (*end) {
-	case 'K':
-		return v << 10;
-	case 'M':
-		return v << 20;
-	case 'G':
-		return v << 30;
-	default:
-		return v;
-	}
-}
-
-/* The index of the cache domain equal to c, adding it when new (takes c's list). */
-static int add_cache(struct topology *t, struct topo_cache *c)
-{
-	for (size_t i = 0; i < t->ncaches; i++) {
-		struct topo_cache *d = &t->caches[i];
-		if (d->level == c->level && !strcmp(d->type, c->type) && cpulist_equal(&d->cpus, &c->cpus)) {
-			cpulist_free(&c->cpus);
-			return (int)i;
-		}
-	}
-	t->caches = xrealloc(t->caches, (t->ncaches + 1) * sizeof(*t->caches));
-	t->caches[t->ncaches] = *c;
-	return (int)t->ncaches++;
-}
-
-static void load_caches(const char *root, struct topology *t, struct topo_cpu *c)
-{
-	for (int idx = 0; idx < 32; idx++) {
-		char *base = xasprintf("sys/devices/system/cpu/cpu%d/cache/index%d", c->cpu, idx);
-		char *rel = xasprintf("%s/shared_cpu_list", base);
-		char *list = rootfs_read(root, rel);
-		free(rel);
-		if (!list) {
-			free(base);
-			break;
-		}
-		struct topo_cache k = { -1, "", 0, CPULIST_INIT };
-		if (cpulist_parse(list, &k.cpus) < 0 || !cpulist_contains(&k.cpus, c->cpu)) {
-			/* a list without the CPU itself is junk; treat it as private */
-			cpulist_free(&k.cpus);
-			k.cpus.cpu = xmalloc(sizeof(int));
-			k.cpus.cpu[0] = c->cpu;
-			k.cpus.n = 1;
-		}
-		free(list);
-		long long level;
-		rel = xasprintf("%s/level", base);
-		if (rootfs_read_ll(root, rel, &level) == 0 && level > 0 && level < 10)
-			k.level = (int)level;
-		free(rel);
-		rel = xasprintf("%s/type", base);
-		char *type = rootfs_read(root, rel);
-		free(rel);
-		snprintf(k.type, sizeof(k.type), "%s", type ? type : "Unified");
-		free(type);
-		rel = xasprintf("%s/size", base);
-		char *size = rootfs_read(root, rel);
-		free(rel);
-		if (size)
-			k.size = parse_cache_size(size);
-		free(size);
-		free(base);
-
-		int at = add_cache(t, &k);
-		c->caches = xrealloc(c->caches, (c->ncaches + 1) * sizeof(int));
-		c->caches[c->ncaches++] = at;
-		const struct topo_cache *d = &t->caches[at];
-		if (strcmp(d->type, "Instruction")) {
-			if (d->level == 2)
-				c->l2 = at;
-			else if (d->level == 3)
-				c->l3 = at;
-		}
-	}
-}
-
-/* The online CPUs from the online file, else from the cpuN directories. */
-static int load_online(const char *root, struct cpulist *online)
-{
-	char *text = rootfs_read(root, "sys/devices/system/cpu/online");
-	if (text) {
-		int r = cpulist_parse(text, online);
-		free(text);
-		if (r == 0 && online->n)
-			return 0;
-	}
-	char *dir = rootfs_path(root, "sys/devices/system/cpu");
-	DIR *d = opendir(dir);
-	if (!d) {
-		int r = error("cannot read %s: %s", dir, strerror(errno));
-		free(dir);
-		return r;
-	}
-	struct strbuf sb = STRBUF_INIT;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		char *end;
-		if (strncmp(e->d_name, "cpu", 3) || !isdigit((unsigned char)e->d_name[3]))
-			continue;
-		long n = strtol(e->d_name + 3, &end, 10);
-		if (!*end && n <= CPULIST_MAX_CPU)
-			sb_addf(&sb, "%s%ld", sb.len ? "," : "", n);
-	}
-	closedir(d);
-	int r = sb.len ? cpulist_parse(sb.buf, online) : -1;
-	sb_release(&sb);
-	if (r < 0 || !online->n) {
-		r = error("no online cpus under %s", dir);
-	}
-	free(dir);
-	return r;
-}
+/* ---- pairs and counts (the loaders are in topology_hwloc.c) ---- */
 
 static void choose_pairs(struct topology *t)
 {
@@ -298,9 +166,10 @@ static void choose_pairs(struct topology *t)
 		t->pair[k][0] = t->pair[k][1] = -1;
 		t->has_class[k] = 0;
 	}
-	/* pairs in lexicographic order: the first one found is the lowest */
+	/* ordered pairs in lexicographic order: the first one found is the
+	 * lowest; both orders are tried, for e_to_p puts the higher CPU first */
 	for (size_t i = 0; i < t->ncpus; i++)
-		for (size_t j = i; j < t->ncpus; j++) {
+		for (size_t j = 0; j < t->ncpus; j++) {
 			int a = t->cpus[i].cpu, b = t->cpus[j].cpu;
 			enum placement_class k = topology_classify(t, a, b);
 			if (k >= PLACE_NCLASSES)
@@ -327,41 +196,23 @@ static void choose_pairs(struct topology *t)
 	t->pair[PLACE_UNPINNED][0] = t->pair[PLACE_UNPINNED][1] = -1;
 }
 
-int topology_load(const char *root, struct topology *t)
+void topology_finish(struct topology *t)
 {
-	memset(t, 0, sizeof(*t));
-	if (load_online(root, &t->online) < 0)
-		return -1;
-	t->cpus = xcalloc(t->online.n, sizeof(*t->cpus));
-	t->ncpus = t->online.n;
-	for (size_t i = 0; i < t->ncpus; i++) {
-		struct topo_cpu *c = &t->cpus[i];
-		c->cpu = t->online.cpu[i];
-		c->core_id = read_id(root, c->cpu, "core_id");
-		c->die_id = read_id(root, c->cpu, "die_id");
-		c->package_id = read_id(root, c->cpu, "physical_package_id");
-		c->l2 = c->l3 = -1;
-		char *rel = xasprintf("sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", c->cpu);
-		char *text = rootfs_read(root, rel);
-		free(rel);
-		if (text && cpulist_parse(text, &c->siblings) == 0 && !cpulist_contains(&c->siblings, c->cpu))
-			cpulist_free(&c->siblings);
-		free(text);
-		load_caches(root, t, c);
-	}
-	/* counts: a core is counted at its lowest sibling */
+	t->ncores = t->npackages = t->nnuma = 0;
+	/* a core is counted at its lowest allowed sibling */
 	for (size_t i = 0; i < t->ncpus; i++) {
 		const struct topo_cpu *c = &t->cpus[i];
 		if (!c->siblings.n || c->siblings.cpu[0] == c->cpu)
 			t->ncores++;
-		int seen = c->package_id < 0;
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = t->cpus[j].package_id == c->package_id;
-		if (!seen)
-			t->npackages++;
+		int seen_pkg = c->package_id < 0, seen_numa = c->numa < 0;
+		for (size_t j = 0; j < i; j++) {
+			seen_pkg |= t->cpus[j].package_id == c->package_id;
+			seen_numa |= t->cpus[j].numa == c->numa;
+		}
+		t->npackages += !seen_pkg;
+		t->nnuma += !seen_numa;
 	}
 	choose_pairs(t);
-	return 0;
 }
 
 void topology_free(struct topology *t)
@@ -372,9 +223,13 @@ void topology_free(struct topology *t)
 	}
 	for (size_t i = 0; i < t->ncaches; i++)
 		cpulist_free(&t->caches[i].cpus);
+	for (size_t i = 0; i < t->nkinds; i++)
+		cpulist_free(&t->kinds[i].cpus);
 	free(t->cpus);
 	free(t->caches);
+	free(t->kinds);
 	cpulist_free(&t->online);
+	cpulist_free(&t->machine);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -396,7 +251,7 @@ const struct topo_cpu *topology_cpu(const struct topology *t, int cpu)
 /* ---- classes ---- */
 
 static const char *const class_names[PLACE_NCLASSES] = {
-	"same_cpu", "smt_sibling", "same_l2", "same_l3", "other_l3", "other_package", "unpinned",
+	"same_cpu", "smt_sibling", "same_l2", "same_l3", "other_l3", "other_package", "p_to_e", "e_to_p", "unpinned",
 };
 
 const char *placement_class_name(enum placement_class c)
@@ -427,6 +282,12 @@ enum placement_class topology_classify(const struct topology *t, int a, int b)
 			   : (ca->core_id >= 0 && ca->core_id == cb->core_id && ca->die_id == cb->die_id &&
 			      ca->package_id == cb->package_id))
 		return PLACE_SMT_SIBLING;
+	/* cores of two ranked kinds: which way the stream flows is the experiment */
+	if (ca->kind >= 0 && cb->kind >= 0 && ca->kind != cb->kind) {
+		int ea = t->kinds[ca->kind].efficiency, eb = t->kinds[cb->kind].efficiency;
+		if (ea >= 0 && eb >= 0 && ea != eb)
+			return ea > eb ? PLACE_P_TO_E : PLACE_E_TO_P;
+	}
 	/* the lowest level of a data (or unified) cache both are in */
 	int shared = INT_MAX;
 	for (size_t i = 0; i < ca->ncaches; i++) {
@@ -475,6 +336,8 @@ json_t *topology_to_json(const struct topology *t)
 		json_object_set_new(o, "core", c->core_id < 0 ? json_null() : json_integer(c->core_id));
 		json_object_set_new(o, "die", c->die_id < 0 ? json_null() : json_integer(c->die_id));
 		json_object_set_new(o, "package", c->package_id < 0 ? json_null() : json_integer(c->package_id));
+		json_object_set_new(o, "numa", c->numa < 0 ? json_null() : json_integer(c->numa));
+		json_object_set_new(o, "kind", c->kind < 0 ? json_null() : json_string(t->kinds[c->kind].name));
 		json_object_set_new(o, "siblings", c->siblings.n ? list_json(&c->siblings) : json_null());
 		json_object_set_new(o, "l2", c->l2 < 0 ? json_null() : list_json(&t->caches[c->l2].cpus));
 		json_object_set_new(o, "l3", c->l3 < 0 ? json_null() : list_json(&t->caches[c->l3].cpus));
@@ -487,6 +350,15 @@ json_t *topology_to_json(const struct topology *t)
 							d->type, "size", d->size ? json_integer((json_int_t)d->size) : json_null(),
 							"cpus", list_json(&d->cpus)));
 	}
+	json_t *kinds = json_array();
+	for (size_t i = 0; i < t->nkinds; i++) {
+		const struct topo_kind *k = &t->kinds[i];
+		json_array_append_new(kinds, json_pack("{s:s, s:o, s:o, s:o}", "name", k->name, "core_type",
+						       k->core_type[0] ? json_string(k->core_type) : json_null(),
+						       "efficiency",
+						       k->efficiency < 0 ? json_null() : json_integer(k->efficiency),
+						       "cpus", list_json(&k->cpus)));
+	}
 	for (int k = 0; k < PLACE_NCLASSES; k++)
 		if (t->has_class[k])
 			json_object_set_new(classes, class_names[k],
@@ -494,8 +366,9 @@ json_t *topology_to_json(const struct topology *t)
 						      t->pair[k][0] < 0 ? json_null() : json_integer(t->pair[k][0]),
 						      "consumer",
 						      t->pair[k][1] < 0 ? json_null() : json_integer(t->pair[k][1])));
-	return json_pack("{s:o, s:i, s:i, s:i, s:o, s:o, s:o}", "online", list_json(&t->online), "threads",
-			 (int)t->ncpus, "cores", t->ncores, "packages", t->npackages, "cpus", cpus, "caches", caches,
+	return json_pack("{s:o, s:o, s:i, s:i, s:i, s:i, s:o, s:o, s:o, s:o}", "online", list_json(&t->online),
+			 "machine", list_json(&t->machine), "threads", (int)t->ncpus, "cores", t->ncores, "packages",
+			 t->npackages, "numa_nodes", t->nnuma, "cpus", cpus, "caches", caches, "kinds", kinds,
 			 "classes", classes);
 }
 
@@ -518,17 +391,64 @@ static const char *list_text(const struct cpulist *l, struct strbuf *sb)
 	return l->n ? sb->buf : "-";
 }
 
+/* "numa nodes: 0: 0-7,16-23; 1: ..." (machines of two nodes or more) */
+static void print_numa(const struct topology *t, FILE *f, struct strbuf *sb)
+{
+	fprintf(f, "numa nodes:");
+	for (size_t i = 0; i < t->ncpus; i++) {
+		int node = t->cpus[i].numa, first = 1;
+		for (size_t j = 0; j < i && first; j++)
+			first = t->cpus[j].numa != node;
+		if (!first)
+			continue;
+		struct cpulist l = CPULIST_INIT;
+		l.cpu = xcalloc(t->ncpus, sizeof(int));
+		for (size_t j = i; j < t->ncpus; j++)
+			if (t->cpus[j].numa == node)
+				l.cpu[l.n++] = t->cpus[j].cpu;
+		fprintf(f, "%s ", i ? ";" : "");
+		if (node < 0)
+			fprintf(f, "?: %s", list_text(&l, sb));
+		else
+			fprintf(f, "%d: %s", node, list_text(&l, sb));
+		cpulist_free(&l);
+	}
+	fprintf(f, "\n");
+}
+
 void topology_print(const struct topology *t, FILE *f)
 {
 	struct strbuf sb = STRBUF_INIT;
-	fprintf(f, "cpus online: %s (%zu threads, %d cores, %d package%s)\n", list_text(&t->online, &sb),
-		t->ncpus, t->ncores, t->npackages, t->npackages == 1 ? "" : "s");
-	fprintf(f, "%5s %5s %4s %4s  %-10s %-14s %s\n", "cpu", "core", "die", "pkg", "siblings", "l2 shared by",
-		"l3 shared by");
+	/* the allowed set only where it is not the whole machine */
+	if (cpulist_equal(&t->online, &t->machine) || !t->machine.n) {
+		fprintf(f, "cpus online: %s", list_text(&t->online, &sb));
+	} else {
+		fprintf(f, "cpus allowed: %s", list_text(&t->online, &sb));
+		fprintf(f, " of %s", list_text(&t->machine, &sb));
+	}
+	fprintf(f, " (%zu threads, %d cores, %d package%s)\n", t->ncpus, t->ncores, t->npackages,
+		t->npackages == 1 ? "" : "s");
+	if (t->nkinds) {
+		fprintf(f, "core kinds (least performant first):");
+		for (size_t i = 0; i < t->nkinds; i++) {
+			const struct topo_kind *k = &t->kinds[i];
+			fprintf(f, "%s %s", i ? "," : "", k->name);
+			if (k->core_type[0])
+				fprintf(f, " (%s)", k->core_type);
+			fprintf(f, " %s", list_text(&k->cpus, &sb));
+		}
+		fprintf(f, "\n");
+	}
+	if (t->nnuma > 1)
+		print_numa(t, f, &sb);
+	fprintf(f, "%5s %5s %4s %4s  %s%-10s %-14s %s\n", "cpu", "core", "die", "pkg", t->nkinds ? "kind  " : "",
+		"siblings", "l2 shared by", "l3 shared by");
 	for (size_t i = 0; i < t->ncpus; i++) {
 		const struct topo_cpu *c = &t->cpus[i];
-		fprintf(f, "%5d %5d %4d %4d  %-10s ", c->cpu, c->core_id, c->die_id, c->package_id,
-			list_text(&c->siblings, &sb));
+		fprintf(f, "%5d %5d %4d %4d  ", c->cpu, c->core_id, c->die_id, c->package_id);
+		if (t->nkinds)
+			fprintf(f, "%-4s  ", c->kind < 0 ? "-" : t->kinds[c->kind].name);
+		fprintf(f, "%-10s ", list_text(&c->siblings, &sb));
 		fprintf(f, "%-14s ", c->l2 < 0 ? "-" : list_text(&t->caches[c->l2].cpus, &sb));
 		fprintf(f, "%s\n", c->l3 < 0 ? "-" : list_text(&t->caches[c->l3].cpus, &sb));
 	}
@@ -559,6 +479,9 @@ void topology_print(const struct topology *t, FILE *f)
 		fprintf(f, "  none reported\n");
 	fprintf(f, "placement classes (producer -> consumer):\n");
 	for (int k = 0; k < PLACE_NCLASSES; k++) {
+		/* the kind classes mean nothing on a machine of one kind */
+		if ((k == PLACE_P_TO_E || k == PLACE_E_TO_P) && !t->nkinds)
+			continue;
 		if (k == PLACE_UNPINNED)
 			fprintf(f, "  %-14s the scheduler chooses\n", class_names[k]);
 		else if (t->has_class[k])

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# flagbench topology and doctor from fixture /sys trees and on this machine,
+# flagbench topology and doctor from fixture trees (hwloc XML) and on this machine,
 # and a placement suite run here (classes the host lacks are unsupported).
 
 load helpers
@@ -13,6 +13,24 @@ load helpers
     run "$FLAGBENCH" topology --json --root "$REPO/tests/fixtures/sys/j4205"
     [ "$status" -eq 0 ]
     echo "$output" | jq -e . >/dev/null
+}
+
+@test "topology of a hybrid part and of a container: kind classes, only the allowed cpus" {
+    run "$FLAGBENCH" topology --root "$REPO/tests/fixtures/sys/hybrid"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"core kinds (least performant first): E (IntelAtom) 16-23, P (IntelCore) 0-15"* ]]
+    [[ "$output" == *"p_to_e         1 -> 16"* ]]
+    [[ "$output" == *"e_to_p         16 -> 1"* ]]
+    run "$FLAGBENCH" topology --json --root "$REPO/tests/fixtures/sys/container3"
+    [ "$status" -eq 0 ]
+    echo "$output" | jq -e '.online == "3-4,11" and .machine == "0-15" and .classes.smt_sibling.producer == 3'
+    run "$FLAGBENCH" doctor --root "$REPO/tests/fixtures/sys/container3"
+    [[ "$output" == *"this process may use 3 of the 16 cpus"* ]]
+    # this machine with the harness pinned to one of its cpus: only that one is offered
+    cpu=$(taskset -pc $$ | sed 's/.*: //; s/[-,].*//')
+    run taskset -c "$cpu" "$FLAGBENCH" topology --json
+    [ "$status" -eq 0 ]
+    echo "$output" | jq -e --arg c "$cpu" '.online == $c and .threads == 1 and (.classes | has("same_l3") | not)'
 }
 
 @test "topology and doctor run on this machine" {

@@ -116,6 +116,24 @@ static void test_verdicts_bare(void **state)
 	check_verdicts(FIX "bare", w);
 }
 
+/* A CI container limited to 3 of a 5700X's 16 CPUs (a tree with only its
+ * topology.xml): the doctor says the allowed set is smaller; a machine
+ * wholly allowed has no such item. */
+static void test_verdicts_container(void **state)
+{
+	static const struct want w[] = {
+		{ "cpu", DOCTOR_OK, "unknown model: 16 cpus online (0-15)" },
+		{ "cpuset", DOCTOR_WARN, "this process may use 3 of the 16 cpus (3-4,11: 2 cores, 1 package)" },
+		{ NULL, 0, NULL },
+	};
+	check_verdicts(FIX "container3", w);
+	struct doctor_options o = { FIX "bare", DOCTOR_PROBE_NONE, 0, NULL };
+	struct doctor_report r;
+	assert_int_equal(doctor_collect(&o, &r), 0);
+	assert_null(doctor_find(&r, "cpuset"));
+	doctor_report_free(&r);
+}
+
 /* Changes on a copy: load levels, a turbo switch, a mixed governor. */
 static void test_verdict_variants(void **state)
 {
@@ -452,7 +470,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_verdicts_ryzen), cmocka_unit_test(test_verdicts_j4205),
-		cmocka_unit_test(test_verdicts_bare),  cmocka_unit_test(test_verdict_variants),
+		cmocka_unit_test(test_verdicts_bare),  cmocka_unit_test(test_verdicts_container),
+		cmocka_unit_test(test_verdict_variants),
 		cmocka_unit_test(test_facts),          cmocka_unit_test(test_noisy),
 		cmocka_unit_test(test_busy),           cmocka_unit_test(test_busy_in_doctor),
 		cmocka_unit_test(test_tools),          cmocka_unit_test(test_cmd),
