@@ -45,6 +45,11 @@ static void emit(struct strbuf *out, const char *text, size_t indent, size_t wid
 	sb_release(&clean);
 }
 
+void answers_emit(struct strbuf *out, const char *text, size_t indent, size_t width)
+{
+	emit(out, text, indent, width);
+}
+
 static const char *ratio(double r, char *buf, size_t n)
 {
 	model_format_ratio(r, buf, n);

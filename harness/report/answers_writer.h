@@ -16,5 +16,8 @@
 /* Appends the block for m (one run, in run_dir; NULL: no lines on where its files are) to out, no line wider
  * than width columns (a word longer than that stands alone). */
 void answers_write_term(const struct model *m, const char *run_dir, size_t width, struct strbuf *out);
+/* One logical line onto out, wrapped at width at its spaces, continuation
+ * lines indented by indent; control characters shown as '?'. */
+void answers_emit(struct strbuf *out, const char *text, size_t indent, size_t width);
 
 #endif

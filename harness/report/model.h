@@ -10,7 +10,8 @@
  * flags; instructions and cycles per unit of work where counted.  From
  * several results.json: per family throughput and speedup with a column per
  * machine, a row per (variant, configuration); runs built each for their
- * own profile's -march meet as "(profile march)".  Emulated cells form a
+ * own profile's -march meet as "(profile march)", and each family gets the
+ * answers across machines (model_across.h).  Emulated cells form a
  * family of their own.  A ratio table with no ratio of two measurements is
  * left out.
  *
@@ -39,6 +40,7 @@
 
 struct stats;
 struct mcmp;
+struct macross;
 
 enum mstate { MS_OK, MS_STATUS, MS_ABSENT, MS_NA };
 enum mfmt { MF_VALUE, MF_RATIO };
@@ -148,6 +150,8 @@ struct mfamily {
 	unsigned layouts;         /* the code layouts its cells ran under (--layouts K); 1: not varied */
 	struct mgap *gaps;        /* the real gaps first, largest first (model_gaps.h) */
 	size_t ngaps;
+	/* several runs: the answers across machines (model_across.h), or NULL */
+	const struct macross *across;
 };
 
 struct mrun {

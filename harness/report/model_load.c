@@ -2,6 +2,7 @@
  * runs loaded through the reader (results/reader.h), their families built
  * into tables (model_tables.c). */
 #define _GNU_SOURCE
+#include "report/model_across.h"
 #include "report/model_compare.h"
 #include "report/model_tables.h"
 #include "results/ratio_drift.h"
@@ -97,6 +98,16 @@ static void build_families(struct model *m, const char **names, size_t nnames, c
 			model_one_run_family(m, fam, &fs[0], against);
 		else
 			model_merged_family(m, fam, fs, labels);
+		/* several machines: which flags win where (model_across.h), from
+		 * the runs that have the family; not for emulated cells */
+		size_t nr = 0;
+		struct fsrc *with = model_alloc(m, n * sizeof(*with));
+		const char **wl = model_alloc(m, n * sizeof(*wl));
+		for (size_t k = 0; k < n && n > 1; k++)
+			if (fs[k].n)
+				with[nr] = fs[k], wl[nr++] = labels[k];
+		if (nr > 1 && !model_emulated_len(fam->name))
+			model_across(m, fam, with, wl, nr);
 	}
 }
 

@@ -264,6 +264,13 @@ static const char *statistic_words(struct model *m, const char *name)
 	return model_own(m, "%s", name);
 }
 
+struct mtable *model_throughput_table(struct model *m, struct mfamily *fam, struct fsrc *f)
+{
+	struct mtable *t = table(m, fam, f, "throughput", MF_VALUE, f->cfgs, f->ncfgs, 1, value_fn, NULL);
+	t->unit = f->unit;
+	return t;
+}
+
 void model_one_run_family(struct model *m, struct mfamily *fam, struct fsrc *f, const char *against)
 {
 	int perop = model_per_op(f->unit), hasbase = 0;

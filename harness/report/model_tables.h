@@ -5,7 +5,8 @@
  * against, vs_glibc, compilers, instructions, cycles and text_bytes, each
  * with its title, caption and legend marks; a ratio table without one
  * ratio of two measurements is left out.  Several runs: throughput and
- * speedup with a column per machine, a row per (variant, configuration).
+ * speedup with a column per machine, a row per (variant, configuration);
+ * model_load.c adds the answers across machines (model_across.h).
  */
 #ifndef FLAGBENCH_MODEL_TABLES_H
 #define FLAGBENCH_MODEL_TABLES_H
@@ -17,5 +18,9 @@ void model_one_run_family(struct model *m, struct mfamily *fam, struct fsrc *f, 
 /* The tables of one family across the model's runs: all[k] is its cells in
  * run k (none where that run lacks it), names[k] the run's column label. */
 void model_merged_family(struct model *m, struct mfamily *fam, struct fsrc *all, const char **names);
+/* The throughput table of family f of one run, laid into fam (a family of
+ * its own, whose tables the caller frees), as model_one_run_family makes
+ * it: for the answers across machines (model_across.h). */
+struct mtable *model_throughput_table(struct model *m, struct mfamily *fam, struct fsrc *f);
 
 #endif

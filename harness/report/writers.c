@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "report/model.h"
 #include "report/answers_writer.h"
+#include "report/across_writer.h"
 #include "core/json_util.h"
 #include "core/stats.h"
 
@@ -163,8 +164,11 @@ static void write_text(struct model *m, char how, struct strbuf *out)
 {
 	if (how == 'm' && !want_table)
 		sb_addf(out, "# flagbench: %s\n\n", m->nruns > 1 ? "results across machines" : "run");
-	if (!want_table)
+	if (!want_table) {
 		run_lines(m, how, out);
+		/* several machines: their answers first (across_writer.h) */
+		across_write_head(m, how, term_columns, out);
+	}
 	for (size_t i = 0; i < m->nfams; i++) {
 		struct mfamily *f = &m->fams[i];
 		int head = !want_table || !strcmp(want_table, "throughput");
@@ -175,8 +179,11 @@ static void write_text(struct model *m, char how, struct strbuf *out)
 			add_clean(out, f->title, how);
 			sb_adds(out, "\n");
 		}
-		if (head)
+		if (head) {
+			if (!want_table) /* with the level it is shown at, which --table leaves out */
+				across_write_family(f, how, term_columns, out);
 			text_list(NULL, NULL, &f->answer, how, out);
+		}
 		for (size_t k = 0; k < f->ntables; k++)
 			if (wanted(f, &f->tables[k]))
 				text_table(&f->tables[k], how, out);
@@ -403,6 +410,8 @@ static void write_json(struct model *m, struct strbuf *out)
 						      "answer", jstrvec(&f->answer), "answers", json_answers(f), "gaps",
 						      json_gaps(f), "tables", tables, "problems", jstrvec(&f->problems),
 						      "warnings", jstrvec(&f->warnings)));
+		/* several machines: the answers across them (across_writer.h), else null */
+		json_object_set_new(json_array_get(fams, json_array_size(fams) - 1), "across", across_json(m, f));
 	}
 	json_t *root = json_pack("{s:s, s:o, s:o}", "schema", "flagbench-tables/1", "runs", runs, "families", fams);
 	char *s = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
