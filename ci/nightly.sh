@@ -11,7 +11,15 @@
 #      every suspect cell is measured again beside the baseline's binaries
 #      (--confirm) before it may fail the job, at the level that keeps the
 #      chance of a false alarm per night at NIGHTLY_ALARM_RATE (--alarm-rate).
-#   3. the Markdown table appended to $GITHUB_STEP_SUMMARY (when set), the
+#   3. the history (docs/history.md): the run imported into NIGHTLY_HISTORY,
+#      `flagbench history changes` over every night of the profile; a
+#      slowdown that starts on tonight's night is confirmed before it fails
+#      the job: a new binary by measuring the previous night's kept binaries
+#      (stored baseline NIGHTLY_PREVIOUS) beside tonight's (compare
+#      --confirm), a same binary (a system change: library, kernel,
+#      microcode) as it stands, since side by side both would run on
+#      tonight's system.  RUN/changes.json keeps the change points.
+#   4. the Markdown table appended to $GITHUB_STEP_SUMMARY (when set), the
 #      comparison in RUN/compare.json and the outcome in RUN/nightly.json
 #      (which the publish job reads to decide whether the run becomes the
 #      new baseline).
@@ -29,9 +37,14 @@
 #                       identical builds (compare --alarm-rate; default 1)
 #   NIGHTLY_DRY=1       dry mode: flagbench run --dry-run --no-render (mock executor, no compiler),
 #                       time metric, no confirmation: the plumbing end to end
-#   NIGHTLY_SAVE=1      also store the run as the baseline when it passed or had none
+#   NIGHTLY_SAVE=1      also store the run as the baseline when it passed or had none,
+#                       and as the previous night always
 #                       (in CI the publish job does this, for every machine at once)
-# Exit: 0 passed (or no baseline yet), 1 a cell slower or failed, 2 bad usage or input.
+#   NIGHTLY_HISTORY     the history file (default results/history.db)
+#   NIGHTLY_PREVIOUS    the baseline name of the previous night (default previous)
+#   NIGHTLY_HISTORY_RATE  percent: the history's false-alarm rate (history --alarm-rate; default 1)
+# Exit: 0 passed (or no baseline yet), 1 a cell slower or failed or a confirmed step
+# on tonight's night (status step), 2 bad usage or input.
 set -u -o pipefail
 
 say() { printf 'flagbench: %s\n' "$*" >&2; }
@@ -111,14 +124,62 @@ else
 fi
 [ "$run_rc" -eq 1 ] && [ "$status" = passed ] && status=cells_failed
 
-# 3. the outcome, for the publish job
+# 3. the history: change points over every night; tonight's slowdowns confirmed
+history=${NIGHTLY_HISTORY:-$root/results/history.db}
+previous=${NIGHTLY_PREVIOUS:-previous}
+steps=0 confirmed=0
+if "$fb" history import --db "$history" "$out" >&2; then
+    "$fb" history changes --db "$history" --profile "$profile" --metric "$metric" \
+        --alarm-rate "${NIGHTLY_HISTORY_RATE:-1}" --format json > "$out/changes.json"
+    hist_rc=$?
+    [ "$hist_rc" -le 1 ] || status=error
+    run_id=$(jq -r '.run.id' "$out/results.json")
+    # tonight's slowdowns: the change points whose first night is this run
+    tonight=$(jq -c --arg id "$run_id" '[.changes[] | select(.night == $id and .direction == "slower")]' "$out/changes.json" 2>/dev/null || echo '[]')
+    steps=$(jq length <<<"$tonight")
+    if [ "$steps" -gt 0 ]; then
+        {
+            printf '\n### change points on tonight'"'"'s night (history, %s)\n\n' "$metric"
+            jq -r '.[] | "- `\(.cell)`: \(.ratio * 1000 | round / 1000)x [\(.ci95[0] * 1000 | round / 1000)x, \(.ci95[1] * 1000 | round / 1000)x]; what changed: \(.cause.text)"' <<<"$tonight"
+        } | summary
+        binary_cells=$(jq -r '.[] | select(.cause.kind == "binary") | .cell' <<<"$tonight")
+        # a system step cannot be measured side by side: it stands
+        confirmed=$(jq '[.[] | select(.cause.kind != "binary")] | length' <<<"$tonight")
+        if [ -n "$binary_cells" ]; then
+            if [ -f "$baselines/$profile/$previous/results.json" ] && [ "$dry" != 1 ] && [ "$metric" = time ] && [ "$confirm" -gt 0 ]; then
+                "$fb" compare --baseline "$previous" --baselines-dir "$baselines" "$out" --metric time \
+                    --threshold "$threshold" --alarm-rate "$alarm_rate" --confirm "$confirm" \
+                    --format json > "$out/confirm-previous.json"
+                [ "$?" -le 1 ] || status=error
+                while IFS= read -r cell; do
+                    v=$(jq -r --arg c "$cell" '.cells[] | select(.id == $c) | .verdict' "$out/confirm-previous.json" 2>/dev/null)
+                    say "history step in $cell: measured beside the previous night's binary: ${v:-not measured}"
+                    [ "$v" = slower ] && confirmed=$((confirmed + 1))
+                done <<<"$binary_cells"
+            else
+                # nothing to measure beside (no previous night kept, dry run, counts): the step stands
+                confirmed=$((confirmed + $(grep -c . <<<"$binary_cells")))
+            fi
+        fi
+        [ "$confirmed" -gt 0 ] && { [ "$status" = passed ] || [ "$status" = no_baseline ]; } && status=step
+    fi
+else
+    say "cannot import the run into the history $history"
+    status=error
+fi
+
+# 4. the outcome, for the publish job
 jq -n --arg profile "$profile" --arg metric "$metric" --arg status "$status" \
     --argjson run_exit "$run_rc" --argjson compare_exit "$cmp_rc" --argjson threshold "$threshold" \
+    --argjson steps "$steps" --argjson confirmed "$confirmed" \
     '{profile: $profile, metric: $metric, threshold_percent: $threshold, status: $status,
-      run_exit: $run_exit, compare_exit: $compare_exit}' > "$out/nightly.json"
+      run_exit: $run_exit, compare_exit: $compare_exit, history_steps: $steps, history_confirmed: $confirmed}' > "$out/nightly.json"
 
 if [ "${NIGHTLY_SAVE:-0}" = 1 ] && { [ "$status" = passed ] || [ "$status" = no_baseline ]; }; then
     "$fb" baseline save "$out" --dir "$baselines" --name "$name" >&2 || exit 2
+fi
+if [ "${NIGHTLY_SAVE:-0}" = 1 ] && [ "$status" != error ]; then
+    "$fb" baseline save "$out" --dir "$baselines" --name "$previous" >&2 || exit 2
 fi
 say "nightly $profile: $status"
 case "$status" in

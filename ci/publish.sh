@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # ci/publish.sh ARTIFACTS DATA PUBLIC: the publish job of nightly.yml.
 #   ARTIFACTS/nightly-<profile>/   tonight's run folders (ci/nightly.sh), one per machine
-#   DATA/                          the nightly-data branch: history/<profile>/<run id>.json
-#                                  and baselines/<profile>/nightly/ (flagbench baseline)
+#   DATA/                          the nightly-data branch: history/<profile>/<run id>.json,
+#                                  history.db (flagbench history, rebuilt from those when
+#                                  unreadable), baselines/<profile>/nightly/ (the last
+#                                  accepted night) and baselines/<profile>/previous/ (the last night)
 #   PUBLIC/                        the site: make publish of tonight's runs, plus
-#                                  history/index.html with one plot per machine
+#                                  history/index.html (plots/history.sh): per machine the
+#                                  change points and every cell's timeline
 # A machine's run becomes its new baseline when its nightly passed or had no
 # baseline (RUN/nightly.json), or when ACCEPT=1 (a dispatch that accepts a change).
 # Needs jq; the plots need gnuplot (without it the history page lists the data only).
@@ -32,6 +35,8 @@ for dir in "$artifacts"/nightly-*/; do
     mkdir -p "$data/history/$profile"
     cp -- "$dir/results.json" "$data/history/$profile/$id.json"
     status=$(jq -r '.status // "unknown"' "$dir/nightly.json" 2>/dev/null || echo unknown)
+    # the previous night, whatever it found: what tomorrow's steps are measured beside
+    "$fb" baseline save "$dir" --dir "$data/baselines" --name previous >&2 || rc=1
     if [ "$status" = passed ] || [ "$status" = no_baseline ] || [ "${ACCEPT:-0}" = 1 ]; then
         "$fb" baseline save "$dir" --dir "$data/baselines" --name nightly >&2 || rc=1
     else
@@ -47,60 +52,24 @@ RUNS="${runs[*]}" PUBLIC="$public" make -C "$root" --no-print-directory publish 
 case "$public" in /*) ;; *) public=$PWD/$public ;; esac
 mkdir -p "$public/history" || exit 1
 
-# One plot per machine: each cell's time per unit of work, relative to its
-# first night, over the nights (a line per cell).  The time is the lower
-# quartile of the night's stored runs, for every night alike (nights from
-# before run.statistic reported the median; a history must not change
-# statistic halfway).
-hist=$public/history
-{
-    echo '<!doctype html><meta charset="utf-8"><title>flagbench nightly history</title>'
-    echo '<h1>flagbench nightly: history per machine</h1>'
-    echo '<p>Each line is one cell: the lower quartile of its run times per unit of work, relative to its first night (lower is faster).</p>'
-} > "$hist/index.html"
-for pdir in "$data"/history/*/; do
-    pdir=${pdir%/}
-    [ -d "$pdir" ] || continue
-    profile=$(basename -- "$pdir")
-    tsv=$hist/$profile.tsv
-    # run start (epoch), cell id, seconds per unit; sorted by time
-    jq -r '(.run.started // "" | sub("\\.[0-9]+"; "") | try fromdateiso8601 catch null) as $t
-           | select($t != null) | .cells[] | select(.status == "ok" and (.time_s.runs | length) > 0 and .size > 0)
-           | (.time_s.runs | sort) as $r | [$t, .id, ($r[(($r | length) * 0.25 | ceil | if . < 1 then 1 else . end) - 1] / .size)] | @tsv' "$pdir"/*.json 2>/dev/null | sort -n > "$tsv"
-    printf '<h2>%s</h2>\n' "$profile" >> "$hist/index.html"
-    if command -v gnuplot >/dev/null && [ -s "$tsv" ]; then
-        gp=$hist/$profile.gp
-        {
-            echo "set terminal svg size 1000,520 dynamic background rgb 'white'"
-            echo "set output '$hist/$profile.svg'"
-            echo "set title 'nightly $profile: time per unit relative to the first night' noenhanced"
-            echo "set xdata time; set timefmt '%s'; set format x '%m-%d %H:%M'; set xtics rotate by -30"
-            echo "set ylabel 'relative time (lower is faster)'; set key outside right noenhanced; set grid"
-            printf 'plot '
-            sep=''
-            while IFS= read -r cell; do
-                f=$hist/$profile.$(printf '%s' "$cell" | sha256sum | cut -c1-12).dat
-                awk -F '\t' -v c="$cell" '$2 == c { if (!b) b = $3; print $1 "\t" $3 / b }' "$tsv" > "$f"
-                printf "%s'%s' using 1:2 with linespoints title '%s'" "$sep" "$f" "${cell//\'/}"
-                sep=', '
-            done < <(cut -f2 "$tsv" | sort -u)
-            echo
-        } > "$gp"
-        if gnuplot "$gp" 2>"$hist/$profile.err"; then
-            printf '<img src="%s.svg" alt="history of %s">\n' "$profile" "$profile" >> "$hist/index.html"
-            rm -f -- "$hist/$profile".*.dat "$gp" "$hist/$profile.err"
-        else
-            say "gnuplot failed for $profile: $(head -3 "$hist/$profile.err")"
-            rc=1
-        fi
-    else
-        printf '<p>no plot (gnuplot missing or no data)</p>\n' >> "$hist/index.html"
+# The history (docs/history.md): every kept night imported into
+# DATA/history.db (by run id: the nights already there add nothing); a
+# history that cannot be read is rebuilt from the kept nights.  Then the
+# page: per machine the change points and every cell's timeline.
+hist_db=$data/history.db
+nights=("$data"/history/*/*.json)
+if [ -e "${nights[0]}" ]; then
+    if ! "$fb" history import --db "$hist_db" "${nights[@]}" >&2; then
+        say "the history $hist_db cannot be read: rebuilding it from the kept nights"
+        "$fb" history import --rebuild --db "$hist_db" "${nights[@]}" >&2 || rc=1
     fi
-    printf '<p><a href="%s.tsv">data</a> (run start, cell, seconds per unit)</p>\n' "$profile" >> "$hist/index.html"
-done
+fi
+if [ -f "$hist_db" ]; then
+    "$root/plots/history.sh" "$hist_db" "$public/history" || rc=1
+fi
 # a link from the site's front page
 if [ -f "$public/index.html" ] && ! grep -q 'href="history/' "$public/index.html"; then
-    sed -i 's|</body>|<p><a href="history/index.html">nightly history per machine</a></p></body>|' "$public/index.html"
+    sed -i 's|</body>|<p><a href="history/index.html">nightly history per machine: change points</a></p></body>|' "$public/index.html"
     grep -q 'href="history/' "$public/index.html" ||
         echo '<p><a href="history/index.html">nightly history per machine</a></p>' >> "$public/index.html"
 fi

@@ -9,6 +9,7 @@
 #include "cmd/cooldown.h"
 #include "cmd/doctor.h"
 #include "cmd/explain.h"
+#include "cmd/history.h"
 #include "cmd/list.h"
 #include "cmd/meter.h"
 #include "cmd/tables.h"
@@ -48,6 +49,7 @@ static const struct command commands[] = {
 	{ "baseline", cmd_baseline, &cmd_baseline_def },
 	{ "explain", cmd_explain, &cmd_explain_def },
 	{ "tune", cmd_tune, &cmd_tune_def },
+	{ "history", cmd_history, &cmd_history_def },
 	{ NULL, NULL, NULL },
 };
 

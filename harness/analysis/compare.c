@@ -54,7 +54,48 @@ char *cell_note_text(const struct cell_cmp *cc)
 {
 	if (cc->identical_binary)
 		return cc->note ? xasprintf("%s; %s", cc->note, IDENTICAL_NOTE) : xstrdup(IDENTICAL_NOTE);
+	if (cc->same_program && cc->system_note)
+		return cc->note ? xasprintf("%s; %s", cc->note, cc->system_note) : xstrdup(cc->system_note);
 	return cc->note ? xstrdup(cc->note) : NULL;
+}
+
+/* What the system changed between two runs for one binary: the host facts
+ * a same binary's speed depends on, and the libraries it loads
+ * (binary.libraries); "nothing recorded changed" else. */
+static char *system_changes(const json_t *base, const json_t *nw, const struct results_cell *b,
+			    const struct results_cell *n)
+{
+	static const char *const keys[] = { "kernel", "libc", "microcode", "governor", "turbo", "cpu_model", NULL };
+	struct strbuf sb = STRBUF_INIT;
+	const json_t *hb = json_object_get(base, "host"), *hn = json_object_get(nw, "host");
+	for (int i = 0; keys[i]; i++) {
+		const json_t *x = json_object_get(hb, keys[i]), *y = json_object_get(hn, keys[i]);
+		if (x && y && !json_equal((json_t *)x, (json_t *)y)) {
+			char *a = json_dumps(x, JSON_ENCODE_ANY), *c = json_dumps(y, JSON_ENCODE_ANY);
+			sb_addf(&sb, "%s%s %s -> %s", sb.len ? ", " : "", keys[i], a, c);
+			free(a);
+			free(c);
+		}
+	}
+	const json_t *lb = json_object_get(json_object_get(b->j, "binary"), "libraries"),
+		     *ln = json_object_get(json_object_get(n->j, "binary"), "libraries");
+	size_t i, k;
+	const json_t *x, *y;
+	json_array_foreach(ln, i, y) {
+		const char *path = json_string_value(json_object_get(y, "path"));
+		int same = 0;
+		json_array_foreach(lb, k, x) if (str_equal_or_null(path, json_string_value(json_object_get(x, "path")))) same =
+			json_equal((json_t *)x, (json_t *)y) ? 1 : -1;
+		if (path && same <= 0 && lb)
+			sb_addf(&sb, "%slibrary %s%s", sb.len ? ", " : "", path, same ? "" : " (new)");
+	}
+	char *what = sb.len ? xasprintf("a difference is the system's: %s", sb.buf)
+			    : xstrdup(lb && ln ? "a difference is the system's: nothing recorded changed (the machine)"
+					      : "a difference is the system's (libraries not listed on a side)");
+	sb_release(&sb);
+	char *note = xasprintf("the same binary in two runs (sha256 and argv), measured as an A/A comparison; %s", what);
+	free(what);
+	return note;
 }
 
 /* ---- loading ---- */
@@ -109,7 +150,7 @@ static int side_values(const struct results_cell *c, enum metric m, double per, 
 }
 
 static void compare_cell(const struct results_cell *b, const struct results_cell *nw, const struct compare_opts *o,
-			 double quantile, struct cell_cmp *cc)
+			 double quantile, int across, struct cell_cmp *cc)
 {
 	double *va = NULL, *vb = NULL;
 	struct comparison_run *ra = NULL, *rb = NULL;
@@ -144,7 +185,14 @@ static void compare_cell(const struct results_cell *b, const struct results_cell
 	cc->new_value = s.point;
 	stats_free(&s);
 	struct comparison_side A = { 0 }, B = { 0 };
-	if (o->same_binary == COMPARE_SAME_BINARY_IS_SAME) {
+	{
+		struct comparison_side pa = { .program = &prog_a }, pb = { .program = &prog_b };
+		cc->same_program = comparison_same_binary(&pa, &pb);
+	}
+	/* the same binary in two runs is the best A/A comparison there is: its
+	 * times are measured like any pair's, and a difference is the system's
+	 * (only within one run is it the same measurement) */
+	if (o->same_binary == COMPARE_SAME_BINARY_IS_SAME && !across) {
 		A.program = &prog_a;
 		B.program = &prog_b;
 	}
@@ -220,6 +268,8 @@ void compare_runs(const json_t *base, const json_t *nw, const struct compare_opt
 			 "code at run time (glibc string functions, GMP) may count differently", bm, nm);
 	json_t *cells = json_object_get(nw, "cells");
 	out->cells = xcalloc(json_array_size(cells) + 1, sizeof(*out->cells));
+	/* two runs, or one run compared with itself (the same measurements) */
+	int across = !(bl && nl && !strcmp(bl, nl));
 	size_t i;
 	json_t *c;
 	json_array_foreach(cells, i, c) {
@@ -239,7 +289,9 @@ void compare_runs(const json_t *base, const json_t *nw, const struct compare_opt
 		} else {
 			struct cell_cmp *cc = &out->cells[out->n++];
 			cc->id = xstrdup(id);
-			compare_cell(&vb, &vn, o, out->quantile, cc);
+			compare_cell(&vb, &vn, o, out->quantile, across, cc);
+			if (cc->same_program && !cc->identical_binary)
+				cc->system_note = system_changes(base, nw, &vb, &vn);
 		}
 		results_cell_release(&vb);
 		results_cell_release(&vn);
@@ -257,6 +309,7 @@ void comparison_free(struct comparison *c)
 	for (size_t i = 0; i < c->n; i++) {
 		free(c->cells[i].id);
 		free(c->cells[i].note);
+		free(c->cells[i].system_note);
 	}
 	free(c->cells);
 	free(c->base_label);
@@ -364,6 +417,7 @@ json_t *compare_to_json(const struct comparison *c)
 				      "new", jnum_or_null(cc->new_value), "unit", cc->unit ? cc->unit : "", "note",
 				      jstr_or_null(note),
 				      "identical_binary", cc->identical_binary);
+		json_object_set_new(j, "same_program", json_boolean(cc->same_program));
 		free(note);
 		if (cc->confirmed)
 			json_object_set_new(j, "confirm",

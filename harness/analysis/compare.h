@@ -12,11 +12,17 @@
  *   same          the whole interval lies within [1 / (1 + t), 1 + t]
  *   inconclusive  the interval straddles a bound: the runs are too noisy
  *                 to say (more runs, or --confirm)
- *   same binary   BASE and NEW ran the same program (pipeline/plan.h's
- *                 program_id: sha256, argv, allocator, placement, consumer
- *                 and environment pad, as the run's dedupe and the tables'
- *                 ≡ decide it): any difference is the machine's (ratio 1,
- *                 [1, 1])
+ *   same binary   BASE and NEW are one run (the same run id) and the cell
+ *                 ran the same program (pipeline/plan.h's program_id:
+ *                 sha256, argv, allocator, placement, consumer and
+ *                 environment pad, as the run's dedupe and the tables' ≡
+ *                 decide it): the same measurement (ratio 1, [1, 1]).
+ *                 The same program in two runs is measured instead: the
+ *                 best A/A comparison there is, and a difference (a
+ *                 kernel, libc, library or microcode update) is the
+ *                 system's; its note says so and names what the runs
+ *                 recorded as changed (host facts, binary.libraries), and
+ *                 its JSON has same_program true
  *   n/a           a side is not ok, lacks the metric or has too few runs
  *                 (note says why)
  * Metrics:
@@ -117,7 +123,9 @@ struct cell_cmp {
 	double confirm_level;    /* its two-sided level (confirm_level) */
 	double confirm_cooldown_s; /* paused for heat while confirming: before the cell, between runs */
 	enum comparison_verdict first; /* the verdict before confirmation */
-	int identical_binary;    /* 1: the same program on both sides (plan.h's program_id; verdict same binary) */
+	int identical_binary;    /* 1: the verdict same binary (the same program within one run) */
+	int same_program;        /* 1: the same program on both sides (plan.h's program_id), in one run or two */
+	char *system_note;       /* the same program in two runs: what the system changed, or NULL */
 };
 
 /* The note a writer shows for a cell: its note and, for an identical

@@ -171,7 +171,9 @@ static int spawn_entry(void *p)
  * meter on a 2-CPU VM (bench/meter-overhead.sh).  The parent sleeps
  * until the child has exec'd or exited, with every signal blocked so no
  * handler of ours runs in the child on our memory; the child runs on
- * spawn_stack (the harness is single-threaded).  Under ASan, plain fork:
+ * spawn_stack, one per thread: session_count_cells() counts from several
+ * threads, and two children on one stack crash (callgrind runs that
+ * exited 127 or died of SIGSEGV).  Under ASan, plain fork:
  * instrumented code on a foreign stack confuses it. */
 #if defined(__SANITIZE_ADDRESS__)
 #define RUNCMD_ASAN 1
@@ -194,7 +196,7 @@ static pid_t spawn(struct spawn_args *a)
 			spawn_entry(a);
 		return pid;
 	}
-	static char spawn_stack[65536] __attribute__((aligned(64)));
+	static _Thread_local char spawn_stack[65536] __attribute__((aligned(64)));
 	sigset_t all, old;
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);

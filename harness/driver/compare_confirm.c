@@ -181,10 +181,14 @@ out:
 }
 
 /* Slower, or inconclusive with an interval that reaches above the
- * threshold: a slowdown hidden by noise is measured again too. */
+ * threshold: a slowdown hidden by noise is measured again too.  Not the
+ * same program on both sides: measured side by side tonight, both would
+ * run on tonight's system, so a system's slowdown could never be seen
+ * (its verdict stands, its note names the system). */
 static int confirm_suspect(const struct cell_cmp *cc, double threshold)
 {
-	return cc->verdict == VERDICT_SLOWER || (cc->verdict == VERDICT_INCONCLUSIVE && cc->ci.high > 1 + threshold);
+	return !cc->same_program &&
+	       (cc->verdict == VERDICT_SLOWER || (cc->verdict == VERDICT_INCONCLUSIVE && cc->ci.high > 1 + threshold));
 }
 
 static int confirm_slower(struct comparison *cmp, const json_t *base, const char *base_dir, const json_t *nw,

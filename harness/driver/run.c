@@ -17,6 +17,7 @@
 #include "driver/run_dir.h"
 #include "driver/run_options.h"
 #include "pipeline/executor.h"
+#include "pipeline/libraries.h"
 #include "pipeline/plan.h"
 #include "pipeline/records.h"
 #include "pipeline/schedule.h"
@@ -251,6 +252,7 @@ static void run_build(struct run *r)
 				bs.failed, now_monotonic() - t);
 	}
 	run_keep_binaries(&r->plan, r->rs.dir);
+	libraries_record(&r->plan);
 	json_decref(r->rs.kept_families);
 	r->rs.kept_families = run_keep_families(&r->plan, r->rs.dir);
 	r->rs.phases.build_s = now_monotonic() - t;

@@ -698,6 +698,7 @@ void cell_reset(struct cell *c)
 	free(c->reason);
 	sv_clear(&c->warnings);
 	free(c->build.binary);
+	json_decref(c->build.libraries);
 	measurement_free(&c->measure);
 	c->status = CELL_PENDING;
 	c->reason = NULL;

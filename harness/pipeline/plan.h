@@ -112,6 +112,7 @@ struct cell_build {
 	int same_binary_as;          /* index of the cell measured for this one, or -1 */
 	uint64_t text_bytes;         /* size of the binary's .text section, 0 when unknown */
 	double train_s;              /* pgo: the training run's seconds (NAN when unknown) */
+	json_t *libraries;           /* what it loads (pipeline/libraries.h); NULL: not listed */
 };
 
 enum verify_status {

@@ -142,6 +142,35 @@ static int keep_family(const struct family *f, const char *to, json_t *files)
 	return r;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The content hash of family f's folder: sha256 over its files' relative
+ * paths and sha256s in path order (what the history tells code changes
+ * by); 0, or -1 past list_files' limits or an unreadable file. */
+static int family_hash(const struct family *f, char out[65])
+{
+	struct strvec list = STRVEC_INIT;
+	uint64_t bytes = 0;
+	int r = list_files(f->dir, "", &list, &bytes, 0);
+	struct strbuf sb = STRBUF_INIT;
+	if (r == 0)
+		qsort(list.v, list.n, sizeof(char *), cmp_str);
+	for (size_t i = 0; i < list.n && r == 0; i++) {
+		char *path = xasprintf("%s/%s", f->dir, list.v[i]), hex[65];
+		r = sha256_file_hex(path, hex, NULL);
+		sb_addf(&sb, "%s  %s\n", hex, list.v[i]);
+		free(path);
+	}
+	if (r == 0)
+		sha256_hex(sb.buf ? sb.buf : "", sb.len, out);
+	sb_release(&sb);
+	sv_clear(&list);
+	return r;
+}
+
 json_t *run_keep_families(const struct plan *p, const char *run_dir)
 {
 	json_t *kept = json_object();
@@ -164,6 +193,12 @@ json_t *run_keep_families(const struct plan *p, const char *run_dir)
 			else
 				json_decref(files);
 			free(to);
+		}
+		char hash[65];
+		if (f->dir && family_hash(f, hash) == 0) {
+			if (!json_object_get(kept, f->name))
+				json_object_set_new(kept, f->name, json_object());
+			json_object_set_new(json_object_get(kept, f->name), "hash", json_string(hash));
 		}
 		free(dir);
 	}

@@ -31,7 +31,10 @@ int run_keep_binaries(const struct plan *p, const char *run_dir);
  * of the original; names starting with '.' are left out, and a folder of
  * more than STORE_FAMILY_MAX_BYTES or STORE_FAMILY_MAX_FILES is not kept
  * (a warning).  Returns {NAME: {"kept": "families/NAME", "files":
- * {"path": sha256}}} for results.json's families (a new reference). */
+ * {"path": sha256}, "hash": H}} for results.json's families (a new
+ * reference); every family, kept or not (variants/), gets "hash": the
+ * sha256 over its folder's files' paths and sha256s in path order, what
+ * the history (results/history.h) tells a change of its code by. */
 #define STORE_FAMILY_MAX_BYTES (16u << 20)
 #define STORE_FAMILY_MAX_FILES 2000
 json_t *run_keep_families(const struct plan *p, const char *run_dir);

@@ -261,6 +261,9 @@ json_t *cell_to_json(const struct cell *c, const struct plan *p)
 							   (json_int_t)c->build.bytes));
 	else
 		json_object_set_new(j, "binary", json_null());
+	/* what the binary loads: the history names a library that changed */
+	if (c->build.libraries && json_is_object(json_object_get(j, "binary")))
+		json_object_set(json_object_get(j, "binary"), "libraries", c->build.libraries);
 	json_object_set_new(j, "text_bytes", c->build.text_bytes ? json_integer((json_int_t)c->build.text_bytes)
 								 : json_null());
 	/* the training run of a profiled build: recorded, never the cell's time */
@@ -381,6 +384,8 @@ int cell_from_json(struct cell *c, const json_t *j, const struct plan *p)
 	const char *sha = json_string_value(json_object_get(bin, "sha256"));
 	snprintf(c->build.sha256, sizeof(c->build.sha256), "%s", sha ? sha : "");
 	c->build.bytes = (uint64_t)json_integer_value(json_object_get(bin, "bytes"));
+	json_t *libs = json_object_get(bin, "libraries");
+	c->build.libraries = json_is_array(libs) ? json_incref(libs) : NULL;
 	c->build.text_bytes = (uint64_t)json_integer_value(json_object_get(j, "text_bytes"));
 	c->build.train_s = jnum(json_object_get(j, "pgo"), "train_s");
 	/* the twin's own line carries the measurement; this one's copy is used

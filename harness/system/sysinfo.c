@@ -90,6 +90,12 @@ void host_identity_facts(const char *root, json_t *facts)
 	json_object_set_new(facts, "arch", jstr_or_null(uts ? u.machine : NULL));
 	json_object_set_new(facts, "hostname", kernel_fact(root, "proc/sys/kernel/hostname", uts ? u.nodename : NULL));
 	json_object_set_new(facts, "libc", json_sprintf("glibc %s", gnu_get_libc_version()));
+	/* the CPU's microcode revision (x86): an update changes the speed of
+	 * the same binary, and the history names it (results/history.h) */
+	static const char *const microcode_keys[] = { "microcode", NULL };
+	char *mc = cpuinfo_value(root, microcode_keys);
+	json_object_set_new(facts, "microcode", jstr_or_null(mc));
+	free(mc);
 }
 
 int host_cpus(int *cpus, int max)

@@ -28,6 +28,7 @@ int host_cpu_allowed(int cpu);
  *   arch       uname's machine ("x86_64"), the live system only
  *   hostname   ROOT/proc/sys/kernel/hostname
  *   libc       this program's, "glibc 2.36"
+ *   microcode  the CPU's microcode revision, ROOT/proc/cpuinfo ("0x1000065"; x86)
  * each null where unknown; on the live system (topology.h's rootfs_is_live)
  * uname() answers for a file that cannot be read. */
 void host_identity_facts(const char *root, json_t *facts);

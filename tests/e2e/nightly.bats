@@ -8,6 +8,7 @@ load helpers
 setup() {
     export NIGHTLY_DRY=1 NIGHTLY_SUITE=smoke
     export NIGHTLY_OUT="$BATS_TEST_TMPDIR/run" NIGHTLY_BASELINES="$BATS_TEST_TMPDIR/baselines"
+    export NIGHTLY_HISTORY="$BATS_TEST_TMPDIR/history.db"
     export GITHUB_STEP_SUMMARY="$BATS_TEST_TMPDIR/summary.md"
     export FLAGBENCH
 }
@@ -100,13 +101,43 @@ setup() {
     [ -f "$data/history/host/$id.json" ]
     [ -f "$data/history/J4205/$(jq -r .run.id "$art/nightly-J4205/results.json").json" ]
     [ -f "$data/baselines/host/nightly/results.json" ]
-    [ ! -e "$data/baselines/J4205" ]
+    [ ! -e "$data/baselines/J4205/nightly" ]
+    # every night is the next night's previous one, passed or not
+    [ -f "$data/baselines/J4205/previous/results.json" ]
     [[ "$output" == *"J4205: nightly slower: the baseline stays"* ]]
     pub="$BATS_TEST_TMPDIR/public"
     [ -f "$pub/index.html" ]
     grep -q 'href="history/index.html"' "$pub/index.html"
-    grep -q '<img src="host.svg"' "$pub/history/index.html"
-    grep -q '<svg' "$pub/history/host.svg"
+    # the history: a file kept in the data branch, a page per machine with every cell's timeline
+    [ -f "$data/history.db" ]
+    run "$FLAGBENCH" history list --db "$data/history.db" --format json
+    jqr '[.runs[].profile] | sort == ["J4205", "host", "host"]' <<<"$output"
+    grep -q '<h2 id="host-' "$pub/history/index.html"
+    grep -q '<img src="host-[^"]*/1.svg"' "$pub/history/index.html"
+    grep -q '<svg' "$pub/history"/host-*/1.svg
     # two nights of each of the 9 cells
-    [ "$(wc -l < "$pub/history/host.tsv")" -eq 18 ]
+    [ "$(cat "$pub/history"/host-*/nights.tsv | wc -l)" -eq 18 ]
+}
+
+@test "nightly: the history finds a step on tonight's night, names it and fails the job" {
+    # tonight's run, then four earlier nights made from it, 20 % faster on one cell
+    run "$REPO/ci/nightly.sh" host
+    [ "$status" -eq 0 ]
+    jqr '.history_steps == 0' "$NIGHTLY_OUT/nightly.json"
+    for n in 1 2 3 4; do
+        jq --argjson n "$n" '.run.id = "2020010\($n)T020000Z-earlier" | .run.started = "2020-01-0\($n)T02:00:00Z"
+            | (.cells[] | select(.id == "yes/buf@gcc/-O2/native") | .time_s.runs) |= map(. * 0.8)' \
+            "$NIGHTLY_OUT/results.json" > "$BATS_TEST_TMPDIR/e$n.json"
+    done
+    # a history of those four nights alone: tonight's run is the fifth
+    rm -f "$NIGHTLY_HISTORY"
+    "$FLAGBENCH" history import --db "$NIGHTLY_HISTORY" "$BATS_TEST_TMPDIR"/e?.json
+    : > "$GITHUB_STEP_SUMMARY"
+    run "$REPO/ci/nightly.sh" host
+    [ "$status" -eq 1 ]
+    jqr '.status == "step" and .history_steps == 1 and .history_confirmed == 1' "$NIGHTLY_OUT/nightly.json"
+    jqr '[.changes[] | select(.newest)] | length == 1 and .[0].cell == "yes/buf@gcc/-O2/native" and .[0].direction == "slower"' \
+        "$NIGHTLY_OUT/changes.json"
+    grep -q "### change points on tonight's night" "$GITHUB_STEP_SUMMARY"
+    grep -q '^- `yes/buf@gcc/-O2/native`: 1.25x' "$GITHUB_STEP_SUMMARY"
 }

@@ -199,14 +199,15 @@ static void test_compare_statistic(void **state)
 	json_decref(b);
 }
 
-/* The same sha256 and argv on both sides: the verdict same binary, with
- * a note; --times-of-same-binary compares their times all the same. */
+/* The same sha256 and argv on both sides of one run: the verdict same
+ * binary, with a note; --times-of-same-binary compares their times all the
+ * same.  In two runs the same binary is measured (test_same_binary_across_runs). */
 static void test_identical_binary(void **state)
 {
 	(void)state;
 	const char *ids[] = { "same", "slow", "other", "args" };
 	const double sa[] = { 1, 1, 1, 1 }, sb[] = { 1, 1.10, 1.10, 1.10 }, in[] = { 100, 100, 100, 100 };
-	json_t *a = make_run("A", ids, sa, in, 4), *b = make_run("B", ids, sb, in, 4);
+	json_t *a = make_run("A", ids, sa, in, 4), *b = make_run("A", ids, sb, in, 4);
 	for (size_t i = 0; i < 4; i++) {
 		json_t *ca = json_array_get(json_object_get(a, "cells"), i);
 		json_t *cb = json_array_get(json_object_get(b, "cells"), i);
@@ -257,6 +258,40 @@ static void test_identical_binary(void **state)
 	assert_int_equal(find(&c, "same")->verdict, VERDICT_SAME);
 	assert_false(find(&c, "slow")->identical_binary);
 	assert_int_equal(c.count[VERDICT_SAME_BINARY], 0);
+	comparison_free(&c);
+	json_decref(a);
+	json_decref(b);
+}
+
+/* The same binary in two runs (another run id): an A/A comparison, its
+ * times compared like any pair's, a slowdown slower and the system's,
+ * never 1.000x (issue 32: a libc update under the same binary). */
+static void test_same_binary_across_runs(void **state)
+{
+	(void)state;
+	const char *ids[] = { "same", "slow" };
+	const double sa[] = { 1, 1 }, sb[] = { 1, 1.25 }, in[] = { 100, 100 };
+	json_t *a = make_run("night-1", ids, sa, in, 2), *b = make_run("night-2", ids, sb, in, 2);
+	for (size_t i = 0; i < 2; i++) {
+		json_object_set_new(json_array_get(json_object_get(a, "cells"), i), "binary", json_pack("{s:s}", "sha256", "aa"));
+		json_object_set_new(json_array_get(json_object_get(b, "cells"), i), "binary", json_pack("{s:s}", "sha256", "aa"));
+		json_object_set_new(json_array_get(json_object_get(a, "cells"), i), "argv", json_pack("[s]", "1000"));
+		json_object_set_new(json_array_get(json_object_get(b, "cells"), i), "argv", json_pack("[s]", "1000"));
+	}
+	json_object_set_new(a, "host", json_pack("{s:s}", "microcode", "0xa1"));
+	json_object_set_new(b, "host", json_pack("{s:s}", "microcode", "0xa2"));
+	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1, NULL, COMPARE_SAME_BINARY_IS_SAME };
+	struct comparison c;
+	compare_runs(a, b, &o, &c);
+	const struct cell_cmp *slow = find(&c, "slow"), *same = find(&c, "same");
+	assert_int_equal(slow->verdict, VERDICT_SLOWER);
+	assert_int_equal(same->verdict, VERDICT_SAME);
+	assert_true(slow->same_program && !slow->identical_binary);
+	assert_true(slow->ci.ratio > 1.24 && slow->ci.ratio < 1.26);
+	assert_int_equal(c.count[VERDICT_SAME_BINARY], 0);
+	char *note = cell_note_text(slow);
+	assert_non_null(strstr(note, "a difference is the system's: microcode \"0xa1\" -> \"0xa2\""));
+	free(note);
 	comparison_free(&c);
 	json_decref(a);
 	json_decref(b);
@@ -378,7 +413,8 @@ int main(void)
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_compare_runs), cmocka_unit_test(test_compare_statistic),        cmocka_unit_test(test_metric_parse),
 		cmocka_unit_test(test_t_critical),          cmocka_unit_test(test_confirm_level),
-		cmocka_unit_test(test_identical_binary),    cmocka_unit_test(test_confirm_json),
+		cmocka_unit_test(test_identical_binary),
+		cmocka_unit_test(test_same_binary_across_runs),    cmocka_unit_test(test_confirm_json),
 		cmocka_unit_test(test_resamples),           cmocka_unit_test(test_too_few_runs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

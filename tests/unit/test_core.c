@@ -781,6 +781,7 @@ static void fill_measured_cell(struct cell *c)
 	sv_push(&c->warnings, "throttled: clock fell");
 	snprintf(c->build.sha256, sizeof(c->build.sha256), "%064d", 7);
 	c->build.bytes = 16384;
+	c->build.libraries = json_pack("[{s:s, s:s}]", "path", "/lib/x86_64-linux-gnu/libc.so.6", "sha256", "ab");
 	c->verify.status = VERIFY_PASSED;
 	c->verify.seconds = 0.5;
 	struct cell_measurement *m = &c->measure;
@@ -846,6 +847,7 @@ static void test_cell_round_trip(void **state)
 	assert_int_equal(b.cells[0].measure.time.n, 5);
 	assert_true(cell_rate(&b.cells[0], NULL, NULL) > 0);
 	assert_int_equal(b.cells[twin].build.same_binary_as, 0);
+	assert_true(json_equal(b.cells[0].build.libraries, a.cells[0].build.libraries));
 	assert_int_equal(b.cells[0].measure.thermal.throttled, THROTTLE_YES);
 	assert_int_equal(b.cells[0].measure.cooldown[0].status, COOLDOWN_REACHED);
 	assert_int_equal(b.cells[1].status, CELL_WRONG_OUTPUT);

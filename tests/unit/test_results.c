@@ -48,6 +48,7 @@ static void fill(struct cell *c)
 	snprintf(c->build.sha256, sizeof(c->build.sha256), "%064d", 42);
 	c->build.bytes = 16384;
 	c->build.text_bytes = 5120;
+	c->build.libraries = json_pack("[{s:s, s:s}]", "path", "/lib/x86_64-linux-gnu/libc.so.6", "sha256", "ab");
 	c->verify.status = VERIFY_PASSED;
 	c->verify.seconds = 0.5;
 	struct cell_measurement *m = &c->measure;
@@ -104,6 +105,8 @@ static void test_round_trip(void **state)
 	assert_string_equal(v.sha256, c->build.sha256);
 	assert_int_equal(v.binary_bytes, 16384);
 	assert_int_equal(v.text_bytes, 5120);
+	/* what the binary loads, as the loader listed it (pipeline/libraries.h) */
+	assert_true(json_equal(json_object_get(json_object_get(back, "binary"), "libraries"), c->build.libraries));
 	struct stats st;
 	assert_int_equal(stats_from_json(&st, v.time_s), 0);
 	assert_int_equal(st.n, 5);

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The nightly history's change points on simulated histories, beside
+# today's gate (bench/history_sim.c says how the nights are drawn), then
+# `flagbench history import` and `changes` timed over 100 nights x 100 cells.
+# Usage: bench/history_sim.sh [SEED (1)]
+# Goals (issue 32): a 5 % step found within 3 nights in >= 95 % of the cells
+# that have one, 3 % within 5 nights in >= 90 %; at most 1 false change
+# point per 1,000 cell-nights without a step; what changed named right at
+# every step found; `history changes` over 10,000 cell-nights under 1 s.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seed=${1:-1}
+make -s build/flagbench
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# the harness's own objects (driver/history.c and what it calls), main left
+# out, and the libraries the Makefile links them with
+srcs=$(find harness -mindepth 2 -name '*.c' | sort)
+objs=$(printf 'build/obj/%s\n' ${srcs//.c/.o})
+make -s $objs
+mk() { printf 'print: ; @echo $(%s)\n' "$1" | make --no-print-directory -s -f Makefile -f - print; }
+# shellcheck disable=SC2046,SC2086
+cc -std=c11 -O2 -Wall -Wextra -Werror -Iharness $(mk PKG_CFLAGS) -o "$tmp/history_sim" bench/history_sim.c $objs $(mk PKG_LIBS) -lm
+fixtures=(tests/fixtures/results/quick-5700x.json tests/fixtures/results/fizzbuzz-j4205.json tests/fixtures/results/seed004-host.json)
+for cv in ${SIM_CVS:-0.3 1 as-recorded}; do
+    echo "== runs' spread: $cv"
+    args=(--seed "$seed" --nights 60 --cells "${SIM_CELLS:-100}" --runs 5 --night-sd 0.5)
+    [ "$cv" = as-recorded ] || args+=(--run-cv "$cv")
+    "$tmp/history_sim" "${args[@]}" "${fixtures[@]}"
+done
+echo "== flagbench history over 100 nights x 100 cells (10,000 cell-nights)"
+"$tmp/history_sim" --seed "$seed" --nights 100 --cells 100 --runs 5 --run-cv 1 --write "$tmp/nights" "${fixtures[@]}"
+t0=$(date +%s.%N)
+build/flagbench history import --db "$tmp/h.db" "$tmp"/nights/night-*/results.json
+t1=$(date +%s.%N)
+build/flagbench history changes --db "$tmp/h.db" > "$tmp/changes.txt" || true
+t2=$(date +%s.%N)
+head -1 "$tmp/changes.txt"
+printf 'import: %.2f s; changes: %.3f s\n' "$(echo "$t1 - $t0" | bc)" "$(echo "$t2 - $t1" | bc)"

@@ -1,0 +1,151 @@
+/* history.c: see history.h */
+#define _GNU_SOURCE
+#include "driver/history.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+
+int history_run_is_newest(const struct history_data *d, size_t r)
+{
+	/* runs are oldest first: a later run of the same machine is newer */
+	for (size_t i = r + 1; i < d->nruns; i++)
+		if (!strcmp(d->runs[i].profile, d->runs[r].profile) && !strcmp(d->runs[i].host, d->runs[r].host))
+			return 0;
+	return 1;
+}
+
+/* The nights of series s for metric m: a value per night and its summary. */
+static void nights_of(const struct hist_series *s, enum metric m, struct hcell *c)
+{
+	c->s = s;
+	c->pt = xcalloc(s->n + 1, sizeof(size_t));
+	c->value = xcalloc(s->n + 1, sizeof(double));
+	c->runs = xcalloc(s->n + 1, sizeof(size_t));
+	c->cs.y = xcalloc(s->n + 1, sizeof(double));
+	c->cs.w = xcalloc(s->n + 1, sizeof(double));
+	c->p_first = 1;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct hist_point *p = &s->pts[i];
+		if (!p->status || strcmp(p->status, "ok"))
+			continue;
+		double y, w;
+		size_t k;
+		if (m == METRIC_TIME) {
+			double per = p->size > 0 ? p->size : 1;
+			double *x = xcalloc(p->ntimes + 1, sizeof(double));
+			for (k = 0; k < p->ntimes; k++)
+				x[k] = p->times[k] / per;
+			cp_night(x, k, &y, &w);
+			free(x);
+		} else {
+			if (!(p->instructions > 0))
+				continue;
+			k = 1;
+			cp_night(&p->instructions, 1, &y, &w);
+		}
+		if (!isfinite(y))
+			continue;
+		c->pt[c->n] = i;
+		c->value[c->n] = exp(y);
+		c->runs[c->n] = k;
+		c->cs.y[c->n] = y;
+		c->cs.w[c->n] = w;
+		c->n++;
+	}
+	c->cs.n = c->n;
+	cp_noise(&c->cs, m == METRIC_TIME ? CP_FLOOR_TIME : CP_FLOOR_COUNT);
+}
+
+int history_analyse(struct history *h, const char *profile, enum metric m, double alarm_rate,
+		    struct history_analysis *out)
+{
+	struct history_data d;
+	if (history_load(h, profile, NULL, &d) < 0) {
+		memset(out, 0, sizeof(*out));
+		return -1;
+	}
+	history_analyse_data(&d, m, alarm_rate, out);
+	out->owns = 1;
+	return 0;
+}
+
+void history_analyse_data(const struct history_data *d, enum metric m, double alarm_rate,
+			  struct history_analysis *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->metric = m;
+	out->alarm_rate = alarm_rate;
+	out->d = *d;
+	out->ncells = out->d.nseries;
+	out->cells = xcalloc(out->ncells + 1, sizeof(*out->cells));
+	double *p = xcalloc(out->ncells + 1, sizeof(double));
+	for (size_t i = 0; i < out->ncells; i++) {
+		struct hcell *c = &out->cells[i];
+		nights_of(&out->d.series[i], m, c);
+		if (c->n >= CP_MIN_NIGHTS) {
+			c->p_first = cp_first_p(&c->cs);
+			p[out->tested++] = c->p_first;
+		}
+	}
+	/* one cut for every cell: Benjamini-Hochberg over their first scans */
+	out->cut = cp_bh_cut(p, out->tested, alarm_rate);
+	free(p);
+	for (size_t i = 0; i < out->ncells; i++) {
+		struct hcell *c = &out->cells[i];
+		if (c->n < CP_MIN_NIGHTS || c->p_first > out->cut)
+			continue;
+		c->ncps = cp_segment(&c->cs, out->cut, &c->cps);
+		c->causes = xcalloc(c->ncps + 1, sizeof(*c->causes));
+		for (size_t k = 0; k < c->ncps; k++) {
+			size_t at = c->cps[k].at;
+			const struct hist_point *a = &c->s->pts[c->pt[at - 1]], *b = &c->s->pts[c->pt[at]];
+			cp_cause_of(&out->d, a, b, &c->causes[k]);
+			/* a step's night is an estimate: where nothing changed there,
+			 * a change recorded one night either side of it is named (and
+			 * said to be a night off) */
+			for (int off = 1; off >= -1 && c->causes[k].kind == CAUSE_MACHINE; off -= 2) {
+				size_t x = at + (size_t)off;
+				if (x < 1 || x >= c->n || (off < 0 && at < 2))
+					continue;
+				struct cp_cause near;
+				cp_cause_of(&out->d, &c->s->pts[c->pt[x - 1]], &c->s->pts[c->pt[x]], &near);
+				if (near.kind == CAUSE_MACHINE) {
+					cp_cause_free(&near);
+					continue;
+				}
+				char *t = xasprintf("%s (recorded a night %s the step's estimate)", near.text,
+						    off > 0 ? "after" : "before");
+				free(near.text);
+				near.text = t;
+				cp_cause_free(&c->causes[k]);
+				c->causes[k] = near;
+			}
+			if (history_run_is_newest(&out->d, b->run))
+				c->newest_step = 1;
+		}
+		out->nchanges += c->ncps;
+		out->newest_steps += (size_t)c->newest_step;
+	}
+}
+
+void history_analysis_free(struct history_analysis *a)
+{
+	for (size_t i = 0; i < a->ncells; i++) {
+		struct hcell *c = &a->cells[i];
+		for (size_t k = 0; k < c->ncps; k++)
+			cp_cause_free(&c->causes[k]);
+		free(c->causes);
+		free(c->cps);
+		free(c->pt);
+		free(c->value);
+		free(c->runs);
+		cp_series_free(&c->cs);
+	}
+	free(a->cells);
+	if (a->owns)
+		history_data_free(&a->d);
+	memset(a, 0, sizeof(*a));
+}

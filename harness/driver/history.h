@@ -1,0 +1,57 @@
+/* history.h: the change points of a history (`flagbench history show|changes`).
+ *
+ * history_analyse() loads the series of a history (results/history.h),
+ * summarises each cell's nights (analysis/changepoint.h: time per unit of
+ * work by default, instructions per unit where counted), tests every cell,
+ * applies Benjamini-Hochberg across all of them at the alarm rate, segments
+ * the cells that passed, and names what changed at each change point
+ * (analysis/cp_cause.h).  A night is a run in which the cell is ok and has
+ * the metric; the others are left out of its series.  report/history_writer.h
+ * formats the result; nothing here prints but errors.
+ */
+#ifndef FLAGBENCH_DRIVER_HISTORY_H
+#define FLAGBENCH_DRIVER_HISTORY_H
+
+#include "analysis/changepoint.h"
+#include "analysis/comparison.h"
+#include "analysis/cp_cause.h"
+#include "results/history.h"
+
+/* One series analysed. */
+struct hcell {
+	const struct hist_series *s;
+	size_t *pt;             /* the series' points used as nights, oldest first */
+	double *value;          /* each night's median (seconds or instructions per unit) */
+	size_t *runs;           /* each night's number of runs */
+	size_t n;
+	struct cp_series cs;
+	double p_first;         /* the first scan's p (1: not tested) */
+	struct cp_point *cps;   /* its change points, oldest first */
+	struct cp_cause *causes;
+	size_t ncps;
+	int newest_step;        /* a change point lands on its machine's newest night */
+};
+
+struct history_analysis {
+	struct history_data d;  /* the series (history_analyse's own; history_analyse_data's caller's) */
+	int owns;
+	enum metric metric;
+	double alarm_rate;      /* q, a fraction */
+	double cut;             /* the Benjamini-Hochberg cut (0: no cell passed) */
+	struct hcell *cells;
+	size_t ncells, tested;  /* series, and those with CP_MIN_NIGHTS nights or more */
+	size_t nchanges, newest_steps;
+};
+
+/* 0, or -1 after a message. */
+int history_analyse(struct history *h, const char *profile, enum metric m, double alarm_rate,
+		    struct history_analysis *out);
+/* The same over series already loaded (or made: bench/history_sim.c); d
+ * stays the caller's and must outlive out. */
+void history_analyse_data(const struct history_data *d, enum metric m, double alarm_rate,
+			  struct history_analysis *out);
+void history_analysis_free(struct history_analysis *a);
+/* Whether run index r is the newest of its machine (profile and host) in d. */
+int history_run_is_newest(const struct history_data *d, size_t r);
+
+#endif

@@ -1,0 +1,197 @@
+/* history_writer.c: see history_writer.h */
+#define _GNU_SOURCE
+#include "report/history_writer.h"
+
+#include <fnmatch.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/json_util.h"
+#include "core/util.h"
+
+/* ---- list ---- */
+
+void history_write_list(const struct history_data *d, enum history_format f, FILE *out)
+{
+	if (f == HFMT_JSON) {
+		json_t *runs = json_array();
+		for (size_t i = 0; i < d->nruns; i++) {
+			const struct hist_run *r = &d->runs[i];
+			json_t *facts = json_object();
+			for (size_t k = 0; k < r->nfacts; k++)
+				json_object_set_new(facts, r->facts[k].key, json_string(r->facts[k].value));
+			json_array_append_new(runs, json_pack("{s:s, s:s, s:s, s:s, s:I, s:o}", "id", r->run_id, "profile",
+							      r->profile, "host", r->host, "started", r->started, "cells",
+							      (json_int_t)r->ncells, "facts", facts));
+		}
+		json_t *doc = json_pack("{s:s, s:o}", "schema", "flagbench-history-list/1", "runs", runs);
+		json_dumpf(doc, out, JSON_INDENT(2));
+		fputc('\n', out);
+		json_decref(doc);
+		return;
+	}
+	for (size_t i = 0; i < d->nruns; i++) {
+		const struct hist_run *r = &d->runs[i];
+		if (f == HFMT_TSV)
+			fprintf(out, "%s\t%s\t%s\t%s\t%zu\n", r->started, r->run_id, r->profile, r->host, r->ncells);
+		else
+			fprintf(out, "%-22s %-40s %s/%s  %zu cells\n", r->started, r->run_id, r->profile, r->host, r->ncells);
+	}
+	if (f == HFMT_TEXT)
+		fprintf(out, "%zu runs\n", d->nruns);
+}
+
+/* ---- what a change point is called ---- */
+
+static const char *direction(const struct history_analysis *a, const struct cp_point *p)
+{
+	(void)a;
+	return p->ratio > 1 ? "slower" : "faster";
+}
+
+/* "+25.0% system: library /lib/libc.so.6" (allocated) */
+static char *label(const struct cp_point *p, const struct cp_cause *c)
+{
+	return xasprintf("%+.1f%% %s%s%s", (p->ratio - 1) * 100, cp_cause_word(c->kind), c->what.n ? ": " : "",
+			 c->what.n ? c->what.v[0] : "");
+}
+
+static json_t *change_json(const struct history_analysis *a, const struct hcell *c, size_t k)
+{
+	const struct cp_point *p = &c->cps[k];
+	const struct hist_point *b = &c->s->pts[c->pt[p->at]], *pre = &c->s->pts[c->pt[p->at - 1]];
+	const struct hist_run *r = &a->d.runs[b->run];
+	const struct cp_cause *cause = &c->causes[k];
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:[o,o], s:s, s:o, s:b, s:{s:s, s:o, s:s}}", "profile",
+			 c->s->profile, "host", c->s->host, "cell", c->s->cell, "night", r->run_id, "started", r->started,
+			 "before", a->d.runs[pre->run].run_id, "ratio", jnum_or_null(p->ratio), "ci95",
+			 jnum_or_null(p->low), jnum_or_null(p->high), "direction", direction(a, p), "p",
+			 jnum_or_null(p->p), "newest", history_run_is_newest(&a->d, b->run), "cause", "kind",
+			 cp_cause_word(cause->kind), "what", jstrvec(&cause->what), "text", cause->text);
+}
+
+/* ---- show ---- */
+
+int history_write_show(const struct history_analysis *a, const char *cell, enum history_format f, FILE *out)
+{
+	int found = 0;
+	json_t *doc = f == HFMT_JSON ? json_array() : NULL;
+	for (size_t i = 0; i < a->ncells; i++) {
+		const struct hcell *c = &a->cells[i];
+		if (strcmp(c->s->cell, cell) && fnmatch(cell, c->s->cell, 0))
+			continue;
+		found = 1;
+		json_t *nights = json_array(), *changes = json_array();
+		if (f == HFMT_TEXT)
+			fprintf(out, "%s on %s/%s: %zu nights of %s per unit (median), %zu change point%s\n", c->s->cell,
+				c->s->profile, c->s->host, c->n, metric_name(a->metric), c->ncps, c->ncps == 1 ? "" : "s");
+		for (size_t k = 0; k < c->n; k++) {
+			const struct hist_point *p = &c->s->pts[c->pt[k]];
+			const struct hist_run *r = &a->d.runs[p->run];
+			size_t cp = 0;
+			while (cp < c->ncps && c->cps[cp].at != k)
+				cp++;
+			char *lab = cp < c->ncps ? label(&c->cps[cp], &c->causes[cp]) : NULL;
+			double rel = c->value[k] / c->value[0];
+			if (f == HFMT_TSV) {
+				fprintf(out, "%s/%s\t%s\t%zu\t%s\t%s\t%.9g\t%.6f\t%zu\t%s\t%.12s\n", c->s->profile, c->s->host,
+					c->s->cell, k, r->started, r->run_id, c->value[k], rel, c->runs[k], lab ? lab : "",
+					p->sha256 ? p->sha256 : "");
+			} else if (f == HFMT_TEXT) {
+				if (lab)
+					fprintf(out, "  -- change point: %.3fx [%.3fx, %.3fx] %s, %s\n", c->cps[cp].ratio,
+						c->cps[cp].low, c->cps[cp].high, direction(a, &c->cps[cp]), c->causes[cp].text);
+				fprintf(out, "  %-22s %-40s %12.6g  %6.3fx  %2zu runs  %.12s\n", r->started, r->run_id, c->value[k],
+					rel, c->runs[k], p->sha256 ? p->sha256 : "-");
+			} else {
+				json_array_append_new(nights, json_pack("{s:s, s:s, s:o, s:f, s:I, s:o}", "started", r->started,
+									"run", r->run_id, "value", jnum_or_null(c->value[k]),
+									"relative", rel, "runs", (json_int_t)c->runs[k],
+									"sha256", jstr_or_null(p->sha256)));
+			}
+			free(lab);
+		}
+		if (doc) {
+			for (size_t k = 0; k < c->ncps; k++)
+				json_array_append_new(changes, change_json(a, c, k));
+			json_array_append_new(doc, json_pack("{s:s, s:s, s:s, s:o, s:o}", "profile", c->s->profile, "host",
+							     c->s->host, "cell", c->s->cell, "nights", nights, "changes",
+							     changes));
+		} else {
+			json_decref(nights);
+			json_decref(changes);
+		}
+	}
+	if (doc) {
+		if (found) {
+			json_dumpf(doc, out, JSON_INDENT(2));
+			fputc('\n', out);
+		}
+		json_decref(doc);
+	}
+	return found ? 0 : -1;
+}
+
+/* ---- changes ---- */
+
+struct ref {
+	const struct hcell *c;
+	size_t k, run;
+};
+
+static int newest_first(const void *x, const void *y)
+{
+	const struct ref *a = x, *b = y;
+	if (a->run != b->run)
+		return a->run < b->run ? 1 : -1;
+	return strcmp(a->c->s->cell, b->c->s->cell);
+}
+
+void history_write_changes(const struct history_analysis *a, enum history_format f, FILE *out)
+{
+	struct ref *refs = xcalloc(a->nchanges + 1, sizeof(*refs));
+	size_t n = 0;
+	for (size_t i = 0; i < a->ncells; i++)
+		for (size_t k = 0; k < a->cells[i].ncps; k++)
+			refs[n++] = (struct ref){ &a->cells[i], k, a->cells[i].s->pts[a->cells[i].pt[a->cells[i].cps[k].at]].run };
+	qsort(refs, n, sizeof(*refs), newest_first);
+	if (f == HFMT_JSON) {
+		json_t *changes = json_array();
+		for (size_t i = 0; i < n; i++)
+			json_array_append_new(changes, change_json(a, refs[i].c, refs[i].k));
+		json_t *doc = json_pack("{s:s, s:s, s:f, s:o, s:I, s:I, s:I, s:o}", "schema", "flagbench-history-changes/1",
+					"metric", metric_name(a->metric), "alarm_rate_percent", a->alarm_rate * 100, "cut",
+					jnum_or_null(a->cut), "cells", (json_int_t)a->ncells, "tested", (json_int_t)a->tested,
+					"on_newest_night", (json_int_t)a->newest_steps, "changes", changes);
+		json_dumpf(doc, out, JSON_INDENT(2));
+		fputc('\n', out);
+		json_decref(doc);
+		free(refs);
+		return;
+	}
+	size_t with = 0;
+	for (size_t i = 0; i < a->ncells; i++)
+		with += a->cells[i].ncps > 0;
+	if (f == HFMT_TEXT)
+		fprintf(out, "%zu change point%s in %zu of %zu cells tested (%s; false-alarm rate %g %%, Benjamini-Hochberg "
+			"cut p <= %.3g)\n",
+			n, n == 1 ? "" : "s", with, a->tested, metric_name(a->metric), a->alarm_rate * 100, a->cut);
+	for (size_t i = 0; i < n; i++) {
+		const struct hcell *c = refs[i].c;
+		const struct cp_point *p = &c->cps[refs[i].k];
+		const struct hist_run *r = &a->d.runs[refs[i].run];
+		const struct cp_cause *cause = &c->causes[refs[i].k];
+		int newest = history_run_is_newest(&a->d, refs[i].run);
+		if (f == HFMT_TSV)
+			fprintf(out, "%s\t%s\t%s/%s\t%s\t%.6f\t%.6f\t%.6f\t%s\t%s\t%s\n", r->started, r->run_id, c->s->profile,
+				c->s->host, c->s->cell, p->ratio, p->low, p->high, direction(a, p), cp_cause_word(cause->kind),
+				cause->text);
+		else
+			fprintf(out, "%s %s/%s %s: %.3fx [%.3fx, %.3fx] %s from %s%s; what changed: %s\n", r->started,
+				c->s->profile, c->s->host, c->s->cell, p->ratio, p->low, p->high, direction(a, p), r->run_id,
+				newest ? " (the newest night)" : "", cause->text);
+	}
+	free(refs);
+}

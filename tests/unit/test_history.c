@@ -1,0 +1,216 @@
+/* test_history.c: change points (analysis/changepoint.h), what changed at
+ * them (analysis/cp_cause.h) and the history file (results/history.h):
+ * steps the tests know are found where they are, flat series and a lone
+ * outlier night give none, a same-binary step is the system's, an import
+ * twice adds nothing, a corrupt file is refused. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/changepoint.h"
+#include "analysis/cp_cause.h"
+#include "core/stats.h"
+#include "results/history.h"
+#include "results/reader.h"
+
+static double gauss(unsigned long long *st)
+{
+	double u = ((double)(stats_random(st) >> 11) + 0.5) / 9007199254740992.0;
+	double v = ((double)(stats_random(st) >> 11) + 0.5) / 9007199254740992.0;
+	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+/* n nights of 5 runs each: 1 s, night noise sd_night, run noise sd_run
+ * (relative), times step from night `at` on (at >= n: none); night
+ * `outlier` (or none) off by 8 sd. */
+static void make_series(struct cp_series *s, size_t n, double sd_night, double sd_run, size_t at, double step,
+			size_t outlier, unsigned long long seed)
+{
+	unsigned long long st = seed;
+	s->n = n;
+	s->y = calloc(n, sizeof(double));
+	s->w = calloc(n, sizeof(double));
+	for (size_t i = 0; i < n; i++) {
+		double level = (i >= at ? step : 1) * exp(sd_night * gauss(&st) + (i == outlier ? 8 * sd_night : 0));
+		double x[5];
+		for (int k = 0; k < 5; k++)
+			x[k] = level * exp(sd_run * gauss(&st));
+		cp_night(x, 5, &s->y[i], &s->w[i]);
+	}
+	cp_noise(s, CP_FLOOR_TIME);
+}
+
+static void test_night_summary(void **state)
+{
+	(void)state;
+	double x[] = { 2, 1, 3 }, y, w;
+	cp_night(x, 3, &y, &w);
+	assert_true(fabs(y - log(2)) < 1e-12);
+	assert_true(w > 0);
+	double one = 5;
+	cp_night(&one, 1, &y, &w);
+	assert_true(fabs(y - log(5)) < 1e-12);
+	assert_true(w == 0);
+}
+
+static void test_step_found_where_it_is(void **state)
+{
+	(void)state;
+	for (unsigned long long seed = 1; seed <= 20; seed++) {
+		struct cp_series s;
+		make_series(&s, 40, 0.005, 0.01, 25, 1.05, 99, seed);
+		struct cp_point *p;
+		size_t n = cp_segment(&s, 0.01, &p);
+		assert_int_equal(n, 1);
+		assert_int_equal(p[0].at, 25);
+		assert_true(p[0].low < 1.05 + 0.01 && p[0].high > 1.05 - 0.01);
+		assert_true(p[0].ratio > 1.03 && p[0].ratio < 1.07);
+		free(p);
+		cp_series_free(&s);
+	}
+}
+
+static void test_flat_and_outlier_give_none(void **state)
+{
+	(void)state;
+	size_t false_points = 0;
+	for (unsigned long long seed = 1; seed <= 200; seed++) {
+		struct cp_series s;
+		make_series(&s, 30, 0.005, 0.01, 99, 1, seed % 2 ? 99 : 12, seed);
+		struct cp_point *p;
+		false_points += cp_segment(&s, cp_first_p(&s) <= 0.01 ? 0.01 : 0, &p);
+		free(p);
+		cp_series_free(&s);
+	}
+	/* at a cut of 1 %: 2 of 200 histories expected at most, outliers included */
+	assert_true(false_points <= 2);
+}
+
+static void test_step_on_the_newest_night(void **state)
+{
+	(void)state;
+	struct cp_series s;
+	make_series(&s, 20, 0.003, 0.005, 19, 1.10, 99, 7);
+	struct cp_point *p;
+	size_t n = cp_segment(&s, 0.01, &p);
+	assert_int_equal(n, 1);
+	assert_int_equal(p[0].at, 19);
+	assert_int_equal(p[0].to, 20);
+	free(p);
+	cp_series_free(&s);
+}
+
+static void test_bh_cut(void **state)
+{
+	(void)state;
+	double p[] = { 0.001, 0.5, 0.012, 0.9 };
+	/* ranks: 0.001 <= 0.05/4, 0.012 <= 0.05*2/4 = 0.025 */
+	assert_true(cp_bh_cut(p, 4, 0.05) == 0.012);
+	assert_true(cp_bh_cut(p, 4, 0.001) == 0);
+}
+
+/* ---- what changed ---- */
+
+static struct hist_fact kernel_a[] = { { "kernel", "6.1.0-13" } }, kernel_b[] = { { "kernel", "6.1.0-17" } };
+static struct hist_fact libs_a[] = { { "/lib/libc.so.6", "aaaa" }, { "/lib/libm.so.6", "mmmm" } };
+static struct hist_fact libs_b[] = { { "/lib/libc.so.6", "bbbb" }, { "/lib/libm.so.6", "mmmm" } };
+
+static void test_cause(void **state)
+{
+	(void)state;
+	struct hist_run runs[2] = { { .facts = kernel_a, .nfacts = 1 }, { .facts = kernel_a, .nfacts = 1 } };
+	struct history_data d = { .runs = runs, .nruns = 2 };
+	struct hist_point a = { .run = 0, .sha256 = "s1", .compiler_version = "gcc 12", .cflags = "[\"-O2\"]",
+				.libs = libs_a, .nlibs = 2, .libs_listed = 1 };
+	struct hist_point b = a;
+	b.run = 1;
+	struct cp_cause c;
+	/* nothing changed: the machine */
+	cp_cause_of(&d, &a, &b, &c);
+	assert_int_equal(c.kind, CAUSE_MACHINE);
+	cp_cause_free(&c);
+	/* one library: the system, that library */
+	b.libs = libs_b;
+	cp_cause_of(&d, &a, &b, &c);
+	assert_int_equal(c.kind, CAUSE_SYSTEM);
+	assert_int_equal(c.what.n, 1);
+	assert_string_equal(c.what.v[0], "library /lib/libc.so.6");
+	cp_cause_free(&c);
+	/* the kernel alone */
+	b.libs = libs_a;
+	runs[1].facts = kernel_b;
+	cp_cause_of(&d, &a, &b, &c);
+	assert_int_equal(c.kind, CAUSE_SYSTEM);
+	assert_string_equal(c.what.v[0], "kernel 6.1.0-13 -> 6.1.0-17");
+	cp_cause_free(&c);
+	/* another binary by another compiler: the binary, and why */
+	runs[1].facts = kernel_a;
+	b.sha256 = "s2";
+	b.compiler_version = "gcc 13";
+	cp_cause_of(&d, &a, &b, &c);
+	assert_int_equal(c.kind, CAUSE_BINARY);
+	assert_string_equal(c.what.v[0], "compiler gcc 12 -> gcc 13");
+	assert_non_null(strstr(c.text, "the binary"));
+	cp_cause_free(&c);
+}
+
+/* ---- the file ---- */
+
+static void test_store(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/flagbench-test-history-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *db = NULL;
+	assert_true(asprintf(&db, "%s/sub/h.db", dir) > 0);
+	struct history *h;
+	assert_int_equal(history_open(db, 0, &h), -1); /* missing, not made */
+	assert_int_equal(history_open(db, 1, &h), 0);
+	struct results_run run;
+	assert_int_equal(results_open("tests/fixtures/results/quick-5700x.json", &run), 0);
+	assert_int_equal(history_import(h, &run), 1);
+	assert_int_equal(history_import(h, &run), 0); /* by run id: nothing added */
+	results_close(&run);
+	struct history_data d;
+	assert_int_equal(history_load(h, NULL, NULL, &d), 0);
+	assert_int_equal(d.nruns, 1);
+	assert_int_equal(d.runs[0].ncells, 67);
+	assert_string_equal(hist_fact_get(d.runs[0].facts, d.runs[0].nfacts, "kernel"), "6.1.0-13-amd64");
+	assert_string_equal(hist_fact_get(d.runs[0].facts, d.runs[0].nfacts, "turbo"), "on");
+	assert_int_equal(d.nseries, 67);
+	history_data_free(&d);
+	history_close(h);
+	/* truncated: refused */
+	char *cmd = NULL;
+	assert_true(asprintf(&cmd, "head -c 5000 %s > %s.cut && mv %s.cut %s", db, db, db, db) > 0);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(history_open(db, 0, &h), -1);
+	free(cmd);
+	assert_true(asprintf(&cmd, "rm -rf %s", dir) > 0);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	free(db);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_night_summary),
+		cmocka_unit_test(test_step_found_where_it_is),
+		cmocka_unit_test(test_flat_and_outlier_give_none),
+		cmocka_unit_test(test_step_on_the_newest_night),
+		cmocka_unit_test(test_bh_cut),
+		cmocka_unit_test(test_cause),
+		cmocka_unit_test(test_store),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
