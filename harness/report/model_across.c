@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PARTS_MAX 12
 /* the flips a variant's sentence names; the rest are counted (all are in its flips) */
 #define ACROSS_FLIPS_NAMED 3
 
@@ -124,24 +123,6 @@ static void machine_answer(struct model *m, const struct mach *k, const char *va
 /* ------------------------------------------------------------------ */
 /* The gaps: B against A on each machine, where the two differ in one part. */
 
-struct parts {
-	const char *v[PARTS_MAX];
-	size_t n;
-};
-
-static struct parts split(struct model *m, const char *cfg)
-{
-	struct parts p = { .n = 0 };
-	for (const char *s = cfg; p.n < PARTS_MAX;) {
-		const char *e = strchr(s, '/');
-		p.v[p.n++] = model_own(m, "%.*s", (int)(e ? e - s : (long)strlen(s)), s);
-		if (!e)
-			break;
-		s = e + 1;
-	}
-	return p;
-}
-
 /* "1.16x on 5700X, 0.58x on J4205", each machine's figure in words */
 static const char *on_words(struct model *m, const struct macross_gap *g)
 {
@@ -221,55 +202,30 @@ static int gap_before(const struct macross_gap *a, const struct macross_gap *b)
 /* Every gap of every variant (x->v, skipped ones aside) on every machine. */
 static void gaps(struct model *m, struct macross *x, struct mach *k, size_t n, const char **cfgs, size_t ncfgs)
 {
-	struct parts *p = model_alloc(m, ncfgs * sizeof(*p));
-	for (size_t c = 0; c < ncfgs; c++)
-		p[c] = split(m, cfgs[c]);
-	const char **vals[PARTS_MAX];
-	size_t nvals[PARTS_MAX] = { 0 };
-	for (size_t d = 0; d < PARTS_MAX; d++) {
-		vals[d] = model_alloc(m, ncfgs * sizeof(*vals[d]));
-		for (size_t c = 0; c < ncfgs; c++)
-			if (d < p[c].n && model_index_of(vals[d], nvals[d], p[c].v[d]) < 0)
-				vals[d][nvals[d]++] = p[c].v[d];
-	}
 	x->groups = model_alloc(m, (ncfgs * ncfgs + 1) * sizeof(*x->groups));
-	for (size_t i = 0; i < ncfgs; i++)
-		for (size_t j = i + 1; j < ncfgs; j++) {
-			size_t d = PARTS_MAX, differ = 0;
-			if (p[i].n != p[j].n)
+	/* the pairs model_gaps.h asks of one run */
+	struct mgap_pair *pairs;
+	size_t np = model_gap_pairs(m, cfgs, ncfgs, &pairs);
+	for (size_t pi = 0; pi < np; pi++) {
+		size_t ca = pairs[pi].a, cb = pairs[pi].b;
+		struct macross_group *g = group(m, x, pairs[pi].va, pairs[pi].vb, pairs[pi].context, x->nv);
+		for (size_t v = 0; v < x->nv; v++) {
+			if (x->v[v].skipped)
 				continue;
-			for (size_t q = 0; q < p[i].n; q++)
-				if (strcmp(p[i].v[q], p[j].v[q]))
-					differ++, d = q;
-			if (differ != 1)
-				continue;
-			/* the pairs model_gaps.h asks of one run: all of a part with few values, else each against the first */
-			int ia = model_index_of(vals[d], nvals[d], p[i].v[d]), ib = model_index_of(vals[d], nvals[d], p[j].v[d]);
-			if (nvals[d] > GAPS_ALL_PAIRS && ia && ib)
-				continue;
-			size_t ca = ia < ib ? i : j, cb = ia < ib ? j : i;
-			const char *ctx = "";
-			for (size_t q = 0; q < p[i].n; q++)
-				if (q != d && nvals[q] > 1)
-					ctx = model_own(m, "%s%s%s", ctx, *ctx ? "/" : "", p[i].v[q]);
-			struct macross_group *g = group(m, x, p[ca].v[d], p[cb].v[d], ctx, x->nv);
-			for (size_t v = 0; v < x->nv; v++) {
-				if (x->v[v].skipped)
-					continue;
-				struct macross_gap e = { .variant = x->v[v].variant };
-				e.on = model_alloc(m, n * sizeof(*e.on));
-				for (size_t r = 0; r < n; r++) {
-					struct macross_on o = { .machine = k[r].label };
-					if (one_ratio(m, k[r].f, model_find(k[r].f, e.variant, cfgs[cb]),
-						      model_find(k[r].f, e.variant, cfgs[ca]), &o) == 0)
-						e.on[e.n++] = o;
-				}
-				if (e.n < 2) /* a gap of one machine is that run's own (flagbench tables RUN) */
-					continue;
-				classify(m, &e);
-				g->v[g->n++] = e;
+			struct macross_gap e = { .variant = x->v[v].variant };
+			e.on = model_alloc(m, n * sizeof(*e.on));
+			for (size_t r = 0; r < n; r++) {
+				struct macross_on o = { .machine = k[r].label };
+				if (one_ratio(m, k[r].f, model_find(k[r].f, e.variant, cfgs[cb]),
+					      model_find(k[r].f, e.variant, cfgs[ca]), &o) == 0)
+					e.on[e.n++] = o;
 			}
+			if (e.n < 2) /* a gap of one machine is that run's own (flagbench tables RUN) */
+				continue;
+			classify(m, &e);
+			g->v[g->n++] = e;
 		}
+	}
 	/* each group: its variants, those that flip first; then the groups */
 	size_t kept = 0;
 	for (size_t i = 0; i < x->ngroups; i++) {

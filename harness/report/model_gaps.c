@@ -67,27 +67,23 @@ static struct mgap *group(struct model *m, struct mfamily *fam, const char *a, c
 	return g;
 }
 
-void model_gaps(struct model *m, struct mfamily *fam, struct fsrc *f, const struct mtable *t)
+size_t model_gap_pairs(struct model *m, const char *const *cfgs, size_t n, struct mgap_pair **out)
 {
-	size_t nc = t->ncols;
-	fam->gaps = model_alloc(m, (nc * nc + 1) * sizeof(*fam->gaps));
-	fam->ngaps = 0;
-	if (nc < 2)
-		return;
-	struct parts *p = model_alloc(m, nc * sizeof(*p));
-	for (size_t k = 0; k < nc; k++)
-		p[k] = split(m, t->cols[k]);
+	*out = model_alloc(m, (n * n + 1) * sizeof(**out));
+	struct parts *p = model_alloc(m, (n + 1) * sizeof(*p));
+	for (size_t k = 0; k < n; k++)
+		p[k] = split(m, cfgs[k]);
 	/* each part's values in the order they first appear */
 	const char **vals[PARTS_MAX];
-	size_t nvals[PARTS_MAX] = { 0 };
+	size_t nvals[PARTS_MAX] = { 0 }, np = 0;
 	for (size_t d = 0; d < PARTS_MAX; d++) {
-		vals[d] = model_alloc(m, nc * sizeof(*vals[d]));
-		for (size_t k = 0; k < nc; k++)
+		vals[d] = model_alloc(m, (n + 1) * sizeof(*vals[d]));
+		for (size_t k = 0; k < n; k++)
 			if (d < p[k].n && model_index_of(vals[d], nvals[d], p[k].v[d]) < 0)
 				vals[d][nvals[d]++] = p[k].v[d];
 	}
-	for (size_t i = 0; i < nc; i++)
-		for (size_t j = i + 1; j < nc; j++) {
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++) {
 			if (p[i].n != p[j].n)
 				continue;
 			size_t d = PARTS_MAX, differ = 0;
@@ -104,24 +100,40 @@ void model_gaps(struct model *m, struct mfamily *fam, struct fsrc *f, const stru
 			for (size_t q = 0; q < p[i].n; q++)
 				if (q != d && nvals[q] > 1)
 					sb_addf(&ctx, "%s%s", ctx.len ? "/" : "", p[i].v[q]);
-			struct mgap *g = group(m, fam, p[ca].v[d], p[cb].v[d], model_own(m, "%s", ctx.buf ? ctx.buf : ""),
-					       t->nrows);
+			(*out)[np++] = (struct mgap_pair){ ca, cb, p[ca].v[d], p[cb].v[d],
+							   model_own(m, "%s", ctx.buf ? ctx.buf : "") };
 			sb_release(&ctx);
-			for (size_t r = 0; r < t->nrows; r++) {
-				const struct mcell *xa = &t->rows[r].cells[ca], *xb = &t->rows[r].cells[cb];
-				if (t->rows[r].ref || xa->state != MS_OK || xb->state != MS_OK)
-					continue;
-				struct results_cell *a = model_cell_of(f, xa), *b = model_cell_of(f, xb);
-				struct mview v;
-				if (!a || !b || model_compare(m, f, model_group_of(m, f, a), model_group_of(m, f, b), &v) < 0 ||
-				    v.verdict == VERDICT_NO_DATA)
-					continue;
-				double na = a->instructions_per_unit, nb = b->instructions_per_unit;
-				g->v[g->n++] = (struct mgap_entry){ .variant = t->rows[r].label, .ratio = v.ratio,
-								    .low = v.low, .high = v.high, .verdict = v.verdict,
-								    .count_ratio = na > 0 && nb > 0 ? na / nb : NAN };
-			}
 		}
+	return np;
+}
+
+void model_gaps(struct model *m, struct mfamily *fam, struct fsrc *f, const struct mtable *t)
+{
+	size_t nc = t->ncols;
+	fam->gaps = model_alloc(m, (nc * nc + 1) * sizeof(*fam->gaps));
+	fam->ngaps = 0;
+	if (nc < 2)
+		return;
+	struct mgap_pair *pairs;
+	size_t np = model_gap_pairs(m, (const char *const *)t->cols, nc, &pairs);
+	for (size_t pi = 0; pi < np; pi++) {
+		size_t ca = pairs[pi].a, cb = pairs[pi].b;
+		struct mgap *g = group(m, fam, pairs[pi].va, pairs[pi].vb, pairs[pi].context, t->nrows);
+		for (size_t r = 0; r < t->nrows; r++) {
+			const struct mcell *xa = &t->rows[r].cells[ca], *xb = &t->rows[r].cells[cb];
+			if (t->rows[r].ref || xa->state != MS_OK || xb->state != MS_OK)
+				continue;
+			struct results_cell *a = model_cell_of(f, xa), *b = model_cell_of(f, xb);
+			struct mview v;
+			if (!a || !b || model_compare(m, f, model_group_of(m, f, a), model_group_of(m, f, b), &v) < 0 ||
+			    v.verdict == VERDICT_NO_DATA)
+				continue;
+			double na = a->instructions_per_unit, nb = b->instructions_per_unit;
+			g->v[g->n++] = (struct mgap_entry){ .variant = t->rows[r].label, .ratio = v.ratio,
+							    .low = v.low, .high = v.high, .verdict = v.verdict,
+							    .count_ratio = na > 0 && nb > 0 ? na / nb : NAN };
+		}
+	}
 	/* groups without one comparison say nothing */
 	size_t kept = 0;
 	for (size_t i = 0; i < fam->ngaps; i++) {

@@ -25,6 +25,20 @@
 
 #define GAPS_ALL_PAIRS 4
 
+/* One pair of configurations a gap compares: A and B (indices into the
+ * configurations given), the values of the one part they differ in, and
+ * the parts both share that vary elsewhere among them ("gcc"), or "". */
+struct mgap_pair {
+	size_t a, b;
+	const char *va, *vb, *context;
+};
+
+/* The pairs of cfgs[0..n) ("gcc/-O2/native") that differ in one part
+ * only, as the rules above choose them, A first in the given order; in
+ * *out (the model's memory), their number returned.  model_gaps asks them
+ * of one run, model_across of every machine. */
+size_t model_gap_pairs(struct model *m, const char *const *cfgs, size_t n, struct mgap_pair **out);
+
 /* Fills fam->gaps from the family's throughput table t. */
 void model_gaps(struct model *m, struct mfamily *fam, struct fsrc *f, const struct mtable *t);
 
