@@ -71,7 +71,7 @@ void cp_cause_of(const struct history_data *d, const struct hist_point *a, const
 			differs(&out->what, SYSTEM_KEYS[i], hist_fact_get(ra->facts, ra->nfacts, SYSTEM_KEYS[i]),
 				hist_fact_get(rb->facts, rb->nfacts, SYSTEM_KEYS[i]));
 		out->kind = out->what.n ? CAUSE_SYSTEM : CAUSE_MACHINE;
-		sb_adds(&sb, out->what.n ? "the system (the same binary)" : "the machine (the same binary, nothing recorded changed");
+		sb_adds(&sb, out->what.n ? "the system, with the same binary" : "the machine (the same binary, nothing recorded changed");
 		if (!out->what.n)
 			sb_adds(&sb, a->libs_listed && b->libs_listed ? ")" : "; its libraries not listed on a side)");
 	}

@@ -38,7 +38,7 @@ history_of() {
     run "$FLAGBENCH" history changes --db "$BATS_TEST_TMPDIR/h.db"
     [ "$status" -eq 0 ]
     [[ "$output" == "1 change point in 1 of 3 cells tested"* ]]
-    [[ "$output" == *"2027-01-16T02:00:00Z host/fx $CELL: 1.25"*"slower from 20270116T020000Z-nightly-fx; what changed: the system (the same binary): library /lib/x86_64-linux-gnu/libc.so.6"* ]]
+    [[ "$output" == *"2027-01-16T02:00:00Z host/fx $CELL: 1.25"*"slower from 20270116T020000Z-nightly-fx; what changed: the system, with the same binary: library /lib/x86_64-linux-gnu/libc.so.6"* ]]
     run "$FLAGBENCH" history changes --db "$BATS_TEST_TMPDIR/h.db" --format json
     jqr '(.changes | length) == 1 and .changes[0].cell == "'"$CELL"'" and .changes[0].before == "20270115T020000Z-nightly-fx"
          and .changes[0].cause.kind == "system" and .changes[0].cause.what == ["library /lib/x86_64-linux-gnu/libc.so.6"]
@@ -114,7 +114,7 @@ history_of() {
     [ -n "$list_at" ]
     [ -n "$img_at" ]
     [ "$list_at" -lt "$img_at" ]
-    grep -q "<b>$CELL</b>: 1.25[0-9]*x .* slower from run 20270116T020000Z-nightly-fx; what changed: the system (the same binary): library /lib/x86_64-linux-gnu/libc.so.6" <<<"$output"
+    grep -q "<b>$CELL</b>: 1.25[0-9]*x .* slower from run 20270116T020000Z-nightly-fx; what changed: the system, with the same binary: library /lib/x86_64-linux-gnu/libc.so.6" <<<"$output"
     shot="$BATS_TEST_TMPDIR/page.png"
     run timeout 60 "$browser" --headless --no-sandbox --disable-gpu --user-data-dir="$BATS_TEST_TMPDIR/profile" \
         --screenshot="$shot" --window-size=1100,1400 "$url"
