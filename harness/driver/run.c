@@ -27,6 +27,7 @@
 #include "results/replay.h"
 #include "results/results.h"
 #include "system/doctor.h"
+#include "system/steal.h"
 #include "system/sysinfo.h"
 #include "system/topology.h"
 
@@ -35,6 +36,7 @@ struct run {
 	const struct run_view *view;
 	const struct executor *x;    /* the real one, or the mock with --dry-run */
 	struct session session;      /* build, prepare, verify and count through x (zeroed until opened) */
+	struct steal_watch steal;    /* the host's share of the cpu while timed (system/steal.h) */
 	struct run_opts o;
 	struct run_settings set;
 	struct cpu_profile prof;
@@ -428,6 +430,7 @@ static void done_hook(void *ctx, size_t i, enum schedule_end end, double spent_s
 static void round_hook(void *ctx, unsigned round)
 {
 	struct run *r = ctx;
+	steal_watch_round(&r->steal, "/");
 	results_write(&r->rs);
 	size_t wanting = 0;
 	for (size_t i = 0; i < r->plan.n; i++)
@@ -498,6 +501,7 @@ static void cells_setup(struct run *r)
 	};
 	int any_compute = 0;
 	r->pr.total = r->plan.n;
+	r->rs.steal_share = r->rs.steal_worst = NAN; /* until timed */
 	r->pr.eta = xcalloc(r->plan.n + 1, sizeof(*r->pr.eta));
 	for (size_t i = 0; i < r->plan.n; i++) {
 		const struct cell *c = &r->plan.cells[i];
@@ -515,6 +519,27 @@ static void cells_setup(struct run *r)
 			warning("%s", why);
 		}
 	}
+}
+
+/* What the host took while the cells were timed (system/steal.h): in
+ * results.json, and a warning when a rerun may find other figures. */
+static void steal_stage(struct run *r)
+{
+	steal_watch_end(&r->steal, "/");
+	/* made-up times (--dry-run) met no host */
+	if (r->x->times != EXECUTOR_TIMES_MEASURED)
+		return;
+	r->rs.steal_share = r->steal.share;
+	r->rs.steal_worst = r->steal.worst;
+	if (!(r->steal.share >= STEAL_WARN))
+		return;
+	char *w = xasprintf("the host took %.1f %% of this machine's cpu time while it was timed (steal; %.0f %% in "
+			    "the worst round): other guests share its cores, and a rerun may find other figures than "
+			    "these intervals hold",
+			    100 * r->steal.share, 100 * (isnan(r->steal.worst) ? r->steal.share : r->steal.worst));
+	sv_push(&r->rs.warnings, w);
+	warning("%s", w);
+	free(w);
 }
 
 /* The machine's drift over the rounds (stats.h), for run.drift: from the
@@ -590,7 +615,9 @@ static void run_cells(struct run *r)
 		.group = group,
 	};
 	heartbeat_begin("timing %zu cells%s", r->pr.total, r->set.order == RUN_ORDER_INTERLEAVE ? " in rounds" : "");
+	steal_watch_begin(&r->steal, "/");
 	schedule_run(&s);
+	steal_stage(r);
 	heartbeat_end();
 	free(cells);
 	free(block);

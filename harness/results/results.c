@@ -450,6 +450,9 @@ json_t *results_to_json(const struct run_state *rs)
 					       100 * (exp(STATS_DRIFT_SIGMAS * d->sd) - 1), "rounds", (json_int_t)d->rounds,
 					       "cells", (json_int_t)d->cells, "why"));
 
+	json_object_set_new(run, "steal",
+			    json_pack("{s:o, s:o}", "percent", jnum_or_null(100 * rs->steal_share), "worst_round_percent",
+				      jnum_or_null(100 * rs->steal_worst)));
 	json_t *fams = json_object();
 	json_t *cells = json_array();
 	for (size_t i = 0; i < rs->plan->n; i++) {

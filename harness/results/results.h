@@ -45,6 +45,9 @@ struct run_state {
 	struct phases phases;
 	double quantile; /* the statistic the cells report (stats.h): run.statistic */
 	struct run_drift drift; /* run.drift: the tables widen every rerun interval by it */
+	/* run.steal: the host's share of this VM's CPU time while timed, over
+	 * the run and in its worst round (system/steal.h); NAN unknown */
+	double steal_share, steal_worst;
 	const struct cooldown_policy *cool; /* run.cooldown: the pauses as run.c took them (compare --confirm too) */
 	json_t *kept_families; /* pipeline/store.h run_keep_families(): merged into families.NAME; NULL: none */
 };
