@@ -19,7 +19,7 @@
 #include "analysis/tune_search_ops.h"
 #include "analysis/tune_search_state.h"
 
-static const char *const op_names[OP_COUNT] = { "sweep", "mutate", "crossover", "differential", "random" };
+static const char *const op_names[OP_ALL] = { "sweep", "mutate", "crossover", "differential", "random", "seed" };
 
 /* Proposals an ask makes before it enumerates the space: a space this
  * many random draws cannot find a new point in is tiny or nearly spent. */
@@ -34,6 +34,7 @@ struct tune_search *tune_search_new(enum tune_technique t, const struct tune_spa
 	ts->n = s->n;
 	ts->rng = seed;
 	ts->last_op = -1;
+	ts->opt_dim = tune_space_opt_dim(s);
 
 	size_t n1 = ts->n ? ts->n : 1; /* no zero-sized allocations for an empty space */
 	ts->best = xcalloc(n1, sizeof(*ts->best));
@@ -65,6 +66,11 @@ struct tune_search *tune_search_new(enum tune_technique t, const struct tune_spa
 		elite_insert(ts, start);
 	}
 	ts->best_generation = 1; /* the sweep (generation 0) builds its walk on first use */
+	if (t == TUNE_TECHNIQUE_ENSEMBLE) {
+		ts->nseeds = tune_search_seeds(s, NULL, 0);
+		ts->seeds = xcalloc(ts->nseeds + 1, sizeof(*ts->seeds));
+		tune_search_seeds(s, ts->seeds, ts->nseeds);
+	}
 	return ts;
 }
 
@@ -162,10 +168,32 @@ static int enumerate_next(struct tune_search *ts, size_t *val)
 	}
 }
 
+/* The next seed not asked yet: the start with one change.  0 when the
+ * seeds are spent. */
+static int next_seed(struct tune_search *ts, size_t *val)
+{
+	while (ts->seed_pos < ts->nseeds) {
+		const struct tune_change *c = &ts->seeds[ts->seed_pos++];
+		memcpy(val, point_at(ts, 0), ts->n * sizeof(*val));
+		val[c->dim] = c->choice;
+		if (asked(ts, val))
+			continue;
+		size_t i = record(ts, val, OP_SEED);
+		/* a change of the start, whatever the best is now: its tell
+		 * measures that one change */
+		ts->recs[i].base = 0;
+		ts->last_op = OP_SEED;
+		return 1;
+	}
+	return 0;
+}
+
 int tune_search_ask(struct tune_search *ts, size_t *val)
 {
 	if (ts->exhausted)
 		return -1;
+	if (next_seed(ts, val))
+		return 0;
 	enum tune_op order[OP_COUNT];
 	size_t norder = 1;
 	order[0] = OP_RANDOM;
@@ -213,7 +241,7 @@ void tune_search_tell(struct tune_search *ts, const size_t *val, double score)
 	ts->op_pending[ts->recs[i].op]--;
 	ts->npending--;
 	int hit = learn(ts, i, isnan(score) ? INFINITY : score);
-	if (ts->technique == TUNE_TECHNIQUE_ENSEMBLE)
+	if (ts->technique == TUNE_TECHNIQUE_ENSEMBLE && ts->recs[i].op != OP_SEED)
 		bandit_record(ts, ts->recs[i].op, hit);
 }
 
@@ -239,5 +267,6 @@ void tune_search_free(struct tune_search *ts)
 	free(ts->hopeful);
 	free(ts->change_offset);
 	free(ts->enum_cursor);
+	free(ts->seeds);
 	free(ts);
 }

@@ -24,6 +24,12 @@
  *             say of single flags orders the sweep (a passenger measured to
  *             cost is undone first, and that goes before the bandit's pick)
  *             and keeps the random changes off flags measured to be no help.
+ *             Before any operator, the ensemble asks its seeds
+ *             (tune_search_seeds): what is known to matter, the -O levels
+ *             and the flags and params in which they differ from the
+ *             start's level, each a single change of the start, so that
+ *             the search reaches what the next -O level gives and
+ *             measures the parts of it (the operator "seed").
  */
 #ifndef FLAGBENCH_TUNE_SEARCH_H
 #define FLAGBENCH_TUNE_SEARCH_H
@@ -44,9 +50,9 @@ struct tune_search *tune_search_new(enum tune_technique t, const struct tune_spa
  * no new point left to ask (a tiny space exhausted: when the operators
  * find nothing new, the space is walked in order to its last point). */
 int tune_search_ask(struct tune_search *ts, size_t *val);
-/* The operator that proposed the last point asked ("sweep", "mutate",
- * "crossover", "differential", "random"; "random" too for the walk in
- * order), NULL before the first. */
+/* The operator that proposed the last point asked ("seed", "sweep",
+ * "mutate", "crossover", "differential", "random"; "random" too for the
+ * walk in order), NULL before the first. */
 const char *tune_search_operator(const struct tune_search *ts);
 /* What point val (asked before, oldest untold first) scored; a point
  * never asked, or told already, is ignored.  NAN counts as INFINITY. */
@@ -55,5 +61,17 @@ void tune_search_tell(struct tune_search *ts, const size_t *val, double score);
  * its score. */
 const size_t *tune_search_best(const struct tune_search *ts, double *score);
 void tune_search_free(struct tune_search *ts);
+
+/* One change of the start: dimension dim set to choice. */
+struct tune_change {
+	size_t dim, choice;
+};
+/* The ensemble's seeds for space s, in the order asked: the start with
+ * the -O dimension (tune_space_opt.h) at each other level, in the
+ * dimension's order; then, level by level in that order, the start with
+ * one dimension that the level sets otherwise than the start's level set
+ * as that level sets it (level_choice), each change once.  Up to max
+ * into out (out may be NULL); returns how many there are. */
+size_t tune_search_seeds(const struct tune_space *s, struct tune_change *out, size_t max);
 
 #endif

@@ -206,8 +206,22 @@ static void note_effect(struct tune_search *ts, size_t index)
 		*effect_of(ts, d, b[d]) = to / ratio;
 }
 
+/* Whether choices a and b of dimension d give the same build at point
+ * val: one of them is "" (as the -O level says) and the other spells what
+ * val's -O level sets (tune_space_opt.h): -fpeel-loops at -O3 is -O3. */
+static int same_at_level(const struct tune_search *ts, const size_t *val, size_t d, size_t a, size_t b)
+{
+	const struct tune_dim *dim = &ts->space->dims[d];
+	if (!dim->level_choice || ts->opt_dim == NO_POINT || val[ts->opt_dim] >= ts->space->dims[ts->opt_dim].nchoices)
+		return 0;
+	size_t own = dim->level_choice[val[ts->opt_dim]];
+	return (a == dim->start && b == own) || (b == dim->start && a == own);
+}
+
 double predicted_change(const struct tune_search *ts, const size_t *val, size_t d, size_t c)
 {
+	if (same_at_level(ts, val, d, val[d], c))
+		return 1; /* the same build: no help */
 	double to = factor_of(ts, d, c), from = factor_of(ts, d, val[d]);
 	if (isinf(from))
 		return isinf(to) ? NAN : 0; /* undoing a change that broke a candidate alone */

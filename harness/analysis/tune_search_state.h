@@ -17,7 +17,13 @@
 #include "analysis/tune_search_technique.h"
 #include "pipeline/tune_space.h"
 
-enum tune_op { OP_SWEEP, OP_MUTATE, OP_CROSSOVER, OP_DIFFERENTIAL, OP_RANDOM, OP_COUNT };
+/* tune_search.h's, a seed: the state holds a list of them */
+struct tune_change;
+
+/* The bandit's operators (OP_COUNT of them), then the seeds, which are
+ * asked before the bandit picks any and earn it no credit. */
+enum tune_op { OP_SWEEP, OP_MUTATE, OP_CROSSOVER, OP_DIFFERENTIAL, OP_RANDOM, OP_COUNT, OP_SEED = OP_COUNT };
+#define OP_ALL (OP_COUNT + 1)
 
 /* The points crossover draws its parents from, best first. */
 #define ELITE_SIZE 10
@@ -92,10 +98,16 @@ struct tune_search {
 	 * and whether its point became a new best. */
 	unsigned char window_op[BANDIT_WINDOW], window_hit[BANDIT_WINDOW];
 	size_t window_len, window_next;
-	size_t op_asked[OP_COUNT];
+	size_t op_asked[OP_ALL];
 	/* asked and not told yet, by op: a batch is asked before any tell */
-	size_t op_pending[OP_COUNT], npending;
+	size_t op_pending[OP_ALL], npending;
 	int last_op; /* -1 before the first ask */
+
+	/* the -O dimension (pipeline/tune_space_opt.h), NO_POINT where none */
+	size_t opt_dim;
+	/* the seeds (tune_search_seeds), asked first by the ensemble */
+	struct tune_change *seeds;
+	size_t nseeds, seed_pos;
 
 	/* The systematic fallback: a mixed-radix counter over the space; every
 	 * point before it has been asked. */

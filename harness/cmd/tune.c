@@ -33,7 +33,7 @@ static const struct option_def tune_options[] = {
 	{ .name = "technique", .short_name = 't', .type = OPT_STRING, .offset = TO(technique), .metavar = "LIST", .help = "ensemble, random, or both side by side (ensemble,random)", .def = "ensemble" },
 	{ .name = "metric", .type = OPT_STRING, .offset = TO(metric), .metavar = "instructions|time", .help = "the screen (default: instructions for compute families where counters exist, else time)" },
 	{ .name = "jobs", .short_name = 'j', .type = OPT_UINT, .offset = TO(x.jobs), .metavar = "N", .min = 1, .max = 256, .help = "parallel compilers (default: online cpus)" },
-	{ .name = "batch", .type = OPT_UINT, .offset = TO(x.batch), .metavar = "N", .min = 1, .max = 256, .help = "candidates per batch (built together, timed in one schedule)", .def = "4" },
+	{ .name = "batch", .type = OPT_UINT, .offset = TO(x.batch), .metavar = "N", .min = 1, .max = 256, .help = "candidates per batch (built together, timed in one schedule; default: the smallest multiple of --jobs from 4)" },
 	{ .name = "screen-runs", .type = OPT_UINT, .offset = TO(x.screen_runs), .metavar = "N", .min = 3, .max = 1000, .help = "rounds of a time screen's batch", .def = "5" },
 	{ .name = "confirm-runs", .type = OPT_UINT, .offset = TO(x.confirm_runs), .metavar = "N", .min = 6, .max = 10000, .help = "rounds of the confirmation", .def = "15" },
 	{ .name = "warmup", .short_name = 'w', .type = OPT_UINT, .offset = TO(x.warmup), .metavar = "N", .max = 1000, .help = "untimed runs first", .def = "1" },

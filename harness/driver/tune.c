@@ -15,6 +15,7 @@
 #include "driver/tune_journal.h"
 #include "driver/tune_loop.h"
 #include "driver/tune_minimise.h"
+#include "driver/tune_probe.h"
 #include "driver/tune_start.h"
 #include "driver/tune_state.h"
 #include "pipeline/executor.h"
@@ -68,6 +69,12 @@ static void free_tune(struct tune *t)
 	plan_free_copies(&t->confirm_plan);
 	sv_clear(&t->minimal);
 	sv_clear(&t->notes);
+	for (size_t i = 0; i < t->nlevels; i++)
+		free(t->levels[i].opt);
+	sv_clear(&t->check_lines);
+	free(t->switch_why);
+	json_decref(t->journal_probe);
+	json_decref(t->journal_checks);
 	free(t->best_key);
 	free(t->metric_why);
 	free(t->minimise_note);
@@ -142,9 +149,16 @@ int tune_main(const struct tune_opts *o, const struct tune_view *view)
 	code = EXIT_USAGE;
 	if (tune_journal_open(&t) < 0)
 		goto done;
-	fprintf(stderr, "flagbench: tune %s: %zu dimensions (%s), screen by %s%s%s\n", proto->id, t.space.n,
-		proto->compiler->version, metric_name(t.metric), t.metric_why ? ": " : "", t.metric_why ? t.metric_why : "");
-	tune_run_searches(&t);
+	/* what a candidate costs and the -O levels, before any is searched */
+	if (tune_probe(&t) < 0 && !fb_interrupted)
+		goto done;
+	if (!fb_interrupted) {
+		fprintf(stderr, "flagbench: tune %s: %zu dimensions (%s), screen by %s%s%s\n", proto->id, t.space.n,
+			proto->compiler->version, metric_name(t.metric), t.metric_why ? ": " : "",
+			t.metric_why ? t.metric_why : "");
+		tune_announce(&t);
+		tune_run_searches(&t);
+	}
 	if (!fb_interrupted)
 		tune_minimise(&t);
 	if (!fb_interrupted)

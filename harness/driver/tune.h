@@ -4,7 +4,17 @@
  * The start: a variant built by one compiler at one -O level and -march
  * (a cell of a run, or named on the command line), planned as `flagbench
  * run` would plan it (plan.h: its cflags, size, arguments, pins).  The
- * space: what the compiler itself lists for that start (tune_space.h).
+ * space: what the compiler itself lists for that start (tune_space.h),
+ * the -O level first among its dimensions (tune_space_opt.h).
+ *
+ * Before the search (tune_probe.h): the start's build, check and screen
+ * are timed, the other -O levels built, checked and screened as one batch,
+ * and what one candidate costs, what the budget buys and how many
+ * candidates the search needs to do better than chance are said on stderr
+ * before the first candidate (analysis/tune_budget.h).  Where tune chose
+ * to count instructions, the counts are checked against time on the -O
+ * levels and on each markedly better best, and the screen turns to time
+ * where they rank builds otherwise (tune_screen.h).
  *
  * Every candidate, a point of the space, is compiled (build.h: argv only,
  * the cache, --jobs compilers at once), and its binary is known by its
@@ -49,9 +59,10 @@
  * atomically) and what report/tune_writer.h renders from it.
  *
  * The stages are a module each over one struct tune (tune_state.h, which
- * this header does not include): tune_start.h, tune_eval.h (a batch of
- * candidates), tune_journal.h, tune_loop.h (the techniques side by side),
- * tune_minimise.h and tune_confirm.h; tune.c runs them in order.
+ * this header does not include): tune_start.h, tune_probe.h, tune_eval.h
+ * (a batch of candidates), tune_journal.h, tune_loop.h (the techniques
+ * side by side), tune_screen.h, tune_minimise.h and tune_confirm.h;
+ * tune.c runs them in order.
  */
 #ifndef FLAGBENCH_TUNE_H
 #define FLAGBENCH_TUNE_H

@@ -49,6 +49,14 @@ static size_t line_cells(const struct tune *t, size_t i, struct cell **out)
 	return n;
 }
 
+static size_t words(const char *key)
+{
+	size_t n = 0;
+	for (const char *p = key; *p; p++)
+		n += *p != ' ' && (p == key || p[-1] == ' ');
+	return n;
+}
+
 /* Lines whose builds are the same binaries as an earlier line's (flags
  * that change nothing) are that line: one measurement, both names. */
 static void merge_same_binaries(struct tune *t, unsigned K)
@@ -66,6 +74,13 @@ static void merge_same_binaries(struct tune *t, unsigned K)
 			char *l = xasprintf("%s, %s", d->label, c->label);
 			free(d->label);
 			d->label = l;
+			/* the line's flags are the fewest that give it: the minimal
+			 * set's, not a best's that carries passengers */
+			if (words(c->key) < words(d->key)) {
+				char *k = d->key;
+				d->key = c->key;
+				c->key = k;
+			}
 			for (unsigned k = 0; k < K; k++)
 				cell_set_status(&t->confirm_plan.cells[(size_t)c->cell + k], CELL_SKIPPED, "the same binary as %s",
 						d->label);

@@ -29,6 +29,11 @@ int tune_add_clone(struct plan *p, size_t *alloc, const struct cell_spec *proto,
 {
 	int idx = plan_add_copy(p, alloc, proto);
 	struct cell_spec *sp = &p->cells[idx].spec;
+	/* a key's -O level takes the start's place, as --opt would (the
+	 * confirmation's -O3 line is then the same command, and binary) */
+	char *key_opt = NULL, *rest = tune_key_split_opt(key, &key_opt);
+	if (!opt)
+		opt = key_opt;
 	if (opt) {
 		for (size_t i = 0; i < sp->cflags.n; i++)
 			if (!strcmp(sp->cflags.v[i], proto->opt)) {
@@ -38,8 +43,10 @@ int tune_add_clone(struct plan *p, size_t *alloc, const struct cell_spec *proto,
 		free(sp->opt);
 		sp->opt = xstrdup(opt);
 	}
-	if (key && *key)
-		key_words(key, &sp->cflags);
+	if (*rest)
+		key_words(rest, &sp->cflags);
+	free(rest);
+	free(key_opt);
 	free(sp->id);
 	free(sp->config);
 	sp->config = xasprintf("%s%s%s", proto->config, key && *key ? " " : "", key ? key : "");
@@ -54,7 +61,8 @@ int tune_add_clone(struct plan *p, size_t *alloc, const struct cell_spec *proto,
 /* The latest figure of a binary (a re-measured one supersedes the first). */
 static struct tune_eval *eval_by_sha(struct tune *t, const char *sha)
 {
-	for (size_t i = t->nev; i-- > 0;)
+	/* a figure of another screen (before it turned to time) is none */
+	for (size_t i = t->nev; i-- > t->screen_from;)
 		if (t->ev[i].sha256[0] && !strcmp(t->ev[i].sha256, sha))
 			return &t->ev[i];
 	return NULL;
@@ -82,6 +90,7 @@ static void record(struct tune *t, struct tune_pending *p, enum cell_status st, 
 		snprintf(e->sha256, sizeof(e->sha256), "%s", sha);
 	e->same_as = same_as ? xstrdup(same_as) : NULL;
 	e->score = st == CELL_OK ? score : INFINITY;
+	e->metric = t->metric;
 	/* a count against the start's is exact (a time screen's verdict is
 	 * the paired comparison's, set by the caller) */
 	struct comparison_policy pol;
@@ -91,17 +100,16 @@ static void record(struct tune *t, struct tune_pending *p, enum cell_status st, 
 		     : same_as && !*same_as ? VERDICT_SAME_BINARY
 		     : comparison_counts(t->start_score, score, NULL, NULL, &pol, &cr) == 0 ? cr.verdict
 											: VERDICT_NO_DATA;
-	if (p->track != TUNE_MINIMISE)
+	if (p->track < t->ntracks)
 		e->at_s = t->tracks[p->track].spent_s + (now_monotonic() - t->batch_t0);
 	p->ev = t->nev++;
 	p->recorded = 1;
 	tune_journal_write(t, tune_eval_json(t, e));
 }
 
-/* Instructions per unit of a built, checked cell; NAN (and *why) when not counted. */
-double tune_count_one(struct tune *t, struct cell *c, char *why, size_t n)
+/* Instructions per unit of c from its counters' JSON k (taken). */
+static double counts_of(struct cell *c, json_t *k, char *why, size_t n)
 {
-	json_t *k = session_count(&t->session, c, t->counters);
 	cell_counters_free(&c->measure.counters);
 	cell_counters_from_json(&c->measure.counters, k);
 	json_decref(k);
@@ -110,6 +118,52 @@ double tune_count_one(struct tune *t, struct cell *c, char *why, size_t n)
 		return kc->instructions_per_unit;
 	snprintf(why, n, "not counted: %s", kc->why ? kc->why : "no instruction count");
 	return NAN;
+}
+
+/* Instructions per unit of a built, checked cell; NAN (and *why) when not counted. */
+double tune_count_one(struct tune *t, struct cell *c, char *why, size_t n)
+{
+	return counts_of(c, session_count(&t->session, c, t->counters), why, n);
+}
+
+/* The measured candidates of a batch counted --jobs at once (counts are
+ * exact under load, session.h) and recorded. */
+static void count_batch(struct tune *t, struct plan *bp, struct tune_pending *pd, size_t n)
+{
+	const struct cell **cells = xcalloc(n + 1, sizeof(*cells));
+	size_t *which = xcalloc(n + 1, sizeof(*which));
+	json_t **out = xcalloc(n + 1, sizeof(*out));
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (pd[i].measure) {
+			which[m] = i;
+			cells[m++] = &bp->cells[pd[i].cell];
+		}
+	/* the session's lines for a count only where one takes long enough
+	 * to wait for: tune says what each batch found */
+	FILE *progress = t->session.progress;
+	if (t->start_cost.screen_s < 10)
+		t->session.progress = NULL;
+	double w = now_monotonic();
+	if (m)
+		session_count_cells(&t->session, cells, m, t->counters, out);
+	t->session.progress = progress;
+	t->last.screen_s = now_monotonic() - w;
+	t->last.screened = (unsigned)m;
+	for (size_t k = 0; k < m; k++) {
+		struct cell *c = &bp->cells[pd[which[k]].cell];
+		if (!out[k] && fb_interrupted)
+			continue; /* not counted: not journaled */
+		char why[512];
+		double v = counts_of(c, out[k], why, sizeof(why));
+		if (isfinite(v))
+			record(t, &pd[which[k]], CELL_OK, NULL, c->build.sha256, NULL, v);
+		else
+			record(t, &pd[which[k]], CELL_UNSUPPORTED, why, c->build.sha256, NULL, INFINITY);
+	}
+	free(cells);
+	free(which);
+	free(out);
 }
 
 /* Times cells in rounds in the order listed (schedule.h): a round's runs
@@ -175,6 +229,7 @@ void tune_evaluate(struct tune *t, struct tune_pending *pd, size_t n, unsigned r
 	if (!todo)
 		return;
 	t->batch_no++;
+	memset(&t->last, 0, sizeof(t->last));
 	if (t->metric == METRIC_TIME)
 		start_cell = tune_add_clone(&bp, &alloc, proto, "", NULL, proto->config, 0, 1);
 	for (size_t i = 0; i < n; i++) {
@@ -187,7 +242,11 @@ void tune_evaluate(struct tune *t, struct tune_pending *pd, size_t n, unsigned r
 		pd[i].cell = tune_add_clone(&bp, &alloc, proto, pd[i].key, NULL, tag, 0, 1);
 		free(tag);
 	}
-	session_build(&t->session, &bp, 0, NULL);
+	struct build_stats bst = { 0 };
+	double w = now_monotonic();
+	session_build(&t->session, &bp, 0, &bst);
+	t->last.build_s = now_monotonic() - w;
+	t->last.compiled = bst.compiled;
 	for (size_t i = 0; i < n && !fb_interrupted; i++) {
 		struct tune_pending *p = &pd[i];
 		if (p->recorded)
@@ -213,7 +272,10 @@ void tune_evaluate(struct tune *t, struct tune_pending *pd, size_t n, unsigned r
 				p->twin = (int)k;
 		if (p->twin >= 0)
 			continue;
+		w = now_monotonic();
 		enum session_verdict v = session_verify(&t->session, &bp, c);
+		t->last.check_s += now_monotonic() - w;
+		t->last.checked++;
 		for (size_t k = 0; v == SESSION_TWIN && k < i; k++)
 			if (pd[k].cell == c->build.same_binary_as)
 				p->twin = (int)k;
@@ -228,19 +290,8 @@ void tune_evaluate(struct tune *t, struct tune_pending *pd, size_t n, unsigned r
 		p->measure = 1;
 	}
 	if (t->metric == METRIC_INSTRUCTIONS) {
-		for (size_t i = 0; i < n && !fb_interrupted; i++) {
-			if (!pd[i].measure)
-				continue;
-			struct cell *c = &bp.cells[pd[i].cell];
-			char why[512];
-			double v = tune_count_one(t, c, why, sizeof(why));
-			if (fb_interrupted)
-				break;
-			if (isfinite(v))
-				record(t, &pd[i], CELL_OK, NULL, c->build.sha256, NULL, v);
-			else
-				record(t, &pd[i], CELL_UNSUPPORTED, why, c->build.sha256, NULL, INFINITY);
-		}
+		if (!fb_interrupted)
+			count_batch(t, &bp, pd, n);
 	} else {
 		struct cell **cells = xcalloc(n + 2, sizeof(*cells));
 		size_t m = 0;
@@ -249,8 +300,13 @@ void tune_evaluate(struct tune *t, struct tune_pending *pd, size_t n, unsigned r
 			if (pd[i].measure)
 				cells[m++] = &bp.cells[pd[i].cell];
 		if (m > 1 && !fb_interrupted) {
+			w = now_monotonic();
 			tune_time_rounds(t, cells, m, runs);
-			if (pd[0].track != TUNE_MINIMISE)
+			/* the cost of a batch's rounds, before any leader is timed again */
+			t->last.screen_s = now_monotonic() - w;
+			t->last.screened = (unsigned)(m - 1);
+			t->last.timed_cells = (unsigned)m;
+			if (pd[0].track < t->ntracks)
 				rescreen_leaders(t, cells, m, t->tracks[pd[0].track].best, runs);
 			for (size_t i = 0; i < n && !fb_interrupted; i++) {
 				if (!pd[i].measure)
@@ -287,7 +343,7 @@ void tune_evaluate(struct tune *t, struct tune_pending *pd, size_t n, unsigned r
 		free(same);
 		free(reason);
 	}
-	if (pd[0].track != TUNE_MINIMISE)
+	if (pd[0].track < t->ntracks)
 		t->tracks[pd[0].track].spent_s += now_monotonic() - t0;
 	plan_free_copies(&bp);
 }

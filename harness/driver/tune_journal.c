@@ -16,7 +16,9 @@
 
 static const char *track_name(const struct tune *t, size_t track)
 {
-	return track == TUNE_MINIMISE ? "minimise" : tune_technique_name(t->tracks[track].technique);
+	return track == TUNE_MINIMISE ? "minimise"
+	       : track == TUNE_PROBE  ? "probe"
+				       : tune_technique_name(t->tracks[track].technique);
 }
 
 json_t *tune_eval_json(const struct tune *t, const struct tune_eval *e)
@@ -25,6 +27,7 @@ json_t *tune_eval_json(const struct tune *t, const struct tune_eval *e)
 			      (json_int_t)e->seq, "key", e->key, "op", e->op ? e->op : "", "status",
 			      cell_status_name(e->status), "at_s", e->at_s);
 	jset_num(o, "score", e->score);
+	json_object_set_new(o, "metric", json_string(metric_name(e->metric)));
 	if (e->reason)
 		json_object_set_new(o, "reason", json_string(e->reason));
 	if (e->sha256[0])
@@ -115,8 +118,21 @@ static int journal_load(struct tune *t)
 			json_decref(o);
 			continue;
 		}
+		/* the probe's and the screen checks' lines (tune_probe.h, tune_screen.h) */
+		const char *event = jstr_opt(o, "event");
+		if (event && !strcmp(event, "probe")) {
+			json_decref(t->journal_probe);
+			t->journal_probe = o;
+			continue;
+		}
+		if (event && !strcmp(event, "check")) {
+			if (!t->journal_checks)
+				t->journal_checks = json_array();
+			json_array_append_new(t->journal_checks, o);
+			continue;
+		}
 		const char *tech = jstr(o, "technique");
-		size_t track = TUNE_MINIMISE;
+		size_t track = !strcmp(tech, "probe") ? TUNE_PROBE : TUNE_MINIMISE;
 		for (size_t i = 0; i < t->ntracks; i++)
 			if (!strcmp(tech, tune_technique_name(t->tracks[i].technique)))
 				track = i;
@@ -145,6 +161,9 @@ static int journal_load(struct tune *t)
 		if (isnan(e->score))
 			e->score = INFINITY;
 		e->at_s = jnum(o, "at_s");
+		e->metric = t->metric;
+		if (jstr_opt(o, "metric"))
+			metric_parse(jstr(o, "metric"), &e->metric);
 		e->from_journal = 1;
 		json_decref(o);
 	}

@@ -10,11 +10,13 @@
 #include "core/runcmd.h"
 #include "core/util.h"
 #include "driver/tune_eval.h"
+#include "driver/tune_screen.h"
 
 /* A journaled candidate of this track not yet told again (--resume). */
 static struct tune_eval *journaled(struct tune *t, size_t track, const char *key)
 {
-	for (size_t i = 0; i < t->nev; i++) {
+	/* none of another screen's (before the screen turned to time) */
+	for (size_t i = t->screen_from; i < t->nev; i++) {
 		struct tune_eval *e = &t->ev[i];
 		if (e->from_journal && !e->replayed && e->technique == track && !strcmp(e->key, key))
 			return e;
@@ -61,8 +63,8 @@ static void track_tally(struct tune_track *k, const struct tune_eval *e)
 		k->wrong++;
 	else if (e->status != CELL_OK)
 		k->failed++;
-	else if (e->same_as)
-		k->same_binary++;
+	else if (e->same_as && strcmp(e->same_as, e->key))
+		k->same_binary++; /* the same flags measured before (a seed the probe measured) are no repeat */
 	if (e->status == CELL_OK && e->score < k->best) {
 		k->best = e->score;
 		free(k->best_key);
@@ -77,7 +79,8 @@ static int search_batch(struct tune *t, size_t track)
 	struct tune_track *k = &t->tracks[track];
 	size_t cl;
 	track_budget_left(t, k, &cl);
-	size_t want = t->o->batch ? t->o->batch : 4;
+	/* as many as the compilers keep busy (tune_budget.h) */
+	size_t want = t->o->batch ? t->o->batch : tune_default_batch(t->o->jobs);
 	if (want > cl)
 		want = cl;
 	struct tune_pending *pd = xcalloc(want, sizeof(*pd));
@@ -104,8 +107,17 @@ static int search_batch(struct tune *t, size_t track)
 				k->spent_s = e->at_s;
 		}
 	}
+	size_t fresh = 0;
+	for (size_t i = 0; i < n; i++)
+		fresh += !pd[i].recorded;
+	double w = now_monotonic();
 	if (n)
 		tune_evaluate(t, pd, n, t->o->screen_runs);
+	/* the searches' own rate, against what the compilers allow */
+	if (fresh) {
+		t->search_wall_s += now_monotonic() - w;
+		t->search_candidates += fresh;
+	}
 	for (size_t i = 0; i < n; i++) {
 		if (!pd[i].recorded)
 			continue; /* interrupted before it finished */
@@ -143,6 +155,7 @@ void tune_run_searches(struct tune *t)
 				k->done = 1;
 			if (!fb_interrupted)
 				progress(t, k);
+			tune_screen_check(t, i);
 		}
 		if (!active || fb_interrupted)
 			break;

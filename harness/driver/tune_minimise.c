@@ -14,7 +14,7 @@
  * search may have measured). */
 static struct tune_eval *eval_by_key(struct tune *t, const char *key)
 {
-	for (size_t i = t->nev; i-- > 0;)
+	for (size_t i = t->nev; i-- > t->screen_from;)
 		if (!strcmp(t->ev[i].key, key))
 			return &t->ev[i];
 	return NULL;

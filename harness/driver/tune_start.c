@@ -38,7 +38,12 @@ int tune_measure_start(struct tune *t)
 	memset(&bp, 0, sizeof(bp));
 	size_t alloc = 0;
 	tune_add_clone(&bp, &alloc, proto, "", NULL, proto->config, 0, 1);
-	session_build(&t->session, &bp, 0, NULL);
+	/* what it costs is the first figure of what a candidate costs (tune_probe.h) */
+	struct build_stats bst = { 0 };
+	double w = now_monotonic();
+	session_build(&t->session, &bp, 0, &bst);
+	t->start_cost.build_s = now_monotonic() - w;
+	t->start_cost.compiled = bst.compiled;
 	struct cell *c = &bp.cells[0];
 	int rc = -1;
 	if (c->status != CELL_PENDING) {
@@ -46,7 +51,11 @@ int tune_measure_start(struct tune *t)
 		goto done;
 	}
 	snprintf(t->start_sha, sizeof(t->start_sha), "%s", c->build.sha256);
-	if (session_verify(&t->session, &bp, c) != SESSION_MEASURE) {
+	w = now_monotonic();
+	enum session_verdict sv = session_verify(&t->session, &bp, c);
+	t->start_cost.check_s = now_monotonic() - w;
+	t->start_cost.checked = 1;
+	if (sv != SESSION_MEASURE) {
 		error("the start %s fails its check: %s: %s", c->spec.id, cell_status_name(c->status),
 		      c->reason ? c->reason : "");
 		goto done;
@@ -55,7 +64,10 @@ int tune_measure_start(struct tune *t)
 	if (!t->o->metric_asked || t->o->metric != METRIC_TIME) {
 		t->counters = session_counter_source(&t->session, proto->family, why, sizeof(why));
 		if (t->counters != COUNTERS_NONE) {
+			w = now_monotonic();
 			t->start_score = tune_count_one(t, c, why, sizeof(why));
+			t->start_cost.screen_s = now_monotonic() - w;
+			t->start_cost.screened = 1;
 			if (isfinite(t->start_score))
 				t->metric = METRIC_INSTRUCTIONS;
 		}
@@ -64,6 +76,7 @@ int tune_measure_start(struct tune *t)
 			goto done;
 		}
 	}
+	t->count_start = t->metric == METRIC_INSTRUCTIONS ? t->start_score : NAN;
 	if (t->metric != METRIC_INSTRUCTIONS) {
 		t->metric = METRIC_TIME;
 		t->start_score = 1;

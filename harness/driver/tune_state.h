@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "analysis/comparison.h"
+#include "analysis/tune_budget.h"
 #include "analysis/tune_search.h"
 #include "pipeline/tune_space.h"
 #include "core/util.h"
@@ -27,6 +28,8 @@
 
 /* the technique index of the minimisation's own candidates */
 #define TUNE_MINIMISE ((size_t)-1)
+/* ... and of the -O levels measured before the search (tune_probe.h) */
+#define TUNE_PROBE ((size_t)-2)
 
 /* What became of one candidate. */
 struct tune_eval {
@@ -40,6 +43,7 @@ struct tune_eval {
 	char *same_as;            /* the key of the first candidate with this binary, or NULL */
 	double score;             /* lower is better; INFINITY when it failed */
 	double at_s;              /* its technique's time when it finished */
+	enum metric metric;       /* the screen its score is of (the screen may turn to time, tune_screen.h) */
 	/* time: the comparison with the start in its batch's rounds; counts:
 	 * faster exactly when fewer */
 	enum comparison_verdict verdict;
@@ -70,6 +74,25 @@ struct tune_confirmed {
 	char answer_text[256];
 };
 
+/* An -O level other than the start's, measured before the search
+ * (tune_probe.h). */
+struct tune_level {
+	char *opt;                /* "-O3": its key too */
+	double count;             /* instructions per unit, NAN when not counted */
+	double time_ratio;        /* its time to the start's, paired; NAN when not timed */
+	enum comparison_verdict time_verdict; /* against the start, by time */
+};
+
+/* What one batch cost (tune_evaluate fills it): the probe's figures, and
+ * the search's own rate. */
+struct tune_batch_cost {
+	double build_s;           /* the build's wall time */
+	unsigned compiled;        /* compiles it ran (not the cache's) */
+	double check_s, screen_s; /* the checks' and the screen's wall time */
+	unsigned checked, screened;
+	unsigned timed_cells;     /* cells in a time screen's rounds (the start's included) */
+};
+
 /* A flag of the minimal set and its share of the gain. */
 struct tune_share {
 	char *flag;
@@ -88,6 +111,28 @@ struct tune {
 	enum counter_source counters;
 	char *metric_why;
 	double start_score;       /* instructions per unit of the start; 1 for time */
+	double count_start;       /* the start's instructions per unit, NAN when never counted */
+	/* before the search (tune_probe.h): what a candidate costs, what the
+	 * budget buys, what the search needs, the -O levels measured */
+	struct tune_cost cost;
+	struct tune_budget_plan plan;
+	size_t nseeds, needed;
+	struct tune_level levels[TUNE_OPT_LEVELS_MAX];
+	size_t nlevels;
+	struct tune_batch_cost start_cost; /* the start's build, check and count */
+	struct tune_batch_cost last; /* the latest batch's */
+	double search_wall_s;     /* the searches' batches, all techniques */
+	size_t search_candidates;
+	/* the counting screen checked against time (tune_screen.h) */
+	size_t screen_from;       /* ev before it are of another screen: no figure of this one */
+	unsigned screen_checks;   /* checks made (the probe's the first) */
+	double checked_best;      /* the count ratio the last check reached */
+	struct strvec check_lines;/* each check, in words */
+	char *switch_why;         /* why the screen turned to time, or NULL */
+	size_t switched_after;    /* candidates of the searches before it */
+	/* journaled events (--resume): the probe's line and each check's */
+	json_t *journal_probe;
+	json_t *journal_checks;   /* an array */
 	char start_sha[65];
 	struct tune_eval *ev;
 	size_t nev, ev_alloc;

@@ -12,8 +12,33 @@ int tune_space_read(const struct compiler *comp, char *const *start_cflags, int 
 	space_init(out);
 	if (!comp || !comp->path)
 		return error("no compiler to read the tune space of");
-	return comp->is_clang ? tune_space_read_clang(comp, start_cflags, allow_unsafe, out)
-			      : tune_space_read_gcc(comp, start_cflags, allow_unsafe, out);
+	int rc = comp->is_clang ? tune_space_read_clang(comp, start_cflags, allow_unsafe, out)
+				: tune_space_read_gcc(comp, start_cflags, allow_unsafe, out);
+	const char *opt = tune_cflags_opt(start_cflags);
+	if (rc < 0 || !opt)
+		return rc;
+	const char *levels[TUNE_OPT_LEVELS_MAX];
+	size_t start, n = tune_opt_levels(opt, allow_unsafe, out, levels, &start);
+	struct tune_space at[TUNE_OPT_LEVELS_MAX];
+	memset(at, 0, sizeof(at));
+	/* gcc says what each level sets; clang lists no settings, so its
+	 * levels tie no flag */
+	for (size_t i = 0; i < n && !comp->is_clang && rc == 0; i++) {
+		if (i == start)
+			continue;
+		struct strvec cflags = STRVEC_INIT;
+		for (size_t k = 0; start_cflags[k]; k++)
+			sv_push(&cflags, start_cflags[k] == opt ? levels[i] : start_cflags[k]);
+		rc = tune_space_read_gcc_listed(comp, cflags.v, allow_unsafe, &at[i]);
+		sv_clear(&cflags);
+	}
+	if (rc == 0)
+		tune_space_add_levels(out, levels, n, start, at);
+	else
+		tune_space_free(out);
+	for (size_t i = 0; i < n; i++)
+		tune_space_free(&at[i]);
+	return rc;
 }
 
 /* ---- points ---- */
@@ -104,6 +129,8 @@ static char *dim_label(const struct tune_dim *d)
 		return xasprintf("--param=%s=", d->name);
 	case TUNE_DIM_MLLVM:
 		return xasprintf("-mllvm -%s=", d->name);
+	case TUNE_DIM_OPT:
+		return xstrdup("-O");
 	}
 	return xstrdup(d->name);
 }
@@ -112,6 +139,10 @@ static char *dim_label(const struct tune_dim *d)
 static const char *choice_word(const struct tune_dim *d, size_t c)
 {
 	const char *ch = d->choices[c];
+	if (!ch[0])
+		return "default";
+	if (d->kind == TUNE_DIM_OPT)
+		return ch;
 	if (d->kind == TUNE_DIM_FLAG)
 		return !ch[0] ? "default" : !strncmp(ch, "-fno-", 5) ? "off" : "on";
 	const char *eq = strrchr(ch, '=');

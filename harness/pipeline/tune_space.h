@@ -34,9 +34,13 @@
  * test: an empty unit compiles with no diagnostic the start alone does
  * not give.
  *
+ * The -O level is a dimension too, the first (tune_space_opt.h), and the
+ * flags and params the levels set differently follow it ("" their start).
+ *
  * The parts: tune_space_dims.h (the types, and what is left out and why),
- * tune_space_gcc.h and tune_space_clang.h (each compiler's reader); this
- * header includes them, so a caller includes it alone.
+ * tune_space_gcc.h and tune_space_clang.h (each compiler's reader),
+ * tune_space_opt.h (the -O levels); this header includes them, so a caller
+ * includes it alone.
  */
 #ifndef FLAGBENCH_TUNE_SPACE_H
 #define FLAGBENCH_TUNE_SPACE_H
@@ -47,6 +51,7 @@
 #include "pipeline/tune_space_clang.h"
 #include "pipeline/tune_space_dims.h"
 #include "pipeline/tune_space_gcc.h"
+#include "pipeline/tune_space_opt.h"
 #include "core/util.h"
 #include "pipeline/compilers.h"
 

@@ -31,6 +31,7 @@ void add_dim(struct tune_space *s, enum tune_dim_kind kind, const char *name, st
 	d->choices = choices->v;
 	d->nchoices = choices->n;
 	d->start = start;
+	d->level_choice = NULL;
 	choices->v = NULL;
 	choices->n = choices->alloc = 0;
 }
@@ -142,6 +143,7 @@ void free_dim(struct tune_dim *d)
 		free(d->choices[i]);
 	free(d->choices);
 	free(d->name);
+	free(d->level_choice);
 }
 
 void tune_space_free(struct tune_space *s)

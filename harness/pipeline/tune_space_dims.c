@@ -141,7 +141,7 @@ const char *tune_space_excluded(enum tune_dim_kind kind, const char *name, int *
 	if (unsafe)
 		*unsafe = 0;
 	/* the -mllvm options are an allowlist already */
-	if (kind == TUNE_DIM_MLLVM)
+	if (kind == TUNE_DIM_MLLVM || kind == TUNE_DIM_OPT)
 		return NULL;
 	char want = kind == TUNE_DIM_PARAM ? 'p' : 'f';
 	for (size_t i = 0; i < sizeof(exclusions) / sizeof(exclusions[0]); i++) {

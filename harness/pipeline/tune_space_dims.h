@@ -27,6 +27,7 @@ enum tune_dim_kind {
 	TUNE_DIM_ENUM,  /* -fX=choice */
 	TUNE_DIM_PARAM, /* --param=NAME=VALUE (gcc) */
 	TUNE_DIM_MLLVM, /* -mllvm -NAME=VALUE (clang) */
+	TUNE_DIM_OPT,   /* the -O level: -O3, -O2, -Os, -O1 (tune_space_opt.h) */
 };
 
 struct tune_dim {
@@ -38,6 +39,11 @@ struct tune_dim {
 	char **choices;
 	size_t nchoices; /* at least 2 */
 	size_t start;    /* the start's choice: adds no flag */
+	/* A dimension the -O levels set differently (tune_space_opt.h): for
+	 * each choice of the -O dimension, the choice of this one that spells
+	 * what that level does by itself; its start is then "" (as the -O
+	 * level says).  NULL for a dimension every level sets alike. */
+	size_t *level_choice;
 };
 
 struct tune_space {

@@ -333,8 +333,8 @@ static void gcc_drop_warning_flags(const struct compiler *comp, char *const *sta
 	free(words);
 }
 
-int tune_space_read_gcc(const struct compiler *comp, char *const *start_cflags, int allow_unsafe,
-			struct tune_space *out)
+int tune_space_read_gcc_listed(const struct compiler *comp, char *const *cflags, int allow_unsafe,
+			       struct tune_space *out)
 {
 	static const char *const queries[3][3] = {
 		{ "-Q", "--help=optimizers", NULL },
@@ -343,9 +343,10 @@ int tune_space_read_gcc(const struct compiler *comp, char *const *start_cflags, 
 	};
 	struct strbuf text[3] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
 	int rc = 0;
+	space_init(out);
 	for (int q = 0; q < 3 && !rc; q++) {
 		struct strvec argv = STRVEC_INIT;
-		compiler_argv(comp, start_cflags, &argv, queries[q]);
+		compiler_argv(comp, cflags, &argv, queries[q]);
 		struct strbuf err = STRBUF_INIT;
 		char why[512];
 		if (run_query(argv.v, &text[q], &err, why, sizeof(why)) < 0)
@@ -354,8 +355,18 @@ int tune_space_read_gcc(const struct compiler *comp, char *const *start_cflags, 
 		sb_release(&err);
 		sv_clear(&argv);
 	}
-	if (!rc) {
+	if (!rc)
 		tune_space_parse_gcc(buf_text(&text[0]), buf_text(&text[1]), buf_text(&text[2]), allow_unsafe, out);
+	for (int q = 0; q < 3; q++)
+		sb_release(&text[q]);
+	return rc;
+}
+
+int tune_space_read_gcc(const struct compiler *comp, char *const *start_cflags, int allow_unsafe,
+			struct tune_space *out)
+{
+	int rc = tune_space_read_gcc_listed(comp, start_cflags, allow_unsafe, out);
+	if (!rc) {
 		/* what the start alone says compiling nothing: the bar for each flag */
 		static const char *const unit[] = { "-x", "c", "-c", "-o", "/dev/null", "-", NULL };
 		struct strvec argv = STRVEC_INIT;
@@ -378,7 +389,5 @@ int tune_space_read_gcc(const struct compiler *comp, char *const *start_cflags, 
 		append_cflags(&src, start_cflags);
 		out->source = sb_detach(&src);
 	}
-	for (int q = 0; q < 3; q++)
-		sb_release(&text[q]);
 	return rc;
 }

@@ -18,6 +18,12 @@
 int tune_space_read_gcc(const struct compiler *comp, char *const *start_cflags, int allow_unsafe,
 			struct tune_space *out);
 
+/* gcc's three listings with cflags, parsed (no flag dropped for its
+ * warnings): the settings of one -O level (tune_space_opt.h).  0, or -1
+ * after an error message. */
+int tune_space_read_gcc_listed(const struct compiler *comp, char *const *cflags, int allow_unsafe,
+			       struct tune_space *out);
+
 /* The parts tune_space_read() uses, without running anything (tests):
  * gcc's three listings, `-Q --help=optimizers`, `--help=optimizers` and
  * `-Q --help=params`, each as the compiler printed it. */

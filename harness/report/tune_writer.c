@@ -11,6 +11,7 @@
 #include "analysis/ddmin.h"
 #include "core/json_util.h"
 #include "core/runcmd.h"
+#include "driver/tune_probe.h"
 #include "driver/tune_state.h"
 
 static const char *metric_word(const struct tune *t)
@@ -56,12 +57,46 @@ static char *cflags_line(const struct tune *t, const char *key)
 {
 	const struct cell_spec *p = &t->start.plan.cells[t->proto].spec;
 	struct strbuf sb = STRBUF_INIT;
-	sb_adds(&sb, p->opt);
+	/* an -O level of the key replaces the start's */
+	char *opt = NULL, *rest = tune_key_split_opt(key, &opt);
+	sb_adds(&sb, opt ? opt : p->opt);
 	if (p->march && *p->march && strcmp(p->march, "default"))
 		sb_addf(&sb, " -march=%s", p->march);
-	if (key && *key)
-		sb_addf(&sb, " %s", key);
+	if (*rest)
+		sb_addf(&sb, " %s", rest);
+	free(opt);
+	free(rest);
 	return sb_detach(&sb);
+}
+
+/* What a candidate cost and what the budget bought (tune_probe.h), the
+ * rate the searches ran at, and the screen's checks against time. */
+static void budget_md(const struct tune *t, struct strbuf *md)
+{
+	const struct tune_budget_plan *p = &t->plan;
+	char all[32], b[32], c[32], s[32];
+	tune_format_seconds(p->candidate_s, all, sizeof(all));
+	tune_format_seconds(t->cost.build_s, b, sizeof(b));
+	tune_format_seconds(t->cost.check_s, c, sizeof(c));
+	tune_format_seconds(t->cost.screen_s, s, sizeof(s));
+	sb_addf(md, "One candidate cost about %s (build %s, check %s, screen %s); with %u compiler%s at once and batches "
+		    "of %u, the budget bought about %u candidates per technique; a search of this space needs about %zu to "
+		    "do better than chance (%zu seeds, then %d rounds of the ensemble's %d operators).",
+		all, b, c, s, p->jobs, p->jobs == 1 ? "" : "s", p->batch, p->candidates, t->needed, t->nseeds,
+		TUNE_NEEDED_ROUNDS, TUNE_OPERATORS);
+	if (t->search_wall_s > 0 && isfinite(p->compile_per_minute))
+		sb_addf(md, " The searches ran %.3g candidates a minute; %u compiler%s at one compile's rate allow %.3g.",
+			60.0 * (double)t->search_candidates / t->search_wall_s, p->jobs, p->jobs == 1 ? "" : "s",
+			p->compile_per_minute);
+	sb_adds(md, "\n\n");
+	for (size_t i = 0; i < t->check_lines.n; i++)
+		sb_addf(md, "- screen check: %s\n", t->check_lines.v[i]);
+	if (t->switch_why)
+		sb_addf(md, "- the screen turned to time after %zu candidates: the figures before it are counts, and the "
+			    "searches started again from the start\n",
+			t->switched_after);
+	if (t->check_lines.n || t->switch_why)
+		sb_adds(md, "\n");
 }
 
 static void report_md(const struct tune *t, struct strbuf *md)
@@ -84,6 +119,7 @@ static void report_md(const struct tune *t, struct strbuf *md)
 			k->best_key && *k->best_key ? (count_words(k->best_key) > 6 ? "several flags" : k->best_key) : "");
 	}
 	sb_adds(md, "\n");
+	budget_md(t, md);
 	/* the answer */
 	if (t->better) {
 		const struct tune_confirmed *a = &t->confirmed[t->better_index];
@@ -175,6 +211,55 @@ static json_t *cmp_json(const struct comparison_result *c, const char *text)
 			 comparison_verdict_word(c->verdict), "pairs", (json_int_t)c->pairs, "text", text);
 }
 
+/* What a candidate cost, what the budget bought, what the search needed
+ * (tune_probe.h), and the rate the searches ran at. */
+static json_t *budget_json(const struct tune *t)
+{
+	const struct tune_budget_plan *p = &t->plan;
+	json_t *cost = json_object(), *buys = json_object(), *o = json_object();
+	jset_num(cost, "build_s", t->cost.build_s);
+	jset_num(cost, "check_s", t->cost.check_s);
+	jset_num(cost, "screen_s", t->cost.screen_s);
+	jset_num(cost, "candidate_s", p->candidate_s);
+	json_object_set_new(buys, "candidates", json_integer(p->candidates));
+	json_object_set_new(buys, "batches", json_integer(p->batches));
+	jset_num(buys, "seconds", p->seconds);
+	json_object_set_new(o, "cost", cost);
+	json_object_set_new(o, "jobs", json_integer(p->jobs));
+	json_object_set_new(o, "batch", json_integer(p->batch));
+	jset_num(o, "batch_s", p->batch_s);
+	json_object_set_new(o, "budget_s", t->o->budget_s > 0 ? json_real(t->o->budget_s) : json_null());
+	json_object_set_new(o, "budget_candidates", t->o->budget_s > 0 ? json_null() : json_integer(t->o->budget_candidates));
+	json_object_set_new(o, "buys", buys);
+	json_object_set_new(o, "needed", json_integer((json_int_t)t->needed));
+	json_object_set_new(o, "seeds", json_integer((json_int_t)t->nseeds));
+	json_object_set_new(o, "needed_rule", json_string("seeds + " /* tune_budget.h */
+							  "3 rounds of the ensemble's 5 operators"));
+	jset_num(o, "planned_per_minute", p->per_minute);
+	jset_num(o, "compile_per_minute", p->compile_per_minute);
+	jset_num(o, "measured_per_minute",
+		 t->search_wall_s > 0 ? 60.0 * (double)t->search_candidates / t->search_wall_s : NAN);
+	return o;
+}
+
+/* The -O levels measured before the search and the screen's checks
+ * against time (tune_screen.h). */
+static json_t *screen_json(const struct tune *t)
+{
+	json_t *levels = json_array();
+	for (size_t i = 0; i < t->nlevels; i++) {
+		const struct tune_level *l = &t->levels[i];
+		json_t *o = json_pack("{s:s, s:s}", "opt", l->opt, "time_verdict", comparison_verdict_word(l->time_verdict));
+		jset_num(o, "count_ratio", l->count / t->count_start);
+		jset_num(o, "time_ratio", l->time_ratio);
+		json_array_append_new(levels, o);
+	}
+	json_t *o = json_pack("{s:s, s:o, s:o, s:b, s:o, s:I}", "final", metric_word(t), "levels", levels, "checks",
+			      jstrvec(&t->check_lines), "switched", t->switch_why != NULL, "why", jstr_or_null(t->switch_why),
+			      "switched_after", (json_int_t)t->switched_after);
+	return o;
+}
+
 static json_t *report_json(const struct tune *t)
 {
 	const struct cell_spec *p = &t->start.plan.cells[t->proto].spec;
@@ -189,7 +274,8 @@ static json_t *report_json(const struct tune *t)
 		json_t *conv = json_array();
 		double best = t->start_score;
 		json_array_append_new(conv, json_pack("[f, f, i]", 0.0, 1.0, 0));
-		for (size_t e = 0; e < t->nev; e++) {
+		/* the convergence of the final screen only (tune_screen.h) */
+		for (size_t e = t->screen_from; e < t->nev; e++) {
 			const struct tune_eval *v = &t->ev[e];
 			if (v->technique != i || (v->from_journal && !v->replayed))
 				continue;
@@ -208,13 +294,18 @@ static json_t *report_json(const struct tune *t)
 	}
 	for (size_t e = 0; e < t->nev; e++) {
 		const struct tune_eval *v = &t->ev[e];
-		if (v->from_journal && !v->replayed && v->technique != (size_t)-1)
+		if (v->from_journal && !v->replayed && v->technique < t->ntracks)
 			continue;
-		json_t *o = json_pack("{s:s, s:I, s:s, s:s, s:s, s:f, s:o}", "technique",
-				      v->technique == (size_t)-1 ? "minimise" : tune_technique_name(t->tracks[v->technique].technique),
+		/* a ratio to the start by the screen it was told, which a check
+		 * may have turned from instructions to time */
+		double base = v->metric == METRIC_INSTRUCTIONS ? t->count_start : 1;
+		json_t *o = json_pack("{s:s, s:I, s:s, s:s, s:s, s:f, s:s, s:o}", "technique",
+				      v->technique == TUNE_MINIMISE ? "minimise"
+				      : v->technique == TUNE_PROBE  ? "probe"
+								    : tune_technique_name(t->tracks[v->technique].technique),
 				      "seq", (json_int_t)v->seq, "flags", v->key, "operator", v->op ? v->op : "", "status",
-				      cell_status_name(v->status), "at_s", v->at_s, "ratio",
-				      jnum_or_null(v->score / t->start_score));
+				      cell_status_name(v->status), "at_s", v->at_s, "screen", v->metric == METRIC_INSTRUCTIONS ? "instructions" : "time",
+				      "ratio", jnum_or_null(v->score / base));
 		if (v->reason)
 			json_object_set_new(o, "reason", json_string(v->reason));
 		if (v->same_as)
@@ -264,6 +355,8 @@ static json_t *report_json(const struct tune *t)
 			 (json_int_t)t->o->confirm_runs, "layouts", (json_int_t)(t->o->layouts ? t->o->layouts : 1), "builds",
 			 lines, "answer", answer);
 	json_object_set_new(json_object_get(root, "minimal"), "note", jstr_or_null(t->minimise_note));
+	json_object_set_new(root, "budget", budget_json(t));
+	json_object_set_new(root, "screen", screen_json(t));
 	return root;
 }
 

@@ -35,9 +35,67 @@ tune() { # OUT ARGS...
     [[ "$output" == *"-ffixture-fast"* ]]
     [[ "$output" == *"--param=fixture-level"* ]]
     [[ "$output" == *"-ffast-math: changes results"* ]]
+    # the -O level is a dimension, first; -Ofast changes results
+    [[ "$output" == *"-O  "*"-O3|-O2|-Os|-O1"*"start: -O2"* ]]
+    [[ "$output" == *"-Ofast: changes results"* ]]
     run "$FLAGBENCH" tune tunable/loop --compiler fakecc --family-dir "$FAM" --march default --list-space --allow-unsafe
     [ "$status" -eq 0 ]
     refute grep -q -- '-ffast-math: changes results' <<<"$output"
+    [[ "$output" == *"-O3|-O2|-Os|-O1|-Ofast"* ]]
+    # the flags the levels set otherwise (FAKECC_STEPS: -ffixture-s1..s8 at -O3 only) are "as the level says" first
+    FAKECC_STEPS=1 run "$FLAGBENCH" tune tunable/loop --compiler fakecc --family-dir "$FAM" --march default --list-space
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"-ffixture-s1 "*"default|on|off"*"start: default"* ]]
+}
+
+# a small size: the runs timed below take milliseconds
+small_suite() {
+    cat >"$BATS_TEST_TMPDIR/small.json" <<J
+{"name": "tune-small", "variants": ["tunable/*"], "compilers": ["fakecc"], "opt": ["-O2"], "march": ["default"],
+ "family_dirs": ["$FAM"], "sizes": {"tunable": 3000}}
+J
+    echo "$BATS_TEST_TMPDIR/small.json"
+}
+
+@test "tune: what a candidate costs and what the budget buys, said first; the -O level is a dimension, seeded: -O3 wins" {
+    needs_tools
+    out="$BATS_TEST_TMPDIR/o3"
+    # FAKECC_STEPS: -O3 turns on eight flags that take the loop's work off; from -O2 no single flag does it all
+    FAKECC_STEPS=1 run "$FLAGBENCH" tune tunable/loop --compiler fakecc --family-dir "$FAM" --march default \
+        --cache "$CACHE" --out "$out" --metric instructions --no-render --budget 2s --confirm-runs 10
+    echo "$output"
+    [ "$status" -eq 0 ]
+    # the announcement comes before the first candidate, with what the budget buys and what the search needs
+    first=$(grep -n 'tune ensemble: [0-9]* candidates' <<<"$output" | head -1 | cut -d: -f1)
+    said=$(grep -n 'tune: one candidate costs about' <<<"$output" | head -1 | cut -d: -f1)
+    [ -n "$first" ] && [ -n "$said" ] && [ "$said" -lt "$first" ]
+    grep -Eq 'one candidate costs about [0-9.]+ s \(build [0-9.]+ s, check [0-9.]+ s, screen [0-9.]+ s\); [0-9]+ (CPUs?|compilers? at once), batches of [0-9]+: the budget of 2.0 s buys about [0-9]+ candidates in [0-9]+ batch(es)?; a search of this space \(14 dimensions\) needs about 26 to do better than chance' <<<"$output"
+    r="$out/results.json"
+    jqr '.budget.needed == 26 and .budget.seeds == 11 and .budget.buys.candidates > 0 and .budget.cost.build_s > 0' "$r"
+    # the -O levels were measured first, and the ensemble's seeds are -O3, -Os, -O1, then -O3's own flags
+    jqr '[.candidates[] | select(.technique == "probe") | .flags] | sort == ["-O1", "-O3", "-Os"]' "$r"
+    jqr '[.candidates[] | select(.technique == "ensemble") | .flags][0:4] == ["-O3", "-Os", "-O1", "-ffixture-s1"]' "$r"
+    # the answer is the next -O level, confirmed by time
+    jqr '.minimal.flags == ["-O3"] and .answer.better == true and .answer.cflags == "-O3"' "$r"
+}
+
+@test "tune: where instructions do not rank the -O levels as time does, the screen turns to time and says why" {
+    needs_tools
+    out="$BATS_TEST_TMPDIR/sw"
+    # FAKECC_SLOW_O3: -O3 counts a tenth of the instructions and naps 50 ms: first by counts, last by time
+    FAKECC_STEPS=1 FAKECC_SLOW_O3=1 run "$FLAGBENCH" tune tunable/loop --compiler fakecc --suite "$(small_suite)" \
+        --march default --cache "$CACHE" --out "$out" --no-render --budget 4 --screen-runs 3 --confirm-runs 6
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"the -O levels: -O3 counts fewer instructions than the start"*"but is slower by time"* ]]
+    [[ "$output" == *"screen by time: instructions did not rank builds as time did"* ]]
+    r="$out/results.json"
+    jqr '.metric == "time" and .screen.switched == true and (.screen.why | test("-O3 counts fewer"))' "$r"
+    jqr '.screen.levels[0].opt == "-O3" and .screen.levels[0].time_verdict == "slower"' "$r"
+    # the counts stay in the record, marked; the search was told times
+    jqr '[.candidates[] | select(.technique == "probe") | .screen] | all(. == "instructions")' "$r"
+    jqr '[.candidates[] | select(.technique == "ensemble") | .screen] | length == 4 and all(. == "time")' "$r"
+    jqr '.answer.flags != "-O3"' "$r"
 }
 
 @test "tune: the one flag that matters is found, minimised to, named with its share, and confirmed by time" {
@@ -76,7 +134,7 @@ tune() { # OUT ARGS...
     command -v gnuplot >/dev/null || skip "gnuplot not installed (the plot)"
     out="$BATS_TEST_TMPDIR/p"
     run "$FLAGBENCH" tune tunable/loop --compiler fakecc --family-dir "$FAM" --march default --cache "$CACHE" \
-        --out "$out" --metric instructions --budget 6 --technique ensemble,random
+        --out "$out" --metric instructions --budget 9 --technique ensemble,random
     [ "$status" -eq 0 ]
     [ -s "$out/convergence.svg" ]
     grep -q '<svg' "$out/convergence.svg"
@@ -114,7 +172,7 @@ J
     [ "$status" -eq 0 ]
     out="$BATS_TEST_TMPDIR/fromrun"
     run "$FLAGBENCH" tune "$BATS_TEST_TMPDIR/run" 'tunable/loop@fakecc/-O2/default' --cache "$CACHE" --out "$out" \
-        --metric instructions --budget 6 --no-render
+        --metric instructions --budget 9 --no-render
     echo "$output"
     [ "$status" -eq 0 ]
     jqr '.start.id == "tunable/loop@fakecc/-O2/default" and .start.compiler == "fakecc"' "$out/results.json"

@@ -1,5 +1,5 @@
 /* test_tune.c: the parts of `flagbench tune` (driver/tune.h) that need no
- * compiler: the budget's words, and delta debugging to the flags that
+ * compiler: the budget's words and what it buys, counts against time, and delta debugging to the flags that
  * carry a gain (a synthetic gain with interacting flags). */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "analysis/ddmin.h"
+#include "analysis/tune_budget.h"
 #include "driver/tune.h"
 
 static void test_budget(void **state)
@@ -32,6 +33,97 @@ static void test_budget(void **state)
 	static const char *const bad[] = { "", "soon", "10x", "-5", "0", "1.5", "10 m", "nan", NULL };
 	for (const char *const *b = bad; *b; b++)
 		assert_int_equal(tune_parse_budget(*b, &s, &n), -1);
+}
+
+/* What a budget buys (analysis/tune_budget.h): the issue's slow program,
+ * a 58 s compile, a 1 s check and a 3 s screen on 2 CPUs. */
+static void test_budget_plan(void **state)
+{
+	(void)state;
+	assert_int_equal(tune_default_batch(1), 4);
+	assert_int_equal(tune_default_batch(2), 4);
+	assert_int_equal(tune_default_batch(3), 6);
+	assert_int_equal(tune_default_batch(4), 4);
+	assert_int_equal(tune_default_batch(16), 16);
+	assert_int_equal(tune_default_batch(0), 4);
+
+	struct tune_cost c = { .build_s = 58, .check_s = 1, .screen_s = 3 };
+	struct tune_budget_plan p;
+	/* batches of 2 on 2 CPUs: one wave of compiles, then 2 x (1 + 3) */
+	tune_budget_plan(&c, 2, 2, 300, 0, &p);
+	assert_true(fabs(p.candidate_s - 62) < 1e-9);
+	assert_true(fabs(p.batch_s - 66) < 1e-9);
+	assert_int_equal(p.batches, 5); /* a batch starts while any budget is left: 4 x 66 < 300 */
+	assert_int_equal(p.candidates, 10);
+	assert_true(fabs(p.seconds - 330) < 1e-9);
+	assert_true(fabs(p.compile_per_minute - 60.0 * 2 / 58) < 1e-9);
+	assert_true(p.per_minute < p.compile_per_minute);
+	/* batches of 4: two waves */
+	tune_budget_plan(&c, 2, 4, 300, 0, &p);
+	assert_true(fabs(p.batch_s - (2 * 58 + 4 * 4)) < 1e-9);
+	assert_int_equal(p.batches, 3);
+	assert_int_equal(p.candidates, 12);
+	/* a budget shorter than a batch still runs one */
+	tune_budget_plan(&c, 2, 4, 10, 0, &p);
+	assert_int_equal(p.batches, 1);
+	assert_int_equal(p.candidates, 4);
+	/* counts run --jobs at once, like the compiles */
+	struct tune_cost k = c;
+	k.screen_in_waves = 1;
+	tune_budget_plan(&k, 2, 4, 300, 0, &p);
+	assert_true(fabs(p.batch_s - (2 * 58 + 4 * 1 + 2 * 3)) < 1e-9);
+	/* a count budget: its batches, the last one short */
+	tune_budget_plan(&c, 2, 4, 0, 10, &p);
+	assert_int_equal(p.batches, 3);
+	assert_int_equal(p.candidates, 10);
+	assert_true(fabs(p.seconds - (2 * (2 * 58 + 16) + (58 + 2 * 4))) < 1e-9);
+	assert_true(fabs(tune_budget_seconds(&c, 2, 4, 10) - p.seconds) < 1e-9);
+	assert_true(tune_budget_seconds(&c, 2, 4, 0) == 0);
+	/* what a search needs: its seeds, then 3 rounds of 5 operators */
+	assert_int_equal(tune_candidates_needed(0), 15);
+	assert_int_equal(tune_candidates_needed(80), 95);
+	/* the rounds a check by time needs before the sign test can decide
+	 * at the Bonferroni level of its pairs */
+	assert_int_equal(tune_check_rounds(2), 6);
+	assert_int_equal(tune_check_rounds(3), 7);
+	assert_int_equal(tune_check_rounds(4), 8);
+	assert_int_equal(tune_check_rounds(6), 10);
+}
+
+/* Counts against time: a pair time tells apart in the other order. */
+static void test_rank_disagreements(void **state)
+{
+	(void)state;
+	/* the start, -O3, -Os: -O3 counts fewer and is faster, -Os more and slower */
+	double counts[3] = { 100, 80, 120 };
+	enum comparison_verdict v[9] = { VERDICT_NO_DATA };
+	v[0 * 3 + 1] = VERDICT_FASTER;
+	v[0 * 3 + 2] = VERDICT_SLOWER;
+	v[1 * 3 + 2] = VERDICT_SLOWER;
+	size_t a = 9, b = 9;
+	assert_int_equal(tune_rank_disagreements(counts, v, 3, &a, &b), 0);
+	assert_int_equal(a, 9);
+	/* what time cannot tell apart is no disagreement */
+	v[1 * 3 + 2] = VERDICT_INCONCLUSIVE;
+	assert_int_equal(tune_rank_disagreements(counts, v, 3, NULL, NULL), 0);
+	/* chacha20 from -O2: a best with 0.8x the instructions, slower than -O3 by time */
+	double c2[3] = { 100, 90, 80 };
+	enum comparison_verdict v2[9] = { VERDICT_NO_DATA };
+	v2[0 * 3 + 1] = VERDICT_FASTER;
+	v2[0 * 3 + 2] = VERDICT_SAME;
+	v2[1 * 3 + 2] = VERDICT_SLOWER;
+	assert_int_equal(tune_rank_disagreements(c2, v2, 3, &a, &b), 1);
+	assert_int_equal(a, 1);
+	assert_int_equal(b, 2);
+	/* fewer instructions and slower than the start */
+	double c3[2] = { 100, 10 };
+	enum comparison_verdict v3[4] = { VERDICT_NO_DATA, VERDICT_SLOWER, VERDICT_NO_DATA, VERDICT_NO_DATA };
+	assert_int_equal(tune_rank_disagreements(c3, v3, 2, &a, &b), 1);
+	assert_int_equal(a, 0);
+	assert_int_equal(b, 1);
+	/* a build not counted is not compared */
+	c3[1] = NAN;
+	assert_int_equal(tune_rank_disagreements(c3, v3, 2, NULL, NULL), 0);
 }
 
 /* The gain of a subset: -fa alone gives 0.5 of it, -fb and -fc only
@@ -110,6 +202,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_budget),
+		cmocka_unit_test(test_budget_plan),
+		cmocka_unit_test(test_rank_disagreements),
 		cmocka_unit_test(test_ddmin_interacting),
 		cmocka_unit_test(test_ddmin_edges),
 	};

@@ -399,6 +399,113 @@ static void operators_named(void **state)
 	space_free(s);
 }
 
+/* A space with the -O level (pipeline/tune_space_opt.h): dimension 0 the
+ * level (-O3, -O2, -Os, -O1; the start -O2), dimensions 1-3 flags the
+ * levels set otherwise ("" as the level says, on, off), 4-5 flags every
+ * level sets alike, 6 a param -O3 sets otherwise. */
+static struct tune_space *level_space(void)
+{
+	struct tune_space *s = space_new(6, 1);
+	static const char *const levels[] = { "-O3", "-O2", "-Os", "-O1" };
+	struct tune_dim *o = &s->dims[0];
+	for (size_t c = 0; c < o->nchoices; c++)
+		free(o->choices[c]);
+	free(o->choices);
+	o->kind = TUNE_DIM_OPT;
+	o->nchoices = 4;
+	o->choices = xcalloc(4, sizeof(*o->choices));
+	for (size_t c = 0; c < 4; c++)
+		o->choices[c] = xstrdup(levels[c]);
+	o->start = 1;
+	/* flag d's choices: 0 "", 1 on, 2 off; -O3 turns 1 and 2 on, -Os and -O1 turn 3 off */
+	static const size_t tie[4][4] = {
+		/* -O3 -O2 -Os -O1 */
+		{ 0, 0, 0, 0 }, { 1, 2, 2, 2 }, { 1, 2, 2, 2 }, { 1, 1, 2, 2 },
+	};
+	for (size_t d = 1; d <= 3; d++) {
+		struct tune_dim *dim = &s->dims[d];
+		for (size_t c = 0; c < dim->nchoices; c++)
+			free(dim->choices[c]);
+		free(dim->choices);
+		dim->nchoices = 3;
+		dim->choices = xcalloc(3, sizeof(*dim->choices));
+		dim->choices[0] = xstrdup("");
+		dim->choices[1] = xasprintf("-fd%zu", d);
+		dim->choices[2] = xasprintf("-fno-d%zu", d);
+		dim->start = 0;
+		dim->level_choice = xcalloc(4, sizeof(size_t));
+		memcpy(dim->level_choice, tie[d], sizeof(tie[d]));
+	}
+	/* the param: -O3 its choice 4, the others the start's value, 2 */
+	s->dims[6].level_choice = xcalloc(4, sizeof(size_t));
+	static const size_t ptie[4] = { 4, 2, 2, 2 };
+	memcpy(s->dims[6].level_choice, ptie, sizeof(ptie));
+	return s;
+}
+
+static void level_space_free(struct tune_space *s)
+{
+	for (size_t d = 0; d < s->n; d++)
+		free(s->dims[d].level_choice);
+	space_free(s);
+}
+
+/* The seeds: the other -O levels in the dimension's order, then level by
+ * level the flags and params it sets otherwise than the start's level,
+ * each once; the ensemble asks them first, as "seed", the random search
+ * none. */
+static void seeds_in_order(void **state)
+{
+	(void)state;
+	struct tune_space *s = level_space();
+	struct tune_change want[] = {
+		{ 0, 0 }, { 0, 2 }, { 0, 3 }, /* -O3, -Os, -O1 */
+		{ 1, 1 }, { 2, 1 }, { 6, 4 }, /* what -O3 sets otherwise */
+		{ 3, 2 },                     /* -Os: flag 3 off; -O1 too, asked once */
+	};
+	size_t n = sizeof(want) / sizeof(*want);
+	assert_int_equal(tune_search_seeds(s, NULL, 0), n);
+	struct tune_change got[16];
+	assert_int_equal(tune_search_seeds(s, got, 16), n);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(got[i].dim, want[i].dim);
+		assert_int_equal(got[i].choice, want[i].choice);
+	}
+	struct tune_search *ts = tune_search_new(TUNE_TECHNIQUE_ENSEMBLE, s, 3, 1.0);
+	size_t val[7];
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(tune_search_ask(ts, val), 0);
+		assert_string_equal(tune_search_operator(ts), "seed");
+		for (size_t d = 0; d < s->n; d++)
+			assert_int_equal(val[d], d == want[i].dim ? want[i].choice : s->dims[d].start);
+	}
+	/* -O3 is the best; what -O3 does by itself is no change of it, so the
+	 * sweep tries everything else first */
+	for (size_t i = 0; i < n; i++) {
+		size_t p[7];
+		for (size_t d = 0; d < s->n; d++)
+			p[d] = d == want[i].dim ? want[i].choice : s->dims[d].start;
+		tune_search_tell(ts, p, i == 0 ? 0.5 : i < 3 ? 1.2 : i < 6 ? 0.9 : 1.0);
+	}
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(tune_search_ask(ts, val), 0);
+		assert_string_not_equal(tune_search_operator(ts), "seed");
+		for (size_t d = 1; d <= 3; d++)
+			assert_false(val[0] == 0 && val[d] == 1 && tune_point_changes(s, val) == 2);
+	}
+	tune_search_free(ts);
+	/* the random search: no seeds */
+	ts = tune_search_new(TUNE_TECHNIQUE_RANDOM, s, 3, 1.0);
+	assert_int_equal(tune_search_ask(ts, val), 0);
+	assert_string_equal(tune_search_operator(ts), "random");
+	tune_search_free(ts);
+	/* a space without the -O level: none */
+	struct tune_space *plain = space_new(4, 1);
+	assert_int_equal(tune_search_seeds(plain, NULL, 0), 0);
+	space_free(plain);
+	level_space_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -410,6 +517,7 @@ int main(void)
 		cmocka_unit_test(failures_never_best),
 		cmocka_unit_test(technique_words),
 		cmocka_unit_test(operators_named),
+		cmocka_unit_test(seeds_in_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -313,6 +313,7 @@ static void add_test_dim(struct tune_space *s, enum tune_dim_kind kind, const ch
 		d->choices[i] = xstrdup(choices[i]);
 	d->nchoices = n;
 	d->start = start;
+	d->level_choice = NULL;
 }
 
 static void small_space(struct tune_space *s)
@@ -383,6 +384,97 @@ static void test_points(void **state)
 	tune_space_free(&s);
 }
 
+/* The -O levels' settings, a few lines of gcc-12's listings at -O2 and -O3. */
+static const char level_o2[] = "  -fpeel-loops                \t\t[disabled]\n"
+			       "  -ftree-vectorize            \t\t[disabled]\n"
+			       "  -funswitch-loops            \t\t[disabled]\n"
+			       "  -fvect-cost-model=[unlimited|dynamic|cheap|very-cheap] \tvery-cheap\n";
+static const char level_o3[] = "  -fpeel-loops                \t\t[enabled]\n"
+			       "  -ftree-vectorize            \t\t[disabled]\n"
+			       "  -funswitch-loops            \t\t[enabled]\n"
+			       "  -fvect-cost-model=[unlimited|dynamic|cheap|very-cheap] \tdynamic\n";
+static const char level_help[] =
+	"  -fvect-cost-model=[unlimited|dynamic|cheap|very-cheap] Specifies the cost\n";
+static const char params_o2[] = "  --param=max-inline-insns-auto= \t15\n  --param=max-unroll-times=   \t\t8\n";
+static const char params_o3[] = "  --param=max-inline-insns-auto= \t30\n  --param=max-unroll-times=   \t\t8\n";
+
+static void test_levels(void **state)
+{
+	(void)state;
+	struct tune_space s, at[4];
+	memset(at, 0, sizeof(at));
+	tune_space_parse_gcc(level_o2, level_help, params_o2, 0, &s);
+	const char *levels[TUNE_OPT_LEVELS_MAX];
+	size_t start, n = tune_opt_levels("-O2", 0, &s, levels, &start);
+	assert_int_equal(n, 4);
+	assert_int_equal(start, 1);
+	assert_string_equal(levels[0], "-O3");
+	assert_string_equal(levels[3], "-O1");
+	assert_true(has_excluded(&s, "-Ofast: changes results"));
+	/* -O3 read; -Os and -O1 not (an empty space: they tie nothing) */
+	tune_space_parse_gcc(level_o3, level_help, params_o3, 0, &at[0]);
+	tune_space_add_levels(&s, levels, n, start, at);
+	assert_int_equal(tune_space_opt_dim(&s), 0);
+	assert_choices(&s.dims[0], "-O3|-O2|-Os|-O1", 1);
+	assert_int_equal(s.dims[0].kind, TUNE_DIM_OPT);
+	/* set otherwise at -O3: "" first, the start, each level's setting a choice */
+	const struct tune_dim *d = find_dim(&s, TUNE_DIM_FLAG, "peel-loops");
+	assert_choices(d, "-|-fpeel-loops|-fno-peel-loops", 0);
+	assert_int_equal(d->level_choice[0], 1);
+	assert_int_equal(d->level_choice[1], 2);
+	assert_int_equal(d->level_choice[2], 0); /* not read: as the level says */
+	d = find_dim(&s, TUNE_DIM_ENUM, "vect-cost-model");
+	assert_choices(d,
+		       "-|-fvect-cost-model=unlimited|-fvect-cost-model=dynamic|-fvect-cost-model=cheap|"
+		       "-fvect-cost-model=very-cheap",
+		       0);
+	assert_string_equal(d->choices[d->level_choice[0]], "-fvect-cost-model=dynamic");
+	/* a param: -O3's value joins the values searched */
+	d = find_dim(&s, TUNE_DIM_PARAM, "max-inline-insns-auto");
+	assert_non_null(d);
+	assert_int_equal(d->start, 0);
+	assert_string_equal(d->choices[d->level_choice[0]], "--param=max-inline-insns-auto=30");
+	assert_string_equal(d->choices[d->level_choice[1]], "--param=max-inline-insns-auto=15");
+	/* set alike: as it was */
+	d = find_dim(&s, TUNE_DIM_FLAG, "tree-vectorize");
+	assert_choices(d, "-ftree-vectorize|-fno-tree-vectorize", 1);
+	assert_null(d->level_choice);
+	d = find_dim(&s, TUNE_DIM_PARAM, "max-unroll-times");
+	assert_null(d->level_choice);
+	/* a point's -O word is apart from its flags (it replaces the start's) */
+	size_t *val = xcalloc(s.n, sizeof(*val));
+	for (size_t i = 0; i < s.n; i++)
+		val[i] = s.dims[i].start;
+	val[0] = 0;
+	char *key = tune_point_key(&s, val), *opt = NULL, *rest = tune_key_split_opt(key, &opt);
+	assert_string_equal(key, "-O3");
+	assert_string_equal(opt, "-O3");
+	assert_string_equal(rest, "");
+	free(key);
+	free(opt);
+	free(rest);
+	rest = tune_key_split_opt("-O1 -fpeel-loops -mllvm -Owhatever", &opt);
+	assert_string_equal(opt, "-O1");
+	assert_string_equal(rest, "-fpeel-loops -mllvm -Owhatever");
+	free(opt);
+	free(rest);
+	rest = tune_key_split_opt("-fpeel-loops", &opt);
+	assert_null(opt);
+	free(rest);
+	free(val);
+	/* a start at another level keeps it, last; -Ofast with allow_unsafe */
+	n = tune_opt_levels("-Og", 1, NULL, levels, &start);
+	assert_int_equal(n, 6);
+	assert_string_equal(levels[4], "-Ofast");
+	assert_string_equal(levels[5], "-Og");
+	assert_int_equal(start, 5);
+	char *const cf[] = { "-march=native", "-O2", "-g", NULL };
+	assert_string_equal(tune_cflags_opt(cf), "-O2");
+	tune_space_free(&s);
+	for (int i = 0; i < 4; i++)
+		tune_space_free(&at[i]);
+}
+
 static void test_print(void **state)
 {
 	(void)state;
@@ -422,16 +514,28 @@ static void test_real_gcc(void **state)
 	struct tune_space s;
 	assert_int_equal(tune_space_read(&comp, cflags, 0, &s), 0);
 	assert_true(s.n > 100);
+	/* the -O level first, the start's among them */
+	assert_int_equal(tune_space_opt_dim(&s), 0);
+	assert_choices(&s.dims[0], "-O3|-O2|-Os|-O1", 1);
+	assert_true(has_excluded(&s, "-Ofast: changes results"));
+	/* -O3 peels loops, -O2 does not: "" (as the level says), and each
+	 * level's own setting spelled */
 	const struct tune_dim *d = find_dim(&s, TUNE_DIM_FLAG, "peel-loops");
 	assert_non_null(d);
-	assert_string_equal(start_word(d), "-fno-peel-loops");
-	/* -O2 vectorizes (-ftree-loop-vectorize, since gcc 12) while the
-	 * umbrella -ftree-vectorize is listed off */
+	assert_string_equal(start_word(d), "");
+	assert_non_null(d->level_choice);
+	assert_string_equal(d->choices[d->level_choice[0]], "-fpeel-loops");
+	assert_string_equal(d->choices[d->level_choice[1]], "-fno-peel-loops");
+	/* -O2 vectorizes (-ftree-loop-vectorize, since gcc 12), -O1 and -Os do
+	 * not, while the umbrella -ftree-vectorize is listed off at every level */
 	d = find_dim(&s, TUNE_DIM_FLAG, "tree-loop-vectorize");
 	assert_non_null(d);
-	assert_string_equal(start_word(d), "-ftree-loop-vectorize");
+	assert_non_null(d->level_choice);
+	assert_string_equal(d->choices[d->level_choice[1]], "-ftree-loop-vectorize");
+	assert_string_equal(d->choices[d->level_choice[3]], "-fno-tree-loop-vectorize");
 	d = find_dim(&s, TUNE_DIM_FLAG, "tree-vectorize");
 	assert_non_null(d);
+	assert_null(d->level_choice);
 	assert_string_equal(start_word(d), "-fno-tree-vectorize");
 	d = find_dim(&s, TUNE_DIM_FLAG, "inline-functions");
 	assert_non_null(d);
@@ -488,7 +592,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_gcc_flags),  cmocka_unit_test(test_gcc_params), cmocka_unit_test(test_excluded_table),
 		cmocka_unit_test(test_clang_parse), cmocka_unit_test(test_points),     cmocka_unit_test(test_print),
-		cmocka_unit_test(test_real_gcc),   cmocka_unit_test(test_real_clang),
+		cmocka_unit_test(test_real_gcc),   cmocka_unit_test(test_real_clang), cmocka_unit_test(test_levels),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
