@@ -68,7 +68,9 @@ J
     # the announcement comes before the first candidate, with what the budget buys and what the search needs
     first=$(grep -n 'tune ensemble: [0-9]* candidates' <<<"$output" | head -1 | cut -d: -f1)
     said=$(grep -n 'tune: one candidate costs about' <<<"$output" | head -1 | cut -d: -f1)
-    [ -n "$first" ] && [ -n "$said" ] && [ "$said" -lt "$first" ]
+    [ -n "$first" ]
+    [ -n "$said" ]
+    [ "$said" -lt "$first" ]
     grep -Eq 'one candidate costs about [0-9.]+ s \(build [0-9.]+ s, check [0-9.]+ s, screen [0-9.]+ s\); [0-9]+ (CPUs?|compilers? at once), batches of [0-9]+: the budget of 2.0 s buys about [0-9]+ candidates in [0-9]+ batch(es)?; a search of this space \(14 dimensions\) needs about 26 to do better than chance' <<<"$output"
     r="$out/results.json"
     jqr '.budget.needed == 26 and .budget.seeds == 11 and .budget.buys.candidates > 0 and .budget.cost.build_s > 0' "$r"
