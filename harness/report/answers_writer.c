@@ -142,7 +142,7 @@ static void counted_gaps(const struct mfamily *fam, size_t width, struct strbuf 
 		for (size_t e = 0; e < g->n; e++) {
 			const struct mgap_entry *x = &g->v[e];
 			if (x->verdict == VERDICT_FASTER || x->verdict == VERDICT_SLOWER || x->verdict == VERDICT_SAME_BINARY ||
-			    !(fabs(x->count_ratio - 1) >= EVIDENCE_SAME_COUNT))
+			    !(fabs(log(x->count_ratio)) >= EVIDENCE_GAP_COUNT))
 				continue;
 			sb_addf(&sb, "%s %s %s", k++ ? "," : "", ratio(x->count_ratio, r, sizeof(r)), x->variant);
 		}

@@ -130,7 +130,7 @@ struct mgap {
 	const char *context;     /* the parts both share that vary elsewhere in the family ("gcc"), or "" */
 	struct mgap_entry *v;    /* real ones first, largest first; then the rest */
 	size_t n, real;          /* real: faster or slower, by the one comparison */
-	size_t counted_apart;    /* entries not real by time whose counts differ (EVIDENCE_SAME_COUNT) */
+	size_t counted_apart;    /* entries not real by time whose counts differ (EVIDENCE_GAP_COUNT) */
 	double largest;          /* |log ratio| of the largest real one; 0 with none */
 };
 

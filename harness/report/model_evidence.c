@@ -31,6 +31,11 @@ static void counts(const struct results_cell *ca, const struct results_cell *cb,
 		   const struct mview *v, struct mevidence *e, struct strbuf *sb)
 {
 	double ia = ca ? ca->instructions_per_unit : NAN, ib = cb ? cb->instructions_per_unit : NAN;
+	/* counting was asked and could not be done: say why, so a reader does
+	 * not take the missing counts for counts that agree */
+	const char *why = ca && ca->counters_skipped ? ca->counters_skipped : cb ? cb->counters_skipped : NULL;
+	if ((!(ia > 0) || !(ib > 0)) && why && v->verdict != VERDICT_FASTER)
+		sb_addf(sb, "no exact counts: %s", why);
 	if (!(ia > 0) || !(ib > 0))
 		return;
 	e->count_ratio = ib / ia;

@@ -18,6 +18,9 @@
 
 /* counts within this share of each other are "the same count" */
 #define EVIDENCE_SAME_COUNT 0.001
+/* a gap time could not call is listed by its counts from this share on
+ * (what the tables print as 0.99x or 1.01x at the least) */
+#define EVIDENCE_GAP_COUNT 0.005
 
 struct mevidence {
 	/* the runner-up's instructions per unit over the leader's (above 1:

@@ -146,7 +146,7 @@ void model_gaps(struct model *m, struct mfamily *fam, struct fsrc *f, const stru
 		for (size_t k = 0; k < g->n; k++) {
 			g->real += is_real(g->v[k].verdict);
 			g->counted_apart += !is_real(g->v[k].verdict) && g->v[k].verdict != VERDICT_SAME_BINARY &&
-					    fabs(g->v[k].count_ratio - 1) >= EVIDENCE_SAME_COUNT;
+					    fabs(log(g->v[k].count_ratio)) >= EVIDENCE_GAP_COUNT;
 		}
 		g->largest = g->real ? size_of(&g->v[0]) : 0;
 		fam->gaps[kept++] = *g;

@@ -65,3 +65,12 @@ answer() { # RESULTS.json: the first answer as JSON
     [ "$status" -eq 0 ]
     [[ "$output" != *"by instructions"* ]]
 }
+
+@test "counts asked for and not had: the answer says why, never silent" {
+    d="$BATS_TEST_TMPDIR/skipped"
+    mkdir -p "$d"
+    jq '.cells |= map(.counters = {"skipped": "valgrind cannot run this build'"'"'s instructions (-march=native)"})' "$FIX" >"$d/results.json"
+    a=$(answer "$d/results.json")
+    echo "$a"
+    [[ "$(jq -r .evidence <<<"$a")" == "no exact counts: valgrind cannot run this build's instructions (-march=native); time could not decide"* ]]
+}
