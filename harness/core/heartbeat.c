@@ -30,9 +30,11 @@ static void *beat(void *arg)
 		pthread_mutex_lock(&lock);
 		double now = now_monotonic();
 		FILE *out = sink_set ? sink : stderr;
-		if (depth > 0 && out && now - last_line >= every) {
+		int top = depth > DEPTH ? DEPTH - 1 : depth - 1;
+		/* a step is said once it has run that long itself: a line printed
+		 * elsewhere (a stage that does not tell the heartbeat) is not silence */
+		if (depth > 0 && out && now - last_line >= every && now - since_at[top] >= every) {
 			char d[32];
-			int top = depth > DEPTH ? DEPTH - 1 : depth - 1;
 			format_duration(now - since_at[top], d, sizeof(d));
 			fprintf(out, "flagbench: %s: %s so far\n", stack[top], d);
 			fflush(out);

@@ -11,6 +11,7 @@ void build_progress_begin(struct build_progress *bp, FILE *out, size_t total, si
 				       .start = now, .last_line = now };
 	if (!out || !total)
 		return;
+	heartbeat_spoke();
 	fprintf(out, "flagbench: building %zu program%s, %u at a time%s", total, total == 1 ? "" : "s", bp->jobs,
 		cached ? "" : "\n");
 	if (cached)
