@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Runs bats files a few at a time (most tests wait on timeouts, pauses and
+# Runs bats files six at a time (most tests wait on timeouts, pauses and
 # child processes, so more files than cores keep the machine busy), prints
 # each file's TAP as it finishes, and ends with one summary line that CI
 # reads: passed, failed, skipped, and the reason of every skip.
 #   scripts/run-e2e.sh [-j N] FILE.bats...
 set -u
-jobs=4
+jobs=6
 if [ "${1:-}" = -j ]; then jobs=$2; shift 2; fi
 out=$(mktemp -d) || exit 2
 trap 'rm -rf "$out"' EXIT
