@@ -188,8 +188,6 @@ double eta_estimate(const struct eta_policy *p, const struct eta_cell *cells, si
 			left += pause;
 		if (c->state == ETA_TO_VERIFY)
 			left += verify;
-		if (c->count_factor > 0)
-			left += h->counted ? h->count_s / (double)h->counted : own * c->count_factor;
 	}
 	return left;
 }

@@ -17,10 +17,6 @@
  * max_runs.  The chance per run of being content and the share of answers
  * open at the budget are learnt from this run's cells so far, the ones
  * still measuring included (eta.c, struct stopping).
- * A compute cell to be counted after its timing adds its count: the mean
- * count of this run so far, or before the first one, its seconds per run
- * times its count_factor (a callgrind count runs its two small sizes some
- * 50 times slower than a timed run; a perf count is one run).
  */
 #ifndef FLAGBENCH_ETA_H
 #define FLAGBENCH_ETA_H
@@ -39,7 +35,6 @@ struct eta_cell {
 	unsigned runs;   /* timed runs so far in this run */
 	double spent_s;  /* their times, summed */
 	int emulated;    /* timed SCHEDULE_EMULATED_RUNS at most, no precision target */
-	double count_factor; /* to be counted: a count's seconds per second of a run; 0: not counted */
 };
 
 /* The schedule's policy (schedule.h), as far as it decides the runs. */
@@ -56,8 +51,6 @@ struct eta_history {
 	size_t verified;       /* cells verified */
 	double cooldown_s;     /* pauses and waits */
 	size_t paused;         /* cells that had their pause */
-	double count_s;        /* counts (counters.h) */
-	size_t counted;
 };
 
 /* Seconds left, or a negative number when nothing is known yet to

@@ -52,6 +52,12 @@ refute() {
     fi
 }
 
+# A run folder DIR holding only a copy of fixture FILE of tests/fixtures/results.
+stage() { # FILE DIR
+    mkdir -p -- "$2"
+    cp -- "$REPO/tests/fixtures/results/$1" "$2/results.json"
+}
+
 # The host's cpu flags include all of these (as /proc/cpuinfo spells them).
 host_has_cpu() {
     local f have

@@ -5,13 +5,6 @@
 
 load helpers
 
-refute() {
-    if "$@"; then
-        echo "unexpected success: $*"
-        return 1
-    fi
-}
-
 measured='.cells[] | select(.status == "ok" and .same_binary_as == null)'
 
 @test "default: runs until the 95 % rerun interval is within 3 %, its level and the target recorded" {

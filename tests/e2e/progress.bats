@@ -5,13 +5,6 @@
 
 load helpers
 
-refute() {
-    if "$@"; then
-        echo "unexpected success: $*"
-        return 1
-    fi
-}
-
 @test "a slow build says how it goes every 9 s, with the longest compile and an eta from the first done" {
     run "$FLAGBENCH" run --dry-run --suite smoke --pretend-build 25 --jobs 2 --out "$BATS_TEST_TMPDIR/r" --no-render
     echo "$output"

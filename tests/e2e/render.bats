@@ -7,20 +7,6 @@ load helpers
 
 FIX="$REPO/tests/fixtures/results"
 
-# `! cmd` never fails a bats test (errexit ignores it): say it this way.
-refute() {
-    if "$@"; then
-        echo "unexpected success: $*"
-        return 1
-    fi
-}
-
-# A run folder holding only a copy of a fixture.
-stage() { # fixture dir
-    mkdir -p -- "$2"
-    cp -- "$FIX/$1" "$2/results.json"
-}
-
 setup_file() {
     # A folder name that would break anything that evals or splits paths.
     export FIZZ="$BATS_FILE_TMPDIR/run dir \$(touch pwned) 'q' <x>"

@@ -7,11 +7,6 @@ load helpers
 
 FIX="$REPO/tests/fixtures/results"
 
-stage() { # fixture dir
-    mkdir -p -- "$2"
-    cp -- "$FIX/$1" "$2/results.json"
-}
-
 setup_file() {
     # A folder name that would break anything that evals or splits paths.
     export FIZZ="$BATS_FILE_TMPDIR/run dir \$(touch pwned) 'q' <x>"

@@ -1,25 +1,9 @@
 #!/usr/bin/env bats
-# flagbench explain (split from tune.bats to run beside it) on the tunable fixture, built by fakecc
-# (tests/fixtures/tune/bin/fakecc): gcc with a made-up flag space of five
-# flags and a --param, where exactly one flag (-ffixture-fast) changes the
-# instruction count, one crashes the compiler, one makes the output wrong and
-# the rest give the same binary.  Instruction counts under callgrind are
-# deterministic, so what is found and named cannot flake; the confirmation
-# times with hyperfine.  The searches on real families are in bench/tune.sh.
+# flagbench explain (split from tune.bats to run beside it) on the tunable
+# fixture (tune_fixture.bash).
 
 load helpers
-
-setup_file() {
-    export CACHE="$BATS_FILE_TMPDIR/cache"
-    export PATH="$REPO/tests/fixtures/tune/bin:$PATH"
-    export FAM="$REPO/tests/fixtures/tune"
-}
-
-needs_tools() {
-    command -v valgrind >/dev/null || skip "valgrind not installed (instruction counts)"
-    command -v hyperfine >/dev/null || skip "hyperfine not installed (the confirmation)"
-    command -v gcc >/dev/null || skip "gcc not installed (fakecc wraps it)"
-}
+load tune_fixture
 
 @test "explain: a gap no single flag carries is searched for the flags that carry it together" {
     needs_tools

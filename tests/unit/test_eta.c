@@ -27,13 +27,13 @@ static void rounds_after_two(void **state)
 	struct eta_cell c[10];
 	memset(c, 0, sizeof(c));
 	for (int i = 0; i < 10; i++)
-		c[i] = (struct eta_cell){ ETA_MEASURING, 2, 0.2, 0, 0 };
+		c[i] = (struct eta_cell){ ETA_MEASURING, 2, 0.2, 0 };
 	struct eta_history h = { .measure_s = 2.2, .verify_s = 1, .verified = 10, .paused = 10 };
 	within(eta_estimate(&p, c, 10, &h), 10 * 3 * 0.1 * 1.1, 1e-9);
 	/* a finished cell adds nothing, a cell still to verify its runs, its
 	 * verification and its pause at their means */
 	c[0].state = ETA_DONE;
-	c[1] = (struct eta_cell){ ETA_TO_VERIFY, 0, 0, 0, 0 };
+	c[1] = (struct eta_cell){ ETA_TO_VERIFY, 0, 0, 0 };
 	h.measure_s = 8 * 0.2 * 1.1 + 0.2 * 1.1;
 	h.cooldown_s = 9;
 	h.paused = 9;
@@ -48,7 +48,7 @@ static void open_answer_past_budget(void **state)
 {
 	struct eta_policy p = { .runs = 5, .max_runs = 1000, .precision = 3, .cell_budget = 1, .runs_for_rerun = 13,
 				.rounds = 1 };
-	struct eta_cell c = { ETA_MEASURING, 30, 1.5, 0, 0 }; /* 0.05 s a run, 1.5 s spent of a 1 s budget */
+	struct eta_cell c = { ETA_MEASURING, 30, 1.5, 0 }; /* 0.05 s a run, 1.5 s spent of a 1 s budget */
 	struct eta_history h = { .measure_s = 1.5, .verify_s = 0.05, .verified = 1, .paused = 1 };
 	/* (2 x 1 s - 1.5 s) / 0.05 s = 10 runs to the end */
 	within(eta_estimate(&p, &c, 1, &h), 10 * 0.05, 1e-9);
@@ -70,7 +70,7 @@ static void replay_within_2x(const unsigned *final, size_t n, double per, double
 		double truth = 0;
 		for (size_t i = 0; i < n; i++) {
 			unsigned k = r < final[i] ? r : final[i];
-			c[i] = (struct eta_cell){ k < final[i] ? ETA_MEASURING : ETA_DONE, k, k * per, 0, 0 };
+			c[i] = (struct eta_cell){ k < final[i] ? ETA_MEASURING : ETA_DONE, k, k * per, 0 };
 			h.measure_s += k * (per + batch);
 			truth += (final[i] - k) * (per + batch);
 		}
@@ -116,7 +116,7 @@ static void replayed_quick_run_within_2x(void **state)
 static void nothing_known(void **state)
 {
 	struct eta_policy p = { .runs = 5 };
-	struct eta_cell c[2] = { { ETA_TO_VERIFY, 0, 0, 0, 0 }, { ETA_TO_VERIFY, 0, 0, 0, 0 } };
+	struct eta_cell c[2] = { { ETA_TO_VERIFY, 0, 0, 0 }, { ETA_TO_VERIFY, 0, 0, 0 } };
 	struct eta_history h = { 0 };
 	assert_true(eta_estimate(&p, c, 2, &h) < 0);
 	/* one verification: a run costs about what it took */
@@ -135,7 +135,7 @@ static void expected_runs(void **state)
 {
 	struct eta_policy p = { .runs = 5, .max_runs = 50, .runs_for_rerun = 13, .emulated_runs = 3, .precision = 3,
 				.cell_budget = 2.5, .rounds = 1 };
-	struct eta_cell c = { ETA_MEASURING, 0, 0, 0, 0 };
+	struct eta_cell c = { ETA_MEASURING, 0, 0, 0 };
 	struct eta_history h = { .verify_s = 0.1, .verified = 1 }; /* 0.1 s a run */
 	double runs = eta_estimate(&p, &c, 1, &h) / 0.1;
 	/* 13 for the interval, the budget at 25, two budgets at 50 */
@@ -163,7 +163,7 @@ static void replayed_run_within_2x(void **state)
 		double truth = 0;
 		for (int i = 0; i < 6; i++) {
 			h.verify_s += t[i];
-			c[i] = (struct eta_cell){ ETA_MEASURING, r, r * t[i], 0, 0 };
+			c[i] = (struct eta_cell){ ETA_MEASURING, r, r * t[i], 0 };
 			h.measure_s += r * (t[i] + batch);
 			truth += (runs - r) * (t[i] + batch) + (r ? 0 : pause);
 		}
@@ -233,23 +233,6 @@ static void emulated_cell_one_batch(void **state)
 	}
 }
 
-/* Counting after the timing: "eta 0s" for two minutes while six cells
- * were counted 25 s apart.  A cell to count adds its count: before any,
- * its seconds per run times its factor; after some, their mean. */
-static void counts_in_the_eta(void **state)
-{
-	struct eta_policy p = { .runs = 5, .emulated_runs = 3 };
-	struct eta_cell c[2] = { { ETA_MEASURING, 5, 0.5, 0, 50 }, { ETA_MEASURING, 5, 0.5, 0, 0 } };
-	struct eta_history h = { .measure_s = 1, .verify_s = 0.2, .verified = 2, .paused = 2 };
-	/* both have their runs: only the first cell's count is left, 0.1 s x 50 */
-	within(eta_estimate(&p, c, 2, &h), 5, 1e-9);
-	h.count_s = 50;
-	h.counted = 2;
-	within(eta_estimate(&p, c, 2, &h), 25, 1e-9);
-	c[0].state = ETA_DONE;
-	assert_true(eta_estimate(&p, c, 2, &h) == 0);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -262,7 +245,6 @@ int main(void)
 		cmocka_unit_test(replayed_quick_run_within_2x),
 		cmocka_unit_test(emulated_cells_few_runs),
 		cmocka_unit_test(emulated_cell_one_batch),
-		cmocka_unit_test(counts_in_the_eta),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
