@@ -14,6 +14,7 @@
 #include "driver/tune_eval.h"
 #include "driver/tune_journal.h"
 #include "driver/tune_screen.h"
+#include "driver/tune_start.h"
 #include "pipeline/build_progress.h"
 
 void tune_format_seconds(double s, char *buf, size_t n)
@@ -42,15 +43,9 @@ static double compile_once(struct tune *t)
 	char *cache = xasprintf("%s/probe-cache-%s", t->work, t->stamp);
 	struct session ps;
 	session_open(&ps, t->session.x, cache, 1, &t->session.lim);
-	const struct cell_spec *proto = &t->start.plan.cells[t->proto].spec;
 	struct plan bp;
-	memset(&bp, 0, sizeof(bp));
-	size_t alloc = 0;
-	tune_add_clone(&bp, &alloc, proto, "", NULL, proto->config, 0, 1);
-	struct build_stats bst = { 0 };
-	double w = now_monotonic();
-	session_build(&ps, &bp, 0, &bst);
-	double dt = now_monotonic() - w;
+	struct build_stats bst;
+	double dt = tune_build_start(t, &ps, &bp, &bst);
 	plan_free_copies(&bp);
 	session_close(&ps);
 	free(cache);

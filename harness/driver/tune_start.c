@@ -29,21 +29,29 @@ int tune_plan_start(struct tune *t)
 	return 0;
 }
 
+double tune_build_start(struct tune *t, struct session *s, struct plan *bp, struct build_stats *st)
+{
+	const struct cell_spec *proto = &t->start.plan.cells[t->proto].spec;
+	memset(bp, 0, sizeof(*bp));
+	size_t alloc = 0;
+	tune_add_clone(bp, &alloc, proto, "", NULL, proto->config, 0, 1);
+	*st = (struct build_stats){ 0 };
+	double w = now_monotonic();
+	session_build(s, bp, 0, st);
+	return now_monotonic() - w;
+}
+
 /* The start built, checked and measured: its sha256 names the binary every
  * candidate is compared with; the metric is chosen on it. */
 int tune_measure_start(struct tune *t)
 {
 	const struct cell_spec *proto = &t->start.plan.cells[t->proto].spec;
 	struct plan bp;
-	memset(&bp, 0, sizeof(bp));
-	size_t alloc = 0;
-	tune_add_clone(&bp, &alloc, proto, "", NULL, proto->config, 0, 1);
 	/* what it costs is the first figure of what a candidate costs (tune_probe.h) */
-	struct build_stats bst = { 0 };
-	double w = now_monotonic();
-	session_build(&t->session, &bp, 0, &bst);
-	t->start_cost.build_s = now_monotonic() - w;
+	struct build_stats bst;
+	t->start_cost.build_s = tune_build_start(t, &t->session, &bp, &bst);
 	t->start_cost.compiled = bst.compiled;
+	double w;
 	struct cell *c = &bp.cells[0];
 	int rc = -1;
 	if (c->status != CELL_PENDING) {
