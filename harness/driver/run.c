@@ -262,15 +262,6 @@ static void run_build(struct run *r)
 
 /* The time left (eta.h): the cells to time, their runs so far, and what
  * measuring, verifying and pausing took. */
-/* Whether cell c is to be counted (counters.h): a compute cell of this
- * run with a binary of its own, not counted yet. */
-static int wants_count(const struct run *r, const struct cell *c)
-{
-	return r->count && !fb_interrupted && c->spec.family->kind == KIND_COMPUTE && c->build.binary &&
-	       c->build.same_binary_as < 0 && c->origin != CELL_FROM_JOURNAL &&
-	       c->measure.counters.state == COUNTERS_NOT_RUN;
-}
-
 static double run_eta(const struct run *r)
 {
 	const struct run_settings *s = &r->set;
@@ -294,8 +285,6 @@ static double run_eta(const struct run *r)
 		for (size_t k = 0; r->x->times == EXECUTOR_TIMES_MEASURED && k < c->measure.time.n; k++)
 			e->spent_s += c->measure.time.runs[k];
 		e->emulated = c->spec.cross != NULL;
-		if (e->state != ETA_DONE && wants_count(r, c))
-			e->count_factor = counters_cost_factor(c, c->spec.cross ? COUNTERS_QEMU : r->counter_src);
 		h.paused += e->runs > 0;
 	}
 	double left = eta_estimate(&p, cells, n, &h);
@@ -336,6 +325,15 @@ static int verify_stage(struct run *r, struct cell *c)
 	r->rs.phases.verify_s += c->verify.seconds;
 	r->pr.verified++;
 	return v == SESSION_MEASURE ? 0 : -1;
+}
+
+/* Whether cell c is to be counted (counters.h): a compute cell of this
+ * run with a binary of its own, not counted yet. */
+static int wants_count(const struct run *r, const struct cell *c)
+{
+	return r->count && !fb_interrupted && c->spec.family->kind == KIND_COMPUTE && c->build.binary &&
+	       c->build.same_binary_as < 0 && c->origin != CELL_FROM_JOURNAL &&
+	       c->measure.counters.state == COUNTERS_NOT_RUN;
 }
 
 /* Every build counted at once, before the timing: counts are exact under

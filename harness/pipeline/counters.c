@@ -210,27 +210,6 @@ const char *counter_source_name(enum counter_source src)
 	return "no counter";
 }
 
-/* callgrind's slowdown against a native run, as seen on loops of the seed
- * families (30-60x) */
-#define CALLGRIND_SLOWDOWN 50.0
-
-double counters_cost_factor(const struct cell *c, enum counter_source src)
-{
-	double size = c->spec.size ? (double)c->spec.size : 1;
-	double n = c->spec.family->counter_size ? (double)c->spec.family->counter_size : size;
-	switch (src) {
-	case COUNTERS_PERF:
-		return 1;
-	case COUNTERS_CALLGRIND:
-		return CALLGRIND_SLOWDOWN * 1.25 * (n < size ? n : size) / size;
-	case COUNTERS_QEMU:
-		return CALLGRIND_SLOWDOWN * (n < size ? n : size) / size;
-	case COUNTERS_NONE:
-		break;
-	}
-	return 0;
-}
-
 json_t *counters_measure(const struct cell *c, enum counter_source src, double timeout_s)
 {
 	if (!c->build.binary)

@@ -32,11 +32,6 @@ enum counter_source { COUNTERS_PERF, COUNTERS_CALLGRIND, COUNTERS_NONE, COUNTERS
 /* "perf counters", "instructions under callgrind", ...: for messages. */
 const char *counter_source_name(enum counter_source src);
 
-/* What a count of the cell costs, in seconds per second of one timed run
- * at the cell's size: callgrind runs the program at the counter size and a
- * quarter of it, some 50 times slower; perf runs it once; 0 for none. */
-double counters_cost_factor(const struct cell *c, enum counter_source src);
-
 /* Which source this machine offers (probed once), with a reason if none. */
 enum counter_source counters_probe(char *why, size_t n);
 
