@@ -88,9 +88,6 @@ int cmd_tables(int argc, char **argv)
 		command_usage_error(c, "%s: unknown format %s (term, md, csv, json or tsv)", c->name, o.format);
 	else
 		rc = model_print(c->name, pos, (size_t)npos, o.against, (enum mformat)f, o.family, o.table, o.out, o.width);
-	/* a saved run's report ends as the run did: with its answers */
-	if (rc == 0 && c == &cmd_report_def && npos == 1 && !o.out && !o.family && !o.table)
-		rc = answers_print_run(pos[0]);
 	free(pos);
 	free(o.format), free(o.family), free(o.table), free(o.against), free(o.out);
 	return rc;

@@ -242,7 +242,8 @@ int model_write(struct model *m, enum mformat f, const char *family, const char 
 #define MODEL_TERM_COLUMNS 120
 /* The tables of runs paths[0..n) in format f (only family, table where not
  * NULL) on stdout, or written atomically to out: `flagbench tables`, with
- * name (tables, report, merge) in messages.  0, 2 on bad input, 1 when
+ * name (tables, report, merge) in messages; report of one run, whole, ends
+ * with its answers, as the run did.  0, 2 on bad input, 1 when
  * writing fails. */
 int model_print(const char *name, char **paths, size_t n, const char *against, enum mformat f, const char *family,
 		const char *table, const char *out, size_t width);
@@ -250,7 +251,5 @@ int model_print(const char *name, char **paths, size_t n, const char *against, e
  * (answers_writer.h); verbose: every terminal table first, as `flagbench
  * tables RUN_DIR`. */
 int tables_print_run(const char *run_dir, int verbose);
-/* The answers of a saved run alone (flagbench report ends with them). */
-int answers_print_run(const char *run_dir);
 
 #endif

@@ -450,11 +450,19 @@ int model_print(const char *name, char **paths, size_t n, const char *against, e
 	int rc = 0;
 	int loaded = model_load(&m, paths, n, against) == 0;
 	m.term_columns = width;
-	if (!loaded || model_write(&m, f, family, table, &sb) < 0)
+	if (!loaded || model_write(&m, f, family, table, &sb) < 0) {
 		rc = EXIT_USAGE;
-	else if (out ? write_file_atomic(out, sb.buf ? sb.buf : "", sb.len) < 0
+		goto done;
+	}
+	/* a saved run's report ends as the run did: with its answers */
+	if (!strcmp(name, "report") && n == 1 && !out && !family && !table) {
+		sb_adds(&sb, "\n");
+		answers_write_term(&m, NULL, MODEL_TERM_COLUMNS, &sb);
+	}
+	if (out ? write_file_atomic(out, sb.buf ? sb.buf : "", sb.len) < 0
 		     : (fwrite(sb.buf ? sb.buf : "", 1, sb.len, stdout) != sb.len || fflush(stdout) != 0))
 		rc = out ? EXIT_CELL_FAILED : (error("%s: cannot write: %s", name, strerror(errno)), EXIT_CELL_FAILED);
+done:
 	sb_release(&sb);
 	model_free(&m);
 	return rc;
@@ -476,26 +484,6 @@ int tables_print_run(const char *run_dir, int verbose)
 		answers_write_term(&m, run_dir, MODEL_TERM_COLUMNS, &sb);
 		if (fwrite(sb.buf ? sb.buf : "", 1, sb.len, stdout) != sb.len || fflush(stdout) != 0)
 			rc = (error("run: cannot write the tables: %s", strerror(errno)), EXIT_CELL_FAILED);
-	}
-	sb_release(&sb);
-	model_free(&m);
-	return rc;
-}
-
-int answers_print_run(const char *run_dir)
-{
-	char *paths[] = { (char *)run_dir };
-	struct model m = { 0 };
-	struct strbuf sb = STRBUF_INIT;
-	int rc = 0;
-	if (model_load(&m, paths, 1, NULL) < 0) {
-		rc = EXIT_USAGE;
-	} else {
-		m.term_columns = MODEL_TERM_COLUMNS;
-		sb_adds(&sb, "\n");
-		answers_write_term(&m, NULL, MODEL_TERM_COLUMNS, &sb);
-		if (fwrite(sb.buf, 1, sb.len, stdout) != sb.len || fflush(stdout) != 0)
-			rc = (error("report: cannot write the answers: %s", strerror(errno)), EXIT_CELL_FAILED);
 	}
 	sb_release(&sb);
 	model_free(&m);
