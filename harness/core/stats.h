@@ -140,10 +140,12 @@ double stats_machine_drift(const double *const *runs, const size_t *n, size_t nc
  * looks at the ratio minutes apart.  Their medians differ by the noise of
  * the runs (estimated from the sequence's own spread: the median of h runs
  * varies as (pi/2) s^2 / h, s the MAD's sd within each half) plus a shift the ratio took
- * between the halves; the mean excess of the squared difference over the
- * noise, pooled over the sequences of 8 or more, is twice the shift's
- * variance.  Returns its standard deviation (a fraction of the log ratio:
- * 0.01 about 1 %; 0 when the halves agree within their noise), or NAN with
+ * between the halves, drawn with variance 2 tau^2.  tau^2 is where the
+ * median over the sequences of 8 or more of (difference^2 / its variance)
+ * is a chi-square's with one degree of freedom (a random-effects fit by
+ * the median, so a few sequences whose noise is larger than their spread
+ * says cannot set it).  Returns tau (a fraction of the log ratio: 0.01
+ * about 1 %; 0 when the halves agree within their noise), or NAN with
  * fewer than 5 such sequences; *used gets how many counted. */
 double stats_ratio_drift(const double *const *logr, const size_t *n, size_t k, size_t *used);
 /* How far the tables widen each rerun interval on both sides: twice the
