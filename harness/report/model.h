@@ -242,8 +242,8 @@ int model_write(struct model *m, enum mformat f, const char *family, const char 
 #define MODEL_TERM_COLUMNS 120
 /* The tables of runs paths[0..n) in format f (only family, table where not
  * NULL) on stdout, or written atomically to out: `flagbench tables`, with
- * name (tables, report, merge) in messages; report of one run, whole, ends
- * with its answers, as the run did.  0, 2 on bad input, 1 when
+ * name (tables, report, merge) in messages; report of one run, whole, in
+ * the terminal format, ends with its answers, as the run did.  0, 2 on bad input, 1 when
  * writing fails. */
 int model_print(const char *name, char **paths, size_t n, const char *against, enum mformat f, const char *family,
 		const char *table, const char *out, size_t width);

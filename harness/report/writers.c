@@ -454,8 +454,9 @@ int model_print(const char *name, char **paths, size_t n, const char *against, e
 		rc = EXIT_USAGE;
 		goto done;
 	}
-	/* a saved run's report ends as the run did: with its answers */
-	if (!strcmp(name, "report") && n == 1 && !out && !family && !table) {
+	/* a saved run's report ends as the run did: with its answers, which
+	 * are terminal text (the other formats carry them as data) */
+	if (!strcmp(name, "report") && f == FMT_TERM && n == 1 && !out && !family && !table) {
 		sb_adds(&sb, "\n");
 		answers_write_term(&m, NULL, MODEL_TERM_COLUMNS, &sb);
 	}

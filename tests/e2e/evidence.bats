@@ -64,6 +64,8 @@ answer() { # RESULTS.json: the first answer as JSON
     run "$FLAGBENCH" report --width 0 "$d"
     [ "$status" -eq 0 ]
     [[ "$output" != *"by instructions"* ]]
+    # the answers are terminal text: a report in another format stays that format
+    "$FLAGBENCH" report --format json "$FIX" | jq -e '.families[0].answers | length > 0'
 }
 
 @test "counts asked for and not had: the answer says why, never silent" {
