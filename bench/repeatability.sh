@@ -110,3 +110,47 @@ jq -n -r --slurpfile a "$out/run1.tables.json" --slurpfile b "$out/run2.tables.j
     # per family and table: where the ratios that moved are
     "  within 3 % by family and table: \([$kr[] | {g: (split("/")[0:2] | join(" ")), ok: (($s[.] / $r[.] - 1) | fabs <= 0.03)}]
         | group_by(.g) | map("\(.[0].g) \([.[] | select(.ok)] | length)/\(length)") | join(", "))"'
+
+# The verdicts that flipped, by how far their intervals missed, and whether
+# the chance each real verdict gave of repeating (repeat_chance) was what
+# happened: of the verdicts real in one run, the mean chance claimed against
+# the share real again, in the same direction, in the other (both ways).
+# Ratios whose interval is narrower than ±3 % are counted apart: the goal
+# of 3 % can only be met by the ratios measured that finely.
+jq -n -r --slurpfile a "$out/run1.tables.json" --slurpfile b "$out/run2.tables.json" '
+  def pct: . * 1000 | round / 10;
+  def dir: if .verdict == "faster" or .verdict == "slower" then .verdict else "not real" end;
+  # how far the interval [low, high] of a ratio clears 1.00x (> 0) or reaches past it (< 0), in percent of the ratio
+  def clear: if .low == null or .high == null then null
+             elif .low > 1 then (.low - 1) * 100 elif .high < 1 then (1 - .high) * 100
+             else -([1 - .low, .high - 1] | min) * 100 end;
+  def items: [.families[] | .name as $f
+              | ((.answers // [])[] | select(.verdict != "n/a" and .verdict != "same binary" and .runner_up != null)
+                 | {key: "answer \($f)/\(.variant) \(.leader) over \(.runner_up)", value: {dir: dir, clear: clear, chance: .repeat_chance}}),
+                ((.gaps // [])[] | "\($f): \(.b) against \(.a) (\(.context))" as $g | .entries[]
+                 | select(.verdict != "same binary")
+                 | {key: "gap \($g) \(.variant)", value: {dir: dir, clear: clear, chance: .repeat_chance}})]
+             | from_entries;
+  def ratios: [.families[] | .name as $f | .tables[] | select(.name == "against" or .name == "compilers" or .name == "speedup")
+               | .name as $t | .columns as $c | .rows[] | .label as $r | .cells | to_entries[]
+               | select(.value.state == "ok" and .value.value != 1 and .value.low != null)
+               | {key: "\($f)/\($t)/\($r)/\($c[.key])", value: .value}] | from_entries;
+  def bucket: if . == null then "no interval" elif . > -1 then "within 1 %" elif . > -3 then "1-3 %" else "over 3 %" end;
+  ($a[0] | items) as $x | ($b[0] | items) as $y
+  | [$x | keys[] | select($y[.] != null)] as $k
+  | [$k[] | select($x[.].dir != $y[.].dir)] as $flips
+  | [$flips[] | select($x[.].dir != "not real" and $y[.].dir != "not real")] as $turned
+  # each flip seen from the run that did not call it real: how far its interval reached past 1.00x
+  | [$flips[] | select(($x[.].dir == "not real") != ($y[.].dir == "not real"))
+     | if $x[.].dir == "not real" then {miss: $x[.].clear, held: $y[.].clear} else {miss: $y[.].clear, held: $x[.].clear} end] as $one
+  | ([$k[] | select($x[.].dir != "not real" and $x[.].chance != null) | {chance: $x[.].chance, again: ($y[.].dir == $x[.].dir)}]
+     + [$k[] | select($y[.].dir != "not real" and $y[.].chance != null) | {chance: $y[.].chance, again: ($x[.].dir == $y[.].dir)}]) as $cal
+  | ($a[0] | ratios) as $r | ($b[0] | ratios) as $s
+  | [$r | keys[] | select($s[.] != null) | {d: (($s[.].value / $r[.].value - 1) | fabs), narrow: ((($r[.].high - $r[.].low) / 2 / $r[.].value) <= 0.03)}] as $rs
+  | "verdicts (answers and gaps) in both runs: \($k | length); flipped: \($flips | length), of which real both times in opposite directions: \($turned | length)",
+    "  real in one run only (\($one | length)): the other run'"'"'s interval reached past 1.00x by: \([$one[] | .miss | bucket] | group_by(.) | map("\(.[0]) \(length)") | join(", "))",
+    "  and the real run'"'"'s interval cleared 1.00x by: \([$one[] | .held | if . == null then "no interval" elif . < 1 then "under 1 %" elif . < 3 then "1-3 %" else "over 3 %" end] | group_by(.) | map("\(.[0]) \(length)") | join(", "))",
+    "repeat chance of the real verdicts (both ways, \($cal | length)): claimed \(if ($cal | length) > 0 then ([$cal[].chance] | add / length | pct) else "-" end) %, real again \(if ($cal | length) > 0 then ([$cal[] | select(.again)] | length / ($cal | length) | pct) else "-" end) %",
+    "  by the chance claimed: \($cal | group_by(if .chance < 0.7 then "under 70 %" elif .chance < 0.9 then "70-90 %" else "90 % and over" end)
+        | map("\(if .[0].chance < 0.7 then "under 70 %" elif .[0].chance < 0.9 then "70-90 %" else "90 % and over" end): \([.[] | select(.again)] | length)/\(length) again (claimed \([.[].chance] | add / length | pct) %)") | join("; "))",
+    "ratios with a run-1 interval narrower than ±3 %: \([$rs[] | select(.narrow)] | length) of \($rs | length); of those within 3 % in run 2: \([$rs[] | select(.narrow and .d <= 0.03)] | length)"'

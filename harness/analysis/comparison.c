@@ -428,10 +428,17 @@ int comparison_compute(const struct comparison_side *a, const struct comparison_
 			out->method = COMPARISON_PAIRED;
 			paired_interval(d, np, policy->level, &li, &out->level_reached);
 			out->p_value = sign_test_p(d, np);
+			/* every pair on one side: 2 / 2^m, m the pairs not tied */
+			size_t m = 0;
+			for (size_t i = 0; i < np; i++)
+				m += d[i] != 0;
+			out->p_floor = m ? fmin(1, 2 * pow(0.5, (double)m)) : 1;
 			out->pairs = out->runs_a = out->runs_b = np;
 		} else if (a->n >= COMPARISON_MIN_RUNS && b->n >= COMPARISON_MIN_RUNS) {
 			out->method = COMPARISON_INDEPENDENT;
 			independent(a, b, policy, &li, &out->p_value);
+			/* every resample on one side: 2 / (resamples + 1) */
+			out->p_floor = 2.0 / ((double)policy->resamples + 1);
 			out->level_reached = policy->level;
 			out->runs_a = a->n;
 			out->runs_b = b->n;
@@ -515,6 +522,47 @@ int comparison_counts(double a, double b, const struct program_id *pa, const str
 	out->runs_a = out->runs_b = 1;
 	out->verdict = comparison_decide(out->ratio, out->ratio, policy->threshold, policy->same_band);
 	return 0;
+}
+
+/* How far an interval's near end lies beyond 1 + t, in standard errors of
+ * the log ratio plus the critical value: the z its ends say. */
+static double interval_z(const struct comparison_result *c, double threshold)
+{
+	if (!(c->low > 0 && c->high > 0) || !isfinite(c->low) || !isfinite(c->high))
+		return NAN;
+	double p = log(c->ratio), lo = log(c->low), hi = log(c->high), edge = log1p(threshold);
+	int slower = p > 0;
+	double half = slower ? p - lo : hi - p, margin = slower ? lo - edge : -edge - hi;
+	double level = c->level_reached > c->level && c->level_reached < 1 ? c->level_reached : c->level;
+	double zc = gsl_cdf_ugaussian_Qinv((1 - level) / 2);
+	return half > 0 ? zc + margin / (half / zc) : NAN;
+}
+
+double comparison_repeat_chance(const struct comparison_result *c, double threshold)
+{
+	if (!c || (c->verdict != VERDICT_FASTER && c->verdict != VERDICT_SLOWER && c->verdict != VERDICT_INCONCLUSIVE))
+		return NAN;
+	if (c->method == COMPARISON_EXACT)
+		return c->verdict == VERDICT_INCONCLUSIVE ? NAN : 1;
+	if (!(c->p_value >= 0 && c->p_value <= 1) || !(c->level > 0 && c->level < 1) || !(c->ratio > 0) ||
+	    !isfinite(c->ratio) || !(threshold >= 0))
+		return NAN;
+	double z = gsl_cdf_ugaussian_Qinv(c->p_value / 2), zc = gsl_cdf_ugaussian_Qinv((1 - c->level) / 2);
+	/* a threshold: the distance to 1 + t, not to 1, in the same errors */
+	double lr = fabs(log(c->ratio));
+	if (threshold > 0)
+		z = lr > 0 ? z * (1 - log1p(threshold) / lr) : -INFINITY;
+	/* a p-value at its method's floor says "at most": a 2x lead of 13
+	 * pairs all one way has the sign test's 2 / 2^13 as any 1.1x lead
+	 * does; there the interval's ends say how far beyond the line it is */
+	if (c->p_value <= c->p_floor * (1 + 1e-9)) {
+		double zi = interval_z(c, threshold);
+		z = zi > z ? zi : z;
+	}
+	if (isinf(z))
+		return z > 0 ? 1 : 0;
+	/* Phi((z - z_crit) / sqrt 2) */
+	return 0.5 * erfc(-(z - zc) / 2);
 }
 
 const char *comparison_method_word(enum comparison_method m)

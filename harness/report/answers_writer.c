@@ -83,6 +83,9 @@ static void variant_line(const struct manswer *a, int vw, int lw, size_t width, 
 			rt.interval);
 		/* the slowest is in the gaps, each through the comparison */
 		sb_addf(&sb, " over %s: %s", a->runner, a->words ? a->words : "no interval to tell");
+		char repeat[96];
+		model_repeat_words(a->verdict, a->repeat, repeat, sizeof(repeat));
+		sb_adds(&sb, repeat);
 		if (a->evidence)
 			sb_addf(&sb, "; %s", a->evidence);
 	}
@@ -163,6 +166,7 @@ static void gaps_lines(const struct mfamily *fam, size_t width, struct strbuf *o
 	emit(out, with_real ? "  real gaps, largest first (B against A: B's throughput over A's, below 1.00x slower):"
 			    : "  real gaps: none",
 	     4, width);
+	size_t unsure = 0;
 	for (size_t i = 0; i < fam->ngaps; i++) {
 		const struct mgap *g = &fam->gaps[i];
 		if (!g->real)
@@ -171,8 +175,14 @@ static void gaps_lines(const struct mfamily *fam, size_t width, struct strbuf *o
 		sb_adds(&sb, "    ");
 		gap_name(g, &sb);
 		sb_adds(&sb, ":");
-		for (size_t k = 0; k < g->real; k++)
+		for (size_t k = 0; k < g->real; k++) {
 			sb_addf(&sb, "%s %s %s", k ? "," : "", ratio(g->v[k].ratio, r, sizeof(r)), g->v[k].variant);
+			/* a lead at its interval's edge may not repeat: say how likely it does */
+			if (g->v[k].repeat < MODEL_REPEAT_SURE) {
+				sb_addf(&sb, " (repeats %.0f %%)", fmin(99, fmax(1, round(100 * g->v[k].repeat))));
+				unsure++;
+			}
+		}
 		struct strbuf rest = STRBUF_INIT;
 		if (join_variants(g, VERDICT_SAME_BINARY, &rest))
 			sb_addf(&sb, "; the same binary: %s", rest.buf);
@@ -182,6 +192,9 @@ static void gaps_lines(const struct mfamily *fam, size_t width, struct strbuf *o
 		sb_release(&rest);
 		emit(out, sb.buf, 8, width);
 	}
+	if (unsure)
+		emit(out, "    (repeats 60 %: a second run calls that gap real too 60 % of the time; said below 90 %)", 8,
+		     width);
 	if (with_real == fam->ngaps)
 		goto done;
 	sb_reset(&sb);

@@ -101,6 +101,7 @@ struct manswer {
 	 * its interval at the run's level; NAN without */
 	double lead, low, high;
 	enum comparison_verdict verdict; /* of the lead; VERDICT_NO_DATA: no interval to tell */
+	double repeat;                 /* the chance a second run repeats a real lead (struct mview's repeat), or NAN */
 	const char *words;             /* the verdict's words ("a real lead"), or NULL for fewest */
 	int fewest;                    /* ranked by fewest instructions (emulated cells): exact counts */
 	const char *note;              /* instead of a lead, "only gcc/-O2/native measured", or NULL */
@@ -121,6 +122,7 @@ struct mgap_entry {
 	const char *variant;
 	double ratio, low, high; /* throughput of B over A and its interval (NAN without) */
 	enum comparison_verdict verdict;
+	double repeat; /* the chance a second run repeats the verdict (struct mview's repeat) */
 	/* A's instructions per unit over B's, exact (above 1.00x: B runs
 	 * fewer, as a throughput ratio reads); NAN where either is not counted */
 	double count_ratio;

@@ -14,7 +14,7 @@ static int lead_words(struct model *m, struct fsrc *f, const struct mcell *a, co
 {
 	struct results_cell *ca = model_cell_of(f, a), *cb = model_cell_of(f, b);
 	struct mview local, *vp = out ? out : &local;
-	*vp = (struct mview){ .ratio = NAN, .low = NAN, .high = NAN, .level = NAN, .verdict = VERDICT_NO_DATA };
+	*vp = (struct mview){ .ratio = NAN, .low = NAN, .high = NAN, .level = NAN, .verdict = VERDICT_NO_DATA, .repeat = NAN };
 	struct mview v = *vp;
 	int asked = ca && cb && model_compare(m, f, model_group_of(m, f, ca), model_group_of(m, f, cb), &v) == 0;
 	if (asked)
@@ -40,8 +40,10 @@ static int lead_words(struct model *m, struct fsrc *f, const struct mcell *a, co
 	/* the ends as the tables print them (model_format_interval) */
 	struct mratio_text rt;
 	model_format_interval(v.ratio, v.low, v.high, 2, &rt);
-	snprintf(buf, n, "%s: %s at %.3g %%%s%s", model_verdict_words(&v), rt.interval, 100 * v.level,
-		 v.verdict == VERDICT_INCONCLUSIVE ? ", which holds 1.00x" : "", how);
+	char repeat[96] = "";
+	model_repeat_words(v.verdict, v.repeat, repeat, sizeof(repeat));
+	snprintf(buf, n, "%s: %s at %.3g %%%s%s%s", model_verdict_words(&v), rt.interval, 100 * v.level,
+		 v.verdict == VERDICT_INCONCLUSIVE ? ", which holds 1.00x" : "", how, repeat);
 	return v.verdict == VERDICT_FASTER;
 }
 
@@ -75,7 +77,7 @@ void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const st
 	fam->layouts = layouts_of(f);
 	for (size_t r = 0; r < t->nrows; r++) {
 		struct manswer *ans = &fam->answers[fam->nanswers];
-		*ans = (struct manswer){ .variant = t->rows[r].label, .lead = NAN, .low = NAN, .high = NAN,
+		*ans = (struct manswer){ .variant = t->rows[r].label, .lead = NAN, .low = NAN, .high = NAN, .repeat = NAN,
 					 .verdict = VERDICT_NO_DATA, .fewest = fewest, .count_ratio = NAN,
 					 .need_s = NAN };
 		const struct mcell *c = t->rows[r].cells;
@@ -153,6 +155,7 @@ void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const st
 			ans->verdict = v.verdict;
 			ans->words = v.verdict == VERDICT_NO_DATA ? "no interval to tell" : model_verdict_words(&v);
 			ans->low = v.low, ans->high = v.high;
+			ans->repeat = v.repeat;
 			/* with the decimals of its interval, where it has one */
 			struct mratio_text rt;
 			model_format_interval(lead, v.verdict == VERDICT_SAME_BINARY ? NAN : v.low,

@@ -140,7 +140,7 @@ static enum comparison_verdict flip(enum comparison_verdict v)
 
 int model_compare(struct model *m, struct fsrc *f, struct mgroup a, struct mgroup b, struct mview *v)
 {
-	*v = (struct mview){ NAN, NAN, NAN, NAN, VERDICT_NO_DATA, COMPARISON_NONE, 0, 0, NAN };
+	*v = (struct mview){ NAN, NAN, NAN, NAN, VERDICT_NO_DATA, COMPARISON_NONE, 0, 0, NAN, NAN };
 	if (!a.n || !b.n)
 		return -1;
 	int inv = 0;
@@ -176,6 +176,7 @@ int model_compare(struct model *m, struct fsrc *f, struct mgroup a, struct mgrou
 	v->pairs = r->pairs;
 	v->layouts = r->layouts;
 	v->layout_spread = r->layout_spread;
+	v->repeat = comparison_repeat_chance(r, 0);
 	return 0;
 }
 
@@ -204,6 +205,19 @@ void model_compare_settle(struct model *m)
 	m->settled = 1;
 	free(p);
 	free(lead);
+}
+
+void model_repeat_words(enum comparison_verdict verdict, double repeat, char *buf, size_t n)
+{
+	int real = verdict == VERDICT_FASTER || verdict == VERDICT_SLOWER;
+	if (n)
+		*buf = 0;
+	if (!(repeat >= 0) || (real && repeat >= MODEL_REPEAT_SURE) ||
+	    (verdict == VERDICT_INCONCLUSIVE && repeat < MODEL_REPEAT_SHOWN) || (!real && verdict != VERDICT_INCONCLUSIVE))
+		return;
+	/* in whole percent, never 100 % or 0 % for a chance short of sure */
+	double pc = fmin(99, fmax(1, round(100 * repeat)));
+	snprintf(buf, n, "; a second run calls it real about %.0f %% of the time", pc);
 }
 
 const char *model_verdict_words(const struct mview *v)

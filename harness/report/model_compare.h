@@ -44,9 +44,20 @@ struct mview {
 	enum comparison_method method;
 	size_t pairs, layouts;
 	double layout_spread;    /* sd of the layouts' log ratios; NAN without layouts */
+	/* the chance a second run calls the lead real again (comparison_repeat_chance):
+	 * for a real lead, or for an inconclusive one the chance it turns real; else NAN */
+	double repeat;
 };
 
 /* The cells of variant in config (with layouts, all of them), or n 0. */
+/* "; a second run calls it real about 60 % of the time" where that
+ * chance (struct mview's repeat) says the verdict may not repeat: a real lead below
+ * MODEL_REPEAT_SURE, an inconclusive one at or above MODEL_REPEAT_SHOWN;
+ * else "". */
+#define MODEL_REPEAT_SURE 0.9
+#define MODEL_REPEAT_SHOWN 0.2
+void model_repeat_words(enum comparison_verdict verdict, double repeat, char *buf, size_t n);
+
 struct mgroup model_group(struct model *m, struct fsrc *f, const char *variant, const char *config);
 struct mgroup model_group_of(struct model *m, struct fsrc *f, struct results_cell *c);
 /* Whether two cells ran the same program (pipeline/plan.h's program_id,

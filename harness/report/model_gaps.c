@@ -131,7 +131,7 @@ void model_gaps(struct model *m, struct mfamily *fam, struct fsrc *f, const stru
 			double na = a->instructions_per_unit, nb = b->instructions_per_unit;
 			g->v[g->n++] = (struct mgap_entry){ .variant = t->rows[r].label, .ratio = v.ratio,
 							    .low = v.low, .high = v.high, .verdict = v.verdict,
-							    .count_ratio = na > 0 && nb > 0 ? na / nb : NAN };
+							    .repeat = v.repeat, .count_ratio = na > 0 && nb > 0 ? na / nb : NAN };
 		}
 	}
 	/* groups without one comparison say nothing */

@@ -354,6 +354,7 @@ static json_t *json_gaps(const struct mfamily *f)
 								 jnum_or_null(g->v[k].high), "verdict",
 								 comparison_verdict_word(g->v[k].verdict), "count_ratio",
 								 jnum_or_null(g->v[k].count_ratio)));
+			json_object_set_new(json_array_get(entries, k), "repeat_chance", jnum_or_null(g->v[k].repeat));
 		}
 		json_array_append_new(gaps, json_pack("{s:s, s:s, s:s, s:i, s:o}", "b", g->b, "a", g->a, "context", g->context,
 						      "real", (int)g->real, "entries", entries));
@@ -373,6 +374,7 @@ static json_t *json_answers(const struct mfamily *f)
 				      "high", jnum_or_null(a->high), "verdict", comparison_verdict_word(a->verdict), "words",
 				      jstr_or_null(a->words), "fewest", a->fewest, "note", jstr_or_null(a->note));
 		/* the rest of the evidence (model_evidence.h) */
+		json_object_set_new(j, "repeat_chance", jnum_or_null(a->repeat));
 		json_object_set_new(j, "evidence", jstr_or_null(a->evidence));
 		json_object_set_new(j, "count_ratio", jnum_or_null(a->count_ratio));
 		json_object_set_new(j, "counts_disagree", json_boolean(a->counts_disagree));
