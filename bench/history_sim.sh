@@ -21,10 +21,19 @@ make -s $objs
 mk() { printf 'print: ; @echo $(%s)\n' "$1" | make --no-print-directory -s -f Makefile -f - print; }
 # shellcheck disable=SC2046,SC2086
 cc -std=c11 -O2 -Wall -Wextra -Werror -Iharness $(mk PKG_CFLAGS) -o "$tmp/history_sim" bench/history_sim.c $objs $(mk PKG_LIBS) -lm
-fixtures=(tests/fixtures/results/quick-5700x.json tests/fixtures/results/fizzbuzz-j4205.json tests/fixtures/results/seed004-host.json)
+# SIM_POOLS: the results.json files whose runs' spread the nights draw
+# from (default: the fixtures; real nights of this machine: their runs as
+# they were), SIM_RUNS runs a night (5), SIM_NIGHT_SD the nights' spread
+# beyond their runs in percent (0.5; `flagbench history show` says what a
+# machine's nights had)
+if [ -n "${SIM_POOLS:-}" ]; then
+    read -r -a fixtures <<<"$SIM_POOLS"
+else
+    fixtures=(tests/fixtures/results/quick-5700x.json tests/fixtures/results/fizzbuzz-j4205.json tests/fixtures/results/seed004-host.json)
+fi
 for cv in ${SIM_CVS:-0.3 1 as-recorded}; do
     echo "== runs' spread: $cv"
-    args=(--seed "$seed" --nights 60 --cells "${SIM_CELLS:-100}" --runs 5 --night-sd 0.5)
+    args=(--seed "$seed" --nights 60 --cells "${SIM_CELLS:-100}" --runs "${SIM_RUNS:-5}" --night-sd "${SIM_NIGHT_SD:-0.5}")
     [ "$cv" = as-recorded ] || args+=(--run-cv "$cv")
     "$tmp/history_sim" "${args[@]}" "${fixtures[@]}"
 done

@@ -4,6 +4,7 @@
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
+#include <gsl/gsl_sf_psi.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,72 +36,84 @@ static double robust_sd(double *v, size_t n)
 	return 1.4826 * median_of(v, n);
 }
 
-void cp_night(const double *x, size_t n, double *y, double *w)
+/* X(max(1, ceil(q n))) of v[0..n) (sorted in place), the median for q = 0.5. */
+static double quantile_of(double *v, size_t n, double q)
+{
+	if (q == 0.5)
+		return median_of(v, n);
+	qsort(v, n, sizeof(double), cmp_double);
+	size_t r = (size_t)ceil(q * (double)n);
+	return v[r ? r - 1 : 0];
+}
+
+void cp_night(const double *x, size_t n, double q, double *y, double *w)
 {
 	double *l = xcalloc(n + 1, sizeof(double));
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
 		if (x[i] > 0)
 			l[k++] = log(x[i]);
-	*y = median_of(l, k);
+	*y = k ? quantile_of(l, k, q) : NAN;
 	*w = 0;
 	if (k >= 3) {
-		/* the variance of a median of k normal values: (pi / 2) s^2 / k */
-		double s = robust_sd(l, k);
-		*w = M_PI / 2 * s * s / (double)k;
+		/* the variance of a sample quantile of k normal values:
+		 * q (1 - q) / phi(z_q)^2 s^2 / k (pi/2 s^2 / k for the median) */
+		double s = robust_sd(l, k), z = gsl_cdf_ugaussian_Pinv(q);
+		double phi = exp(-z * z / 2) / sqrt(2 * M_PI);
+		*w = q * (1 - q) / (phi * phi) * s * s / (double)k;
 	}
 	free(l);
 }
 
-void cp_noise(struct cp_series *s, double floor)
-{
-	double f2 = floor * floor;
-	s->tau2 = f2;
-	s->floor = floor;
-	if (s->n < 3)
-		return;
-	size_t m = s->n - 1;
-	double *d = xcalloc(m, sizeof(double));
-	for (size_t i = 1; i < s->n; i++)
-		d[i - 1] = fabs(s->y[i] - s->y[i - 1]);
-	/* the mean square of the differences without the largest tenth (the
-	 * steps' own differences among them), made unbiased for normal
-	 * differences cut at that quantile: E[Z^2 | |Z| < z] = 1 - 2 z phi(z) / q */
-	qsort(d, m, sizeof(double), cmp_double);
-	size_t k = m - m / 10;
-	double ss = 0;
-	for (size_t i = 0; i < k; i++)
-		ss += d[i] * d[i];
-	double q = (double)k / (double)m, factor = 1;
-	if (k < m) {
-		double z = gsl_cdf_ugaussian_Pinv((1 + q) / 2);
-		factor = 1 - 2 * z * exp(-z * z / 2) / sqrt(2 * M_PI) / q;
-	}
-	/* var(y_i - y_i-1) = 2 V for nights of a typical variance V */
-	double v = ss / (double)k / factor / 2;
-	s->tau2 = v > f2 ? v : f2;
-	s->floor = floor;
-	free(d);
-}
-
-/* Two-sided p of Student's t. */
-static double t_p(double t, double df)
-{
-	gsl_error_handler_t *old = gsl_set_error_handler_off();
-	double p = 2 * gsl_cdf_tdist_Q(fabs(t), df);
-	gsl_set_error_handler(old);
-	return p;
-}
-
-/* Night i's relative variance: its own when its runs say it is noisier
- * than the typical night (cp_noise), else the typical night's: a night
- * is never taken as quieter than the typical one. */
+/* Night i's variance: its runs' and the excess, at least the floor.  A
+ * night's runs' variance is taken at least as large as the cell's typical
+ * night's (w_typical, the median): a few runs whose spread happens to be
+ * small would otherwise weigh that night many times another. */
 static double night_var(const struct cp_series *s, size_t i)
 {
-	return s->w[i] > s->tau2 ? s->w[i] : s->tau2;
+	double w = s->w[i] > s->w_typical ? s->w[i] : s->w_typical;
+	double v = w + s->tau2, f2 = s->floor * s->floor;
+	return v > f2 ? v : f2;
 }
 
-/* Weighted sums of nights [a, b): sum of 1/v, y/v, y^2/v. */
+/* s->w_typical: the median of the nights' w. */
+static void typical_w(struct cp_series *s)
+{
+	double *v = xcalloc(s->n + 1, sizeof(double));
+	memcpy(v, s->w, s->n * sizeof(double));
+	s->w_typical = s->n ? median_of(v, s->n) : 0;
+	free(v);
+}
+
+/* The successive differences of s appended to d2 and v (their squares
+ * and their runs' variances). */
+static size_t differences(const struct cp_series *s, double *d2, double *v)
+{
+	size_t m = 0;
+	for (size_t i = 1; i < s->n; i++) {
+		double d = s->y[i] - s->y[i - 1];
+		d2[m] = d * d;
+		v[m++] = s->w[i] + s->w[i - 1];
+	}
+	return m;
+}
+
+void cp_noise(struct cp_series *s, double floor)
+{
+	typical_w(s);
+	s->floor = floor;
+	s->tau2 = 0;
+	s->prior_s2 = 1;
+	s->prior_df = 0;
+	if (s->n < 3)
+		return;
+	double *d2 = xcalloc(s->n, sizeof(double)), *v = xcalloc(s->n, sizeof(double));
+	s->tau2 = stats_excess_variance(d2, v, differences(s, d2, v));
+	free(d2);
+	free(v);
+}
+
+/* The weighted sums of nights [a, b): sum of 1/v, y/v, y^2/v. */
 struct sums {
 	double w, y, yy;
 };
@@ -124,12 +137,122 @@ static double ss_of(struct sums r)
 	return ss > 0 ? ss : 0;
 }
 
+/* A cell's own scale from its successive differences, in units of their
+ * variances (night_var): sum of d^2 / (v_i + v_i-1) over the n - 1
+ * differences, divided by n - 1.  A step moves one difference, so the
+ * scale of a cell that changed once stays its noise's, where the squares
+ * about its mean would hold the step. */
+static double own_scale(const struct cp_series *s)
+{
+	double sum = 0;
+	for (size_t i = 1; i < s->n; i++) {
+		double d = s->y[i] - s->y[i - 1];
+		sum += d * d / (night_var(s, i) + night_var(s, i - 1));
+	}
+	return s->n > 1 ? sum / (double)(s->n - 1) : NAN;
+}
+
+/* x with trigamma(x) = y (trigamma falls from infinity to 0): bisection in
+ * log x; INFINITY where y is below what any x up to 1e12 gives. */
+static double trigamma_inverse(double y)
+{
+	double lo = log(1e-8), hi = log(1e12);
+	if (!(y > gsl_sf_psi_1(exp(hi))))
+		return INFINITY;
+	for (int it = 0; it < 200 && hi - lo > 1e-12; it++) {
+		double mid = (lo + hi) / 2;
+		if (gsl_sf_psi_1(exp(mid)) > y)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return exp((lo + hi) / 2);
+}
+
+void cp_pool(struct cp_series *const *s, size_t k, double floor)
+{
+	size_t total = 0;
+	for (size_t c = 0; c < k; c++) {
+		total += s[c]->n;
+		typical_w(s[c]);
+	}
+	double *d2 = xcalloc(total + 1, sizeof(double)), *v = xcalloc(total + 1, sizeof(double));
+	size_t m = 0;
+	for (size_t c = 0; c < k; c++)
+		if (s[c]->n >= 2)
+			m += differences(s[c], d2 + m, v + m);
+	double tau2 = stats_excess_variance(d2, v, m);
+	free(d2);
+	free(v);
+	/* each cell's own scale (own_scale, n - 1 degrees of freedom taken
+	 * as a chi-square's, which the differences' overlap makes err toward
+	 * calling a cell noisy), log-transformed as limma's fitFDist does:
+	 * e = log s^2 - digamma(df/2) + log(df/2) */
+	double *e = xcalloc(k + 1, sizeof(double)), *df = xcalloc(k + 1, sizeof(double));
+	size_t g = 0;
+	for (size_t c = 0; c < k; c++) {
+		struct cp_series *x = s[c];
+		x->floor = floor;
+		x->tau2 = tau2;
+		x->prior_s2 = 1;
+		x->prior_df = 0;
+		if (x->n < 3)
+			continue;
+		double s2 = own_scale(x);
+		if (!(s2 > 0) || !isfinite(s2))
+			continue; /* counts that never moved say nothing of a scale */
+		df[g] = (double)(x->n - 1);
+		e[g] = log(s2) - gsl_sf_psi(df[g] / 2) + log(df[g] / 2);
+		g++;
+	}
+	if (g >= 3) {
+		double mean = 0, spread = 0, chance = 0;
+		for (size_t i = 0; i < g; i++)
+			mean += e[i] / (double)g;
+		for (size_t i = 0; i < g; i++) {
+			spread += (e[i] - mean) * (e[i] - mean) / (double)(g - 1);
+			chance += gsl_sf_psi_1(df[i] / 2) / (double)g;
+		}
+		/* the cells' scales differ beyond their chance by trigamma(d0 / 2) */
+		double d0 = spread > chance ? 2 * trigamma_inverse(spread - chance) : INFINITY;
+		double s0 = isinf(d0) ? exp(mean) : exp(mean + gsl_sf_psi(d0 / 2) - log(d0 / 2));
+		for (size_t c = 0; c < k; c++) {
+			struct cp_series *x = s[c];
+			x->prior_s2 = s0;
+			x->prior_df = d0;
+			if (x->n < 3)
+				continue;
+			/* a cell whose nights scatter more than the shared scale
+			 * admits (an F test at CP_OWN_SCALE_P) keeps its own: the
+			 * shared one would make its noise a step */
+			double df1 = (double)(x->n - 1), ratio = own_scale(x) / s0;
+			gsl_error_handler_t *old = gsl_set_error_handler_off();
+			double p = isinf(d0) ? gsl_cdf_chisq_Q(ratio * df1, df1) : gsl_cdf_fdist_Q(ratio, df1, d0);
+			gsl_set_error_handler(old);
+			if (p < CP_OWN_SCALE_P)
+				x->prior_df = 0;
+		}
+	}
+	free(e);
+	free(df);
+}
+
+/* Two-sided p of Student's t. */
+static double t_p(double t, double df)
+{
+	gsl_error_handler_t *old = gsl_set_error_handler_off();
+	double p = 2 * gsl_cdf_tdist_Q(fabs(t), df);
+	gsl_set_error_handler(old);
+	return p;
+}
+
 /* The best split of nights [a, b) given the other segments' squares
  * (ss_rest, over nights_rest nights in segs_rest segments): its night (0
  * when none may be tried), t, the difference, its se and df; the
  * Bonferroni p.  The weighted two-sample t-test: the nights' variances are
- * sigma^2 times their relative variances, sigma^2 from the squares about
- * every segment's mean (this split's two and the others'). */
+ * sigma^2 times theirs (night_var), sigma^2 the cell's own scale from the
+ * squares about every segment's mean (this split's two and the others'),
+ * moderated toward the cells' shared one where cp_pool gave it. */
 static double scan(const struct cp_series *s, size_t a, size_t b, double ss_rest, size_t nights_rest,
 		   size_t segs_rest, size_t *at, double *t_out, double *diff_out, double *se_out, double *df_out)
 {
@@ -137,11 +260,13 @@ static double scan(const struct cp_series *s, size_t a, size_t b, double ss_rest
 	size_t lo = a + CP_MIN_SEGMENT, hi = b == s->n ? b - 1 : b - CP_MIN_SEGMENT;
 	if (b < a + CP_MIN_SEGMENT + 1 || lo > hi)
 		return 1;
-	double df = (double)(b - a + nights_rest) - (double)(segs_rest + 2);
-	if (df < 1)
+	double own_df = (double)(b - a + nights_rest) - (double)(segs_rest + 2), d0 = s->prior_df;
+	if (own_df < 1 && !(d0 > 0))
 		return 1;
+	own_df = own_df > 0 ? own_df : 0;
+	double df = isinf(d0) ? 1e9 : own_df + (d0 > 0 ? d0 : 0);
 	struct sums all = sums_of(s, a, b), left = { 0, 0, 0 };
-	double best = -1, floor2 = s->floor * s->floor;
+	double best = -1;
 	for (size_t i = a; i < hi; i++) {
 		double v = 1 / night_var(s, i);
 		left.w += v;
@@ -151,12 +276,19 @@ static double scan(const struct cp_series *s, size_t a, size_t b, double ss_rest
 		if (k < lo)
 			continue;
 		struct sums right = { all.w - left.w, all.y - left.y, all.yy - left.yy };
-		double sigma2 = (ss_of(left) + ss_of(right) + ss_rest) / df;
-		/* relative variances are in units of the typical night's: sigma^2
-		 * near 1 when the nights vary as they typically do */
-		double scale = sigma2 * s->tau2 > floor2 ? sigma2 : floor2 / s->tau2;
+		double ss = ss_of(left) + ss_of(right) + ss_rest, sigma2;
+		if (isinf(d0))
+			sigma2 = s->prior_s2;
+		else if (d0 > 0)
+			sigma2 = (d0 * s->prior_s2 + ss) / (d0 + own_df);
+		else
+			sigma2 = ss / own_df;
 		double m1 = left.y / left.w, m2 = right.y / right.w;
-		double se = sqrt(scale * (1 / left.w + 1 / right.w)), t = (m2 - m1) / se;
+		double se = sqrt(sigma2 * (1 / left.w + 1 / right.w));
+		/* never finer than the floor: exact counts that repeat */
+		double fse = s->floor * sqrt(1 / (double)(k - a) + 1 / (double)(b - k));
+		se = se > fse ? se : fse;
+		double t = (m2 - m1) / se;
 		if (fabs(t) > best) {
 			best = fabs(t);
 			*at = k;

@@ -3,22 +3,38 @@
  * Pure: series in, change points out (docs/history.md says what a change
  * point means).  The method, in order:
  *
- * 1. Each night is summarised by the median y of the log of its runs
- *    (seconds per unit, or one instruction count), with the variance w of
- *    that median from the night's own runs: (pi / 2) s^2 / n, s the runs'
- *    robust spread (1.4826 MAD); w 0 with fewer than 3 runs.  So a night of
- *    noisy or few runs weighs less: the test uses each night's runs, not
- *    only its figure.
+ * 1. Each night is summarised by the lower quartile y of the log of its
+ *    runs (CP_QUANTILE: the tables' default statistic, whatever a run's
+ *    tables used, so every night is read alike; a cell whose runs fall
+ *    in two modes, a pipe's wake-ups, keeps its fast mode where its median
+ *    jumps between them), with the variance w of that quartile from the
+ *    night's own runs: q (1 - q) / phi(z_q)^2 s^2 / n, s the runs' robust
+ *    spread (1.4826 MAD), pi/2 s^2 / n for the median; w 0 with fewer than
+ *    3 runs.  So a night of noisy or few runs weighs less: the test uses
+ *    each night's runs, not only its figure; none weighs more than the
+ *    cell's typical night (w at least the median w: the spread of a few
+ *    runs can be small by chance).
  * 2. The nights also differ from each other more than their runs say (the
- *    machine's state from night to night).  The typical night's variance V
- *    (cp_series.tau2) comes from the successive differences of the y's,
- *    var(y_i - y_i-1) = 2 V: their mean square without the largest tenth
- *    (a step moves one difference of many), made unbiased for normal
- *    differences cut there; never below floor^2 (a relative floor: counts
- *    that repeat exactly would otherwise make any difference infinite).
- *    Night i's variance is max(V, w_i): a night whose runs are noisier
- *    weighs less, none weighs more than the typical night.  The degrees of
- *    freedom of V: (nights - 1) / 2 (overlapping differences and the trim).
+ *    machine's state from night to night): night i's variance is
+ *    w_i + tau^2, never below floor^2 (a relative floor: counts that
+ *    repeat exactly would otherwise make any difference infinite).  tau^2
+ *    comes from the successive differences, var(y_i - y_i-1) = w_i +
+ *    w_i-1 + 2 tau^2, fitted by their median (stats_excess_variance: a
+ *    step moves one difference of many): over one cell's nights
+ *    (cp_noise), or over every cell of a machine at once (cp_pool), which
+ *    is what `flagbench history` does.  cp_pool also gives the cells a
+ *    shared scale: each cell's own scale (its nights' squares about their
+ *    mean, in units of their variances, n - 1 degrees of freedom) is
+ *    moderated toward the scale every cell shows, with the prior's degrees
+ *    of freedom fitted from how much the cells' scales differ beyond
+ *    chance (the empirical Bayes of limma's moderated t, Smyth 2004); a
+ *    cell whose own scale exceeds the shared one by an F test at
+ *    CP_OWN_SCALE_P keeps its own alone.  A
+ *    cell of 8 nights alone has a t-test of 6 degrees of freedom, too few
+ *    for an error rate of 1 % across many cells and splits; with the
+ *    machine's other cells behind its scale it has the cells' own degrees
+ *    of freedom and more, and a cell whose nights scatter more than the
+ *    others' keeps its own larger scale in part.
  * 3. Binary segmentation (as E-divisive and Apache Otava do, with a t-test
  *    in place of permutations, so the result is deterministic): in a
  *    segment, every split k gives the weighted means before and after and
@@ -44,6 +60,11 @@
 #include <stddef.h>
 
 #define CP_MIN_SEGMENT 2
+/* a cell keeps its own scale when its nights' scatter exceeds the shared
+ * scale at this p (cp_pool) */
+#define CP_OWN_SCALE_P 0.05
+/* the night's statistic: the lower quartile (core/stats.h's default) */
+#define CP_QUANTILE 0.25
 #define CP_MIN_NIGHTS 3
 /* relative noise floors: time, and exact counts */
 #define CP_FLOOR_TIME 0.001
@@ -52,10 +73,14 @@
 /* One cell's nights, summarised (cp_summarize). */
 struct cp_series {
 	size_t n;
-	double *y;   /* log of the night's median */
+	double *y;   /* log of the night's statistic (cp_night) */
 	double *w;   /* variance of y from the night's runs (0 unknown) */
-	double tau2; /* the typical night's variance V (cp_noise) */
+	double tau2; /* a night's variance beyond its runs' (cp_noise, cp_pool) */
+	double w_typical; /* the median of w: no night weighs more than a typical one */
 	double floor; /* the relative noise floor it was given */
+	/* the scale the cells share and its degrees of freedom (cp_pool):
+	 * prior_df 0 none (the cell's own scale alone), INFINITY exactly */
+	double prior_s2, prior_df;
 };
 
 /* One change point: nights [.., at) before, [at, ..) after. */
@@ -67,10 +92,15 @@ struct cp_point {
 };
 
 /* The night's summary of its values x[0..n) (positive: seconds per unit,
- * or a count): y and w as in the header; NAN y without a value. */
-void cp_night(const double *x, size_t n, double *y, double *w);
-/* s->tau2 (V) from s->y, at least floor^2; every y finite. */
+ * or a count) at quantile q (CP_QUANTILE; X(max(1, ceil(q n))), the median
+ * for q = 0.5): y and w as in the header; NAN y without a value. */
+void cp_night(const double *x, size_t n, double q, double *y, double *w);
+/* s->tau2 from s's own nights, no shared scale (prior_df 0); every y
+ * finite. */
 void cp_noise(struct cp_series *s, double floor);
+/* tau^2 from the nights of all k series (one machine's cells) and the
+ * shared scale, set in each. */
+void cp_pool(struct cp_series *const *s, size_t k, double floor);
 /* The first scan of the whole series: the p-value (Bonferroni over the
  * splits) of its best split, 1 when it has fewer than CP_MIN_NIGHTS nights. */
 double cp_first_p(const struct cp_series *s);

@@ -485,10 +485,41 @@ static double drift_median_z2(const double *d2, const double *v, size_t k, doubl
 	return sample_point(scratch, k, 0.5);
 }
 
+double stats_excess_variance(const double *d2, const double *v, size_t k)
+{
+	if (!k)
+		return 0;
+	double *fv = xmalloc(k * sizeof(double)), *scratch = xmalloc(k * sizeof(double)), most = 0, tau2 = 0;
+	for (size_t j = 0; j < k; j++) {
+		/* floored: a difference without noise still has a finite weight */
+		fv[j] = fmax(v[j], 1e-12);
+		most = fmax(most, d2[j]);
+	}
+	/* The median, not the mean, of the standardized squares: the noise
+	 * of a few multimodal cells (a pipe's wake-ups) is larger than their
+	 * spread says, and under a mean their squares alone set the excess of
+	 * every other (a run's ratio drift: 0 % in one run, 3.2 % in the
+	 * next, here).  tau^2 is where that median is a chi-square's. */
+	if (drift_median_z2(d2, fv, k, 0, scratch) > CHI2_1_MEDIAN) {
+		/* at hi every square is under the median: the root is below */
+		double lo = 0, hi = most / CHI2_1_MEDIAN;
+		for (int it = 0; it < 200 && hi - lo > 1e-15; it++) {
+			double mid = (lo + hi) / 2;
+			if (drift_median_z2(d2, fv, k, mid, scratch) > CHI2_1_MEDIAN)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		tau2 = (lo + hi) / 2;
+	}
+	free(scratch);
+	free(fv);
+	return tau2;
+}
+
 double stats_ratio_drift(const double *const *logr, const size_t *n, size_t k, size_t *used)
 {
 	double *d2 = xmalloc((k + 1) * sizeof(double)), *v = xmalloc((k + 1) * sizeof(double));
-	double most = 0;
 	*used = 0;
 	for (size_t j = 0; j < k; j++) {
 		size_t h = n[j] / 2, m = n[j] - h;
@@ -502,37 +533,11 @@ double stats_ratio_drift(const double *const *logr, const size_t *n, size_t k, s
 		memcpy(scratch, logr[j], n[j] * sizeof(double));
 		double first = sample_point(scratch, h, 0.5), second = sample_point(scratch + h, m, 0.5);
 		d2[*used] = (first - second) * (first - second);
-		/* floored: a sequence without noise still has a finite weight */
-		v[*used] = fmax(M_PI / 2 * sd * sd * (1.0 / (double)h + 1.0 / (double)m), 1e-12);
-		if (d2[*used] > most)
-			most = d2[*used];
+		v[*used] = M_PI / 2 * sd * sd * (1.0 / (double)h + 1.0 / (double)m);
 		(*used)++;
 		free(scratch);
 	}
-	double tau = NAN;
-	if (*used >= 5) {
-		/* The median, not the mean, of the standardized squares: the
-		 * noise of a few multimodal cells (a pipe's wake-ups) is larger
-		 * than their spread says, and under a mean their squares alone
-		 * set the drift of the whole run (0 % in one run, 3.2 % in the
-		 * next, here).  tau2 is where that median is a chi-square's. */
-		double *scratch = xmalloc(*used * sizeof(double));
-		if (drift_median_z2(d2, v, *used, 0, scratch) <= CHI2_1_MEDIAN) {
-			tau = 0;
-		} else {
-			/* at hi every square is under the median: the root is below */
-			double lo = 0, hi = most / CHI2_1_MEDIAN;
-			for (int it = 0; it < 200 && hi - lo > 1e-15; it++) {
-				double mid = (lo + hi) / 2;
-				if (drift_median_z2(d2, v, *used, mid, scratch) > CHI2_1_MEDIAN)
-					lo = mid;
-				else
-					hi = mid;
-			}
-			tau = sqrt((lo + hi) / 2);
-		}
-		free(scratch);
-	}
+	double tau = *used >= 5 ? sqrt(stats_excess_variance(d2, v, *used)) : NAN;
 	free(d2);
 	free(v);
 	return tau;

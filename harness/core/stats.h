@@ -148,6 +148,13 @@ double stats_machine_drift(const double *const *runs, const size_t *n, size_t nc
  * about 1 %; 0 when the halves agree within their noise), or NAN with
  * fewer than 5 such sequences; *used gets how many counted. */
 double stats_ratio_drift(const double *const *logr, const size_t *n, size_t k, size_t *used);
+/* The random-effects fit both the ratio drift and the history's night
+ * noise use: differences d[j] each with a known noise variance v[j] plus
+ * an unknown shared excess of variance 2 tau^2; tau^2 is where the median
+ * of d[j]^2 / (v[j] + 2 tau^2) is a one-degree chi-square's median, 0 when
+ * it is already below at 0.  v is floored at 1e-12.  Returns tau^2; 0 for
+ * k = 0. */
+double stats_excess_variance(const double *d2, const double *v, size_t k);
 /* How far the tables widen each rerun interval on both sides: twice the
  * drift, so a rerun's shift of the machine is inside it 95 % of the time
  * when the shift is like the drift seen over the run (a factor exp(+-2 sd)). */

@@ -38,13 +38,13 @@ static void nights_of(const struct hist_series *s, enum metric m, struct hcell *
 			double *x = xcalloc(p->ntimes + 1, sizeof(double));
 			for (k = 0; k < p->ntimes; k++)
 				x[k] = p->times[k] / per;
-			cp_night(x, k, &y, &w);
+			cp_night(x, k, CP_QUANTILE, &y, &w);
 			free(x);
 		} else {
 			if (!(p->instructions > 0))
 				continue;
 			k = 1;
-			cp_night(&p->instructions, 1, &y, &w);
+			cp_night(&p->instructions, 1, CP_QUANTILE, &y, &w);
 		}
 		if (!isfinite(y))
 			continue;
@@ -56,7 +56,23 @@ static void nights_of(const struct hist_series *s, enum metric m, struct hcell *
 		c->n++;
 	}
 	c->cs.n = c->n;
-	cp_noise(&c->cs, m == METRIC_TIME ? CP_FLOOR_TIME : CP_FLOOR_COUNT);
+}
+
+/* One machine's cells (profile and host) share their night noise and
+ * scale (cp_pool): the series come by machine. */
+static void pool_machines(struct history_analysis *out, double floor)
+{
+	struct cp_series **group = xcalloc(out->ncells + 1, sizeof(*group));
+	for (size_t i = 0; i < out->ncells;) {
+		size_t j = i, k = 0;
+		const struct hist_series *first = out->cells[i].s;
+		while (j < out->ncells && !strcmp(out->cells[j].s->profile, first->profile) &&
+		       !strcmp(out->cells[j].s->host, first->host))
+			group[k++] = &out->cells[j++].cs;
+		cp_pool(group, k, floor);
+		i = j;
+	}
+	free(group);
 }
 
 int history_analyse(struct history *h, const char *profile, enum metric m, double alarm_rate,
@@ -82,9 +98,11 @@ void history_analyse_data(const struct history_data *d, enum metric m, double al
 	out->ncells = out->d.nseries;
 	out->cells = xcalloc(out->ncells + 1, sizeof(*out->cells));
 	double *p = xcalloc(out->ncells + 1, sizeof(double));
+	for (size_t i = 0; i < out->ncells; i++)
+		nights_of(&out->d.series[i], m, &out->cells[i]);
+	pool_machines(out, m == METRIC_TIME ? CP_FLOOR_TIME : CP_FLOOR_COUNT);
 	for (size_t i = 0; i < out->ncells; i++) {
 		struct hcell *c = &out->cells[i];
-		nights_of(&out->d.series[i], m, c);
 		if (c->n >= CP_MIN_NIGHTS) {
 			c->p_first = cp_first_p(&c->cs);
 			p[out->tested++] = c->p_first;

@@ -84,9 +84,16 @@ int history_write_show(const struct history_analysis *a, const char *cell, enum 
 			continue;
 		found = 1;
 		json_t *nights = json_array(), *changes = json_array();
-		if (f == HFMT_TEXT)
-			fprintf(out, "%s on %s/%s: %zu nights of %s per unit (median), %zu change point%s\n", c->s->cell,
-				c->s->profile, c->s->host, c->n, metric_name(a->metric), c->ncps, c->ncps == 1 ? "" : "s");
+		if (f == HFMT_TEXT) {
+			fprintf(out, "%s on %s/%s: %zu nights of %s per unit (%s), %zu change point%s\n", c->s->cell,
+				c->s->profile, c->s->host, c->n, metric_name(a->metric),
+				a->metric == METRIC_TIME ? "lower quartile" : "count", c->ncps, c->ncps == 1 ? "" : "s");
+			/* what a step must beat: how well a night is known */
+			if (c->n)
+				fprintf(out, "  a typical night known to \xc2\xb1%.1f %% by its runs, nights \xc2\xb1%.1f %% apart "
+					"beyond that (the machine's cells together)\n",
+					100 * sqrt(c->cs.w_typical), 100 * sqrt(c->cs.tau2));
+		}
 		for (size_t k = 0; k < c->n; k++) {
 			const struct hist_point *p = &c->s->pts[c->pt[k]];
 			const struct hist_run *r = &a->d.runs[p->run];

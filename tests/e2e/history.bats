@@ -45,7 +45,7 @@ history_of() {
          and .changes[0].ci95[0] < 1.25 and .changes[0].ci95[1] > 1.25 and .changes[0].ci95[0] > 1.2 and (.changes[0].newest | not)' <<<"$output"
     run "$FLAGBENCH" history show "$CELL" --db "$BATS_TEST_TMPDIR/h.db"
     [ "$status" -eq 0 ]
-    [[ "$output" == *"10 nights of time per unit (median), 1 change point"* ]]
+    [[ "$output" == *"10 nights of time per unit (lower quartile), 1 change point"* ]]
     grep -B1 -- '-- change point: 1.25' <<<"$output" | grep -q 20270115T020000Z
     grep -A1 -- '-- change point: 1.25' <<<"$output" | grep -q 20270116T020000Z
     run "$FLAGBENCH" history show nope/cell --db "$BATS_TEST_TMPDIR/h.db"
