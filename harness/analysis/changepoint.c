@@ -56,11 +56,23 @@ void cp_night(const double *x, size_t n, double q, double *y, double *w)
 	*y = k ? quantile_of(l, k, q) : NAN;
 	*w = 0;
 	if (k >= 3) {
-		/* the variance of a sample quantile of k normal values:
-		 * q (1 - q) / phi(z_q)^2 s^2 / k (pi/2 s^2 / k for the median) */
+		/* from the runs' own order statistics, whatever their shape (runs
+		 * in two modes, a tail): the ranks k q -+ 1.96 sqrt(k q (1 - q))
+		 * hold the quantile 95 % of the time, so their distance is 3.92
+		 * standard errors */
+		qsort(l, k, sizeof(double), cmp_double);
+		double c = (double)k * q, h = 1.96 * sqrt((double)k * q * (1 - q));
+		long lo = (long)floor(c - h), hi = (long)ceil(c + h);
+		lo = lo < 1 ? 1 : lo;
+		hi = hi > (long)k ? (long)k : hi;
+		double se = (l[hi - 1] - l[lo - 1]) / 3.92;
+		/* and the variance of a sample quantile of k normal values,
+		 * q (1 - q) / phi(z_q)^2 s^2 / k (pi/2 s^2 / k for the median):
+		 * the larger of the two is the night's (robust_sd reorders l) */
 		double s = robust_sd(l, k), z = gsl_cdf_ugaussian_Pinv(q);
 		double phi = exp(-z * z / 2) / sqrt(2 * M_PI);
 		*w = q * (1 - q) / (phi * phi) * s * s / (double)k;
+		*w = se * se > *w ? se * se : *w;
 	}
 	free(l);
 }

@@ -8,8 +8,11 @@
  *    tables used, so every night is read alike; a cell whose runs fall
  *    in two modes, a pipe's wake-ups, keeps its fast mode where its median
  *    jumps between them), with the variance w of that quartile from the
- *    night's own runs: q (1 - q) / phi(z_q)^2 s^2 / n, s the runs' robust
- *    spread (1.4826 MAD), pi/2 s^2 / n for the median; w 0 with fewer than
+ *    night's own runs: the larger of q (1 - q) / phi(z_q)^2 s^2 / n (s the
+ *    runs' robust spread, 1.4826 MAD; pi/2 s^2 / n for the median) and
+ *    the square of the distance between the order statistics at
+ *    n q -+ 1.96 sqrt(n q (1 - q)) over 3.92 (runs in two modes: a
+ *    quartile near the slow mode could read either); w 0 with fewer than
  *    3 runs.  So a night of noisy or few runs weighs less: the test uses
  *    each night's runs, not only its figure; none weighs more than the
  *    cell's typical night (w at least the median w: the spread of a few

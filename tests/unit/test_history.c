@@ -62,6 +62,17 @@ static void test_night_summary(void **state)
 	cp_night(x, 3, CP_QUANTILE, &y, &w);
 	assert_true(fabs(y - log(1)) < 1e-12);
 	assert_true(w > wm * 1.17 && w < wm * 1.19);
+	/* runs in two modes, the slow one near the quartile (yes/gnu-yes on
+	 * the VM here: 6 runs at 0.17 s, 7 at 0.35 s): the quartile is the
+	 * fast mode's, but a night with one more slow run would read the slow
+	 * mode, which the runs' order statistics say and their spread about the
+	 * median (MAD: the slow mode's own) does not */
+	double modes[13];
+	for (int k = 0; k < 13; k++)
+		modes[k] = (k < 6 ? 0.17 : 0.35) * (1 + 0.001 * k);
+	cp_night(modes, 13, CP_QUANTILE, &y, &w);
+	assert_true(fabs(y - log(0.17 * 1.003)) < 1e-12);
+	assert_true(sqrt(w) > 0.15); /* log(0.35 / 0.17) / 3.92 = 0.18 */
 	double one = 5;
 	cp_night(&one, 1, CP_QUANTILE, &y, &w);
 	assert_true(fabs(y - log(5)) < 1e-12);
@@ -174,7 +185,7 @@ static size_t machine_changes(struct cp_series *s, int pooled, unsigned *found, 
 
 /* The cells' shared scale finds in 8 nights, where it is, the 5 % step a
  * cell's own 6 degrees of freedom find half the time (runs of 3 %: a
- * night's quartile known to about 1.2 %): 16 of 20 against 9 here. */
+ * night's quartile known to about 1.2 %): 15 of 20 against 9 here. */
 static void test_pool_finds_the_short_history_step(void **state)
 {
 	(void)state;
@@ -194,7 +205,7 @@ static void test_pool_finds_the_short_history_step(void **state)
 	}
 	print_message("5 %% step in 8 nights: found by the pool in %zu of 20, by the cell alone in %zu\n", pooled_found,
 		      own_found);
-	assert_true(pooled_found >= 15);
+	assert_true(pooled_found >= 14);
 	assert_true(pooled_found >= own_found + 5);
 	assert_true(other <= 1);
 }
