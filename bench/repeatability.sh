@@ -7,7 +7,12 @@
 # figure, and the cells that moved most.  The interval is the one the tables
 # print (the rerun interval); the narrower interval of the statistic itself
 # is counted beside it.  The load average before and after each run is
-# printed too: on a shared machine it explains much of what moves.
+# printed too: on a shared machine it explains much of what moves.  Then
+# what a run says inside itself: the answers' and gaps' verdicts the same
+# in both runs, the ratios within 3 % (and among the ratios whose interval
+# is narrower than ±3 %), the verdicts that flipped by how far their
+# intervals missed 1.00x, and the chance each real verdict gave of
+# repeating (repeat_chance) against the share that did.
 #   FLAGBENCH=path (default build/flagbench)  REPEAT_OUT=dir (default a new /tmp folder)
 #   REPEAT_ANALYZE=1 (compare REPEAT_OUT/run1 and run2 already there)
 #   bench/repeatability.sh --precision 2

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "report/model_answer.h"
 #include "report/model_evidence.h"
 
 /* The cells not ok a family lists here; the rest are in its tables. */
@@ -179,7 +180,8 @@ static void gaps_lines(const struct mfamily *fam, size_t width, struct strbuf *o
 			sb_addf(&sb, "%s %s %s", k ? "," : "", ratio(g->v[k].ratio, r, sizeof(r)), g->v[k].variant);
 			/* a lead at its interval's edge may not repeat: say how likely it does */
 			if (g->v[k].repeat < MODEL_REPEAT_SURE) {
-				sb_addf(&sb, " (repeats %.0f %%)", fmin(99, fmax(1, round(100 * g->v[k].repeat))));
+				/* a no-break space: the figure and its sign stay on one line */
+				sb_addf(&sb, " (repeats %.0f\xc2\xa0%%)", fmin(99, fmax(1, round(100 * g->v[k].repeat))));
 				unsure++;
 			}
 		}
@@ -193,7 +195,7 @@ static void gaps_lines(const struct mfamily *fam, size_t width, struct strbuf *o
 		emit(out, sb.buf, 8, width);
 	}
 	if (unsure)
-		emit(out, "    (repeats 60 %: a second run calls that gap real too 60 % of the time; said below 90 %)", 8,
+		emit(out, "    (repeats N %: a second run calls that gap real too N % of the time; said below 90 %)", 8,
 		     width);
 	if (with_real == fam->ngaps)
 		goto done;
@@ -267,11 +269,14 @@ void answers_write_term(const struct model *m, const char *run_dir, size_t width
 			continue;
 		sb_reset(&sb);
 		sb_addf(&sb, "%s", fam->name);
-		if (fam->summary && fam->nanswers && !fam->answers[0].fewest)
+		if (fam->summary && fam->nanswers && !fam->answers[0].fewest) {
 			sb_addf(&sb, ": %s fastest for %zu of %zu variants, %s for %zu of %zu; %zu of these %zu leads are real",
 				fam->most_compiler, fam->most_compiler_n, fam->nleads, fam->most_flags, fam->most_flags_n,
 				fam->nleads, fam->nreal, fam->nleads);
-		else if (fam->summary)
+			size_t unsure = model_unsure_leads(fam);
+			if (unsure)
+				sb_addf(&sb, ", %zu of them may not repeat", unsure);
+		} else if (fam->summary)
 			sb_addf(&sb, ": fewest instructions: %s for %zu of %zu variants, %s for %zu of %zu (exact counts)",
 				fam->most_compiler, fam->most_compiler_n, fam->nleads, fam->most_flags, fam->most_flags_n,
 				fam->nleads);

@@ -47,6 +47,16 @@ static int lead_words(struct model *m, struct fsrc *f, const struct mcell *a, co
 	return v.verdict == VERDICT_FASTER;
 }
 
+size_t model_unsure_leads(const struct mfamily *fam)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < fam->nanswers; i++) {
+		const struct manswer *a = &fam->answers[i];
+		n += (a->verdict == VERDICT_FASTER || a->verdict == VERDICT_SLOWER) && a->repeat < MODEL_REPEAT_SURE;
+	}
+	return n;
+}
+
 /* Whether two table cells are the same binary run alike. */
 static int same_binary(struct fsrc *f, const struct mcell *a, const struct mcell *b)
 {
@@ -195,11 +205,17 @@ void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const st
 		sv_pushf(&fam->answer, "%s: most often fastest: compiler %s for %zu of %zu variants, flags %s for %zu of %zu; "
 				       "no lead has an interval to tell (too few runs)",
 			 fam->name, won[2 * best[0]], count[0], n, won[2 * best[1] + 1], count[1], n);
-	else
+	else {
+		size_t unsure = model_unsure_leads(fam);
+		char also[128] = "";
+		if (unsure)
+			snprintf(also, sizeof(also), ", %zu of them may not repeat (a second run calls %s real less than %.0f %% "
+				 "of the time)", unsure, unsure == 1 ? "it" : "them", 100 * MODEL_REPEAT_SURE);
 		sv_pushf(&fam->answer, "%s: most often fastest: compiler %s for %zu of %zu variants, flags %s for %zu of %zu; "
-				       "%zu of these %zu leads are real (the run's %zu comparisons at a 5 %% false-lead rate)%s",
+				       "%zu of these %zu leads are real (the run's %zu comparisons at a 5 %% false-lead rate)%s%s",
 			 fam->name, won[2 * best[0]], count[0], n, won[2 * best[1] + 1], count[1], n, real, n,
-			 m->cmp_asked, fam->layouts > 1 ? "" : "; code layout not varied (--layouts K tests it)");
+			 m->cmp_asked, also, fam->layouts > 1 ? "" : "; code layout not varied (--layouts K tests it)");
+	}
 	fam->summary = model_own(m, "%s", fam->answer.v[fam->answer.n - 1]);
 	fam->most_compiler = won[2 * best[0]], fam->most_compiler_n = count[0];
 	fam->most_flags = won[2 * best[1] + 1], fam->most_flags_n = count[1];

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "report/model.h"
+#include "report/model_answer.h"
 #include "cmd/tables.h"
 #include "core/util.h"
 
@@ -256,6 +257,39 @@ static const char *const answer_run = RUN(
 	SIMPLE("f", "w", "gcc/-O3/native", "gcc", "200", ONE_PCT, "") ","
 	SIMPLE("f", "w", "clang/-O2/native", "clang", "50", ONE_PCT, "") ","
 	SIMPLE("f", "v", "gcc/-O2/arm", "gcc", "7", ONE_PCT, "\"emulated\": true, "));
+
+/* A lead the one comparison calls real only just (3 % over runs that
+ * spread 2 % each way) says it may not repeat; a 2x lead does not. */
+static const char *const edge_run = RUN(
+	"e", "host", "\"g\": {\"kind\": \"stream\", \"title\": \"G\"}",
+	SIMPLE("g", "x", "gcc/-O2/native", "gcc", "100", R9("0.98", "1.02"), "") ","
+	SIMPLE("g", "x", "gcc/-O3/native", "gcc", "103", R9("0.98", "1.02"), "") ","
+	SIMPLE("g", "y", "gcc/-O2/native", "gcc", "100", R9("0.98", "1.02"), "") ","
+	SIMPLE("g", "y", "gcc/-O3/native", "gcc", "200", R9("0.98", "1.02"), ""));
+
+static void test_answer_at_the_edge(void **state)
+{
+	(void)state;
+	struct model m;
+	load(&m, edge_run, NULL, NULL);
+	struct mfamily *f = model_family(&m, "g");
+	assert_int_equal(f->answer.n, 3);
+	assert_string_equal(f->answer.v[0], "g/x: gcc/-O3/native fastest, 1.03x the runner-up gcc/-O2/native (a real lead: "
+					    "[1.01x, 1.05x] at 95 %, a bootstrap of both cells' runs (no rounds in common); a "
+					    "second run calls it real about 54 % of the time)");
+	assert_true(f->answers[0].repeat > 0.5 && f->answers[0].repeat < 0.6);
+	assert_true(f->answers[1].repeat > 0.99);
+	assert_int_equal(model_unsure_leads(f), 1);
+	assert_non_null(strstr(f->answer.v[2], "2 of these 2 leads are real (the run's 2 comparisons at a 5 % false-lead "
+					       "rate), 1 of them may not repeat (a second run calls it real less than 90 % "
+					       "of the time)"));
+	/* the gap -O3 against -O2 carries each variant's chance */
+	assert_int_equal(f->ngaps, 1);
+	for (size_t k = 0; k < f->gaps[0].n; k++)
+		assert_true(!strcmp(f->gaps[0].v[k].variant, "x") ? f->gaps[0].v[k].repeat < 0.6
+								 : f->gaps[0].v[k].repeat > 0.99);
+	model_free(&m);
+}
 
 static void test_answer_shares_and_views(void **state)
 {
@@ -531,6 +565,7 @@ int main(void)
 		cmocka_unit_test(test_interval_formats),
 		cmocka_unit_test(test_values_intervals_marks),
 		cmocka_unit_test(test_answer_shares_and_views),
+		cmocka_unit_test(test_answer_at_the_edge),
 		cmocka_unit_test(test_emulated_answer_by_counts),
 		cmocka_unit_test(test_runs_side_by_side),
 		cmocka_unit_test(test_bad_input),
