@@ -61,9 +61,11 @@ char *cell_note_text(const struct cell_cmp *cc)
 
 /* What the system changed between two runs for one binary: the host facts
  * a same binary's speed depends on, and the libraries it loads
- * (binary.libraries); "nothing recorded changed" else. */
+ * (binary.libraries); "nothing recorded changed" else.  *changed: 1 a
+ * fact or library changed, 0 nothing did (both sides listed their
+ * libraries), -1 unknown. */
 static char *system_changes(const json_t *base, const json_t *nw, const struct results_cell *b,
-			    const struct results_cell *n)
+			    const struct results_cell *n, int *changed)
 {
 	static const char *const keys[] = { "kernel", "libc", "microcode", "governor", "turbo", "cpu_model", NULL };
 	struct strbuf sb = STRBUF_INIT;
@@ -89,6 +91,7 @@ static char *system_changes(const json_t *base, const json_t *nw, const struct r
 		if (path && same <= 0 && lb)
 			sb_addf(&sb, "%slibrary %s%s", sb.len ? ", " : "", path, same ? "" : " (new)");
 	}
+	*changed = sb.len ? 1 : lb && ln ? 0 : -1;
 	char *what = sb.len ? xasprintf("a difference is the system's: %s", sb.buf)
 			    : xstrdup(lb && ln ? "a difference is the system's: nothing recorded changed (the machine)"
 					      : "a difference is the system's (libraries not listed on a side)");
@@ -291,7 +294,7 @@ void compare_runs(const json_t *base, const json_t *nw, const struct compare_opt
 			cc->id = xstrdup(id);
 			compare_cell(&vb, &vn, o, out->quantile, across, cc);
 			if (cc->same_program && !cc->identical_binary)
-				cc->system_note = system_changes(base, nw, &vb, &vn);
+				cc->system_note = system_changes(base, nw, &vb, &vn, &cc->system_changed);
 		}
 		results_cell_release(&vb);
 		results_cell_release(&vn);
@@ -418,6 +421,10 @@ json_t *compare_to_json(const struct comparison *c)
 				      jstr_or_null(note),
 				      "identical_binary", cc->identical_binary);
 		json_object_set_new(j, "same_program", json_boolean(cc->same_program));
+		/* the same program in two runs: whether the runs recorded a change of the system */
+		json_object_set_new(j, "system_changed", cc->system_note && cc->system_changed >= 0
+								 ? json_boolean(cc->system_changed)
+								 : json_null());
 		free(note);
 		if (cc->confirmed)
 			json_object_set_new(j, "confirm",

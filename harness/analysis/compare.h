@@ -126,6 +126,7 @@ struct cell_cmp {
 	int identical_binary;    /* 1: the verdict same binary (the same program within one run) */
 	int same_program;        /* 1: the same program on both sides (plan.h's program_id), in one run or two */
 	char *system_note;       /* the same program in two runs: what the system changed, or NULL */
+	int system_changed;      /* with system_note: 1 a host fact or library changed, 0 nothing recorded, -1 unknown */
 };
 
 /* The note a writer shows for a cell: its note and, for an identical

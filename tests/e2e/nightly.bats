@@ -51,6 +51,24 @@ setup() {
     [ "$(sha256sum < "$b")" = "$before" ]
 }
 
+@test "the gate: a same binary slower with nothing recorded changed is left to the history, every other slower cell fails" {
+    c="$BATS_TEST_TMPDIR/compare.json"
+    cat > "$c" <<'J'
+{"cells": [
+ {"id": "a/new-binary", "verdict": "slower", "same_program": false, "system_changed": null},
+ {"id": "b/machine", "verdict": "slower", "same_program": true, "system_changed": false},
+ {"id": "c/libc", "verdict": "slower", "same_program": true, "system_changed": true},
+ {"id": "d/unlisted", "verdict": "slower", "same_program": true, "system_changed": null},
+ {"id": "e/faster", "verdict": "faster", "same_program": true, "system_changed": false}]}
+J
+    run jq -c -f "$REPO/ci/gate.jq" "$c"
+    [ "$status" -eq 0 ]
+    [ "$output" = '{"fails":["a/new-binary","c/libc","d/unlisted"],"machine":["b/machine"]}' ]
+    # compare says whether the runs recorded a change, for the same program in two runs only
+    run "$FLAGBENCH" compare --format json "$REPO/tests/fixtures/results/counts-tie.json" "$REPO/tests/fixtures/results/counts-tie.json"
+    jq -e '[.cells[].system_changed] | all(. == null)' <<<"$output"
+}
+
 @test "nightly: bad usage exits 2" {
     run "$REPO/ci/nightly.sh"
     [ "$status" -eq 2 ]
