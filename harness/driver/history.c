@@ -75,6 +75,23 @@ static void pool_machines(struct history_analysis *out, double floor)
 	free(group);
 }
 
+/* How many runs of r's machine are newer than r. */
+static size_t newer_runs(const struct history_data *d, size_t r)
+{
+	size_t n = 0;
+	for (size_t i = r + 1; i < d->nruns; i++)
+		n += !strcmp(d->runs[i].profile, d->runs[r].profile) && !strcmp(d->runs[i].host, d->runs[r].host);
+	return n;
+}
+
+int history_alarm(const struct history_data *d, const struct hcell *c, size_t k)
+{
+	size_t at = c->cps[k].at, run = c->s->pts[c->pt[at]].run, last = c->s->pts[c->pt[c->n - 1]].run;
+	if (c->causes[k].kind != CAUSE_MACHINE)
+		return newer_runs(d, run) == 0;
+	return newer_runs(d, run) == 1 && at + 2 == c->n && newer_runs(d, last) == 0;
+}
+
 int history_analyse(struct history *h, const char *profile, enum metric m, double alarm_rate,
 		    struct history_analysis *out)
 {
@@ -144,6 +161,9 @@ void history_analyse_data(const struct history_data *d, enum metric m, double al
 			if (history_run_is_newest(&out->d, b->run))
 				c->newest_step = 1;
 		}
+		c->alarm = xcalloc(c->ncps + 1, 1);
+		for (size_t k = 0; k < c->ncps; k++)
+			out->alarms += c->alarm[k] = (unsigned char)history_alarm(&out->d, c, k);
 		out->nchanges += c->ncps;
 		out->newest_steps += (size_t)c->newest_step;
 	}
@@ -156,6 +176,7 @@ void history_analysis_free(struct history_analysis *a)
 		for (size_t k = 0; k < c->ncps; k++)
 			cp_cause_free(&c->causes[k]);
 		free(c->causes);
+		free(c->alarm);
 		free(c->cps);
 		free(c->pt);
 		free(c->value);

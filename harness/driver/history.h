@@ -30,6 +30,7 @@ struct hcell {
 	struct cp_cause *causes;
 	size_t ncps;
 	int newest_step;        /* a change point lands on its machine's newest night */
+	unsigned char *alarm;   /* per change point: it alarms tonight (history_alarm) */
 };
 
 struct history_analysis {
@@ -41,6 +42,7 @@ struct history_analysis {
 	struct hcell *cells;
 	size_t ncells, tested;  /* series, and those with CP_MIN_NIGHTS nights or more */
 	size_t nchanges, newest_steps;
+	size_t alarms;          /* change points that alarm on the newest night (history_alarm) */
 };
 
 /* 0, or -1 after a message. */
@@ -53,5 +55,14 @@ void history_analyse_data(const struct history_data *d, enum metric m, double al
 void history_analysis_free(struct history_analysis *a);
 /* Whether run index r is the newest of its machine (profile and host) in d. */
 int history_run_is_newest(const struct history_data *d, size_t r);
+/* Whether change point k of c alarms tonight, the machine's newest night
+ * (what ci/nightly.sh fails on): a step with a recorded cause (a new
+ * binary, a library or host fact) on the newest night; a step of the
+ * machine (the same binary, nothing recorded changed) once it has held a
+ * second night, its first night the one before the newest and the cell
+ * measured on the newest.  Two runs cannot tell the machine's state on one
+ * night from a step, a second night can: a lone slow night is no segment
+ * of its own once a night follows it. */
+int history_alarm(const struct history_data *d, const struct hcell *c, size_t k);
 
 #endif

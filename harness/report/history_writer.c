@@ -64,11 +64,12 @@ static json_t *change_json(const struct history_analysis *a, const struct hcell 
 	const struct hist_point *b = &c->s->pts[c->pt[p->at]], *pre = &c->s->pts[c->pt[p->at - 1]];
 	const struct hist_run *r = &a->d.runs[b->run];
 	const struct cp_cause *cause = &c->causes[k];
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:[o,o], s:s, s:o, s:b, s:{s:s, s:o, s:s}}", "profile",
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:[o,o], s:s, s:o, s:b, s:b, s:{s:s, s:o, s:s}}",
+			 "profile",
 			 c->s->profile, "host", c->s->host, "cell", c->s->cell, "night", r->run_id, "started", r->started,
 			 "before", a->d.runs[pre->run].run_id, "ratio", jnum_or_null(p->ratio), "ci95",
 			 jnum_or_null(p->low), jnum_or_null(p->high), "direction", direction(a, p), "p",
-			 jnum_or_null(p->p), "newest", history_run_is_newest(&a->d, b->run), "cause", "kind",
+			 jnum_or_null(p->p), "newest", history_run_is_newest(&a->d, b->run), "alarm", c->alarm[k], "cause", "kind",
 			 cp_cause_word(cause->kind), "what", jstrvec(&cause->what), "text", cause->text);
 }
 
@@ -172,6 +173,7 @@ void history_write_changes(const struct history_analysis *a, enum history_format
 					"metric", metric_name(a->metric), "alarm_rate_percent", a->alarm_rate * 100, "cut",
 					jnum_or_null(a->cut), "cells", (json_int_t)a->ncells, "tested", (json_int_t)a->tested,
 					"on_newest_night", (json_int_t)a->newest_steps, "changes", changes);
+		json_object_set_new(doc, "alarms", json_integer((json_int_t)a->alarms));
 		json_dumpf(doc, out, JSON_INDENT(2));
 		fputc('\n', out);
 		json_decref(doc);
@@ -196,9 +198,9 @@ void history_write_changes(const struct history_analysis *a, enum history_format
 				c->s->host, c->s->cell, p->ratio, p->low, p->high, direction(a, p), cp_cause_word(cause->kind),
 				cause->text);
 		else
-			fprintf(out, "%s %s/%s %s: %.3fx [%.3fx, %.3fx] %s from %s%s; what changed: %s\n", r->started,
+			fprintf(out, "%s %s/%s %s: %.3fx [%.3fx, %.3fx] %s from %s%s%s; what changed: %s\n", r->started,
 				c->s->profile, c->s->host, c->s->cell, p->ratio, p->low, p->high, direction(a, p), r->run_id,
-				newest ? " (the newest night)" : "", cause->text);
+				newest ? " (the newest night)" : "", c->alarm[refs[i].k] ? " [alarm]" : "", cause->text);
 	}
 	free(refs);
 }

@@ -67,6 +67,25 @@ history_of() {
          and .changes[0].cause.what == ["compiler gcc (Debian 12.2.0-14) 12.2.0 -> gcc (Debian 13.2.0-1) 13.2.0"]' <<<"$output"
 }
 
+@test "a step of the machine (nothing recorded changed) alarms once it has held a second night; a recorded one at once" {
+    history_of 9 8 1.10 none
+    run "$FLAGBENCH" history changes --db "$BATS_TEST_TMPDIR/h.db" --format json
+    jqr '(.changes | length) == 1 and .changes[0].newest and .changes[0].cause.kind == "machine"
+         and .changes[0].alarm == false and .alarms == 0' <<<"$output"
+    rm -rf "$BATS_TEST_TMPDIR/n" "$BATS_TEST_TMPDIR/h.db"
+    history_of 10 8 1.10 none
+    run "$FLAGBENCH" history changes --db "$BATS_TEST_TMPDIR/h.db" --format json
+    jqr '(.changes | length) == 1 and (.changes[0].newest | not) and .changes[0].night == "20270118T020000Z-nightly-fx"
+         and .changes[0].alarm and .alarms == 1' <<<"$output"
+    run "$FLAGBENCH" history changes --db "$BATS_TEST_TMPDIR/h.db"
+    [[ "$output" == *"from 20270118T020000Z-nightly-fx [alarm]; what changed: "* ]]
+    # a new binary alarms on its first night
+    rm -rf "$BATS_TEST_TMPDIR/n" "$BATS_TEST_TMPDIR/h.db"
+    history_of 9 8 1.10 binary
+    run "$FLAGBENCH" history changes --db "$BATS_TEST_TMPDIR/h.db" --format json
+    jqr '.changes[0].newest and .changes[0].alarm and .alarms == 1' <<<"$output"
+}
+
 @test "a truncated or foreign history is refused (exit 2, how to rebuild); --rebuild makes it anew from the runs" {
     history_of 10 6 1.25 library
     db="$BATS_TEST_TMPDIR/h.db"

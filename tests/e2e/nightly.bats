@@ -156,6 +156,7 @@ J
     jqr '.status == "step" and .history_steps == 1 and .history_confirmed == 1' "$NIGHTLY_OUT/nightly.json"
     jqr '[.changes[] | select(.newest)] | length == 1 and .[0].cell == "yes/buf@gcc/-O2/native" and .[0].direction == "slower"' \
         "$NIGHTLY_OUT/changes.json"
-    grep -q "### change points on tonight's night" "$GITHUB_STEP_SUMMARY"
+    jqr '[.changes[] | select(.alarm)] | length == 1' "$NIGHTLY_OUT/changes.json"
+    grep -q "### change points that alarm tonight" "$GITHUB_STEP_SUMMARY"
     grep -q '^- `yes/buf@gcc/-O2/native`: 1.25x' "$GITHUB_STEP_SUMMARY"
 }
