@@ -21,7 +21,7 @@ def gaps_html:
   (map(select(.real > 0))) as $real | (map(select(.real == 0))) as $none
   | (if ($real | length) > 0 then
        "<p class=\"gaps\">Real gaps, largest first (B against A: B's throughput over A's, below 1.00x slower):</p>\n<ul class=\"gaps\">\n"
-       + ($real | map(@html "<li><b>\(gap_name)</b>: \([.entries[] | select(.verdict == "faster" or .verdict == "slower") | "\(.text) \(.variant)"] | join(", "))</li>\n") | join(""))
+       + ($real | map(@html "<li><b>\(gap_name)</b>: \([.entries[] | select(.verdict == "faster" or .verdict == "slower") | "\(.text) \(.variant)\(if .repeat_unsure then " (repeats \(.repeat_chance * 100 | round) %)" else "" end)"] | join(", "))</li>\n") | join(""))
        + "</ul>\n"
      else "<p class=\"gaps\">Real gaps: none.</p>\n" end)
   + (if ($none | length) > 0 then @html "<p class=\"gaps\">No real difference: \($none | map(gap_name) | join("; ")).</p>\n" else "" end);

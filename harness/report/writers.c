@@ -7,6 +7,7 @@
 #include "report/model.h"
 #include "report/answers_writer.h"
 #include "report/across_writer.h"
+#include "report/model_compare.h"
 #include "core/json_util.h"
 #include "core/stats.h"
 
@@ -355,6 +356,9 @@ static json_t *json_gaps(const struct mfamily *f)
 								 comparison_verdict_word(g->v[k].verdict), "count_ratio",
 								 jnum_or_null(g->v[k].count_ratio)));
 			json_object_set_new(json_array_get(entries, k), "repeat_chance", jnum_or_null(g->v[k].repeat));
+			/* the answers' rule for saying it (model_compare.h) */
+			json_object_set_new(json_array_get(entries, k), "repeat_unsure",
+					    json_boolean(g->v[k].repeat < MODEL_REPEAT_SURE));
 		}
 		json_array_append_new(gaps, json_pack("{s:s, s:s, s:s, s:i, s:o}", "b", g->b, "a", g->a, "context", g->context,
 						      "real", (int)g->real, "entries", entries));

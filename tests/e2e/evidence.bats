@@ -82,3 +82,21 @@ answer() { # RESULTS.json: the first answer as JSON
     echo "$a"
     [[ "$(jq -r .evidence <<<"$a")" == "no exact counts: valgrind cannot run this build's instructions (-march=native); time could not decide"* ]]
 }
+
+@test "a lead at its interval's edge says it may not repeat: the answer, the family's line, the gaps and the page" {
+    # 1.03x over runs that spread 2 % each way (tests/fixtures/results/edge-lead.json), beside a 2x lead
+    d="$BATS_TEST_TMPDIR/edge"
+    mkdir -p "$d"
+    cp "$REPO/tests/fixtures/results/edge-lead.json" "$d/results.json"
+    run "$FLAGBENCH" report --width 120 "$d"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    grep -qxF 'g: gcc fastest for 2 of 2 variants, -O3/native for 2 of 2; 2 of these 2 leads are real, 1 of them may not repeat' <<<"$output"
+    flat=$(tr -s ' \n' '  ' <<<"$output")
+    [[ "$flat" == *"over gcc/-O2/native: a real lead; a second run calls it real about 54 % of the time"* ]]
+    grep -qE '^  y +gcc/-O3/native +2\.00x \[[0-9.]+x, [0-9.]+x\] over gcc/-O2/native: a real lead$' <<<"$output"
+    grep -qF -- '-O3 against -O2: 2.00x y, 1.03x x (repeats 54'"$(printf '\xc2\xa0')"'%)' <<<"$output"
+    command -v gnuplot >/dev/null || skip "gnuplot is not installed (scripts/deps.sh installs it)"
+    FLAGBENCH_RENDER_QUIET=1 "$REPO/plots/render.sh" "$d"
+    grep -qF '<li><b>-O3 against -O2</b>: 2.00x y, 1.03x x (repeats 54 %)</li>' "$d/index.html"
+}
