@@ -78,7 +78,9 @@ J
     rm -rf "$BATS_TEST_TMPDIR/other"
     run "$FLAGBENCH" compare "$RUN" "$BATS_TEST_TMPDIR/new" --confirm 3 --format text
     echo "$output"
-    [[ "$output" == *"confirming sums/loop@cc/-O2/default"* ]]
+    # a cell of either -O level replayed (under a loaded host the 1.5x work
+    # of -O2 once measured 0.39x: which cells are suspects is the host's)
+    [[ "$output" == *"confirming sums/loop@cc/-O"[02]"/default"* ]]
     [[ "$output" != *"not under variants"* ]]
     [[ "$output" != *"not among the variants"* ]]
     [[ "$output" == *"after "*" interleaved rounds"* ]]
