@@ -47,7 +47,7 @@ while IFS=$'\t' read -r profile host; do
             [.changes[] | select("\(.profile)/\(.host)" == $m)] | if length > 0 then
             "<ul class=\"changes\">" + (map("<li class=\"\(.direction)\">\(.started | @html) <b>\(.cell | @html)</b>: "
               + "\(.ratio * 1000 | round / 1000)x [\(.ci95[0] * 1000 | round / 1000)x, \(.ci95[1] * 1000 | round / 1000)x] \(.direction)"
-              + " from run \(.night | @html); what changed: \(.cause.text | @html)</li>") | join("\n")) + "</ul>" else empty end' "$out/$dir/changes.json"
+              + " from run \(.night | @html)\(if .alarm then " <b class=\"alarm\">[alarm: fails tonight'"'"'s nightly]</b>" else "" end); what changed: \(.cause.text | @html)</li>") | join("\n")) + "</ul>" else empty end' "$out/$dir/changes.json"
         echo '<h3>every cell, night by night</h3>'
     } >> "$page"
     if ! command -v gnuplot >/dev/null; then

@@ -79,6 +79,9 @@ history_of() {
          and .changes[0].alarm and .alarms == 1' <<<"$output"
     run "$FLAGBENCH" history changes --db "$BATS_TEST_TMPDIR/h.db"
     [[ "$output" == *"from 20270118T020000Z-nightly-fx [alarm]; what changed: "* ]]
+    # the page marks it too
+    FLAGBENCH="$FLAGBENCH_PLAIN" "$REPO/plots/history.sh" "$BATS_TEST_TMPDIR/h.db" "$BATS_TEST_TMPDIR/site" >/dev/null 2>&1 || true
+    grep -q 'from run 20270118T020000Z-nightly-fx <b class="alarm">\[alarm: fails tonight.s nightly\]</b>' "$BATS_TEST_TMPDIR/site/index.html"
     # a new binary alarms on its first night
     rm -rf "$BATS_TEST_TMPDIR/n" "$BATS_TEST_TMPDIR/h.db"
     history_of 9 8 1.10 binary
