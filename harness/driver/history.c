@@ -92,6 +92,58 @@ int history_alarm(const struct history_data *d, const struct hcell *c, size_t k)
 	return newer_runs(d, run) == 1 && at + 2 == c->n && newer_runs(d, last) == 0;
 }
 
+/* The night of run r among its machine's runs (0 the oldest). */
+static size_t night_of(const struct history_data *d, size_t r)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r; i++)
+		n += !strcmp(d->runs[i].profile, d->runs[r].profile) && !strcmp(d->runs[i].host, d->runs[r].host);
+	return n;
+}
+
+/* A step named after a change recorded a night off, while
+ * HISTORY_SHARED_SHIFT_CELLS other cells of the machine moved the same way
+ * within a night of it with nothing recorded changed, is the machine's: a
+ * shift the cells share is not the recorded change of one of them (a VM
+ * here ran 7-22 % faster from one night, and the change of fp_mul's
+ * binary a night later took the blame for one cell's share of it). */
+static void machine_shifts(struct history_analysis *out)
+{
+	const struct history_data *d = &out->d;
+	for (size_t i = 0; i < out->ncells; i++) {
+		struct hcell *c = &out->cells[i];
+		for (size_t k = 0; k < c->ncps; k++) {
+			if (!c->off[k])
+				continue;
+			size_t run = c->s->pts[c->pt[c->cps[k].at]].run, night = night_of(d, run), shared = 0;
+			int up = c->cps[k].ratio > 1;
+			for (size_t j = 0; j < out->ncells; j++) {
+				const struct hcell *o = &out->cells[j];
+				if (j == i || strcmp(o->s->profile, c->s->profile) || strcmp(o->s->host, c->s->host))
+					continue;
+				for (size_t m = 0; m < o->ncps; m++) {
+					size_t on = night_of(d, o->s->pts[o->pt[o->cps[m].at]].run);
+					shared += o->causes[m].kind == CAUSE_MACHINE && !o->off[m] && (o->cps[m].ratio > 1) == up &&
+						  (on > night ? on - night : night - on) <= 1;
+				}
+			}
+			if (shared < HISTORY_SHARED_SHIFT_CELLS)
+				continue;
+			const struct hist_point *b = &c->s->pts[c->pt[c->cps[k].at]], *a = &c->s->pts[c->pt[c->cps[k].at - 1]];
+			struct cp_cause own;
+			cp_cause_of(d, a, b, &own);
+			char *t = xasprintf("%s; %zu other cells moved the same way within a night of it: a shift of the "
+					    "machine, not %s",
+					    own.text, shared, c->causes[k].text);
+			free(own.text);
+			own.text = t;
+			cp_cause_free(&c->causes[k]);
+			c->causes[k] = own;
+			c->off[k] = 0;
+		}
+	}
+}
+
 int history_analyse(struct history *h, const char *profile, enum metric m, double alarm_rate,
 		    struct history_analysis *out)
 {
@@ -134,6 +186,7 @@ void history_analyse_data(const struct history_data *d, enum metric m, double al
 			continue;
 		c->ncps = cp_segment(&c->cs, out->cut, &c->cps);
 		c->causes = xcalloc(c->ncps + 1, sizeof(*c->causes));
+		c->off = xcalloc(c->ncps + 1, 1);
 		for (size_t k = 0; k < c->ncps; k++) {
 			size_t at = c->cps[k].at;
 			const struct hist_point *a = &c->s->pts[c->pt[at - 1]], *b = &c->s->pts[c->pt[at]];
@@ -151,6 +204,7 @@ void history_analyse_data(const struct history_data *d, enum metric m, double al
 					cp_cause_free(&near);
 					continue;
 				}
+				c->off[k] = 1;
 				char *t = xasprintf("%s (recorded a night %s the step's estimate)", near.text,
 						    off > 0 ? "after" : "before");
 				free(near.text);
@@ -161,6 +215,10 @@ void history_analyse_data(const struct history_data *d, enum metric m, double al
 			if (history_run_is_newest(&out->d, b->run))
 				c->newest_step = 1;
 		}
+	}
+	machine_shifts(out);
+	for (size_t i = 0; i < out->ncells; i++) {
+		struct hcell *c = &out->cells[i];
 		c->alarm = xcalloc(c->ncps + 1, 1);
 		for (size_t k = 0; k < c->ncps; k++)
 			out->alarms += c->alarm[k] = (unsigned char)history_alarm(&out->d, c, k);
@@ -177,6 +235,7 @@ void history_analysis_free(struct history_analysis *a)
 			cp_cause_free(&c->causes[k]);
 		free(c->causes);
 		free(c->alarm);
+		free(c->off);
 		free(c->cps);
 		free(c->pt);
 		free(c->value);

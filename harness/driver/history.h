@@ -17,6 +17,11 @@
 #include "analysis/cp_cause.h"
 #include "results/history.h"
 
+/* A step named after a change recorded a night off is the machine's when
+ * this many other cells of the machine moved the same way within a night
+ * of it with nothing recorded changed (history.c machine_shifts). */
+#define HISTORY_SHARED_SHIFT_CELLS 2
+
 /* One series analysed. */
 struct hcell {
 	const struct hist_series *s;
@@ -31,6 +36,7 @@ struct hcell {
 	size_t ncps;
 	int newest_step;        /* a change point lands on its machine's newest night */
 	unsigned char *alarm;   /* per change point: it alarms tonight (history_alarm) */
+	unsigned char *off;     /* per change point: its cause was recorded a night off (the night-either-side rule) */
 };
 
 struct history_analysis {

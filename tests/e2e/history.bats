@@ -89,6 +89,32 @@ history_of() {
     jqr '.changes[0].newest and .changes[0].alarm and .alarms == 1' <<<"$output"
 }
 
+@test "a step named after a change recorded a night off is the machine's when other cells moved with it" {
+    # the binary of chacha20/ref changes on night 8; every cell runs 20 % faster from night 7
+    "$NIGHTS" "$BATS_TEST_TMPDIR/n" 12 8 "$CELL" 1 binary
+    shift_from() {
+        for f in "$BATS_TEST_TMPDIR"/n/night-*/results.json; do
+            n=$(basename "$(dirname "$f")")
+            [ "${n#night-}" -ge "$1" ] || continue
+            jq --arg only "${2:-}" '.cells |= map(if (.time_s.runs | type) == "array" and ($only == "" or .id == $only)
+                then .time_s.runs |= map(. * 0.8) else . end)' "$f" > "$f.t" && mv "$f.t" "$f"
+        done
+    }
+    shift_from 07
+    "$FLAGBENCH" history import --db "$BATS_TEST_TMPDIR/h.db" "$BATS_TEST_TMPDIR"/n/night-*/results.json
+    run "$FLAGBENCH" history changes --db "$BATS_TEST_TMPDIR/h.db" --format json
+    jqr '(.changes | length) == 3 and all(.changes[]; .cause.kind == "machine" and .night == "20270117T020000Z-nightly-fx")' <<<"$output"
+    jqr '.changes[] | select(.cell == "'"$CELL"'") | .cause.text | test("2 other cells moved the same way within a night of it: a shift of the machine, not the binary: compiler")' <<<"$output"
+    # the same step in that cell alone: the binary recorded a night after is named
+    rm -rf "$BATS_TEST_TMPDIR/n" "$BATS_TEST_TMPDIR/h.db"
+    "$NIGHTS" "$BATS_TEST_TMPDIR/n" 12 8 "$CELL" 1 binary
+    shift_from 07 "$CELL"
+    "$FLAGBENCH" history import --db "$BATS_TEST_TMPDIR/h.db" "$BATS_TEST_TMPDIR"/n/night-*/results.json
+    run "$FLAGBENCH" history changes --db "$BATS_TEST_TMPDIR/h.db" --format json
+    jqr '(.changes | length) == 1 and .changes[0].cause.kind == "binary"
+         and (.changes[0].cause.text | test("recorded a night after the step.s estimate"))' <<<"$output"
+}
+
 @test "a truncated or foreign history is refused (exit 2, how to rebuild); --rebuild makes it anew from the runs" {
     history_of 10 6 1.25 library
     db="$BATS_TEST_TMPDIR/h.db"
