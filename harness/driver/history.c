@@ -115,11 +115,14 @@ static void machine_shifts(struct history_analysis *out)
 		for (size_t k = 0; k < c->ncps; k++) {
 			if (!c->off[k])
 				continue;
-			size_t run = c->s->pts[c->pt[c->cps[k].at]].run, night = night_of(d, run), shared = 0;
+			size_t run = c->s->pts[c->pt[c->cps[k].at]].run, night = night_of(d, run), shared = 0, tested = 0;
 			int up = c->cps[k].ratio > 1;
 			for (size_t j = 0; j < out->ncells; j++) {
 				const struct hcell *o = &out->cells[j];
-				if (j == i || strcmp(o->s->profile, c->s->profile) || strcmp(o->s->host, c->s->host))
+				if (strcmp(o->s->profile, c->s->profile) || strcmp(o->s->host, c->s->host))
+					continue;
+				tested += o->n >= CP_MIN_NIGHTS;
+				if (j == i)
 					continue;
 				for (size_t m = 0; m < o->ncps; m++) {
 					size_t on = night_of(d, o->s->pts[o->pt[o->cps[m].at]].run);
@@ -127,7 +130,7 @@ static void machine_shifts(struct history_analysis *out)
 						  (on > night ? on - night : night - on) <= 1;
 				}
 			}
-			if (shared < HISTORY_SHARED_SHIFT_CELLS)
+			if (shared < HISTORY_SHARED_SHIFT_CELLS || (double)shared < HISTORY_SHARED_SHIFT_SHARE * (double)tested)
 				continue;
 			const struct hist_point *b = &c->s->pts[c->pt[c->cps[k].at]], *a = &c->s->pts[c->pt[c->cps[k].at - 1]];
 			struct cp_cause own;

@@ -18,9 +18,14 @@
 #include "results/history.h"
 
 /* A step named after a change recorded a night off is the machine's when
- * this many other cells of the machine moved the same way within a night
- * of it with nothing recorded changed (history.c machine_shifts). */
+ * other cells of the machine moved the same way within a night of it with
+ * nothing recorded changed: at least HISTORY_SHARED_SHIFT_CELLS of them
+ * and a tenth (HISTORY_SHARED_SHIFT_SHARE) of the machine's cells tested
+ * (history.c machine_shifts): a shift of the machine moves a good share of
+ * its cells, where in a history of hundreds a few unrelated steps meet by
+ * chance. */
 #define HISTORY_SHARED_SHIFT_CELLS 2
+#define HISTORY_SHARED_SHIFT_SHARE 0.1
 
 /* One series analysed. */
 struct hcell {
