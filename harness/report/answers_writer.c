@@ -179,9 +179,9 @@ static void gaps_lines(const struct mfamily *fam, size_t width, struct strbuf *o
 		for (size_t k = 0; k < g->real; k++) {
 			sb_addf(&sb, "%s %s %s", k ? "," : "", ratio(g->v[k].ratio, r, sizeof(r)), g->v[k].variant);
 			/* a lead at its interval's edge may not repeat: say how likely it does */
-			if (g->v[k].repeat < MODEL_REPEAT_SURE) {
+			if (model_repeat_unsure(g->v[k].verdict, g->v[k].repeat)) {
 				/* a no-break space: the figure and its sign stay on one line */
-				sb_addf(&sb, " (repeats %.0f\xc2\xa0%%)", fmin(99, fmax(1, round(100 * g->v[k].repeat))));
+				sb_addf(&sb, " (repeats %.0f\xc2\xa0%%)", model_repeat_percent(g->v[k].repeat));
 				unsure++;
 			}
 		}

@@ -52,7 +52,7 @@ size_t model_unsure_leads(const struct mfamily *fam)
 	size_t n = 0;
 	for (size_t i = 0; i < fam->nanswers; i++) {
 		const struct manswer *a = &fam->answers[i];
-		n += (a->verdict == VERDICT_FASTER || a->verdict == VERDICT_SLOWER) && a->repeat < MODEL_REPEAT_SURE;
+		n += model_repeat_unsure(a->verdict, a->repeat);
 	}
 	return n;
 }

@@ -17,7 +17,7 @@
 void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const struct mtable *t, int fewest);
 
 /* The family's real leads by time whose chance to repeat is below
- * MODEL_REPEAT_SURE (model_compare.h): the ones a second run may not call
+ * MODEL_REPEAT_SURE (model_repeat_unsure): the ones a second run may not call
  * real. */
 size_t model_unsure_leads(const struct mfamily *fam);
 

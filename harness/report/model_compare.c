@@ -207,17 +207,23 @@ void model_compare_settle(struct model *m)
 	free(lead);
 }
 
+int model_repeat_unsure(enum comparison_verdict verdict, double repeat)
+{
+	return (verdict == VERDICT_FASTER || verdict == VERDICT_SLOWER) && repeat < MODEL_REPEAT_SURE;
+}
+
+double model_repeat_percent(double repeat)
+{
+	return fmin(99, fmax(1, round(100 * repeat)));
+}
+
 void model_repeat_words(enum comparison_verdict verdict, double repeat, char *buf, size_t n)
 {
-	int real = verdict == VERDICT_FASTER || verdict == VERDICT_SLOWER;
 	if (n)
 		*buf = 0;
-	if (!(repeat >= 0) || (real && repeat >= MODEL_REPEAT_SURE) ||
-	    (verdict == VERDICT_INCONCLUSIVE && repeat < MODEL_REPEAT_SHOWN) || (!real && verdict != VERDICT_INCONCLUSIVE))
+	if (!model_repeat_unsure(verdict, repeat) && !(verdict == VERDICT_INCONCLUSIVE && repeat >= MODEL_REPEAT_SHOWN))
 		return;
-	/* in whole percent, never 100 % or 0 % for a chance short of sure */
-	double pc = fmin(99, fmax(1, round(100 * repeat)));
-	snprintf(buf, n, "; a second run calls it real about %.0f %% of the time", pc);
+	snprintf(buf, n, "; a second run calls it real about %.0f %% of the time", model_repeat_percent(repeat));
 }
 
 const char *model_verdict_words(const struct mview *v)

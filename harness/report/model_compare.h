@@ -49,15 +49,20 @@ struct mview {
 	double repeat;
 };
 
-/* The cells of variant in config (with layouts, all of them), or n 0. */
-/* "; a second run calls it real about 60 % of the time" where that
- * chance (struct mview's repeat) says the verdict may not repeat: a real lead below
- * MODEL_REPEAT_SURE, an inconclusive one at or above MODEL_REPEAT_SHOWN;
- * else "". */
+/* A real lead whose chance to repeat (struct mview's repeat) is below
+ * MODEL_REPEAT_SURE may not repeat: the one rule the answers, the gaps,
+ * the family's line and the JSON say it by.  An inconclusive one is said
+ * to be able to turn real at MODEL_REPEAT_SHOWN or more. */
 #define MODEL_REPEAT_SURE 0.9
 #define MODEL_REPEAT_SHOWN 0.2
+int model_repeat_unsure(enum comparison_verdict verdict, double repeat);
+/* The chance in whole percent, never 100 or 0 for a chance short of sure. */
+double model_repeat_percent(double repeat);
+/* "; a second run calls it real about 60 % of the time" for a real lead
+ * that may not repeat or an inconclusive one that may turn real; else "". */
 void model_repeat_words(enum comparison_verdict verdict, double repeat, char *buf, size_t n);
 
+/* The cells of variant in config (with layouts, all of them), or n 0. */
 struct mgroup model_group(struct model *m, struct fsrc *f, const char *variant, const char *config);
 struct mgroup model_group_of(struct model *m, struct fsrc *f, struct results_cell *c);
 /* Whether two cells ran the same program (pipeline/plan.h's program_id,

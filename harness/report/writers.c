@@ -358,7 +358,7 @@ static json_t *json_gaps(const struct mfamily *f)
 			json_object_set_new(json_array_get(entries, k), "repeat_chance", jnum_or_null(g->v[k].repeat));
 			/* the answers' rule for saying it (model_compare.h) */
 			json_object_set_new(json_array_get(entries, k), "repeat_unsure",
-					    json_boolean(g->v[k].repeat < MODEL_REPEAT_SURE));
+					    json_boolean(model_repeat_unsure(g->v[k].verdict, g->v[k].repeat)));
 		}
 		json_array_append_new(gaps, json_pack("{s:s, s:s, s:s, s:i, s:o}", "b", g->b, "a", g->a, "context", g->context,
 						      "real", (int)g->real, "entries", entries));
