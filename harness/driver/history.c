@@ -8,13 +8,25 @@
 
 #include "core/util.h"
 
+/* Whether two runs, or two series, are of one machine (profile and host). */
+static int same_machine(const char *profile_a, const char *host_a, const char *profile_b, const char *host_b)
+{
+	return !strcmp(profile_a, profile_b) && !strcmp(host_a, host_b);
+}
+
+/* How many runs of r's machine lie in runs [from, to): runs are oldest
+ * first, so from r + 1 on they are newer, below r older. */
+static size_t machine_runs(const struct history_data *d, size_t r, size_t from, size_t to)
+{
+	size_t n = 0;
+	for (size_t i = from; i < to; i++)
+		n += same_machine(d->runs[i].profile, d->runs[i].host, d->runs[r].profile, d->runs[r].host);
+	return n;
+}
+
 int history_run_is_newest(const struct history_data *d, size_t r)
 {
-	/* runs are oldest first: a later run of the same machine is newer */
-	for (size_t i = r + 1; i < d->nruns; i++)
-		if (!strcmp(d->runs[i].profile, d->runs[r].profile) && !strcmp(d->runs[i].host, d->runs[r].host))
-			return 0;
-	return 1;
+	return machine_runs(d, r, r + 1, d->nruns) == 0;
 }
 
 /* The nights of series s for metric m: a value per night and its summary. */
@@ -66,8 +78,8 @@ static void pool_machines(struct history_analysis *out, double floor)
 	for (size_t i = 0; i < out->ncells;) {
 		size_t j = i, k = 0;
 		const struct hist_series *first = out->cells[i].s;
-		while (j < out->ncells && !strcmp(out->cells[j].s->profile, first->profile) &&
-		       !strcmp(out->cells[j].s->host, first->host))
+		while (j < out->ncells &&
+		       same_machine(out->cells[j].s->profile, out->cells[j].s->host, first->profile, first->host))
 			group[k++] = &out->cells[j++].cs;
 		cp_pool(group, k, floor);
 		i = j;
@@ -75,30 +87,12 @@ static void pool_machines(struct history_analysis *out, double floor)
 	free(group);
 }
 
-/* How many runs of r's machine are newer than r. */
-static size_t newer_runs(const struct history_data *d, size_t r)
-{
-	size_t n = 0;
-	for (size_t i = r + 1; i < d->nruns; i++)
-		n += !strcmp(d->runs[i].profile, d->runs[r].profile) && !strcmp(d->runs[i].host, d->runs[r].host);
-	return n;
-}
-
 int history_alarm(const struct history_data *d, const struct hcell *c, size_t k)
 {
 	size_t at = c->cps[k].at, run = c->s->pts[c->pt[at]].run, last = c->s->pts[c->pt[c->n - 1]].run;
 	if (c->causes[k].kind != CAUSE_MACHINE)
-		return newer_runs(d, run) == 0;
-	return newer_runs(d, run) == 1 && at + 2 == c->n && newer_runs(d, last) == 0;
-}
-
-/* The night of run r among its machine's runs (0 the oldest). */
-static size_t night_of(const struct history_data *d, size_t r)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < r; i++)
-		n += !strcmp(d->runs[i].profile, d->runs[r].profile) && !strcmp(d->runs[i].host, d->runs[r].host);
-	return n;
+		return history_run_is_newest(d, run);
+	return machine_runs(d, run, run + 1, d->nruns) == 1 && at + 2 == c->n && history_run_is_newest(d, last);
 }
 
 /* A step named after a change recorded a night off, while
@@ -115,17 +109,18 @@ static void machine_shifts(struct history_analysis *out)
 		for (size_t k = 0; k < c->ncps; k++) {
 			if (!c->off[k])
 				continue;
-			size_t run = c->s->pts[c->pt[c->cps[k].at]].run, night = night_of(d, run), shared = 0, tested = 0;
+			size_t run = c->s->pts[c->pt[c->cps[k].at]].run, night = machine_runs(d, run, 0, run);
+			size_t shared = 0, tested = 0;
 			int up = c->cps[k].ratio > 1;
 			for (size_t j = 0; j < out->ncells; j++) {
 				const struct hcell *o = &out->cells[j];
-				if (strcmp(o->s->profile, c->s->profile) || strcmp(o->s->host, c->s->host))
+				if (!same_machine(o->s->profile, o->s->host, c->s->profile, c->s->host))
 					continue;
 				tested += o->n >= CP_MIN_NIGHTS;
 				if (j == i)
 					continue;
 				for (size_t m = 0; m < o->ncps; m++) {
-					size_t on = night_of(d, o->s->pts[o->pt[o->cps[m].at]].run);
+					size_t orun = o->s->pts[o->pt[o->cps[m].at]].run, on = machine_runs(d, orun, 0, orun);
 					shared += o->causes[m].kind == CAUSE_MACHINE && !o->off[m] && (o->cps[m].ratio > 1) == up &&
 						  (on > night ? on - night : night - on) <= 1;
 				}
