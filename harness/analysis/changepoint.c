@@ -59,8 +59,7 @@ void cp_night(const double *x, size_t n, double q, double *y, double *w)
 		/* from the runs' own order statistics, whatever their shape (runs
 		 * in two modes, a tail): the ranks k q -+ 1.96 sqrt(k q (1 - q))
 		 * hold the quantile 95 % of the time, so their distance is 3.92
-		 * standard errors */
-		qsort(l, k, sizeof(double), cmp_double);
+		 * standard errors (quantile_of left l sorted) */
 		double c = (double)k * q, h = 1.96 * sqrt((double)k * q * (1 - q));
 		long lo = (long)floor(c - h), hi = (long)ceil(c + h);
 		lo = lo < 1 ? 1 : lo;
@@ -201,6 +200,7 @@ void cp_pool(struct cp_series *const *s, size_t k, double floor)
 	 * calling a cell noisy), log-transformed as limma's fitFDist does:
 	 * e = log s^2 - digamma(df/2) + log(df/2) */
 	double *e = xcalloc(k + 1, sizeof(double)), *df = xcalloc(k + 1, sizeof(double));
+	double *own = xcalloc(k + 1, sizeof(double));
 	size_t g = 0;
 	for (size_t c = 0; c < k; c++) {
 		struct cp_series *x = s[c];
@@ -210,7 +210,7 @@ void cp_pool(struct cp_series *const *s, size_t k, double floor)
 		x->prior_df = 0;
 		if (x->n < 3)
 			continue;
-		double s2 = own_scale(x);
+		double s2 = own[c] = own_scale(x);
 		if (!(s2 > 0) || !isfinite(s2))
 			continue; /* counts that never moved say nothing of a scale */
 		df[g] = (double)(x->n - 1);
@@ -237,7 +237,7 @@ void cp_pool(struct cp_series *const *s, size_t k, double floor)
 			/* a cell whose nights scatter more than the shared scale
 			 * admits (an F test at CP_OWN_SCALE_P) keeps its own: the
 			 * shared one would make its noise a step */
-			double df1 = (double)(x->n - 1), ratio = own_scale(x) / s0;
+			double df1 = (double)(x->n - 1), ratio = own[c] / s0;
 			gsl_error_handler_t *old = gsl_set_error_handler_off();
 			double p = isinf(d0) ? gsl_cdf_chisq_Q(ratio * df1, df1) : gsl_cdf_fdist_Q(ratio, df1, d0);
 			gsl_set_error_handler(old);
@@ -247,6 +247,7 @@ void cp_pool(struct cp_series *const *s, size_t k, double floor)
 	}
 	free(e);
 	free(df);
+	free(own);
 }
 
 /* Two-sided p of Student's t. */

@@ -26,8 +26,9 @@
  *    step moves one difference of many): over one cell's nights
  *    (cp_noise), or over every cell of a machine at once (cp_pool), which
  *    is what `flagbench history` does.  cp_pool also gives the cells a
- *    shared scale: each cell's own scale (its nights' squares about their
- *    mean, in units of their variances, n - 1 degrees of freedom) is
+ *    shared scale: each cell's own scale (from its successive differences,
+ *    in units of their variances, n - 1 degrees of freedom: a step moves
+ *    one difference) is
  *    moderated toward the scale every cell shows, with the prior's degrees
  *    of freedom fitted from how much the cells' scales differ beyond
  *    chance (the empirical Bayes of limma's moderated t, Smyth 2004); a
