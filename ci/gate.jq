@@ -8,7 +8,6 @@
 # nothing changed).  The history, which knows how far this machine's
 # nights move, judges those (docs/history.md); a slower same binary whose
 # libraries or host facts changed, or whose runs did not list them, fails.
-{
-  fails: [.cells[] | select(.verdict == "slower" and ((.same_program == true and .system_changed == false) | not)) | .id],
-  machine: [.cells[] | select(.verdict == "slower" and .same_program == true and .system_changed == false) | .id]
-}
+def the_machines: .same_program == true and .system_changed == false;
+[.cells[] | select(.verdict == "slower")] as $slower
+| {fails: [$slower[] | select(the_machines | not) | .id], machine: [$slower[] | select(the_machines) | .id]}

@@ -6,12 +6,13 @@
 #   1. flagbench run --cpu PROFILE --suite nightly   (the run folder keeps its binaries)
 #   2. flagbench compare --baseline nightly: the run against the stored
 #      baseline of PROFILE (ci/gate.jq: a same binary slower with nothing
-#      recorded changed is left to the history).  GitHub-hosted runners (profile host) gate on
-#      instruction counts, which do not swing with the neighbours the way
-#      time does (10-20 % there); self-hosted machines gate on time, and
-#      every suspect cell is measured again beside the baseline's binaries
-#      (--confirm) before it may fail the job, at the level that keeps the
-#      chance of a false alarm per night at NIGHTLY_ALARM_RATE (--alarm-rate).
+#      recorded changed is left to the history).  GitHub-hosted runners
+#      (profile host) gate on instruction counts, which do not swing with
+#      the neighbours the way time does (10-20 % there); self-hosted
+#      machines gate on time, and every suspect cell is measured again
+#      beside the baseline's binaries (--confirm) before it may fail the
+#      job, at the level that keeps the chance of a false alarm per night
+#      at NIGHTLY_ALARM_RATE (--alarm-rate).
 #   3. the history (docs/history.md): the run imported into NIGHTLY_HISTORY,
 #      `flagbench history changes` over every night of the profile; a
 #      slowdown that starts on tonight's night is confirmed before it fails
@@ -120,9 +121,7 @@ if [ -f "$baselines/$profile/$name/results.json" ]; then
         # machine's until the history says it holds (ci/gate.jq)
         gate=$(jq -c -f "$root/ci/gate.jq" "$out/compare.json" 2>/dev/null) || gate='{"fails": ["?"], "machine": []}'
         if [ "$(jq '(.fails | length) == 0 and (.machine | length) > 0' <<<"$gate")" = true ]; then
-            printf '
-slower with the same binary and nothing recorded changed between the runs: %s; not failing the night: two runs cannot tell the machine'"'"'s state from a step, the history judges it (below)
-' \
+            printf '\nslower with the same binary and nothing recorded changed between the runs: %s; not failing the night: two runs cannot tell the machine'"'"'s state from a step, the history judges it (below)\n' \
                 "$(jq -r '.machine | join(", ")' <<<"$gate")" | summary
         else
             status=slower
