@@ -8,7 +8,9 @@
 # point per 1,000 cell-nights without a step; what changed named right at
 # every step found; `history changes` over 10,000 cell-nights under 1 s.
 # The quiet spreads reach them; the VM's own nights (last section) do not:
-# there a night of a cell is known to +-3 to 6 %.
+# there a night of a cell is known to +-3 to 6 %.  The last columns are the
+# bound: a test told the step's night (history_sim.c, oracle_found) at 1
+# false alarm per 1,000 cell-nights; where it misses, the spread does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seed=${1:-1}

@@ -120,6 +120,9 @@ jq -n -r --slurpfile a "$out/run1.tables.json" --slurpfile b "$out/run2.tables.j
 # the chance each real verdict gave of repeating (repeat_chance) was what
 # happened: of the verdicts real in one run, the mean chance claimed against
 # the share real again, in the same direction, in the other (both ways).
+# And the verdicts a run gave without saying they may not repeat, against
+# those it said may not (the answers' "a second run calls it real about
+# N % of the time"): the first must hold, the second need not.
 # Ratios whose interval is narrower than ±3 % are counted apart: the goal
 # of 3 % can only be met by the ratios measured that finely.
 jq -n -r --slurpfile a "$out/run1.tables.json" --slurpfile b "$out/run2.tables.json" '
@@ -150,11 +153,17 @@ jq -n -r --slurpfile a "$out/run1.tables.json" --slurpfile b "$out/run2.tables.j
      | if $x[.].dir == "not real" then {miss: $x[.].clear, held: $y[.].clear} else {miss: $y[.].clear, held: $x[.].clear} end] as $one
   | ([$k[] | select($x[.].dir != "not real" and $x[.].chance != null) | {chance: $x[.].chance, again: ($y[.].dir == $x[.].dir)}]
      + [$k[] | select($y[.].dir != "not real" and $y[.].chance != null) | {chance: $y[.].chance, again: ($x[.].dir == $y[.].dir)}]) as $cal
+  # a verdict the run says may not repeat (comparison_may_flip): a real
+  # lead below 90 % to repeat, or not real with 20 % or more to turn real
+  | def flagged: if .dir == "not real" then (.chance != null and .chance >= 0.2) else (.chance == null or .chance < 0.9) end;
+  ([$k[] | {flag: ($x[.] | flagged), same: ($x[.].dir == $y[.].dir)}]
+   + [$k[] | {flag: ($y[.] | flagged), same: ($x[.].dir == $y[.].dir)}]) as $said
   | ($a[0] | ratios) as $r | ($b[0] | ratios) as $s
   | [$r | keys[] | select($s[.] != null) | {d: (($s[.].value / $r[.].value - 1) | fabs), narrow: ((($r[.].high - $r[.].low) / 2 / $r[.].value) <= 0.03)}] as $rs
   | "verdicts (answers and gaps) in both runs: \($k | length); flipped: \($flips | length), of which real both times in opposite directions: \($turned | length)",
     "  real in one run only (\($one | length)): the other run'"'"'s interval reached past 1.00x by: \([$one[] | .miss | bucket] | group_by(.) | map("\(.[0]) \(length)") | join(", "))",
     "  and the real run'"'"'s interval cleared 1.00x by: \([$one[] | .held | if . == null then "no interval" elif . < 1 then "under 1 %" elif . < 3 then "1-3 %" else "over 3 %" end] | group_by(.) | map("\(.[0]) \(length)") | join(", "))",
+    "verdicts a run gave without saying they may not repeat (both ways): \([$said[] | select(.flag | not)] | length) of \($said | length); the same in the other run: \([$said[] | select((.flag | not) and .same)] | length) (\(if ([$said[] | select(.flag | not)] | length) > 0 then ([$said[] | select((.flag | not) and .same)] | length) / ([$said[] | select(.flag | not)] | length) | pct else "-" end) %); those it said may not: \([$said[] | select(.flag and .same)] | length)/\([$said[] | select(.flag)] | length) the same",
     "repeat chance of the real verdicts (both ways, \($cal | length)): claimed \(if ($cal | length) > 0 then ([$cal[].chance] | add / length | pct) else "-" end) %, real again \(if ($cal | length) > 0 then ([$cal[] | select(.again)] | length / ($cal | length) | pct) else "-" end) %",
     "  by the chance claimed: \($cal | group_by(if .chance < 0.7 then "under 70 %" elif .chance < 0.9 then "70-90 %" else "90 % and over" end)
         | map("\(if .[0].chance < 0.7 then "under 70 %" elif .[0].chance < 0.9 then "70-90 %" else "90 % and over" end): \([.[] | select(.again)] | length)/\(length) again (claimed \([.[].chance] | add / length | pct) %)") | join("; "))",

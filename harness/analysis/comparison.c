@@ -565,6 +565,13 @@ double comparison_repeat_chance(const struct comparison_result *c, double thresh
 	return 0.5 * erfc(-(z - zc) / 2);
 }
 
+int comparison_may_flip(enum comparison_verdict verdict, double repeat)
+{
+	if (verdict == VERDICT_FASTER || verdict == VERDICT_SLOWER)
+		return repeat < COMPARISON_REPEAT_SURE;
+	return verdict == VERDICT_INCONCLUSIVE && repeat >= COMPARISON_REPEAT_SHOWN;
+}
+
 const char *comparison_method_word(enum comparison_method m)
 {
 	switch (m) {

@@ -216,6 +216,15 @@ int comparison_counts(double a, double b, const struct program_id *pa, const str
  * half).  NAN for the other verdicts and without a p-value; 1 for exact
  * counts, which repeat. */
 double comparison_repeat_chance(const struct comparison_result *c, double threshold);
+/* Whether a verdict may not come out the same in a second run: a real
+ * lead whose chance to repeat is below COMPARISON_REPEAT_SURE, or an
+ * inconclusive one whose chance to turn real is COMPARISON_REPEAT_SHOWN
+ * or more.  The one rule the answers flag verdicts by (report/model_compare.h)
+ * and the scheduler gives an open answer more runs by (analysis/undecided.h):
+ * a tie that stays a tie needs none. */
+#define COMPARISON_REPEAT_SURE 0.9
+#define COMPARISON_REPEAT_SHOWN 0.2
+int comparison_may_flip(enum comparison_verdict verdict, double repeat);
 /* "faster", "slower", "same", "inconclusive", "same binary", "n/a". */
 const char *comparison_verdict_word(enum comparison_verdict v);
 /* "paired", "independent", "across layouts", "identical", "exact", "none". */

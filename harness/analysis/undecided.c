@@ -35,7 +35,11 @@ static struct comparison_run *runs_of(const struct cell *c)
 	return r;
 }
 
-/* Whether the comparison of two cells can say neither "a lead" nor "the same". */
+/* Whether the comparison of two cells may not give its verdict again in a
+ * second run (comparison_may_flip): a real lead that may not repeat, or an
+ * inconclusive one that may turn real.  A tie whose chance to turn real is
+ * small is decided for what a second run says, however wide its interval:
+ * runs spent there change no verdict. */
 static int open_question(const struct cell *a, const struct cell *b)
 {
 	struct comparison_run *ra = runs_of(a), *rb = runs_of(b);
@@ -48,7 +52,8 @@ static int open_question(const struct cell *a, const struct cell *b)
 	pol.quantile = a->measure.time.quantile;
 	pol.level = UNDECIDED_LEVEL;
 	struct comparison_result res;
-	int open = comparison_compute(&sa, &sb, &pol, &res) == 0 && res.verdict == VERDICT_INCONCLUSIVE;
+	int open = comparison_compute(&sa, &sb, &pol, &res) == 0 &&
+		   comparison_may_flip(res.verdict, comparison_repeat_chance(&res, pol.threshold));
 	free(ra);
 	free(rb);
 	program_id_clear(&pa);

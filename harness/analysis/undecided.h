@@ -7,12 +7,14 @@
  * answers_undecided() asks the same questions of the cells measured so
  * far: per variant the two fastest by their statistic, and each variant
  * against its baseline per unit of work; where the comparison of a pair
- * (paired over their rounds) can tell neither a lead nor the same at
- * UNDECIDED_LEVEL, both cells are marked, and the scheduler gives them runs beyond their
- * precision target, within SCHEDULE_UNDECIDED_BUDGETS budgets
- * (pipeline/schedule.h).  So runs go where an answer is still open, not to
- * cells whose answer is plain.  Cells with layouts, emulated cells and
- * references are left alone.
+ * (paired over their rounds) at UNDECIDED_LEVEL gives a verdict a second
+ * run may not give (analysis/comparison.h's comparison_may_flip: a real
+ * lead below 90 % to repeat, an inconclusive one 20 % or more to turn
+ * real), both cells are marked, and the scheduler gives them runs beyond
+ * their precision target, within SCHEDULE_UNDECIDED_BUDGETS budgets
+ * (pipeline/schedule.h).  So runs go where an answer may flip, not to
+ * cells whose answer is plain, nor to a tie that stays a tie.  Cells with
+ * layouts, emulated cells and references are left alone.
  */
 #ifndef FLAGBENCH_UNDECIDED_H
 #define FLAGBENCH_UNDECIDED_H

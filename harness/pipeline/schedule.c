@@ -16,6 +16,11 @@ struct sched {
 	unsigned *taken; /* runs of this schedule */
 	double *spent;   /* seconds they took */
 	int *active;     /* admitted and not done */
+	/* the cells an open answer took past their own target: they keep
+	 * taking runs to their budget whatever the answer says next, so that
+	 * no answer stops on the round that happened to make it sure (a lead
+	 * measured until it looks real looks more real than it is) */
+	unsigned char *extended;
 };
 
 static void add(double *total, double v)
@@ -78,9 +83,13 @@ static int wants_more(const struct sched *k, size_t i)
 {
 	if (schedule_wants_more(k->p, k->s->cells[i], k->taken[i], k->spent[i]))
 		return 1;
-	/* past its own target: runs go where an answer is still open */
-	return k->s->hooks.undecided && !fb_interrupted && k->p->precision > 0 && k->taken[i] < max_runs(k->p) &&
-	       k->spent[i] < SCHEDULE_UNDECIDED_BUDGETS * k->p->cell_budget && k->s->hooks.undecided(k->s->hooks.ctx, i);
+	/* past its own target: runs go where an answer may flip */
+	if (!k->s->hooks.undecided || fb_interrupted || k->p->precision <= 0 || k->taken[i] >= max_runs(k->p) ||
+	    k->spent[i] >= SCHEDULE_UNDECIDED_BUDGETS * k->p->cell_budget)
+		return 0;
+	if (!k->extended[i])
+		k->extended[i] = (unsigned char)(k->s->hooks.undecided(k->s->hooks.ctx, i) != 0);
+	return k->extended[i];
 }
 
 static void done(const struct sched *k, size_t i, enum schedule_end end)
@@ -335,8 +344,9 @@ static enum schedule_status run_rounds(const struct sched *k)
 enum schedule_status schedule_run(const struct schedule *s)
 {
 	struct sched k = { s, s->policy, xcalloc(s->n + 1, sizeof(unsigned)), xcalloc(s->n + 1, sizeof(double)),
-			   xcalloc(s->n + 1, sizeof(int)) };
+			   xcalloc(s->n + 1, sizeof(int)), xcalloc(s->n + 1, 1) };
 	enum schedule_status st = s->policy->order == SCHEDULE_SEQUENTIAL ? run_sequential(&k) : run_rounds(&k);
+	free(k.extended);
 	free(k.taken);
 	free(k.spent);
 	free(k.active);

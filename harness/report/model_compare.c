@@ -209,7 +209,7 @@ void model_compare_settle(struct model *m)
 
 int model_repeat_unsure(enum comparison_verdict verdict, double repeat)
 {
-	return (verdict == VERDICT_FASTER || verdict == VERDICT_SLOWER) && repeat < MODEL_REPEAT_SURE;
+	return (verdict == VERDICT_FASTER || verdict == VERDICT_SLOWER) && comparison_may_flip(verdict, repeat);
 }
 
 double model_repeat_percent(double repeat)
@@ -221,7 +221,7 @@ void model_repeat_words(enum comparison_verdict verdict, double repeat, char *bu
 {
 	if (n)
 		*buf = 0;
-	if (!model_repeat_unsure(verdict, repeat) && !(verdict == VERDICT_INCONCLUSIVE && repeat >= MODEL_REPEAT_SHOWN))
+	if (!comparison_may_flip(verdict, repeat))
 		return;
 	snprintf(buf, n, "; a second run calls it real about %.0f %% of the time", model_repeat_percent(repeat));
 }

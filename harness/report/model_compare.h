@@ -50,11 +50,10 @@ struct mview {
 };
 
 /* A real lead whose chance to repeat (struct mview's repeat) is below
- * MODEL_REPEAT_SURE may not repeat: the one rule the answers, the gaps,
- * the family's line and the JSON say it by.  An inconclusive one is said
- * to be able to turn real at MODEL_REPEAT_SHOWN or more. */
-#define MODEL_REPEAT_SURE 0.9
-#define MODEL_REPEAT_SHOWN 0.2
+ * MODEL_REPEAT_SURE may not repeat: the rule the answers, the gaps, the
+ * family's line and the JSON say it by (comparison_may_flip, which also
+ * says an inconclusive one may turn real). */
+#define MODEL_REPEAT_SURE COMPARISON_REPEAT_SURE
 int model_repeat_unsure(enum comparison_verdict verdict, double repeat);
 /* The chance in whole percent, never 100 or 0 for a chance short of sure. */
 double model_repeat_percent(double repeat);

@@ -50,8 +50,8 @@ static void open_answer_past_budget(void **state)
 				.rounds = 1 };
 	struct eta_cell c = { ETA_MEASURING, 30, 1.5, 0 }; /* 0.05 s a run, 1.5 s spent of a 1 s budget */
 	struct eta_history h = { .measure_s = 1.5, .verify_s = 0.05, .verified = 1, .paused = 1 };
-	/* (2 x 1 s - 1.5 s) / 0.05 s = 10 runs to the end */
-	within(eta_estimate(&p, &c, 1, &h), 10 * 0.05, 1e-9);
+	/* (3 x 1 s - 1.5 s) / 0.05 s = 30 runs to the end */
+	within(eta_estimate(&p, &c, 1, &h), (SCHEDULE_UNDECIDED_BUDGETS * 1.0 - 1.5) / 0.05 * 0.05, 1e-9);
 }
 
 /* A run of rounds at a quick suite's settings (a 1.25 s budget, 13 runs

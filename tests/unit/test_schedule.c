@@ -268,11 +268,17 @@ static void stop_rules(void **state)
 }
 
 /* An answer still open (analysis/undecided.h): that cell takes runs past
- * its precision target, up to SCHEDULE_UNDECIDED_BUDGETS budgets; the
- * others stop at theirs. */
+ * its precision target, up to SCHEDULE_UNDECIDED_BUDGETS budgets, once
+ * marked whatever the answer says next; the others stop at theirs. */
 static int open_for_cell0(void *ctx, size_t i)
 {
 	return i == 0;
+}
+
+static unsigned asked_cell0;
+static int open_once_for_cell0(void *ctx, size_t i)
+{
+	return i == 0 && asked_cell0++ == 0;
 }
 
 static void undecided_cells(void **state)
@@ -282,10 +288,21 @@ static void undecided_cells(void **state)
 	struct schedule s = { .policy = &p, .x = &fake, .mo = &mo, .cells = list, .n = NCELLS,
 			      .hooks = { .done = on_done, .undecided = open_for_cell0 } };
 	assert_int_equal(schedule_run(&s), SCHEDULE_DONE);
-	/* 0.1 s a run: the others stop precise at 13 runs, cell 0 at 2 budgets */
+	/* 0.1 s a run: the others stop precise at 13 runs, cell 0 at its budgets */
 	assert_int_equal(cells[1].measure.time.n, 13);
 	assert_int_equal(cells[2].measure.time.n, 13);
-	assert_int_equal(cells[0].measure.time.n, 20);
+	assert_int_equal(cells[0].measure.time.n, 10 * SCHEDULE_UNDECIDED_BUDGETS);
+	/* an answer that closes on the next round keeps its runs coming: no
+	 * answer stops on the round that made it look sure */
+	teardown(state);
+	setup(state);
+	asked_cell0 = 0;
+	s.hooks.undecided = open_once_for_cell0;
+	assert_int_equal(schedule_run(&s), SCHEDULE_DONE);
+	assert_int_equal(asked_cell0, 1);
+	assert_int_equal(cells[0].measure.time.n, 10 * SCHEDULE_UNDECIDED_BUDGETS);
+	assert_int_equal(cells[1].measure.time.n, 13);
+	s.hooks.undecided = open_for_cell0;
 	/* without a precision target the runs are exactly --runs: no extension */
 	p.precision = 0;
 	teardown(state);

@@ -1,6 +1,7 @@
 /* test_undecided.c: the answers a run is about to give (analysis/undecided.h):
- * per variant the two fastest cells are marked while their comparison is
- * open, and only then. */
+ * per variant the two fastest cells are marked while their comparison may
+ * give another verdict in a second run, and only then: not a tie that
+ * stays a tie, not a lead far beyond the noise. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -55,10 +56,12 @@ static void release(struct cell *c, size_t n)
 static void marks_the_open_pair(void **state)
 {
 	struct cell cells[4];
-	/* variant a: two builds within 5 % of each other round by round (open),
-	 * a third far slower; variant b: two builds 30 % apart (decided) */
+	/* variant a: two builds 10 % apart in runs 5 % off round by round (a
+	 * lead at the edge: open), a third far slower; variant b: two builds
+	 * 30 % apart (decided) */
+	phase = 0;
 	cell_with_runs(&cells[0], &var_a, 1.00, 0.05, 13);
-	cell_with_runs(&cells[1], &var_a, 1.01, 0.05, 13);
+	cell_with_runs(&cells[1], &var_a, 1.10, 0.05, 13);
 	cell_with_runs(&cells[2], &var_a, 2.00, 0.05, 13);
 	cell_with_runs(&cells[3], &var_b, 1.00, 0.01, 13);
 	struct plan p = { .cells = cells, .n = 4 };
@@ -76,6 +79,18 @@ static void marks_the_open_pair(void **state)
 	answers_undecided(&p, mark);
 	assert_int_equal(mark[0], 0);
 	assert_int_equal(mark[1], 0);
+	release(cells, 2);
+	/* 1 % apart in the same 5 % noise: a tie whose chance to turn real
+	 * is small; more runs would change no verdict, so it is decided */
+	phase = 0;
+	cell_with_runs(&cells[0], &var_b, 1.00, 0.05, 13);
+	cell_with_runs(&cells[1], &var_b, 1.01, 0.05, 13);
+	answers_undecided(&p, mark);
+	assert_int_equal(mark[0], 0);
+	assert_int_equal(mark[1], 0);
+	release(cells, 2);
+	cell_with_runs(&cells[0], &var_b, 1.00, 0.01, 13);
+	cell_with_runs(&cells[1], &var_b, 1.30, 0.01, 13);
 	/* the same binary twice is decided: the same binary */
 	memcpy(cells[0].build.sha256, "ab", 3);
 	memcpy(cells[1].build.sha256, "ab", 3);
@@ -107,15 +122,16 @@ static void leaves_thin_and_failed_cells(void **state)
 }
 
 /* A variant against the family's baseline built the same way (the speedup
- * table's answer), per unit of work: open within the noise, decided when
- * clearly apart. */
+ * table's answer), per unit of work: open at the edge of the noise,
+ * decided when clearly apart. */
 static void marks_an_open_speedup(void **state)
 {
 	struct cell cells[2];
 	fam.baseline = "a";
+	phase = 0;
 	cell_with_runs(&cells[0], &var_a, 1.00, 0.05, 13);
-	cell_with_runs(&cells[1], &var_b, 2.02, 0.05, 13);
-	cells[1].spec.size = 200; /* twice the work in about twice the time */
+	cell_with_runs(&cells[1], &var_b, 2.20, 0.05, 13);
+	cells[1].spec.size = 200; /* twice the work in 10 % more than twice the time: at the edge */
 	struct plan p = { .cells = cells, .n = 2 };
 	unsigned char mark[2];
 	answers_undecided(&p, mark);
