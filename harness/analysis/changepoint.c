@@ -12,18 +12,12 @@
 #include "core/stats.h"
 #include "core/util.h"
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* The median of v[0..n) (sorted in place). */
 static double median_of(double *v, size_t n)
 {
 	if (!n)
 		return NAN;
-	qsort(v, n, sizeof(double), cmp_double);
+	qsort(v, n, sizeof(double), stats_cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
@@ -41,7 +35,7 @@ static double quantile_of(double *v, size_t n, double q)
 {
 	if (q == 0.5)
 		return median_of(v, n);
-	qsort(v, n, sizeof(double), cmp_double);
+	qsort(v, n, sizeof(double), stats_cmp_double);
 	size_t r = (size_t)ceil(q * (double)n);
 	return v[r ? r - 1 : 0];
 }
@@ -381,13 +375,24 @@ double cp_bh_cut(const double *p, size_t m, double q)
 		return 0;
 	double *v = xmalloc(m * sizeof(double));
 	memcpy(v, p, m * sizeof(double));
-	qsort(v, m, sizeof(double), cmp_double);
+	qsort(v, m, sizeof(double), stats_cmp_double);
 	double cut = 0;
 	for (size_t i = 0; i < m; i++)
 		if (v[i] <= q * (double)(i + 1) / (double)m)
 			cut = v[i];
 	free(v);
 	return cut;
+}
+
+double cp_step_seen(const struct cp_series *s, size_t after)
+{
+	double v = (s->w_typical + s->tau2) * (s->prior_df > 0 ? s->prior_s2 : 1);
+	if (!(v >= 0) || !isfinite(v) || after < 1)
+		return NAN;
+	v = v > s->floor * s->floor ? v : s->floor * s->floor;
+	size_t before = s->n < CP_MIN_SEGMENT ? CP_MIN_SEGMENT : s->n > CP_SEEN_BEFORE ? CP_SEEN_BEFORE : s->n;
+	double z = gsl_cdf_ugaussian_Qinv(CP_SEEN_FALSE) + gsl_cdf_ugaussian_Pinv(CP_SEEN_POWER);
+	return expm1(z * sqrt(v * (1 / (double)before + 1 / (double)after)));
 }
 
 void cp_series_free(struct cp_series *s)

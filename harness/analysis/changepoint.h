@@ -113,6 +113,19 @@ double cp_first_p(const struct cp_series *s);
 size_t cp_segment(const struct cp_series *s, double cut, struct cp_point **out);
 /* Benjamini-Hochberg: the largest p[i] <= q (rank / m), 0 when none. */
 double cp_bh_cut(const double *p, size_t m, double q);
+/* What a quiet history can say: the smallest step (as ratio - 1: 0.09 is
+ * 9 %) that a test told the step's night finds with chance CP_SEEN_POWER
+ * once `after` nights follow it, against the nights before it (the
+ * series' own, CP_MIN_SEGMENT to CP_SEEN_BEFORE of them), one-sided at
+ * CP_SEEN_FALSE false alarms a night, for nights of the cell's typical
+ * variance (w_typical + tau^2, times the machine's shared scale; never
+ * below the floor).  The method must also find the night, so it needs a
+ * little more (bench/history_sim.sh prints both): a smaller step may go
+ * unseen that long.  NAN without a typical night. */
+#define CP_SEEN_BEFORE 20
+#define CP_SEEN_FALSE 0.001
+#define CP_SEEN_POWER 0.95
+double cp_step_seen(const struct cp_series *s, size_t after);
 void cp_series_free(struct cp_series *s);
 
 #endif

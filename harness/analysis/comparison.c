@@ -14,12 +14,6 @@
 #include "core/util.h"
 #include "pipeline/plan.h"
 
-static int cmp_double(const void *x, const void *y)
-{
-	double u = *(const double *)x, v = *(const double *)y;
-	return (u > v) - (u < v);
-}
-
 static double median_of_sorted(const double *v, size_t n)
 {
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
@@ -135,7 +129,7 @@ static size_t paired_logs(const struct comparison_side *a, const struct comparis
 	}
 	free(ka);
 	free(kb);
-	qsort(d, n, sizeof(*d), cmp_double);
+	qsort(d, n, sizeof(*d), stats_cmp_double);
 	return n;
 }
 
@@ -214,7 +208,7 @@ static double *sorted_times(const struct comparison_side *s)
 	double *v = xmalloc((s->n + 1) * sizeof(double));
 	for (size_t i = 0; i < s->n; i++)
 		v[i] = s->runs[i].seconds;
-	qsort(v, s->n, sizeof(double), cmp_double);
+	qsort(v, s->n, sizeof(double), stats_cmp_double);
 	return v;
 }
 
@@ -238,7 +232,7 @@ static void independent(const struct comparison_side *a, const struct comparison
 		ge += lr[r] >= 0;
 		le += lr[r] <= 0;
 	}
-	qsort(lr, rs, sizeof(double), cmp_double);
+	qsort(lr, rs, sizeof(double), stats_cmp_double);
 	/* the percentiles at (1 -+ level) / 2, one index the mirror of the other */
 	size_t lo = (size_t)floor((1 - policy->level) / 2 * (double)(rs - 1)), hi = rs - 1 - lo;
 	li->low = lr[lo] < li->point ? lr[lo] : li->point;
@@ -296,7 +290,7 @@ static size_t layout_times(const struct comparison_side *s, int l, double *v)
 	for (size_t i = 0; i < s->n; i++)
 		if (s->runs[i].layout == l)
 			v[k++] = s->runs[i].seconds;
-	qsort(v, k, sizeof(double), cmp_double);
+	qsort(v, k, sizeof(double), stats_cmp_double);
 	return k;
 }
 

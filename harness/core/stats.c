@@ -13,7 +13,7 @@
 #include "core/json_util.h"
 #include "core/util.h"
 
-static int cmp_double(const void *a, const void *b)
+int stats_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return (x > y) - (x < y);
@@ -45,7 +45,7 @@ static double point_sorted(const double *v, size_t n, double quantile)
 /* Sorts v in place: the statistic of a scratch copy. */
 static double sample_point(double *v, size_t n, double quantile)
 {
-	qsort(v, n, sizeof(double), cmp_double);
+	qsort(v, n, sizeof(double), stats_cmp_double);
 	return point_sorted(v, n, quantile);
 }
 
@@ -259,7 +259,7 @@ void stats_compute_at(struct stats *s, const double *runs, size_t n, double quan
 	}
 	double *v = xmalloc(n * sizeof(double));
 	memcpy(v, runs, n * sizeof(double));
-	qsort(v, n, sizeof(double), cmp_double);
+	qsort(v, n, sizeof(double), stats_cmp_double);
 	s->min = v[0];
 	s->max = v[n - 1];
 	s->median = median_sorted(v, n);
@@ -275,7 +275,7 @@ void stats_compute_at(struct stats *s, const double *runs, size_t n, double quan
 	double *dev = xmalloc(n * sizeof(double));
 	for (size_t i = 0; i < n; i++)
 		dev[i] = fabs(v[i] - s->median);
-	qsort(dev, n, sizeof(double), cmp_double);
+	qsort(dev, n, sizeof(double), stats_cmp_double);
 	s->mad = median_sorted(dev, n);
 	free(dev);
 	s->point = point_sorted(v, n, quantile);

@@ -71,6 +71,8 @@ struct stats {
 };
 
 /* Computes everything from runs[0..n) for the median; copies runs.  n may be 0. */
+/* qsort's comparison of doubles, ascending: the one every module sorts by */
+int stats_cmp_double(const void *a, const void *b);
 void stats_compute(struct stats *s, const double *runs, size_t n);
 /* The same for the statistic at quantile q (0.5 the median, 0 the minimum). */
 void stats_compute_at(struct stats *s, const double *runs, size_t n, double quantile);

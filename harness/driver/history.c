@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/stats.h"
 #include "core/util.h"
 
 /* Whether two runs, or two series, are of one machine (profile and host). */
@@ -168,13 +169,26 @@ void history_analyse_data(const struct history_data *d, enum metric m, double al
 	for (size_t i = 0; i < out->ncells; i++)
 		nights_of(&out->d.series[i], m, &out->cells[i]);
 	pool_machines(out, m == METRIC_TIME ? CP_FLOOR_TIME : CP_FLOOR_COUNT);
+	double *seen = xcalloc(out->ncells + 1, sizeof(double));
+	size_t nseen = 0;
 	for (size_t i = 0; i < out->ncells; i++) {
 		struct hcell *c = &out->cells[i];
+		c->step_seen = c->n ? cp_step_seen(&c->cs, HISTORY_SEEN_NIGHTS) : NAN;
+		if (!isnan(c->step_seen))
+			seen[nseen++] = c->step_seen;
 		if (c->n >= CP_MIN_NIGHTS) {
 			c->p_first = cp_first_p(&c->cs);
 			p[out->tested++] = c->p_first;
 		}
 	}
+	out->seen_median = out->seen_low = out->seen_high = NAN;
+	if (nseen) {
+		qsort(seen, nseen, sizeof(double), stats_cmp_double);
+		out->seen_median = seen[nseen / 2];
+		out->seen_low = seen[0];
+		out->seen_high = seen[nseen - 1];
+	}
+	free(seen);
 	/* one cut for every cell: Benjamini-Hochberg over their first scans */
 	out->cut = cp_bh_cut(p, out->tested, alarm_rate);
 	free(p);

@@ -42,7 +42,12 @@ struct hcell {
 	int newest_step;        /* a change point lands on its machine's newest night */
 	unsigned char *alarm;   /* per change point: it alarms tonight (history_alarm) */
 	unsigned char *off;     /* per change point: its cause was recorded a night off (the night-either-side rule) */
+	double step_seen;       /* the smallest step seen within HISTORY_SEEN_NIGHTS (cp_step_seen); NAN none */
 };
+
+/* A quiet history says no step of at least this size landed more than
+ * this many nights ago (cp_step_seen): what show and changes say. */
+#define HISTORY_SEEN_NIGHTS 3
 
 struct history_analysis {
 	struct history_data d;  /* the series (history_analyse's own; history_analyse_data's caller's) */
@@ -54,6 +59,8 @@ struct history_analysis {
 	size_t ncells, tested;  /* series, and those with CP_MIN_NIGHTS nights or more */
 	size_t nchanges, newest_steps;
 	size_t alarms;          /* change points that alarm on the newest night (history_alarm) */
+	/* the cells' step_seen: the median cell's, the least and the most (NAN: none) */
+	double seen_median, seen_low, seen_high;
 };
 
 /* 0, or -1 after a message. */

@@ -73,6 +73,13 @@ static json_t *change_json(const struct history_analysis *a, const struct hcell 
 			 cp_cause_word(cause->kind), "what", jstrvec(&cause->what), "text", cause->text);
 }
 
+/* the decimals a share's percent is printed with: counts' steps are
+ * hundredths of a percent */
+static int decimals(double share)
+{
+	return share < 0.01 ? 2 : 1;
+}
+
 /* ---- show ---- */
 
 int history_write_show(const struct history_analysis *a, const char *cell, enum history_format f, FILE *out)
@@ -94,6 +101,10 @@ int history_write_show(const struct history_analysis *a, const char *cell, enum 
 				fprintf(out, "  a typical night known to \xc2\xb1%.1f %% by its runs, nights \xc2\xb1%.1f %% apart "
 					"beyond that (the machine's cells together)\n",
 					100 * sqrt(c->cs.w_typical), 100 * sqrt(c->cs.tau2));
+			if (!isnan(c->step_seen))
+				fprintf(out, "  a step under %.*f %% may go unseen for %d nights: no test finds one that small "
+					"19 times in 20 at 1 false alarm in 1,000 nights\n",
+					decimals(c->step_seen), 100 * c->step_seen, HISTORY_SEEN_NIGHTS);
 		}
 		for (size_t k = 0; k < c->n; k++) {
 			const struct hist_point *p = &c->s->pts[c->pt[k]];
@@ -124,9 +135,9 @@ int history_write_show(const struct history_analysis *a, const char *cell, enum 
 		if (doc) {
 			for (size_t k = 0; k < c->ncps; k++)
 				json_array_append_new(changes, change_json(a, c, k));
-			json_array_append_new(doc, json_pack("{s:s, s:s, s:s, s:o, s:o}", "profile", c->s->profile, "host",
+			json_array_append_new(doc, json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}", "profile", c->s->profile, "host",
 							     c->s->host, "cell", c->s->cell, "nights", nights, "changes",
-							     changes));
+							     changes, "step_seen_percent", jnum_or_null(100 * c->step_seen)));
 		} else {
 			json_decref(nights);
 			json_decref(changes);
@@ -174,6 +185,10 @@ void history_write_changes(const struct history_analysis *a, enum history_format
 					jnum_or_null(a->cut), "cells", (json_int_t)a->ncells, "tested", (json_int_t)a->tested,
 					"on_newest_night", (json_int_t)a->newest_steps, "changes", changes);
 		json_object_set_new(doc, "alarms", json_integer((json_int_t)a->alarms));
+		json_object_set_new(doc, "step_seen_percent",
+				    json_pack("{s:i, s:o, s:o, s:o}", "nights", HISTORY_SEEN_NIGHTS, "median",
+					      jnum_or_null(100 * a->seen_median), "low", jnum_or_null(100 * a->seen_low),
+					      "high", jnum_or_null(100 * a->seen_high)));
 		json_dumpf(doc, out, JSON_INDENT(2));
 		fputc('\n', out);
 		json_decref(doc);
@@ -187,6 +202,11 @@ void history_write_changes(const struct history_analysis *a, enum history_format
 		fprintf(out, "%zu change point%s in %zu of %zu cells tested (%s; false-alarm rate %g %%, Benjamini-Hochberg "
 			"cut p <= %.3g)\n",
 			n, n == 1 ? "" : "s", with, a->tested, metric_name(a->metric), a->alarm_rate * 100, a->cut);
+	if (f == HFMT_TEXT && !isnan(a->seen_median))
+		fprintf(out, "a step smaller than %.*f %% (the median cell; %.*f %% to %.*f %% across cells) may go unseen "
+			"for %d nights: `history show CELL` says each cell's\n",
+			decimals(a->seen_median), 100 * a->seen_median, decimals(a->seen_low), 100 * a->seen_low,
+			decimals(a->seen_high), 100 * a->seen_high, HISTORY_SEEN_NIGHTS);
 	for (size_t i = 0; i < n; i++) {
 		const struct hcell *c = refs[i].c;
 		const struct cp_point *p = &c->cps[refs[i].k];

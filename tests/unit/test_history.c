@@ -126,6 +126,46 @@ static void test_step_on_the_newest_night(void **state)
 	cp_series_free(&s);
 }
 
+/* What a quiet history can say (cp_step_seen): the smallest step a test
+ * told its night finds within 3 nights grows with the nights' noise, and
+ * means what it says: the change points, which must find the night, find a
+ * step twice as large within 3 nights in (nearly) every history (1.5
+ * times: 17 of 20), and one a third its size seldom. */
+static void test_step_seen(void **state)
+{
+	(void)state;
+	size_t big = 0, small = 0;
+	double log_ratio = 0;
+	for (unsigned long long seed = 1; seed <= 20; seed++) {
+		struct cp_series quiet, noisy;
+		make_series(&quiet, 27, 0.005, 0.02, 99, 1, 99, seed);
+		make_series(&noisy, 27, 0.005, 0.06, 99, 1, 99, seed);
+		double seen = cp_step_seen(&quiet, 3), seen_noisy = cp_step_seen(&noisy, 3);
+		assert_true(seen > 0.01 && seen < 0.1);
+		log_ratio += log(seen_noisy / seen) / 20;
+		assert_true(cp_step_seen(&quiet, 5) < seen);
+		cp_series_free(&quiet);
+		cp_series_free(&noisy);
+		for (int k = 0; k < 2; k++) {
+			struct cp_series s;
+			make_series(&s, 27, 0.005, 0.02, 24, 1 + (k ? 0.3 : 2.0) * seen, 99, seed + 100);
+			struct cp_point *p;
+			size_t n = cp_segment(&s, cp_first_p(&s) <= 0.01 ? 0.01 : 0, &p), hit = 0;
+			for (size_t i = 0; i < n; i++)
+				hit |= p[i].at >= 23 && p[i].at <= 25;
+			*(k ? &small : &big) += hit;
+			free(p);
+			cp_series_free(&s);
+		}
+	}
+	/* runs 3 times as spread: the quartile's sd 3 times, tau the same */
+	assert_true(exp(log_ratio) > 2.2 && exp(log_ratio) < 3.8);
+	assert_true(big >= 18);
+	assert_true(small <= 5);
+	struct cp_series none = { 0 };
+	assert_true(isnan(cp_step_seen(&none, 0)));
+}
+
 /* One machine's cells over 8 nights: 19 runs a night of run_sd spread
  * (9 % on the 2-vCPU VM here, where the nightly suite's night quartiles
  * vary as their runs say; 3 % on a quieter machine); cell 0 is 5 % slower
@@ -336,6 +376,7 @@ int main(void)
 		cmocka_unit_test(test_step_found_where_it_is),
 		cmocka_unit_test(test_flat_and_outlier_give_none),
 		cmocka_unit_test(test_step_on_the_newest_night),
+		cmocka_unit_test(test_step_seen),
 		cmocka_unit_test(test_bh_cut),
 		cmocka_unit_test(test_pool_finds_the_short_history_step),
 		cmocka_unit_test(test_pool_false_alarms),
