@@ -184,6 +184,11 @@ if "$fb" history import --db "$history" "$out" >&2; then
         printf '\nwatched: a slower step on tonight'"'"'s night with nothing recorded changed (the machine): %s; it fails the night if it holds tomorrow\n' \
             "$(paste -sd, <<<"$watched" | sed 's/,/, /g')" | summary
     fi
+    # what the history cannot see yet: a quiet night is not a proof
+    seen=$(jq -r '.step_seen_percent | select(.median != null)
+        | "\nthe history ('"$metric"'): a step under \(.median * 100 | round / 100) % (the median cell; \(.low * 100 | round / 100) to \(.high * 100 | round / 100) % across cells) may go unseen for \(.nights) nights"' \
+        "$out/changes.json" 2>/dev/null)
+    [ -z "$seen" ] || printf '%s\n' "$seen" | summary
 else
     say "cannot import the run into the history $history"
     status=error

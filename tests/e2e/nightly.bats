@@ -159,4 +159,10 @@ J
     jqr '[.changes[] | select(.alarm)] | length == 1' "$NIGHTLY_OUT/changes.json"
     grep -q "### change points that alarm tonight" "$GITHUB_STEP_SUMMARY"
     grep -q '^- `yes/buf@gcc/-O2/native`: 1.25x' "$GITHUB_STEP_SUMMARY"
+    # and what it cannot see yet, from the same analysis
+    jqr '.step_seen_percent.nights == 3 and .step_seen_percent.median > 0
+         and .step_seen_percent.low <= .step_seen_percent.median and .step_seen_percent.median <= .step_seen_percent.high' \
+        "$NIGHTLY_OUT/changes.json"
+    grep -Eq '^the history \(time\): a step under [0-9.]+ % \(the median cell; [0-9.]+ to [0-9.]+ % across cells\) may go unseen for 3 nights$' \
+        "$GITHUB_STEP_SUMMARY"
 }
