@@ -384,6 +384,48 @@ double cp_bh_cut(const double *p, size_t m, double q)
 	return cut;
 }
 
+/* The split of [a, b) at k on its own (no other segment): t, the
+ * difference of the weighted means, its se and df, with the scale as scan
+ * takes it. */
+static void split_at(const struct cp_series *s, size_t a, size_t b, size_t k, double *t, double *d, double *se,
+		     double *df)
+{
+	struct sums left = sums_of(s, a, k), right = sums_of(s, k, b);
+	double own_df = (double)(b - a) - 2, d0 = s->prior_df, ss = ss_of(left) + ss_of(right), sigma2;
+	own_df = own_df > 0 ? own_df : 0;
+	if (isinf(d0))
+		sigma2 = s->prior_s2;
+	else if (d0 > 0)
+		sigma2 = (d0 * s->prior_s2 + ss) / (d0 + own_df);
+	else
+		sigma2 = own_df > 0 ? ss / own_df : NAN;
+	*d = right.y / right.w - left.y / left.w;
+	*se = sqrt(sigma2 * (1 / left.w + 1 / right.w));
+	double fse = s->floor * sqrt(1 / (double)(k - a) + 1 / (double)(b - k));
+	*se = *se > fse ? *se : fse;
+	*t = *d / *se;
+	*df = isinf(d0) ? 1e9 : own_df + (d0 > 0 ? d0 : 0);
+}
+
+int cp_fits_at(const struct cp_series *s, const struct cp_point *p, size_t x, struct cp_point *moved)
+{
+	if (x <= p->from || x >= p->to || x == p->at || p->at <= p->from || p->at >= p->to || p->to > s->n)
+		return -1;
+	double t0, d0, se0, df0, t, d, se, df;
+	split_at(s, p->from, p->to, p->at, &t0, &d0, &se0, &df0);
+	split_at(s, p->from, p->to, x, &t, &d, &se, &df);
+	if (!isfinite(t) || !isfinite(t0) || (t > 0) != (t0 > 0) || t * t < t0 * t0 - CP_LOCATE_SLACK)
+		return -1;
+	double tc = stats_t_critical(0.95, df);
+	*moved = *p;
+	moved->at = x;
+	moved->ratio = exp(d);
+	moved->low = exp(d - tc * se);
+	moved->high = exp(d + tc * se);
+	moved->t = t;
+	return 0;
+}
+
 double cp_step_seen(const struct cp_series *s, size_t after)
 {
 	double v = (s->w_typical + s->tau2) * (s->prior_df > 0 ? s->prior_s2 : 1);

@@ -113,6 +113,16 @@ double cp_first_p(const struct cp_series *s);
 size_t cp_segment(const struct cp_series *s, double cut, struct cp_point **out);
 /* Benjamini-Hochberg: the largest p[i] <= q (rank / m), 0 when none. */
 double cp_bh_cut(const double *p, size_t m, double q);
+/* A step's night is an estimate: on a noisy machine a step at night x
+ * often fits the runs nearly as well as at the night the scan chose.
+ * cp_fits_at says whether it does: the same direction, and t(x)^2 at
+ * least t(at)^2 - CP_LOCATE_SLACK, both t of the split of p's segment
+ * [from, to) with its own scale (a likelihood-ratio set for the night:
+ * 2 log LR = t^2 for a known scale).  Then 0 with *moved p at night x, its
+ * size and interval from that split (its p-value the scan's: the step
+ * was found where it was found); else -1.  x in (from, to). */
+#define CP_LOCATE_SLACK 6.0
+int cp_fits_at(const struct cp_series *s, const struct cp_point *p, size_t x, struct cp_point *moved);
 /* What a quiet history can say: the smallest step (as ratio - 1: 0.09 is
  * 9 %) that a test told the step's night finds with chance CP_SEEN_POWER
  * once `after` nights follow it, against the nights before it (the

@@ -102,6 +102,45 @@ int history_alarm(const struct history_data *d, const struct hcell *c, size_t k)
  * shift the cells share is not the recorded change of one of them (a VM
  * here ran 7-22 % faster from one night, and the change of fp_mul's
  * binary a night later took the blame for one cell's share of it). */
+/* Farther than a night: on a noisy machine the runs put a step some
+ * nights from the change that made it.  The nearest night of the step's
+ * segment (between its neighbours) where a change was recorded and a step
+ * fits the runs nearly as well (cp_fits_at) becomes the step's night,
+ * named so.  Without it a compiler's step found 3 nights early was "the
+ * machine" on the wrong night. */
+static void move_to_recorded(struct history_analysis *out, struct hcell *c, size_t k)
+{
+	const struct cp_point *p = &c->cps[k];
+	size_t lo = k ? c->cps[k - 1].at : p->from, hi = k + 1 < c->ncps ? c->cps[k + 1].at : p->to;
+	lo = lo > p->from ? lo : p->from;
+	hi = hi < p->to ? hi : p->to;
+	for (size_t dist = 2; dist < c->n; dist++) {
+		for (int sign = 1; sign >= -1; sign -= 2) {
+			if (sign < 0 ? p->at < dist + 1 : p->at + dist >= c->n)
+				continue;
+			size_t x = sign > 0 ? p->at + dist : p->at - dist;
+			if (x <= lo || x >= hi)
+				continue;
+			struct cp_cause near;
+			cp_cause_of(&out->d, &c->s->pts[c->pt[x - 1]], &c->s->pts[c->pt[x]], &near);
+			struct cp_point moved;
+			if (near.kind == CAUSE_MACHINE || cp_fits_at(&c->cs, p, x, &moved) < 0) {
+				cp_cause_free(&near);
+				continue;
+			}
+			char *t = xasprintf("%s (the runs alone put the step %zu nights %s; a step at this change fits them "
+					    "too)", near.text, dist, sign > 0 ? "earlier" : "later");
+			free(near.text);
+			near.text = t;
+			cp_cause_free(&c->causes[k]);
+			c->causes[k] = near;
+			c->cps[k] = moved;
+			c->off[k] = 1;
+			return;
+		}
+	}
+}
+
 static void machine_shifts(struct history_analysis *out)
 {
 	const struct history_data *d = &out->d;
@@ -110,7 +149,7 @@ static void machine_shifts(struct history_analysis *out)
 		for (size_t k = 0; k < c->ncps; k++) {
 			if (!c->off[k])
 				continue;
-			size_t run = c->s->pts[c->pt[c->cps[k].at]].run, night = machine_runs(d, run, 0, run);
+			size_t run = c->s->pts[c->pt[c->found[k].at]].run, night = machine_runs(d, run, 0, run);
 			size_t shared = 0, tested = 0;
 			int up = c->cps[k].ratio > 1;
 			for (size_t j = 0; j < out->ncells; j++) {
@@ -128,6 +167,8 @@ static void machine_shifts(struct history_analysis *out)
 			}
 			if (shared < HISTORY_SHARED_SHIFT_CELLS || (double)shared < HISTORY_SHARED_SHIFT_SHARE * (double)tested)
 				continue;
+			/* the step where the scan found it, with what changed there */
+			c->cps[k] = c->found[k];
 			const struct hist_point *b = &c->s->pts[c->pt[c->cps[k].at]], *a = &c->s->pts[c->pt[c->cps[k].at - 1]];
 			struct cp_cause own;
 			cp_cause_of(d, a, b, &own);
@@ -199,10 +240,12 @@ void history_analyse_data(const struct history_data *d, enum metric m, double al
 		c->ncps = cp_segment(&c->cs, out->cut, &c->cps);
 		c->causes = xcalloc(c->ncps + 1, sizeof(*c->causes));
 		c->off = xcalloc(c->ncps + 1, 1);
+		c->found = xcalloc(c->ncps + 1, sizeof(*c->found));
+		memcpy(c->found, c->cps, c->ncps * sizeof(*c->cps));
 		for (size_t k = 0; k < c->ncps; k++) {
 			size_t at = c->cps[k].at;
-			const struct hist_point *a = &c->s->pts[c->pt[at - 1]], *b = &c->s->pts[c->pt[at]];
-			cp_cause_of(&out->d, a, b, &c->causes[k]);
+			const struct hist_point *a = &c->s->pts[c->pt[at - 1]];
+			cp_cause_of(&out->d, a, &c->s->pts[c->pt[at]], &c->causes[k]);
 			/* a step's night is an estimate: where nothing changed there,
 			 * a change recorded one night either side of it is named (and
 			 * said to be a night off) */
@@ -224,7 +267,9 @@ void history_analyse_data(const struct history_data *d, enum metric m, double al
 				cp_cause_free(&c->causes[k]);
 				c->causes[k] = near;
 			}
-			if (history_run_is_newest(&out->d, b->run))
+			if (c->causes[k].kind == CAUSE_MACHINE)
+				move_to_recorded(out, c, k);
+			if (history_run_is_newest(&out->d, c->s->pts[c->pt[c->cps[k].at]].run))
 				c->newest_step = 1;
 		}
 	}
@@ -248,6 +293,7 @@ void history_analysis_free(struct history_analysis *a)
 		free(c->causes);
 		free(c->alarm);
 		free(c->off);
+		free(c->found);
 		free(c->cps);
 		free(c->pt);
 		free(c->value);

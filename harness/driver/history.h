@@ -41,7 +41,9 @@ struct hcell {
 	size_t ncps;
 	int newest_step;        /* a change point lands on its machine's newest night */
 	unsigned char *alarm;   /* per change point: it alarms tonight (history_alarm) */
-	unsigned char *off;     /* per change point: its cause was recorded a night off (the night-either-side rule) */
+	unsigned char *off;     /* per change point: its cause was recorded off the scan's night (the night-either-side rule,
+				 * or a recorded change the runs fit a step at: cp_fits_at) */
+	struct cp_point *found; /* per change point: as the scan found it, before such a move */
 	double step_seen;       /* the smallest step seen within HISTORY_SEEN_NIGHTS (cp_step_seen); NAN none */
 };
 
