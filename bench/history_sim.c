@@ -104,6 +104,7 @@ struct cell_plan {
 	int binary;    /* 1: a new binary; 0: a library */
 };
 
+#define MAX_RUNS 512
 static size_t NIGHTS = 60, CELLS = 100, RUNS = 5;
 static double NIGHT_SD = 0.005, RUN_CV = 0, ALARM = 0.01;
 
@@ -127,7 +128,7 @@ static double lower_quartile(double *v, size_t n)
  * of lower quartiles reaches above 1 + t (slower or inconclusive) */
 static int suspect(const double *base, const double *nw, size_t n, double t)
 {
-	double ratios[400], a[64], b[64];
+	double ratios[400], a[MAX_RUNS], b[MAX_RUNS];
 	for (int k = 0; k < 400; k++) {
 		for (size_t i = 0; i < n; i++) {
 			a[i] = base[stats_random(&rng) % n];
@@ -166,7 +167,7 @@ static int confirmed(const struct cell_plan *c, size_t base_night, size_t night,
 
 static double night_figure(const double *runs, size_t n)
 {
-	double v[64];
+	double v[MAX_RUNS];
 	memcpy(v, runs, n * sizeof(double));
 	return log(lower_quartile(v, n));
 }
@@ -307,8 +308,9 @@ int main(int argc, char **argv)
 	}
 	for (; i < argc; i++)
 		load_pools(argv[i]);
-	if (!npools || NIGHTS < 20 || RUNS < 1 || RUNS > 64)
-		die(2, "history_sim: no cell with 3 runs or more in the files given, or --nights < 20, or --runs outside 1..64");
+	if (!npools || NIGHTS < 20 || RUNS < 1 || RUNS > MAX_RUNS)
+		die(2, "history_sim: no cell with 3 runs or more in the files given, or --nights < 20, or --runs outside 1..%d",
+		    MAX_RUNS);
 	static const double sizes[] = { 1.02, 1.03, 1.05, 1.10 };
 	struct cell_plan *plan = xcalloc(CELLS, sizeof(*plan));
 	size_t k = 0;

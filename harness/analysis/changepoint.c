@@ -426,15 +426,44 @@ int cp_fits_at(const struct cp_series *s, const struct cp_point *p, size_t x, st
 	return 0;
 }
 
+/* cp_step_seen's terms: the nights' share of a step's variance (1 /
+ * before + 1 / after) and the z it must reach */
+static double seen_share(const struct cp_series *s, size_t after)
+{
+	size_t before = s->n < CP_MIN_SEGMENT ? CP_MIN_SEGMENT : s->n > CP_SEEN_BEFORE ? CP_SEEN_BEFORE : s->n;
+	return 1 / (double)before + 1 / (double)after;
+}
+
+static double seen_z(void)
+{
+	return gsl_cdf_ugaussian_Qinv(CP_SEEN_FALSE) + gsl_cdf_ugaussian_Pinv(CP_SEEN_POWER);
+}
+
+static double seen_scale(const struct cp_series *s)
+{
+	return s->prior_df > 0 ? s->prior_s2 : 1;
+}
+
 double cp_step_seen(const struct cp_series *s, size_t after)
 {
-	double v = (s->w_typical + s->tau2) * (s->prior_df > 0 ? s->prior_s2 : 1);
+	double v = (s->w_typical + s->tau2) * seen_scale(s);
 	if (!(v >= 0) || !isfinite(v) || after < 1)
 		return NAN;
 	v = v > s->floor * s->floor ? v : s->floor * s->floor;
-	size_t before = s->n < CP_MIN_SEGMENT ? CP_MIN_SEGMENT : s->n > CP_SEEN_BEFORE ? CP_SEEN_BEFORE : s->n;
-	double z = gsl_cdf_ugaussian_Qinv(CP_SEEN_FALSE) + gsl_cdf_ugaussian_Pinv(CP_SEEN_POWER);
-	return expm1(z * sqrt(v * (1 / (double)before + 1 / (double)after)));
+	return expm1(seen_z() * sqrt(v * seen_share(s, after)));
+}
+
+double cp_runs_for_step(const struct cp_series *s, double runs_now, double step, size_t after)
+{
+	double scale = seen_scale(s);
+	if (!(s->w_typical >= 0) || !(s->tau2 >= 0) || !(scale > 0) || !(runs_now >= 1) || !(step > 0) || after < 1)
+		return NAN;
+	/* the variance of a night at which the step is seen */
+	double lz = log1p(step) / seen_z(), target = lz * lz / seen_share(s, after) / scale;
+	if (target <= s->tau2 || target < s->floor * s->floor)
+		return INFINITY;
+	double runs = s->w_typical * runs_now / (target - s->tau2);
+	return runs > 1 ? ceil(runs) : 1;
 }
 
 void cp_series_free(struct cp_series *s)

@@ -136,6 +136,15 @@ int cp_fits_at(const struct cp_series *s, const struct cp_point *p, size_t x, st
 #define CP_SEEN_FALSE 0.001
 #define CP_SEEN_POWER 0.95
 double cp_step_seen(const struct cp_series *s, size_t after);
+/* The runs a night would need for cp_step_seen(s, after) to come to
+ * `step`: the runs' part of a night's variance (w_typical, from
+ * runs_now runs a night) shrinks as 1 / runs, the nights' excess tau^2
+ * does not.  A floor, not a promise: the quartile of runs in two modes
+ * shrinks slower (in bench/history_sim.sh on this project's VM nights,
+ * the 195 runs it asked found 5 % steps within 3 nights in 16 of 25
+ * cells, the bound 18).  At least 1; INFINITY where no number of runs
+ * does it (tau^2 alone is too much); NAN without a typical night. */
+double cp_runs_for_step(const struct cp_series *s, double runs_now, double step, size_t after);
 void cp_series_free(struct cp_series *s);
 
 #endif

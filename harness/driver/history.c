@@ -210,26 +210,46 @@ void history_analyse_data(const struct history_data *d, enum metric m, double al
 	for (size_t i = 0; i < out->ncells; i++)
 		nights_of(&out->d.series[i], m, &out->cells[i]);
 	pool_machines(out, m == METRIC_TIME ? CP_FLOOR_TIME : CP_FLOOR_COUNT);
-	double *seen = xcalloc(out->ncells + 1, sizeof(double));
+	double *seen = xcalloc(out->ncells + 1, sizeof(double)), *need = xcalloc(out->ncells + 1, sizeof(double)),
+	       *took = xcalloc(out->ncells + 1, sizeof(double));
 	size_t nseen = 0;
 	for (size_t i = 0; i < out->ncells; i++) {
 		struct hcell *c = &out->cells[i];
 		c->step_seen = c->n ? cp_step_seen(&c->cs, HISTORY_SEEN_NIGHTS) : NAN;
-		if (!isnan(c->step_seen))
+		c->runs_typical = c->runs_for_step = NAN;
+		if (c->n) {
+			double *r = xcalloc(c->n, sizeof(double));
+			for (size_t k = 0; k < c->n; k++)
+				r[k] = (double)c->runs[k];
+			qsort(r, c->n, sizeof(double), stats_cmp_double);
+			c->runs_typical = r[c->n / 2];
+			free(r);
+			c->runs_for_step = cp_runs_for_step(&c->cs, c->runs_typical, HISTORY_SEEN_STEP, HISTORY_SEEN_NIGHTS);
+		}
+		if (!isnan(c->step_seen) && !isnan(c->runs_for_step)) {
+			need[nseen] = c->runs_for_step;
+			took[nseen] = c->runs_typical;
 			seen[nseen++] = c->step_seen;
+		}
 		if (c->n >= CP_MIN_NIGHTS) {
 			c->p_first = cp_first_p(&c->cs);
 			p[out->tested++] = c->p_first;
 		}
 	}
-	out->seen_median = out->seen_low = out->seen_high = NAN;
+	out->seen_median = out->seen_low = out->seen_high = out->runs_for_step_median = out->runs_typical_median = NAN;
 	if (nseen) {
 		qsort(seen, nseen, sizeof(double), stats_cmp_double);
+		qsort(need, nseen, sizeof(double), stats_cmp_double);
+		qsort(took, nseen, sizeof(double), stats_cmp_double);
 		out->seen_median = seen[nseen / 2];
 		out->seen_low = seen[0];
 		out->seen_high = seen[nseen - 1];
+		out->runs_for_step_median = need[nseen / 2];
+		out->runs_typical_median = took[nseen / 2];
 	}
 	free(seen);
+	free(need);
+	free(took);
 	/* one cut for every cell: Benjamini-Hochberg over their first scans */
 	out->cut = cp_bh_cut(p, out->tested, alarm_rate);
 	free(p);

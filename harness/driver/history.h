@@ -45,11 +45,16 @@ struct hcell {
 				 * or a recorded change the runs fit a step at: cp_fits_at) */
 	struct cp_point *found; /* per change point: as the scan found it, before such a move */
 	double step_seen;       /* the smallest step seen within HISTORY_SEEN_NIGHTS (cp_step_seen); NAN none */
+	double runs_typical;    /* the median of runs a night */
+	double runs_for_step;   /* runs a night for HISTORY_SEEN_STEP to be seen (cp_runs_for_step); INFINITY none */
 };
 
 /* A quiet history says no step of at least this size landed more than
  * this many nights ago (cp_step_seen): what show and changes say. */
 #define HISTORY_SEEN_NIGHTS 3
+/* and the runs a night needs for a step of this size to be seen that soon
+ * (the nightly's goal: 5 % within 3 nights) */
+#define HISTORY_SEEN_STEP 0.05
 
 struct history_analysis {
 	struct history_data d;  /* the series (history_analyse's own; history_analyse_data's caller's) */
@@ -63,6 +68,8 @@ struct history_analysis {
 	size_t alarms;          /* change points that alarm on the newest night (history_alarm) */
 	/* the cells' step_seen: the median cell's, the least and the most (NAN: none) */
 	double seen_median, seen_low, seen_high;
+	/* the cells' runs_for_step and runs_typical: the median cell's (NAN: none) */
+	double runs_for_step_median, runs_typical_median;
 };
 
 /* 0, or -1 after a message. */

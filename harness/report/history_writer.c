@@ -80,6 +80,16 @@ static int decimals(double share)
 	return share < 0.01 ? 2 : 1;
 }
 
+/* {step_percent, nights, runs (null: no number of runs does it), taken};
+ * null without a typical night */
+static json_t *runs_for_step_json(double runs, double taken)
+{
+	if (isnan(runs))
+		return json_null();
+	return json_pack("{s:f, s:i, s:o, s:o}", "step_percent", 100 * HISTORY_SEEN_STEP, "nights", HISTORY_SEEN_NIGHTS,
+			 "runs", isinf(runs) ? json_null() : json_real(runs), "taken", jnum_or_null(taken));
+}
+
 /* ---- show ---- */
 
 int history_write_show(const struct history_analysis *a, const char *cell, enum history_format f, FILE *out)
@@ -105,6 +115,13 @@ int history_write_show(const struct history_analysis *a, const char *cell, enum 
 				fprintf(out, "  a step under %.*f %% may go unseen for %d nights: no test finds one that small "
 					"19 times in 20 at 1 false alarm in 1,000 nights\n",
 					decimals(c->step_seen), 100 * c->step_seen, HISTORY_SEEN_NIGHTS);
+			if (isinf(c->runs_for_step))
+				fprintf(out, "  no number of runs a night sees a %.0f %% step within %d nights: the nights differ "
+					"by more than their runs\n", 100 * HISTORY_SEEN_STEP, HISTORY_SEEN_NIGHTS);
+			else if (!isnan(c->runs_for_step))
+				fprintf(out, "  to see a %.0f %% step within %d nights a night needs %.0f run%s at least (these took %.0f)\n",
+					100 * HISTORY_SEEN_STEP, HISTORY_SEEN_NIGHTS, c->runs_for_step, c->runs_for_step == 1 ? "" : "s",
+					c->runs_typical);
 		}
 		for (size_t k = 0; k < c->n; k++) {
 			const struct hist_point *p = &c->s->pts[c->pt[k]];
@@ -135,9 +152,10 @@ int history_write_show(const struct history_analysis *a, const char *cell, enum 
 		if (doc) {
 			for (size_t k = 0; k < c->ncps; k++)
 				json_array_append_new(changes, change_json(a, c, k));
-			json_array_append_new(doc, json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}", "profile", c->s->profile, "host",
+			json_array_append_new(doc, json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o}", "profile", c->s->profile, "host",
 							     c->s->host, "cell", c->s->cell, "nights", nights, "changes",
-							     changes, "step_seen_percent", jnum_or_null(100 * c->step_seen)));
+							     changes, "step_seen_percent", jnum_or_null(100 * c->step_seen),
+							     "runs_for_step", runs_for_step_json(c->runs_for_step, c->runs_typical)));
 		} else {
 			json_decref(nights);
 			json_decref(changes);
@@ -189,6 +207,7 @@ void history_write_changes(const struct history_analysis *a, enum history_format
 				    json_pack("{s:i, s:o, s:o, s:o}", "nights", HISTORY_SEEN_NIGHTS, "median",
 					      jnum_or_null(100 * a->seen_median), "low", jnum_or_null(100 * a->seen_low),
 					      "high", jnum_or_null(100 * a->seen_high)));
+		json_object_set_new(doc, "runs_for_step", runs_for_step_json(a->runs_for_step_median, a->runs_typical_median));
 		json_dumpf(doc, out, JSON_INDENT(2));
 		fputc('\n', out);
 		json_decref(doc);
@@ -207,6 +226,13 @@ void history_write_changes(const struct history_analysis *a, enum history_format
 			"for %d nights: `history show CELL` says each cell's\n",
 			decimals(a->seen_median), 100 * a->seen_median, decimals(a->seen_low), 100 * a->seen_low,
 			decimals(a->seen_high), 100 * a->seen_high, HISTORY_SEEN_NIGHTS);
+	if (f == HFMT_TEXT && isinf(a->runs_for_step_median))
+		fprintf(out, "no number of runs a night sees a %.0f %% step within %d nights in the median cell: its nights "
+			"differ by more than their runs\n", 100 * HISTORY_SEEN_STEP, HISTORY_SEEN_NIGHTS);
+	else if (f == HFMT_TEXT && !isnan(a->runs_for_step_median))
+		fprintf(out, "to see a %.0f %% step within %d nights the median cell needs %.0f run%s a night at least (these took "
+			"%.0f)\n", 100 * HISTORY_SEEN_STEP, HISTORY_SEEN_NIGHTS, a->runs_for_step_median,
+			a->runs_for_step_median == 1 ? "" : "s", a->runs_typical_median);
 	for (size_t i = 0; i < n; i++) {
 		const struct hcell *c = refs[i].c;
 		const struct cp_point *p = &c->cps[refs[i].k];

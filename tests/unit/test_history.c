@@ -179,6 +179,16 @@ static void test_step_seen(void **state)
 		assert_true(seen > 0.01 && seen < 0.1);
 		log_ratio += log(seen_noisy / seen) / 20;
 		assert_true(cp_step_seen(&quiet, 5) < seen);
+		/* the runs a night for that step are the runs it has (5); for a
+		 * step half its size about 4 times as many, more where the nights'
+		 * excess weighs; none where the excess alone is too much */
+		double now = cp_runs_for_step(&quiet, 5, seen * 0.999, 3), half = cp_runs_for_step(&quiet, 5, seen / 2, 3);
+		assert_true(now >= 4 && now <= 6);
+		assert_true(isinf(half) || half >= 4 * 5 - 1);
+		assert_true(cp_runs_for_step(&quiet, 5, seen * 3, 3) == 1);
+		struct cp_series excess = quiet;
+		excess.tau2 = 0.05 * 0.05;
+		assert_true(isinf(cp_runs_for_step(&excess, 5, seen, 3)));
 		cp_series_free(&quiet);
 		cp_series_free(&noisy);
 		for (int k = 0; k < 2; k++) {
