@@ -61,8 +61,8 @@ enum schedule_on_failure {
 /* A cell whose answer may flip takes this many budgets in all (within
  * max_runs), every one of them once marked.  Three, not two, once ties
  * stopped taking them: the quick suite on the 2-vCPU VM here ran in
- * 159-196 s, against 192-222 s with two budgets given to every open
- * answer, ties included. */
+ * 164-186 s (two pairs of runs), against 192-222 s with two budgets given
+ * to every open answer, ties included. */
 #define SCHEDULE_UNDECIDED_BUDGETS 3
 
 struct schedule_policy {
