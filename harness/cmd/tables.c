@@ -11,7 +11,7 @@
 #include "report/model.h"
 
 struct tables_opts {
-	char *format, *family, *table, *against, *out;
+	char *format, *family, *table, *against, *out, *out_dir;
 	unsigned width;
 	struct global_opts g;
 };
@@ -24,6 +24,7 @@ static const struct option_def tables_common[] = {
 	{ .name = "table", .type = OPT_STRING, .offset = TO(table), .metavar = "T", .help = "only table T: throughput, speedup, against, compilers, instructions, cycles" },
 	{ .name = "against", .type = OPT_STRING, .offset = TO(against), .metavar = "COMPILER/-OLEVEL", .help = "the configuration ratios are against (default: the first compiler at its first -O level)" },
 	{ .name = "out", .type = OPT_STRING, .offset = TO(out), .metavar = "FILE", .help = "write FILE (atomically) instead of stdout" },
+	{ .name = "out-dir", .type = OPT_STRING, .offset = TO(out_dir), .metavar = "DIR", .help = "write each table of each family to DIR/SLUG-TABLE.EXT instead (one model for all: the render's way)" },
 	{ .name = "width", .type = OPT_UINT, .offset = TO(width), .metavar = "COLUMNS", .max = 100000, .help = "split a terminal table wider than COLUMNS into blocks of columns (0: never)", .def = "120" },
 	OPTION_GROUP(options_global, struct tables_opts, g),
 	{ .name = NULL },
@@ -86,9 +87,13 @@ int cmd_tables(int argc, char **argv)
 		rc = parse_exit(st);
 	else if (!formats[f])
 		command_usage_error(c, "%s: unknown format %s (term, md, csv, json or tsv)", c->name, o.format);
+	else if (o.out && o.out_dir)
+		command_usage_error(c, "%s: --out and --out-dir: one or the other", c->name);
+	else if (o.out_dir)
+		rc = model_print_each(pos, (size_t)npos, o.against, (enum mformat)f, o.family, o.table, o.out_dir, o.width);
 	else
 		rc = model_print(c->name, pos, (size_t)npos, o.against, (enum mformat)f, o.family, o.table, o.out, o.width);
 	free(pos);
-	free(o.format), free(o.family), free(o.table), free(o.against), free(o.out);
+	free(o.format), free(o.family), free(o.table), free(o.against), free(o.out), free(o.out_dir);
 	return rc;
 }

@@ -249,6 +249,12 @@ int model_write(struct model *m, enum mformat f, const char *family, const char 
  * writing fails. */
 int model_print(const char *name, char **paths, size_t n, const char *against, enum mformat f, const char *family,
 		const char *table, const char *out, size_t width);
+/* Every table of every family (those --family and --table select) to its
+ * own file, DIR/SLUG-TABLE.EXT (atomically): one model for all of them,
+ * where a file each from model_print builds the model each time (the
+ * render's many tables and plots).  0, 2 on bad input, 1 when writing fails. */
+int model_print_each(char **paths, size_t n, const char *against, enum mformat f, const char *family, const char *table,
+		     const char *dir, size_t width);
 /* On stdout, the end of a finished run: its line, then the answers
  * (answers_writer.h); verbose: every terminal table first, as `flagbench
  * tables RUN_DIR`. */

@@ -475,6 +475,50 @@ done:
 	return rc;
 }
 
+int model_print_each(char **paths, size_t n, const char *against, enum mformat f, const char *family, const char *table,
+		     const char *dir, size_t width)
+{
+	static const char *ext[] = { [FMT_TERM] = "txt", [FMT_MD] = "md", [FMT_CSV] = "csv", [FMT_JSON] = "json",
+				     [FMT_TSV] = "tsv" };
+	struct model m = { 0 };
+	int rc = EXIT_ALL_OK;
+	if (model_load(&m, paths, n, against) < 0) {
+		model_free(&m);
+		return EXIT_USAGE;
+	}
+	m.term_columns = width;
+	if ((family && !model_family(&m, family)) || mkdir_p(dir, 0755) < 0) {
+		rc = family && !model_family(&m, family) ? (error("tables: no family %s in these results", family), EXIT_USAGE)
+							 : (error("tables: cannot make %s: %s", dir, strerror(errno)), EXIT_CELL_FAILED);
+		model_free(&m);
+		return rc;
+	}
+	size_t written = 0;
+	for (size_t i = 0; i < m.nfams && rc == EXIT_ALL_OK; i++) {
+		const struct mfamily *fam = &m.fams[i];
+		if (family && fam != model_family(&m, family))
+			continue;
+		for (size_t k = 0; k < fam->ntables && rc == EXIT_ALL_OK; k++) {
+			if (table && strcmp(table, fam->tables[k].name))
+				continue;
+			struct strbuf sb = STRBUF_INIT;
+			char *path = xasprintf("%s/%s-%s.%s", dir, fam->slug, fam->tables[k].name, ext[f]);
+			if (model_write(&m, f, fam->slug, fam->tables[k].name, &sb) < 0)
+				rc = EXIT_USAGE;
+			else if (write_file_atomic(path, sb.buf ? sb.buf : "", sb.len) < 0)
+				rc = EXIT_CELL_FAILED;
+			else
+				written++;
+			free(path);
+			sb_release(&sb);
+		}
+	}
+	if (rc == EXIT_ALL_OK && table && !written)
+		rc = (error("tables: no table %s in these results", table), EXIT_USAGE);
+	model_free(&m);
+	return rc;
+}
+
 int tables_print_run(const char *run_dir, int verbose)
 {
 	char *paths[] = { (char *)run_dir };

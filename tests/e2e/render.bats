@@ -464,3 +464,23 @@ same_numbers() {
     run "$FLAGBENCH" tables --width 0 --family fizzbuzz --table throughput "$FIZZ"
     [ "$(grep -c '^variant ' <<<"$output")" -eq 1 ]
 }
+
+@test "tables --out-dir: every family's tables from one model, the same bytes as a call each; --family and --table select" {
+    d="$BATS_TEST_TMPDIR/each"
+    run "$FLAGBENCH" tables --format tsv --out-dir "$d" "$FIX/quick-5700x.json"
+    [ "$status" -eq 0 ]
+    [ "$(ls "$d" | wc -l)" -eq 12 ]
+    for f in "$d"/*.tsv; do
+        n=$(basename "$f" .tsv)
+        "$FLAGBENCH" tables --format tsv --family "${n%%-*}" --table "${n#*-}" "$FIX/quick-5700x.json" | cmp - "$f"
+    done
+    run "$FLAGBENCH" tables --format md --out-dir "$d/md" --family yes --table speedup "$FIX/quick-5700x.json"
+    [ "$status" -eq 0 ]
+    [ "$(ls "$d/md")" = yes-speedup.md ]
+    run "$FLAGBENCH" tables --format md --out-dir "$d/x" --table nosuch "$FIX/quick-5700x.json"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"no table nosuch in these results"* ]]
+    run "$FLAGBENCH" tables --format md --out-dir "$d/x" --out "$d/x.md" "$FIX/quick-5700x.json"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"--out and --out-dir: one or the other"* ]]
+}
