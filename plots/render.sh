@@ -64,7 +64,7 @@ rc=0
 : >"$tmp/produced"
 
 # Every table's data and Markdown from one model each (tables --out-dir): a
-# flagbench per table built the model 45 times for the quick suite's run.
+# flagbench per table built the model 30 times for the quick fixture (now 6).
 data_ok=1 md_ok=1
 if [ "$have_gnuplot" = 1 ] && ! "$FLAGBENCH" tables --format tsv --out-dir "$tmp/data" -- "$results" 2>"$tmp/err"; then
 	say "plot data failed: $(cat -- "$tmp/err")"
