@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # plots/history.sh DB OUT: the nightly history's page (ci/publish.sh runs it).
 # Per machine (cpu profile and host): first the list of change points,
-# newest first, each with its size, interval and what changed; then every
+# newest first, each with its size, interval and what changed, and the
+# step the nights may not show for 3 nights (step_seen_percent); then every
 # cell's timeline (gnuplot SVG: each night's median time per unit relative
 # to its first night), its change points marked and labelled with what
 # changed.  Reads the history through `flagbench history` alone.
@@ -48,6 +49,13 @@ while IFS=$'\t' read -r profile host; do
             "<ul class=\"changes\">" + (map("<li class=\"\(.direction)\">\(.started | @html) <b>\(.cell | @html)</b>: "
               + "\(.ratio * 1000 | round / 1000)x [\(.ci95[0] * 1000 | round / 1000)x, \(.ci95[1] * 1000 | round / 1000)x] \(.direction)"
               + " from run \(.night | @html)\(if .alarm then " <b class=\"alarm\">[alarm: fails tonight'"'"'s nightly]</b>" else "" end); what changed: \(.cause.text | @html)</li>") | join("\n")) + "</ul>" else empty end' "$out/$dir/changes.json"
+        # what no change point means here: the step the nights let through
+        jq -r '(.runs_for_step // {}) as $r | .step_seen_percent | select(.median != null)
+            | "<p class=\"seen\">No change point is not no step: a step under \(.median * 10 | round / 10) % (the median cell; \(.low * 10 | round / 10) to \(.high * 10 | round / 10) % across cells) may go unseen for \(.nights) nights"
+              + if $r.taken == null then ""
+                elif $r.runs == null then "; no number of runs a night sees \($r.step_percent) % that soon"
+                else "; to see \($r.step_percent) % that soon the median cell needs \($r.runs) runs a night at least (these took \($r.taken))" end
+              + ".</p>"' "$out/$dir/changes.json"
         echo '<h3>every cell, night by night</h3>'
     } >> "$page"
     if ! command -v gnuplot >/dev/null; then
