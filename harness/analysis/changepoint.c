@@ -253,6 +253,34 @@ static double t_p(double t, double df)
 	return p;
 }
 
+/* A split's degrees of freedom: its own (own_df) and the shared scale's
+ * (cp_pool; infinite: as good as known). */
+static double split_df(const struct cp_series *s, double own_df)
+{
+	double d0 = s->prior_df;
+	return isinf(d0) ? 1e9 : own_df + (d0 > 0 ? d0 : 0);
+}
+
+/* The se of a split's difference of weighted means, its sides' sums left
+ * and right over nl and nr nights: sigma^2 the cell's own scale from the
+ * squares ss about every segment's mean (own_df degrees of freedom),
+ * moderated toward the shared one where cp_pool gave it; never finer than
+ * the floor (exact counts that repeat). */
+static double split_se(const struct cp_series *s, double ss, double own_df, struct sums left, struct sums right,
+		       size_t nl, size_t nr)
+{
+	double d0 = s->prior_df, sigma2;
+	if (isinf(d0))
+		sigma2 = s->prior_s2;
+	else if (d0 > 0)
+		sigma2 = (d0 * s->prior_s2 + ss) / (d0 + own_df);
+	else
+		sigma2 = own_df > 0 ? ss / own_df : NAN;
+	double se = sqrt(sigma2 * (1 / left.w + 1 / right.w));
+	double fse = s->floor * sqrt(1 / (double)nl + 1 / (double)nr);
+	return se > fse ? se : fse;
+}
+
 /* The best split of nights [a, b) given the other segments' squares
  * (ss_rest, over nights_rest nights in segs_rest segments): its night (0
  * when none may be tried), t, the difference, its se and df; the
@@ -267,11 +295,11 @@ static double scan(const struct cp_series *s, size_t a, size_t b, double ss_rest
 	size_t lo = a + CP_MIN_SEGMENT, hi = b == s->n ? b - 1 : b - CP_MIN_SEGMENT;
 	if (b < a + CP_MIN_SEGMENT + 1 || lo > hi)
 		return 1;
-	double own_df = (double)(b - a + nights_rest) - (double)(segs_rest + 2), d0 = s->prior_df;
-	if (own_df < 1 && !(d0 > 0))
+	double own_df = (double)(b - a + nights_rest) - (double)(segs_rest + 2);
+	if (own_df < 1 && !(s->prior_df > 0))
 		return 1;
 	own_df = own_df > 0 ? own_df : 0;
-	double df = isinf(d0) ? 1e9 : own_df + (d0 > 0 ? d0 : 0);
+	double df = split_df(s, own_df);
 	struct sums all = sums_of(s, a, b), left = { 0, 0, 0 };
 	double best = -1;
 	for (size_t i = a; i < hi; i++) {
@@ -283,18 +311,8 @@ static double scan(const struct cp_series *s, size_t a, size_t b, double ss_rest
 		if (k < lo)
 			continue;
 		struct sums right = { all.w - left.w, all.y - left.y, all.yy - left.yy };
-		double ss = ss_of(left) + ss_of(right) + ss_rest, sigma2;
-		if (isinf(d0))
-			sigma2 = s->prior_s2;
-		else if (d0 > 0)
-			sigma2 = (d0 * s->prior_s2 + ss) / (d0 + own_df);
-		else
-			sigma2 = ss / own_df;
 		double m1 = left.y / left.w, m2 = right.y / right.w;
-		double se = sqrt(sigma2 * (1 / left.w + 1 / right.w));
-		/* never finer than the floor: exact counts that repeat */
-		double fse = s->floor * sqrt(1 / (double)(k - a) + 1 / (double)(b - k));
-		se = se > fse ? se : fse;
+		double se = split_se(s, ss_of(left) + ss_of(right) + ss_rest, own_df, left, right, k - a, b - k);
 		double t = (m2 - m1) / se;
 		if (fabs(t) > best) {
 			best = fabs(t);
@@ -391,20 +409,12 @@ static void split_at(const struct cp_series *s, size_t a, size_t b, size_t k, do
 		     double *df)
 {
 	struct sums left = sums_of(s, a, k), right = sums_of(s, k, b);
-	double own_df = (double)(b - a) - 2, d0 = s->prior_df, ss = ss_of(left) + ss_of(right), sigma2;
+	double own_df = (double)(b - a) - 2;
 	own_df = own_df > 0 ? own_df : 0;
-	if (isinf(d0))
-		sigma2 = s->prior_s2;
-	else if (d0 > 0)
-		sigma2 = (d0 * s->prior_s2 + ss) / (d0 + own_df);
-	else
-		sigma2 = own_df > 0 ? ss / own_df : NAN;
 	*d = right.y / right.w - left.y / left.w;
-	*se = sqrt(sigma2 * (1 / left.w + 1 / right.w));
-	double fse = s->floor * sqrt(1 / (double)(k - a) + 1 / (double)(b - k));
-	*se = *se > fse ? *se : fse;
+	*se = split_se(s, ss_of(left) + ss_of(right), own_df, left, right, k - a, b - k);
 	*t = *d / *se;
-	*df = isinf(d0) ? 1e9 : own_df + (d0 > 0 ? d0 : 0);
+	*df = split_df(s, own_df);
 }
 
 int cp_fits_at(const struct cp_series *s, const struct cp_point *p, size_t x, struct cp_point *moved)
