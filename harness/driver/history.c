@@ -96,12 +96,26 @@ int history_alarm(const struct history_data *d, const struct hcell *c, size_t k)
 	return machine_runs(d, run, run + 1, d->nruns) == 1 && at + 2 == c->n && history_run_is_newest(d, last);
 }
 
-/* A step named after a change recorded a night off, while
- * HISTORY_SHARED_SHIFT_CELLS other cells of the machine moved the same way
- * within a night of it with nothing recorded changed, is the machine's: a
- * shift the cells share is not the recorded change of one of them (a VM
- * here ran 7-22 % faster from one night, and the change of fp_mul's
- * binary a night later took the blame for one cell's share of it). */
+/* What was recorded as changed between nights x - 1 and x of c: 1 with
+ * *near filled when something was, else 0 (nothing to free). */
+static int recorded_at(const struct history_analysis *out, const struct hcell *c, size_t x, struct cp_cause *near)
+{
+	cp_cause_of(&out->d, &c->s->pts[c->pt[x - 1]], &c->s->pts[c->pt[x]], near);
+	if (near->kind != CAUSE_MACHINE)
+		return 1;
+	cp_cause_free(near);
+	return 0;
+}
+
+/* Change point k of c is named by cause, with text (taken) for its words. */
+static void name_cause(struct hcell *c, size_t k, struct cp_cause *cause, char *text)
+{
+	free(cause->text);
+	cause->text = text;
+	cp_cause_free(&c->causes[k]);
+	c->causes[k] = *cause;
+}
+
 /* Farther than a night: on a noisy machine the runs put a step some
  * nights from the change that made it.  The nearest night of the step's
  * segment (between its neighbours) where a change was recorded and a step
@@ -122,25 +136,29 @@ static void move_to_recorded(struct history_analysis *out, struct hcell *c, size
 			if (x <= lo || x >= hi)
 				continue;
 			struct cp_cause near;
-			cp_cause_of(&out->d, &c->s->pts[c->pt[x - 1]], &c->s->pts[c->pt[x]], &near);
 			struct cp_point moved;
-			if (near.kind == CAUSE_MACHINE || cp_fits_at(&c->cs, p, x, &moved) < 0) {
+			if (!recorded_at(out, c, x, &near))
+				continue;
+			if (cp_fits_at(&c->cs, p, x, &moved) < 0) {
 				cp_cause_free(&near);
 				continue;
 			}
-			char *t = xasprintf("%s (the runs alone put the step %zu nights %s; a step at this change fits them "
-					    "too)", near.text, dist, sign > 0 ? "earlier" : "later");
-			free(near.text);
-			near.text = t;
-			cp_cause_free(&c->causes[k]);
-			c->causes[k] = near;
 			c->cps[k] = moved;
 			c->off[k] = 1;
+			name_cause(c, k, &near,
+				   xasprintf("%s (the runs alone put the step %zu nights %s; a step at this change fits them too)",
+					     near.text, dist, sign > 0 ? "earlier" : "later"));
 			return;
 		}
 	}
 }
 
+/* A step named after a change recorded a night off, while
+ * HISTORY_SHARED_SHIFT_CELLS other cells of the machine moved the same way
+ * within a night of it with nothing recorded changed, is the machine's: a
+ * shift the cells share is not the recorded change of one of them (a VM
+ * here ran 7-22 % faster from one night, and the change of fp_mul's
+ * binary a night later took the blame for one cell's share of it). */
 static void machine_shifts(struct history_analysis *out)
 {
 	const struct history_data *d = &out->d;
@@ -172,13 +190,10 @@ static void machine_shifts(struct history_analysis *out)
 			const struct hist_point *b = &c->s->pts[c->pt[c->cps[k].at]], *a = &c->s->pts[c->pt[c->cps[k].at - 1]];
 			struct cp_cause own;
 			cp_cause_of(d, a, b, &own);
-			char *t = xasprintf("%s; %zu other cells moved the same way within a night of it: a shift of the "
-					    "machine, not %s",
-					    own.text, shared, c->causes[k].text);
-			free(own.text);
-			own.text = t;
-			cp_cause_free(&c->causes[k]);
-			c->causes[k] = own;
+			name_cause(c, k, &own,
+				   xasprintf("%s; %zu other cells moved the same way within a night of it: a shift of the "
+					     "machine, not %s",
+					     own.text, shared, c->causes[k].text));
 			c->off[k] = 0;
 		}
 	}
@@ -274,18 +289,12 @@ void history_analyse_data(const struct history_data *d, enum metric m, double al
 				if (x < 1 || x >= c->n || (off < 0 && at < 2))
 					continue;
 				struct cp_cause near;
-				cp_cause_of(&out->d, &c->s->pts[c->pt[x - 1]], &c->s->pts[c->pt[x]], &near);
-				if (near.kind == CAUSE_MACHINE) {
-					cp_cause_free(&near);
+				if (!recorded_at(out, c, x, &near))
 					continue;
-				}
 				c->off[k] = 1;
-				char *t = xasprintf("%s (recorded a night %s the step's estimate)", near.text,
-						    off > 0 ? "after" : "before");
-				free(near.text);
-				near.text = t;
-				cp_cause_free(&c->causes[k]);
-				c->causes[k] = near;
+				name_cause(c, k, &near,
+					   xasprintf("%s (recorded a night %s the step's estimate)", near.text,
+						     off > 0 ? "after" : "before"));
 			}
 			if (c->causes[k].kind == CAUSE_MACHINE)
 				move_to_recorded(out, c, k);
