@@ -487,16 +487,15 @@ int model_print_each(char **paths, size_t n, const char *against, enum mformat f
 		return EXIT_USAGE;
 	}
 	m.term_columns = width;
-	if ((family && !model_family(&m, family)) || mkdir_p(dir, 0755) < 0) {
-		rc = family && !model_family(&m, family) ? (error("tables: no family %s in these results", family), EXIT_USAGE)
-							 : (error("tables: cannot make %s: %s", dir, strerror(errno)), EXIT_CELL_FAILED);
-		model_free(&m);
-		return rc;
-	}
+	const struct mfamily *want = family ? model_family(&m, family) : NULL;
+	if (family && !want)
+		rc = (error("tables: no family %s in these results", family), EXIT_USAGE);
+	else if (mkdir_p(dir, 0755) < 0)
+		rc = (error("tables: cannot make %s: %s", dir, strerror(errno)), EXIT_CELL_FAILED);
 	size_t written = 0;
 	for (size_t i = 0; i < m.nfams && rc == EXIT_ALL_OK; i++) {
 		const struct mfamily *fam = &m.fams[i];
-		if (family && fam != model_family(&m, family))
+		if (want && fam != want)
 			continue;
 		for (size_t k = 0; k < fam->ntables && rc == EXIT_ALL_OK; k++) {
 			if (table && strcmp(table, fam->tables[k].name))
