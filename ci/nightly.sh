@@ -185,12 +185,7 @@ if "$fb" history import --db "$history" "$out" >&2; then
             "$(paste -sd, <<<"$watched" | sed 's/,/, /g')" | summary
     fi
     # what the history cannot see yet: a quiet night is not a proof
-    seen=$(jq -r '(.runs_for_step // {}) as $r | .step_seen_percent | select(.median != null)
-        | "\nthe history ('"$metric"'): a step under \(.median * 100 | round / 100) % (the median cell; \(.low * 100 | round / 100) to \(.high * 100 | round / 100) % across cells) may go unseen for \(.nights) nights"
-          + if $r.taken == null then ""
-            elif $r.runs == null then "; no number of runs a night sees \($r.step_percent) % that soon"
-            else "; to see \($r.step_percent) % that soon the median cell needs \($r.runs) runs a night at least (these took \($r.taken))" end' \
-        "$out/changes.json" 2>/dev/null)
+    seen=$(jq -r 'select(.seen_text != null) | "\nthe history ('"$metric"'): \(.seen_text)"' "$out/changes.json" 2>/dev/null)
     [ -z "$seen" ] || printf '%s\n' "$seen" | summary
 else
     say "cannot import the run into the history $history"

@@ -50,12 +50,8 @@ while IFS=$'\t' read -r profile host; do
               + "\(.ratio * 1000 | round / 1000)x [\(.ci95[0] * 1000 | round / 1000)x, \(.ci95[1] * 1000 | round / 1000)x] \(.direction)"
               + " from run \(.night | @html)\(if .alarm then " <b class=\"alarm\">[alarm: fails tonight'"'"'s nightly]</b>" else "" end); what changed: \(.cause.text | @html)</li>") | join("\n")) + "</ul>" else empty end' "$out/$dir/changes.json"
         # what no change point means here: the step the nights let through
-        jq -r '(.runs_for_step // {}) as $r | .step_seen_percent | select(.median != null)
-            | "<p class=\"seen\">No change point is not no step: a step under \(.median * 10 | round / 10) % (the median cell; \(.low * 10 | round / 10) to \(.high * 10 | round / 10) % across cells) may go unseen for \(.nights) nights"
-              + if $r.taken == null then ""
-                elif $r.runs == null then "; no number of runs a night sees \($r.step_percent) % that soon"
-                else "; to see \($r.step_percent) % that soon the median cell needs \($r.runs) runs a night at least (these took \($r.taken))" end
-              + ".</p>"' "$out/$dir/changes.json"
+        jq -r 'select(.seen_text != null) | "<p class=\"seen\">No change point is not no step: \(.seen_text | @html).</p>"' \
+            "$out/$dir/changes.json"
         echo '<h3>every cell, night by night</h3>'
     } >> "$page"
     if ! command -v gnuplot >/dev/null; then

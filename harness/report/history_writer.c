@@ -90,6 +90,26 @@ static json_t *runs_for_step_json(double runs, double taken)
 			 "runs", isinf(runs) ? json_null() : json_real(runs), "taken", jnum_or_null(taken));
 }
 
+/* What no change point means on these nights, in one sentence for the
+ * text, the JSON (seen_text) and through it the nightly's summary and the
+ * page: "a step under X % (the median cell; L to H % across cells) may go
+ * unseen for 3 nights; to see 5 % that soon the median cell needs N runs a
+ * night at least (these took M)".  Nothing without a typical night. */
+static void seen_words(const struct history_analysis *a, struct strbuf *sb)
+{
+	if (isnan(a->seen_median))
+		return;
+	sb_addf(sb, "a step under %.*f %% (the median cell; %.*f to %.*f %% across cells) may go unseen for %d nights",
+		decimals(a->seen_median), 100 * a->seen_median, decimals(a->seen_low), 100 * a->seen_low,
+		decimals(a->seen_high), 100 * a->seen_high, HISTORY_SEEN_NIGHTS);
+	if (isinf(a->runs_for_step_median))
+		sb_addf(sb, "; no number of runs a night sees %.0f %% that soon", 100 * HISTORY_SEEN_STEP);
+	else if (!isnan(a->runs_for_step_median))
+		sb_addf(sb, "; to see %.0f %% that soon the median cell needs %.0f run%s a night at least (these took %.0f)",
+			100 * HISTORY_SEEN_STEP, a->runs_for_step_median, a->runs_for_step_median == 1 ? "" : "s",
+			a->runs_typical_median);
+}
+
 /* ---- show ---- */
 
 int history_write_show(const struct history_analysis *a, const char *cell, enum history_format f, FILE *out)
@@ -208,6 +228,10 @@ void history_write_changes(const struct history_analysis *a, enum history_format
 					      jnum_or_null(100 * a->seen_median), "low", jnum_or_null(100 * a->seen_low),
 					      "high", jnum_or_null(100 * a->seen_high)));
 		json_object_set_new(doc, "runs_for_step", runs_for_step_json(a->runs_for_step_median, a->runs_typical_median));
+		struct strbuf words = STRBUF_INIT;
+		seen_words(a, &words);
+		json_object_set_new(doc, "seen_text", words.len ? json_string(words.buf) : json_null());
+		sb_release(&words);
 		json_dumpf(doc, out, JSON_INDENT(2));
 		fputc('\n', out);
 		json_decref(doc);
@@ -221,18 +245,13 @@ void history_write_changes(const struct history_analysis *a, enum history_format
 		fprintf(out, "%zu change point%s in %zu of %zu cells tested (%s; false-alarm rate %g %%, Benjamini-Hochberg "
 			"cut p <= %.3g)\n",
 			n, n == 1 ? "" : "s", with, a->tested, metric_name(a->metric), a->alarm_rate * 100, a->cut);
-	if (f == HFMT_TEXT && !isnan(a->seen_median))
-		fprintf(out, "a step smaller than %.*f %% (the median cell; %.*f %% to %.*f %% across cells) may go unseen "
-			"for %d nights: `history show CELL` says each cell's\n",
-			decimals(a->seen_median), 100 * a->seen_median, decimals(a->seen_low), 100 * a->seen_low,
-			decimals(a->seen_high), 100 * a->seen_high, HISTORY_SEEN_NIGHTS);
-	if (f == HFMT_TEXT && isinf(a->runs_for_step_median))
-		fprintf(out, "no number of runs a night sees a %.0f %% step within %d nights in the median cell: its nights "
-			"differ by more than their runs\n", 100 * HISTORY_SEEN_STEP, HISTORY_SEEN_NIGHTS);
-	else if (f == HFMT_TEXT && !isnan(a->runs_for_step_median))
-		fprintf(out, "to see a %.0f %% step within %d nights the median cell needs %.0f run%s a night at least (these took "
-			"%.0f)\n", 100 * HISTORY_SEEN_STEP, HISTORY_SEEN_NIGHTS, a->runs_for_step_median,
-			a->runs_for_step_median == 1 ? "" : "s", a->runs_typical_median);
+	if (f == HFMT_TEXT) {
+		struct strbuf words = STRBUF_INIT;
+		seen_words(a, &words);
+		if (words.len)
+			fprintf(out, "%s: `history show CELL` says each cell's\n", words.buf);
+		sb_release(&words);
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct hcell *c = refs[i].c;
 		const struct cp_point *p = &c->cps[refs[i].k];

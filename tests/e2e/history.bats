@@ -164,7 +164,7 @@ history_of() {
     [ "$list_at" -lt "$img_at" ]
     grep -q "<b>$CELL</b>: 1.25[0-9]*x .* slower from run 20270116T020000Z-nightly-fx; what changed: the system, with the same binary: library /lib/x86_64-linux-gnu/libc.so.6" <<<"$output"
     # and what no change point would mean on this machine (the DOM Chromium built)
-    grep -Eq '<p class="seen">No change point is not no step: a step under [0-9.]+ % \(the median cell; [0-9.]+ to [0-9.]+ % across cells\) may go unseen for 3 nights; (to see 5 % that soon the median cell needs [0-9]+ runs a night at least \(these took [0-9]+\)|no number of runs a night sees 5 % that soon)\.</p>' <<<"$output"
+    grep -Eq '<p class="seen">No change point is not no step: a step under [0-9.]+ % \(the median cell; [0-9.]+ to [0-9.]+ % across cells\) may go unseen for 3 nights; (to see 5 % that soon the median cell needs [0-9]+ runs? a night at least \(these took [0-9]+\)|no number of runs a night sees 5 % that soon)\.</p>' <<<"$output"
     shot="$BATS_TEST_TMPDIR/page.png"
     run timeout 60 "$browser" --headless --no-sandbox --disable-gpu --user-data-dir="$BATS_TEST_TMPDIR/profile" \
         --screenshot="$shot" --window-size=1100,1400 "$url"

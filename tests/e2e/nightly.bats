@@ -165,6 +165,6 @@ J
         "$NIGHTLY_OUT/changes.json"
     jqr '.runs_for_step.step_percent == 5 and .runs_for_step.nights == 3 and .runs_for_step.taken > 0
          and (.runs_for_step.runs == null or .runs_for_step.runs >= 1)' "$NIGHTLY_OUT/changes.json"
-    grep -Eq '^the history \(time\): a step under [0-9.]+ % \(the median cell; [0-9.]+ to [0-9.]+ % across cells\) may go unseen for 3 nights; (to see 5 % that soon the median cell needs [0-9]+ runs a night at least \(these took [0-9]+\)|no number of runs a night sees 5 % that soon)$' \
+    grep -Eq '^the history \(time\): a step under [0-9.]+ % \(the median cell; [0-9.]+ to [0-9.]+ % across cells\) may go unseen for 3 nights; (to see 5 % that soon the median cell needs [0-9]+ runs? a night at least \(these took [0-9]+\)|no number of runs a night sees 5 % that soon)$' \
         "$GITHUB_STEP_SUMMARY"
 }
