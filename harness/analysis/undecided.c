@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/comparison.h"
+#include "analysis/gap_pairs.h"
 
 /* A cell the answer may rank: a native build of a variant, with runs. */
 static int rankable(const struct cell *c)
@@ -61,6 +62,56 @@ static int open_question(const struct cell *a, const struct cell *b)
 	return open;
 }
 
+/* The gaps' questions (analysis/gap_pairs.h): per family, its builds'
+ * configurations in the plan's order; per pair of them that a gap
+ * compares, each variant's two cells of that pair at one size. */
+static void gaps_undecided(const struct plan *p, unsigned char *mark)
+{
+	unsigned char *seen = xcalloc(p->n + 1, 1);
+	const char **cfgs = xmalloc((p->n + 1) * sizeof(*cfgs));
+	for (size_t i = 0; i < p->n; i++) {
+		const struct family *fam = p->cells[i].spec.family;
+		if (seen[i] || !rankable(&p->cells[i]))
+			continue;
+		size_t n = 0;
+		for (size_t j = i; j < p->n; j++) {
+			const struct cell *c = &p->cells[j];
+			if (c->spec.family != fam || !rankable(c))
+				continue;
+			seen[j] = 1;
+			size_t k = 0;
+			while (k < n && strcmp(cfgs[k], c->spec.config))
+				k++;
+			if (k == n)
+				cfgs[n++] = c->spec.config;
+		}
+		struct gap_pair *pairs;
+		size_t np = gap_pairs(cfgs, n, &pairs, NULL);
+		for (size_t a = i; a < p->n; a++) {
+			const struct cell *ca = &p->cells[a];
+			if (ca->spec.family != fam || !rankable(ca))
+				continue;
+			for (size_t k = 0; k < np; k++) {
+				if (strcmp(ca->spec.config, cfgs[pairs[k].a]))
+					continue;
+				for (size_t b = i; b < p->n; b++) {
+					const struct cell *cb = &p->cells[b];
+					if (cb->spec.family != fam || cb->spec.variant != ca->spec.variant ||
+					    cb->spec.size != ca->spec.size || !rankable(cb) ||
+					    strcmp(cb->spec.config, cfgs[pairs[k].b]))
+						continue;
+					if ((!mark[a] || !mark[b]) && open_question(ca, cb))
+						mark[a] = mark[b] = 1;
+					break;
+				}
+			}
+		}
+		free(pairs);
+	}
+	free(cfgs);
+	free(seen);
+}
+
 void answers_undecided(const struct plan *p, unsigned char *mark)
 {
 	memset(mark, 0, p->n);
@@ -106,4 +157,5 @@ void answers_undecided(const struct plan *p, unsigned char *mark)
 			break;
 		}
 	}
+	gaps_undecided(p, mark);
 }

@@ -5,8 +5,10 @@
  * comparison), and its speedup tables say whether each variant is faster
  * than the family's baseline built the same way.  While the rounds go on,
  * answers_undecided() asks the same questions of the cells measured so
- * far: per variant the two fastest by their statistic, and each variant
- * against its baseline per unit of work; where the comparison of a pair
+ * far: per variant the two fastest by their statistic, each variant
+ * against its baseline per unit of work, and the gaps (each variant's two
+ * builds that differ in one part of the configuration, as the tables pair
+ * them: analysis/gap_pairs.h); where the comparison of a pair
  * (paired over their rounds) at UNDECIDED_LEVEL gives a verdict a second
  * run may not give (analysis/comparison.h's comparison_may_flip: a real
  * lead below 90 % to repeat, an inconclusive one 20 % or more to turn

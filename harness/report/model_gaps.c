@@ -1,31 +1,12 @@
 /* model_gaps.c: see model_gaps.h */
 #include "report/model_gaps.h"
+#include "analysis/gap_pairs.h"
 #include "report/model_compare.h"
 #include "report/model_evidence.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define PARTS_MAX 12
-
-struct parts {
-	const char *v[PARTS_MAX];
-	size_t n;
-};
-
-static struct parts split(struct model *m, const char *cfg)
-{
-	struct parts p = { .n = 0 };
-	for (const char *s = cfg; p.n < PARTS_MAX;) {
-		const char *e = strchr(s, '/');
-		p.v[p.n++] = model_own(m, "%.*s", (int)(e ? e - s : (long)strlen(s)), s);
-		if (!e)
-			break;
-		s = e + 1;
-	}
-	return p;
-}
 
 static int is_real(enum comparison_verdict v)
 {
@@ -67,43 +48,32 @@ static struct mgap *group(struct model *m, struct mfamily *fam, const char *a, c
 	return g;
 }
 
+/* A part of a configuration, in the model's memory. */
+static const char *part_of(struct model *m, const char *cfg, size_t d)
+{
+	size_t len;
+	const char *s = gap_part(cfg, d, &len);
+	return model_own(m, "%.*s", (int)len, s ? s : "");
+}
+
 size_t model_gap_pairs(struct model *m, const char *const *cfgs, size_t n, struct mgap_pair **out)
 {
-	*out = model_alloc(m, (n * n + 1) * sizeof(**out));
-	struct parts *p = model_alloc(m, (n + 1) * sizeof(*p));
-	for (size_t k = 0; k < n; k++)
-		p[k] = split(m, cfgs[k]);
-	/* each part's values in the order they first appear */
-	const char **vals[PARTS_MAX];
-	size_t nvals[PARTS_MAX] = { 0 }, np = 0;
-	for (size_t d = 0; d < PARTS_MAX; d++) {
-		vals[d] = model_alloc(m, (n + 1) * sizeof(*vals[d]));
-		for (size_t k = 0; k < n; k++)
-			if (d < p[k].n && model_index_of(vals[d], nvals[d], p[k].v[d]) < 0)
-				vals[d][nvals[d]++] = p[k].v[d];
+	struct gap_pair *pairs;
+	size_t values[GAP_PARTS_MAX], np = gap_pairs(cfgs, n, &pairs, values);
+	*out = model_alloc(m, (np + 1) * sizeof(**out));
+	for (size_t k = 0; k < np; k++) {
+		size_t a = pairs[k].a, b = pairs[k].b, d = pairs[k].part;
+		/* the parts both share that vary elsewhere among them */
+		struct strbuf ctx = STRBUF_INIT;
+		size_t len;
+		for (size_t q = 0; q < GAP_PARTS_MAX && gap_part(cfgs[a], q, &len); q++)
+			if (q != d && values[q] > 1)
+				sb_addf(&ctx, "%s%s", ctx.len ? "/" : "", part_of(m, cfgs[a], q));
+		(*out)[k] = (struct mgap_pair){ a, b, part_of(m, cfgs[a], d), part_of(m, cfgs[b], d),
+						model_own(m, "%s", ctx.buf ? ctx.buf : "") };
+		sb_release(&ctx);
 	}
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = i + 1; j < n; j++) {
-			if (p[i].n != p[j].n)
-				continue;
-			size_t d = PARTS_MAX, differ = 0;
-			for (size_t q = 0; q < p[i].n; q++)
-				if (strcmp(p[i].v[q], p[j].v[q]))
-					differ++, d = q;
-			if (differ != 1)
-				continue;
-			int ia = model_index_of(vals[d], nvals[d], p[i].v[d]), ib = model_index_of(vals[d], nvals[d], p[j].v[d]);
-			if (nvals[d] > GAPS_ALL_PAIRS && ia && ib)
-				continue;
-			size_t ca = ia < ib ? i : j, cb = ia < ib ? j : i; /* A comes first in the suite's order */
-			struct strbuf ctx = STRBUF_INIT;
-			for (size_t q = 0; q < p[i].n; q++)
-				if (q != d && nvals[q] > 1)
-					sb_addf(&ctx, "%s%s", ctx.len ? "/" : "", p[i].v[q]);
-			(*out)[np++] = (struct mgap_pair){ ca, cb, p[ca].v[d], p[cb].v[d],
-							   model_own(m, "%s", ctx.buf ? ctx.buf : "") };
-			sb_release(&ctx);
-		}
+	free(pairs);
 	return np;
 }
 

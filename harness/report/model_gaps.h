@@ -6,10 +6,9 @@
  * throughput table that differ in one part only (the compiler, the -O
  * level, the -march, a flag set, an allocator ...), each variant's B
  * against A goes through the one comparison (model_compare.h), so its
- * verdict is the tables' own and counts in the run's error rate.  The
- * pairs of a part: every two of its values where it has at most
- * GAPS_ALL_PAIRS, else each against its first.  A is the value that comes
- * first in the suite's order (-O2 before -O3, gcc before clang).
+ * verdict is the tables' own and counts in the run's error rate.  Which
+ * pairs, and which is A: analysis/gap_pairs.h, the rule the run's spare
+ * runs follow too.
  *
  * They are grouped by the two values and the shared parts that vary
  * elsewhere in the family (the compiler, for "-O3 against -O2"): in a
@@ -23,8 +22,6 @@
 
 #include "report/model_cells.h"
 
-#define GAPS_ALL_PAIRS 4
-
 /* One pair of configurations a gap compares: A and B (indices into the
  * configurations given), the values of the one part they differ in, and
  * the parts both share that vary elsewhere among them ("gcc"), or "". */
@@ -34,7 +31,7 @@ struct mgap_pair {
 };
 
 /* The pairs of cfgs[0..n) ("gcc/-O2/native") that differ in one part
- * only, as the rules above choose them, A first in the given order; in
+ * only, as analysis/gap_pairs.h chooses them, A first in the given order; in
  * *out (the model's memory), their number returned.  model_gaps asks them
  * of one run, model_across of every machine. */
 size_t model_gap_pairs(struct model *m, const char *const *cfgs, size_t n, struct mgap_pair **out);

@@ -1,7 +1,8 @@
 /* test_undecided.c: the answers a run is about to give (analysis/undecided.h):
  * per variant the two fastest cells are marked while their comparison may
  * give another verdict in a second run, and only then: not a tie that
- * stays a tie, not a lead far beyond the noise. */
+ * stays a tie, not a lead far beyond the noise.  The gaps too
+ * (analysis/gap_pairs.h): two builds of a variant that differ in one part. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/gap_pairs.h"
 #include "analysis/undecided.h"
 #include "core/stats.h"
 
@@ -147,12 +149,84 @@ static void marks_an_open_speedup(void **state)
 	fam.baseline = NULL;
 }
 
+/* A gap's two cells at the edge are marked, though neither is among the
+ * two fastest; two builds that differ in two parts are no gap. */
+static void marks_an_open_gap(void **state)
+{
+	struct cell cells[4];
+	const char *cfg[4] = { "gcc/-O2/native", "clang/-O2/native", "gcc/-O3/native", "clang/-O3/native" };
+	double base[4] = { 1.00, 1.10, 0.50, 0.65 }, spread[4] = { 0.05, 0.05, 0.01, 0.01 };
+	phase = 0;
+	for (size_t i = 0; i < 4; i++) {
+		cell_with_runs(&cells[i], &var_a, base[i], spread[i], 13);
+		cells[i].spec.config = (char *)cfg[i];
+	}
+	struct plan p = { .cells = cells, .n = 4 };
+	unsigned char mark[4];
+	answers_undecided(&p, mark);
+	/* clang against gcc at -O2: 10 % in 5 % noise */
+	assert_int_equal(mark[0], 1);
+	assert_int_equal(mark[1], 1);
+	/* the fastest two, 30 % apart, and their gaps: decided */
+	assert_int_equal(mark[2], 0);
+	assert_int_equal(mark[3], 0);
+	release(cells, 4);
+
+	/* open only across the diagonal (gcc/-O2 against clang/-O3) */
+	double base2[4] = { 1.00, 2.00, 0.50, 1.10 }, spread2[4] = { 0.05, 0.01, 0.01, 0.05 };
+	phase = 0;
+	for (size_t i = 0; i < 4; i++) {
+		cell_with_runs(&cells[i], &var_a, base2[i], spread2[i], 13);
+		cells[i].spec.config = (char *)cfg[i];
+	}
+	answers_undecided(&p, mark);
+	assert_int_equal(mark[0] + mark[1] + mark[2] + mark[3], 0);
+	release(cells, 4);
+}
+
+/* The pairs: every two values of a part with few, each against the first
+ * of a part with more than GAP_ALL_PAIRS; A the value seen first. */
+static void gap_pairs_rule(void **state)
+{
+	const char *cfgs[] = { "gcc/-O0", "gcc/-O1", "gcc/-O2", "gcc/-O3", "gcc/-Os", "clang/-O2", "clang/-O3/lto" };
+	struct gap_pair *pairs;
+	size_t values[GAP_PARTS_MAX];
+	size_t n = gap_pairs(cfgs, 7, &pairs, values);
+	assert_int_equal(values[0], 2);
+	assert_int_equal(values[1], 5);
+	assert_int_equal(values[2], 1);
+	assert_int_equal(n, 5);
+	for (size_t k = 0; k < 4; k++) {
+		assert_int_equal(pairs[k].a, 0); /* -O0 against each other -O level */
+		assert_int_equal(pairs[k].b, k + 1);
+		assert_int_equal(pairs[k].part, 1);
+	}
+	assert_int_equal(pairs[4].a, 2); /* gcc/-O2 first: gcc came first */
+	assert_int_equal(pairs[4].b, 5);
+	assert_int_equal(pairs[4].part, 0);
+	free(pairs);
+	const char *rev[] = { "clang/-O2", "gcc/-O2", "clang/-O3" };
+	n = gap_pairs(rev, 3, &pairs, NULL);
+	assert_int_equal(n, 2);
+	assert_int_equal(pairs[0].a, 0);
+	assert_int_equal(pairs[0].b, 1);
+	assert_int_equal(pairs[1].a, 0);
+	assert_int_equal(pairs[1].b, 2);
+	free(pairs);
+	size_t len;
+	assert_null(gap_part("gcc/-O2", 2, &len));
+	assert_memory_equal(gap_part("gcc/-O2", 1, &len), "-O2", 3);
+	assert_int_equal(len, 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(marks_the_open_pair),
 		cmocka_unit_test(leaves_thin_and_failed_cells),
 		cmocka_unit_test(marks_an_open_speedup),
+		cmocka_unit_test(marks_an_open_gap),
+		cmocka_unit_test(gap_pairs_rule),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
