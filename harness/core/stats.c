@@ -517,6 +517,19 @@ double stats_excess_variance(const double *d2, const double *v, size_t k)
 	return tau2;
 }
 
+double stats_median_noise(const double *v, size_t n, double *median)
+{
+	*median = NAN;
+	if (n < 3)
+		return NAN;
+	double *scratch = xmalloc(n * sizeof(double));
+	double sd = robust_sd(v, n, scratch);
+	memcpy(scratch, v, n * sizeof(double));
+	*median = sample_point(scratch, n, 0.5);
+	free(scratch);
+	return M_PI / 2 * sd * sd / (double)n;
+}
+
 double stats_ratio_drift(const double *const *logr, const size_t *n, size_t k, size_t *used)
 {
 	double *d2 = xmalloc((k + 1) * sizeof(double)), *v = xmalloc((k + 1) * sizeof(double));

@@ -157,6 +157,10 @@ double stats_ratio_drift(const double *const *logr, const size_t *n, size_t k, s
  * it is already below at 0.  v is floored at 1e-12.  Returns tau^2; 0 for
  * k = 0. */
 double stats_excess_variance(const double *d2, const double *v, size_t k);
+/* The median of v[0..n) in *median, and the variance of such a median:
+ * (pi/2) s^2 / n, s the spread as a normal's sd (1.4826 MAD), as the
+ * ratio drift reads each half's.  NAN for n < 3. */
+double stats_median_noise(const double *v, size_t n, double *median);
 /* How far the tables widen each rerun interval on both sides: twice the
  * drift, so a rerun's shift of the machine is inside it 95 % of the time
  * when the shift is like the drift seen over the run (a factor exp(+-2 sd)). */

@@ -36,6 +36,7 @@
 
 #include "analysis/comparison.h"
 #include "core/util.h"
+#include "results/ratio_drift.h"
 #include "results/reader.h"
 
 struct stats;
@@ -166,6 +167,9 @@ struct mrun {
 	 * widens every ratio's interval; 0 none seen, NAN unknown */
 	double ratio_drift;
 	size_t ratio_drift_pairs;
+	/* how far its ratios moved from this machine's earlier runs
+	 * (results/ratio_drift.h): widens the ratios of a family and kind */
+	struct between_runs between;
 	size_t ncells, nok, nunsupported;
 };
 

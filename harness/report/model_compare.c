@@ -146,8 +146,12 @@ int model_compare(struct model *m, struct fsrc *f, struct mgroup a, struct mgrou
 	int inv = 0;
 	struct mcmp *k = lookup(m, a.cells[0], b.cells[0], &inv);
 	if (!k) {
+		/* the run's own drift, or what its ratios of this kind moved
+		 * from the machine's earlier runs, whichever is more */
+		double between = results_between_drift(&f->run->between, a.cells[0]->family, a.cells[0]->variant,
+						       b.cells[0]->variant);
 		struct mcmp nk = { .a0 = a.cells[0], .b0 = b.cells[0], .quantile = 0.5, .thin_level = 1,
-				   .ratio_drift = f->run->ratio_drift };
+				   .ratio_drift = f->run->ratio_drift > between ? f->run->ratio_drift : between };
 		if (side_of(f, a, &nk.sa, &nk.ra, &nk.pa, &nk.quantile, &nk.thin_level) < 0)
 			return -1;
 		if (side_of(f, b, &nk.sb, &nk.rb, &nk.pb, &nk.quantile, &nk.thin_level) < 0) {

@@ -44,6 +44,7 @@ int model_load(struct model *m, char **paths, size_t n, const char *against)
 		r->statistic = r->run.statistic;
 		r->drift_sd = r->run.drift_sd;
 		r->ratio_drift = results_ratio_drift(&r->run, &r->ratio_drift_pairs);
+		results_between_runs(&r->run, &r->between);
 		r->label = prof && strcmp(prof, "host") ? prof : cpu ? cpu : *r->id ? r->id : "unknown";
 		r->slug = slugs[k] = model_slug(m, *r->id ? r->id : "run", slugs, k);
 		for (size_t i = 0; i < r->run.ncells; i++) {
@@ -126,8 +127,10 @@ void model_free(struct model *m)
 {
 	free_families(m);
 	model_compare_free(m);
-	for (size_t k = 0; k < m->nruns; k++)
+	for (size_t k = 0; k < m->nruns; k++) {
 		results_close(&m->runs[k].run);
+		results_between_release(&m->runs[k].between);
+	}
 	for (size_t i = m->nmem; i > 0; i--)
 		free(m->mem[i - 1]);
 	free(m->mem);

@@ -87,6 +87,28 @@ static const char *drift_words(struct model *m)
 			 100 * most, m->nruns > 1 ? ", the most of the runs" : "");
 }
 
+/* " Each also includes ...": the largest drift between runs a ratio of
+ * this family takes (results/ratio_drift.h), or "". */
+static const char *between_words(struct model *m, const char *family)
+{
+	const struct between_group *most = NULL;
+	size_t earlier = 0;
+	for (size_t k = 0; k < m->nruns; k++) {
+		const struct between_runs *b = &m->runs[k].between;
+		earlier = b->nruns > earlier ? b->nruns : earlier;
+		for (size_t i = 0; i < b->ngroups; i++)
+			if (!strcmp(b->groups[i].family, family) && b->groups[i].drift > 0 &&
+			    (!most || b->groups[i].drift > most->drift))
+				most = &b->groups[i];
+	}
+	if (!most)
+		return "";
+	return model_own(m, " Each also includes how far the same two binaries' ratio moved from this machine's "
+			    "earlier runs (%zu read beside this one), beyond their noise: up to sd %.1f %% (%s %s).",
+			 earlier, 100 * most->drift, most->variant ? most->variant : "every variant",
+			 most->kind == BETWEEN_ACROSS_VARIANTS ? "against the baseline" : "between its builds");
+}
+
 /* What a table shows, for its legend.  A ratio table without one ratio of two
  * measurements (all n/a, or every cell its own baseline) is dropped. */
 static void finish_table(struct model *m, struct mfamily *fam, struct mtable *t, const char *title,
@@ -115,8 +137,8 @@ static void finish_table(struct model *m, struct mfamily *fam, struct mtable *t,
 				       "comparisons keep the share of false leads among those called real at 5 %% at most "
 				       "(Benjamini-Hochberg). A lead is real exactly when its interval excludes 1.00x, both "
 				       "ends above it or both below (with the decimals that show it); none where a cell has "
-				       "fewer than 3 runs.%s",
-				       100 * m->cmp_level, m->cmp_asked, drift_words(m));
+				       "fewer than 3 runs.%s%s",
+				       100 * m->cmp_level, m->cmp_asked, drift_words(m), between_words(m, fam->name));
 	if (!any || !t->ncols || !t->nrows)
 		fam->ntables--;
 }

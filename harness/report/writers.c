@@ -387,6 +387,24 @@ static json_t *json_answers(const struct mfamily *f)
 	}
 	return answers;
 }
+/* results/ratio_drift.h: what this machine's earlier runs say of the
+ * ratios' drift from run to run, per variant and per family */
+static json_t *between_json(const struct between_runs *b)
+{
+	json_t *ids = json_array(), *groups = json_array();
+	for (size_t i = 0; i < b->nruns; i++)
+		json_array_append_new(ids, json_string(b->run_ids[i]));
+	for (size_t i = 0; i < b->ngroups; i++) {
+		const struct between_group *g = &b->groups[i];
+		json_array_append_new(groups, json_pack("{s:s, s:o, s:s, s:o, s:i}", "family", g->family, "variant",
+							jstr_or_null(g->variant), "kind",
+							g->kind == BETWEEN_SAME_VARIANT ? "same variant" : "across variants",
+							"drift_percent", jnum_or_null(100 * g->drift), "ratios",
+							(int)g->ratios));
+	}
+	return json_pack("{s:o, s:o}", "runs", ids, "groups", groups);
+}
+
 
 static void write_json(struct model *m, struct strbuf *out)
 {
@@ -401,6 +419,7 @@ static void write_json(struct model *m, struct strbuf *out)
 		/* results/ratio_drift.h: what every ratio's interval includes */
 		json_object_set_new(rj, "ratio_drift_percent", jnum_or_null(100 * m->runs[k].ratio_drift));
 		json_object_set_new(rj, "ratio_drift_pairs", json_integer((json_int_t)m->runs[k].ratio_drift_pairs));
+		json_object_set_new(rj, "between_runs", between_json(&m->runs[k].between));
 		json_array_append_new(runs, rj);
 	}
 	for (size_t i = 0; i < m->nfams; i++) {

@@ -1,12 +1,17 @@
 /* ratio_drift.c: see ratio_drift.h */
+#define _GNU_SOURCE
 #include "results/ratio_drift.h"
 
+#include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "core/json_util.h"
 #include "core/stats.h"
 #include "core/util.h"
+#include "results/results.h"
 
 static int timed(const struct results_cell *c)
 {
@@ -63,4 +68,291 @@ double results_ratio_drift(const struct results_run *run, size_t *used)
 	free(seq);
 	free(n);
 	return sd;
+}
+
+/* One ratio a run measured: the median of b's log runs over a's by round,
+ * and that median's noise. */
+struct ratio {
+	const char *family, *variant; /* the run's; b's variant */
+	enum between_kind kind;
+	char *key;          /* the two binaries: ids, sizes, sha256 */
+	double m, v;
+};
+
+struct ratios {
+	struct ratio *v;
+	size_t n;
+};
+
+static const char *baseline_of(const struct results_run *run, const char *family)
+{
+	return run->families ? jstr_opt(json_object_get(run->families, family), "baseline") : NULL;
+}
+
+/* a: the baseline variant's cell built as b is */
+static int same_build(const struct results_cell *a, const struct results_cell *b, const char *baseline)
+{
+	return !strcmp(a->family, b->family) && !strcmp(a->variant, baseline) && a->config && b->config &&
+	       !strcmp(a->config, b->config) && a->reference == b->reference && a->layout == b->layout &&
+	       a->pass == b->pass;
+}
+
+static void add_ratio(struct ratios *r, const struct results_cell *a, const struct results_cell *b,
+		      enum between_kind kind)
+{
+	if (!a->sha256 || !b->sha256)
+		return;
+	double *lr = xmalloc((b->nrounds + 1) * sizeof(double)), m;
+	size_t k = paired(a, b, lr);
+	double v = stats_median_noise(lr, k, &m);
+	free(lr);
+	if (k < 5 || !isfinite(v) || !isfinite(m))
+		return;
+	r->v = xrealloc(r->v, (r->n + 1) * sizeof(*r->v));
+	r->v[r->n++] = (struct ratio){ b->family, b->variant, kind,
+				       xasprintf("%d %s %s %s %s %llu %llu", (int)kind, a->id, b->id, a->sha256,
+						 b->sha256, (unsigned long long)a->size, (unsigned long long)b->size),
+				       m, v };
+}
+
+/* The ratios the tables print: each cell against its variant's first
+ * build, and against the baseline variant built the same way. */
+static void ratios_of(const struct results_run *run, struct ratios *out)
+{
+	*out = (struct ratios){ NULL, 0 };
+	for (size_t i = 0; i < run->ncells; i++) {
+		const struct results_cell *b = &run->cells[i];
+		if (!timed(b))
+			continue;
+		for (size_t j = 0; j < i; j++)
+			if (timed(&run->cells[j]) && same_block(&run->cells[j], b)) {
+				add_ratio(out, &run->cells[j], b, BETWEEN_SAME_VARIANT);
+				break;
+			}
+		const char *base = baseline_of(run, b->family);
+		if (!base || !strcmp(b->variant, base))
+			continue;
+		for (size_t j = 0; j < run->ncells; j++)
+			if (timed(&run->cells[j]) && same_build(&run->cells[j], b, base)) {
+				add_ratio(out, &run->cells[j], b, BETWEEN_ACROSS_VARIANTS);
+				break;
+			}
+	}
+}
+
+static void ratios_release(struct ratios *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		free(r->v[i].key);
+	free(r->v);
+}
+
+static const char *hostname_of(const json_t *root)
+{
+	return jstr_opt(json_object_get(root, "host"), "hostname");
+}
+
+static const char *started_of(const json_t *root)
+{
+	return jstr_opt(json_object_get(root, "run"), "started");
+}
+
+struct candidate {
+	char *file;
+	double mtime;
+};
+
+static int by_mtime_newest(const void *pa, const void *pb)
+{
+	const struct candidate *a = pa, *b = pb;
+	return a->mtime < b->mtime ? 1 : a->mtime > b->mtime ? -1 : strcmp(a->file, b->file);
+}
+
+/* The results.json files beside the run's folder, newest first. */
+static size_t beside(const struct results_run *run, struct candidate **out)
+{
+	*out = NULL;
+	/* a run folder's: a results.json saved under another name stands alone */
+	const char *base = run->file ? strrchr(run->file, '/') : NULL;
+	if (!run->file || strcmp(base ? base + 1 : run->file, "results.json"))
+		return 0;
+	char *dir = realpath(run->dir ? run->dir : ".", NULL), *self = realpath(run->file, NULL);
+	size_t n = 0;
+	char *slash = dir ? strrchr(dir, '/') : NULL;
+	if (slash) {
+		*slash = '\0';
+		DIR *d = opendir(*dir ? dir : "/");
+		struct dirent *e;
+		while (d && (e = readdir(d))) {
+			if (e->d_name[0] == '.')
+				continue;
+			char *file = xasprintf("%s/%s/results.json", dir, e->d_name), *real = realpath(file, NULL);
+			struct stat st;
+			if (real && (!self || strcmp(real, self)) && stat(real, &st) == 0 && S_ISREG(st.st_mode)) {
+				*out = xrealloc(*out, (n + 1) * sizeof(**out));
+				(*out)[n++] = (struct candidate){ file, (double)st.st_mtim.tv_sec + 1e-9 * (double)st.st_mtim.tv_nsec };
+				file = NULL;
+			}
+			free(real);
+			free(file);
+		}
+		if (d)
+			closedir(d);
+	}
+	free(dir);
+	free(self);
+	if (n)
+		qsort(*out, n, sizeof(**out), by_mtime_newest);
+	return n;
+}
+
+/* Folders looked at, at most: a results/ of many suites' runs is not all read. */
+#define BETWEEN_RUNS_LOOKED_AT 32
+
+/* Whether the run in file ran on run's host before it (a cheap look first). */
+static int earlier_on_host(const struct results_run *run, const char *file)
+{
+	const char *host = hostname_of(run->root), *start = started_of(run->root);
+	if (!host || !start || !run->cpu_model)
+		return 0;
+	json_t *root = json_load_file(file, 0, NULL);
+	const char *schema = jstr_opt(root, "schema"), *h = hostname_of(root), *s = started_of(root),
+		   *cpu = jstr_opt(json_object_get(root, "host"), "cpu_model"),
+		   *id = jstr_opt(json_object_get(root, "run"), "id");
+	int ok = schema && !strcmp(schema, RESULTS_SCHEMA) && h && !strcmp(h, host) && cpu &&
+		 !strcmp(cpu, run->cpu_model) && s && strcmp(s, start) < 0 && id && (!run->id || strcmp(id, run->id));
+	json_decref(root);
+	return ok;
+}
+
+/* The differences of a group: a family's of a kind, or one variant's. */
+struct bucket {
+	const char *family, *variant;
+	enum between_kind kind;
+	double *d2, *v;
+	size_t n;
+};
+
+static void add_to(struct bucket **b, size_t *nb, const char *family, const char *variant, enum between_kind kind,
+		   double d2, double v)
+{
+	struct bucket *k = NULL;
+	for (size_t i = 0; i < *nb && !k; i++)
+		if ((*b)[i].kind == kind && !strcmp((*b)[i].family, family) &&
+		    (variant ? (*b)[i].variant && !strcmp((*b)[i].variant, variant) : !(*b)[i].variant))
+			k = &(*b)[i];
+	if (!k) {
+		*b = xrealloc(*b, (*nb + 1) * sizeof(**b));
+		k = &(*b)[(*nb)++];
+		*k = (struct bucket){ .family = family, .variant = variant, .kind = kind };
+	}
+	k->d2 = xrealloc(k->d2, (k->n + 1) * sizeof(double));
+	k->v = xrealloc(k->v, (k->n + 1) * sizeof(double));
+	k->d2[k->n] = d2;
+	k->v[k->n++] = v;
+}
+
+/* Every ratio of `newer` that `older` measured of the same two binaries. */
+static void differences(const struct ratios *newer, const struct ratios *older, struct bucket **b, size_t *nb)
+{
+	for (size_t i = 0; i < newer->n; i++) {
+		const struct ratio *x = &newer->v[i];
+		for (size_t j = 0; j < older->n; j++) {
+			const struct ratio *y = &older->v[j];
+			if (strcmp(x->key, y->key))
+				continue;
+			double d2 = (x->m - y->m) * (x->m - y->m), v = x->v + y->v;
+			add_to(b, nb, x->family, NULL, x->kind, d2, v);
+			add_to(b, nb, x->family, x->variant, x->kind, d2, v);
+			break;
+		}
+	}
+}
+
+void results_between_runs(const struct results_run *run, struct between_runs *out)
+{
+	*out = (struct between_runs){ NULL, 0, NULL, 0 };
+	struct candidate *c;
+	size_t nc = beside(run, &c);
+	struct results_run *earlier = xcalloc(BETWEEN_RUNS_BACK + 1, sizeof(*earlier));
+	size_t ne = 0;
+	for (size_t i = 0; i < nc && i < BETWEEN_RUNS_LOOKED_AT && ne < BETWEEN_RUNS_BACK; i++)
+		if (earlier_on_host(run, c[i].file) && results_open(c[i].file, &earlier[ne]) == 0)
+			ne++;
+	for (size_t i = 0; i < nc; i++)
+		free(c[i].file);
+	free(c);
+	/* newest first by their start, whatever touched the files since */
+	for (size_t i = 1; i < ne; i++)
+		for (size_t k = i; k > 0 && strcmp(started_of(earlier[k - 1].root), started_of(earlier[k].root)) < 0; k--) {
+			struct results_run t = earlier[k];
+			earlier[k] = earlier[k - 1];
+			earlier[k - 1] = t;
+		}
+	struct ratios *r = xcalloc(ne + 2, sizeof(*r));
+	ratios_of(run, &r[0]);
+	for (size_t i = 0; i < ne; i++)
+		ratios_of(&earlier[i], &r[i + 1]);
+	struct bucket *b = NULL;
+	size_t nb = 0;
+	for (size_t i = 0; i < ne; i++)
+		differences(&r[i], &r[i + 1], &b, &nb);
+	out->run_ids = xcalloc(ne + 1, sizeof(*out->run_ids));
+	for (size_t i = 0; i < ne; i++)
+		out->run_ids[out->nruns++] = xstrdup(earlier[i].id ? earlier[i].id : "");
+	out->groups = xcalloc(nb + 1, sizeof(*out->groups));
+	for (size_t i = 0; i < nb; i++) {
+		struct between_group *g = &out->groups[out->ngroups++];
+		*g = (struct between_group){ xstrdup(b[i].family), b[i].variant ? xstrdup(b[i].variant) : NULL, b[i].kind,
+					     b[i].n >= BETWEEN_RUNS_MIN_RATIOS
+						     ? sqrt(stats_excess_variance(b[i].d2, b[i].v, b[i].n))
+						     : NAN,
+					     b[i].n };
+		free(b[i].d2);
+		free(b[i].v);
+	}
+	free(b);
+	for (size_t i = 0; i <= ne; i++)
+		ratios_release(&r[i]);
+	free(r);
+	for (size_t i = 0; i < ne; i++)
+		results_close(&earlier[i]);
+	free(earlier);
+}
+
+static double group_drift(const struct between_runs *b, const char *family, const char *variant,
+			  enum between_kind kind)
+{
+	for (size_t i = 0; i < b->ngroups; i++) {
+		const struct between_group *g = &b->groups[i];
+		if (g->kind == kind && !strcmp(g->family, family) &&
+		    (variant ? g->variant && !strcmp(g->variant, variant) : !g->variant))
+			return g->drift;
+	}
+	return NAN;
+}
+
+double results_between_drift(const struct between_runs *b, const char *family, const char *variant_a,
+			     const char *variant_b)
+{
+	if (!b || !family || !variant_a || !variant_b)
+		return 0;
+	enum between_kind kind = strcmp(variant_a, variant_b) ? BETWEEN_ACROSS_VARIANTS : BETWEEN_SAME_VARIANT;
+	double x = group_drift(b, family, variant_a, kind), y = group_drift(b, family, variant_b, kind);
+	double d = isfinite(x) || isfinite(y) ? fmax(isfinite(x) ? x : 0, isfinite(y) ? y : 0)
+					       : group_drift(b, family, NULL, kind);
+	return d > 0 ? d : 0;
+}
+
+void results_between_release(struct between_runs *b)
+{
+	for (size_t i = 0; i < b->nruns; i++)
+		free(b->run_ids[i]);
+	free(b->run_ids);
+	for (size_t i = 0; i < b->ngroups; i++) {
+		free(b->groups[i].family);
+		free(b->groups[i].variant);
+	}
+	free(b->groups);
+	*b = (struct between_runs){ NULL, 0, NULL, 0 };
 }

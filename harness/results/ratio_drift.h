@@ -21,4 +21,63 @@
  * when too few comparisons have rounds enough; *used how many counted. */
 double results_ratio_drift(const struct results_run *run, size_t *used);
 
+/* Between runs.  A change of the machine that comes and goes between runs
+ * (a pipe's reader woken another way, memory placed elsewhere) may leave
+ * a run's halves alike and still move its ratios in the next run: on the
+ * 2-vCPU VM here the yes family's vmsplice against its baseline read
+ * 433x [427x, 463x] in one run and 592x in the next.  No run can see
+ * that inside itself; the machine's earlier runs show it.  So the runs
+ * beside this one (the other folders of its parent: results/ for
+ * ./run.sh) that ran on the same host (hostname and CPU model) and
+ * started before it, the newest BETWEEN_RUNS_BACK of them, are read; each
+ * ratio a run measured (a cell against its variant's first build, and
+ * against the family's baseline variant built the same way, paired by
+ * round: the median log ratio and its noise, (pi/2) s^2 / n) is matched
+ * with the same two binaries' ratio in the run before it (cell ids,
+ * sizes and sha256), and the shift's variance between runs beyond both
+ * noises is fitted as the in-run drift is (core/stats.h:
+ * stats_excess_variance: by the median), per variant and per family, of
+ * each kind, over every two consecutive runs, this one and the earlier
+ * ones.  Only earlier
+ * runs: rendering a run again later gives the same tables. */
+#define BETWEEN_RUNS_BACK 4
+/* fewer matched ratios than this: no figure for the family and kind */
+#define BETWEEN_RUNS_MIN_RATIOS 5
+
+enum between_kind {
+	BETWEEN_SAME_VARIANT,    /* two builds of one variant: run back to back */
+	BETWEEN_ACROSS_VARIANTS, /* a variant against the baseline variant (the speedup tables) */
+	BETWEEN_KINDS,
+};
+
+/* A figure for the ratios of one variant (against its own first build, or
+ * against the baseline variant), and one for all of a family's of a kind:
+ * a variant whose ratios alone are too few takes its family's. */
+struct between_group {
+	char *family, *variant; /* variant NULL: the family's */
+	enum between_kind kind;
+	double drift;  /* the sd of a ratio's shift from run to run; NAN: too few ratios */
+	size_t ratios; /* the matched ratios it was fitted on */
+};
+
+struct between_runs {
+	char **run_ids; /* the earlier runs read, newest first */
+	size_t nruns;
+	struct between_group *groups;
+	size_t ngroups;
+};
+
+/* Fills *out (zeroed first; nruns 0 when no earlier run of this host
+ * lies beside the run, or the run was read from a file not named
+ * results.json: a saved copy stands alone).  A folder beside it that is not a run, or not
+ * readable, is passed over without a word. */
+void results_between_runs(const struct results_run *run, struct between_runs *out);
+/* The drift between runs of a ratio of two variants of a family (the
+ * same variant twice: of its builds): the larger of the two variants'
+ * own figures where they have one, else the family's for that kind; 0
+ * none seen or unknown. */
+double results_between_drift(const struct between_runs *b, const char *family, const char *variant_a,
+			     const char *variant_b);
+void results_between_release(struct between_runs *b);
+
 #endif

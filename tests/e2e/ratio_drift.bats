@@ -37,3 +37,66 @@ width() { # FIXTURE VARIANT CONFIG: high - low of the against table's cell
     [[ "$output" == *"1.299x [1.299x, 1.299x]"* ]]
     refute grep -qF "drift of the run's paired ratios" <<<"$output"
 }
+
+# The machine's earlier runs beside a run (results/ratio_drift.h): the
+# same binaries' ratios that moved between runs beyond their noise widen
+# this run's intervals of that family and kind; runs of another host,
+# later runs and folders that are not runs are passed over.
+between_dir() { # DIR: now, before1 (rotate 10 % slower), before2, beside drift-steady
+    local d=$1 fx="$FIX/drift-steady.json"
+    mkdir -p "$d/now" "$d/before1" "$d/before2" "$d/other-host" "$d/later" "$d/junk"
+    cp "$fx" "$d/now/results.json"
+    jq '.run.id = "before1" | .run.started = "2026-12-03T08:10:00Z"
+        | .cells |= map(if .variant == "rotate" then .time_s.runs |= map(. * 1.1) else . end)' "$fx" >"$d/before1/results.json"
+    jq '.run.id = "before2" | .run.started = "2026-12-03T08:00:00Z"' "$fx" >"$d/before2/results.json"
+    # what must not count: another host's, a later run's (rotate 40 % off in both)
+    jq '.run.id = "other" | .run.started = "2026-12-03T08:20:00Z" | .host.hostname = "elsewhere"
+        | .cells |= map(if .variant == "rotate" then .time_s.runs |= map(. * 1.4) else . end)' "$fx" >"$d/other-host/results.json"
+    jq '.run.id = "later" | .run.started = "2026-12-03T09:00:00Z"
+        | .cells |= map(if .variant == "rotate" then .time_s.runs |= map(. * 1.4) else . end)' "$fx" >"$d/later/results.json"
+    echo '{"schema": "flagbench-results/1", "cells": [' >"$d/junk/results.json"
+}
+
+speedup_width() { # RUN CONFIG: the speedup table's rotate high - low
+    "$FLAGBENCH" tables --format json "$1" --table speedup |
+        jq --arg c "$2" '.families[0].tables[0] | (.columns | index($c)) as $i
+            | .rows[] | select(.label == "rotate") | .cells[$i] | .high - .low'
+}
+
+@test "ratios that moved between this machine's earlier runs widen this run's intervals of their kind, and the legend says so" {
+    d="$BATS_TEST_TMPDIR/results"
+    between_dir "$d"
+    run "$FLAGBENCH" tables --format json "$d/now"
+    [ "$status" -eq 0 ]
+    [ "$(jq -c '.runs[0].between_runs.runs' <<<"$output")" = '["before1","before2"]' ]
+    # rotate against ref moved 10 % between before2 and before1 and back:
+    # a shift of sd about 10 %; the builds of one variant moved alike: none
+    across=$(jq '.runs[0].between_runs.groups[] | select(.variant == null and .kind == "across variants") | .drift_percent' <<<"$output")
+    same=$(jq '.runs[0].between_runs.groups[] | select(.variant == null and .kind == "same variant") | .drift_percent' <<<"$output")
+    echo "across $across same $same"
+    jq -ne "$across > 9 and $across < 11 and $same < 0.5"
+    wide=$(speedup_width "$d/now" gcc/-O3/x86-64-v2)
+    alone=$(speedup_width "$FIX/drift-steady.json" gcc/-O3/x86-64-v2)
+    echo "speedup width: $wide beside its earlier runs, $alone alone"
+    jq -ne "$wide > 10 * $alone and $wide > 0.3"
+    # the builds of one variant keep their interval (against: same variant)
+    [ "$(width drift-steady ref gcc/-O3/x86-64-v2)" = "$("$FLAGBENCH" tables --format json "$d/now" --table against |
+        jq '.families[0].tables[0] | (.columns | index("gcc/-O3/x86-64-v2")) as $i | .rows[] | select(.label == "ref") | .cells[$i] | .high - .low')" ]
+    run "$FLAGBENCH" tables --width 0 "$d/now" --table speedup
+    [[ "$output" == *"moved from this machine's earlier runs (2 read beside this one), beyond their noise: up to sd "*"against the baseline)."* ]]
+}
+
+@test "a run alone, or beside only other hosts' and later runs, is not widened by them" {
+    d="$BATS_TEST_TMPDIR/results"
+    between_dir "$d"
+    rm -r "$d/before1" "$d/before2"
+    run "$FLAGBENCH" tables --format json "$d/now"
+    [ "$status" -eq 0 ]
+    [ "$(jq -c '.runs[0].between_runs' <<<"$output")" = '{"runs":[],"groups":[]}' ]
+    [ "$(speedup_width "$d/now" gcc/-O3/x86-64-v2)" = "$(speedup_width "$FIX/drift-steady.json" gcc/-O3/x86-64-v2)" ]
+    run "$FLAGBENCH" tables --width 0 "$d/now" --table speedup
+    refute grep -qF "earlier runs" <<<"$output"
+    # rendered again once a later run lies beside it: the same tables
+    a=$("$FLAGBENCH" tables --format json "$d/later")
+    jq -e '.runs[0].between_runs.runs == ["20261203T082945Z-c2-host"]' <<<"$a"
+}
