@@ -45,7 +45,9 @@ for i in $(seq 1 "$reps"); do
     v=$(jq -r '.families[0].tables[] | select(.name == "speedup")
         | .rows[] | select(.label == "more") | .cells[0] | "\(.value) \(.marks)"' "$out.tables.json")
     case "$v" in 0.*) case "$v" in *"~"*) ;; *) slower=$((slower + 1)) ;; esac ;; esac
-    printf 'run %2d: A/A %s | more/loop %s\n' "$i" "$(sed -E 's/.*\((.*)\)$/\1/' <<<"$aa")" "$v"
+    # the runs before it lie beside it: its tables read them (results/ratio_drift.h)
+    earlier=$(jq '.runs[0].between_runs.runs // [] | length' "$out.tables.json")
+    printf 'run %2d: A/A %s | more/loop %s | earlier runs read %s\n' "$i" "$(sed -E 's/.*\((.*)\)$/\1/' <<<"$aa")" "$v" "$earlier"
 done
 echo "A/A: $false_leads false real leads in $done runs (goal: at most 1 in 20)"
 echo "power: 3 % more work called slower in $slower of $done runs (goal: at least 18 of 20)"

@@ -12,7 +12,12 @@
 # in both runs, the ratios within 3 % (and among the ratios whose interval
 # is narrower than ±3 %), the verdicts that flipped by how far their
 # intervals missed 1.00x, and the chance each real verdict gave of
-# repeating (repeat_chance) against the share that did.
+# repeating (repeat_chance) against the share that did, and whether the
+# ratios moved between the runs more than their intervals admit.  Earlier
+# runs of the same binaries left in REPEAT_OUT (e0/, e1/: a user's
+# results/ holds them) are read by each run's tables and widen the ratios
+# that moved between them (results/ratio_drift.h); the last line says how
+# many each run read.
 #   FLAGBENCH=path (default build/flagbench)  REPEAT_OUT=dir (default a new /tmp folder)
 #   REPEAT_ANALYZE=1 (compare REPEAT_OUT/run1 and run2 already there)
 #   bench/repeatability.sh --precision 2
@@ -86,8 +91,13 @@ jq -n -r --slurpfile a "$out/run1/results.json" --slurpfile b "$out/run2/results
 # the same verdict for each variant's answer and each gap in both runs, and
 # each ratio of the against, compilers and speedup tables within 3 % of the
 # other run's.
+# run 2's tables must not read run 1 beside it (results/ratio_drift.h): its
+# intervals would then hold the very move between the two runs measured
+# here.  A folder whose name starts with a dot is not read.
 "$fb" tables "$out/run1" --format json >"$out/run1.tables.json" 2>/dev/null
+mv "$out/run1" "$out/.run1" || exit 2
 "$fb" tables "$out/run2" --format json >"$out/run2.tables.json" 2>/dev/null
+mv "$out/.run1" "$out/run1" || exit 2
 jq -n -r --slurpfile a "$out/run1.tables.json" --slurpfile b "$out/run2.tables.json" '
   # the verdict of the lead of each variant, from the answers as data (the
   # sentence also names the twins of the leader, so it is not parsed)
@@ -167,4 +177,18 @@ jq -n -r --slurpfile a "$out/run1.tables.json" --slurpfile b "$out/run2.tables.j
     "repeat chance of the real verdicts (both ways, \($cal | length)): claimed \(if ($cal | length) > 0 then ([$cal[].chance] | add / length | pct) else "-" end) %, real again \(if ($cal | length) > 0 then ([$cal[] | select(.again)] | length / ($cal | length) | pct) else "-" end) %",
     "  by the chance claimed: \($cal | group_by(if .chance < 0.7 then "under 70 %" elif .chance < 0.9 then "70-90 %" else "90 % and over" end)
         | map("\(if .[0].chance < 0.7 then "under 70 %" elif .[0].chance < 0.9 then "70-90 %" else "90 % and over" end): \([.[] | select(.again)] | length)/\(length) again (claimed \([.[].chance] | add / length | pct) %)") | join("; "))",
-    "ratios with a run-1 interval narrower than ±3 %: \([$rs[] | select(.narrow)] | length) of \($rs | length); of those within 3 % in run 2: \([$rs[] | select(.narrow and .d <= 0.03)] | length)"'
+    "ratios with a run-1 interval narrower than ±3 %: \([$rs[] | select(.narrow)] | length) of \($rs | length); of those within 3 % in run 2: \([$rs[] | select(.narrow and .d <= 0.03)] | length)",
+    # does a ratio move between runs more than its intervals admit?  each
+    # run'"'"'s interval holding the other'"'"'s ratio, and the difference of the
+    # log ratios over both errors (each read off its interval and level:
+    # Abramowitz and Stegun 26.2.23 for the normal quantile): its median
+    # |z| is 0.67 when the intervals are right, more when they are too narrow
+    ( def zq: ((1 - .) / 2) as $q | (-2 * ($q | log) | sqrt) as $t
+              | $t - (2.515517 + 0.802853 * $t + 0.010328 * $t * $t) / (1 + 1.432788 * $t + 0.189269 * $t * $t + 0.001308 * $t * $t * $t);
+      def se: if .low > 0 and .high > .low and .ci_level != null then ((.high / .low | log) / 2 / (.ci_level | zq)) else null end;
+      [$r | keys[] | select($s[.] != null) | $r[.] as $u | $s[.] as $w
+       | {held1: ($w.value >= $u.low and $w.value <= $u.high), held2: ($u.value >= $w.low and $u.value <= $w.high),
+          z: (if ($u | se) != null and ($w | se) != null then (($u.value / $w.value | log) / (($u | se) * ($u | se) + ($w | se) * ($w | se) | sqrt) | fabs) else null end)}] as $h
+      | [$h[].z | select(. != null)] | sort as $z
+      | "ratios'"'"' intervals across the runs: run 1'"'"'s holding run 2'"'"'s ratio \([$h[] | select(.held1)] | length) of \($h | length), run 2'"'"'s holding run 1'"'"'s \([$h[] | select(.held2)] | length); the median |difference| over both errors \(if ($z | length) > 0 then $z[($z | length) / 2 | floor] * 100 | round / 100 else "-" end) (0.67 where the intervals are right, more where a ratio moves between runs beyond them)"),
+    "earlier runs of this machine each run'"'"'s tables read beside it (their ratios'"'"' moves widen the intervals): run 1 \($a[0].runs[0].between_runs.runs // [] | length), run 2 \($b[0].runs[0].between_runs.runs // [] | length)"'

@@ -28,7 +28,8 @@ double results_ratio_drift(const struct results_run *run, size_t *used);
  * 433x [427x, 463x] in one run and 592x in the next.  No run can see
  * that inside itself; the machine's earlier runs show it.  So the runs
  * beside this one (the other folders of its parent: results/ for
- * ./run.sh) that ran on the same host (hostname and CPU model) and
+ * ./run.sh; not those whose name starts with a dot) that ran on the same
+ * host (hostname and CPU model) and
  * started before it, the newest BETWEEN_RUNS_BACK of them, are read; each
  * ratio a run measured (a cell against its variant's first build, and
  * against the family's baseline variant built the same way, paired by
