@@ -564,6 +564,8 @@ static int family_version(struct cfg *c, json_t *root, struct family *f)
 			vtext[strcspn(vtext, "\n")] = '\0';
 			f->version = vtext;
 		}
+		if (!r)
+			f->version_file = xstrdup(vf);
 		free(vpath);
 		cfg_pop(c);
 	}
@@ -698,6 +700,7 @@ void free_family(struct family *f)
 	sv_clear(&f->build_command);
 	free(f->build_binary);
 	free(f->version);
+	free(f->version_file);
 	free(f->input_file);
 	sv_clear(&f->include_dirs);
 	sv_clear(&f->defines);

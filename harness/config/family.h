@@ -64,6 +64,7 @@ struct family {
 	struct strvec build_command;
 	char *build_binary;
 	char *version;        /* "version_file"'s first line (a source package's version), or NULL */
+	char *version_file;   /* its path in the family's folder as declared, or NULL: none declared */
 	char *baseline;       /* variant name */
 	struct strvec libs;   /* -l names, e.g. gmp */
 	struct strvec args;   /* extra arguments after N for every variant */

@@ -22,6 +22,7 @@ struct job {
 	struct strbuf err;
 	int running, done, ok;
 	const char *what;  /* "compiler", or "build command" (its own build system) */
+	char *hint;        /* said after a failure's reason, or NULL */
 	char *src;         /* the private copy of the source tree, or NULL */
 	const char *id;    /* its first cell's, for the progress lines */
 	double weight;     /* the expected cost: the largest compile starts first */
@@ -66,6 +67,13 @@ static void start_build_command_job(struct plan *p, struct job *j)
 	struct cell *c = &p->cells[j->first_cell];
 	const struct family *f = c->spec.family;
 	j->what = "build command";
+	/* a source package's family whose version file is not there yet: its
+	 * sources were most likely never fetched, and the build's own error
+	 * ("ld returned 1") does not say so */
+	if (f->version_file && !f->version)
+		j->hint = xasprintf(" (%s/%s is missing: are the family's sources fetched? "
+				    "scripts/project-sources.sh fetches the projects families')",
+				    f->dir, f->version_file);
 	j->src = xasprintf("%s/src.%ld", j->dir, (long)getpid());
 	char *cp[] = { "cp", "-a", "--", c->spec.variant->source, j->src, NULL };
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
@@ -136,7 +144,8 @@ static void finish_job(struct job *j, double timeout_s)
 			while (e > j->err.buf && e[-1] != '\n')
 				e--;
 		build_first_lines(e ? e : j->err.buf, 3, first, sizeof(first));
-		snprintf(j->reason, sizeof(j->reason), "%s %s: %s", j->what, how, first[0] ? first : "no message");
+		snprintf(j->reason, sizeof(j->reason), "%s %s: %s%s", j->what, how, first[0] ? first : "no message",
+			 j->hint ? j->hint : "");
 		char *log = xasprintf("%s/stderr", j->dir);
 		write_file_atomic(log, j->err.buf ? j->err.buf : "", j->err.len);
 		free(log);
@@ -415,6 +424,7 @@ int build_plan(struct plan *p, const struct build_request *rq, struct build_stat
 		free(js[k].prog);
 		free(js[k].tmp);
 		free(js[k].src);
+		free(js[k].hint);
 		sb_release(&js[k].err);
 	}
 	free(js);

@@ -332,6 +332,14 @@ C
     run "$FLAGBENCH" run --suite "$W/mix.json" --family-dir "$W/mix" --cache "$CACHE" --no-render --precision 0 -o "$W/out"
     run jq -r '.cells[] | select(.family == "mix") | .status + ": " + .reason' "$W/out/results.json"
     [[ "${lines[0]}" == "build_failed: build command exited 2: error: no rule for this"* ]]
+    refute grep -qF "sources fetched" <<<"${lines[0]}"
+    # a source package's family whose version file is not there: the sources were never fetched, and the reason says so
+    jq '.version_file = "upstream/VERSION"' "$W/mix/family.json" > "$W/f" && mv "$W/f" "$W/mix/family.json"
+    rm -rf "$W/out"
+    run "$FLAGBENCH" run --suite "$W/mix.json" --family-dir "$W/mix" --cache "$CACHE" --no-render --precision 0 -o "$W/out"
+    run jq -r '.cells[] | select(.family == "mix") | .reason' "$W/out/results.json"
+    [[ "${lines[0]}" == "build command exited 2: error: no rule for this"*"(/"*"/mix/upstream/VERSION is missing: are the family's sources fetched? scripts/project-sources.sh fetches the projects families')" ]]
+    jq 'del(.version_file)' "$W/mix/family.json" > "$W/f" && mv "$W/f" "$W/mix/family.json"
     jq '.build.command = ["sleep", "30"]' "$W/mix/family.json" > "$W/f" && mv "$W/f" "$W/mix/family.json"
     rm -rf "$W/out"
     run "$FLAGBENCH" run --suite "$W/mix.json" --family-dir "$W/mix" --cache "$CACHE" --no-render --precision 0 --build-timeout 1 -o "$W/out"
