@@ -38,7 +38,7 @@ J
     out="$BATS_TEST_TMPDIR/o3"
     # FAKECC_STEPS: -O3 turns on eight flags that take the loop's work off; from -O2 no single flag does it all
     FAKECC_STEPS=1 run "$FLAGBENCH" tune tunable/loop --compiler fakecc --family-dir "$FAM" --march default \
-        --cache "$CACHE" --out "$out" --metric instructions --no-render --budget 2s --confirm-runs 10
+        --cache "$CACHE" --out "$out" --metric instructions --no-render --budget 2s --confirm-runs 30
     echo "$output"
     [ "$status" -eq 0 ]
     # the announcement comes before the first candidate, with what the budget buys and what the search needs
@@ -53,7 +53,8 @@ J
     # the -O levels were measured first, and the ensemble's seeds are -O3, -Os, -O1, then -O3's own flags
     jqr '[.candidates[] | select(.technique == "probe") | .flags] | sort == ["-O1", "-O3", "-Os"]' "$r"
     jqr '[.candidates[] | select(.technique == "ensemble") | .flags][0:4] == ["-O3", "-Os", "-O1", "-ffixture-s1"]' "$r"
-    # the answer is the next -O level, confirmed by time
+    # the answer is the next -O level, confirmed by time (30 rounds: under make test's load on
+    # the 2-vCPU VM, 10 rounds of -O3's tenth of the work read 0.53x [0.32x, 1.27x])
     jqr '.minimal.flags == ["-O3"] and .answer.better == true and .answer.cflags == "-O3"' "$r"
 }
 
