@@ -559,6 +559,15 @@ double comparison_repeat_chance(const struct comparison_result *c, double thresh
 	return 0.5 * erfc(-(z - zc) / 2);
 }
 
+double comparison_repeat_chance_at(double z, double level)
+{
+	if (!(level > 0 && level < 1) || isnan(z))
+		return NAN;
+	if (isinf(z))
+		return z > 0 ? 1 : 0;
+	return 0.5 * erfc(-(z - gsl_cdf_ugaussian_Qinv((1 - level) / 2)) / 2);
+}
+
 int comparison_may_flip(enum comparison_verdict verdict, double repeat)
 {
 	if (verdict == VERDICT_FASTER || verdict == VERDICT_SLOWER)

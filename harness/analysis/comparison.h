@@ -216,6 +216,9 @@ int comparison_counts(double a, double b, const struct program_id *pa, const str
  * half).  NAN for the other verdicts and without a p-value; 1 for exact
  * counts, which repeat. */
 double comparison_repeat_chance(const struct comparison_result *c, double threshold);
+/* The same rule for a lead z standard errors from the line (z >= 0) at a
+ * two-sided level: Phi((z - z_crit) / sqrt 2). */
+double comparison_repeat_chance_at(double z, double level);
 /* Whether a verdict may not come out the same in a second run: a real
  * lead whose chance to repeat is below COMPARISON_REPEAT_SURE, or an
  * inconclusive one whose chance to turn real is COMPARISON_REPEAT_SHOWN

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "analysis/undecided.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,7 +42,7 @@ static struct comparison_run *runs_of(const struct cell *c)
  * inconclusive one that may turn real.  A tie whose chance to turn real is
  * small is decided for what a second run says, however wide its interval:
  * runs spent there change no verdict. */
-static int open_question(const struct cell *a, const struct cell *b)
+static int open_question(const struct cell *a, const struct cell *b, const struct between_runs *between)
 {
 	struct comparison_run *ra = runs_of(a), *rb = runs_of(b);
 	struct program_id pa, pb;
@@ -52,9 +53,17 @@ static int open_question(const struct cell *a, const struct cell *b)
 	struct comparison_policy pol = COMPARISON_POLICY_DEFAULT;
 	pol.quantile = a->measure.time.quantile;
 	pol.level = UNDECIDED_LEVEL;
+	pol.ratio_drift = results_between_drift(between, a->spec.family->name, a->spec.variant->name,
+						b->spec.variant->name);
 	struct comparison_result res;
 	int open = comparison_compute(&sa, &sb, &pol, &res) == 0 &&
 		   comparison_may_flip(res.verdict, comparison_repeat_chance(&res, pol.threshold));
+	/* with the runs' noise gone, only the drift between runs is left: where
+	 * the answer would still be open then, no number of runs settles it */
+	if (open && pol.ratio_drift > 0 && res.ratio > 0) {
+		double settled = comparison_repeat_chance_at(fabs(log(res.ratio)) / pol.ratio_drift, pol.level);
+		open = settled >= COMPARISON_REPEAT_SURE || settled < COMPARISON_REPEAT_SHOWN;
+	}
 	free(ra);
 	free(rb);
 	program_id_clear(&pa);
@@ -65,7 +74,7 @@ static int open_question(const struct cell *a, const struct cell *b)
 /* The gaps' questions (analysis/gap_pairs.h): per family, its builds'
  * configurations in the plan's order; per pair of them that a gap
  * compares, each variant's two cells of that pair at one size. */
-static void gaps_undecided(const struct plan *p, unsigned char *mark)
+static void gaps_undecided(const struct plan *p, const struct between_runs *between, unsigned char *mark)
 {
 	unsigned char *seen = xcalloc(p->n + 1, 1);
 	const char **cfgs = xmalloc((p->n + 1) * sizeof(*cfgs));
@@ -100,7 +109,7 @@ static void gaps_undecided(const struct plan *p, unsigned char *mark)
 					    cb->spec.size != ca->spec.size || !rankable(cb) ||
 					    strcmp(cb->spec.config, cfgs[pairs[k].b]))
 						continue;
-					if ((!mark[a] || !mark[b]) && open_question(ca, cb))
+					if ((!mark[a] || !mark[b]) && open_question(ca, cb, between))
 						mark[a] = mark[b] = 1;
 					break;
 				}
@@ -112,7 +121,7 @@ static void gaps_undecided(const struct plan *p, unsigned char *mark)
 	free(seen);
 }
 
-void answers_undecided(const struct plan *p, unsigned char *mark)
+void answers_undecided(const struct plan *p, const struct between_runs *between, unsigned char *mark)
 {
 	memset(mark, 0, p->n);
 	unsigned char *seen = xcalloc(p->n + 1, 1);
@@ -136,7 +145,7 @@ void answers_undecided(const struct plan *p, unsigned char *mark)
 				second = j;
 			}
 		}
-		if (second < p->n && open_question(&p->cells[second], &p->cells[best]))
+		if (second < p->n && open_question(&p->cells[second], &p->cells[best], between))
 			mark[best] = mark[second] = 1;
 	}
 	free(seen);
@@ -152,10 +161,10 @@ void answers_undecided(const struct plan *p, unsigned char *mark)
 			if (b->spec.family != c->spec.family || !rankable(b) || strcmp(b->spec.variant->name, base) ||
 			    strcmp(b->spec.config, c->spec.config) || !(work_of(b) > 0))
 				continue;
-			if (open_question(b, c))
+			if (open_question(b, c, between))
 				mark[i] = mark[j] = 1;
 			break;
 		}
 	}
-	gaps_undecided(p, mark);
+	gaps_undecided(p, between, mark);
 }

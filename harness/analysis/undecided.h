@@ -22,11 +22,16 @@
 #define FLAGBENCH_UNDECIDED_H
 
 #include "pipeline/plan.h"
+#include "results/ratio_drift.h"
 
 /* Near the level the run's many answers are shown at (model_compare.h). */
 #define UNDECIDED_LEVEL 0.99
 
-/* mark[i] = 1 for each cell of p whose answer is undecided, else 0. */
-void answers_undecided(const struct plan *p, unsigned char *mark);
+/* mark[i] = 1 for each cell of p whose answer is undecided, else 0.
+ * between (NULL: none): what this machine's earlier runs say its ratios
+ * move from run to run (results/ratio_drift.h), added to each question's
+ * interval as the tables will add it: where that alone keeps an answer
+ * open, more runs cannot close it, and none are spent on it. */
+void answers_undecided(const struct plan *p, const struct between_runs *between, unsigned char *mark);
 
 #endif

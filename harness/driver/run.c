@@ -15,6 +15,8 @@
 #include "driver/eta.h"
 #include "driver/host.h"
 #include "driver/run_dir.h"
+#include "core/json_util.h"
+#include "results/ratio_drift.h"
 #include "driver/run_options.h"
 #include "pipeline/executor.h"
 #include "pipeline/libraries.h"
@@ -54,6 +56,7 @@ struct run {
 	struct schedule_policy policy;
 	unsigned pass; /* the measuring pass: 0, one more after each --resume */
 	unsigned char *undecided; /* per cell: its answer still open (undecided_hook), as of undecided_runs runs */
+	struct between_runs between; /* this host's earlier runs beside the run folder (results/ratio_drift.h) */
 	size_t undecided_runs;
 	enum counter_source counter_src;
 	int count;                   /* count cycles/instructions of compute cells */
@@ -203,6 +206,12 @@ static void run_conditions(struct run *r)
 	for (size_t i = 0; i < r->plan.warnings.n; i++)
 		sv_push(&rs->warnings, r->plan.warnings.v[i]);
 	rs->host = host_json();
+	/* this host's earlier runs beside the run folder: the spare runs go by
+	 * the ratios' moves between runs, as the tables' intervals will */
+	char started[32];
+	format_utc(rs->started_wall, started, sizeof(started));
+	results_between_before(rs->dir, jstr_opt(rs->host, "hostname"), jstr_opt(rs->host, "cpu_model"), started,
+			       &r->between);
 	struct strbuf noisy = STRBUF_INIT;
 	/* made-up times are not disturbed by a noisy host */
 	if (r->x->times == EXECUTOR_TIMES_MEASURED && doctor_noisy(rs->host, &noisy))
@@ -392,7 +401,7 @@ static int undecided_hook(void *ctx, size_t i)
 		runs += r->plan.cells[k].measure.time.n;
 	if (!r->undecided || runs != r->undecided_runs) {
 		r->undecided = xrealloc(r->undecided, r->plan.n + 1);
-		r->view->undecided(&r->plan, r->undecided);
+		r->view->undecided(&r->plan, &r->between, r->undecided);
 		r->undecided_runs = runs;
 	}
 	return r->undecided[i];
@@ -691,6 +700,7 @@ static void run_free(struct run *r)
 	if (r->planned)
 		plan_free(&r->plan);
 	free(r->undecided);
+	results_between_release(&r->between);
 	if (r->have_topo)
 		topology_free(&r->topo);
 	if (r->loaded) {

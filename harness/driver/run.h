@@ -28,6 +28,7 @@
 
 struct cell;
 struct plan;
+struct between_runs;
 
 /* What the driver shows a person, given by the command (cmd/run.c) so
  * the layers below need no writer: a cell's figure on its progress line,
@@ -37,7 +38,7 @@ struct run_view {
 	int (*summary)(const char *run_dir, int verbose);
 	/* marks the cells whose answer is still undecided (analysis/undecided.h);
 	 * NULL: runs stop at each cell's own target */
-	void (*undecided)(const struct plan *p, unsigned char *mark);
+	void (*undecided)(const struct plan *p, const struct between_runs *between, unsigned char *mark);
 };
 
 /* `flagbench run ARGS` (argv[0] "run"); returns the exit code. */

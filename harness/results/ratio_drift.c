@@ -168,15 +168,13 @@ static int by_mtime_newest(const void *pa, const void *pb)
 	return a->mtime < b->mtime ? 1 : a->mtime > b->mtime ? -1 : strcmp(a->file, b->file);
 }
 
-/* The results.json files beside the run's folder, newest first. */
-static size_t beside(const struct results_run *run, struct candidate **out)
+/* The results.json files beside the run folder dir (its parent's other
+ * folders; not self, the run's own file, which may not exist yet), newest
+ * first. */
+static size_t beside(const char *run_dir, const char *self_file, struct candidate **out)
 {
 	*out = NULL;
-	/* a run folder's: a results.json saved under another name stands alone */
-	const char *base = run->file ? strrchr(run->file, '/') : NULL;
-	if (!run->file || strcmp(base ? base + 1 : run->file, "results.json"))
-		return 0;
-	char *dir = realpath(run->dir ? run->dir : ".", NULL), *self = realpath(run->file, NULL);
+	char *dir = realpath(run_dir, NULL), *self = self_file ? realpath(self_file, NULL) : NULL;
 	size_t n = 0;
 	char *slash = dir ? strrchr(dir, '/') : NULL;
 	if (slash) {
@@ -206,21 +204,25 @@ static size_t beside(const struct results_run *run, struct candidate **out)
 	return n;
 }
 
+/* Who is asking: the host and start of the run whose earlier runs are read. */
+struct asking {
+	const char *hostname, *cpu_model, *started, *id; /* id may be NULL */
+};
+
 /* Folders looked at, at most: a results/ of many suites' runs is not all read. */
 #define BETWEEN_RUNS_LOOKED_AT 32
 
-/* Whether the run in file ran on run's host before it (a cheap look first). */
-static int earlier_on_host(const struct results_run *run, const char *file)
+/* Whether the run in file ran on the asking run's host before it (a cheap look first). */
+static int earlier_on_host(const struct asking *q, const char *file)
 {
-	const char *host = hostname_of(run->root), *start = started_of(run->root);
-	if (!host || !start || !run->cpu_model)
+	if (!q->hostname || !q->started || !q->cpu_model)
 		return 0;
 	json_t *root = json_load_file(file, 0, NULL);
 	const char *schema = jstr_opt(root, "schema"), *h = hostname_of(root), *s = started_of(root),
 		   *cpu = jstr_opt(json_object_get(root, "host"), "cpu_model"),
 		   *id = jstr_opt(json_object_get(root, "run"), "id");
-	int ok = schema && !strcmp(schema, RESULTS_SCHEMA) && h && !strcmp(h, host) && cpu &&
-		 !strcmp(cpu, run->cpu_model) && s && strcmp(s, start) < 0 && id && (!run->id || strcmp(id, run->id));
+	int ok = schema && !strcmp(schema, RESULTS_SCHEMA) && h && !strcmp(h, q->hostname) && cpu &&
+		 !strcmp(cpu, q->cpu_model) && s && strcmp(s, q->started) < 0 && id && (!q->id || strcmp(id, q->id));
 	json_decref(root);
 	return ok;
 }
@@ -269,15 +271,18 @@ static void differences(const struct ratios *newer, const struct ratios *older, 
 	}
 }
 
-void results_between_runs(const struct results_run *run, struct between_runs *out)
+/* The figures of the earlier runs beside run_dir, with own (NULL: none
+ * yet) as the newest run's ratios. */
+static void between(const char *run_dir, const char *self_file, const struct asking *q, const struct ratios *own,
+		    struct between_runs *out)
 {
 	*out = (struct between_runs){ NULL, 0, NULL, 0 };
 	struct candidate *c;
-	size_t nc = beside(run, &c);
+	size_t nc = beside(run_dir, self_file, &c);
 	struct results_run *earlier = xcalloc(BETWEEN_RUNS_BACK + 1, sizeof(*earlier));
 	size_t ne = 0;
 	for (size_t i = 0; i < nc && i < BETWEEN_RUNS_LOOKED_AT && ne < BETWEEN_RUNS_BACK; i++)
-		if (earlier_on_host(run, c[i].file) && results_open(c[i].file, &earlier[ne]) == 0)
+		if (earlier_on_host(q, c[i].file) && results_open(c[i].file, &earlier[ne]) == 0)
 			ne++;
 	for (size_t i = 0; i < nc; i++)
 		free(c[i].file);
@@ -289,14 +294,14 @@ void results_between_runs(const struct results_run *run, struct between_runs *ou
 			earlier[k] = earlier[k - 1];
 			earlier[k - 1] = t;
 		}
+	/* r[0] the asking run's own (none before it has measured) */
 	struct ratios *r = xcalloc(ne + 2, sizeof(*r));
-	ratios_of(run, &r[0]);
 	for (size_t i = 0; i < ne; i++)
 		ratios_of(&earlier[i], &r[i + 1]);
 	struct bucket *b = NULL;
 	size_t nb = 0;
 	for (size_t i = 0; i < ne; i++)
-		differences(&r[i], &r[i + 1], &b, &nb);
+		differences(i ? &r[i] : own ? own : &r[0], &r[i + 1], &b, &nb);
 	out->run_ids = xcalloc(ne + 1, sizeof(*out->run_ids));
 	for (size_t i = 0; i < ne; i++)
 		out->run_ids[out->nruns++] = xstrdup(earlier[i].id ? earlier[i].id : "");
@@ -318,6 +323,30 @@ void results_between_runs(const struct results_run *run, struct between_runs *ou
 	for (size_t i = 0; i < ne; i++)
 		results_close(&earlier[i]);
 	free(earlier);
+}
+
+void results_between_runs(const struct results_run *run, struct between_runs *out)
+{
+	/* a run folder's: a results.json saved under another name stands alone */
+	const char *base = run->file ? strrchr(run->file, '/') : NULL;
+	if (!run->file || strcmp(base ? base + 1 : run->file, "results.json")) {
+		*out = (struct between_runs){ NULL, 0, NULL, 0 };
+		return;
+	}
+	struct asking q = { hostname_of(run->root), run->cpu_model, started_of(run->root), run->id };
+	struct ratios own;
+	ratios_of(run, &own);
+	between(run->dir ? run->dir : ".", run->file, &q, &own, out);
+	ratios_release(&own);
+}
+
+void results_between_before(const char *run_dir, const char *hostname, const char *cpu_model, const char *started,
+			    struct between_runs *out)
+{
+	struct asking q = { hostname, cpu_model, started, NULL };
+	char *self = xasprintf("%s/results.json", run_dir);
+	between(run_dir, self, &q, NULL, out);
+	free(self);
 }
 
 static double group_drift(const struct between_runs *b, const char *family, const char *variant,

@@ -197,7 +197,7 @@ static void test_undecided(void **state)
 		make_pair(&cells[0], &cells[1], (enum change)k);
 		struct plan p = { .cells = cells, .n = 2 };
 		unsigned char mark[2];
-		answers_undecided(&p, mark);
+		answers_undecided(&p, NULL, mark);
 		expect(k, mark[0], !changes[k].same, "A undecided");
 		expect(k, mark[1], !changes[k].same, "B undecided");
 		free_cell(&cells[0]);

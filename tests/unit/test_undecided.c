@@ -68,7 +68,7 @@ static void marks_the_open_pair(void **state)
 	cell_with_runs(&cells[3], &var_b, 1.00, 0.01, 13);
 	struct plan p = { .cells = cells, .n = 4 };
 	unsigned char mark[4];
-	answers_undecided(&p, mark);
+	answers_undecided(&p, NULL, mark);
 	assert_int_equal(mark[0], 1);
 	assert_int_equal(mark[1], 1);
 	assert_int_equal(mark[2], 0); /* not one of the two fastest */
@@ -78,7 +78,7 @@ static void marks_the_open_pair(void **state)
 	cell_with_runs(&cells[0], &var_b, 1.00, 0.01, 13);
 	cell_with_runs(&cells[1], &var_b, 1.30, 0.01, 13);
 	p.n = 2;
-	answers_undecided(&p, mark);
+	answers_undecided(&p, NULL, mark);
 	assert_int_equal(mark[0], 0);
 	assert_int_equal(mark[1], 0);
 	release(cells, 2);
@@ -87,7 +87,7 @@ static void marks_the_open_pair(void **state)
 	phase = 0;
 	cell_with_runs(&cells[0], &var_b, 1.00, 0.05, 13);
 	cell_with_runs(&cells[1], &var_b, 1.01, 0.05, 13);
-	answers_undecided(&p, mark);
+	answers_undecided(&p, NULL, mark);
 	assert_int_equal(mark[0], 0);
 	assert_int_equal(mark[1], 0);
 	release(cells, 2);
@@ -100,7 +100,7 @@ static void marks_the_open_pair(void **state)
 	free(cells[1].measure.rounds);
 	cell_with_runs(&cells[1], &var_b, 1.01, 0.05, 13);
 	memcpy(cells[1].build.sha256, "ab", 3);
-	answers_undecided(&p, mark);
+	answers_undecided(&p, NULL, mark);
 	assert_int_equal(mark[0], 0);
 	release(cells, 2);
 }
@@ -112,13 +112,13 @@ static void leaves_thin_and_failed_cells(void **state)
 	cell_with_runs(&cells[1], &var_a, 1.01, 0.05, 13);
 	struct plan p = { .cells = cells, .n = 2 };
 	unsigned char mark[2];
-	answers_undecided(&p, mark);
+	answers_undecided(&p, NULL, mark);
 	assert_int_equal(mark[0] + mark[1], 0);
 	release(cells, 2);
 	cell_with_runs(&cells[0], &var_a, 1.00, 0.05, 13);
 	cell_with_runs(&cells[1], &var_a, 1.01, 0.05, 13);
 	cells[1].status = CELL_WRONG_OUTPUT;
-	answers_undecided(&p, mark);
+	answers_undecided(&p, NULL, mark);
 	assert_int_equal(mark[0] + mark[1], 0);
 	release(cells, 2);
 }
@@ -136,14 +136,14 @@ static void marks_an_open_speedup(void **state)
 	cells[1].spec.size = 200; /* twice the work in 10 % more than twice the time: at the edge */
 	struct plan p = { .cells = cells, .n = 2 };
 	unsigned char mark[2];
-	answers_undecided(&p, mark);
+	answers_undecided(&p, NULL, mark);
 	assert_int_equal(mark[0], 1);
 	assert_int_equal(mark[1], 1);
 	release(cells, 2);
 	cell_with_runs(&cells[0], &var_a, 1.00, 0.01, 13);
 	cell_with_runs(&cells[1], &var_b, 1.00, 0.01, 13);
 	cells[1].spec.size = 200; /* twice the work in the same time: decided */
-	answers_undecided(&p, mark);
+	answers_undecided(&p, NULL, mark);
 	assert_int_equal(mark[0] + mark[1], 0);
 	release(cells, 2);
 	fam.baseline = NULL;
@@ -163,13 +163,25 @@ static void marks_an_open_gap(void **state)
 	}
 	struct plan p = { .cells = cells, .n = 4 };
 	unsigned char mark[4];
-	answers_undecided(&p, mark);
+	answers_undecided(&p, NULL, mark);
 	/* clang against gcc at -O2: 10 % in 5 % noise */
 	assert_int_equal(mark[0], 1);
 	assert_int_equal(mark[1], 1);
 	/* the fastest two, 30 % apart, and their gaps: decided */
 	assert_int_equal(mark[2], 0);
 	assert_int_equal(mark[3], 0);
+	/* where this machine's earlier runs moved the variant's ratios by
+	 * 20 % from run to run, no number of runs closes that gap: no spare
+	 * runs for it (results/ratio_drift.h); another variant's drift does
+	 * not count */
+	struct between_group g = { "f", "a", BETWEEN_SAME_VARIANT, 0.20, 5 };
+	struct between_runs between = { NULL, 0, &g, 1 };
+	answers_undecided(&p, &between, mark);
+	assert_int_equal(mark[0] + mark[1] + mark[2] + mark[3], 0);
+	g.variant = "b";
+	answers_undecided(&p, &between, mark);
+	assert_int_equal(mark[0], 1);
+	assert_int_equal(mark[1], 1);
 	release(cells, 4);
 
 	/* open only across the diagonal (gcc/-O2 against clang/-O3) */
@@ -179,7 +191,7 @@ static void marks_an_open_gap(void **state)
 		cell_with_runs(&cells[i], &var_a, base2[i], spread2[i], 13);
 		cells[i].spec.config = (char *)cfg[i];
 	}
-	answers_undecided(&p, mark);
+	answers_undecided(&p, NULL, mark);
 	assert_int_equal(mark[0] + mark[1] + mark[2] + mark[3], 0);
 	release(cells, 4);
 }
