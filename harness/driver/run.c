@@ -196,6 +196,27 @@ static int run_plan(struct run *r)
 	return 0;
 }
 
+/* One line where earlier runs of this host lie beside the run: what they
+ * say the ratios move from run to run, the most of it named. */
+static void between_announce(const struct between_runs *b)
+{
+	if (!b->nruns)
+		return;
+	const struct between_group *most = results_between_most(b, NULL);
+	struct strbuf line = STRBUF_INIT;
+	sb_addf(&line, "flagbench: %zu earlier run%s of this host beside this one (newest %s): ", b->nruns,
+		b->nruns == 1 ? "" : "s", b->run_ids[0]);
+	if (most)
+		sb_addf(&line, "ratios moved between them by up to %.1f %% beyond their noise (%s/%s %s); the intervals "
+			       "include it, and no spare run goes where only it keeps an answer open\n",
+			100 * most->drift, most->family, most->variant ? most->variant : "*",
+			most->kind == BETWEEN_ACROSS_VARIANTS ? "against the baseline" : "between its builds");
+	else
+		sb_addf(&line, "no ratio moved between them beyond its noise\n");
+	fputs(line.buf, stderr);
+	sb_release(&line);
+}
+
 /* The conditions of the run, recorded as warnings in results.json. */
 static void run_conditions(struct run *r)
 {
@@ -212,6 +233,7 @@ static void run_conditions(struct run *r)
 	format_utc(rs->started_wall, started, sizeof(started));
 	results_between_before(rs->dir, jstr_opt(rs->host, "hostname"), jstr_opt(rs->host, "cpu_model"), started,
 			       &r->between);
+	between_announce(&r->between);
 	struct strbuf noisy = STRBUF_INIT;
 	/* made-up times are not disturbed by a noisy host */
 	if (r->x->times == EXECUTOR_TIMES_MEASURED && doctor_noisy(rs->host, &noisy))

@@ -95,11 +95,10 @@ static const char *between_words(struct model *m, const char *family)
 	size_t earlier = 0;
 	for (size_t k = 0; k < m->nruns; k++) {
 		const struct between_runs *b = &m->runs[k].between;
+		const struct between_group *g = results_between_most(b, family);
 		earlier = b->nruns > earlier ? b->nruns : earlier;
-		for (size_t i = 0; i < b->ngroups; i++)
-			if (!strcmp(b->groups[i].family, family) && b->groups[i].drift > 0 &&
-			    (!most || b->groups[i].drift > most->drift))
-				most = &b->groups[i];
+		if (g && (!most || g->drift > most->drift))
+			most = g;
 	}
 	if (!most)
 		return "";

@@ -373,6 +373,19 @@ double results_between_drift(const struct between_runs *b, const char *family, c
 	return d > 0 ? d : 0;
 }
 
+const struct between_group *results_between_most(const struct between_runs *b, const char *family)
+{
+	const struct between_group *most = NULL;
+	for (size_t i = 0; i < b->ngroups; i++) {
+		const struct between_group *g = &b->groups[i];
+		if (!(g->drift > 0) || (family && strcmp(g->family, family)))
+			continue;
+		if (!most || g->drift > most->drift || (g->drift == most->drift && !most->variant && g->variant))
+			most = g;
+	}
+	return most;
+}
+
 void results_between_release(struct between_runs *b)
 {
 	for (size_t i = 0; i < b->nruns; i++)

@@ -85,6 +85,9 @@ void results_between_before(const char *run_dir, const char *hostname, const cha
  * none seen or unknown. */
 double results_between_drift(const struct between_runs *b, const char *family, const char *variant_a,
 			     const char *variant_b);
+/* The group that moved most (of this family; NULL: of any), a variant's
+ * before its family's at the same figure; NULL where none moved. */
+const struct between_group *results_between_most(const struct between_runs *b, const char *family);
 void results_between_release(struct between_runs *b);
 
 #endif

@@ -100,3 +100,32 @@ speedup_width() { # RUN CONFIG: the speedup table's rotate high - low
     a=$("$FLAGBENCH" tables --format json "$d/later")
     jq -e '.runs[0].between_runs.runs == ["20261203T082945Z-c2-host"]' <<<"$a"
 }
+
+@test "a run reads this host's earlier runs beside it before its rounds, and says what they moved" {
+    d="$BATS_TEST_TMPDIR/results"
+    mkdir -p "$d"
+    # this host, as a run records it
+    "$FLAGBENCH" run --suite smoke --dry-run -o "$d/probe" >/dev/null 2>&1
+    host=$(jq -c '.host | {hostname, cpu_model}' "$d/probe/results.json")
+    rm -r "$d/probe"
+    fx="$FIX/drift-steady.json"
+    for k in 1 2 3; do
+        mkdir -p "$d/before$k"
+        # before2 has rotate 10 % slower than before1 and before3
+        jq --argjson h "$host" --arg k "$k" '.run.id = "before\($k)" | .run.started = "2000-01-0\(4 - ($k | tonumber))T00:00:00Z"
+            | .host.hostname = $h.hostname | .host.cpu_model = $h.cpu_model
+            | if $k == "2" then .cells |= map(if .variant == "rotate" then .time_s.runs |= map(. * 1.1) else . end) else . end' \
+            "$fx" >"$d/before$k/results.json"
+    done
+    run "$FLAGBENCH" run --suite smoke --dry-run -o "$d/now"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"flagbench: 3 earlier runs of this host beside this one (newest before1): ratios moved between them by up to 10.0 % beyond their noise (chacha20/rotate against the baseline)"* ]]
+    # another host's runs are not this host's (and the run just made is set aside)
+    mv "$d/now" "$d/.now"
+    for k in 1 2 3; do
+        jq '.host.hostname = "elsewhere"' "$d/before$k/results.json" >"$d/f" && mv "$d/f" "$d/before$k/results.json"
+    done
+    run "$FLAGBENCH" run --suite smoke --dry-run -o "$d/again"
+    [ "$status" -eq 0 ]
+    refute grep -qF "earlier run" <<<"$output"
+}
