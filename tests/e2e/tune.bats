@@ -61,7 +61,7 @@ J
 @test "tune: where instructions do not rank the -O levels as time does, the screen turns to time and says why" {
     needs_tools
     out="$BATS_TEST_TMPDIR/sw"
-    # FAKECC_SLOW_O3: -O3 counts a tenth of the instructions and naps 50 ms: first by counts, last by time
+    # FAKECC_SLOW_O3: -O3 counts a tenth of the instructions and naps 200 ms: first by counts, last by time
     FAKECC_STEPS=1 FAKECC_SLOW_O3=1 run "$FLAGBENCH" tune tunable/loop --compiler fakecc --suite "$(small_suite)" \
         --march default --cache "$CACHE" --out "$out" --no-render --budget 4 --screen-runs 3 --confirm-runs 6
     echo "$output"
