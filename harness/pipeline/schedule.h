@@ -63,7 +63,7 @@ enum schedule_on_failure {
  * stopped taking them: the quick suite on the 2-vCPU VM here ran in
  * 164-186 s (two pairs of runs), against 192-222 s with two budgets given
  * to every open answer, ties included.  With the gaps' open questions
- * marked too, 203-235 s (two pairs), against 149-184 s. */
+ * marked too, 198-235 s (five pairs), against 149-184 s. */
 #define SCHEDULE_UNDECIDED_BUDGETS 3
 
 struct schedule_policy {
