@@ -212,19 +212,23 @@ struct asking {
 /* Folders looked at, at most: a results/ of many suites' runs is not all read. */
 #define BETWEEN_RUNS_LOOKED_AT 32
 
-/* Whether the run in file ran on the asking run's host before it (a cheap look first). */
-static int earlier_on_host(const struct asking *q, const char *file)
+/* The document in file where it is a run of the asking run's host that
+ * started before it, else NULL (a cheap look before the cells are viewed). */
+static json_t *earlier_on_host(const struct asking *q, const char *file)
 {
 	if (!q->hostname || !q->started || !q->cpu_model)
-		return 0;
-	json_t *root = json_load_file(file, 0, NULL);
+		return NULL;
+	json_t *root = json_load_file(file, JSON_REJECT_DUPLICATES, NULL);
 	const char *schema = jstr_opt(root, "schema"), *h = hostname_of(root), *s = started_of(root),
 		   *cpu = jstr_opt(json_object_get(root, "host"), "cpu_model"),
 		   *id = jstr_opt(json_object_get(root, "run"), "id");
 	int ok = schema && !strcmp(schema, RESULTS_SCHEMA) && h && !strcmp(h, q->hostname) && cpu &&
 		 !strcmp(cpu, q->cpu_model) && s && strcmp(s, q->started) < 0 && id && (!q->id || strcmp(id, q->id));
-	json_decref(root);
-	return ok;
+	if (!ok) {
+		json_decref(root);
+		return NULL;
+	}
+	return root;
 }
 
 /* The differences of a group: a family's of a kind, or one variant's. */
@@ -281,9 +285,12 @@ static void between(const char *run_dir, const char *self_file, const struct ask
 	size_t nc = beside(run_dir, self_file, &c);
 	struct results_run *earlier = xcalloc(BETWEEN_RUNS_BACK + 1, sizeof(*earlier));
 	size_t ne = 0;
-	for (size_t i = 0; i < nc && i < BETWEEN_RUNS_LOOKED_AT && ne < BETWEEN_RUNS_BACK; i++)
-		if (earlier_on_host(q, c[i].file) && results_open(c[i].file, &earlier[ne]) == 0)
+	for (size_t i = 0; i < nc && i < BETWEEN_RUNS_LOOKED_AT && ne < BETWEEN_RUNS_BACK; i++) {
+		/* read once: the look and the view share the document */
+		json_t *root = earlier_on_host(q, c[i].file);
+		if (root && results_open_loaded(c[i].file, root, &earlier[ne]) == 0)
 			ne++;
+	}
 	for (size_t i = 0; i < nc; i++)
 		free(c[i].file);
 	free(c);

@@ -271,20 +271,9 @@ static int check_cells(struct results_run *r, json_t *cells)
 	return 0;
 }
 
-int results_open(const char *path, struct results_run *r)
+/* The view of r->root, read from r->file; closes r on failure. */
+static int view_root(struct results_run *r)
 {
-	memset(r, 0, sizeof(*r));
-	if (results_file(path, &r->file, &r->dir) < 0)
-		return -1;
-	json_error_t je;
-	r->root = json_load_file(r->file, JSON_REJECT_DUPLICATES, &je);
-	if (!r->root) {
-		if (je.line < 0 || access(r->file, R_OK) < 0)
-			error("%s: %s", r->file, je.text);
-		else
-			error("%s:%d:%d: %s", r->file, je.line, je.column, je.text);
-		goto bad;
-	}
 	const char *schema = jstr_opt(r->root, "schema");
 	if (!schema || strcmp(schema, RESULTS_SCHEMA)) {
 		error("%s: not a flagbench results file (schema %s, expected %s)", r->file, schema ? schema : "missing",
@@ -313,6 +302,34 @@ int results_open(const char *path, struct results_run *r)
 bad:
 	results_close(r);
 	return -1;
+}
+
+int results_open(const char *path, struct results_run *r)
+{
+	memset(r, 0, sizeof(*r));
+	if (results_file(path, &r->file, &r->dir) < 0)
+		return -1;
+	json_error_t je;
+	r->root = json_load_file(r->file, JSON_REJECT_DUPLICATES, &je);
+	if (!r->root) {
+		if (je.line < 0 || access(r->file, R_OK) < 0)
+			error("%s: %s", r->file, je.text);
+		else
+			error("%s:%d:%d: %s", r->file, je.line, je.column, je.text);
+		results_close(r);
+		return -1;
+	}
+	return view_root(r);
+}
+
+int results_open_loaded(const char *file, json_t *root, struct results_run *r)
+{
+	memset(r, 0, sizeof(*r));
+	const char *slash = strrchr(file, '/');
+	r->file = xstrdup(file);
+	r->dir = slash ? xasprintf("%.*s", (int)(slash - file), file) : xstrdup(".");
+	r->root = root;
+	return view_root(r);
 }
 
 void results_close(struct results_run *r)

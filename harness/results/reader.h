@@ -78,6 +78,9 @@ struct results_run {
  * an error message naming the file (and line:column for bad JSON, the
  * cell and field for a missing one): the caller exits 2. */
 int results_open(const char *path, struct results_run *run);
+/* The same of a document already loaded from file (a results.json path),
+ * which the run takes over: results_close() frees it, a failure too. */
+int results_open_loaded(const char *file, json_t *root, struct results_run *run);
 void results_close(struct results_run *run);
 /* The cell with this id, or NULL. */
 struct results_cell *results_cell_by_id(const struct results_run *run, const char *id);
