@@ -71,6 +71,19 @@ static int open_question(const struct cell *a, const struct cell *b, const struc
 	return open;
 }
 
+/* The first rankable cell from `from` on of like's variant and size built
+ * with config, or p->n. */
+static size_t built_as(const struct plan *p, size_t from, const struct cell *like, const char *config)
+{
+	for (size_t b = from; b < p->n; b++) {
+		const struct cell *c = &p->cells[b];
+		if (c->spec.family == like->spec.family && c->spec.variant == like->spec.variant &&
+		    c->spec.size == like->spec.size && rankable(c) && !strcmp(c->spec.config, config))
+			return b;
+	}
+	return p->n;
+}
+
 /* The gaps' questions (analysis/gap_pairs.h): per family, its builds'
  * configurations in the plan's order; per pair of them that a gap
  * compares, each variant's two cells of that pair at one size. */
@@ -101,18 +114,9 @@ static void gaps_undecided(const struct plan *p, const struct between_runs *betw
 			if (ca->spec.family != fam || !rankable(ca))
 				continue;
 			for (size_t k = 0; k < np; k++) {
-				if (strcmp(ca->spec.config, cfgs[pairs[k].a]))
-					continue;
-				for (size_t b = i; b < p->n; b++) {
-					const struct cell *cb = &p->cells[b];
-					if (cb->spec.family != fam || cb->spec.variant != ca->spec.variant ||
-					    cb->spec.size != ca->spec.size || !rankable(cb) ||
-					    strcmp(cb->spec.config, cfgs[pairs[k].b]))
-						continue;
-					if ((!mark[a] || !mark[b]) && open_question(ca, cb, between))
-						mark[a] = mark[b] = 1;
-					break;
-				}
+				size_t b = strcmp(ca->spec.config, cfgs[pairs[k].a]) ? p->n : built_as(p, i, ca, cfgs[pairs[k].b]);
+				if (b < p->n && (!mark[a] || !mark[b]) && open_question(ca, &p->cells[b], between))
+					mark[a] = mark[b] = 1;
 			}
 		}
 		free(pairs);
