@@ -210,7 +210,7 @@ static void between_announce(const struct between_runs *b)
 		sb_addf(&line, "ratios moved between them by up to %.1f %% beyond their noise (%s/%s %s); the intervals "
 			       "include it, and no spare run goes where only it keeps an answer open\n",
 			100 * most->drift, most->family, most->variant ? most->variant : "*",
-			most->kind == BETWEEN_ACROSS_VARIANTS ? "against the baseline" : "between its builds");
+			results_between_kind_words(most->kind));
 	else
 		sb_addf(&line, "no ratio moved between them beyond its noise\n");
 	fputs(line.buf, stderr);

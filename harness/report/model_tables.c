@@ -105,7 +105,7 @@ static const char *between_words(struct model *m, const char *family)
 	return model_own(m, " Each also includes how far the same two binaries' ratio moved from this machine's "
 			    "earlier runs (%zu read beside this one), beyond their noise: up to sd %.1f %% (%s %s).",
 			 earlier, 100 * most->drift, most->variant ? most->variant : "every variant",
-			 most->kind == BETWEEN_ACROSS_VARIANTS ? "against the baseline" : "between its builds");
+			 results_between_kind_words(most->kind));
 }
 
 /* What a table shows, for its legend.  A ratio table without one ratio of two

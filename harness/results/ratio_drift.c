@@ -393,6 +393,11 @@ const struct between_group *results_between_most(const struct between_runs *b, c
 	return most;
 }
 
+const char *results_between_kind_words(enum between_kind kind)
+{
+	return kind == BETWEEN_ACROSS_VARIANTS ? "against the baseline" : "between its builds";
+}
+
 void results_between_release(struct between_runs *b)
 {
 	for (size_t i = 0; i < b->nruns; i++)

@@ -88,6 +88,9 @@ double results_between_drift(const struct between_runs *b, const char *family, c
 /* The group that moved most (of this family; NULL: of any), a variant's
  * before its family's at the same figure; NULL where none moved. */
 const struct between_group *results_between_most(const struct between_runs *b, const char *family);
+/* "against the baseline" or "between its builds": a group's kind in words,
+ * the same in the run's line and the tables' legend. */
+const char *results_between_kind_words(enum between_kind kind);
 void results_between_release(struct between_runs *b);
 
 #endif
