@@ -14,9 +14,8 @@
 #include "core/runcmd.h"
 #include "driver/eta.h"
 #include "driver/host.h"
+#include "driver/earlier_runs.h"
 #include "driver/run_dir.h"
-#include "core/json_util.h"
-#include "results/ratio_drift.h"
 #include "driver/run_options.h"
 #include "pipeline/executor.h"
 #include "pipeline/libraries.h"
@@ -196,27 +195,6 @@ static int run_plan(struct run *r)
 	return 0;
 }
 
-/* One line where earlier runs of this host lie beside the run: what they
- * say the ratios move from run to run, the most of it named. */
-static void between_announce(const struct between_runs *b)
-{
-	if (!b->nruns)
-		return;
-	const struct between_group *most = results_between_most(b, NULL);
-	struct strbuf line = STRBUF_INIT;
-	sb_addf(&line, "flagbench: %zu earlier run%s of this host beside this one (newest %s): ", b->nruns,
-		b->nruns == 1 ? "" : "s", b->run_ids[0]);
-	if (most)
-		sb_addf(&line, "ratios moved between them by up to %.1f %% beyond their noise (%s/%s %s); the intervals "
-			       "include it, and no spare run goes where only it keeps an answer open\n",
-			100 * most->drift, most->family, most->variant ? most->variant : "*",
-			results_between_kind_words(most->kind));
-	else
-		sb_addf(&line, "no ratio moved between them beyond its noise\n");
-	fputs(line.buf, stderr);
-	sb_release(&line);
-}
-
 /* The conditions of the run, recorded as warnings in results.json. */
 static void run_conditions(struct run *r)
 {
@@ -227,13 +205,8 @@ static void run_conditions(struct run *r)
 	for (size_t i = 0; i < r->plan.warnings.n; i++)
 		sv_push(&rs->warnings, r->plan.warnings.v[i]);
 	rs->host = host_json();
-	/* this host's earlier runs beside the run folder: the spare runs go by
-	 * the ratios' moves between runs, as the tables' intervals will */
-	char started[32];
-	format_utc(rs->started_wall, started, sizeof(started));
-	results_between_before(rs->dir, jstr_opt(rs->host, "hostname"), jstr_opt(rs->host, "cpu_model"), started,
-			       &r->between);
-	between_announce(&r->between);
+	/* the spare runs go by the ratios' moves between runs, as the tables' intervals will */
+	earlier_runs_read(rs->dir, rs->host, rs->started_wall, &r->between);
 	struct strbuf noisy = STRBUF_INIT;
 	/* made-up times are not disturbed by a noisy host */
 	if (r->x->times == EXECUTOR_TIMES_MEASURED && doctor_noisy(rs->host, &noisy))
