@@ -20,7 +20,11 @@
 #      (stored baseline NIGHTLY_PREVIOUS) beside tonight's (compare
 #      --confirm), a same binary (a system change: library, kernel,
 #      microcode) as it stands, since side by side both would run on
-#      tonight's system.  RUN/changes.json keeps the change points.
+#      tonight's system.  Before that, every cell whose binary changed since
+#      the previous night is measured beside the previous night's binary
+#      (compare --confirm-changed --record, RUN/beside.json): the history
+#      takes that measurement as the step at tonight's night, already
+#      confirmed.  RUN/changes.json keeps the change points.
 #   4. the Markdown table appended to $GITHUB_STEP_SUMMARY (when set), the
 #      comparison in RUN/compare.json and the outcome in RUN/nightly.json
 #      (which the publish job reads to decide whether the run becomes the
@@ -140,6 +144,17 @@ fi
 history=${NIGHTLY_HISTORY:-$root/results/history.db}
 previous=${NIGHTLY_PREVIOUS:-previous}
 steps=0 confirmed=0
+# every cell whose binary changed since the previous night is measured
+# beside that night's binary, in interleaved rounds, and the measurement
+# recorded in tonight's results.json (compare --confirm-changed --record):
+# the history takes it as the step's size at tonight's night, which the
+# nights' noise cannot move (docs/history.md, measured steps)
+if [ -f "$baselines/$profile/$previous/results.json" ] && [ "$dry" != 1 ] && [ "$metric" = time ] && [ "$confirm" -gt 0 ]; then
+    "$fb" compare --baseline "$previous" --baselines-dir "$baselines" "$out" --metric time \
+        --threshold "$threshold" --alarm-rate "$alarm_rate" --confirm "$confirm" --confirm-changed --record \
+        --format json > "$out/beside.json"
+    [ "$?" -le 1 ] || say "the new binaries could not be measured beside the previous night's: the history has the nights alone"
+fi
 if "$fb" history import --db "$history" "$out" >&2; then
     "$fb" history changes --db "$history" --profile "$profile" --metric "$metric" \
         --alarm-rate "${NIGHTLY_HISTORY_RATE:-1}" --format json > "$out/changes.json"
@@ -156,9 +171,10 @@ if "$fb" history import --db "$history" "$out" >&2; then
             printf '\n### change points that alarm tonight (history, %s)\n\n' "$metric"
             jq -r '.[] | "- `\(.cell)`: \(.ratio * 1000 | round / 1000)x [\(.ci95[0] * 1000 | round / 1000)x, \(.ci95[1] * 1000 | round / 1000)x]; what changed: \(.cause.text)\(if .cause.kind == "machine" then " (held a second night)" else "" end)"' <<<"$tonight"
         } | summary
-        binary_cells=$(jq -r '.[] | select(.cause.kind == "binary") | .cell' <<<"$tonight")
+        # a step measured beside the previous night's binary is confirmed by that measurement
+        binary_cells=$(jq -r '.[] | select(.cause.kind == "binary" and .measured == null) | .cell' <<<"$tonight")
         # a system step cannot be measured side by side: it stands
-        confirmed=$(jq '[.[] | select(.cause.kind != "binary")] | length' <<<"$tonight")
+        confirmed=$(jq '[.[] | select(.cause.kind != "binary" or .measured != null)] | length' <<<"$tonight")
         if [ -n "$binary_cells" ]; then
             if [ -f "$baselines/$profile/$previous/results.json" ] && [ "$dry" != 1 ] && [ "$metric" = time ] && [ "$confirm" -gt 0 ]; then
                 "$fb" compare --baseline "$previous" --baselines-dir "$baselines" "$out" --metric time \

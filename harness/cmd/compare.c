@@ -16,7 +16,7 @@ struct compare_cli {
 	double threshold, timeout, alarm_rate;
 	unsigned confirm, resamples, seed;
 	struct global_opts g;
-	int times_of_same_binary;
+	int times_of_same_binary, confirm_changed, record;
 };
 
 #define CO(f) offsetof(struct compare_cli, f)
@@ -25,6 +25,8 @@ static const struct option_def compare_options[] = {
 	{ .name = "threshold", .short_name = 't', .type = OPT_DOUBLE, .offset = CO(threshold), .metavar = "PERCENT", .max = 100, .help = "smallest change that counts", .def = "2" },
 	{ .name = "statistic", .type = OPT_STRING, .offset = CO(statistic), .metavar = "median|min|pNN", .help = "the statistic of each side's times (default: the one NEW reports, the median for older runs)" },
 	{ .name = "confirm", .short_name = 'c', .type = OPT_UINT, .offset = CO(confirm), .metavar = "N", .min = 2, .max = 1000, .help = "measure suspect cells again, both binaries in N rounds (as many A B as B A, shuffled)" },
+	{ .name = "confirm-changed", .type = OPT_FLAG, .offset = CO(confirm_changed), .help = "with --confirm: every cell whose program changed, faster and within the threshold too, not only the suspects" },
+	{ .name = "record", .type = OPT_FLAG, .offset = CO(record), .help = "with --confirm: write what was measured again into NEW's results.json (beside: the history's measured steps)" },
 	{ .name = "alarm-rate", .type = OPT_DOUBLE, .offset = CO(alarm_rate), .metavar = "PERCENT", .min = 0.01, .max = 20, .help = "chance that --confirm alarms for identical builds in one comparison", .def = "1" },
 	{ .name = "format", .short_name = 'f', .type = OPT_STRING, .offset = CO(format), .metavar = "text|md|json", .help = "output on stdout", .def = "text" },
 	{ .name = "json-out", .type = OPT_STRING, .offset = CO(json_out), .metavar = "FILE", .help = "also write the comparison as JSON to FILE" },
@@ -73,6 +75,9 @@ static int check_cli(const struct compare_cli *o, int npos, enum metric *metric,
 		*format = COMPARE_JSON;
 	else
 		return error("--format must be text, md or json, not '%s'", o->format);
+	if ((o->confirm_changed || o->record) && !o->confirm)
+		return error("--%s needs --confirm N: it is about the cells measured again",
+			     o->confirm_changed ? "confirm-changed" : "record");
 	if (o->baseline ? npos != 1 : npos != 2) {
 		command_usage_error(&cmd_compare_def, "%s",
 				    o->baseline ? "compare --baseline NAME takes one run, NEW"
@@ -113,6 +118,8 @@ int cmd_compare(int argc, char **argv)
 			.same_binary = o.times_of_same_binary ? COMPARE_TIMES_OF_SAME_BINARY : COMPARE_SAME_BINARY_IS_SAME,
 		},
 		.confirm = o.confirm,
+		.confirm_changed = o.confirm_changed,
+		.record = o.record,
 		.alarm_rate = o.alarm_rate / 100,
 		.timeout_s = o.timeout,
 	};

@@ -16,12 +16,14 @@
 #include "pipeline/schedule.h"
 #include "pipeline/session.h"
 #include "results/baseline.h"
+#include "results/beside.h"
 #include "results/reader.h"
 #include "results/replay.h"
 #include "system/cooldown.h"
 
 struct confirm_opts {
 	unsigned rounds;
+	int changed; /* --confirm-changed */
 	double alarm_rate; /* fraction: the family-wise false-alarm rate */
 	double timeout_s;
 	const struct session *session; /* the executor and the limits of every replay */
@@ -86,8 +88,11 @@ static void confirm_verdict(struct cell_cmp *cc, const struct cell *a, const str
 			compare_format_level(cc->confirm.level_reached, got, sizeof(got));
 			snprintf(short_of, sizeof(short_of), " (%zu pairs reach %s %%: more rounds)", cc->confirm.pairs, got);
 		}
+		/* a cell measured only because its program changed (--confirm-changed) was not suspected */
+		int suspect = cc->first == VERDICT_SLOWER || (cc->first == VERDICT_INCONCLUSIVE && cc->ci.high > 1 + o->threshold);
 		cc->note = xasprintf("%s after %u interleaved rounds: %.3fx [%.3fx, %.3fx] at %s %%%s",
-				     cc->verdict == VERDICT_SLOWER ? "confirmed" : "not confirmed", rounds,
+				     cc->verdict == VERDICT_SLOWER ? "confirmed" : suspect ? "not confirmed" : "measured again",
+				     rounds,
 				     cc->confirm.ratio, cc->confirm.low, cc->confirm.high, lv, short_of);
 	} else {
 		cc->note = xstrdup("not confirmed: the new times do not pair up");
@@ -185,10 +190,13 @@ out:
  * same program on both sides: measured side by side tonight, both would
  * run on tonight's system, so a system's slowdown could never be seen
  * (its verdict stands, its note names the system). */
-static int confirm_suspect(const struct cell_cmp *cc, double threshold)
+static int confirm_suspect(const struct cell_cmp *cc, double threshold, int changed)
 {
-	return !cc->same_program &&
-	       (cc->verdict == VERDICT_SLOWER || (cc->verdict == VERDICT_INCONCLUSIVE && cc->ci.high > 1 + threshold));
+	if (cc->same_program || cc->verdict == VERDICT_NO_DATA || cc->verdict == VERDICT_SAME_BINARY)
+		return 0;
+	/* --confirm-changed: every new program, whatever the two runs said */
+	return changed || cc->verdict == VERDICT_SLOWER ||
+	       (cc->verdict == VERDICT_INCONCLUSIVE && cc->ci.high > 1 + threshold);
 }
 
 static int confirm_slower(struct comparison *cmp, const json_t *base, const char *base_dir, const json_t *nw,
@@ -198,7 +206,7 @@ static int confirm_slower(struct comparison *cmp, const json_t *base, const char
 	cmp->confirm_rounds = co->rounds;
 	cmp->alarm_rate = co->alarm_rate;
 	for (size_t i = 0; i < cmp->n; i++)
-		suspects += confirm_suspect(&cmp->cells[i], o->threshold);
+		suspects += confirm_suspect(&cmp->cells[i], o->threshold, co->changed);
 	if (!suspects)
 		return 0;
 	if (o->metric != METRIC_TIME) {
@@ -226,7 +234,7 @@ static int confirm_slower(struct comparison *cmp, const json_t *base, const char
 	char *work = mkdtemp(tmpl);
 	install_interrupt_handler();
 	for (size_t i = 0; work && i < cmp->n && !fb_interrupted; i++)
-		if (confirm_suspect(&cmp->cells[i], o->threshold))
+		if (confirm_suspect(&cmp->cells[i], o->threshold, co->changed))
 			confirm_cell(&cmp->cells[i], base, base_dir, nw, new_dir, fams, (size_t)nfams, co,
 				     cmp->confirm_level, o, cmp->quantile, hyperfine, work);
 	if (work) {
@@ -287,7 +295,7 @@ static int confirm_with_run_settings(const struct compare_request *rq, struct co
 	const char *ps = run_option(nw, "pipe-size");
 	if (ps && parse_u64(ps, &pipe) < 0)
 		pipe = 0;
-	struct confirm_opts cf = { .rounds = rq->confirm, .alarm_rate = rq->alarm_rate, .timeout_s = rq->timeout_s,
+	struct confirm_opts cf = { .rounds = rq->confirm, .changed = rq->confirm_changed, .alarm_rate = rq->alarm_rate, .timeout_s = rq->timeout_s,
 				   .pipe_size = pipe, .consumer = consumer,
 				   .consumer_wait = run_option(nw, "consumer-wait") };
 	profile_cooldown(nw, &cf.cool);
@@ -299,6 +307,41 @@ static int confirm_with_run_settings(const struct compare_request *rq, struct co
 	cf.session = &s;
 	int r = confirm_slower(cmp, base, base_dir, nw, new_dir, &cf, &rq->opts);
 	session_close(&s);
+	return r;
+}
+
+/* --record: the cells measured again, as NEW's "beside" (results/beside.h):
+ * the history takes them as the measured size of a step between the two
+ * runs. */
+static int record_beside(const struct compare_request *rq, const struct comparison *cmp, const json_t *base,
+			 const json_t *nw)
+{
+	const char *base_id = jstr_opt(json_object_get(base, "run"), "id");
+	if (!base_id)
+		return error("--record: BASE has no run.id: what was measured beside it cannot be named");
+	struct beside_cell *cells = xcalloc(cmp->n + 1, sizeof(*cells));
+	size_t n = 0;
+	for (size_t i = 0; i < cmp->n; i++) {
+		const struct cell_cmp *cc = &cmp->cells[i];
+		if (!cc->confirmed)
+			continue;
+		cells[n++] = (struct beside_cell){
+			.cell = cc->id,
+			.base_sha256 = jstr_opt(json_object_get(results_json_cell(base, cc->id), "binary"), "sha256"),
+			.sha256 = jstr_opt(json_object_get(results_json_cell(nw, cc->id), "binary"), "sha256"),
+			.verdict = comparison_verdict_word(cc->confirm.verdict),
+			.rounds = (unsigned)cc->confirmed,
+			.ratio = cc->confirm.ratio,
+			.low = cc->confirm.low,
+			.high = cc->confirm.high,
+			.level = cc->confirm_level,
+		};
+	}
+	int r = results_record_beside(rq->new_run, base_id, rq->opts.threshold, rq->alarm_rate, cells, n);
+	free(cells);
+	if (r == 0)
+		fprintf(stderr, "flagbench: %zu cell%s measured beside %s, recorded in %s\n", n, n == 1 ? "" : "s", base_id,
+			rq->new_run);
 	return r;
 }
 
@@ -319,6 +362,8 @@ int compare_main(const struct compare_request *rq, struct comparison *out)
 		goto out;
 	compare_runs(base, nw, &rq->opts, out);
 	if (rq->confirm && confirm_with_run_settings(rq, out, base, base_dir, nw, new_dir) < 0)
+		goto out;
+	if (rq->record && record_beside(rq, out, base, nw) < 0)
 		goto out;
 	r = 0;
 out:

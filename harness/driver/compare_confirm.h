@@ -11,6 +11,11 @@
  * its profile's cooldown; an answer still open gets the rounds again, up
  * to twice.  The stored binaries were proven by their runs: a replay is
  * not verified again.
+ *
+ * --confirm-changed measures every cell whose program changed between the
+ * runs, faster ones and those within the threshold too (the nightly: the
+ * history's measured steps); --record writes those measurements into
+ * NEW's results.json as "beside" (results/beside.h).
  */
 #ifndef FLAGBENCH_COMPARE_CONFIRM_H
 #define FLAGBENCH_COMPARE_CONFIRM_H
@@ -25,6 +30,8 @@ struct compare_request {
 	const char *baselines_dir; /* where baselines are stored (NULL: the project's baselines/) */
 	struct compare_opts opts;
 	unsigned confirm;          /* --confirm rounds; 0: none */
+	int confirm_changed;       /* --confirm-changed: every cell whose program changed, not only the suspects */
+	int record;                /* --record: what was measured goes into NEW's results.json (results/beside.h) */
 	double alarm_rate;         /* fraction */
 	double timeout_s;          /* of one run while confirming */
 };

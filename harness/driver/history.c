@@ -91,6 +91,8 @@ static void pool_machines(struct history_analysis *out, double floor)
 int history_alarm(const struct history_data *d, const struct hcell *c, size_t k)
 {
 	size_t at = c->cps[k].at, run = c->s->pts[c->pt[at]].run, last = c->s->pts[c->pt[c->n - 1]].run;
+	if (c->measured && c->measured[k] == HISTORY_MEASURED_NONE)
+		return 0;
 	if (c->causes[k].kind != CAUSE_MACHINE)
 		return history_run_is_newest(d, run);
 	return machine_runs(d, run, run + 1, d->nruns) == 1 && at + 2 == c->n && history_run_is_newest(d, last);
@@ -199,6 +201,132 @@ static void machine_shifts(struct history_analysis *out)
 	}
 }
 
+/* What night x of c measured beside night x - 1's binary: the record
+ * names that night's run and binary, and the binary changed; else NULL. */
+static const struct hist_beside *beside_at(const struct history_analysis *out, const struct hcell *c, size_t x)
+{
+	const struct hist_point *a = &c->s->pts[c->pt[x - 1]], *b = &c->s->pts[c->pt[x]];
+	const struct hist_beside *m = &b->beside;
+	if (!m->run || strcmp(m->run, out->d.runs[a->run].run_id) || !a->sha256 || !b->sha256 ||
+	    !strcmp(a->sha256, b->sha256) || (m->base_sha256 && strcmp(m->base_sha256, a->sha256)))
+		return NULL;
+	return m;
+}
+
+static int measured_real(const struct hist_beside *m)
+{
+	return !strcmp(m->verdict, "slower") || !strcmp(m->verdict, "faster");
+}
+
+/* "measured beside night RUN's binary in N interleaved rounds: R [L, H] at P %" (allocated) */
+static char *measured_words(const struct hist_beside *m)
+{
+	return xasprintf("measured beside night %s's binary in %u interleaved rounds: %.3fx [%.3fx, %.3fx] at %.4g %%",
+			 m->run, m->rounds, m->ratio, m->low, m->high, 100 * m->level);
+}
+
+/* Room for one more change point in every per-point array of c. */
+static void cps_grow(struct hcell *c)
+{
+	size_t n = c->ncps + 2;
+	c->cps = xrealloc(c->cps, n * sizeof(*c->cps));
+	c->found = xrealloc(c->found, n * sizeof(*c->found));
+	c->causes = xrealloc(c->causes, n * sizeof(*c->causes));
+	c->off = xrealloc(c->off, n);
+	c->measured = xrealloc(c->measured, n);
+	if (c->ncps == 0)
+		memset(c->measured, 0, n);
+}
+
+static void cps_remove(struct hcell *c, size_t k)
+{
+	cp_cause_free(&c->causes[k]);
+	size_t tail = c->ncps - k - 1;
+	memmove(&c->cps[k], &c->cps[k + 1], tail * sizeof(*c->cps));
+	memmove(&c->found[k], &c->found[k + 1], tail * sizeof(*c->found));
+	memmove(&c->causes[k], &c->causes[k + 1], tail * sizeof(*c->causes));
+	memmove(&c->off[k], &c->off[k + 1], tail);
+	memmove(&c->measured[k], &c->measured[k + 1], tail);
+	c->ncps--;
+}
+
+/* The measured step at night x of c (HISTORY_MEASURED_STEP), in night
+ * order; the scan's steps it stands for go. */
+static void measured_step(const struct history_analysis *out, struct hcell *c, size_t x, const struct hist_beside *m)
+{
+	int up = m->ratio > 1;
+	for (size_t k = c->ncps; k-- > 0;) {
+		size_t at = c->cps[k].at, dist = at > x ? at - x : x - at;
+		if (!c->measured[k] && (dist == 0 || (dist <= HISTORY_MEASURED_NEAR && (c->cps[k].ratio > 1) == up)))
+			cps_remove(c, k);
+	}
+	cps_grow(c);
+	size_t k = 0;
+	while (k < c->ncps && c->cps[k].at < x)
+		k++;
+	size_t tail = c->ncps - k;
+	memmove(&c->cps[k + 1], &c->cps[k], tail * sizeof(*c->cps));
+	memmove(&c->found[k + 1], &c->found[k], tail * sizeof(*c->found));
+	memmove(&c->causes[k + 1], &c->causes[k], tail * sizeof(*c->causes));
+	memmove(&c->off[k + 1], &c->off[k], tail);
+	memmove(&c->measured[k + 1], &c->measured[k], tail);
+	c->ncps++;
+	c->cps[k] = (struct cp_point){
+		.at = x,
+		.from = k ? c->cps[k - 1].at : 0,
+		.to = k + 1 < c->ncps ? c->cps[k + 1].at : c->n,
+		.ratio = m->ratio,
+		.low = m->low,
+		.high = m->high,
+		.t = NAN,
+		.p = NAN,
+	};
+	c->found[k] = c->cps[k];
+	c->off[k] = 0;
+	c->measured[k] = HISTORY_MEASURED_STEP;
+	memset(&c->causes[k], 0, sizeof(c->causes[k]));
+	struct cp_cause cause;
+	cp_cause_of(&out->d, &c->s->pts[c->pt[x - 1]], &c->s->pts[c->pt[x]], &cause);
+	char *words = measured_words(m);
+	name_cause(c, k, &cause, xasprintf("%s; %s", cause.text, words));
+	free(words);
+}
+
+/* The nights measured beside the night before's binary
+ * (HISTORY_MEASURED_STEP, HISTORY_MEASURED_NONE in history.h). */
+static void measured_steps(struct history_analysis *out)
+{
+	for (size_t i = 0; i < out->ncells; i++) {
+		struct hcell *c = &out->cells[i];
+		if (c->ncps == 0)
+			cps_grow(c);
+		int counted = 0;
+		for (size_t x = 1; x < c->n; x++) {
+			const struct hist_beside *m = beside_at(out, c, x);
+			if (!m)
+				continue;
+			if (measured_real(m)) {
+				/* a cell too short for the scan is tested by the measurement */
+				out->tested += c->n < CP_MIN_NIGHTS && !counted;
+				counted = 1;
+				measured_step(out, c, x, m);
+				continue;
+			}
+			for (size_t k = 0; k < c->ncps; k++) {
+				if (c->cps[k].at != x || c->measured[k])
+					continue;
+				char *words = measured_words(m);
+				char *text = xasprintf("%s; %s: no real step of the binary%s", c->causes[k].text, words,
+						       isnan(m->threshold) ? "" : " beyond the threshold");
+				free(words);
+				free(c->causes[k].text);
+				c->causes[k].text = text;
+				c->measured[k] = HISTORY_MEASURED_NONE;
+			}
+		}
+	}
+}
+
 int history_analyse(struct history *h, const char *profile, enum metric m, double alarm_rate,
 		    struct history_analysis *out)
 {
@@ -298,16 +426,19 @@ void history_analyse_data(const struct history_data *d, enum metric m, double al
 			}
 			if (c->causes[k].kind == CAUSE_MACHINE)
 				move_to_recorded(out, c, k);
-			if (history_run_is_newest(&out->d, c->s->pts[c->pt[c->cps[k].at]].run))
-				c->newest_step = 1;
 		}
+		c->measured = xcalloc(c->ncps + 1, 1);
 	}
 	machine_shifts(out);
+	measured_steps(out);
 	for (size_t i = 0; i < out->ncells; i++) {
 		struct hcell *c = &out->cells[i];
 		c->alarm = xcalloc(c->ncps + 1, 1);
-		for (size_t k = 0; k < c->ncps; k++)
+		for (size_t k = 0; k < c->ncps; k++) {
 			out->alarms += c->alarm[k] = (unsigned char)history_alarm(&out->d, c, k);
+			if (history_run_is_newest(&out->d, c->s->pts[c->pt[c->cps[k].at]].run))
+				c->newest_step = 1;
+		}
 		out->nchanges += c->ncps;
 		out->newest_steps += (size_t)c->newest_step;
 	}
@@ -323,6 +454,7 @@ void history_analysis_free(struct history_analysis *a)
 		free(c->alarm);
 		free(c->off);
 		free(c->found);
+		free(c->measured);
 		free(c->cps);
 		free(c->pt);
 		free(c->value);

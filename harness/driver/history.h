@@ -44,6 +44,7 @@ struct hcell {
 	unsigned char *off;     /* per change point: its cause was recorded off the scan's night (the night-either-side rule,
 				 * or a recorded change the runs fit a step at: cp_fits_at) */
 	struct cp_point *found; /* per change point: as the scan found it, before such a move */
+	unsigned char *measured; /* per change point: HISTORY_MEASURED_STEP, HISTORY_MEASURED_NONE or 0 (not measured) */
 	double step_seen;       /* the smallest step seen within HISTORY_SEEN_NIGHTS (cp_step_seen); NAN none */
 	double runs_typical;    /* the median of runs a night */
 	double runs_for_step;   /* runs a night for HISTORY_SEEN_STEP to be seen (cp_runs_for_step); INFINITY none */
@@ -55,6 +56,21 @@ struct hcell {
 /* and the runs a night needs for a step of this size to be seen that soon
  * (the nightly's goal: 5 % within 3 nights) */
 #define HISTORY_SEEN_STEP 0.05
+
+/* A night whose binary changed may have been measured beside the night
+ * before's binary, in interleaved rounds (compare --confirm-changed
+ * --record, the nightly: results/beside.h), where the machine's state from
+ * one night to the next cannot move the ratio.  A real difference there
+ * (slower or faster beyond the recorded threshold) is a change point at
+ * that night, of that measured size and interval (HISTORY_MEASURED_STEP),
+ * whatever the scan found: the scan's steps the same way within
+ * HISTORY_MEASURED_NEAR nights of it are that step, found off its night
+ * by the nights' noise, and go.  No real difference there leaves a scan's
+ * step on that night standing but never alarming (HISTORY_MEASURED_NONE):
+ * the new binary measured beside the old one did not make it. */
+#define HISTORY_MEASURED_STEP 1
+#define HISTORY_MEASURED_NONE 2
+#define HISTORY_MEASURED_NEAR 3
 
 struct history_analysis {
 	struct history_data d;  /* the series (history_analyse's own; history_analyse_data's caller's) */

@@ -64,13 +64,22 @@ static json_t *change_json(const struct history_analysis *a, const struct hcell 
 	const struct hist_point *b = &c->s->pts[c->pt[p->at]], *pre = &c->s->pts[c->pt[p->at - 1]];
 	const struct hist_run *r = &a->d.runs[b->run];
 	const struct cp_cause *cause = &c->causes[k];
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:[o,o], s:s, s:o, s:b, s:b, s:{s:s, s:o, s:s}}",
+	/* the night's binary measured beside the night before's (driver/history.h) */
+	const struct hist_beside *m = &b->beside;
+	json_t *measured = c->measured && c->measured[k] ? json_pack("{s:s, s:s, s:i, s:f, s:[f,f], s:o, s:b}", "beside", m->run,
+								      "verdict", m->verdict, "rounds", (int)m->rounds, "ratio", m->ratio,
+								      "ci", m->low, m->high, "level", jnum_or_null(m->level),
+								      "step", c->measured[k] == HISTORY_MEASURED_STEP)
+							   : json_null();
+	json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:[o,o], s:s, s:o, s:b, s:b, s:{s:s, s:o, s:s}}",
 			 "profile",
 			 c->s->profile, "host", c->s->host, "cell", c->s->cell, "night", r->run_id, "started", r->started,
 			 "before", a->d.runs[pre->run].run_id, "ratio", jnum_or_null(p->ratio), "ci95",
 			 jnum_or_null(p->low), jnum_or_null(p->high), "direction", direction(a, p), "p",
 			 jnum_or_null(p->p), "newest", history_run_is_newest(&a->d, b->run), "alarm", c->alarm[k], "cause", "kind",
 			 cp_cause_word(cause->kind), "what", jstrvec(&cause->what), "text", cause->text);
+	json_object_set_new(j, "measured", measured);
+	return j;
 }
 
 /* the decimals a share's percent is printed with: counts' steps are

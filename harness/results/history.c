@@ -25,7 +25,7 @@ static const char *const SCHEMA_SQL =
 	" PRIMARY KEY(run, key));"
 	"CREATE TABLE cells(run INTEGER NOT NULL REFERENCES runs(id), cell TEXT NOT NULL, family TEXT,"
 	" status TEXT NOT NULL, size REAL, times TEXT, instructions REAL, sha256 TEXT, argv TEXT, cflags TEXT,"
-	" compiler_version TEXT, libs_listed INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(run, cell));"
+	" compiler_version TEXT, libs_listed INTEGER NOT NULL DEFAULT 0, beside TEXT, PRIMARY KEY(run, cell));"
 	"CREATE TABLE libs(run INTEGER NOT NULL, cell TEXT NOT NULL, path TEXT NOT NULL, sha256 TEXT,"
 	" PRIMARY KEY(run, cell, path));"
 	"CREATE INDEX runs_machine ON runs(profile, host, started);";
@@ -103,13 +103,18 @@ static int check_history(struct history *h)
 	long long app = pragma_int(h, "PRAGMA application_id"), ver = pragma_int(h, "PRAGMA user_version");
 	if (app != HISTORY_APP_ID)
 		return error("%s: a SQLite file, but not a flagbench history; " REBUILD_HINT, h->path, h->path);
-	if (ver != HISTORY_SCHEMA)
+	if (ver != HISTORY_SCHEMA && ver != 1)
 		return error("%s: history schema %lld, this flagbench reads %d; " REBUILD_HINT, h->path, ver, HISTORY_SCHEMA,
 			     h->path);
 	long long tables = pragma_int(h, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
 					 "('runs', 'facts', 'cells', 'libs')");
 	if (tables != 4)
 		return error("%s: a history with tables missing; " REBUILD_HINT, h->path, h->path);
+	/* schema 1 lacked what a night measured beside the night before
+	 * (cells.beside): added, its runs keep none */
+	if (ver == 1 && exec(h, "BEGIN IMMEDIATE; ALTER TABLE cells ADD COLUMN beside TEXT; PRAGMA user_version = 2; "
+				"COMMIT;") < 0)
+		return -1;
 	return 0;
 }
 
@@ -250,10 +255,35 @@ static char *dump_or_null(const json_t *v)
 	return v && !json_is_null(v) ? json_dumps(v, JSON_COMPACT) : NULL;
 }
 
-static int add_cell(struct history *h, sqlite3_stmt *cs, sqlite3_stmt *ls, sqlite3_int64 run,
+/* What the run measured of cell id beside an earlier run's binary
+ * (results/beside.h), as the JSON text the history keeps: the entry of
+ * root.beside.cells with the earlier run's id added; NULL without one. */
+static char *beside_text(const json_t *root, const char *id)
+{
+	const json_t *b = json_object_get(root, "beside"), *e;
+	const char *base = json_string_value(json_object_get(b, "run"));
+	size_t i;
+	if (!base)
+		return NULL;
+	json_array_foreach(json_object_get(b, "cells"), i, e) {
+		const char *cell = json_string_value(json_object_get(e, "cell"));
+		if (!cell || strcmp(cell, id))
+			continue;
+		json_t *copy = json_deep_copy(e);
+		json_object_set_new(copy, "run", json_string(base));
+		json_object_set(copy, "threshold_percent", json_object_get(b, "threshold_percent"));
+		char *text = json_dumps(copy, JSON_COMPACT | JSON_SORT_KEYS);
+		json_decref(copy);
+		return text;
+	}
+	return NULL;
+}
+
+static int add_cell(struct history *h, sqlite3_stmt *cs, sqlite3_stmt *ls, sqlite3_int64 run, const json_t *root,
 		    const struct results_cell *c)
 {
 	const json_t *libs = json_object_get(json_object_get(c->j, "binary"), "libraries");
+	char *beside = beside_text(root, c->id);
 	char *times = dump_or_null(json_object_get(c->time_s, "runs"));
 	char *argv = dump_or_null(c->argv), *cflags = dump_or_null(c->cflags);
 	sqlite3_reset(cs);
@@ -269,7 +299,9 @@ static int add_cell(struct history *h, sqlite3_stmt *cs, sqlite3_stmt *ls, sqlit
 	bind_text(cs, 10, cflags);
 	bind_text(cs, 11, c->compiler_version);
 	sqlite3_bind_int(cs, 12, json_is_array(libs));
+	bind_text(cs, 13, beside);
 	int r = sqlite3_step(cs) == SQLITE_DONE ? 0 : db_error(h, "cannot write a cell");
+	free(beside);
 	free(times);
 	free(argv);
 	free(cflags);
@@ -340,12 +372,12 @@ int history_import(struct history *h, const struct results_run *run)
 	if (r == 0)
 		r = add_facts(h, id, run->root);
 	sqlite3_stmt *cs = prepare(h, "INSERT INTO cells(run, cell, family, status, size, times, instructions, sha256, "
-				      "argv, cflags, compiler_version, libs_listed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+				      "argv, cflags, compiler_version, libs_listed, beside) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
 	sqlite3_stmt *ls = prepare(h, "INSERT INTO libs(run, cell, path, sha256) VALUES (?, ?, ?, ?)");
 	if (!cs || !ls)
 		r = -1;
 	for (size_t i = 0; i < run->ncells && r == 0; i++)
-		r = add_cell(h, cs, ls, id, &run->cells[i]);
+		r = add_cell(h, cs, ls, id, run->root, &run->cells[i]);
 	sqlite3_finalize(cs);
 	sqlite3_finalize(ls);
 	if (r < 0) {
@@ -386,6 +418,32 @@ static void parse_times(const char *text, struct hist_point *p)
 	json_array_foreach(a, i, v) if (json_is_number(v) && json_number_value(v) > 0) p->times[p->ntimes++] =
 		json_number_value(v);
 	json_decref(a);
+}
+
+/* What a night measured beside an earlier night's binary, from its JSON
+ * text (beside_text); b->run NULL without one, or one not understood. */
+static void parse_beside(const char *text, struct hist_beside *b)
+{
+	memset(b, 0, sizeof(*b));
+	json_t *j = text ? json_loads(text, 0, NULL) : NULL;
+	const char *run = json_string_value(json_object_get(j, "run"));
+	const char *verdict = json_string_value(json_object_get(j, "verdict"));
+	const json_t *ci = json_object_get(j, "ci");
+	double ratio = jnum(j, "ratio"), low = json_number_value(json_array_get(ci, 0)),
+	       high = json_number_value(json_array_get(ci, 1));
+	if (run && verdict && ratio > 0 && low > 0 && high >= low) {
+		b->run = xstrdup(run);
+		b->verdict = xstrdup(verdict);
+		const char *bs = json_string_value(json_object_get(j, "base_sha256"));
+		b->base_sha256 = bs ? xstrdup(bs) : NULL;
+		b->rounds = (unsigned)json_integer_value(json_object_get(j, "rounds"));
+		b->ratio = ratio;
+		b->low = low;
+		b->high = high;
+		b->level = jnum(j, "level");
+		b->threshold = jnum(j, "threshold_percent") / 100;
+	}
+	json_decref(j);
 }
 
 static void push_fact(struct hist_fact **v, size_t *n, sqlite3_stmt *st, int k)
@@ -459,7 +517,7 @@ int history_load(struct history *h, const char *profile, const char *cell, struc
 		return -1;
 	}
 	sqlite3_stmt *st = prepare(h, "SELECT c.run, c.cell, c.status, c.size, c.times, c.instructions, c.sha256, c.argv, "
-				      "c.cflags, c.compiler_version, c.family, c.libs_listed FROM cells c JOIN runs r ON r.id = c.run"
+				      "c.cflags, c.compiler_version, c.family, c.libs_listed, c.beside FROM cells c JOIN runs r ON r.id = c.run"
 				      SERIES_WHERE SERIES_ORDER);
 	sqlite3_stmt *ls = prepare(h, "SELECT c.run, c.cell, l.path, l.sha256 FROM libs l JOIN cells c ON c.run = l.run "
 				      "AND c.cell = l.cell JOIN runs r ON r.id = c.run" SERIES_WHERE SERIES_ORDER ", l.path");
@@ -502,6 +560,9 @@ int history_load(struct history *h, const char *profile, const char *cell, struc
 			p->compiler_version = col_text(st, 9);
 			p->family = col_text(st, 10);
 			p->libs_listed = sqlite3_column_int(st, 11);
+			char *beside = col_text(st, 12);
+			parse_beside(beside, &p->beside);
+			free(beside);
 			/* the libraries come in the same order: this cell's are next */
 			while (lrc == SQLITE_ROW && sqlite3_column_int64(ls, 0) == id &&
 			       !strcmp((const char *)sqlite3_column_text(ls, 1), cid)) {
@@ -556,6 +617,9 @@ void history_data_free(struct history_data *d)
 			free(p->cflags);
 			free(p->compiler_version);
 			free(p->family);
+			free(p->beside.run);
+			free(p->beside.verdict);
+			free(p->beside.base_sha256);
 			facts_free(p->libs, p->nlibs);
 		}
 		free(s->pts);

@@ -19,7 +19,9 @@
  *   cells  one row per cell of a run: id, family, status, size, the run
  *          times (a JSON array of seconds), instructions per unit (NULL
  *          where not counted), the binary's sha256, argv, cflags and
- *          compiler version
+ *          compiler version, and what the run measured of it beside an
+ *          earlier run's binary (results.json "beside", results/beside.h:
+ *          JSON text, NULL without)
  *   libs   per cell of a run, the shared libraries its binary loads
  *          (binary.libraries: path and sha256)
  * A machine is a (cpu profile, host) pair: runs of several machines share
@@ -28,6 +30,7 @@
  * history_open() refuses a file that is not such a history (not SQLite,
  * truncated or corrupt: SQLite's quick_check, another application or
  * schema) with a message that says how to rebuild it (import --rebuild);
+ * a schema 1 history gains cells.beside in place;
  * the caller exits 2.  Every failure is said as "flagbench: FILE: ...".
  */
 #ifndef FLAGBENCH_HISTORY_H
@@ -38,7 +41,7 @@
 #include "results/reader.h"
 
 #define HISTORY_APP_ID 0x46424853 /* "FBHS" */
-#define HISTORY_SCHEMA 1
+#define HISTORY_SCHEMA 2
 #define HISTORY_DEFAULT_DB "results/history.db"
 
 struct history;
@@ -66,6 +69,18 @@ struct hist_run {
 	size_t ncells;
 };
 
+/* What a night measured of a cell beside an earlier night's binary, in
+ * interleaved rounds (results/beside.h); run NULL without. */
+struct hist_beside {
+	char *run;                  /* the earlier night's run id */
+	char *base_sha256;          /* the binary measured beside (NULL unknown) */
+	char *verdict;              /* the comparison's word: slower, faster, same, inconclusive */
+	unsigned rounds;
+	double ratio, low, high;    /* this night's time over the earlier binary's, and its interval */
+	double level;               /* the interval's two-sided level */
+	double threshold;           /* the smallest change that counted (a fraction; NAN unknown) */
+};
+
 /* One cell on one night. */
 struct hist_point {
 	size_t run;                 /* index into history_data.runs */
@@ -78,6 +93,7 @@ struct hist_point {
 	struct hist_fact *libs;     /* path = sha256, sorted by path */
 	size_t nlibs;
 	int libs_listed;            /* the run listed the binary's libraries */
+	struct hist_beside beside;  /* measured beside an earlier night's binary */
 };
 
 /* One cell of one machine over its nights, oldest first. */

@@ -297,4 +297,60 @@ verdict() { jq -r --arg id "$2" '.cells[] | select(.id == $id) | .verdict' "$1";
     [[ "$output" == *"slower: not confirmed: binary "*"is not stored in"* ]]
 }
 
+@test "--confirm-changed --record: a new binary measured beside the old one both ways, kept in results.json, the history's measured step" {
+    command -v hyperfine >/dev/null || skip "hyperfine is not installed"
+    abwork_root "$BATS_TEST_TMPDIR/r0" 0
+    abwork_root "$BATS_TEST_TMPDIR/r1" 0
+    # a new binary doing four times the work: another sha256, the same cell id and argv
+    sed -i 's/unsigned long steps = 10000 + 100 \* pct;/unsigned long steps = 40000 + 100 * pct;/' \
+        "$BATS_TEST_TMPDIR/r1/variants/abwork/loop.c"
+    grep -q 40000 "$BATS_TEST_TMPDIR/r1/variants/abwork/loop.c"
+    FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r0" "$FLAGBENCH" run --suite ab --only '*-O2*' --out "$BATS_TEST_TMPDIR/a" \
+        --cache "$BATS_TEST_TMPDIR/cache" --precision 0 --no-counters --no-render >/dev/null 2>&1
+    sleep 1 # run ids are stamped to the second
+    FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r1" "$FLAGBENCH" run --suite ab --only '*-O2*' --out "$BATS_TEST_TMPDIR/b" \
+        --cache "$BATS_TEST_TMPDIR/cache" --precision 0 --no-counters --no-render >/dev/null 2>&1
+    a_id=$(jq -r .run.id "$BATS_TEST_TMPDIR/a/results.json")
+    cp "$BATS_TEST_TMPDIR/b/results.json" "$BATS_TEST_TMPDIR/b.before.json"
+    # --record and --confirm-changed are about the cells measured again
+    run "$FLAGBENCH" compare "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b" --record
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"--record needs --confirm N"* ]]
+    # faster the other way round: not a suspect, measured all the same
+    FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r0" run "$FLAGBENCH" compare "$BATS_TEST_TMPDIR/b" "$BATS_TEST_TMPDIR/a" \
+        --confirm 3 --confirm-changed --format json
+    [ "$status" -eq 0 ]
+    printf '%s\n' "$output" | sed -n '/^{/,$p' > "$BATS_TEST_TMPDIR/f.json"
+    jqr '.cells[] | select(.id == "abwork/loop@gcc/-O2/default")
+         | .verdict == "faster" and .confirm.rounds == 3 and .confirm.ratio < 0.5 and (.note | test("^measured again after 3 interleaved rounds"))' \
+        "$BATS_TEST_TMPDIR/f.json"
+    # without --record nothing is written into the runs
+    cmp "$BATS_TEST_TMPDIR/b/results.json" "$BATS_TEST_TMPDIR/b.before.json"
+    FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r0" run "$FLAGBENCH" compare "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b" \
+        --confirm 3 --confirm-changed --record --threshold 3 --format json
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"flagbench: 1 cell measured beside $a_id, recorded in $BATS_TEST_TMPDIR/b"* ]]
+    b="$BATS_TEST_TMPDIR/b/results.json"
+    jqr --arg a "$a_id" '.beside | .run == $a and .threshold_percent == 3 and .alarm_rate_percent == 1 and (.cells | length) == 1' "$b"
+    jqr --slurpfile A "$BATS_TEST_TMPDIR/a/results.json" '.beside.cells[0] as $m | .cells[0] as $c
+         | $m.cell == "abwork/loop@gcc/-O2/default" and $m.verdict == "slower" and $m.rounds == 3 and $m.ratio > 2
+           and $m.ci[0] <= $m.ratio and $m.ratio <= $m.ci[1] and $m.sha256 == $c.binary.sha256
+           and $m.base_sha256 == $A[0].cells[0].binary.sha256 and $m.base_sha256 != $m.sha256' "$b"
+    # the rest of the record as it was
+    jqr --slurpfile B "$BATS_TEST_TMPDIR/b.before.json" 'del(.beside) == $B[0]' "$b"
+    # the history: the step at b's night, of the measured size, the binary's, alarming on the newest night
+    db="$BATS_TEST_TMPDIR/h.db"
+    "$FLAGBENCH" history import --db "$db" "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
+    run "$FLAGBENCH" history changes --db "$db" --format json
+    [ "$status" -eq 1 ]
+    jqr --slurpfile B "$b" '.changes | length == 1 and .[0].night == $B[0].run.id and .[0].cause.kind == "binary"
+         and .[0].alarm and .[0].measured.step and .[0].measured.rounds == 3 and .[0].ratio == $B[0].beside.cells[0].ratio
+         and (.[0].cause.text | test("measured beside night .*s binary in 3 interleaved rounds"))' <<<"$output"
+    # the measurement is kept by the history: a rebuilt one has it, and the text says it
+    run "$FLAGBENCH" history import --rebuild --db "$db" "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
+    [ "$status" -eq 0 ]
+    run "$FLAGBENCH" history show --db "$db" 'abwork/loop@gcc/-O2/default'
+    [[ "$output" == *"-- change point: "*"x ["*"] slower, the binary: code of family abwork; measured beside night $a_id's binary in 3 interleaved rounds"* ]]
+}
+
 # --confirm with several suspects (m = 2, the Bonferroni level): tests/slow/compare.bats

@@ -462,6 +462,149 @@ static void test_step_moved_to_the_recorded_change(void **state)
 	assert_true(moved >= 2); /* seeds 4, 31 and 40: 3, 2 and 4 nights off */
 }
 
+/* Nights of a machine whose nights move sd_night apart (this VM's: 6 %),
+ * 3 cells; cell 0 `step` slower from night `at` on, with a new binary
+ * (another sha256 and compiler) from that night. */
+static void step_history(struct history_data *d, unsigned long long seed, size_t nights, double sd_night, double step,
+			 size_t at)
+{
+	unsigned long long st = seed;
+	d->nruns = nights;
+	d->runs = calloc(nights, sizeof(*d->runs));
+	for (size_t n = 0; n < nights; n++) {
+		d->runs[n].run_id = xasprintf("night-%02zu", n);
+		d->runs[n].profile = xstrdup("p");
+		d->runs[n].host = xstrdup("h");
+		d->runs[n].started = xasprintf("2027-01-%02zuT02:00:00Z", n + 1);
+	}
+	d->nseries = MOVE_CELLS;
+	d->series = calloc(MOVE_CELLS, sizeof(*d->series));
+	for (size_t c = 0; c < MOVE_CELLS; c++) {
+		struct hist_series *s = &d->series[c];
+		s->profile = xstrdup("p");
+		s->host = xstrdup("h");
+		s->cell = xasprintf("f/v%zu@gcc/-O2", c);
+		s->n = nights;
+		s->pts = calloc(nights, sizeof(*s->pts));
+		for (size_t n = 0; n < nights; n++) {
+			struct hist_point *p = &s->pts[n];
+			int after = c == 0 && n >= at;
+			double level = (after ? step : 1) * exp(sd_night * gauss(&st));
+			p->run = n;
+			p->status = xstrdup("ok");
+			p->size = 1;
+			p->ntimes = 5;
+			p->times = calloc(5, sizeof(double));
+			for (size_t k = 0; k < 5; k++)
+				p->times[k] = level * exp(0.01 * gauss(&st));
+			p->instructions = NAN;
+			p->sha256 = xstrdup(after ? "s2" : "s1");
+			p->compiler_version = xstrdup(after ? "gcc 13" : "gcc 12");
+			p->cflags = xstrdup("[\"-O2\"]");
+		}
+	}
+}
+
+/* What night `at` of cell 0 measured beside night `base`'s binary. */
+static void measured_beside(struct history_data *d, size_t at, size_t base, const char *base_sha, const char *verdict,
+			    double ratio, double low, double high)
+{
+	struct hist_beside *b = &d->series[0].pts[at].beside;
+	b->run = xasprintf("night-%02zu", base);
+	b->base_sha256 = xstrdup(base_sha);
+	b->verdict = xstrdup(verdict);
+	b->rounds = 10;
+	b->ratio = ratio;
+	b->low = low;
+	b->high = high;
+	b->level = 0.998;
+	b->threshold = 0.03;
+}
+
+/* The nights of a noisy machine (6 % apart) hide a 5 % step of a new
+ * binary from the scan; measured beside the night before's binary it is a
+ * change point on its night, of the measured size, named the binary's, and
+ * the scan's steps the same way near it go.  A record of another night or
+ * another binary is not that night's measurement. */
+static void test_measured_step(void **state)
+{
+	(void)state;
+	size_t scan_at_20 = 0;
+	for (unsigned long long seed = 1; seed <= 20; seed++) {
+		for (int rec = 0; rec < 4; rec++) {
+			struct history_data d;
+			step_history(&d, seed, 30, 0.06, 1.05, 20);
+			if (rec == 1)
+				measured_beside(&d, 20, 19, "s1", "slower", 1.05, 1.03, 1.07);
+			else if (rec == 2) /* another night's run */
+				measured_beside(&d, 20, 18, "s1", "slower", 1.05, 1.03, 1.07);
+			else if (rec == 3) /* another binary than night 19's */
+				measured_beside(&d, 20, 19, "s9", "slower", 1.05, 1.03, 1.07);
+			struct history_analysis a;
+			history_analyse_data(&d, METRIC_TIME, 0.01, &a);
+			const struct hcell *c = &a.cells[0];
+			size_t measured = 0;
+			for (size_t k = 0; k < c->ncps; k++) {
+				if (rec == 0 && c->cps[k].at == 20)
+					scan_at_20++;
+				if (c->measured[k] == HISTORY_MEASURED_STEP) {
+					measured++;
+					assert_int_equal(rec, 1);
+					assert_int_equal(c->cps[k].at, 20);
+					assert_true(c->cps[k].ratio == 1.05 && c->cps[k].low == 1.03 && c->cps[k].high == 1.07);
+					assert_int_equal(c->causes[k].kind, CAUSE_BINARY);
+					assert_non_null(strstr(c->causes[k].text, "measured beside night night-19's binary in 10 "
+										"interleaved rounds: 1.050x [1.030x, 1.070x]"));
+					assert_false(c->alarm[k]); /* not the newest night */
+				} else if (rec == 1) {
+					/* no scan step the same way within 3 nights of it */
+					size_t at = c->cps[k].at;
+					assert_false((at > 20 ? at - 20 : 20 - at) <= HISTORY_MEASURED_NEAR && c->cps[k].ratio > 1);
+				}
+			}
+			assert_int_equal(measured, rec == 1);
+			history_analysis_free(&a);
+			history_data_free(&d);
+		}
+	}
+	/* what the scan alone makes of it: rarely that night */
+	print_message("a 5 %% step of a new binary on nights 6 %% apart: the scan alone put it on its night in %zu of 20\n",
+		      scan_at_20);
+	assert_true(scan_at_20 <= 10);
+}
+
+/* A step the scan finds on the newest night alarms; measured beside the
+ * night before's binary with no real difference, it stands but never
+ * alarms.  A measured step on the newest night alarms, faster or slower. */
+static void test_measured_no_step(void **state)
+{
+	(void)state;
+	for (int rec = 0; rec < 3; rec++) {
+		struct history_data d;
+		step_history(&d, 7, 30, 0.005, 1.10, 29);
+		if (rec == 1)
+			measured_beside(&d, 29, 28, "s1", "same", 1.004, 0.99, 1.02);
+		else if (rec == 2)
+			measured_beside(&d, 29, 28, "s1", "faster", 0.95, 0.94, 0.96);
+		struct history_analysis a;
+		history_analyse_data(&d, METRIC_TIME, 0.01, &a);
+		const struct hcell *c = &a.cells[0];
+		assert_int_equal(c->ncps, 1);
+		assert_int_equal(c->cps[0].at, 29);
+		assert_int_equal(c->alarm[0], rec != 1);
+		assert_int_equal(c->measured[0], rec == 0 ? 0 : rec == 1 ? HISTORY_MEASURED_NONE : HISTORY_MEASURED_STEP);
+		if (rec == 1) {
+			assert_non_null(strstr(c->causes[0].text, "no real step of the binary"));
+			assert_true(c->cps[0].ratio > 1.05);
+		}
+		if (rec == 2)
+			assert_true(c->cps[0].ratio == 0.95);
+		assert_int_equal(a.alarms, rec != 1);
+		history_analysis_free(&a);
+		history_data_free(&d);
+	}
+}
+
 /* ---- the file ---- */
 
 static void test_store(void **state)
@@ -514,6 +657,8 @@ int main(void)
 		cmocka_unit_test(test_pool_false_alarms),
 		cmocka_unit_test(test_cause),
 		cmocka_unit_test(test_step_moved_to_the_recorded_change),
+		cmocka_unit_test(test_measured_step),
+		cmocka_unit_test(test_measured_no_step),
 		cmocka_unit_test(test_store),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
