@@ -27,7 +27,9 @@ mk() { printf 'print: ; @echo $(%s)\n' "$1" | make --no-print-directory -s -f Ma
 cc -std=c11 -O2 -Wall -Wextra -Werror -Iharness $(mk PKG_CFLAGS) -o "$tmp/history_sim" bench/history_sim.c $objs $(mk PKG_LIBS) -lm
 # SIM_POOLS: the results.json files whose runs' spread the nights draw
 # from (default: the fixtures; real nights of this machine: their runs as
-# they were), SIM_RUNS runs a night (5), SIM_NIGHT_SD the nights' spread
+# they were), SIM_MEASURED 0 to leave new binaries unmeasured beside the
+# previous night's (the nightly before it measured them: 1, the default),
+# SIM_RUNS runs a night (5), SIM_NIGHT_SD the nights' spread
 # beyond their runs in percent (0.5; `flagbench history show` says what a
 # machine's nights had)
 if [ -n "${SIM_POOLS:-}" ]; then
@@ -37,7 +39,8 @@ else
 fi
 for cv in ${SIM_CVS:-0.3 1 as-recorded}; do
     echo "== runs' spread: $cv"
-    args=(--seed "$seed" --nights 60 --cells "${SIM_CELLS:-100}" --runs "${SIM_RUNS:-5}" --night-sd "${SIM_NIGHT_SD:-0.5}")
+    args=(--seed "$seed" --nights 60 --cells "${SIM_CELLS:-100}" --runs "${SIM_RUNS:-5}" --night-sd "${SIM_NIGHT_SD:-0.5}"
+          --measured "${SIM_MEASURED:-1}")
     [ "$cv" = as-recorded ] || args+=(--run-cv "$cv")
     "$tmp/history_sim" "${args[@]}" "${fixtures[@]}"
 done
@@ -47,7 +50,7 @@ done
 # the nights apart as their runs said (0 % beyond them)
 if [ -z "${SIM_POOLS:-}" ] && [ "${SIM_VM:-1}" = 1 ]; then
     echo "== the nightly suite's nights on a 2-vCPU VM, runs as recorded"
-    "$tmp/history_sim" --seed "$seed" --nights 60 --cells "${SIM_CELLS:-100}" --runs 19 --night-sd 0 \
+    "$tmp/history_sim" --seed "$seed" --nights 60 --cells "${SIM_CELLS:-100}" --runs 19 --night-sd 0 --measured "${SIM_MEASURED:-1}" \
         tests/fixtures/history/vm-nights/night-*.json
 fi
 echo "== flagbench history over 100 nights x 100 cells (10,000 cell-nights)"

@@ -191,6 +191,7 @@ static void compare_cell(const struct results_cell *b, const struct results_cell
 	{
 		struct comparison_side pa = { .program = &prog_a }, pb = { .program = &prog_b };
 		cc->same_program = comparison_same_binary(&pa, &pb);
+		cc->programs_known = prog_a.sha256 && prog_b.sha256;
 	}
 	/* the same binary in two runs is the best A/A comparison there is: its
 	 * times are measured like any pair's, and a difference is the system's

@@ -125,6 +125,7 @@ struct cell_cmp {
 	enum comparison_verdict first; /* the verdict before confirmation */
 	int identical_binary;    /* 1: the verdict same binary (the same program within one run) */
 	int same_program;        /* 1: the same program on both sides (plan.h's program_id), in one run or two */
+	int programs_known;      /* 1: both sides' binaries are known (a reference program's is not) */
 	char *system_note;       /* the same program in two runs: what the system changed, or NULL */
 	int system_changed;      /* with system_note: 1 a host fact or library changed, 0 nothing recorded, -1 unknown */
 };

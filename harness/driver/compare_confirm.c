@@ -194,8 +194,9 @@ static int confirm_suspect(const struct cell_cmp *cc, double threshold, int chan
 {
 	if (cc->same_program || cc->verdict == VERDICT_NO_DATA || cc->verdict == VERDICT_SAME_BINARY)
 		return 0;
-	/* --confirm-changed: every new program, whatever the two runs said */
-	return changed || cc->verdict == VERDICT_SLOWER ||
+	/* --confirm-changed: every new binary, whatever the two runs said (a
+	 * reference program has no binary to have changed) */
+	return (changed && cc->programs_known) || cc->verdict == VERDICT_SLOWER ||
 	       (cc->verdict == VERDICT_INCONCLUSIVE && cc->ci.high > 1 + threshold);
 }
 

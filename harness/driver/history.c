@@ -88,10 +88,26 @@ static void pool_machines(struct history_analysis *out, double floor)
 	free(group);
 }
 
+/* A real difference: the measured interval excludes 1.  A step, however
+ * small; whether it fails the night is the threshold's (beyond_threshold). */
+static int measured_real(const struct hist_beside *m)
+{
+	return m->low > 1 || m->high < 1;
+}
+
+/* The comparison's verdict at the recorded threshold: slower or faster beyond it. */
+static int beyond_threshold(const struct hist_beside *m)
+{
+	return !strcmp(m->verdict, "slower") || !strcmp(m->verdict, "faster");
+}
+
 int history_alarm(const struct history_data *d, const struct hcell *c, size_t k)
 {
 	size_t at = c->cps[k].at, run = c->s->pts[c->pt[at]].run, last = c->s->pts[c->pt[c->n - 1]].run;
 	if (c->measured && c->measured[k] == HISTORY_MEASURED_NONE)
+		return 0;
+	/* a measured step within the threshold is a step, not a regression to fail on */
+	if (c->measured && c->measured[k] == HISTORY_MEASURED_STEP && !beyond_threshold(&c->s->pts[c->pt[at]].beside))
 		return 0;
 	if (c->causes[k].kind != CAUSE_MACHINE)
 		return history_run_is_newest(d, run);
@@ -213,10 +229,6 @@ static const struct hist_beside *beside_at(const struct history_analysis *out, c
 	return m;
 }
 
-static int measured_real(const struct hist_beside *m)
-{
-	return !strcmp(m->verdict, "slower") || !strcmp(m->verdict, "faster");
-}
 
 /* "measured beside night RUN's binary in N interleaved rounds: R [L, H] at P %" (allocated) */
 static char *measured_words(const struct hist_beside *m)
@@ -316,8 +328,7 @@ static void measured_steps(struct history_analysis *out)
 				if (c->cps[k].at != x || c->measured[k])
 					continue;
 				char *words = measured_words(m);
-				char *text = xasprintf("%s; %s: no real step of the binary%s", c->causes[k].text, words,
-						       isnan(m->threshold) ? "" : " beyond the threshold");
+				char *text = xasprintf("%s; %s: no real step of the binary", c->causes[k].text, words);
 				free(words);
 				free(c->causes[k].text);
 				c->causes[k].text = text;
@@ -430,7 +441,9 @@ void history_analyse_data(const struct history_data *d, enum metric m, double al
 		c->measured = xcalloc(c->ncps + 1, 1);
 	}
 	machine_shifts(out);
-	measured_steps(out);
+	/* the measurement is of time: counts are exact without it */
+	if (m == METRIC_TIME)
+		measured_steps(out);
 	for (size_t i = 0; i < out->ncells; i++) {
 		struct hcell *c = &out->cells[i];
 		c->alarm = xcalloc(c->ncps + 1, 1);

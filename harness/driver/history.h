@@ -61,13 +61,15 @@ struct hcell {
  * before's binary, in interleaved rounds (compare --confirm-changed
  * --record, the nightly: results/beside.h), where the machine's state from
  * one night to the next cannot move the ratio.  A real difference there
- * (slower or faster beyond the recorded threshold) is a change point at
- * that night, of that measured size and interval (HISTORY_MEASURED_STEP),
- * whatever the scan found: the scan's steps the same way within
- * HISTORY_MEASURED_NEAR nights of it are that step, found off its night
- * by the nights' noise, and go.  No real difference there leaves a scan's
- * step on that night standing but never alarming (HISTORY_MEASURED_NONE):
- * the new binary measured beside the old one did not make it. */
+ * (the measured interval excludes 1) is a change point at that night, of
+ * that measured size and interval (HISTORY_MEASURED_STEP), whatever the
+ * scan found: the scan's steps the same way within HISTORY_MEASURED_NEAR
+ * nights of it are that step, found off its night by the nights' noise,
+ * and go.  It alarms where the comparison's verdict was slower or faster
+ * beyond the recorded threshold, not within it.  No real difference there
+ * leaves a scan's step on that night standing but never alarming
+ * (HISTORY_MEASURED_NONE): the new binary measured beside the old one did
+ * not make it. */
 #define HISTORY_MEASURED_STEP 1
 #define HISTORY_MEASURED_NONE 2
 #define HISTORY_MEASURED_NEAR 3

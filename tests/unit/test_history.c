@@ -575,31 +575,37 @@ static void test_measured_step(void **state)
 
 /* A step the scan finds on the newest night alarms; measured beside the
  * night before's binary with no real difference, it stands but never
- * alarms.  A measured step on the newest night alarms, faster or slower. */
+ * alarms.  A measured step on the newest night alarms, faster or slower,
+ * beyond the threshold; a real one within it is a step that does not. */
 static void test_measured_no_step(void **state)
 {
 	(void)state;
-	for (int rec = 0; rec < 3; rec++) {
+	for (int rec = 0; rec < 4; rec++) {
 		struct history_data d;
 		step_history(&d, 7, 30, 0.005, 1.10, 29);
 		if (rec == 1)
 			measured_beside(&d, 29, 28, "s1", "same", 1.004, 0.99, 1.02);
 		else if (rec == 2)
 			measured_beside(&d, 29, 28, "s1", "faster", 0.95, 0.94, 0.96);
+		else if (rec == 3) /* real, within the 3 % threshold */
+			measured_beside(&d, 29, 28, "s1", "same", 1.015, 1.01, 1.02);
 		struct history_analysis a;
 		history_analyse_data(&d, METRIC_TIME, 0.01, &a);
 		const struct hcell *c = &a.cells[0];
+		int alarms = rec == 0 || rec == 2;
 		assert_int_equal(c->ncps, 1);
 		assert_int_equal(c->cps[0].at, 29);
-		assert_int_equal(c->alarm[0], rec != 1);
+		assert_int_equal(c->alarm[0], alarms);
 		assert_int_equal(c->measured[0], rec == 0 ? 0 : rec == 1 ? HISTORY_MEASURED_NONE : HISTORY_MEASURED_STEP);
+		if (rec == 3)
+			assert_true(c->cps[0].ratio == 1.015);
 		if (rec == 1) {
 			assert_non_null(strstr(c->causes[0].text, "no real step of the binary"));
 			assert_true(c->cps[0].ratio > 1.05);
 		}
 		if (rec == 2)
 			assert_true(c->cps[0].ratio == 0.95);
-		assert_int_equal(a.alarms, rec != 1);
+		assert_int_equal(a.alarms, alarms);
 		history_analysis_free(&a);
 		history_data_free(&d);
 	}
