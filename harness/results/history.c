@@ -341,19 +341,34 @@ int history_import(struct history *h, const struct results_run *run)
 {
 	if (!run->id)
 		return error("%s: no run.id: cannot be imported (a history holds runs by id)", run->file);
-	sqlite3_stmt *q = prepare(h, "SELECT 1 FROM runs WHERE run_id = ?");
-	if (!q)
-		return -1;
-	bind_text(q, 1, run->id);
-	int there = sqlite3_step(q) == SQLITE_ROW;
-	sqlite3_finalize(q);
-	if (there)
-		return 0;
-	if (exec(h, "BEGIN IMMEDIATE") < 0)
-		return -1;
 	const json_t *host = json_object_get(run->root, "host");
 	const char *hostname = json_string_value(json_object_get(host, "hostname"));
 	char *started = run_started(run);
+	sqlite3_stmt *q = prepare(h, "SELECT host, started, source FROM runs WHERE run_id = ?");
+	if (!q) {
+		free(started);
+		return -1;
+	}
+	bind_text(q, 1, run->id);
+	int there = sqlite3_step(q) == SQLITE_ROW;
+	/* the same id from another run (ids are stamped to the second: two
+	 * machines of one profile starting together) is not that run again */
+	int other = there && (strcmp((const char *)sqlite3_column_text(q, 0), hostname ? hostname : "unknown") ||
+			      strcmp((const char *)sqlite3_column_text(q, 1), started));
+	if (other)
+		error("%s: run id %s is in the history already from another run (host %s, started %s, read from %s): not "
+		      "imported; give one of them another run.id",
+		      run->file, run->id, (const char *)sqlite3_column_text(q, 0), (const char *)sqlite3_column_text(q, 1),
+		      sqlite3_column_text(q, 2) ? (const char *)sqlite3_column_text(q, 2) : "?");
+	sqlite3_finalize(q);
+	if (there) {
+		free(started);
+		return other ? -1 : 0;
+	}
+	if (exec(h, "BEGIN IMMEDIATE") < 0) {
+		free(started);
+		return -1;
+	}
 	sqlite3_stmt *rs = prepare(h, "INSERT INTO runs(run_id, profile, host, started, statistic, source) "
 				      "VALUES (?, ?, ?, ?, ?, ?)");
 	int r = rs ? 0 : -1;

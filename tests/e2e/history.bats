@@ -27,6 +27,12 @@ history_of() {
     [ "$status" -eq 0 ]
     [[ "$output" == *"0 runs imported, 11 already there"* ]]
     [ "$(cells)" -eq "$before" ]
+    # the same id from another run (two machines of one profile in the same second) is refused, not skipped
+    jq '.host.hostname = "other"' "$BATS_TEST_TMPDIR/n/night-03/results.json" > "$BATS_TEST_TMPDIR/other.json"
+    run "$FLAGBENCH" history import --db "$BATS_TEST_TMPDIR/h.db" "$BATS_TEST_TMPDIR/other.json"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"other.json: run id "*" is in the history already from another run (host fx, started "*"): not imported; give one of them another run.id"* ]]
+    [ "$(cells)" -eq "$before" ]
     run "$FLAGBENCH" history list --db "$BATS_TEST_TMPDIR/h.db" --format json
     [ "$status" -eq 0 ]
     jqr '(.runs | length) == 10 and all(.runs[]; .profile == "host" and .host == "fx" and .cells == 4)
