@@ -60,11 +60,94 @@ struct pool {
 static struct pool *pools;
 static size_t npools;
 
+/* the pair pools: two builds of one variant measured in the same rounds
+ * of one real run (a variant's builds run back to back, one block), their
+ * log residuals paired by round: what a new binary measured beside the old
+ * one shares with it within a round */
+struct pair_pool {
+	double *a, *b;
+	size_t n;
+};
+static struct pair_pool *pairs;
+static size_t npairs;
+
+/* cell c's log residuals (run / median) by round, NAN where none: 1 with
+ * out[0..max_round] set, 0 when it has no rounds */
+#define MAX_ROUND 256
+static int residuals_by_round(const json_t *c, double *out)
+{
+	const json_t *t = json_object_get(c, "time_s"), *runs = json_object_get(t, "runs"),
+		     *rounds = json_object_get(t, "rounds");
+	size_t n = json_array_size(runs);
+	if (n < 3 || json_array_size(rounds) != n || strcmp(json_string_value(json_object_get(c, "status")) ?: "", "ok"))
+		return 0;
+	double *s = xcalloc(n, sizeof(double));
+	for (size_t k = 0; k < n; k++)
+		s[k] = json_number_value(json_array_get(runs, k));
+	qsort(s, n, sizeof(double), cmpd);
+	double med = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	free(s);
+	for (size_t r = 0; r < MAX_ROUND; r++)
+		out[r] = NAN;
+	for (size_t k = 0; k < n; k++) {
+		json_int_t r = json_integer_value(json_array_get(rounds, k));
+		double v = json_number_value(json_array_get(runs, k));
+		if (r >= 0 && r < MAX_ROUND && v > 0 && med > 0)
+			out[r] = log(v / med);
+	}
+	return 1;
+}
+
+static void load_pairs(const json_t *doc)
+{
+	const json_t *cells = json_object_get(doc, "cells");
+	for (size_t i = 0; i < json_array_size(cells); i++) {
+		const json_t *x = json_array_get(cells, i);
+		const char *fx = json_string_value(json_object_get(x, "family")),
+			   *vx = json_string_value(json_object_get(x, "variant"));
+		double ra[MAX_ROUND], rb[MAX_ROUND];
+		if (!fx || !vx || !residuals_by_round(x, ra))
+			continue;
+		for (size_t j = i + 1; j < json_array_size(cells); j++) {
+			const json_t *y = json_array_get(cells, j);
+			const char *fy = json_string_value(json_object_get(y, "family")),
+				   *vy = json_string_value(json_object_get(y, "variant"));
+			if (!fy || !vy || strcmp(fx, fy) || strcmp(vx, vy) || !residuals_by_round(y, rb))
+				continue;
+			struct pair_pool p = { xcalloc(MAX_ROUND, sizeof(double)), xcalloc(MAX_ROUND, sizeof(double)), 0 };
+			for (size_t r = 0; r < MAX_ROUND; r++)
+				if (!isnan(ra[r]) && !isnan(rb[r])) {
+					p.a[p.n] = ra[r];
+					p.b[p.n++] = rb[r];
+				}
+			if (p.n < 3) {
+				free(p.a);
+				free(p.b);
+				continue;
+			}
+			/* two builds of one speed: the pairs' differences centred on 0
+			 * (two cells' own medians leave their median difference off 0,
+			 * which would read as a real step of every rebuild) */
+			double *d = xcalloc(p.n, sizeof(double));
+			for (size_t k = 0; k < p.n; k++)
+				d[k] = p.b[k] - p.a[k];
+			qsort(d, p.n, sizeof(double), cmpd);
+			double md = p.n % 2 ? d[p.n / 2] : (d[p.n / 2 - 1] + d[p.n / 2]) / 2;
+			free(d);
+			for (size_t k = 0; k < p.n; k++)
+				p.b[k] -= md;
+			pairs = xrealloc(pairs, (npairs + 1) * sizeof(*pairs));
+			pairs[npairs++] = p;
+		}
+	}
+}
+
 static void load_pools(const char *file)
 {
 	json_t *doc = json_load_file(file, 0, NULL);
 	size_t i;
 	json_t *c;
+	load_pairs(doc);
 	json_array_foreach(json_object_get(doc, "cells"), i, c) {
 		json_t *runs = json_object_get(json_object_get(c, "time_s"), "runs");
 		size_t n = json_array_size(runs);
@@ -162,12 +245,14 @@ static int confirmed(const struct cell_plan *c, size_t base_night, size_t night,
 /* ---- the night of a new binary measured beside the old one ----
  *
  * The nightly measures every new binary beside the previous night's
- * (compare --confirm 10 --confirm-changed --record): 10 pairs in one night
- * (one night effect for both), the sign-test interval of their ratios at
- * 99.8 % ([min, max] of 10 pairs), an open answer measured again up to
- * twice (20 and 30 pairs), the verdict at the threshold t.  The history
+ * (compare --confirm 20 --confirm-changed --record, NIGHTLY_BESIDE_ROUNDS): 20 pairs in one night
+ * (one night effect for both; with the runs as recorded and files whose
+ * cells kept their rounds, each pair two builds' residuals of one round of
+ * a real run, so the pairs share a round's state as real ones do), the sign-test interval of their ratios at
+ * 99.8 % (the sign test: [min, max] of 10 pairs), an open answer measured again up to
+ * twice (40 and 60 pairs), the verdict at the threshold t.  The history
  * reads it as the step's size at that night (driver/history.h). */
-#define BESIDE_ROUNDS 10
+#define BESIDE_ROUNDS 20
 #define BESIDE_LEVEL 0.998
 
 /* the rank k of the sign-test interval [x(k), x(n - k + 1)] of n pairs at
@@ -186,15 +271,31 @@ static size_t sign_rank(size_t n, double level)
 	return k ? k : 1;
 }
 
+/* one round's ratio of the new binary over the old: from a pair pool (the
+ * runs as recorded, rounds kept: the two builds' residuals of one round),
+ * else two independent draws */
+static double beside_ratio(const struct cell_plan *c, const struct pair_pool *pp, int swap, size_t base_night,
+			   size_t night, double e)
+{
+	if (!pp)
+		return draw(c, night, e) / draw(c, base_night, e);
+	double level = (c->step != (size_t)-1 && night >= c->step ? c->size : 1) /
+		       (c->step != (size_t)-1 && base_night >= c->step ? c->size : 1);
+	size_t k = stats_random(&rng) % pp->n;
+	return level * exp(swap ? pp->a[k] - pp->b[k] : pp->b[k] - pp->a[k]);
+}
+
 static void measure_beside(const struct cell_plan *c, size_t base_night, size_t night, double t, struct hist_beside *b)
 {
 	double e = NIGHT_SD * gauss(), r[3 * BESIDE_ROUNDS];
 	size_t n = 0;
 	const char *verdict = "inconclusive";
 	double lo = NAN, hi = NAN, mid = NAN;
+	const struct pair_pool *pp = npairs && RUN_CV <= 0 ? &pairs[stats_random(&rng) % npairs] : NULL;
+	int swap = (int)(stats_random(&rng) % 2);
 	for (int ext = 0; ext < 3; ext++) {
 		for (int k = 0; k < BESIDE_ROUNDS; k++, n++)
-			r[n] = draw(c, night, e) / draw(c, base_night, e);
+			r[n] = beside_ratio(c, pp, swap, base_night, night, e);
 		double v[3 * BESIDE_ROUNDS];
 		memcpy(v, r, n * sizeof(double));
 		qsort(v, n, sizeof(double), cmpd);
@@ -489,7 +590,9 @@ int main(int argc, char **argv)
 	printf("%zu nights x %zu cells, %zu runs a night, night sd %.2f %%, runs %s%.2f %%, alarm rate %g %%, new binaries %s\n",
 	       NIGHTS, CELLS, RUNS, NIGHT_SD * 100, RUN_CV > 0 ? "cv " : "as recorded, e.g. ",
 	       (RUN_CV > 0 ? RUN_CV : pool_sd(&pools[0])) * 100, ALARM * 100,
-	       MEASURED ? "measured beside the old" : "not measured beside the old");
+	       !MEASURED ? "not measured beside the old"
+	       : npairs && RUN_CV <= 0 ? "measured beside the old (pairs of one round of a real run)"
+				       : "measured beside the old (independent draws)");
 	printf("%-6s %-8s %6s  %-28s  %-28s  %s\n", "step", "changed", "cells", "history: found within 1/3/5", "today: within 1/3/5",
 	       "bound: 3/5");
 	for (size_t z = 0; z < 4; z++)

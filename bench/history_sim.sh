@@ -7,7 +7,8 @@
 # that have one, 3 % within 5 nights in >= 90 %; at most 1 false change
 # point per 1,000 cell-nights without a step; what changed named right at
 # every step found; `history changes` over 10,000 cell-nights under 1 s.
-# The quiet spreads reach them; the VM's own nights (last section) do not:
+# The quiet spreads reach them; on the VM's own nights (last sections) a new
+# binary's steps do, measured beside the old one (20 pairs), a library's do not:
 # there a night of a cell is known to +-3 to 6 %.  The last columns are the
 # bound: a test told the step's night (history_sim.c, oracle_found) at 1
 # false alarm per 1,000 cell-nights; where it misses, the spread does.
@@ -52,6 +53,12 @@ if [ -z "${SIM_POOLS:-}" ] && [ "${SIM_VM:-1}" = 1 ]; then
     echo "== the nightly suite's nights on a 2-vCPU VM, runs as recorded"
     "$tmp/history_sim" --seed "$seed" --nights 60 --cells "${SIM_CELLS:-100}" --runs 19 --night-sd 0 --measured "${SIM_MEASURED:-1}" \
         tests/fixtures/history/vm-nights/night-*.json
+    # four later nights of the same VM whose cells kept their rounds
+    # (tests/fixtures/history/vm-nights-rounds): a new binary beside the
+    # old one is drawn as two builds' residuals of one real round
+    echo "== the nightly suite's nights on a 2-vCPU VM, with their rounds (pairs as measured)"
+    "$tmp/history_sim" --seed "$seed" --nights 60 --cells "${SIM_CELLS:-100}" --runs 19 --night-sd 0 --measured "${SIM_MEASURED:-1}" \
+        tests/fixtures/history/vm-nights-rounds/night-*.json
 fi
 echo "== flagbench history over 100 nights x 100 cells (10,000 cell-nights)"
 "$tmp/history_sim" --seed "$seed" --nights 100 --cells 100 --runs 5 --run-cv 1 --write "$tmp/nights" "${fixtures[@]}"
