@@ -50,6 +50,9 @@
 #                       and as the previous night always
 #                       (in CI the publish job does this, for every machine at once)
 #   NIGHTLY_HISTORY     the history file (default results/history.db)
+#   NIGHTLY_NIGHTS      the kept nights of PROFILE, results.json copies (default: history/PROFILE
+#                       beside NIGHTLY_HISTORY, where ci/publish.sh keeps them): read as this
+#                       host's earlier runs (run --earlier-runs), when the folder exists
 #   NIGHTLY_PREVIOUS    the baseline name of the previous night (default previous)
 #   NIGHTLY_HISTORY_RATE  percent: the history's false-alarm rate (history --alarm-rate; default 1)
 # Exit: 0 passed (or no baseline yet), 1 a cell slower or failed or a confirmed step
@@ -95,9 +98,16 @@ summary() {
     if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then cat >> "$GITHUB_STEP_SUMMARY"; else cat; fi
 }
 
+history=${NIGHTLY_HISTORY:-$root/results/history.db}
+# the nights the publish job keeps (ci/publish.sh): this machine's earlier
+# nights, whose ratios' moves widen tonight's intervals (--earlier-runs;
+# the run folder is replaced every night, so none lies beside it)
+nights=${NIGHTLY_NIGHTS:-$(dirname -- "$history")/history/$profile}
+
 # 1. the run
 rm -rf -- "$out"
 run_args=(run --cpu "$profile" --suite "$suite" --out "$out")
+[ -d "$nights" ] && run_args+=(--earlier-runs "$nights")
 [ "$dry" = 1 ] && run_args+=(--dry-run --no-render)
 "$fb" "${run_args[@]}" >&2
 run_rc=$?
@@ -145,7 +155,6 @@ fi
 [ "$run_rc" -eq 1 ] && [ "$status" = passed ] && status=cells_failed
 
 # 3. the history: change points over every night; tonight's slowdowns confirmed
-history=${NIGHTLY_HISTORY:-$root/results/history.db}
 previous=${NIGHTLY_PREVIOUS:-previous}
 steps=0 confirmed=0
 # every cell whose binary changed since the previous night is measured

@@ -27,10 +27,11 @@ static void between_announce(const struct between_runs *b)
 	sb_release(&line);
 }
 
-void earlier_runs_read(const char *run_dir, const json_t *host, double started_wall, struct between_runs *out)
+void earlier_runs_read(const char *run_dir, const char *more_dir, const json_t *host, double started_wall,
+		       struct between_runs *out)
 {
 	char started[32];
 	format_utc(started_wall, started, sizeof(started));
-	results_between_before(run_dir, jstr_opt(host, "hostname"), jstr_opt(host, "cpu_model"), started, out);
+	results_between_before(run_dir, more_dir, jstr_opt(host, "hostname"), jstr_opt(host, "cpu_model"), started, out);
 	between_announce(out);
 }

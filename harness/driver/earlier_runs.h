@@ -14,8 +14,10 @@
 
 #include "results/ratio_drift.h"
 
-/* Fills *out (results_between_release() frees it); host: the run's
- * host_json(); started_wall: the run's start (now_wall()). */
-void earlier_runs_read(const char *run_dir, const json_t *host, double started_wall, struct between_runs *out);
+/* Fills *out (results_between_release() frees it); more_dir: --earlier-runs
+ * (NULL: none); host: the run's host_json(); started_wall: the run's start
+ * (now_wall()). */
+void earlier_runs_read(const char *run_dir, const char *more_dir, const json_t *host, double started_wall,
+		       struct between_runs *out);
 
 #endif

@@ -162,6 +162,13 @@ static int run_folder(struct run *r, int argc, char **argv)
 		error("cannot create %s: %s", rs->dir, strerror(errno));
 		return EXIT_USAGE;
 	}
+	if (r->o.earlier_runs) {
+		rs->earlier_dir = realpath(r->o.earlier_runs, NULL);
+		if (!rs->earlier_dir) {
+			error("--earlier-runs %s: %s", r->o.earlier_runs, strerror(errno));
+			return EXIT_USAGE;
+		}
+	}
 	if (run_dir_lock(rs->dir, r->o.resume != NULL) < 0)
 		return EXIT_USAGE;
 	r->work = xasprintf("%s/.work", rs->dir);
@@ -206,7 +213,7 @@ static void run_conditions(struct run *r)
 		sv_push(&rs->warnings, r->plan.warnings.v[i]);
 	rs->host = host_json();
 	/* the spare runs go by the ratios' moves between runs, as the tables' intervals will */
-	earlier_runs_read(rs->dir, rs->host, rs->started_wall, &r->between);
+	earlier_runs_read(rs->dir, rs->earlier_dir, rs->host, rs->started_wall, &r->between);
 	struct strbuf noisy = STRBUF_INIT;
 	/* made-up times are not disturbed by a noisy host */
 	if (r->x->times == EXECUTOR_TIMES_MEASURED && doctor_noisy(rs->host, &noisy))
@@ -713,6 +720,7 @@ static void run_free(struct run *r)
 	sv_clear(&r->rs.warnings);
 	free(r->rs.id);
 	free(r->rs.dir);
+	free(r->rs.earlier_dir);
 	free(r->work);
 	free(r->hyperfine);
 	free(r->pr.eta);

@@ -158,20 +158,52 @@ static const char *started_of(const json_t *root)
 }
 
 struct candidate {
-	char *file;
+	char *file, *real; /* as found, and its real path (a run found twice is one) */
 	double mtime;
 };
 
 static int by_mtime_newest(const void *pa, const void *pb)
 {
 	const struct candidate *a = pa, *b = pb;
-	return a->mtime < b->mtime ? 1 : a->mtime > b->mtime ? -1 : strcmp(a->file, b->file);
+	/* a checkout gives every file one time: the names, stamped with the
+	 * run's start, newest first */
+	return a->mtime < b->mtime ? 1 : a->mtime > b->mtime ? -1 : strcmp(b->file, a->file);
+}
+
+/* The results.json files in folder dir: its folders' results.json, and
+ * with files, its *.json files too (a nightly's kept nights); not self. */
+static void runs_in(const char *dir, const char *self, int files, struct candidate **out, size_t *n)
+{
+	DIR *d = opendir(*dir ? dir : "/");
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		size_t len = strlen(e->d_name);
+		int json = files && len > 5 && !strcmp(e->d_name + len - 5, ".json");
+		char *file = json ? xasprintf("%s/%s", dir, e->d_name) : xasprintf("%s/%s/results.json", dir, e->d_name),
+		     *real = realpath(file, NULL);
+		struct stat st;
+		int known = 0;
+		for (size_t i = 0; real && i < *n && !known; i++)
+			known = !strcmp((*out)[i].real, real);
+		if (real && !known && (!self || strcmp(real, self)) && stat(real, &st) == 0 && S_ISREG(st.st_mode)) {
+			*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+			(*out)[(*n)++] = (struct candidate){ file, real,
+							     (double)st.st_mtim.tv_sec + 1e-9 * (double)st.st_mtim.tv_nsec };
+			file = real = NULL;
+		}
+		free(real);
+		free(file);
+	}
+	if (d)
+		closedir(d);
 }
 
 /* The results.json files beside the run folder dir (its parent's other
- * folders; not self, the run's own file, which may not exist yet), newest
- * first. */
-static size_t beside(const char *run_dir, const char *self_file, struct candidate **out)
+ * folders; not self, the run's own file, which may not exist yet) and in
+ * more_dir (NULL: none; --earlier-runs), newest first. */
+static size_t beside(const char *run_dir, const char *more_dir, const char *self_file, struct candidate **out)
 {
 	*out = NULL;
 	char *dir = realpath(run_dir, NULL), *self = self_file ? realpath(self_file, NULL) : NULL;
@@ -179,24 +211,10 @@ static size_t beside(const char *run_dir, const char *self_file, struct candidat
 	char *slash = dir ? strrchr(dir, '/') : NULL;
 	if (slash) {
 		*slash = '\0';
-		DIR *d = opendir(*dir ? dir : "/");
-		struct dirent *e;
-		while (d && (e = readdir(d))) {
-			if (e->d_name[0] == '.')
-				continue;
-			char *file = xasprintf("%s/%s/results.json", dir, e->d_name), *real = realpath(file, NULL);
-			struct stat st;
-			if (real && (!self || strcmp(real, self)) && stat(real, &st) == 0 && S_ISREG(st.st_mode)) {
-				*out = xrealloc(*out, (n + 1) * sizeof(**out));
-				(*out)[n++] = (struct candidate){ file, (double)st.st_mtim.tv_sec + 1e-9 * (double)st.st_mtim.tv_nsec };
-				file = NULL;
-			}
-			free(real);
-			free(file);
-		}
-		if (d)
-			closedir(d);
+		runs_in(dir, self, 0, out, &n);
 	}
+	if (more_dir)
+		runs_in(more_dir, self, 1, out, &n);
 	free(dir);
 	free(self);
 	if (n)
@@ -277,22 +295,31 @@ static void differences(const struct ratios *newer, const struct ratios *older, 
 
 /* The figures of the earlier runs beside run_dir, with own (NULL: none
  * yet) as the newest run's ratios. */
-static void between(const char *run_dir, const char *self_file, const struct asking *q, const struct ratios *own,
-		    struct between_runs *out)
+static void between(const char *run_dir, const char *more_dir, const char *self_file, const struct asking *q,
+		    const struct ratios *own, struct between_runs *out)
 {
 	*out = (struct between_runs){ NULL, 0, NULL, 0 };
 	struct candidate *c;
-	size_t nc = beside(run_dir, self_file, &c);
+	size_t nc = beside(run_dir, more_dir, self_file, &c);
 	struct results_run *earlier = xcalloc(BETWEEN_RUNS_BACK + 1, sizeof(*earlier));
 	size_t ne = 0;
 	for (size_t i = 0; i < nc && i < BETWEEN_RUNS_LOOKED_AT && ne < BETWEEN_RUNS_BACK; i++) {
 		/* read once: the look and the view share the document */
 		json_t *root = earlier_on_host(q, c[i].file);
+		/* one run kept in two places (its folder, a nightly's copy) is one */
+		const char *id = jstr_opt(json_object_get(root, "run"), "id");
+		for (size_t k = 0; root && k < ne; k++)
+			if (earlier[k].id && !strcmp(earlier[k].id, id)) {
+				json_decref(root);
+				root = NULL;
+			}
 		if (root && results_open_loaded(c[i].file, root, &earlier[ne]) == 0)
 			ne++;
 	}
-	for (size_t i = 0; i < nc; i++)
+	for (size_t i = 0; i < nc; i++) {
 		free(c[i].file);
+		free(c[i].real);
+	}
 	free(c);
 	/* newest first by their start, whatever touched the files since */
 	for (size_t i = 1; i < ne; i++)
@@ -343,16 +370,18 @@ void results_between_runs(const struct results_run *run, struct between_runs *ou
 	struct asking q = { hostname_of(run->root), run->cpu_model, started_of(run->root), run->id };
 	struct ratios own;
 	ratios_of(run, &own);
-	between(run->dir ? run->dir : ".", run->file, &q, &own, out);
+	/* and where the run read more of them (--earlier-runs) */
+	const char *more = jstr_opt(json_object_get(run->root, "run"), "earlier_runs_dir");
+	between(run->dir ? run->dir : ".", more, run->file, &q, &own, out);
 	ratios_release(&own);
 }
 
-void results_between_before(const char *run_dir, const char *hostname, const char *cpu_model, const char *started,
-			    struct between_runs *out)
+void results_between_before(const char *run_dir, const char *more_dir, const char *hostname, const char *cpu_model,
+			    const char *started, struct between_runs *out)
 {
 	struct asking q = { hostname, cpu_model, started, NULL };
 	char *self = xasprintf("%s/results.json", run_dir);
-	between(run_dir, self, &q, NULL, out);
+	between(run_dir, more_dir, self, &q, NULL, out);
 	free(self);
 }
 

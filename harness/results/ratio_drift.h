@@ -70,15 +70,18 @@ struct between_runs {
 
 /* Fills *out (zeroed first; nruns 0 when no earlier run of this host
  * lies beside the run, or the run was read from a file not named
- * results.json: a saved copy stands alone).  A folder beside it that is not a run, or not
+ * results.json: a saved copy stands alone).  Beside the run: its parent
+ * folder's other run folders, and the run folders and *.json files of
+ * run.earlier_runs_dir where the run recorded one (--earlier-runs: a
+ * nightly's kept nights); one run id found twice is read once.  A folder beside it that is not a run, or not
  * readable, is passed over without a word. */
 void results_between_runs(const struct results_run *run, struct between_runs *out);
 /* The same before a run has measured anything (its spare runs go by it:
  * analysis/undecided.h): the earlier runs beside the run folder run_dir
  * (not its own results.json, on a resume) of this host that started
  * before `started` (results.json's format), without the run's own ratios. */
-void results_between_before(const char *run_dir, const char *hostname, const char *cpu_model, const char *started,
-			    struct between_runs *out);
+void results_between_before(const char *run_dir, const char *more_dir, const char *hostname, const char *cpu_model,
+			    const char *started, struct between_runs *out);
 /* The drift between runs of a ratio of two variants of a family (the
  * same variant twice: of its builds): the larger of the two variants'
  * own figures where they have one, else the family's for that kind; 0

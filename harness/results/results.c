@@ -428,6 +428,8 @@ json_t *results_to_json(const struct run_state *rs)
 	json_object_set_new(run, "suite", json_string(rs->suite->name));
 	json_object_set_new(run, "suite_path", json_string(rs->suite->path));
 	json_object_set_new(run, "cpu_profile", json_string(rs->cpu_profile->name));
+	if (rs->earlier_dir)
+		json_object_set_new(run, "earlier_runs_dir", json_string(rs->earlier_dir));
 	char name[32];
 	json_object_set_new(run, "statistic", json_string(stats_statistic_name(rs->quantile, name, sizeof(name))));
 	json_object_set_new(run, "warnings", jstrvec(&rs->warnings));

@@ -50,6 +50,7 @@ struct run_state {
 	double steal_share, steal_worst;
 	const struct cooldown_policy *cool; /* run.cooldown: the pauses as run.c took them (compare --confirm too) */
 	json_t *kept_families; /* pipeline/store.h run_keep_families(): merged into families.NAME; NULL: none */
+	char *earlier_dir; /* run.earlier_runs_dir: --earlier-runs, absolute; NULL: none */
 };
 
 /* The one serializer of a cell: its spec and every stage record, as a

@@ -129,3 +129,37 @@ speedup_width() { # RUN CONFIG: the speedup table's rotate high - low
     [ "$status" -eq 0 ]
     refute grep -qF "earlier run" <<<"$output"
 }
+
+@test "--earlier-runs DIR: a nightly's kept nights (results.json copies) are read as earlier runs too, before the rounds and by the tables" {
+    d="$BATS_TEST_TMPDIR/results" kept="$BATS_TEST_TMPDIR/kept"
+    mkdir -p "$d" "$kept"
+    "$FLAGBENCH" run --suite smoke --dry-run -o "$d/probe" >/dev/null 2>&1
+    host=$(jq -c '.host | {hostname, cpu_model}' "$d/probe/results.json")
+    rm -r "$d/probe"
+    fx="$FIX/drift-steady.json"
+    # three kept nights as files named by their run ids (the nightly-data branch's history/PROFILE/ID.json)
+    for k in 1 2 3; do
+        jq --argjson h "$host" --arg k "$k" '.run.id = "2000010\($k)T000000Z-night" | .run.started = "2000-01-0\($k)T00:00:00Z"
+            | .host.hostname = $h.hostname | .host.cpu_model = $h.cpu_model
+            | if $k == "2" then .cells |= map(if .variant == "rotate" then .time_s.runs |= map(. * 1.1) else . end) else . end' \
+            "$fx" >"$kept/2000010${k}T000000Z-night.json"
+    done
+    # without it the run folder stands alone
+    run "$FLAGBENCH" run --suite smoke --dry-run -o "$d/alone"
+    [ "$status" -eq 0 ]
+    refute grep -qF "earlier run" <<<"$output"
+    mv "$d/alone" "$d/.alone" # a dot-folder is set aside
+    run "$FLAGBENCH" run --suite smoke --dry-run -o "$d/now" --earlier-runs "$kept"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"flagbench: 3 earlier runs of this host beside this one (newest 20000103T000000Z-night): ratios moved between them by up to 10.0 % beyond their noise (chacha20/rotate against the baseline)"* ]]
+    jqr --arg k "$(cd "$kept" && pwd -P)" '.run.earlier_runs_dir == $k' "$d/now/results.json"
+    # the tables read them again from what the run recorded; the run folder beside them is read once
+    mkdir -p "$d/copy"
+    cp "$kept/20000101T000000Z-night.json" "$d/copy/results.json"
+    run "$FLAGBENCH" tables --format json "$d/now"
+    [ "$status" -eq 0 ]
+    jqr '.runs[0].between_runs.runs == ["20000103T000000Z-night", "20000102T000000Z-night", "20000101T000000Z-night"]' <<<"$output"
+    run "$FLAGBENCH" run --suite smoke --dry-run -o "$d/bad" --earlier-runs "$BATS_TEST_TMPDIR/nothing"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"--earlier-runs $BATS_TEST_TMPDIR/nothing: No such file or directory"* ]]
+}
