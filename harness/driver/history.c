@@ -300,7 +300,12 @@ static void measured_step(const struct history_analysis *out, struct hcell *c, s
 	struct cp_cause cause;
 	cp_cause_of(&out->d, &c->s->pts[c->pt[x - 1]], &c->s->pts[c->pt[x]], &cause);
 	char *words = measured_words(m);
-	name_cause(c, k, &cause, xasprintf("%s; %s", cause.text, words));
+	/* real, but not what the night fails on (history_alarm) */
+	char within[64] = "";
+	if (!beyond_threshold(m))
+		snprintf(within, sizeof(within), isnan(m->threshold) ? "; within the threshold" : "; within the %g %% threshold",
+			 100 * m->threshold);
+	name_cause(c, k, &cause, xasprintf("%s; %s%s", cause.text, words, within));
 	free(words);
 }
 

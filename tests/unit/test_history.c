@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -597,8 +598,10 @@ static void test_measured_no_step(void **state)
 		assert_int_equal(c->cps[0].at, 29);
 		assert_int_equal(c->alarm[0], alarms);
 		assert_int_equal(c->measured[0], rec == 0 ? 0 : rec == 1 ? HISTORY_MEASURED_NONE : HISTORY_MEASURED_STEP);
-		if (rec == 3)
+		if (rec == 3) {
 			assert_true(c->cps[0].ratio == 1.015);
+			assert_non_null(strstr(c->causes[0].text, "; within the 3 % threshold"));
+		}
 		if (rec == 1) {
 			assert_non_null(strstr(c->causes[0].text, "no real step of the binary"));
 			assert_true(c->cps[0].ratio > 1.05);
@@ -637,6 +640,26 @@ static void test_store(void **state)
 	assert_int_equal(d.nseries, 67);
 	history_data_free(&d);
 	history_close(h);
+	/* a schema 1 history (no cells.beside) gains the column in place, its runs kept */
+	sqlite3 *raw;
+	assert_int_equal(sqlite3_open(db, &raw), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(raw, "ALTER TABLE cells DROP COLUMN beside; PRAGMA user_version = 1", NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(raw);
+	assert_int_equal(history_open(db, 0, &h), 0);
+	assert_int_equal(history_load(h, NULL, NULL, &d), 0);
+	assert_int_equal(d.nruns, 1);
+	assert_int_equal(d.nseries, 67);
+	assert_null(d.series[0].pts[0].beside.run);
+	history_data_free(&d);
+	history_close(h);
+	assert_int_equal(sqlite3_open(db, &raw), SQLITE_OK);
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(raw, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(st, 0), HISTORY_SCHEMA);
+	sqlite3_finalize(st);
+	sqlite3_close(raw);
 	/* truncated: refused */
 	char *cmd = NULL;
 	assert_true(asprintf(&cmd, "head -c 5000 %s > %s.cut && mv %s.cut %s", db, db, db, db) > 0);
