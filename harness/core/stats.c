@@ -426,6 +426,16 @@ void stats_free(struct stats *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* the spread of v as a normal's sd: 1.4826 times the median absolute deviation */
+static double robust_sd(const double *v, size_t n, double *scratch)
+{
+	memcpy(scratch, v, n * sizeof(double));
+	double med = sample_point(scratch, n, 0.5);
+	for (size_t i = 0; i < n; i++)
+		scratch[i] = fabs(v[i] - med);
+	return 1.4826 * sample_point(scratch, n, 0.5);
+}
+
 double stats_machine_drift(const double *const *runs, const size_t *n, size_t ncells, size_t *rounds)
 {
 	*rounds = 0;
@@ -450,12 +460,24 @@ double stats_machine_drift(const double *const *runs, const size_t *n, size_t nc
 	}
 	double sd = NAN;
 	if (*rounds >= 5) {
+		/* a passing interference (a few rounds where every cell ran far
+		 * slower: a neighbour's burst) is not the machine's drift: rounds
+		 * beyond MACHINE_DRIFT_OUTLIER robust sds of the rounds' median are
+		 * left out, as the cells' statistic leaves their runs out */
+		double *scratch = xmalloc((*rounds + 1) * sizeof(double));
+		memcpy(scratch, speed, *rounds * sizeof(double));
+		double mid = sample_point(scratch, *rounds, 0.5), spread = robust_sd(speed, *rounds, scratch);
+		size_t kept = 0;
+		for (size_t t = 0; t < *rounds; t++)
+			if (!(spread > 0) || fabs(speed[t] - mid) <= MACHINE_DRIFT_OUTLIER * spread)
+				speed[kept++] = speed[t];
+		free(scratch);
 		double mean = 0, ss = 0;
-		for (size_t t = 0; t < *rounds; t++)
-			mean += speed[t] / (double)*rounds;
-		for (size_t t = 0; t < *rounds; t++)
+		for (size_t t = 0; t < kept; t++)
+			mean += speed[t] / (double)kept;
+		for (size_t t = 0; t < kept; t++)
 			ss += (speed[t] - mean) * (speed[t] - mean);
-		sd = sqrt(ss / (double)(*rounds - 1));
+		sd = kept > 1 ? sqrt(ss / (double)(kept - 1)) : 0;
 	}
 	free(center);
 	free(v);
@@ -463,15 +485,6 @@ double stats_machine_drift(const double *const *runs, const size_t *n, size_t nc
 	return sd;
 }
 
-/* the spread of v as a normal's sd: 1.4826 times the median absolute deviation */
-static double robust_sd(const double *v, size_t n, double *scratch)
-{
-	memcpy(scratch, v, n * sizeof(double));
-	double med = sample_point(scratch, n, 0.5);
-	for (size_t i = 0; i < n; i++)
-		scratch[i] = fabs(v[i] - med);
-	return 1.4826 * sample_point(scratch, n, 0.5);
-}
 
 /* The median of a chi-square with one degree of freedom: what the median
  * of d^2 / (its variance) is when the variance is right. */

@@ -131,7 +131,12 @@ int stats_is_outlier(const struct stats *s, double x);
  * runs[c][0..n[c]) are the cells' runs in the order measured.  Rounds with
  * fewer than max(10, ncells / 2) cells are left out.  Returns the standard
  * deviation of the rounds' log speeds (a fraction: 0.01 is about 1 %), or
- * NAN with fewer than 5 such rounds; *rounds gets how many counted. */
+ * NAN with fewer than 5 such rounds; *rounds gets how many counted.
+ * Rounds further than MACHINE_DRIFT_OUTLIER robust sds (1.4826 MAD) from
+ * the rounds' median are a passing interference, not drift, and are left
+ * out of the sd (a Lua run here had 4 of 40 rounds 2x slower in every
+ * cell: sd 18 % with them). */
+#define MACHINE_DRIFT_OUTLIER 4.0
 double stats_machine_drift(const double *const *runs, const size_t *n, size_t ncells, size_t *rounds);
 /* The drift of ratios over a run, which pairing cannot cancel: two
  * builds that meet the machine's changes differently (a neighbour that

@@ -347,6 +347,14 @@ static void test_machine_drift(void **state)
 	for (size_t t = 0; t < ROUNDS; t++)
 		runs[0][t] = 10 * (1 + 0.3 * (double)((t * 7) % 10));
 	assert_float_equal(stats_machine_drift(rows, n, CELLS, &rounds), want, 1e-12);
+	/* a passing burst: round 3 twice as slow in every cell is left out;
+	 * the nine others (five at -half, four at +half) have the same sd */
+	for (size_t c = 0; c < CELLS; c++)
+		runs[c][3] *= 2;
+	assert_float_equal(stats_machine_drift(rows, n, CELLS, &rounds), want, 1e-12);
+	assert_int_equal(rounds, ROUNDS);
+	for (size_t c = 0; c < CELLS; c++)
+		runs[c][3] /= 2;
 	/* rounds with fewer than 10 cells do not count; under 5 rounds: none */
 	for (size_t c = 0; c < CELLS; c++)
 		n[c] = c < 9 ? ROUNDS : 4;
