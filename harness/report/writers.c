@@ -158,6 +158,20 @@ static void run_lines(struct model *m, char how, struct strbuf *out)
 			add_clean(out, json_string_value(w) ? json_string_value(w) : "?", how);
 			sb_adds(out, "\n");
 		}
+		/* the machine's state between this run and its last one: the
+		 * figures carry it, ratios cancel what both builds meet alike */
+		const struct between_runs *b = &r->between;
+		if (b->level_cells >= BETWEEN_LEVEL_MIN_CELLS && fabs(b->level_shift) >= BETWEEN_LEVEL_SAID) {
+			char *said = xasprintf("the machine ran %.1f %% %s than in its last run here (%s): the median of the same "
+					       "%zu binaries; the figures carry it, a ratio only where its two builds met it "
+					       "differently",
+					       100 * fabs(b->level_shift), b->level_shift > 0 ? "slower" : "faster",
+					       b->run_ids[0], b->level_cells);
+			sb_adds(out, how == 'm' ? "- note: " : "note: ");
+			add_clean(out, said, how);
+			sb_adds(out, "\n");
+			free(said);
+		}
 	}
 }
 
@@ -402,7 +416,11 @@ static json_t *between_json(const struct between_runs *b)
 							"drift_percent", jnum_or_null(100 * g->drift), "ratios",
 							(int)g->ratios));
 	}
-	return json_pack("{s:o, s:o}", "runs", ids, "groups", groups);
+	int level = b->level_cells >= BETWEEN_LEVEL_MIN_CELLS && isfinite(b->level_shift);
+	return json_pack("{s:o, s:o, s:o}", "runs", ids, "groups", groups, "level_shift",
+			 level ? json_pack("{s:f, s:i, s:s}", "slower_percent", 100 * b->level_shift, "cells",
+					   (int)b->level_cells, "against", b->run_ids[0])
+			       : json_null());
 }
 
 

@@ -295,10 +295,35 @@ static void differences(const struct ratios *newer, const struct ratios *older, 
 
 /* The figures of the earlier runs beside run_dir, with own (NULL: none
  * yet) as the newest run's ratios. */
-static void between(const char *run_dir, const char *more_dir, const char *self_file, const struct asking *q,
-		    const struct ratios *own, struct between_runs *out)
+/* How much slower run's cells ran than the same binaries in `then`
+ * (between_runs.level_shift), over *cells cells; NAN with too few. */
+static double level_shift(const struct results_run *run, const struct results_run *then, size_t *cells)
 {
-	*out = (struct between_runs){ NULL, 0, NULL, 0 };
+	double *d = xcalloc(run->ncells + 1, sizeof(double));
+	size_t n = 0;
+	for (size_t i = 0; i < run->ncells; i++) {
+		const struct results_cell *a = &run->cells[i], *b = results_cell_by_id(then, a->id);
+		/* each run's statistic of its times (time_s.value), the same binary and work */
+		double ta = jnum(a->time_s, "value"), tb = b ? jnum(b->time_s, "value") : NAN;
+		if (!b || !timed(a) || !timed(b) || !a->sha256 || !b->sha256 || strcmp(a->sha256, b->sha256) ||
+		    a->size != b->size || !(ta > 0) || !(tb > 0))
+			continue;
+		d[n++] = log(ta / tb);
+	}
+	double shift = NAN;
+	*cells = n;
+	if (n >= BETWEEN_LEVEL_MIN_CELLS) {
+		qsort(d, n, sizeof(double), stats_cmp_double);
+		shift = expm1(n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2);
+	}
+	free(d);
+	return shift;
+}
+
+static void between(const char *run_dir, const char *more_dir, const char *self_file, const struct asking *q,
+		    const struct ratios *own, const struct results_run *self_run, struct between_runs *out)
+{
+	*out = (struct between_runs){ .level_shift = NAN };
 	struct candidate *c;
 	size_t nc = beside(run_dir, more_dir, self_file, &c);
 	struct results_run *earlier = xcalloc(BETWEEN_RUNS_BACK + 1, sizeof(*earlier));
@@ -328,6 +353,8 @@ static void between(const char *run_dir, const char *more_dir, const char *self_
 			earlier[k] = earlier[k - 1];
 			earlier[k - 1] = t;
 		}
+	if (self_run && ne)
+		out->level_shift = level_shift(self_run, &earlier[0], &out->level_cells);
 	/* r[0] the asking run's own (none before it has measured) */
 	struct ratios *r = xcalloc(ne + 2, sizeof(*r));
 	for (size_t i = 0; i < ne; i++)
@@ -364,7 +391,7 @@ void results_between_runs(const struct results_run *run, struct between_runs *ou
 	/* a run folder's: a results.json saved under another name stands alone */
 	const char *base = run->file ? strrchr(run->file, '/') : NULL;
 	if (!run->file || strcmp(base ? base + 1 : run->file, "results.json")) {
-		*out = (struct between_runs){ NULL, 0, NULL, 0 };
+		*out = (struct between_runs){ .level_shift = NAN };
 		return;
 	}
 	struct asking q = { hostname_of(run->root), run->cpu_model, started_of(run->root), run->id };
@@ -372,7 +399,7 @@ void results_between_runs(const struct results_run *run, struct between_runs *ou
 	ratios_of(run, &own);
 	/* and where the run read more of them (--earlier-runs) */
 	const char *more = jstr_opt(json_object_get(run->root, "run"), "earlier_runs_dir");
-	between(run->dir ? run->dir : ".", more, run->file, &q, &own, out);
+	between(run->dir ? run->dir : ".", more, run->file, &q, &own, run, out);
 	ratios_release(&own);
 }
 
@@ -381,7 +408,7 @@ void results_between_before(const char *run_dir, const char *more_dir, const cha
 {
 	struct asking q = { hostname, cpu_model, started, NULL };
 	char *self = xasprintf("%s/results.json", run_dir);
-	between(run_dir, more_dir, self, &q, NULL, out);
+	between(run_dir, more_dir, self, &q, NULL, NULL, out);
 	free(self);
 }
 
@@ -437,5 +464,5 @@ void results_between_release(struct between_runs *b)
 		free(b->groups[i].variant);
 	}
 	free(b->groups);
-	*b = (struct between_runs){ NULL, 0, NULL, 0 };
+	*b = (struct between_runs){ .level_shift = NAN };
 }

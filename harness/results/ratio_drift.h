@@ -64,6 +64,14 @@ struct between_group {
 struct between_runs {
 	char **run_ids; /* the earlier runs read, newest first */
 	size_t nruns;
+	/* how much slower this run's cells ran than the same binaries (id,
+	 * sha256, size) in the newest earlier run: the median over them of
+	 * log(its rate / this run's), exp - 1 (0.3: 30 % slower; negative:
+	 * faster); NAN before the run measured, or with fewer than
+	 * BETWEEN_LEVEL_MIN_CELLS such cells.  The machine's state between
+	 * the runs, which pairing cancels where both builds meet it alike. */
+	double level_shift;
+	size_t level_cells;
 	struct between_group *groups;
 	size_t ngroups;
 };
@@ -76,6 +84,9 @@ struct between_runs {
  * nightly's kept nights); one run id found twice is read once.  A folder beside it that is not a run, or not
  * readable, is passed over without a word. */
 void results_between_runs(const struct results_run *run, struct between_runs *out);
+#define BETWEEN_LEVEL_MIN_CELLS 5
+/* Said with the run (report/writers.c) from this size on, either way. */
+#define BETWEEN_LEVEL_SAID 0.03
 /* The same before a run has measured anything (its spare runs go by it:
  * analysis/undecided.h): the earlier runs beside the run folder run_dir
  * (not its own results.json, on a resume) of this host that started

@@ -92,7 +92,7 @@ speedup_width() { # RUN CONFIG: the speedup table's rotate high - low
     rm -r "$d/before1" "$d/before2"
     run "$FLAGBENCH" tables --format json "$d/now"
     [ "$status" -eq 0 ]
-    [ "$(jq -c '.runs[0].between_runs' <<<"$output")" = '{"runs":[],"groups":[]}' ]
+    [ "$(jq -c '.runs[0].between_runs' <<<"$output")" = '{"runs":[],"groups":[],"level_shift":null}' ]
     [ "$(speedup_width "$d/now" gcc/-O3/x86-64-v2)" = "$(speedup_width "$FIX/drift-steady.json" gcc/-O3/x86-64-v2)" ]
     run "$FLAGBENCH" tables --width 0 "$d/now" --table speedup
     refute grep -qF "earlier runs" <<<"$output"
@@ -162,4 +162,22 @@ speedup_width() { # RUN CONFIG: the speedup table's rotate high - low
     run "$FLAGBENCH" run --suite smoke --dry-run -o "$d/bad" --earlier-runs "$BATS_TEST_TMPDIR/nothing"
     [ "$status" -eq 2 ]
     [[ "$output" == *"--earlier-runs $BATS_TEST_TMPDIR/nothing: No such file or directory"* ]]
+}
+
+@test "a run that met the machine slower than its last run here says by how much, from the same binaries" {
+    d="$BATS_TEST_TMPDIR/results"
+    between_dir "$d"
+    # every run of now 25 % slower than in before2; before1 (the newest earlier) has rotate 10 % slower
+    jq '.cells |= map(.time_s.runs |= map(. * 1.25) | .time_s.value *= 1.25)' "$FIX/drift-steady.json" >"$d/now/results.json"
+    run "$FLAGBENCH" tables --format json "$d/now"
+    [ "$status" -eq 0 ]
+    jqr '.runs[0].between_runs.level_shift | .against == "before1" and .cells == 8
+         and .slower_percent > 13 and .slower_percent < 26' <<<"$output"
+    run "$FLAGBENCH" tables --width 0 "$d/now"
+    [[ "$output" == *"note: the machine ran "*" % slower than in its last run here (before1): the median of the same 8 binaries"* ]]
+    # a run alone says nothing of it
+    run "$FLAGBENCH" tables --format json "$FIX/drift-steady.json"
+    jqr '.runs[0].between_runs.level_shift == null' <<<"$output"
+    run "$FLAGBENCH" tables --width 0 "$FIX/drift-steady.json"
+    refute grep -qF "note: the machine ran" <<<"$output"
 }
