@@ -64,16 +64,16 @@ struct between_group {
 struct between_runs {
 	char **run_ids; /* the earlier runs read, newest first */
 	size_t nruns;
+	struct between_group *groups;
+	size_t ngroups;
 	/* how much slower this run's cells ran than the same binaries (id,
 	 * sha256, size) in the newest earlier run: the median over them of
-	 * log(its rate / this run's), exp - 1 (0.3: 30 % slower; negative:
+ * log(this run's time / its time), each run's statistic, exp - 1 (0.3: 30 % slower; negative:
 	 * faster); NAN before the run measured, or with fewer than
 	 * BETWEEN_LEVEL_MIN_CELLS such cells.  The machine's state between
 	 * the runs, which pairing cancels where both builds meet it alike. */
 	double level_shift;
 	size_t level_cells;
-	struct between_group *groups;
-	size_t ngroups;
 };
 
 /* Fills *out (zeroed first; nruns 0 when no earlier run of this host

@@ -175,7 +175,7 @@ static void marks_an_open_gap(void **state)
 	 * runs for it (results/ratio_drift.h); another variant's drift does
 	 * not count */
 	struct between_group g = { "f", "a", BETWEEN_SAME_VARIANT, 0.20, 5 };
-	struct between_runs between = { NULL, 0, &g, 1 };
+	struct between_runs between = { .groups = &g, .ngroups = 1, .level_shift = NAN };
 	answers_undecided(&p, &between, mark);
 	assert_int_equal(mark[0] + mark[1] + mark[2] + mark[3], 0);
 	g.variant = "b";
