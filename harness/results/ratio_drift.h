@@ -68,7 +68,7 @@ struct between_runs {
 	size_t ngroups;
 	/* how much slower this run's cells ran than the same binaries (id,
 	 * sha256, size) in the newest earlier run: the median over them of
- * log(this run's time / its time), each run's statistic, exp - 1 (0.3: 30 % slower; negative:
+	 * log(this run's time / its time), each run's statistic, exp - 1 (0.3: 30 % slower; negative:
 	 * faster); NAN before the run measured, or with fewer than
 	 * BETWEEN_LEVEL_MIN_CELLS such cells.  The machine's state between
 	 * the runs, which pairing cancels where both builds meet it alike. */
