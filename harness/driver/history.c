@@ -374,9 +374,10 @@ void history_analyse_data(const struct history_data *d, enum metric m, double al
 	size_t nseen = 0;
 	for (size_t i = 0; i < out->ncells; i++) {
 		struct hcell *c = &out->cells[i];
-		c->step_seen = c->n ? cp_step_seen(&c->cs, HISTORY_SEEN_NIGHTS) : NAN;
+		/* two nights cannot tell the nights' noise from a step between them */
+		c->step_seen = c->n >= CP_MIN_NIGHTS ? cp_step_seen(&c->cs, HISTORY_SEEN_NIGHTS) : NAN;
 		c->runs_typical = c->runs_for_step = NAN;
-		if (c->n) {
+		if (c->n >= CP_MIN_NIGHTS) {
 			double *r = xcalloc(c->n, sizeof(double));
 			for (size_t k = 0; k < c->n; k++)
 				r[k] = (double)c->runs[k];
