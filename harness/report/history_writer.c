@@ -51,11 +51,15 @@ static const char *direction(const struct history_analysis *a, const struct cp_p
 	return p->ratio > 1 ? "slower" : "faster";
 }
 
-/* "+25.0% system: library /lib/libc.so.6" (allocated) */
-static char *label(const struct cp_point *p, const struct cp_cause *c)
+/* "+25.0% system: library /lib/libc.so.6" (allocated); a step measured
+ * beside the night before's binary says so (the page's label) */
+static char *label(const struct hcell *c, size_t k)
 {
-	return xasprintf("%+.1f%% %s%s%s", (p->ratio - 1) * 100, cp_cause_word(c->kind), c->what.n ? ": " : "",
-			 c->what.n ? c->what.v[0] : "");
+	const struct cp_point *p = &c->cps[k];
+	const struct cp_cause *cause = &c->causes[k];
+	int measured = c->measured && c->measured[k] == HISTORY_MEASURED_STEP;
+	return xasprintf("%+.1f%% %s%s%s%s", (p->ratio - 1) * 100, cp_cause_word(cause->kind), cause->what.n ? ": " : "",
+			 cause->what.n ? cause->what.v[0] : "", measured ? " (measured beside the night before)" : "");
 }
 
 static json_t *change_json(const struct history_analysis *a, const struct hcell *c, size_t k)
@@ -158,7 +162,7 @@ int history_write_show(const struct history_analysis *a, const char *cell, enum 
 			size_t cp = 0;
 			while (cp < c->ncps && c->cps[cp].at != k)
 				cp++;
-			char *lab = cp < c->ncps ? label(&c->cps[cp], &c->causes[cp]) : NULL;
+			char *lab = cp < c->ncps ? label(c, cp) : NULL;
 			double rel = c->value[k] / c->value[0];
 			if (f == HFMT_TSV) {
 				fprintf(out, "%s/%s\t%s\t%zu\t%s\t%s\t%.9g\t%.6f\t%zu\t%s\t%.12s\n", c->s->profile, c->s->host,

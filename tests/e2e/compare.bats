@@ -353,6 +353,9 @@ verdict() { jq -r --arg id "$2" '.cells[] | select(.id == $id) | .verdict' "$1";
     [[ "$output" == *"-- change point: "*"x ["*"] slower, the binary: code of family abwork; measured beside night $a_id's binary in 3 interleaved rounds"* ]]
     # two nights cannot say what step they would miss: no figure from them
     refute grep -qF "may go unseen" <<<"$output"
+    # the page's label says the step was measured
+    run "$FLAGBENCH" history show --db "$db" 'abwork/loop@gcc/-O2/default' --format tsv
+    [[ "$output" == *$'\t+'*"% binary: code of family abwork (measured beside the night before)"$'\t'* ]]
 }
 
 # --confirm with several suspects (m = 2, the Bonferroni level): tests/slow/compare.bats
