@@ -377,48 +377,56 @@ static void test_cause(void **state)
 	cp_cause_free(&c);
 }
 
-/* A history of one machine: 30 nights, 5 runs a night 0.2 % apart, nights
- * 1 % apart; cell 0 2.5 % slower from night 20, its binary rebuilt by
- * another compiler from night `recorded`; cells 1 and 2 flat. */
-#define MOVE_NIGHTS 30
-#define MOVE_CELLS 3
-static void moved_history(struct history_data *d, unsigned long long seed, size_t recorded)
+/* A history of one machine: 3 cells, 5 runs a night sd_run apart, nights
+ * sd_night apart; cell 0 `step` slower from night `at` on, its binary
+ * rebuilt by another compiler (another sha256) from night `rebuilt`; cells
+ * 1 and 2 flat. */
+#define HIST_CELLS 3
+static void history_with_step(struct history_data *d, unsigned long long seed, size_t nights, double sd_night,
+			      double sd_run, double step, size_t at, size_t rebuilt)
 {
 	unsigned long long st = seed;
-	d->nruns = MOVE_NIGHTS;
-	d->runs = calloc(MOVE_NIGHTS, sizeof(*d->runs));
-	for (size_t n = 0; n < MOVE_NIGHTS; n++) {
+	d->nruns = nights;
+	d->runs = calloc(nights, sizeof(*d->runs));
+	for (size_t n = 0; n < nights; n++) {
 		d->runs[n].run_id = xasprintf("night-%02zu", n);
 		d->runs[n].profile = xstrdup("p");
 		d->runs[n].host = xstrdup("h");
 		d->runs[n].started = xasprintf("2027-01-%02zuT02:00:00Z", n + 1);
 	}
-	d->nseries = MOVE_CELLS;
-	d->series = calloc(MOVE_CELLS, sizeof(*d->series));
-	for (size_t c = 0; c < MOVE_CELLS; c++) {
+	d->nseries = HIST_CELLS;
+	d->series = calloc(HIST_CELLS, sizeof(*d->series));
+	for (size_t c = 0; c < HIST_CELLS; c++) {
 		struct hist_series *s = &d->series[c];
 		s->profile = xstrdup("p");
 		s->host = xstrdup("h");
 		s->cell = xasprintf("f/v%zu@gcc/-O2", c);
-		s->n = MOVE_NIGHTS;
-		s->pts = calloc(MOVE_NIGHTS, sizeof(*s->pts));
-		for (size_t n = 0; n < MOVE_NIGHTS; n++) {
+		s->n = nights;
+		s->pts = calloc(nights, sizeof(*s->pts));
+		for (size_t n = 0; n < nights; n++) {
 			struct hist_point *p = &s->pts[n];
-			int after = c == 0 && n >= 20, rebuilt = c == 0 && n >= recorded;
-			double level = (after ? 1.025 : 1) * exp(0.01 * gauss(&st));
+			int after = c == 0 && n >= at, rebuild = c == 0 && n >= rebuilt;
+			double level = (after ? step : 1) * exp(sd_night * gauss(&st));
 			p->run = n;
 			p->status = xstrdup("ok");
 			p->size = 1;
 			p->ntimes = 5;
 			p->times = calloc(5, sizeof(double));
 			for (size_t k = 0; k < 5; k++)
-				p->times[k] = level * exp(0.002 * gauss(&st));
+				p->times[k] = level * exp(sd_run * gauss(&st));
 			p->instructions = NAN;
-			p->sha256 = xstrdup(rebuilt ? "s2" : "s1");
-			p->compiler_version = xstrdup(rebuilt ? "gcc 13" : "gcc 12");
+			p->sha256 = xstrdup(rebuild ? "s2" : "s1");
+			p->compiler_version = xstrdup(rebuild ? "gcc 13" : "gcc 12");
 			p->cflags = xstrdup("[\"-O2\"]");
 		}
 	}
+}
+
+/* 30 nights 1 % apart, runs 0.2 %; cell 0 2.5 % slower from night 20, its
+ * binary rebuilt from night `recorded`. */
+static void moved_history(struct history_data *d, unsigned long long seed, size_t recorded)
+{
+	history_with_step(d, seed, 30, 0.01, 0.002, 1.025, 20, recorded);
 }
 
 /* On such nights the runs put the step up to 4 nights from night 20; the
@@ -453,7 +461,7 @@ static void test_step_moved_to_the_recorded_change(void **state)
 					assert_true(c->cps[k].ratio > 1.01 && c->cps[k].ratio < 1.04);
 				}
 			}
-			for (size_t i = 1; i < MOVE_CELLS; i++)
+			for (size_t i = 1; i < HIST_CELLS; i++)
 				assert_int_equal(a.cells[i].ncps, 0);
 			history_analysis_free(&a);
 			history_data_free(&d);
@@ -461,49 +469,6 @@ static void test_step_moved_to_the_recorded_change(void **state)
 	}
 	assert_true(found >= 38);
 	assert_true(moved >= 2); /* seeds 4, 31 and 40: 3, 2 and 4 nights off */
-}
-
-/* Nights of a machine whose nights move sd_night apart (this VM's: 6 %),
- * 3 cells; cell 0 `step` slower from night `at` on, with a new binary
- * (another sha256 and compiler) from that night. */
-static void step_history(struct history_data *d, unsigned long long seed, size_t nights, double sd_night, double step,
-			 size_t at)
-{
-	unsigned long long st = seed;
-	d->nruns = nights;
-	d->runs = calloc(nights, sizeof(*d->runs));
-	for (size_t n = 0; n < nights; n++) {
-		d->runs[n].run_id = xasprintf("night-%02zu", n);
-		d->runs[n].profile = xstrdup("p");
-		d->runs[n].host = xstrdup("h");
-		d->runs[n].started = xasprintf("2027-01-%02zuT02:00:00Z", n + 1);
-	}
-	d->nseries = MOVE_CELLS;
-	d->series = calloc(MOVE_CELLS, sizeof(*d->series));
-	for (size_t c = 0; c < MOVE_CELLS; c++) {
-		struct hist_series *s = &d->series[c];
-		s->profile = xstrdup("p");
-		s->host = xstrdup("h");
-		s->cell = xasprintf("f/v%zu@gcc/-O2", c);
-		s->n = nights;
-		s->pts = calloc(nights, sizeof(*s->pts));
-		for (size_t n = 0; n < nights; n++) {
-			struct hist_point *p = &s->pts[n];
-			int after = c == 0 && n >= at;
-			double level = (after ? step : 1) * exp(sd_night * gauss(&st));
-			p->run = n;
-			p->status = xstrdup("ok");
-			p->size = 1;
-			p->ntimes = 5;
-			p->times = calloc(5, sizeof(double));
-			for (size_t k = 0; k < 5; k++)
-				p->times[k] = level * exp(0.01 * gauss(&st));
-			p->instructions = NAN;
-			p->sha256 = xstrdup(after ? "s2" : "s1");
-			p->compiler_version = xstrdup(after ? "gcc 13" : "gcc 12");
-			p->cflags = xstrdup("[\"-O2\"]");
-		}
-	}
 }
 
 /* What night `at` of cell 0 measured beside night `base`'s binary. */
@@ -534,7 +499,8 @@ static void test_measured_step(void **state)
 	for (unsigned long long seed = 1; seed <= 20; seed++) {
 		for (int rec = 0; rec < 4; rec++) {
 			struct history_data d;
-			step_history(&d, seed, 30, 0.06, 1.05, 20);
+			/* nights 6 % apart (this VM's), runs 1 %, the new binary from the step */
+			history_with_step(&d, seed, 30, 0.06, 0.01, 1.05, 20, 20);
 			if (rec == 1)
 				measured_beside(&d, 20, 19, "s1", "slower", 1.05, 1.03, 1.07);
 			else if (rec == 2) /* another night's run */
@@ -583,7 +549,7 @@ static void test_measured_no_step(void **state)
 	(void)state;
 	for (int rec = 0; rec < 4; rec++) {
 		struct history_data d;
-		step_history(&d, 7, 30, 0.005, 1.10, 29);
+		history_with_step(&d, 7, 30, 0.005, 0.01, 1.10, 29, 29);
 		if (rec == 1)
 			measured_beside(&d, 29, 28, "s1", "same", 1.004, 0.99, 1.02);
 		else if (rec == 2)
