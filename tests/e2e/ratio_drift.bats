@@ -101,21 +101,30 @@ speedup_width() { # RUN CONFIG: the speedup table's rotate high - low
     jq -e '.runs[0].between_runs.runs == ["20261203T082945Z-c2-host"]' <<<"$a"
 }
 
+# This host as a run records it ({hostname, cpu_model}), from a dry run in DIR.
+this_host() {
+    "$FLAGBENCH" run --suite smoke --dry-run -o "$1/probe" >/dev/null 2>&1
+    jq -c '.host | {hostname, cpu_model}' "$1/probe/results.json"
+    rm -r "$1/probe"
+}
+
+# HOST ID STARTED SLOWER: drift-steady as an earlier run of HOST, rotate SLOWER times slower (1: as it is)
+earlier_run() {
+    jq --argjson h "$1" --arg id "$2" --arg s "$3" --argjson f "$4" '.run.id = $id | .run.started = $s
+        | .host.hostname = $h.hostname | .host.cpu_model = $h.cpu_model
+        | if $f != 1 then .cells |= map(if .variant == "rotate" then .time_s.runs |= map(. * $f) else . end) else . end' \
+        "$FIX/drift-steady.json"
+}
+
 @test "a run reads this host's earlier runs beside it before its rounds, and says what they moved" {
     d="$BATS_TEST_TMPDIR/results"
     mkdir -p "$d"
-    # this host, as a run records it
-    "$FLAGBENCH" run --suite smoke --dry-run -o "$d/probe" >/dev/null 2>&1
-    host=$(jq -c '.host | {hostname, cpu_model}' "$d/probe/results.json")
-    rm -r "$d/probe"
-    fx="$FIX/drift-steady.json"
+    host=$(this_host "$d")
     for k in 1 2 3; do
         mkdir -p "$d/before$k"
         # before2 has rotate 10 % slower than before1 and before3
-        jq --argjson h "$host" --arg k "$k" '.run.id = "before\($k)" | .run.started = "2000-01-0\(4 - ($k | tonumber))T00:00:00Z"
-            | .host.hostname = $h.hostname | .host.cpu_model = $h.cpu_model
-            | if $k == "2" then .cells |= map(if .variant == "rotate" then .time_s.runs |= map(. * 1.1) else . end) else . end' \
-            "$fx" >"$d/before$k/results.json"
+        earlier_run "$host" "before$k" "2000-01-0$((4 - k))T00:00:00Z" "$([ "$k" = 2 ] && echo 1.1 || echo 1)" \
+            >"$d/before$k/results.json"
     done
     run "$FLAGBENCH" run --suite smoke --dry-run -o "$d/now"
     [ "$status" -eq 0 ]
@@ -133,16 +142,11 @@ speedup_width() { # RUN CONFIG: the speedup table's rotate high - low
 @test "--earlier-runs DIR: a nightly's kept nights (results.json copies) are read as earlier runs too, before the rounds and by the tables" {
     d="$BATS_TEST_TMPDIR/results" kept="$BATS_TEST_TMPDIR/kept"
     mkdir -p "$d" "$kept"
-    "$FLAGBENCH" run --suite smoke --dry-run -o "$d/probe" >/dev/null 2>&1
-    host=$(jq -c '.host | {hostname, cpu_model}' "$d/probe/results.json")
-    rm -r "$d/probe"
-    fx="$FIX/drift-steady.json"
+    host=$(this_host "$d")
     # three kept nights as files named by their run ids (the nightly-data branch's history/PROFILE/ID.json)
     for k in 1 2 3; do
-        jq --argjson h "$host" --arg k "$k" '.run.id = "2000010\($k)T000000Z-night" | .run.started = "2000-01-0\($k)T00:00:00Z"
-            | .host.hostname = $h.hostname | .host.cpu_model = $h.cpu_model
-            | if $k == "2" then .cells |= map(if .variant == "rotate" then .time_s.runs |= map(. * 1.1) else . end) else . end' \
-            "$fx" >"$kept/2000010${k}T000000Z-night.json"
+        earlier_run "$host" "2000010${k}T000000Z-night" "2000-01-0${k}T00:00:00Z" "$([ "$k" = 2 ] && echo 1.1 || echo 1)" \
+            >"$kept/2000010${k}T000000Z-night.json"
     done
     # without it the run folder stands alone
     run "$FLAGBENCH" run --suite smoke --dry-run -o "$d/alone"
