@@ -229,7 +229,6 @@ static const struct hist_beside *beside_at(const struct history_analysis *out, c
 	return m;
 }
 
-
 /* "measured beside night RUN's binary in N interleaved rounds: R [L, H] at P %" (allocated) */
 static char *measured_words(const struct hist_beside *m)
 {
@@ -246,19 +245,22 @@ static void cps_grow(struct hcell *c)
 	c->causes = xrealloc(c->causes, n * sizeof(*c->causes));
 	c->off = xrealloc(c->off, n);
 	c->measured = xrealloc(c->measured, n);
-	if (c->ncps == 0)
-		memset(c->measured, 0, n);
+}
+
+/* Change points [from, from + n) of c to `to`, in every per-point array. */
+static void cps_move(struct hcell *c, size_t to, size_t from, size_t n)
+{
+	memmove(&c->cps[to], &c->cps[from], n * sizeof(*c->cps));
+	memmove(&c->found[to], &c->found[from], n * sizeof(*c->found));
+	memmove(&c->causes[to], &c->causes[from], n * sizeof(*c->causes));
+	memmove(&c->off[to], &c->off[from], n);
+	memmove(&c->measured[to], &c->measured[from], n);
 }
 
 static void cps_remove(struct hcell *c, size_t k)
 {
 	cp_cause_free(&c->causes[k]);
-	size_t tail = c->ncps - k - 1;
-	memmove(&c->cps[k], &c->cps[k + 1], tail * sizeof(*c->cps));
-	memmove(&c->found[k], &c->found[k + 1], tail * sizeof(*c->found));
-	memmove(&c->causes[k], &c->causes[k + 1], tail * sizeof(*c->causes));
-	memmove(&c->off[k], &c->off[k + 1], tail);
-	memmove(&c->measured[k], &c->measured[k + 1], tail);
+	cps_move(c, k, k + 1, c->ncps - k - 1);
 	c->ncps--;
 }
 
@@ -276,12 +278,7 @@ static void measured_step(const struct history_analysis *out, struct hcell *c, s
 	size_t k = 0;
 	while (k < c->ncps && c->cps[k].at < x)
 		k++;
-	size_t tail = c->ncps - k;
-	memmove(&c->cps[k + 1], &c->cps[k], tail * sizeof(*c->cps));
-	memmove(&c->found[k + 1], &c->found[k], tail * sizeof(*c->found));
-	memmove(&c->causes[k + 1], &c->causes[k], tail * sizeof(*c->causes));
-	memmove(&c->off[k + 1], &c->off[k], tail);
-	memmove(&c->measured[k + 1], &c->measured[k], tail);
+	cps_move(c, k + 1, k, c->ncps - k);
 	c->ncps++;
 	c->cps[k] = (struct cp_point){
 		.at = x,
@@ -315,8 +312,6 @@ static void measured_steps(struct history_analysis *out)
 {
 	for (size_t i = 0; i < out->ncells; i++) {
 		struct hcell *c = &out->cells[i];
-		if (c->ncps == 0)
-			cps_grow(c);
 		int counted = 0;
 		for (size_t x = 1; x < c->n; x++) {
 			const struct hist_beside *m = beside_at(out, c, x);
