@@ -62,6 +62,13 @@ static unsigned long long cell_seed(const char *id)
 	return seed;
 }
 
+/* Slower, or inconclusive with an interval that reaches above the
+ * threshold: a slowdown the noise may hide (what --confirm measures). */
+static int suspected(enum comparison_verdict v, const struct comparison_result *ci, double threshold)
+{
+	return v == VERDICT_SLOWER || (v == VERDICT_INCONCLUSIVE && ci->high > 1 + threshold);
+}
+
 /* The paired comparison of the confirmation's rounds, into cc. */
 static void confirm_verdict(struct cell_cmp *cc, const struct cell *a, const struct cell *b, double level,
 			    const struct compare_opts *o, double quantile, unsigned rounds)
@@ -89,7 +96,7 @@ static void confirm_verdict(struct cell_cmp *cc, const struct cell *a, const str
 			snprintf(short_of, sizeof(short_of), " (%zu pairs reach %s %%: more rounds)", cc->confirm.pairs, got);
 		}
 		/* a cell measured only because its program changed (--confirm-changed) was not suspected */
-		int suspect = cc->first == VERDICT_SLOWER || (cc->first == VERDICT_INCONCLUSIVE && cc->ci.high > 1 + o->threshold);
+		int suspect = suspected(cc->first, &cc->ci, o->threshold);
 		cc->note = xasprintf("%s after %u interleaved rounds: %.3fx [%.3fx, %.3fx] at %s %%%s",
 				     cc->verdict == VERDICT_SLOWER ? "confirmed" : suspect ? "not confirmed" : "measured again",
 				     rounds,
@@ -185,9 +192,8 @@ out:
 	replay_cell_free(&b);
 }
 
-/* Slower, or inconclusive with an interval that reaches above the
- * threshold: a slowdown hidden by noise is measured again too.  Not the
- * same program on both sides: measured side by side tonight, both would
+/* Suspected, or with --confirm-changed any new binary.  Not the same
+ * program on both sides: measured side by side tonight, both would
  * run on tonight's system, so a system's slowdown could never be seen
  * (its verdict stands, its note names the system). */
 static int confirm_suspect(const struct cell_cmp *cc, double threshold, int changed)
@@ -196,8 +202,7 @@ static int confirm_suspect(const struct cell_cmp *cc, double threshold, int chan
 		return 0;
 	/* --confirm-changed: every new binary, whatever the two runs said (a
 	 * reference program has no binary to have changed) */
-	return (changed && cc->programs_known) || cc->verdict == VERDICT_SLOWER ||
-	       (cc->verdict == VERDICT_INCONCLUSIVE && cc->ci.high > 1 + threshold);
+	return (changed && cc->programs_known) || suspected(cc->verdict, &cc->ci, threshold);
 }
 
 static int confirm_slower(struct comparison *cmp, const json_t *base, const char *base_dir, const json_t *nw,
