@@ -255,22 +255,6 @@ static int confirmed(const struct cell_plan *c, size_t base_night, size_t night,
 #define BESIDE_ROUNDS 20
 #define BESIDE_LEVEL 0.998
 
-/* the rank k of the sign-test interval [x(k), x(n - k + 1)] of n pairs at
- * level: the largest k with P(Binom(n, 1/2) < k) <= (1 - level) / 2 */
-static size_t sign_rank(size_t n, double level)
-{
-	double p = pow(0.5, (double)n), cdf = 0, coef = 1;
-	size_t k = 0;
-	for (size_t j = 0; j < n; j++) {
-		cdf += coef * p; /* P(B <= j) */
-		if (cdf > (1 - level) / 2)
-			break;
-		k = j + 1;
-		coef = coef * (double)(n - j) / (double)(j + 1);
-	}
-	return k ? k : 1;
-}
-
 /* one round's ratio of the new binary over the old: from a pair pool (the
  * runs as recorded, rounds kept: the two builds' residuals of one round),
  * else two independent draws */
@@ -299,7 +283,9 @@ static void measure_beside(const struct cell_plan *c, size_t base_night, size_t 
 		double v[3 * BESIDE_ROUNDS];
 		memcpy(v, r, n * sizeof(double));
 		qsort(v, n, sizeof(double), cmpd);
-		size_t k = sign_rank(n, BESIDE_LEVEL);
+		/* the sign test's interval [x(k), x(n - k + 1)], as the harness's */
+		double covered;
+		size_t k = stats_median_ci_rank(n, BESIDE_LEVEL, &covered);
 		lo = v[k - 1];
 		hi = v[n - k];
 		mid = n % 2 ? v[n / 2] : sqrt(v[n / 2 - 1] * v[n / 2]);
