@@ -10,6 +10,7 @@
 
 #include "core/json_util.h"
 #include "core/util.h"
+#include "results/results.h"
 
 int results_record_beside(const char *run, const char *base_run, double threshold, double alarm_rate,
 			  const struct beside_cell *cells, size_t n)
@@ -41,20 +42,10 @@ int results_record_beside(const char *run, const char *base_run, double threshol
 	json_object_set_new(doc, "beside",
 			    json_pack("{s:s, s:f, s:f, s:o}", "run", base_run, "threshold_percent", 100 * threshold,
 				      "alarm_rate_percent", 100 * alarm_rate, "cells", list));
-	/* as results_write() writes it */
-	char *text = json_dumps(doc, JSON_INDENT(1) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10));
-	if (!text) {
-		error("%s: cannot encode the results", path);
-		goto out;
-	}
-	struct strbuf sb = STRBUF_INIT;
-	sb_adds(&sb, text);
-	sb_adds(&sb, "\n");
-	r = write_file_atomic(path, sb.buf, sb.len);
-	if (r < 0)
+	errno = 0;
+	r = results_write_document(path, doc);
+	if (r < 0 && errno)
 		error("%s: cannot write: %s", path, strerror(errno));
-	sb_release(&sb);
-	free(text);
 out:
 	json_decref(doc);
 	free(path);

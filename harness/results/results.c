@@ -485,20 +485,26 @@ json_t *results_to_json(const struct run_state *rs)
 			 "profile", rs->profile, "families", fams, "cells", cells);
 }
 
-int results_write(const struct run_state *rs)
+int results_write_document(const char *path, const json_t *doc)
 {
-	json_t *doc = results_to_json(rs);
 	char *text = json_dumps(doc, JSON_INDENT(1) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10));
-	json_decref(doc);
 	if (!text)
 		return error("cannot encode results");
-	char *path = xasprintf("%s/results.json", rs->dir);
 	struct strbuf sb = STRBUF_INIT;
 	sb_adds(&sb, text);
 	sb_adds(&sb, "\n");
 	int r = write_file_atomic(path, sb.buf, sb.len);
 	sb_release(&sb);
 	free(text);
+	return r;
+}
+
+int results_write(const struct run_state *rs)
+{
+	json_t *doc = results_to_json(rs);
+	char *path = xasprintf("%s/results.json", rs->dir);
+	int r = results_write_document(path, doc);
+	json_decref(doc);
 	free(path);
 	return r;
 }

@@ -53,6 +53,12 @@ struct run_state {
 	char *earlier_dir; /* run.earlier_runs_dir: --earlier-runs, absolute; NULL: none */
 };
 
+/* Writes doc to path as results.json is written (indented, sorted keys,
+ * 10 significant digits, a final newline), atomically: results_write, and
+ * compare --record's additions (results/beside.h).  0, or -1 (errno set,
+ * or after a message when it cannot be encoded). */
+int results_write_document(const char *path, const json_t *doc);
+
 /* The one serializer of a cell: its spec and every stage record, as a
  * results.json cell (docs/results-schema.md); the journal holds the same
  * objects, one per line. */
