@@ -63,9 +63,9 @@ char *cell_note_text(const struct cell_cmp *cc)
  * a same binary's speed depends on, and the libraries it loads
  * (binary.libraries); "nothing recorded changed" else.  *changed: 1 a
  * fact or library changed, 0 nothing did (both sides listed their
- * libraries), -1 unknown. */
+ * libraries), -1 unknown; *libraries: 1 a library changed. */
 static char *system_changes(const json_t *base, const json_t *nw, const struct results_cell *b,
-			    const struct results_cell *n, int *changed)
+			    const struct results_cell *n, int *changed, int *libraries)
 {
 	static const char *const keys[] = { "kernel", "libc", "microcode", "governor", "turbo", "cpu_model", NULL };
 	struct strbuf sb = STRBUF_INIT;
@@ -88,8 +88,19 @@ static char *system_changes(const json_t *base, const json_t *nw, const struct r
 		int same = 0;
 		json_array_foreach(lb, k, x) if (str_equal_or_null(path, json_string_value(json_object_get(x, "path")))) same =
 			json_equal((json_t *)x, (json_t *)y) ? 1 : -1;
-		if (path && same <= 0 && lb)
+		if (path && same <= 0 && lb) {
 			sb_addf(&sb, "%slibrary %s%s", sb.len ? ", " : "", path, same ? "" : " (new)");
+			*libraries = 1;
+		}
+	}
+	json_array_foreach(lb, k, x) {
+		const char *path = json_string_value(json_object_get(x, "path"));
+		int kept = 0;
+		json_array_foreach(ln, i, y) kept |= str_equal_or_null(path, json_string_value(json_object_get(y, "path")));
+		if (path && !kept && ln) {
+			sb_addf(&sb, "%slibrary %s (gone)", sb.len ? ", " : "", path);
+			*libraries = 1;
+		}
 	}
 	*changed = sb.len ? 1 : lb && ln ? 0 : -1;
 	char *what = sb.len ? xasprintf("a difference is the system's: %s", sb.buf)
@@ -295,7 +306,8 @@ void compare_runs(const json_t *base, const json_t *nw, const struct compare_opt
 			cc->id = xstrdup(id);
 			compare_cell(&vb, &vn, o, out->quantile, across, cc);
 			if (cc->same_program && !cc->identical_binary)
-				cc->system_note = system_changes(base, nw, &vb, &vn, &cc->system_changed);
+				cc->system_note = system_changes(base, nw, &vb, &vn, &cc->system_changed,
+								 &cc->libraries_changed);
 		}
 		results_cell_release(&vb);
 		results_cell_release(&vn);

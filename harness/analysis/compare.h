@@ -128,6 +128,7 @@ struct cell_cmp {
 	int programs_known;      /* 1: both sides' binaries are known (a reference program's is not) */
 	char *system_note;       /* the same program in two runs: what the system changed, or NULL */
 	int system_changed;      /* with system_note: 1 a host fact or library changed, 0 nothing recorded, -1 unknown */
+	int libraries_changed;   /* with system_note: 1 a library it loads changed (both sides listed them) */
 };
 
 /* The note a writer shows for a cell: its note and, for an identical

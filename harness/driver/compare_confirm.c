@@ -69,6 +69,13 @@ static int suspected(enum comparison_verdict v, const struct comparison_result *
 	return v == VERDICT_SLOWER || (v == VERDICT_INCONCLUSIVE && ci->high > 1 + threshold);
 }
 
+/* The same program in both runs on other libraries: measured side by
+ * side, each on its own run's kept libraries (replay_cell_libraries). */
+static int library_step(const struct cell_cmp *cc)
+{
+	return cc->same_program && cc->libraries_changed == 1;
+}
+
 /* The paired comparison of the confirmation's rounds, into cc. */
 static void confirm_verdict(struct cell_cmp *cc, const struct cell *a, const struct cell *b, double level,
 			    const struct compare_opts *o, double quantile, unsigned rounds)
@@ -97,9 +104,9 @@ static void confirm_verdict(struct cell_cmp *cc, const struct cell *a, const str
 		}
 		/* a cell measured only because its program changed (--confirm-changed) was not suspected */
 		int suspect = suspected(cc->first, &cc->ci, o->threshold);
-		cc->note = xasprintf("%s after %u interleaved rounds: %.3fx [%.3fx, %.3fx] at %s %%%s",
+		cc->note = xasprintf("%s after %u interleaved rounds%s: %.3fx [%.3fx, %.3fx] at %s %%%s",
 				     cc->verdict == VERDICT_SLOWER ? "confirmed" : suspect ? "not confirmed" : "measured again",
-				     rounds,
+				     rounds, library_step(cc) ? " of the same binary, each on its run's kept libraries" : "",
 				     cc->confirm.ratio, cc->confirm.low, cc->confirm.high, lv, short_of);
 	} else {
 		cc->note = xstrdup("not confirmed: the new times do not pair up");
@@ -119,8 +126,19 @@ static void confirm_cell(struct cell_cmp *cc, const json_t *base, const char *ba
 {
 	struct cell a = { 0 }, b = { 0 }; /* b too is freed when a cannot be replayed */
 	char why[512] = "";
-	int ok = replay_cell_init(&a, results_json_cell(base, cc->id), base_dir, fams, nfams, why, sizeof(why)) == 0 &&
-		 replay_cell_init(&b, results_json_cell(nw, cc->id), new_dir, fams, nfams, why, sizeof(why)) == 0;
+	const json_t *ra = results_json_cell(base, cc->id), *rb = results_json_cell(nw, cc->id);
+	int ok = replay_cell_init(&a, ra, base_dir, fams, nfams, why, sizeof(why)) == 0 &&
+		 replay_cell_init(&b, rb, new_dir, fams, nfams, why, sizeof(why)) == 0;
+	/* a library step: the one binary, each side on its run's libraries */
+	char *libs_a = library_step(cc) ? xasprintf("%s/libs-base", work) : NULL;
+	char *libs_b = libs_a ? xasprintf("%s/libs-new", work) : NULL;
+	if (ok && libs_a) {
+		char w[400];
+		ok = replay_cell_libraries(&a, ra, base_dir, libs_a, w, sizeof(w)) == 0 &&
+		     replay_cell_libraries(&b, rb, new_dir, libs_b, w, sizeof(w)) == 0;
+		if (!ok)
+			snprintf(why, sizeof(why), "the same binary on each run's libraries: %s", w);
+	}
 	char *old_note = cc->note;
 	if (!ok) {
 		cc->note = xasprintf("not confirmed: %s", why);
@@ -190,16 +208,25 @@ out:
 		free(old_note);
 	replay_cell_free(&a);
 	replay_cell_free(&b);
+	if (libs_a) {
+		replay_libraries_remove(libs_a);
+		replay_libraries_remove(libs_b);
+	}
+	free(libs_a);
+	free(libs_b);
 }
 
-/* Suspected, or with --confirm-changed any new binary.  Not the same
- * program on both sides: measured side by side tonight, both would
- * run on tonight's system, so a system's slowdown could never be seen
- * (its verdict stands, its note names the system). */
+/* Suspected, or with --confirm-changed any new binary or new libraries.
+ * Not the same program on the same libraries: measured side by side
+ * tonight, both would run on tonight's system, so a kernel's or
+ * microcode's slowdown could never be seen (its verdict stands, its note
+ * names the system). */
 static int confirm_suspect(const struct cell_cmp *cc, double threshold, int changed)
 {
-	if (cc->same_program || cc->verdict == VERDICT_NO_DATA || cc->verdict == VERDICT_SAME_BINARY)
+	if (cc->verdict == VERDICT_NO_DATA || cc->verdict == VERDICT_SAME_BINARY)
 		return 0;
+	if (cc->same_program)
+		return library_step(cc) && (changed || suspected(cc->verdict, &cc->ci, threshold));
 	/* --confirm-changed: every new binary, whatever the two runs said (a
 	 * reference program has no binary to have changed) */
 	return (changed && cc->programs_known) || suspected(cc->verdict, &cc->ci, threshold);
@@ -341,6 +368,7 @@ static int record_beside(const struct compare_request *rq, const struct comparis
 			.low = cc->confirm.low,
 			.high = cc->confirm.high,
 			.level = cc->confirm_level,
+			.libraries = library_step(cc),
 		};
 	}
 	int r = results_record_beside(rq->new_run, base_id, rq->opts.threshold, rq->alarm_rate, cells, n);

@@ -218,13 +218,15 @@ static void machine_shifts(struct history_analysis *out)
 }
 
 /* What night x of c measured beside night x - 1's binary: the record
- * names that night's run and binary, and the binary changed; else NULL. */
+ * names that night's run and binary, and the binary changed, or (a
+ * library step) the binary is the same and each night ran on its own
+ * kept libraries; else NULL. */
 static const struct hist_beside *beside_at(const struct history_analysis *out, const struct hcell *c, size_t x)
 {
 	const struct hist_point *a = &c->s->pts[c->pt[x - 1]], *b = &c->s->pts[c->pt[x]];
 	const struct hist_beside *m = &b->beside;
 	if (!m->run || strcmp(m->run, out->d.runs[a->run].run_id) || !a->sha256 || !b->sha256 ||
-	    !strcmp(a->sha256, b->sha256) || (m->base_sha256 && strcmp(m->base_sha256, a->sha256)))
+	    (strcmp(a->sha256, b->sha256) == 0) != (m->libraries != 0) || (m->base_sha256 && strcmp(m->base_sha256, a->sha256)))
 		return NULL;
 	return m;
 }
@@ -232,8 +234,9 @@ static const struct hist_beside *beside_at(const struct history_analysis *out, c
 /* "measured beside night RUN's binary in N interleaved rounds: R [L, H] at P %" (allocated) */
 static char *measured_words(const struct hist_beside *m)
 {
-	return xasprintf("measured beside night %s's binary in %u interleaved rounds: %.3fx [%.3fx, %.3fx] at %.4g %%",
-			 m->run, m->rounds, m->ratio, m->low, m->high, 100 * m->level);
+	return xasprintf("measured beside night %s's %s in %u interleaved rounds: %.3fx [%.3fx, %.3fx] at %.4g %%",
+			 m->run, m->libraries ? "libraries (the same binary)" : "binary", m->rounds, m->ratio, m->low,
+			 m->high, 100 * m->level);
 }
 
 /* Room for one more change point in every per-point array of c. */

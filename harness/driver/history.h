@@ -60,7 +60,9 @@ struct hcell {
 /* A night whose binary changed may have been measured beside the night
  * before's binary, in interleaved rounds (compare --confirm-changed
  * --record, the nightly: results/beside.h), where the machine's state from
- * one night to the next cannot move the ratio.  A real difference there
+ * one night to the next cannot move the ratio; a night whose same binary
+ * loads other libraries, beside itself on the night before's kept
+ * libraries (a libc, allocator or libgmp update).  A real difference there
  * (the measured interval excludes 1) is a change point at that night, of
  * that measured size and interval (HISTORY_MEASURED_STEP), whatever the
  * scan found: the scan's steps the same way within HISTORY_MEASURED_NEAR

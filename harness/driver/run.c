@@ -266,6 +266,7 @@ static void run_build(struct run *r)
 	}
 	run_keep_binaries(&r->plan, r->rs.dir);
 	libraries_record(&r->plan);
+	run_keep_libraries(&r->plan, r->rs.dir);
 	json_decref(r->rs.kept_families);
 	r->rs.kept_families = run_keep_families(&r->plan, r->rs.dir);
 	r->rs.phases.build_s = now_monotonic() - t;

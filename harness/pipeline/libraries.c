@@ -51,6 +51,13 @@ static int elf_interp(const char *path, unsigned *machine, char **interp)
 	return r;
 }
 
+char *libraries_interp(const char *binary)
+{
+	unsigned machine;
+	char *interp = NULL;
+	return binary && elf_interp(binary, &machine, &interp) == 0 ? interp : NULL;
+}
+
 static void add_lib(json_t *libs, const char *path)
 {
 	size_t i;

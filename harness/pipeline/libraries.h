@@ -23,6 +23,9 @@
 /* [{"path", "sha256"}...] sorted by path ([] for a static binary), or
  * NULL when it cannot be listed (not ELF, another machine's, no loader). */
 json_t *libraries_of(const char *binary, const char *preload);
+/* The loader a binary names (its PT_INTERP, allocated), or NULL: a
+ * static binary, not a 64-bit ELF file. */
+char *libraries_interp(const char *binary);
 /* Sets build.libraries of every cell with a binary of its own built here,
  * each distinct binary and preload listed once. */
 void libraries_record(struct plan *p);

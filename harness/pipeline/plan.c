@@ -725,6 +725,7 @@ static void spec_free(struct cell_spec *s)
 	free(s->preload);
 	sv_clear(&s->cflags);
 	sv_clear(&s->run_args);
+	sv_clear(&s->loader);
 }
 
 void cell_spec_copy(struct cell_spec *dst, const struct cell_spec *src)
@@ -742,8 +743,10 @@ void cell_spec_copy(struct cell_spec *dst, const struct cell_spec *src)
 	dst->preload = src->preload ? xstrdup(src->preload) : NULL;
 	memset(&dst->cflags, 0, sizeof(dst->cflags));
 	memset(&dst->run_args, 0, sizeof(dst->run_args));
+	memset(&dst->loader, 0, sizeof(dst->loader));
 	sv_pushv(&dst->cflags, src->cflags.v);
 	sv_pushv(&dst->run_args, src->run_args.v);
+	sv_pushv(&dst->loader, src->loader.v);
 }
 
 void cell_spec_clear(struct cell_spec *s)

@@ -91,6 +91,10 @@ struct cell_spec {
 	uint64_t size;
 	uint64_t expected_bytes;     /* stream: exact output bytes, UINT64_MAX when unknown */
 	char *preload;               /* allocator library to LD_PRELOAD, or NULL */
+	/* before the binary: an earlier run's kept loader and its library
+	 * folder (results/replay.h replay_cell_libraries), so the same binary
+	 * runs on the libraries that run loaded; empty: the binary as itself */
+	struct strvec loader;
 	struct pins pin;             /* the profile's pins, or the placement's pair */
 	/* The layout (--layouts K): the same configuration built and run K
 	 * ways that differ only where its code and stack land, so that a lead

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "core/util.h"
 
 char *stored_binary_path(const char *run_dir, const char *sha256)
@@ -62,6 +64,64 @@ int run_keep_binaries(const struct plan *p, const char *run_dir)
 	}
 	free(bin);
 	return stored;
+}
+
+char *stored_library_path(const char *run_dir, const char *sha256)
+{
+	return xasprintf("%s/lib/%s", run_dir, sha256);
+}
+
+int keep_library(const char *from, const char *to)
+{
+	if (link(from, to) == 0)
+		return 0;
+	size_t len;
+	char *data = read_file(from, &len);
+	if (!data)
+		return -1;
+	int r = write_file_atomic(to, data, len);
+	free(data);
+	return r < 0 ? -1 : chmod(to, 0755);
+}
+
+int run_keep_libraries(const struct plan *p, const char *run_dir)
+{
+	char *dir = xasprintf("%s/lib", run_dir);
+	int kept = 0, made = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		const json_t *libs = p->cells[i].build.libraries;
+		size_t k;
+		const json_t *l;
+		json_array_foreach(libs, k, l) {
+			const char *path = json_string_value(json_object_get(l, "path"));
+			const char *sha = json_string_value(json_object_get(l, "sha256"));
+			if (!path || !sha || strlen(sha) != 64)
+				continue;
+			if (!made) {
+				if (mkdir_p(dir, 0755) < 0) {
+					warning("cannot create %s: %s; the run keeps no libraries", dir, strerror(errno));
+					free(dir);
+					return kept;
+				}
+				made = 1;
+			}
+			char *dst = stored_library_path(run_dir, sha), hex[65];
+			struct stat st;
+			if (stat(dst, &st) < 0) {
+				/* the file as listed, or none: a library replaced since is not kept under its old sha256 */
+				if (keep_library(path, dst) < 0)
+					warning("cannot keep library %s as %s: %s", path, dst, strerror(errno));
+				else if (sha256_file_hex(dst, hex, NULL) < 0 || strcmp(hex, sha)) {
+					warning("library %s changed while the run listed it: not kept", path);
+					unlink(dst);
+				} else
+					kept++;
+			}
+			free(dst);
+		}
+	}
+	free(dir);
+	return kept;
 }
 
 /* The regular files under dir (relative paths into files), depth first,

@@ -24,6 +24,20 @@ int keep_binary(const char *from, const char *to);
  * Failures are warnings (the run goes on); returns the number stored. */
 int run_keep_binaries(const struct plan *p, const char *run_dir);
 
+/* The shared libraries the run's binaries load (build.libraries, the
+ * loader among them), kept in RUN/lib/<sha256>: a hard link where the
+ * file system allows it (a package upgrade replaces a library by a new
+ * file, so the link keeps the old one), a copy else.  So a later run
+ * whose same binary loads other libraries (a libc, allocator or libgmp
+ * update) can measure it beside this run's libraries (compare --confirm,
+ * results/replay.h).  Failures are warnings; returns the number kept. */
+char *stored_library_path(const char *run_dir, const char *sha256);
+/* A hard link (the file's own mode: the system's library is left as it
+ * is), else a copy written beside and renamed, readable and executable
+ * (the loader is run). */
+int keep_library(const char *from, const char *to);
+int run_keep_libraries(const struct plan *p, const char *run_dir);
+
 /* The folder of a family from outside the project's variants/ (its
  * sources, headers, family.json), kept in run_dir/families/NAME, so that
  * the commands that rebuild or re-check the run's cells (compare

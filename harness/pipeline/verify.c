@@ -26,6 +26,8 @@ void cell_program_argv(const struct cell *c, struct strvec *out)
 	}
 	if (c->spec.cross)
 		sv_pushv(out, c->spec.cross->run_prefix.v);
+	else if (c->spec.loader.n)
+		sv_pushv(out, c->spec.loader.v);
 	sv_push(out, c->build.binary);
 	sv_pushv(out, c->spec.run_args.v);
 }

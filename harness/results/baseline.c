@@ -49,6 +49,29 @@ static int check_run(const char *run_path, const json_t *info, const char *name,
 	return 0;
 }
 
+/* The libraries the run kept for cell c (pipeline/store.h RUN/lib), into
+ * TMP/lib: a library step of the next night is measured beside them. */
+static void keep_libraries(const json_t *c, const char *run_dir, const char *tmp)
+{
+	size_t i;
+	json_t *l;
+	json_array_foreach(json_object_get(json_object_get(c, "binary"), "libraries"), i, l) {
+		const char *sha = json_string_value(json_object_get(l, "sha256"));
+		if (!sha || !plain_name(sha))
+			continue;
+		char *from = stored_library_path(run_dir, sha), *to = stored_library_path(tmp, sha), *dir = NULL;
+		struct stat st;
+		if (stat(from, &st) == 0 && stat(to, &st) < 0) {
+			dir = xasprintf("%s/lib", tmp);
+			if (mkdir_p(dir, 0755) < 0 || keep_library(from, to) < 0)
+				warning("cannot keep library %.12s in the baseline: %s", sha, strerror(errno));
+		}
+		free(dir);
+		free(from);
+		free(to);
+	}
+}
+
 /* Each distinct binary of the run into TMP/bin, so --confirm can replay the
  * baseline; returns how many were copied. A missing one is only warned of. */
 static size_t keep_binaries(const json_t *run, const char *run_dir, const char *tmp)
@@ -69,6 +92,7 @@ static size_t keep_binaries(const json_t *run, const char *run_dir, const char *
 			missing++;
 		free(from);
 		free(to);
+		keep_libraries(c, run_dir, tmp);
 	}
 	if (missing)
 		warning("%zu binaries are not kept in %s/bin: --confirm cannot measure those cells again", missing,

@@ -37,6 +37,8 @@ int results_record_beside(const char *run, const char *base_run, double threshol
 		json_object_set_new(j, "ci", json_pack("[o,o]", jnum_or_null(c->low), jnum_or_null(c->high)));
 		json_object_set_new(j, "level", jnum_or_null(c->level));
 		json_object_set_new(j, "verdict", json_string(c->verdict));
+		if (c->libraries)
+			json_object_set_new(j, "libraries", json_true());
 		json_array_append_new(list, j);
 	}
 	json_object_set_new(doc, "beside",

@@ -12,7 +12,8 @@
  * results.json gains "beside": {"run": BASE's run id, "threshold_percent",
  * "alarm_rate_percent", "cells": [{cell, base_sha256, sha256, rounds,
  * ratio (NEW / BASE time per unit), ci [low, high], level (two-sided),
- * verdict}]}: docs/results-schema.md.  Written again it replaces the
+ * verdict, and libraries: true where the binary was the same and each
+ * side ran on its own run's kept libraries}]}: docs/results-schema.md.  Written again it replaces the
  * whole object: one run is measured beside one earlier run.
  */
 #ifndef FLAGBENCH_BESIDE_H
@@ -25,6 +26,9 @@ struct beside_cell {
 	const char *cell, *base_sha256, *sha256, *verdict;
 	unsigned rounds;
 	double ratio, low, high, level;
+	/* 1: the same binary, each side on its run's kept libraries (a
+	 * library step: "libraries": true) */
+	int libraries;
 };
 
 /* Sets "beside" in the results.json of run (a run folder or the file

@@ -457,6 +457,7 @@ static void parse_beside(const char *text, struct hist_beside *b)
 		b->high = high;
 		b->level = jnum(j, "level");
 		b->threshold = jnum(j, "threshold_percent") / 100;
+		b->libraries = json_is_true(json_object_get(j, "libraries"));
 	}
 	json_decref(j);
 }

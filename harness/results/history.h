@@ -79,6 +79,7 @@ struct hist_beside {
 	double ratio, low, high;    /* this night's time over the earlier binary's, and its interval */
 	double level;               /* the interval's two-sided level */
 	double threshold;           /* the smallest change that counted (a fraction; NAN unknown) */
+	int libraries;              /* 1: the same binary, each night on its own kept libraries */
 };
 
 /* One cell on one night. */

@@ -2,11 +2,15 @@
 #define _GNU_SOURCE
 #include "results/replay.h"
 
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "core/util.h"
+#include "pipeline/libraries.h"
 #include "pipeline/store.h"
 #include "results/reader.h"
 #include "system/allocators.h"
@@ -169,5 +173,101 @@ void replay_cell_free(struct cell *c)
 	free(c->spec.allocator);
 	free(c->spec.preload);
 	sv_clear(&c->spec.run_args);
+	sv_clear(&c->spec.loader);
 	memset(c, 0, sizeof(*c));
+}
+
+/* RUN/lib/<sha256> as an absolute path, its content checked; NULL with why. */
+static char *kept_library(const char *run_dir, const char *path, const char *sha, char *why, size_t n)
+{
+	char *kept = stored_library_path(run_dir, sha), *abs = kept ? realpath(kept, NULL) : NULL, hex[65];
+	if (!abs)
+		snprintf(why, n, "library %s (%.12s) is not kept in %s/lib", path, sha, run_dir);
+	else if (sha256_file_hex(abs, hex, NULL) < 0 || strcmp(hex, sha)) {
+		snprintf(why, n, "the kept copy of library %s is not its %.12s any more", path, sha);
+		free(abs);
+		abs = NULL;
+	}
+	free(kept);
+	return abs;
+}
+
+int replay_cell_libraries(struct cell *c, const json_t *record, const char *run_dir, const char *folder, char *why,
+			  size_t n)
+{
+	const json_t *libs = json_object_get(json_object_get(record, "binary"), "libraries");
+	if (!json_is_array(libs)) {
+		snprintf(why, n, "its run did not list the libraries it loaded");
+		return -1;
+	}
+	char *interp = libraries_interp(c->build.binary), *loader = NULL;
+	if (!interp) {
+		snprintf(why, n, "a static binary: it loads no libraries");
+		return -1;
+	}
+	int r = mkdir_p(folder, 0755) < 0 ? -1 : 0;
+	if (r < 0)
+		snprintf(why, n, "cannot create %s", folder);
+	size_t i;
+	const json_t *l;
+	json_array_foreach(libs, i, l) {
+		const char *path = json_string_value(json_object_get(l, "path"));
+		const char *sha = json_string_value(json_object_get(l, "sha256"));
+		if (r < 0 || !path)
+			break;
+		char *abs = sha ? kept_library(run_dir, path, sha, why, n) : NULL;
+		if (!abs) {
+			if (!sha)
+				snprintf(why, n, "library %s has no sha256", path);
+			r = -1;
+			break;
+		}
+		if (!strcmp(path, interp) && !loader) {
+			loader = abs;
+			continue;
+		}
+		if (c->spec.preload && !strcmp(path, c->spec.preload)) {
+			free(c->spec.preload);
+			c->spec.preload = abs;
+			continue;
+		}
+		/* named as the loader looked it up: the basename is the soname it was found by */
+		const char *base = strrchr(path, '/');
+		char *link_path = xasprintf("%s/%s", folder, base ? base + 1 : path);
+		unlink(link_path);
+		if (symlink(abs, link_path) < 0) {
+			snprintf(why, n, "cannot link %s to the kept copy of %s", link_path, path);
+			r = -1;
+		}
+		free(link_path);
+		free(abs);
+	}
+	if (r == 0 && !loader) {
+		snprintf(why, n, "its loader %s is not among the kept libraries", interp);
+		r = -1;
+	}
+	if (r == 0) {
+		sv_push(&c->spec.loader, loader);
+		sv_push(&c->spec.loader, "--library-path");
+		sv_push(&c->spec.loader, folder);
+	}
+	free(loader);
+	free(interp);
+	return r;
+}
+
+void replay_libraries_remove(const char *folder)
+{
+	DIR *d = opendir(folder);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		char *p = xasprintf("%s/%s", folder, e->d_name);
+		unlink(p);
+		free(p);
+	}
+	if (d)
+		closedir(d);
+	rmdir(folder);
 }

@@ -29,4 +29,18 @@ int replay_cell_init(struct cell *c, const json_t *record, const char *run_dir, 
 		     size_t nfams, char *why, size_t n);
 void replay_cell_free(struct cell *c);
 
+/* The same binary on the libraries its run loaded (a library step of the
+ * nightly, measured side by side): after replay_cell_init(), folder gets a
+ * link per library the record lists (binary.libraries), named as it was
+ * loaded, to the run's kept copy (pipeline/store.h RUN/lib/<sha256>, its
+ * sha256 checked), and the cell runs through the kept loader:
+ * `LOADER --library-path FOLDER BINARY ARGS` (plan.h cell_spec.loader),
+ * its allocator preloaded from the kept copy too.  Searched before the
+ * system's and the binary's RUNPATH, the kept copies are what it loads.
+ * Returns -1 with the reason in why when the run did not keep them. */
+int replay_cell_libraries(struct cell *c, const json_t *record, const char *run_dir, const char *folder, char *why,
+			  size_t n);
+/* Removes what replay_cell_libraries() put in folder, and the folder. */
+void replay_libraries_remove(const char *folder);
+
 #endif
