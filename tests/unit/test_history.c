@@ -540,6 +540,51 @@ static void test_measured_step(void **state)
 	assert_true(scan_at_20 <= 10);
 }
 
+/* The same binary on every night, libgmp updated at night 20 and 5 %
+ * slower: measured beside the night before's kept libraries (beside's
+ * libraries: true) it is a change point on its night, of the measured
+ * size, named the system's (the library); a record of the same binary
+ * without that mark, or one marked while the binary changed, is not. */
+static void test_measured_library_step(void **state)
+{
+	(void)state;
+	for (unsigned long long seed = 1; seed <= 10; seed++) {
+		for (int rec = 0; rec < 3; rec++) {
+			struct history_data d;
+			/* rec 2: the binary rebuilt at the step too */
+			history_with_step(&d, seed, 30, 0.06, 0.01, 1.05, 20, rec == 2 ? 20 : 30);
+			for (size_t n = 0; n < 30; n++) {
+				struct hist_point *p = &d.series[0].pts[n];
+				p->libs = xcalloc(1, sizeof(*p->libs));
+				p->libs[0] = (struct hist_fact){ xstrdup("/usr/lib/x86_64-linux-gnu/libgmp.so.10"),
+								 xstrdup(n >= 20 ? "g2" : "g1") };
+				p->nlibs = 1;
+				p->libs_listed = 1;
+			}
+			measured_beside(&d, 20, 19, "s1", "slower", 1.05, 1.03, 1.07);
+			d.series[0].pts[20].beside.libraries = rec != 1;
+			struct history_analysis a;
+			history_analyse_data(&d, METRIC_TIME, 0.01, &a);
+			const struct hcell *c = &a.cells[0];
+			size_t measured = 0;
+			for (size_t k = 0; k < c->ncps; k++) {
+				if (c->measured[k] != HISTORY_MEASURED_STEP)
+					continue;
+				measured++;
+				assert_int_equal(c->cps[k].at, 20);
+				assert_true(c->cps[k].ratio == 1.05 && c->cps[k].low == 1.03 && c->cps[k].high == 1.07);
+				assert_int_equal(c->causes[k].kind, CAUSE_SYSTEM);
+				assert_non_null(strstr(c->causes[k].text, "library /usr/lib/x86_64-linux-gnu/libgmp.so.10"));
+				assert_non_null(strstr(c->causes[k].text, "measured beside night night-19's libraries (the same "
+									"binary) in 10 interleaved rounds: 1.050x"));
+			}
+			assert_int_equal(measured, rec == 0);
+			history_analysis_free(&a);
+			history_data_free(&d);
+		}
+	}
+}
+
 /* A step the scan finds on the newest night alarms; measured beside the
  * night before's binary with no real difference, it stands but never
  * alarms.  A measured step on the newest night alarms, faster or slower,
@@ -653,6 +698,7 @@ int main(void)
 		cmocka_unit_test(test_cause),
 		cmocka_unit_test(test_step_moved_to_the_recorded_change),
 		cmocka_unit_test(test_measured_step),
+		cmocka_unit_test(test_measured_library_step),
 		cmocka_unit_test(test_measured_no_step),
 		cmocka_unit_test(test_store),
 	};
