@@ -16,8 +16,9 @@
  * usage: history_sim [--nights N] [--cells C] [--runs R] [--seed S]
  *                    [--night-sd PCT] [--run-cv PCT] [--alarm-rate PCT]
  *                    [--measured 0|1] [--write DIR] RESULTS.json...
- * --measured 1 (the default): the night a new binary comes is measured
- * beside the previous night's binary, as the nightly does (measure_beside);
+ * --measured 1 (the default): the night a new binary or library comes is
+ * measured beside the previous night's binary or kept libraries, as the
+ * nightly does (measure_beside);
  * 0: the nights alone, as before the nightly did.
  * --write DIR: the nights as results.json files (DIR/night-NNN/) and no
  * analysis, for timing `flagbench history import` and `changes`.
@@ -394,10 +395,12 @@ static void build_data(struct cell_plan *plan, double ***times, struct history_d
 							 xstrdup(!c->binary && after ? "s2" : "s1") };
 			p->nlibs = 2;
 			p->libs_listed = 1;
-			/* the night a new binary came, measured beside the old one (--measured 1) */
-			if (MEASURED && ((c->binary && c->step == n) || c->rebuild == n) && n > 0) {
+			/* the night a new binary or a new library came, measured beside
+			 * the old one, a library on the night before's kept copy (--measured 1) */
+			if (MEASURED && (c->step == n || c->rebuild == n) && n > 0) {
 				measure_beside(c, n - 1, n, 0.03, &p->beside);
 				p->beside.base_sha256 = sha_of(c, i, n - 1);
+				p->beside.libraries = !c->binary && c->step == n;
 			}
 		}
 	}
