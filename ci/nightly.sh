@@ -18,11 +18,13 @@
 #      slowdown that starts on tonight's night is confirmed before it fails
 #      the job: a new binary by measuring the previous night's kept binaries
 #      (stored baseline NIGHTLY_PREVIOUS) beside tonight's (compare
-#      --confirm), a same binary (a system change: library, kernel,
-#      microcode) as it stands, since side by side both would run on
-#      tonight's system.  Before that, every cell whose binary changed since
-#      the previous night is measured beside the previous night's binary
-#      (compare --confirm-changed --record, RUN/beside.json): the history
+#      --confirm), a new library by running the same binary on the
+#      previous night's kept libraries beside tonight's, a same binary
+#      with no library changed (kernel, microcode) as it stands, since side
+#      by side both would run on tonight's system.  Before that, every cell
+#      whose binary or libraries changed since the previous night is
+#      measured beside the previous night's (compare --confirm-changed
+#      --record, RUN/beside.json): the history
 #      takes that measurement as the step at tonight's night, already
 #      confirmed.  RUN/changes.json keeps the change points.
 #   4. the Markdown table appended to $GITHUB_STEP_SUMMARY (when set), the
@@ -157,8 +159,9 @@ fi
 # 3. the history: change points over every night; tonight's slowdowns confirmed
 previous=${NIGHTLY_PREVIOUS:-previous}
 steps=0 confirmed=0
-# every cell whose binary changed since the previous night is measured
-# beside that night's binary, in interleaved rounds, and the measurement
+# every cell whose binary (or, the same binary, whose libraries) changed
+# since the previous night is measured beside that night's binary (or kept
+# libraries), in interleaved rounds, and the measurement
 # recorded in tonight's results.json (compare --confirm-changed --record):
 # the history takes it as the step's size at tonight's night, which the
 # nights' noise cannot move (docs/history.md, measured steps)
