@@ -73,7 +73,9 @@ char *stored_library_path(const char *run_dir, const char *sha256)
 
 int keep_library(const char *from, const char *to)
 {
-	if (link(from, to) == 0)
+	/* a library is listed by its soname, most often a symbolic link to
+	 * the versioned file: the link is to that file, not to the symlink */
+	if (linkat(AT_FDCWD, from, AT_FDCWD, to, AT_SYMLINK_FOLLOW) == 0)
 		return 0;
 	size_t len;
 	char *data = read_file(from, &len);

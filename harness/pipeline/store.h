@@ -32,9 +32,10 @@ int run_keep_binaries(const struct plan *p, const char *run_dir);
  * update) can measure it beside this run's libraries (compare --confirm,
  * results/replay.h).  Failures are warnings; returns the number kept. */
 char *stored_library_path(const char *run_dir, const char *sha256);
-/* A hard link (the file's own mode: the system's library is left as it
- * is), else a copy written beside and renamed, readable and executable
- * (the loader is run). */
+/* A hard link to the file a path names, symbolic links followed (the
+ * file's own mode: the system's library is left as it is), else a copy
+ * written beside and renamed, readable and executable (the loader is
+ * run). */
 int keep_library(const char *from, const char *to);
 int run_keep_libraries(const struct plan *p, const char *run_dir);
 

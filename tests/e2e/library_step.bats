@@ -9,10 +9,14 @@
 # package upgrade does).
 load helpers
 
-# libwork.so into $LIB, doing its loop K times
+# libwork into $LIB, doing its loop K times, laid out as a package installs
+# a library (the versioned file, its soname a symbolic link to it) and
+# replaced as an upgrade does (a new file renamed over the old)
 build_lib() { # K
-    cc -O1 -shared -fPIC -DK="$1" -o "$LIB/libwork.so.new" "$BATS_FILE_TMPDIR/work.c"
-    mv "$LIB/libwork.so.new" "$LIB/libwork.so"
+    cc -O1 -shared -fPIC -DK="$1" -Wl,-soname,libwork.so.1 -o "$LIB/.libwork.so.1.0.new" "$BATS_FILE_TMPDIR/work.c"
+    mv "$LIB/.libwork.so.1.0.new" "$LIB/libwork.so.1.0"
+    ln -sfn libwork.so.1.0 "$LIB/libwork.so.1"
+    ln -sfn libwork.so.1 "$LIB/libwork.so"
 }
 
 setup_file() {
@@ -77,11 +81,11 @@ needs() {
     done < <(jq -r '.cells[0].binary.libraries[] | "\(.path) \(.sha256)"' "$r/results.json")
     # libc, the loader and libwork at least
     [ "$n" -ge 3 ]
-    jqr '[.cells[0].binary.libraries[].path | select(endswith("/libwork.so"))] | length == 1' "$r/results.json"
+    jqr '[.cells[0].binary.libraries[].path | select(endswith("/libwork.so.1"))] | length == 1' "$r/results.json"
     # the two runs ran one binary on two versions of libwork
     [ "$(jq -r '.cells[0].binary.sha256' "$r/results.json")" = "$(jq -r '.cells[0].binary.sha256' "$BATS_FILE_TMPDIR/r2/results.json")" ]
-    [ "$(jq -r '.cells[0].binary.libraries[] | select(.path | endswith("/libwork.so")) | .sha256' "$r/results.json")" != \
-      "$(jq -r '.cells[0].binary.libraries[] | select(.path | endswith("/libwork.so")) | .sha256' "$BATS_FILE_TMPDIR/r2/results.json")" ]
+    [ "$(jq -r '.cells[0].binary.libraries[] | select(.path | endswith("/libwork.so.1")) | .sha256' "$r/results.json")" != \
+      "$(jq -r '.cells[0].binary.libraries[] | select(.path | endswith("/libwork.so.1")) | .sha256' "$BATS_FILE_TMPDIR/r2/results.json")" ]
 }
 
 @test "compare --confirm-changed measures the same binary beside itself, each side on its run's kept libraries, and records it" {
@@ -94,7 +98,7 @@ needs() {
     echo "$output"
     [ "$status" -eq 1 ]
     [[ "$output" == *"slower: confirmed after "*" interleaved rounds of the same binary, each on its run's kept libraries"* ]]
-    [[ "$output" == *"library $LIB/libwork.so"* ]]
+    [[ "$output" == *"library $LIB/libwork.so.1"* ]]
     local b="$BATS_TEST_TMPDIR/r2/results.json"
     jqr '.beside.cells | length == 1' "$b"
     jqr '.beside.cells[0] | .libraries == true and .verdict == "slower" and .base_sha256 == .sha256' "$b"
@@ -112,7 +116,7 @@ needs() {
     echo "$output"
     # a change point on the newest night fails it
     [ "$status" -eq 1 ]
-    [[ "$output" == *"what changed: the system, with the same binary: library $LIB/libwork.so"* ]]
+    [[ "$output" == *"what changed: the system, with the same binary: library $LIB/libwork.so.1"* ]]
     [[ "$output" == *"measured beside night "*"'s libraries (the same binary) in "*" interleaved rounds"* ]]
 }
 
