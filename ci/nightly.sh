@@ -55,6 +55,8 @@
 #   NIGHTLY_NIGHTS      the kept nights of PROFILE, results.json copies (default: history/PROFILE
 #                       beside NIGHTLY_HISTORY, where ci/publish.sh keeps them): read as this
 #                       host's earlier runs (run --earlier-runs), when the folder exists
+#   NIGHTLY_EARLIER_OF  host | cpu: whose kept nights count as this machine's (run --earlier-runs-of;
+#                       default cpu on a GitHub-hosted runner, RUNNER_ENVIRONMENT=github-hosted, else host)
 #   NIGHTLY_PREVIOUS    the baseline name of the previous night (default previous)
 #   NIGHTLY_HISTORY_RATE  percent: the history's false-alarm rate (history --alarm-rate; default 1)
 # Exit: 0 passed (or no baseline yet), 1 a cell slower or failed or a confirmed step
@@ -105,11 +107,16 @@ history=${NIGHTLY_HISTORY:-$root/results/history.db}
 # nights, whose ratios' moves widen tonight's intervals (--earlier-runs;
 # the run folder is replaced every night, so none lies beside it)
 nights=${NIGHTLY_NIGHTS:-$(dirname -- "$history")/history/$profile}
+# a GitHub-hosted runner is a new VM every night under a new hostname: the
+# nights of any host with this CPU model count as this machine's
+# (--earlier-runs-of cpu), so the intervals carry the moves from VM to VM
+if [ "${RUNNER_ENVIRONMENT:-}" = github-hosted ]; then earlier_of_default=cpu; else earlier_of_default=host; fi
+earlier_of=${NIGHTLY_EARLIER_OF:-$earlier_of_default}
 
 # 1. the run
 rm -rf -- "$out"
 run_args=(run --cpu "$profile" --suite "$suite" --out "$out")
-[ -d "$nights" ] && run_args+=(--earlier-runs "$nights")
+[ -d "$nights" ] && run_args+=(--earlier-runs "$nights" --earlier-runs-of "$earlier_of")
 [ "$dry" = 1 ] && run_args+=(--dry-run --no-render)
 "$fb" "${run_args[@]}" >&2
 run_rc=$?

@@ -15,9 +15,10 @@
 #include "results/ratio_drift.h"
 
 /* Fills *out (results_between_release() frees it); more_dir: --earlier-runs
- * (NULL: none); host: the run's host_json(); started_wall: the run's start
- * (now_wall()). */
-void earlier_runs_read(const char *run_dir, const char *more_dir, const json_t *host, double started_wall,
-		       struct between_runs *out);
+ * (NULL: none); any_host: --earlier-runs-of cpu, any host's runs of the
+ * same CPU model; host: the run's host_json(); started_wall: the run's
+ * start (now_wall()). */
+void earlier_runs_read(const char *run_dir, const char *more_dir, int any_host, const json_t *host,
+		       double started_wall, struct between_runs *out);
 
 #endif

@@ -162,6 +162,11 @@ static int run_folder(struct run *r, int argc, char **argv)
 		error("cannot create %s: %s", rs->dir, strerror(errno));
 		return EXIT_USAGE;
 	}
+	if (r->o.earlier_runs_of && strcmp(r->o.earlier_runs_of, "host") && strcmp(r->o.earlier_runs_of, "cpu")) {
+		error("--earlier-runs-of %s: host or cpu", r->o.earlier_runs_of);
+		return EXIT_USAGE;
+	}
+	rs->earlier_any_host = r->o.earlier_runs_of && !strcmp(r->o.earlier_runs_of, "cpu");
 	if (r->o.earlier_runs) {
 		rs->earlier_dir = realpath(r->o.earlier_runs, NULL);
 		if (!rs->earlier_dir) {
@@ -213,7 +218,7 @@ static void run_conditions(struct run *r)
 		sv_push(&rs->warnings, r->plan.warnings.v[i]);
 	rs->host = host_json();
 	/* the spare runs go by the ratios' moves between runs, as the tables' intervals will */
-	earlier_runs_read(rs->dir, rs->earlier_dir, rs->host, rs->started_wall, &r->between);
+	earlier_runs_read(rs->dir, rs->earlier_dir, rs->earlier_any_host, rs->host, rs->started_wall, &r->between);
 	struct strbuf noisy = STRBUF_INIT;
 	/* made-up times are not disturbed by a noisy host */
 	if (r->x->times == EXECUTOR_TIMES_MEASURED && doctor_noisy(rs->host, &noisy))

@@ -28,6 +28,7 @@ static const struct option_def run_options[] = {
 	{ .name = "family-dir", .type = OPT_LIST, .offset = RO(family_dirs), .metavar = "DIR", .help = "families from DIR too: a family folder (family.json) or a folder of them; repeatable" },
 	{ .name = "binaries-from", .type = OPT_STRING, .offset = RO(binaries_from), .metavar = "DIR", .help = "measure the binaries kept in run folder DIR instead of compiling (flagbench rerun)" },
 	{ .name = "earlier-runs", .type = OPT_STRING, .offset = RO(earlier_runs), .metavar = "DIR", .help = "read this host's earlier runs in DIR too (run folders or results.json copies: a nightly's kept nights), beside those of the run folder's parent; their ratios' moves widen the intervals" },
+	{ .name = "earlier-runs-of", .type = OPT_STRING, .offset = RO(earlier_runs_of), .metavar = "host|cpu", .help = "whose earlier runs count as this machine's: host, the same hostname and CPU model; cpu, any host of the same CPU model (a CI runner fleet, a new VM every night, whose ratios move from VM to VM)", .def = "host" },
 	{ .name = "verbose", .short_name = 'v', .type = OPT_FLAG, .offset = RO(verbose), .help = "print every table in the terminal before the answers (they are in the run folder's tables/ and on its page either way)" },
 	OPTION_GROUP(options_dry_run, struct run_opts, dry_run),
 	{ .name = "pretend-build", .type = OPT_DOUBLE, .offset = RO(pretend_build), .metavar = "SECONDS", .max = 86400, .help = "with --dry-run: each pretend compile takes SECONDS on a pretend clock, so the build's progress lines show what a slow build prints (at once)" },
@@ -56,6 +57,7 @@ void run_opts_free(struct run_opts *o)
 	sv_clear(&o->family_dirs);
 	free(o->binaries_from);
 	free(o->earlier_runs);
+	free(o->earlier_runs_of);
 }
 
 int run_opts_parse(struct run_opts *o, int argc, char **argv, struct run_settings *s)

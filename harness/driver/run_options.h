@@ -35,6 +35,7 @@ struct run_opts {
 	char *only, *resume, *consumer, *consumer_wait, *order, *statistic;
 	char *binaries_from; /* rerun.h */
 	char *earlier_runs;  /* --earlier-runs DIR: more earlier runs of this host (results/ratio_drift.h) */
+	char *earlier_runs_of; /* --earlier-runs-of host|cpu: whose runs count as this machine's */
 	unsigned jobs, max_runs, layouts;
 	double precision;
 	double cooldown, verify_timeout;

@@ -162,10 +162,11 @@ static void run_lines(struct model *m, char how, struct strbuf *out)
 		 * figures carry it, ratios cancel what both builds meet alike */
 		const struct between_runs *b = &r->between;
 		if (b->level_cells >= BETWEEN_LEVEL_MIN_CELLS && fabs(b->level_shift) >= BETWEEN_LEVEL_SAID) {
-			char *said = xasprintf("the machine ran %.1f %% %s than in its last run here (%s): the median of the same "
+			char *said = xasprintf("the machine ran %.1f %% %s than %s (%s): the median of the same "
 					       "%zu binaries; the figures carry it, a ratio only where its two builds met it "
 					       "differently",
 					       100 * fabs(b->level_shift), b->level_shift > 0 ? "slower" : "faster",
+					       b->any_host ? "the last run of its CPU model on any host" : "in its last run here",
 					       b->run_ids[0], b->level_cells);
 			sb_adds(out, how == 'm' ? "- note: " : "note: ");
 			add_clean(out, said, how);
@@ -417,7 +418,7 @@ static json_t *between_json(const struct between_runs *b)
 							(int)g->ratios));
 	}
 	int level = b->level_cells >= BETWEEN_LEVEL_MIN_CELLS && isfinite(b->level_shift);
-	return json_pack("{s:o, s:o, s:o}", "runs", ids, "groups", groups, "level_shift",
+	return json_pack("{s:o, s:s, s:o, s:o}", "runs", ids, "of", b->any_host ? "cpu" : "host", "groups", groups, "level_shift",
 			 level ? json_pack("{s:f, s:i, s:s}", "slower_percent", 100 * b->level_shift, "cells",
 					   (int)b->level_cells, "against", b->run_ids[0])
 			       : json_null());

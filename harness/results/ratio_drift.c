@@ -222,7 +222,8 @@ static size_t beside(const char *run_dir, const char *more_dir, const char *self
 	return n;
 }
 
-/* Who is asking: the host and start of the run whose earlier runs are read. */
+/* Who is asking: the host and start of the run whose earlier runs are read
+ * (hostname NULL: any host of its CPU model). */
 struct asking {
 	const char *hostname, *cpu_model, *started, *id; /* id may be NULL */
 };
@@ -234,13 +235,13 @@ struct asking {
  * started before it, else NULL (a cheap look before the cells are viewed). */
 static json_t *earlier_on_host(const struct asking *q, const char *file)
 {
-	if (!q->hostname || !q->started || !q->cpu_model)
+	if (!q->started || !q->cpu_model)
 		return NULL;
 	json_t *root = json_load_file(file, JSON_REJECT_DUPLICATES, NULL);
 	const char *schema = jstr_opt(root, "schema"), *h = hostname_of(root), *s = started_of(root),
 		   *cpu = jstr_opt(json_object_get(root, "host"), "cpu_model"),
 		   *id = jstr_opt(json_object_get(root, "run"), "id");
-	int ok = schema && !strcmp(schema, RESULTS_SCHEMA) && h && !strcmp(h, q->hostname) && cpu &&
+	int ok = schema && !strcmp(schema, RESULTS_SCHEMA) && (!q->hostname || (h && !strcmp(h, q->hostname))) && cpu &&
 		 !strcmp(cpu, q->cpu_model) && s && strcmp(s, q->started) < 0 && id && (!q->id || strcmp(id, q->id));
 	if (!ok) {
 		json_decref(root);
@@ -394,12 +395,17 @@ void results_between_runs(const struct results_run *run, struct between_runs *ou
 		*out = (struct between_runs){ .level_shift = NAN };
 		return;
 	}
-	struct asking q = { hostname_of(run->root), run->cpu_model, started_of(run->root), run->id };
+	/* any host of its CPU model where the run read those (--earlier-runs-of cpu) */
+	const json_t *info = json_object_get(run->root, "run");
+	const char *of = jstr_opt(info, "earlier_runs_of");
+	int any = of && !strcmp(of, "cpu");
+	struct asking q = { any ? NULL : hostname_of(run->root), run->cpu_model, started_of(run->root), run->id };
 	struct ratios own;
 	ratios_of(run, &own);
 	/* and where the run read more of them (--earlier-runs) */
-	const char *more = jstr_opt(json_object_get(run->root, "run"), "earlier_runs_dir");
+	const char *more = jstr_opt(info, "earlier_runs_dir");
 	between(run->dir ? run->dir : ".", more, run->file, &q, &own, run, out);
+	out->any_host = any;
 	ratios_release(&own);
 }
 
@@ -409,6 +415,7 @@ void results_between_before(const char *run_dir, const char *more_dir, const cha
 	struct asking q = { hostname, cpu_model, started, NULL };
 	char *self = xasprintf("%s/results.json", run_dir);
 	between(run_dir, more_dir, self, &q, NULL, NULL, out);
+	out->any_host = !hostname;
 	free(self);
 }
 

@@ -74,6 +74,9 @@ struct between_runs {
 	 * the runs, which pairing cancels where both builds meet it alike. */
 	double level_shift;
 	size_t level_cells;
+	/* 1: the runs of any host of the run's CPU model were read
+	 * (--earlier-runs-of cpu, run.earlier_runs_of), not only its own */
+	int any_host;
 };
 
 /* Fills *out (zeroed first; nruns 0 when no earlier run of this host
@@ -89,8 +92,9 @@ void results_between_runs(const struct results_run *run, struct between_runs *ou
 #define BETWEEN_LEVEL_SAID 0.03
 /* The same before a run has measured anything (its spare runs go by it:
  * analysis/undecided.h): the earlier runs beside the run folder run_dir
- * (not its own results.json, on a resume) of this host that started
- * before `started` (results.json's format), without the run's own ratios. */
+ * (not its own results.json, on a resume) of this host (hostname NULL: of
+ * any host with this CPU model) that started before `started`
+ * (results.json's format), without the run's own ratios. */
 void results_between_before(const char *run_dir, const char *more_dir, const char *hostname, const char *cpu_model,
 			    const char *started, struct between_runs *out);
 /* The drift between runs of a ratio of two variants of a family (the

@@ -430,6 +430,8 @@ json_t *results_to_json(const struct run_state *rs)
 	json_object_set_new(run, "cpu_profile", json_string(rs->cpu_profile->name));
 	if (rs->earlier_dir)
 		json_object_set_new(run, "earlier_runs_dir", json_string(rs->earlier_dir));
+	if (rs->earlier_any_host)
+		json_object_set_new(run, "earlier_runs_of", json_string("cpu"));
 	char name[32];
 	json_object_set_new(run, "statistic", json_string(stats_statistic_name(rs->quantile, name, sizeof(name))));
 	json_object_set_new(run, "warnings", jstrvec(&rs->warnings));

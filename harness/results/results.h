@@ -51,6 +51,7 @@ struct run_state {
 	const struct cooldown_policy *cool; /* run.cooldown: the pauses as run.c took them (compare --confirm too) */
 	json_t *kept_families; /* pipeline/store.h run_keep_families(): merged into families.NAME; NULL: none */
 	char *earlier_dir; /* run.earlier_runs_dir: --earlier-runs, absolute; NULL: none */
+	int earlier_any_host; /* run.earlier_runs_of "cpu": any host of the CPU model counts (--earlier-runs-of) */
 };
 
 /* Writes doc to path as results.json is written (indented, sorted keys,

@@ -94,7 +94,7 @@ needs() {
     # libwork goes back to its first version: only the kept copies still
     # hold the slow one, so a slower verdict comes from them
     build_lib 1
-    run "$FLAGBENCH" compare "$BATS_FILE_TMPDIR/r1" "$BATS_TEST_TMPDIR/r2" --confirm 3 --confirm-changed --record --format text
+    run "$FLAGBENCH" compare "$BATS_FILE_TMPDIR/r1" "$BATS_TEST_TMPDIR/r2" --confirm 6 --confirm-changed --record --format text
     echo "$output"
     [ "$status" -eq 1 ]
     [[ "$output" == *"slower: confirmed after "*" interleaved rounds of the same binary, each on its run's kept libraries"* ]]
@@ -102,15 +102,17 @@ needs() {
     local b="$BATS_TEST_TMPDIR/r2/results.json"
     jqr '.beside.cells | length == 1' "$b"
     jqr '.beside.cells[0] | .libraries == true and .verdict == "slower" and .base_sha256 == .sha256' "$b"
-    # twice the loop (1.5x here, where the compiler vectorises one pass
-    # differently): far beyond any noise of 3 rounds
-    jqr '.beside.cells[0] | .ci[0] > 1.2 and .ratio < 3' "$b"
+    # twice the loop (1.5x on a quiet machine, where the compiler vectorises
+    # one pass differently): the interval above 1.00x whatever the load
+    jqr '.beside.cells[0] | .ci[0] > 1 and .ratio > 1.1 and .rounds >= 6' "$b"
 }
 
 @test "the history names the step the library's, with the size measured beside the night before's libraries" {
     needs
     cp -r "$BATS_FILE_TMPDIR/r2" "$BATS_TEST_TMPDIR/r2"
-    "$FLAGBENCH" compare "$BATS_FILE_TMPDIR/r1" "$BATS_TEST_TMPDIR/r2" --confirm 3 --confirm-changed --record >/dev/null 2>&1 || true
+    run "$FLAGBENCH" compare "$BATS_FILE_TMPDIR/r1" "$BATS_TEST_TMPDIR/r2" --confirm 6 --confirm-changed --record --format text
+    echo "$output"
+    jqr '.beside.cells | length == 1' "$BATS_TEST_TMPDIR/r2/results.json"
     "$FLAGBENCH" history import "$BATS_FILE_TMPDIR/r1" "$BATS_TEST_TMPDIR/r2" --db "$BATS_TEST_TMPDIR/h.db"
     run "$FLAGBENCH" history changes --db "$BATS_TEST_TMPDIR/h.db"
     echo "$output"
@@ -124,7 +126,7 @@ needs() {
     needs
     cp -r "$BATS_FILE_TMPDIR/r1" "$BATS_TEST_TMPDIR/r1"
     rm -rf "$BATS_TEST_TMPDIR/r1/lib"
-    run "$FLAGBENCH" compare "$BATS_TEST_TMPDIR/r1" "$BATS_FILE_TMPDIR/r2" --confirm 3 --confirm-changed --format text
+    run "$FLAGBENCH" compare "$BATS_TEST_TMPDIR/r1" "$BATS_FILE_TMPDIR/r2" --confirm 6 --confirm-changed --format text
     echo "$output"
     [[ "$output" == *"not confirmed: the same binary on each run's libraries: library "*" is not kept in "* ]]
 }
@@ -136,7 +138,7 @@ needs() {
     kept=$(ls "$BATS_TEST_TMPDIR"/bl/*/previous/lib | wc -l)
     [ "$kept" -eq "$(jq '[.cells[0].binary.libraries[].sha256] | unique | length' "$BATS_FILE_TMPDIR/r1/results.json")" ]
     run "$FLAGBENCH" compare --baseline previous --baselines-dir "$BATS_TEST_TMPDIR/bl" "$BATS_FILE_TMPDIR/r2" \
-        --confirm 3 --confirm-changed --format text
+        --confirm 6 --confirm-changed --format text
     echo "$output"
     [[ "$output" == *"of the same binary, each on its run's kept libraries"* ]]
 }

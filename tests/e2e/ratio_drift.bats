@@ -92,7 +92,7 @@ speedup_width() { # RUN CONFIG: the speedup table's rotate high - low
     rm -r "$d/before1" "$d/before2"
     run "$FLAGBENCH" tables --format json "$d/now"
     [ "$status" -eq 0 ]
-    [ "$(jq -c '.runs[0].between_runs' <<<"$output")" = '{"runs":[],"groups":[],"level_shift":null}' ]
+    [ "$(jq -c '.runs[0].between_runs' <<<"$output")" = '{"runs":[],"of":"host","groups":[],"level_shift":null}' ]
     [ "$(speedup_width "$d/now" gcc/-O3/x86-64-v2)" = "$(speedup_width "$FIX/drift-steady.json" gcc/-O3/x86-64-v2)" ]
     run "$FLAGBENCH" tables --width 0 "$d/now" --table speedup
     refute grep -qF "earlier runs" <<<"$output"
@@ -166,6 +166,37 @@ earlier_run() {
     run "$FLAGBENCH" run --suite smoke --dry-run -o "$d/bad" --earlier-runs "$BATS_TEST_TMPDIR/nothing"
     [ "$status" -eq 2 ]
     [[ "$output" == *"--earlier-runs $BATS_TEST_TMPDIR/nothing: No such file or directory"* ]]
+}
+
+@test "--earlier-runs-of cpu: a runner fleet's nights, each on another host of the same CPU model, count as this machine's" {
+    d="$BATS_TEST_TMPDIR/results" kept="$BATS_TEST_TMPDIR/kept"
+    mkdir -p "$d" "$kept"
+    host=$(this_host "$d")
+    # three kept nights, each from a VM of its own (the hostname a hosted runner gets)
+    for k in 1 2 3; do
+        earlier_run "$host" "2000010${k}T000000Z-night" "2000-01-0${k}T00:00:00Z" "$([ "$k" = 2 ] && echo 1.1 || echo 1)" \
+            | jq --arg h "fv-az$k" '.host.hostname = $h' >"$kept/2000010${k}T000000Z-night.json"
+    done
+    # by default another host's nights are not this one's
+    run "$FLAGBENCH" run --suite smoke --dry-run -o "$d/own" --earlier-runs "$kept"
+    [ "$status" -eq 0 ]
+    refute grep -qF "earlier run" <<<"$output"
+    mv "$d/own" "$d/.own"
+    run "$FLAGBENCH" run --suite smoke --dry-run -o "$d/now" --earlier-runs "$kept" --earlier-runs-of cpu
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"flagbench: 3 earlier runs of this CPU model (any host) beside this one (newest 20000103T000000Z-night): ratios moved between them by up to 10.0 % beyond their noise (chacha20/rotate against the baseline)"* ]]
+    jqr '.run.earlier_runs_of == "cpu"' "$d/now/results.json"
+    # the tables read the same nights from what the run recorded
+    run "$FLAGBENCH" tables --format json "$d/now"
+    [ "$status" -eq 0 ]
+    jqr '.runs[0].between_runs.of == "cpu" and (.runs[0].between_runs.runs | length) == 3' <<<"$output"
+    # another CPU model is still not this machine
+    jq '.host.cpu_model = "Another CPU"' "$kept/20000101T000000Z-night.json" >"$kept/f" && mv "$kept/f" "$kept/20000101T000000Z-night.json"
+    run "$FLAGBENCH" tables --format json "$d/now"
+    jqr '(.runs[0].between_runs.runs | length) == 2' <<<"$output"
+    run "$FLAGBENCH" run --suite smoke --dry-run -o "$d/bad" --earlier-runs-of fleet
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"--earlier-runs-of fleet: host or cpu"* ]]
 }
 
 @test "a run that met the machine slower than its last run here says by how much, from the same binaries" {
