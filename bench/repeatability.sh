@@ -9,7 +9,8 @@
 # is counted beside it.  The load average before and after each run is
 # printed too: on a shared machine it explains much of what moves.  Then
 # what a run says inside itself: the answers' and gaps' verdicts the same
-# in both runs, the ratios within 3 % (and among the ratios whose interval
+# in both runs (an answer that differs said apart where each run compared
+# another two builds: a near-tie among three builds or more), the ratios within 3 % (and among the ratios whose interval
 # is narrower than ±3 %), the verdicts that flipped by how far their
 # intervals missed 1.00x, and the chance each real verdict gave of
 # repeating (repeat_chance) against the share that did, and whether the
@@ -105,6 +106,9 @@ jq -n -r --slurpfile a "$out/run1.tables.json" --slurpfile b "$out/run2.tables.j
                elif .verdict == "same binary" or (.runner_up == null and .twins != null) then "same binary"
                elif .verdict == "n/a" then "none" else "not real" end;
   def answers: [.families[] | .name as $f | (.answers // [])[] | {key: "\($f)/\(.variant)", value: verdict}] | from_entries;
+  # the two builds each answer compared: a flip between two other pairs is
+  # a near-tie among three builds or more, not one lead that moved
+  def pairs: [.families[] | .name as $f | (.answers // [])[] | {key: "\($f)/\(.variant)", value: "\(.leader) over \(.runner_up)"}] | from_entries;
   def ratios: [.families[] | .name as $f | .tables[] | select(.name == "against" or .name == "compilers" or .name == "speedup")
                | .name as $t | .columns as $c | .rows[] | .label as $r | .cells | to_entries[]
                | select(.value.state == "ok" and .value.value != 1)
@@ -119,7 +123,8 @@ jq -n -r --slurpfile a "$out/run1.tables.json" --slurpfile b "$out/run2.tables.j
   | ($a[0] | ratios) as $r | ($b[0] | ratios) as $s
   | ([$r | keys[] | select($s[.] != null)]) as $kr
   | ([$kr[] | ($s[.] / $r[.] - 1) | fabs] | sort) as $d
-  | "answers in both runs: \($ka | length); the same verdict: \([$ka[] | select($x[.] == $y[.])] | length) (\(if ($ka | length) > 0 then ([$ka[] | select($x[.] == $y[.])] | length) / ($ka | length) * 1000 | round / 10 else 0 end) %)",
+  | ($a[0] | pairs) as $px | ($b[0] | pairs) as $py
+  | "answers in both runs: \($ka | length); the same verdict: \([$ka[] | select($x[.] == $y[.])] | length) (\(if ($ka | length) > 0 then ([$ka[] | select($x[.] == $y[.])] | length) / ($ka | length) * 1000 | round / 10 else 0 end) %); of those that differ, \([$ka[] | select($x[.] != $y[.] and $px[.] != $py[.])] | length) compared another two builds in each run",
     "gaps in both runs (per variant: one part of the configuration changed): \($kg | length); the same verdict: \([$kg[] | select($gx[.] == $gy[.])] | length) (\(if ($kg | length) > 0 then ([$kg[] | select($gx[.] == $gy[.])] | length) / ($kg | length) * 1000 | round / 10 else 0 end) %), real in run 1: \([$kg[] | select($gx[.] == "real")] | length), real in both: \([$kg[] | select($gx[.] == "real" and $gy[.] == "real")] | length)",
     "ratios in both runs (against, compilers, speedup): \($kr | length); within 3 %: \([$d[] | select(. <= 0.03)] | length) (\(if ($kr | length) > 0 then ([$d[] | select(. <= 0.03)] | length) / ($kr | length) * 1000 | round / 10 else 0 end) %), median difference \(if ($d | length) > 0 then $d[($d | length) / 2 | floor] * 1000 | round / 10 else "-" end) %",
     # per family and table: where the ratios that moved are
