@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/util.h"
@@ -192,6 +193,25 @@ static char *kept_library(const char *run_dir, const char *path, const char *sha
 	return abs;
 }
 
+/* The kept loader as it can be run: itself, or where it lost its
+ * executable bit (an artifact or archive drops it; a hard link to the
+ * system's file is never changed) a copy in folder that has it. */
+static char *executable_loader(const char *kept, const char *folder, char *why, size_t n)
+{
+	if (access(kept, X_OK) == 0)
+		return xstrdup(kept);
+	char *copy = xasprintf("%s/.loader", folder);
+	size_t len;
+	char *data = read_file(kept, &len);
+	if (!data || write_file_atomic(copy, data, len) < 0 || chmod(copy, 0755) < 0) {
+		snprintf(why, n, "cannot make the kept loader %s executable in %s", kept, folder);
+		free(copy);
+		copy = NULL;
+	}
+	free(data);
+	return copy;
+}
+
 int replay_cell_libraries(struct cell *c, const json_t *record, const char *run_dir, const char *folder, char *why,
 			  size_t n)
 {
@@ -223,7 +243,12 @@ int replay_cell_libraries(struct cell *c, const json_t *record, const char *run_
 			break;
 		}
 		if (!strcmp(path, interp) && !loader) {
-			loader = abs;
+			loader = executable_loader(abs, folder, why, n);
+			free(abs);
+			if (!loader) {
+				r = -1;
+				break;
+			}
 			continue;
 		}
 		if (c->spec.preload && !strcmp(path, c->spec.preload)) {

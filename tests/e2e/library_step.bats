@@ -123,6 +123,18 @@ needs() {
     [[ "$output" == *"measured beside night "*"'s libraries (the same binary) in "*" interleaved rounds"* ]]
 }
 
+@test "a kept loader that lost its executable bit (an artifact's copy) is still run, from a copy of its own" {
+    needs
+    # cp makes files of its own: the system's loader is never touched
+    cp -r "$BATS_FILE_TMPDIR/r1" "$BATS_TEST_TMPDIR/r1"
+    chmod a-x "$BATS_TEST_TMPDIR"/r1/lib/*
+    run "$FLAGBENCH" compare "$BATS_TEST_TMPDIR/r1" "$BATS_FILE_TMPDIR/r2" --confirm 6 --confirm-changed --format text
+    echo "$output"
+    [[ "$output" == *"slower: confirmed after "*" of the same binary, each on its run's kept libraries"* ]]
+    # and its files were left as they were
+    [ -z "$(find "$BATS_TEST_TMPDIR/r1/lib" -type f -perm /111)" ]
+}
+
 @test "a run whose libraries were not kept is not measured beside them, and says why" {
     needs
     cp -r "$BATS_FILE_TMPDIR/r1" "$BATS_TEST_TMPDIR/r1"
