@@ -239,7 +239,13 @@ void answers_write_term(const struct model *m, const char *run_dir, size_t width
 			     "which the run's %zu comparisons keep the share of false leads among the real ones at 5 %% at most; "
 			     "\xe2\x89\xa1 the same binary",
 			100 * m->cmp_level, m->cmp_asked);
-	else {
+	/* a run alone: what moves between runs is not in its intervals
+	 * (results/ratio_drift.h), and a verdict at the line may not repeat */
+	if (m->cmp_asked && m->nruns == 1 && !m->runs[0].between.nruns)
+		sb_addf(&sb, "; no earlier run of this %s lies beside this one, so how far a ratio moves from one run to "
+			     "the next is not in these intervals yet (the next run in the same folder reads this one)",
+			m->runs[0].between.any_host ? "CPU model" : "host");
+	if (!m->cmp_asked) {
 		/* one build a variant has nothing to compare with; more builds
 		 * and still no comparison: too few runs */
 		size_t answers = 0, alone = 0;
