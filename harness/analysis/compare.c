@@ -438,6 +438,9 @@ json_t *compare_to_json(const struct comparison *c)
 		json_object_set_new(j, "system_changed", cc->system_note && cc->system_changed >= 0
 								 ? json_boolean(cc->system_changed)
 								 : json_null());
+		/* and whether a library it loads was among it: what --confirm
+		 * measures beside the base run's kept libraries */
+		json_object_set_new(j, "libraries_changed", json_boolean(cc->system_note && cc->libraries_changed == 1));
 		free(note);
 		if (cc->confirmed)
 			json_object_set_new(j, "confirm",

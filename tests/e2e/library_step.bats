@@ -88,6 +88,9 @@ needs() {
     [ "$(jq -r '.cells[0].binary.sha256' "$r/results.json")" = "$(jq -r '.cells[0].binary.sha256' "$BATS_FILE_TMPDIR/r2/results.json")" ]
     [ "$(jq -r '.cells[0].binary.libraries[] | select(.path | endswith("/libwork.so.1")) | .sha256' "$r/results.json")" != \
       "$(jq -r '.cells[0].binary.libraries[] | select(.path | endswith("/libwork.so.1")) | .sha256' "$BATS_FILE_TMPDIR/r2/results.json")" ]
+    # compare says so without measuring anything
+    run "$FLAGBENCH" compare "$r" "$BATS_FILE_TMPDIR/r2" --format json
+    jqr '.cells[0] | .same_program and .libraries_changed' <<<"$output"
 }
 
 @test "compare --confirm-changed measures the same binary beside itself, each side on its run's kept libraries, and records it" {
