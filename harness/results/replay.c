@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/runcmd.h"
 #include "core/util.h"
 #include "pipeline/libraries.h"
 #include "pipeline/store.h"
@@ -211,6 +212,49 @@ static char *executable_loader(const char *kept, const char *folder, char *why, 
 	return copy;
 }
 
+/* The loader's own word on what binary loads through folder: 0 when
+ * every library it lists resolves into folder (the loader's own line
+ * aside), -1 with why where one does not: a DT_RPATH is searched before
+ * --library-path, so such a binary would run on today's library on both
+ * sides and no step could show. */
+#define LOADER_LIST_TIMEOUT_S 10.0
+static int loads_from(const char *loader, const char *folder, const char *binary, char *why, size_t n)
+{
+	char *argv[] = { (char *)loader, "--library-path", (char *)folder, "--list", (char *)binary, NULL };
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct child_exit ex;
+	int r = 0;
+	if (run_capture(argv, CHILD_DEVNULL, LOADER_LIST_TIMEOUT_S, 256u << 10, &out, &err, &ex) < 0 ||
+	    ex.outcome != CHILD_EXITED || ex.exit_code != 0) {
+		snprintf(why, n, "the kept loader cannot list %s", binary);
+		r = -1;
+	}
+	size_t flen = strlen(folder);
+	const char *text = out.buf ? out.buf : "";
+	char *line;
+	while (r == 0 && (line = next_line(&text))) {
+		char *arrow = strstr(line, " => "), *path = arrow ? arrow + 4 : NULL, *end = path ? strstr(path, " (") : NULL;
+		char *name = line + strspn(line, " \t");
+		if (end)
+			*end = 0;
+		/* "name => not found", the loader's own line, or a path in folder */
+		if (path && *path == '/' && strcmp(path, loader) && (strncmp(path, folder, flen) || path[flen] != '/')) {
+			*arrow = 0;
+			snprintf(why, n, "it loads %s from %s, not from the kept copy (a DT_RPATH is searched first)", name,
+				 path);
+			r = -1;
+		} else if (path && !strncmp(path, "not found", 9)) {
+			*arrow = 0;
+			snprintf(why, n, "the kept libraries lack %s", name);
+			r = -1;
+		}
+		free(line);
+	}
+	sb_release(&out);
+	sb_release(&err);
+	return r;
+}
+
 int replay_cell_libraries(struct cell *c, const json_t *record, const char *run_dir, const char *folder, char *why,
 			  size_t n)
 {
@@ -270,6 +314,8 @@ int replay_cell_libraries(struct cell *c, const json_t *record, const char *run_
 		snprintf(why, n, "its loader %s is not among the kept libraries", interp);
 		r = -1;
 	}
+	if (r == 0)
+		r = loads_from(loader, folder, c->build.binary, why, n);
 	if (r == 0) {
 		sv_push(&c->spec.loader, loader);
 		sv_push(&c->spec.loader, "--library-path");

@@ -36,8 +36,11 @@ void replay_cell_free(struct cell *c);
  * sha256 checked), and the cell runs through the kept loader:
  * `LOADER --library-path FOLDER BINARY ARGS` (plan.h cell_spec.loader),
  * its allocator preloaded from the kept copy too.  Searched before the
- * system's and the binary's RUNPATH, the kept copies are what it loads.
- * Returns -1 with the reason in why when the run did not keep them. */
+ * system's and the binary's RUNPATH, the kept copies are what it loads;
+ * the loader's own listing checks it (a DT_RPATH is searched before them:
+ * such a binary is refused, as it would run on today's library on both
+ * sides).  Returns -1 with the reason in why when the run did not keep
+ * them, or they would not be what it loads. */
 int replay_cell_libraries(struct cell *c, const json_t *record, const char *run_dir, const char *folder, char *why,
 			  size_t n);
 /* Removes what replay_cell_libraries() put in folder, and the folder. */

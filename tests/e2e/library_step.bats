@@ -147,6 +147,28 @@ needs() {
     [[ "$output" == *"not confirmed: the same binary on each run's libraries: library "*" is not kept in "* ]]
 }
 
+@test "a binary whose DT_RPATH would load today's library on both sides is not measured, and says why" {
+    needs
+    # the same family linked the old way: an RPATH is searched before --library-path
+    local fr="$BATS_TEST_TMPDIR/fam/workr" k
+    mkdir -p "$fr"
+    cp "$F/loop.c" "$fr/"
+    sed 's/"family": "work"/"family": "workr"/' "$F/family.json" >"$fr/family.json"
+    printf 'CC ?= cc\nCFLAGS ?= -O2\nloop: loop.c\n\t$(CC) $(CFLAGS) -o $@ loop.c $(LDFLAGS) -L%s -lwork -Wl,--disable-new-dtags,-rpath,%s\n' \
+        "$LIB" "$LIB" >"$fr/Makefile"
+    sed 's#"work/\*"#"workr/*"#' "$BATS_FILE_TMPDIR/suite.json" >"$BATS_TEST_TMPDIR/suite.json"
+    for k in 1 2; do
+        [ "$k" = 1 ] || sleep 1
+        build_lib "$(( k == 1 ? 1 : 4 ))"
+        "$FLAGBENCH" run --suite "$BATS_TEST_TMPDIR/suite.json" --family-dir "$BATS_TEST_TMPDIR/fam" --runs 5 \
+            --no-render --no-counters --cache "$BATS_TEST_TMPDIR/cache" -o "$BATS_TEST_TMPDIR/r$k" >/dev/null 2>&1
+    done
+    readelf -d "$BATS_TEST_TMPDIR/r1/bin/$(jq -r '.cells[0].binary.sha256' "$BATS_TEST_TMPDIR/r1/results.json")" | grep -q RPATH
+    run "$FLAGBENCH" compare "$BATS_TEST_TMPDIR/r1" "$BATS_TEST_TMPDIR/r2" --confirm 6 --confirm-changed --format text
+    echo "$output"
+    [[ "$(tr -s ' \n' ' ' <<<"$output")" == *"not confirmed: the same binary on each run's libraries: it loads libwork.so.1 from $LIB/libwork.so.1, not from the kept copy (a DT_RPATH is searched first)"* ]]
+}
+
 @test "a baseline keeps its run's libraries, so the next night is measured beside them" {
     needs
     "$FLAGBENCH" baseline save "$BATS_FILE_TMPDIR/r1" --dir "$BATS_TEST_TMPDIR/bl" --name previous
