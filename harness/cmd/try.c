@@ -8,7 +8,6 @@
  * time per run that is mostly process start-up is warned of. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <ftw.h>
 #include <math.h>
 #include <stdint.h>
 #include <stddef.h>
@@ -61,13 +60,6 @@ const struct command_def cmd_try_def = {
 	.order = OPTIONS_ANYWHERE,
 };
 
-static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	(void)st;
-	(void)type;
-	(void)ftw;
-	return remove(path);
-}
 
 /* The variant's name: the file's base name as a family.json name. */
 static char *variant_name(const char *file)
@@ -316,7 +308,7 @@ int cmd_try(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	int rc = try_in(&o, given, tmpl, pos[0], src, len);
-	nftw(tmpl, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	remove_tree(tmpl);
 	free(src);
 	free_try_opts(&o);
 	return rc;

@@ -96,6 +96,9 @@ char *next_line(const char **text);
 const char *next_line_trimmed(const char **text, const char **end);
 int write_file_atomic(const char *path, const char *data, size_t len);
 int mkdir_p(const char *path, int mode);
+/* Removes path and everything under it, links not followed (a link is
+ * removed, never what it points to); 0, or -1 where an entry stayed. */
+int remove_tree(const char *path);
 
 /* SHA-256 of a buffer or a file, as 64 lowercase hex digits plus NUL
  * (in sha256.c: util.c itself needs no library). */

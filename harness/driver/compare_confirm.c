@@ -209,8 +209,8 @@ out:
 	replay_cell_free(&a);
 	replay_cell_free(&b);
 	if (libs_a) {
-		replay_libraries_remove(libs_a);
-		replay_libraries_remove(libs_b);
+		remove_tree(libs_a);
+		remove_tree(libs_b);
 	}
 	free(libs_a);
 	free(libs_b);
@@ -270,15 +270,8 @@ static int confirm_slower(struct comparison *cmp, const json_t *base, const char
 		if (confirm_suspect(&cmp->cells[i], o->threshold, co->changed))
 			confirm_cell(&cmp->cells[i], base, base_dir, nw, new_dir, fams, (size_t)nfams, co,
 				     cmp->confirm_level, o, cmp->quantile, hyperfine, work);
-	if (work) {
-		const char *files[] = { "hyperfine.json", "meter.jsonl", "cooldown.jsonl", "before.jsonl", NULL };
-		for (int k = 0; files[k]; k++) {
-			char *p = xasprintf("%s/%s", work, files[k]);
-			unlink(p);
-			free(p);
-		}
-		rmdir(work);
-	}
+	if (work)
+		remove_tree(work);
 	for (int i = 0; i < nfams; i++)
 		free_family(&fams[i]);
 	free(fams);

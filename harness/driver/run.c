@@ -3,7 +3,6 @@
 #include "driver/run.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -645,11 +644,6 @@ static void run_cells(struct run *r)
 	drift_stage(r);
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
-}
-
 /* The final results.json; the scratch folder goes unless the run is to
  * be resumed.  Returns the exit code. */
 static int run_record(struct run *r)
@@ -661,7 +655,7 @@ static int run_record(struct run *r)
 	compute_speedups(&r->plan);
 	int wr = results_write(rs);
 	if (rs->finished)
-		nftw(r->work, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+		remove_tree(r->work);
 	int failed = 0, any_ok = 0;
 	for (size_t i = 0; i < r->plan.n; i++) {
 		failed |= cell_status_failed(r->plan.cells[i].status);

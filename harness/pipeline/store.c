@@ -19,19 +19,22 @@ char *stored_binary_path(const char *run_dir, const char *sha256)
 	return xasprintf("%s/bin/%s", run_dir, sha256);
 }
 
+int copy_executable(const char *from, const char *to)
+{
+	size_t len;
+	char *data = read_file(from, &len);
+	if (!data)
+		return -1;
+	int r = write_file_atomic(to, data, len);
+	free(data);
+	return r < 0 ? -1 : chmod(to, 0755);
+}
+
 int keep_binary(const char *from, const char *to)
 {
-	if (link(from, to) < 0) {
-		/* another file system: a copy written beside and renamed */
-		size_t len;
-		char *data = read_file(from, &len);
-		if (!data)
-			return -1;
-		int r = write_file_atomic(to, data, len);
-		free(data);
-		if (r < 0)
-			return -1;
-	}
+	/* another file system: a copy */
+	if (link(from, to) < 0)
+		return copy_executable(from, to);
 	return chmod(to, 0755);
 }
 
@@ -77,13 +80,7 @@ int keep_library(const char *from, const char *to)
 	 * the versioned file: the link is to that file, not to the symlink */
 	if (linkat(AT_FDCWD, from, AT_FDCWD, to, AT_SYMLINK_FOLLOW) == 0)
 		return 0;
-	size_t len;
-	char *data = read_file(from, &len);
-	if (!data)
-		return -1;
-	int r = write_file_atomic(to, data, len);
-	free(data);
-	return r < 0 ? -1 : chmod(to, 0755);
+	return copy_executable(from, to);
 }
 
 int run_keep_libraries(const struct plan *p, const char *run_dir)

@@ -15,6 +15,8 @@
 
 #include "pipeline/plan.h"
 
+/* A copy of from written beside to and renamed over it, mode 0755. */
+int copy_executable(const char *from, const char *to);
 /* DIR/bin/<sha256> (allocated). */
 char *stored_binary_path(const char *run_dir, const char *sha256);
 /* Hard-links from to to (a copy across file systems), executable (an

@@ -3,7 +3,6 @@
 #include "results/baseline.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -28,15 +27,6 @@ static int plain_name(const char *s)
 	return s && *s && *s != '.' && !strchr(s, '/');
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
-}
-
-static int remove_tree(const char *path)
-{
-	return nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
 
 /* Only a whole run under plain names may become a baseline. */
 static int check_run(const char *run_path, const json_t *info, const char *name, const char *profile)

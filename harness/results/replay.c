@@ -2,11 +2,9 @@
 #define _GNU_SOURCE
 #include "results/replay.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/runcmd.h"
@@ -201,14 +199,11 @@ static char *executable_loader(const char *kept, const char *folder, char *why, 
 	if (access(kept, X_OK) == 0)
 		return xstrdup(kept);
 	char *copy = xasprintf("%s/.loader", folder);
-	size_t len;
-	char *data = read_file(kept, &len);
-	if (!data || write_file_atomic(copy, data, len) < 0 || chmod(copy, 0755) < 0) {
+	if (copy_executable(kept, copy) < 0) {
 		snprintf(why, n, "cannot make the kept loader %s executable in %s", kept, folder);
 		free(copy);
 		copy = NULL;
 	}
-	free(data);
 	return copy;
 }
 
@@ -324,20 +319,4 @@ int replay_cell_libraries(struct cell *c, const json_t *record, const char *run_
 	free(loader);
 	free(interp);
 	return r;
-}
-
-void replay_libraries_remove(const char *folder)
-{
-	DIR *d = opendir(folder);
-	struct dirent *e;
-	while (d && (e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		char *p = xasprintf("%s/%s", folder, e->d_name);
-		unlink(p);
-		free(p);
-	}
-	if (d)
-		closedir(d);
-	rmdir(folder);
 }

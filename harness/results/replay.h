@@ -43,7 +43,5 @@ void replay_cell_free(struct cell *c);
  * them, or they would not be what it loads. */
 int replay_cell_libraries(struct cell *c, const json_t *record, const char *run_dir, const char *folder, char *why,
 			  size_t n);
-/* Removes what replay_cell_libraries() put in folder, and the folder. */
-void replay_libraries_remove(const char *folder);
 
 #endif
