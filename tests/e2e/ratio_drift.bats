@@ -116,6 +116,17 @@ earlier_run() {
         "$FIX/drift-steady.json"
 }
 
+# HOST DIR [HOSTNAME-PREFIX]: three kept nights of HOST in DIR as files named
+# by their run ids (the nightly-data branch's history/PROFILE/ID.json), the
+# second with rotate 10 % slower; with a prefix, night k ran on host PREFIXk
+kept_nights() {
+    local k
+    for k in 1 2 3; do
+        earlier_run "$1" "2000010${k}T000000Z-night" "2000-01-0${k}T00:00:00Z" "$([ "$k" = 2 ] && echo 1.1 || echo 1)" \
+            | jq --arg h "${3:+$3$k}" 'if $h != "" then .host.hostname = $h else . end' >"$2/2000010${k}T000000Z-night.json"
+    done
+}
+
 @test "a run reads this host's earlier runs beside it before its rounds, and says what they moved" {
     d="$BATS_TEST_TMPDIR/results"
     mkdir -p "$d"
@@ -143,11 +154,7 @@ earlier_run() {
     d="$BATS_TEST_TMPDIR/results" kept="$BATS_TEST_TMPDIR/kept"
     mkdir -p "$d" "$kept"
     host=$(this_host "$d")
-    # three kept nights as files named by their run ids (the nightly-data branch's history/PROFILE/ID.json)
-    for k in 1 2 3; do
-        earlier_run "$host" "2000010${k}T000000Z-night" "2000-01-0${k}T00:00:00Z" "$([ "$k" = 2 ] && echo 1.1 || echo 1)" \
-            >"$kept/2000010${k}T000000Z-night.json"
-    done
+    kept_nights "$host" "$kept"
     # without it the run folder stands alone, and its answers say what that leaves out
     run "$FLAGBENCH" run --suite smoke --dry-run -o "$d/alone"
     [ "$status" -eq 0 ]
@@ -175,10 +182,7 @@ earlier_run() {
     mkdir -p "$d" "$kept"
     host=$(this_host "$d")
     # three kept nights, each from a VM of its own (the hostname a hosted runner gets)
-    for k in 1 2 3; do
-        earlier_run "$host" "2000010${k}T000000Z-night" "2000-01-0${k}T00:00:00Z" "$([ "$k" = 2 ] && echo 1.1 || echo 1)" \
-            | jq --arg h "fv-az$k" '.host.hostname = $h' >"$kept/2000010${k}T000000Z-night.json"
-    done
+    kept_nights "$host" "$kept" fv-az
     # by default another host's nights are not this one's
     run "$FLAGBENCH" run --suite smoke --dry-run -o "$d/own" --earlier-runs "$kept"
     [ "$status" -eq 0 ]
