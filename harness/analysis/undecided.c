@@ -37,12 +37,11 @@ static struct comparison_run *runs_of(const struct cell *c)
 	return r;
 }
 
-/* Whether the comparison of two cells may not give its verdict again in a
- * second run (comparison_may_flip): a real lead that may not repeat, or an
- * inconclusive one that may turn real.  A tie whose chance to turn real is
- * small is decided for what a second run says, however wide its interval:
- * runs spent there change no verdict. */
-static int open_question(const struct cell *a, const struct cell *b, const struct between_runs *between)
+/* The one comparison of b against a (paired over their rounds) at
+ * UNDECIDED_LEVEL, with what the machine's earlier runs say such a ratio
+ * moves between runs; -1 where it gives nothing. */
+static int ask(const struct cell *a, const struct cell *b, const struct between_runs *between,
+	       struct comparison_policy *pol, struct comparison_result *res)
 {
 	struct comparison_run *ra = runs_of(a), *rb = runs_of(b);
 	struct program_id pa, pb;
@@ -50,13 +49,29 @@ static int open_question(const struct cell *a, const struct cell *b, const struc
 	program_id_from_cell(&pb, b);
 	struct comparison_side sa = { .runs = ra, .n = a->measure.time.n, .program = &pa };
 	struct comparison_side sb = { .runs = rb, .n = b->measure.time.n, .program = &pb };
-	struct comparison_policy pol = COMPARISON_POLICY_DEFAULT;
-	pol.quantile = a->measure.time.quantile;
-	pol.level = UNDECIDED_LEVEL;
-	pol.ratio_drift = results_between_drift(between, a->spec.family->name, a->spec.variant->name,
-						b->spec.variant->name);
+	*pol = (struct comparison_policy)COMPARISON_POLICY_DEFAULT;
+	pol->quantile = a->measure.time.quantile;
+	pol->level = UNDECIDED_LEVEL;
+	pol->ratio_drift = results_between_drift(between, a->spec.family->name, a->spec.variant->name,
+						 b->spec.variant->name);
+	int rc = comparison_compute(&sa, &sb, pol, res);
+	free(ra);
+	free(rb);
+	program_id_clear(&pa);
+	program_id_clear(&pb);
+	return rc;
+}
+
+/* Whether the comparison of two cells may not give its verdict again in a
+ * second run (comparison_may_flip): a real lead that may not repeat, or an
+ * inconclusive one that may turn real.  A tie whose chance to turn real is
+ * small is decided for what a second run says, however wide its interval:
+ * runs spent there change no verdict. */
+static int open_question(const struct cell *a, const struct cell *b, const struct between_runs *between)
+{
+	struct comparison_policy pol;
 	struct comparison_result res;
-	int open = comparison_compute(&sa, &sb, &pol, &res) == 0 &&
+	int open = ask(a, b, between, &pol, &res) == 0 &&
 		   comparison_may_flip(res.verdict, comparison_repeat_chance(&res, pol.threshold));
 	/* with the runs' noise gone, only the drift between runs is left: where
 	 * the answer would still be open then, no number of runs settles it */
@@ -64,10 +79,6 @@ static int open_question(const struct cell *a, const struct cell *b, const struc
 		double settled = comparison_repeat_chance_at(fabs(log(res.ratio)) / pol.ratio_drift, pol.level);
 		open = settled >= COMPARISON_REPEAT_SURE || settled < COMPARISON_REPEAT_SHOWN;
 	}
-	free(ra);
-	free(rb);
-	program_id_clear(&pa);
-	program_id_clear(&pb);
 	return open;
 }
 
@@ -129,29 +140,39 @@ void answers_undecided(const struct plan *p, const struct between_runs *between,
 {
 	memset(mark, 0, p->n);
 	unsigned char *seen = xcalloc(p->n + 1, 1);
+	size_t *cols = xmalloc((p->n + 1) * sizeof(*cols));
 	for (size_t i = 0; i < p->n; i++) {
 		const struct cell *ci = &p->cells[i];
 		if (seen[i] || !rankable(ci))
 			continue;
 		/* the variant's cells at the same size: its columns in the tables */
-		size_t best = i, second = p->n;
+		size_t n = 0, best = i;
 		for (size_t j = i; j < p->n; j++) {
 			const struct cell *cj = &p->cells[j];
 			if (!rankable(cj) || cj->spec.variant != ci->spec.variant || cj->spec.size != ci->spec.size)
 				continue;
 			seen[j] = 1;
-			if (j == best)
-				continue;
-			if (cj->measure.time.point < p->cells[best].measure.time.point) {
-				second = best;
+			cols[n++] = j;
+			if (cj->measure.time.point < p->cells[best].measure.time.point)
 				best = j;
-			} else if (second == p->n || cj->measure.time.point < p->cells[second].measure.time.point) {
-				second = j;
-			}
 		}
-		if (second < p->n && open_question(&p->cells[second], &p->cells[best], between))
-			mark[best] = mark[second] = 1;
+		/* as the answer ranks them (report/model_answer.c): the leader is
+		 * the fastest by the one comparison against the fastest by
+		 * figure, and its lead is a claim against every other build */
+		size_t leader = best;
+		double fastest = 1;
+		for (size_t k = 0; k < n; k++) {
+			struct comparison_policy pol;
+			struct comparison_result res;
+			if (cols[k] != best && ask(&p->cells[best], &p->cells[cols[k]], between, &pol, &res) == 0 &&
+			    res.ratio > 0 && res.ratio < fastest)
+				fastest = res.ratio, leader = cols[k];
+		}
+		for (size_t k = 0; k < n; k++)
+			if (cols[k] != leader && open_question(&p->cells[cols[k]], &p->cells[leader], between))
+				mark[leader] = mark[cols[k]] = 1;
 	}
+	free(cols);
 	free(seen);
 	/* the speedup tables' answers: each variant against the family's
 	 * baseline variant built the same way, per unit of work */

@@ -84,6 +84,8 @@ static void variant_line(const struct manswer *a, int vw, int lw, size_t width, 
 			rt.interval);
 		/* the slowest is in the gaps, each through the comparison */
 		sb_addf(&sb, " over %s: %s", a->runner, a->words ? a->words : "no interval to tell");
+		if (a->second)
+			sb_addf(&sb, " (it leads the runner-up %s, not %s further back)", a->second, a->runner);
 		char repeat[96];
 		model_repeat_words(a->verdict, a->repeat, repeat, sizeof(repeat));
 		sb_adds(&sb, repeat);

@@ -97,7 +97,11 @@ struct mtable {
 struct manswer {
 	const char *variant;
 	const char *leader, *twins; /* twins: the leader's byte-identical builds, or NULL */
-	const char *runner;            /* the runner-up; NULL: a single build */
+	/* the build the lead is measured against: the runner-up by figure,
+	 * or the nearest build further back that the leader does not
+	 * clearly lead (then second names the runner-up, which it does);
+	 * runner NULL: a single build */
+	const char *runner, *second;
 	/* the leader over the runner-up (throughput, or counts for fewest) and
 	 * its interval at the run's level; NAN without */
 	double lead, low, high;

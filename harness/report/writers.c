@@ -393,6 +393,8 @@ static json_t *json_answers(const struct mfamily *f)
 				      "high", jnum_or_null(a->high), "verdict", comparison_verdict_word(a->verdict), "words",
 				      jstr_or_null(a->words), "fewest", a->fewest, "note", jstr_or_null(a->note));
 		/* the rest of the evidence (model_evidence.h) */
+		/* where runner_up is a build further back that the leader does not clearly lead */
+		json_object_set_new(j, "runner_up_by_figure", jstr_or_null(a->second));
 		json_object_set_new(j, "repeat_chance", jnum_or_null(a->repeat));
 		json_object_set_new(j, "evidence", jstr_or_null(a->evidence));
 		json_object_set_new(j, "count_ratio", jnum_or_null(a->count_ratio));

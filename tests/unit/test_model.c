@@ -291,6 +291,37 @@ static void test_answer_at_the_edge(void **state)
 	model_free(&m);
 }
 
+/* "Fastest" holds against every build: the runner-up by figure (1 % behind,
+ * runs within 0.5 %) is clearly led, a build 3 % behind whose runs spread
+ * 5 % each way is not, so the lead is not real and the answer names that
+ * build.  Testing the runner-up alone called it real. */
+static const char *const every_run = RUN(
+	"e", "host", "\"h\": {\"kind\": \"stream\", \"title\": \"H\"}",
+	SIMPLE("h", "x", "gcc/-O3/native", "gcc", "103", R9("0.995", "1.005"), "") ","
+	SIMPLE("h", "x", "gcc/-O2/native", "gcc", "101", R9("0.995", "1.005"), "") ","
+	SIMPLE("h", "x", "clang/-O2/native", "clang", "100", R9("0.95", "1.05"), ""));
+
+static void test_answer_leads_every_build(void **state)
+{
+	(void)state;
+	struct model m;
+	load(&m, every_run, NULL, NULL);
+	struct mfamily *f = model_family(&m, "h");
+	assert_int_equal(f->nanswers, 1);
+	const struct manswer *a = &f->answers[0];
+	assert_string_equal(a->leader, "gcc/-O3/native");
+	assert_string_equal(a->runner, "clang/-O2/native");
+	assert_string_equal(a->second, "gcc/-O2/native");
+	assert_int_equal(a->verdict, VERDICT_INCONCLUSIVE);
+	assert_float_equal(a->lead, 1.03, 0.001);
+	assert_non_null(strstr(f->answer.v[0], "h/x: gcc/-O3/native fastest, 1.03x clang/-O2/native (not a real lead: "));
+	assert_non_null(strstr(f->answer.v[0], "which it does not clearly lead although it leads the runner-up "
+					       "gcc/-O2/native, 1.03x the slowest clang/-O2/native"));
+	/* no real lead among the family's answers */
+	assert_int_equal(f->nreal, 0);
+	model_free(&m);
+}
+
 static void test_answer_shares_and_views(void **state)
 {
 	(void)state;
@@ -300,14 +331,14 @@ static void test_answer_shares_and_views(void **state)
 	assert_int_equal(f->answer.n, 3);
 	/* the answer is the one comparison's: a 1 % lead over runs within 1 % is not real */
 	assert_string_equal(f->answer.v[0], "f/v: gcc/-O3/native fastest, 1.01x the runner-up clang/-O2/native "
-					    "(not a real lead: [0.99x, 1.03x] at 96 %, which holds 1.00x, a bootstrap of both cells' runs (no "
+					    "(not a real lead: [0.99x, 1.03x] at 95.8 %, which holds 1.00x, a bootstrap of both cells' runs (no "
 					    "rounds in common)), 1.50x the "
 					    "slowest gcc/-O2/native");
 	assert_string_equal(f->answer.v[1], "f/w: gcc/-O3/native fastest, 2.00x the runner-up gcc/-O2/native "
-					    "(a real lead: [1.96x, 2.04x] at 96 %, a bootstrap of both cells' runs (no rounds in common)), "
+					    "(a real lead: [1.96x, 2.04x] at 95.8 %, a bootstrap of both cells' runs (no rounds in common)), "
 					    "4.00x the slowest clang/-O2/native");
 	assert_string_equal(f->answer.v[2], "f: most often fastest: compiler gcc for 2 of 2 variants, flags "
-					    "-O3/native for 2 of 2; 1 of these 2 leads are real (the run's 5 comparisons at "
+					    "-O3/native for 2 of 2; 1 of these 2 leads are real (the run's 6 comparisons at "
 					    "a 5 % false-lead rate); code layout not varied (--layouts K tests it)");
 	/* the same as data, for the end of a run (answers_writer.h) */
 	assert_int_equal(f->nanswers, 2);
@@ -566,6 +597,7 @@ int main(void)
 		cmocka_unit_test(test_values_intervals_marks),
 		cmocka_unit_test(test_answer_shares_and_views),
 		cmocka_unit_test(test_answer_at_the_edge),
+		cmocka_unit_test(test_answer_leads_every_build),
 		cmocka_unit_test(test_emulated_answer_by_counts),
 		cmocka_unit_test(test_runs_side_by_side),
 		cmocka_unit_test(test_bad_input),

@@ -105,6 +105,27 @@ static void marks_the_open_pair(void **state)
 	release(cells, 2);
 }
 
+/* The answer's lead is a claim against every build (report/model_answer.c):
+ * the runner-up by figure, 3 % behind in runs within 0.5 %, is decided,
+ * and a third build 4 % behind whose runs scatter 8 % either way is still
+ * open against the leader, so those two get the runs, not the decided pair. */
+static void marks_an_open_build_further_back(void **state)
+{
+	(void)state;
+	struct cell cells[3];
+	phase = 0;
+	cell_with_runs(&cells[0], &var_a, 1.00, 0.005, 13);
+	cell_with_runs(&cells[1], &var_a, 1.03, 0.005, 13);
+	cell_with_runs(&cells[2], &var_a, 1.04, 0.08, 13);
+	struct plan p = { .cells = cells, .n = 3 };
+	unsigned char mark[3];
+	answers_undecided(&p, NULL, mark);
+	assert_int_equal(mark[0], 1);
+	assert_int_equal(mark[1], 0);
+	assert_int_equal(mark[2], 1);
+	release(cells, 3);
+}
+
 static void leaves_thin_and_failed_cells(void **state)
 {
 	struct cell cells[2];
@@ -235,6 +256,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(marks_the_open_pair),
+		cmocka_unit_test(marks_an_open_build_further_back),
 		cmocka_unit_test(leaves_thin_and_failed_cells),
 		cmocka_unit_test(marks_an_open_speedup),
 		cmocka_unit_test(marks_an_open_gap),
