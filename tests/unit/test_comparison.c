@@ -863,6 +863,28 @@ static void test_ratio_drift_widens(void **state)
 	assert_int_equal(comparison_compute(&sa, &sb, &p, &drifting), -1);
 }
 
+/* A drift widens each half of a lopsided interval by itself: 14 pairs all
+ * one way, one far out (the VM's rounds of chacha20/multiblock_avx2), stay
+ * a real lead beside a 0.24 % drift; widening both halves by the longer,
+ * as before, made it a tie. */
+static void test_ratio_drift_keeps_sides(void **state)
+{
+	(void)state;
+	const double d[] = { -0.078, -0.022, -0.020, -0.017, -0.047, -0.018, -0.022,
+			     -0.374, -0.049, -0.012, -0.001, -0.022, -0.025, -0.036 };
+	struct comparison_policy p = policy_at(0.968);
+	struct comparison_result alone = compare_logs(d, 14, &p);
+	p.ratio_drift = 0.0024;
+	struct comparison_result drifting = compare_logs(d, 14, &p);
+	assert_int_equal(alone.verdict, VERDICT_FASTER);
+	assert_int_equal(drifting.verdict, VERDICT_FASTER);
+	/* each end moves outward, and by little: the end toward 1.00x (0.983x)
+	 * by the drift added to its own half (0.5 %): 0.2 %, not 3 % */
+	assert_true(drifting.low < alone.low && drifting.high > alone.high);
+	assert_true(drifting.high < 0.99 && log(drifting.high) - log(alone.high) < 0.003);
+	assert_true(drifting.p_value < 1 - 0.968);
+}
+
 /* The repeat chance: the edges of its formula. */
 static void test_repeat_chance_formula(void **state)
 {
@@ -960,6 +982,7 @@ int main(void)
 		cmocka_unit_test(test_independent_coverage),
 		cmocka_unit_test(test_layout_coverage),
 		cmocka_unit_test(test_ratio_drift_widens),
+		cmocka_unit_test(test_ratio_drift_keeps_sides),
 		cmocka_unit_test(test_repeat_chance_formula),
 		cmocka_unit_test(test_repeat_chance_calibrated),
 	};
