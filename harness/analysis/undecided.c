@@ -40,7 +40,7 @@ static struct comparison_run *runs_of(const struct cell *c)
 /* The one comparison of b against a (paired over their rounds) at
  * UNDECIDED_LEVEL, with what the machine's earlier runs say such a ratio
  * moves between runs; -1 where it gives nothing. */
-static int ask(const struct cell *a, const struct cell *b, const struct between_runs *between,
+static int ask(const struct cell *a, const struct cell *b, const struct between_runs *between, double level,
 	       struct comparison_policy *pol, struct comparison_result *res)
 {
 	struct comparison_run *ra = runs_of(a), *rb = runs_of(b);
@@ -51,7 +51,7 @@ static int ask(const struct cell *a, const struct cell *b, const struct between_
 	struct comparison_side sb = { .runs = rb, .n = b->measure.time.n, .program = &pb };
 	*pol = (struct comparison_policy)COMPARISON_POLICY_DEFAULT;
 	pol->quantile = a->measure.time.quantile;
-	pol->level = UNDECIDED_LEVEL;
+	pol->level = level;
 	pol->ratio_drift = results_between_drift(between, a->spec.family->name, a->spec.variant->name,
 						 b->spec.variant->name);
 	int rc = comparison_compute(&sa, &sb, pol, res);
@@ -67,11 +67,11 @@ static int ask(const struct cell *a, const struct cell *b, const struct between_
  * inconclusive one that may turn real.  A tie whose chance to turn real is
  * small is decided for what a second run says, however wide its interval:
  * runs spent there change no verdict. */
-static int open_question(const struct cell *a, const struct cell *b, const struct between_runs *between)
+static int open_at(const struct cell *a, const struct cell *b, const struct between_runs *between, double level)
 {
 	struct comparison_policy pol;
 	struct comparison_result res;
-	int open = ask(a, b, between, &pol, &res) == 0 &&
+	int open = ask(a, b, between, level, &pol, &res) == 0 &&
 		   comparison_may_flip(res.verdict, comparison_repeat_chance(&res, pol.threshold));
 	/* with the runs' noise gone, only the drift between runs is left: where
 	 * the answer would still be open then, no number of runs settles it */
@@ -80,6 +80,11 @@ static int open_question(const struct cell *a, const struct cell *b, const struc
 		open = settled >= COMPARISON_REPEAT_SURE || settled < COMPARISON_REPEAT_SHOWN;
 	}
 	return open;
+}
+
+static int open_question(const struct cell *a, const struct cell *b, const struct between_runs *between)
+{
+	return open_at(a, b, between, UNDECIDED_LEVEL) || open_at(a, b, between, UNDECIDED_LEVEL_LOW);
 }
 
 /* The first rankable cell from `from` on of like's variant and size built
@@ -164,7 +169,7 @@ void answers_undecided(const struct plan *p, const struct between_runs *between,
 		for (size_t k = 0; k < n; k++) {
 			struct comparison_policy pol;
 			struct comparison_result res;
-			if (cols[k] != best && ask(&p->cells[best], &p->cells[cols[k]], between, &pol, &res) == 0 &&
+			if (cols[k] != best && ask(&p->cells[best], &p->cells[cols[k]], between, UNDECIDED_LEVEL, &pol, &res) == 0 &&
 			    res.ratio > 0 && res.ratio < fastest)
 				fastest = res.ratio, leader = cols[k];
 		}

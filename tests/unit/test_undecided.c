@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/comparison.h"
 #include "analysis/gap_pairs.h"
 #include "analysis/undecided.h"
 #include "core/stats.h"
@@ -124,6 +125,40 @@ static void marks_an_open_build_further_back(void **state)
 	assert_int_equal(mark[1], 0);
 	assert_int_equal(mark[2], 1);
 	release(cells, 3);
+}
+
+/* A tie at the upper level whose chance to turn real is small there may be
+ * real at the level the tables show (96-97 %): open at the lower one, it
+ * is marked.  Only the upper level was asked before, and such a pair of
+ * cells stopped at 13 rounds. */
+static void marks_a_tie_open_at_the_lower_level(void **state)
+{
+	(void)state;
+	struct cell cells[2];
+	phase = 0;
+	cell_with_runs(&cells[0], &var_a, 1.00, 0.01, 13);
+	cell_with_runs(&cells[1], &var_a, 1.01, 0.01, 13);
+	/* the premise: at UNDECIDED_LEVEL alone the question is closed */
+	struct comparison_run ra[N], rb[N];
+	for (size_t i = 0; i < 13; i++) {
+		ra[i] = (struct comparison_run){ .seconds = cells[0].measure.time.runs[i], .round = (int)i,
+						 .layout = COMPARISON_UNKNOWN };
+		rb[i] = (struct comparison_run){ .seconds = cells[1].measure.time.runs[i], .round = (int)i,
+						 .layout = COMPARISON_UNKNOWN };
+	}
+	struct comparison_side sa = { .runs = ra, .n = 13 }, sb = { .runs = rb, .n = 13 };
+	struct comparison_policy pol = COMPARISON_POLICY_DEFAULT;
+	pol.level = UNDECIDED_LEVEL;
+	struct comparison_result res;
+	assert_int_equal(comparison_compute(&sa, &sb, &pol, &res), 0);
+	assert_int_equal(res.verdict, VERDICT_INCONCLUSIVE);
+	assert_false(comparison_may_flip(res.verdict, comparison_repeat_chance(&res, 0)));
+	struct plan p = { .cells = cells, .n = 2 };
+	unsigned char mark[2];
+	answers_undecided(&p, NULL, mark);
+	assert_int_equal(mark[0], 1);
+	assert_int_equal(mark[1], 1);
+	release(cells, 2);
 }
 
 static void leaves_thin_and_failed_cells(void **state)
@@ -257,6 +292,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(marks_the_open_pair),
 		cmocka_unit_test(marks_an_open_build_further_back),
+		cmocka_unit_test(marks_a_tie_open_at_the_lower_level),
 		cmocka_unit_test(leaves_thin_and_failed_cells),
 		cmocka_unit_test(marks_an_open_speedup),
 		cmocka_unit_test(marks_an_open_gap),
