@@ -1,11 +1,12 @@
 /* undecided.h: the answers a run is about to give, asked while it runs.
  *
- * A run's answer per variant is its fastest configuration and whether the
- * lead over the runner-up is real (report/model_answer.h, through the one
- * comparison), and its speedup tables say whether each variant is faster
- * than the family's baseline built the same way.  While the rounds go on,
- * answers_undecided() asks the same questions of the cells measured so
- * far: per variant the two fastest by their statistic, each variant
+ * A run's answer per variant is its fastest configuration and whether its
+ * lead over every other build is real (report/model_answer.h, through the
+ * one comparison), and its speedup tables say whether each variant is
+ * faster than the family's baseline built the same way.  While the rounds
+ * go on, answers_undecided() asks the same questions of the cells measured
+ * so far: per variant the leader (the fastest by the one comparison
+ * against the fastest by figure) against each other build, each variant
  * against its baseline per unit of work, and the gaps (each variant's two
  * builds that differ in one part of the configuration, as the tables pair
  * them: analysis/gap_pairs.h); where the comparison of a pair

@@ -1,7 +1,7 @@
 /* test_undecided.c: the answers a run is about to give (analysis/undecided.h):
- * per variant the two fastest cells are marked while their comparison may
- * give another verdict in a second run, and only then: not a tie that
- * stays a tie, not a lead far beyond the noise.  The gaps too
+ * per variant the leader and each build whose comparison with it may give
+ * another verdict in a second run are marked, and only then: not a tie
+ * that stays a tie, not a lead far beyond the noise.  The gaps too
  * (analysis/gap_pairs.h): two builds of a variant that differ in one part. */
 #define _GNU_SOURCE
 #include <setjmp.h>
