@@ -536,7 +536,11 @@ static double interval_z(const struct comparison_result *c, double threshold)
 	double half = slower ? p - lo : hi - p, margin = slower ? lo - edge : -edge - hi;
 	double level = c->level_reached > c->level && c->level_reached < 1 ? c->level_reached : c->level;
 	double zc = gsl_cdf_ugaussian_Qinv((1 - level) / 2);
-	return half > 0 ? zc + margin / (half / zc) : NAN;
+	/* a near end at the point itself (the pairs between tied): as far
+	 * beyond the line as can be where the end clears it */
+	if (!(half > 0))
+		return margin > 0 ? INFINITY : NAN;
+	return zc + margin / (half / zc);
 }
 
 double comparison_repeat_chance(const struct comparison_result *c, double threshold)
