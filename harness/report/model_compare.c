@@ -150,8 +150,6 @@ int model_compare(struct model *m, struct fsrc *f, struct mgroup a, struct mgrou
 		 * from the machine's earlier runs, whichever is more */
 		double between = results_between_drift(&f->run->between, a.cells[0]->family, a.cells[0]->variant,
 						       b.cells[0]->variant);
-		if (getenv("FB_EXP_PRIOR") && !f->run->between.nruns && between < atof(getenv("FB_EXP_PRIOR")))
-			between = atof(getenv("FB_EXP_PRIOR"));
 		struct mcmp nk = { .a0 = a.cells[0], .b0 = b.cells[0], .quantile = 0.5, .thin_level = 1,
 				   .ratio_drift = f->run->ratio_drift > between ? f->run->ratio_drift : between };
 		if (side_of(f, a, &nk.sa, &nk.ra, &nk.pa, &nk.quantile, &nk.thin_level) < 0)
