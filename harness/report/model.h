@@ -97,9 +97,10 @@ struct mtable {
 struct manswer {
 	const char *variant;
 	const char *leader, *twins; /* twins: the leader's byte-identical builds, or NULL */
-	/* the build the lead is measured against: the runner-up by figure,
-	 * or the nearest build further back that the leader does not
-	 * clearly lead (then second names the runner-up, which it does);
+	/* the build the lead is measured against: the runner-up (second in
+	 * the one comparison's order), or the nearest build further back
+	 * that the leader does not clearly lead (then second names the
+	 * runner-up, which it does);
 	 * runner NULL: a single build */
 	const char *runner, *second;
 	/* the leader over the runner-up (throughput, or counts for fewest) and

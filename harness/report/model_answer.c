@@ -7,19 +7,28 @@
 #include <math.h>
 #include <string.h>
 
+/* The one comparison of the leader b against a; verdict VERDICT_NO_DATA
+ * where it gives none. */
+static struct mview lead_of(struct model *m, struct fsrc *f, const struct mcell *a, const struct mcell *b)
+{
+	struct results_cell *ca = model_cell_of(f, a), *cb = model_cell_of(f, b);
+	const struct mview none = { .ratio = NAN, .low = NAN, .high = NAN, .level = NAN, .verdict = VERDICT_NO_DATA,
+				    .repeat = NAN };
+	struct mview v = none;
+	if (!(ca && cb && model_compare(m, f, model_group_of(m, f, ca), model_group_of(m, f, cb), &v) == 0))
+		return none;
+	return v;
+}
+
 /* "a real lead: [1.02x, 1.06x] at 99.3 %, paired over 13 rounds":
  * the one comparison's words for the leader b against the runner-up a. */
 static int lead_words(struct model *m, struct fsrc *f, const struct mcell *a, const struct mcell *b, char *buf,
 		      size_t n, double *ratio, struct mview *out)
 {
-	struct results_cell *ca = model_cell_of(f, a), *cb = model_cell_of(f, b);
-	struct mview local, *vp = out ? out : &local;
-	*vp = (struct mview){ .ratio = NAN, .low = NAN, .high = NAN, .level = NAN, .verdict = VERDICT_NO_DATA, .repeat = NAN };
-	struct mview v = *vp;
-	int asked = ca && cb && model_compare(m, f, model_group_of(m, f, ca), model_group_of(m, f, cb), &v) == 0;
-	if (asked)
-		*vp = v;
-	if (!asked || v.verdict == VERDICT_NO_DATA) {
+	struct mview v = lead_of(m, f, a, b);
+	if (out)
+		*out = v;
+	if (v.verdict == VERDICT_NO_DATA) {
 		snprintf(buf, n, "no interval to tell");
 		return 0;
 	}
@@ -118,11 +127,10 @@ void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const st
 			double score[t->ncols + 1];
 			const struct mcell *ref = &c[order[0]];
 			for (int j = 0; j < k; j++) {
-				double lead = c[order[j]].value / ref->value;
-				char ignored[256];
-				if (j)
-					lead_words(m, f, ref, &c[order[j]], ignored, sizeof(ignored), &lead, NULL);
-				score[order[j]] = lead;
+				struct mview v = j ? lead_of(m, f, ref, &c[order[j]]) : (struct mview){ .verdict = VERDICT_NO_DATA };
+				score[order[j]] = v.verdict == VERDICT_NO_DATA	  ? c[order[j]].value / ref->value
+						  : v.verdict == VERDICT_SAME_BINARY ? 1
+										     : v.ratio;
 			}
 			for (int j = 1; j < k; j++) {
 				int x = order[j], i = j;
@@ -156,19 +164,15 @@ void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const st
 		/* "fastest" is a claim against every other build, not only the
 		 * one second by figure: a build further back whose runs scatter
 		 * more, or that shared fewer rounds, may not be clearly led.
-		 * The lead is tested against each; the nearest by figure that
-		 * the leader does not clearly lead is the one the answer
+		 * The lead is tested against each; the nearest in that order
+		 * that the leader does not clearly lead is the one the answer
 		 * compares.  On six pairs of quick runs here, 104 of 120
 		 * answers had the same verdict in both runs of a pair; with
 		 * this, 111 (docs/comparison.md). */
 		int second = 1, slowest = order[k - 1];
 		if (!fewest)
 			for (int j = 1; j < k; j++) {
-				double ignored_lead = 1;
-				char ignored[256];
-				struct mview vj;
-				lead_words(m, f, &c[order[j]], &c[order[0]], ignored, sizeof(ignored), &ignored_lead, &vj);
-				if (vj.verdict != VERDICT_FASTER) {
+				if (lead_of(m, f, &c[order[j]], &c[order[0]]).verdict != VERDICT_FASTER) {
 					if (j > 1) {
 						int x = order[j];
 						memmove(&order[2], &order[1], (size_t)(j - 1) * sizeof(order[0]));
@@ -210,17 +214,13 @@ void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const st
 			ans->count_ratio = e.count_ratio;
 			ans->counts_disagree = e.disagree;
 			ans->need_s = e.need_s;
-			if (ans->second)
-				sv_pushf(&fam->answer,
-					 "%s/%s: %s fastest, %s %s (%s), which it does not clearly lead although it leads the runner-up %s%s%s%s%s%s%s",
-					 fam->name, t->rows[r].label, leader, r1, t->cols[order[1]], words, ans->second,
-					 k > 2 ? ", " : "", k > 2 ? r2 : "", k > 2 ? " the slowest " : "",
-					 k > 2 ? t->cols[slowest] : "", e.words ? "; " : "", e.words ? e.words : "");
-			else
-				sv_pushf(&fam->answer, "%s/%s: %s fastest, %s the runner-up %s (%s)%s%s%s%s%s%s", fam->name,
-					 t->rows[r].label, leader, r1, t->cols[order[1]], words, k > 2 ? ", " : "",
-					 k > 2 ? r2 : "", k > 2 ? " the slowest " : "", k > 2 ? t->cols[slowest] : "",
-					 e.words ? "; " : "", e.words ? e.words : "");
+			const char *against =
+				ans->second ? model_own(m, "%s %s (%s), which it does not clearly lead although it leads the runner-up %s",
+							r1, t->cols[order[1]], words, ans->second)
+					    : model_own(m, "%s the runner-up %s (%s)", r1, t->cols[order[1]], words);
+			sv_pushf(&fam->answer, "%s/%s: %s fastest, %s%s%s%s%s%s%s", fam->name, t->rows[r].label, leader,
+				 against, k > 2 ? ", " : "", k > 2 ? r2 : "", k > 2 ? " the slowest " : "",
+				 k > 2 ? t->cols[slowest] : "", e.words ? "; " : "", e.words ? e.words : "");
 		}
 		won[2 * n] = model_config_part(m, t->cols[order[0]], 0, 1);
 		won[2 * n++ + 1] = model_config_part(m, t->cols[order[0]], 1, -1);
