@@ -37,9 +37,9 @@ static struct comparison_run *runs_of(const struct cell *c)
 	return r;
 }
 
-/* The one comparison of b against a (paired over their rounds) at
- * UNDECIDED_LEVEL, with what the machine's earlier runs say such a ratio
- * moves between runs; -1 where it gives nothing. */
+/* The one comparison of b against a (paired over their rounds) at level,
+ * with what the machine's earlier runs say such a ratio moves between
+ * runs; -1 where it gives nothing. */
 static int ask(const struct cell *a, const struct cell *b, const struct between_runs *between, double level,
 	       struct comparison_policy *pol, struct comparison_result *res)
 {
