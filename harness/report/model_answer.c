@@ -89,7 +89,7 @@ void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const st
 {
 	const char **won = model_alloc(m, 2 * t->nrows * sizeof(*won));
 	size_t n = 0, real = 0;
-	char r1[32], r2[32], words[256];
+	char r1[32], r2[32], words[512];
 	fam->answers = model_alloc(m, (t->nrows + 1) * sizeof(*fam->answers));
 	fam->nanswers = 0;
 	fam->summary = NULL;
