@@ -14,8 +14,9 @@
  * run may not give (analysis/comparison.h's comparison_may_flip: a real
  * lead below 90 % to repeat, an inconclusive one 20 % or more to turn
  * real), both cells are marked, and the scheduler gives them runs beyond
- * their precision target, within SCHEDULE_UNDECIDED_BUDGETS budgets
- * (pipeline/schedule.h).  So runs go where an answer may flip, not to
+ * their precision target, within SCHEDULE_UNDECIDED_BUDGETS budgets, or
+ * a slow cell to the runs a 95 % interval needs within more
+ * (pipeline/schedule.h: schedule_open_budget_left).  So runs go where an answer may flip, not to
  * cells whose answer is plain, nor to a tie that stays a tie.  Cells with
  * layouts, emulated cells and references are left alone.
  */

@@ -21,7 +21,7 @@ static unsigned at_least(unsigned a, unsigned b)
  * (schedule_wants_more): the runs it must have (--runs, and the runs a 95 %
  * interval needs within SCHEDULE_LEVEL_BUDGETS budgets), the run at which
  * its budget is spent, and the end of an open answer's budgets
- * (SCHEDULE_UNDECIDED_BUDGETS), all within max_runs. */
+ * (schedule_open_budget_left), all within max_runs. */
 struct marks {
 	unsigned need, budget, open_end;
 };
@@ -48,7 +48,12 @@ static struct marks marks_of(const struct eta_policy *p, double own)
 	struct marks m;
 	m.need = at_most(at_least(need, p->runs), most);
 	m.budget = at_most(at_least(runs_for(p->cell_budget, own), m.need), most);
-	m.open_end = at_most(at_least(runs_for(SCHEDULE_UNDECIDED_BUDGETS * p->cell_budget, own), m.budget), most);
+	/* schedule_open_budget_left: the open budgets, or the runs for 95 %
+	 * within the level budgets and the open ones together */
+	unsigned open_level = at_most(runs_for((SCHEDULE_LEVEL_BUDGETS + SCHEDULE_UNDECIDED_BUDGETS) * p->cell_budget, own),
+				      p->runs_for_rerun);
+	unsigned open_end = at_least(runs_for(SCHEDULE_UNDECIDED_BUDGETS * p->cell_budget, own), open_level);
+	m.open_end = at_most(at_least(open_end, m.budget), most);
 	return m;
 }
 

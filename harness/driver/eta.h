@@ -13,7 +13,7 @@
  * The runs follow the stop rules of schedule_wants_more: those the cell
  * must have, then each further run only while it is not content (its
  * precision not reached), to its budget; past the budget only while its
- * answer is open, to SCHEDULE_UNDECIDED_BUDGETS budgets; never past
+ * answer is open, to its open budgets (schedule_open_budget_left); never past
  * max_runs.  The chance per run of being content and the share of answers
  * open at the budget are learnt from this run's cells so far, the ones
  * still measuring included (eta.c, struct stopping).

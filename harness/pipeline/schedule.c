@@ -79,13 +79,21 @@ void schedule_precision_record(const struct schedule_policy *p, struct cell *c, 
 	r->spent_s = spent_s;
 }
 
+int schedule_open_budget_left(const struct schedule_policy *p, unsigned taken, double spent_s)
+{
+	if (spent_s < SCHEDULE_UNDECIDED_BUDGETS * p->cell_budget)
+		return 1;
+	return taken < p->runs_for_rerun &&
+	       spent_s < (SCHEDULE_LEVEL_BUDGETS + SCHEDULE_UNDECIDED_BUDGETS) * p->cell_budget;
+}
+
 static int wants_more(const struct sched *k, size_t i)
 {
 	if (schedule_wants_more(k->p, k->s->cells[i], k->taken[i], k->spent[i]))
 		return 1;
 	/* past its own target: runs go where an answer may flip */
 	if (!k->s->hooks.undecided || fb_interrupted || k->p->precision <= 0 || k->taken[i] >= max_runs(k->p) ||
-	    k->spent[i] >= SCHEDULE_UNDECIDED_BUDGETS * k->p->cell_budget)
+	    !schedule_open_budget_left(k->p, k->taken[i], k->spent[i]))
 		return 0;
 	if (!k->extended[i])
 		k->extended[i] = (unsigned char)(k->s->hooks.undecided(k->s->hooks.ctx, i) != 0);

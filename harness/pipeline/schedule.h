@@ -19,7 +19,11 @@
  * with a precision target, then until its 95 % rerun interval is within
  * it, its budget is spent or max_runs is reached; but first the runs its
  * rerun interval needs to reach 95 % at all, while they take at most
- * SCHEDULE_LEVEL_BUDGETS budgets.  Counts are of this schedule's runs: a
+ * SCHEDULE_LEVEL_BUDGETS budgets.  A cell whose answer may flip
+ * (hooks.undecided) wants runs past that while it has spent less than
+ * SCHEDULE_UNDECIDED_BUDGETS budgets, or, short of the runs for 95 %, less
+ * than SCHEDULE_LEVEL_BUDGETS + SCHEDULE_UNDECIDED_BUDGETS (within max_runs
+ * always).  Counts are of this schedule's runs: a
  * cell that had times keeps them and the new runs join them.
  * The pause (cooldown.h) comes before each cell's first run, or once
  * before the first run of all.  Thermal snapshots around every batch
@@ -65,6 +69,12 @@ enum schedule_on_failure {
  * to every open answer, ties included.  With the gaps' open questions
  * marked too, 198-235 s (five pairs), against 149-184 s. */
 #define SCHEDULE_UNDECIDED_BUDGETS 3
+/* A slow cell whose answer may flip may go on to the runs a 95 % rerun
+ * interval needs while it has spent less than SCHEDULE_LEVEL_BUDGETS +
+ * SCHEDULE_UNDECIDED_BUDGETS budgets: otherwise its open budgets end
+ * before its level budgets do and it gets nothing.  lz4's hc compressor
+ * (1.25 s a run) stopped at 7-8 runs with its answer open, so its sign
+ * interval at 97.7 % was every pair's range. */
 
 struct schedule_policy {
 	enum schedule_order order;
@@ -166,6 +176,9 @@ enum schedule_status schedule_listed_run(struct cell **cells, size_t n, const st
 /* Whether a cell with `taken` runs of this schedule, that took spent_s,
  * wants another. */
 int schedule_wants_more(const struct schedule_policy *p, const struct cell *c, unsigned taken, double spent_s);
+/* Whether a cell whose answer may flip, with `taken` runs that took
+ * spent_s, has its open budgets left (max_runs aside). */
+int schedule_open_budget_left(const struct schedule_policy *p, unsigned taken, double spent_s);
 /* The runs an emulated cell gets: SCHEDULE_EMULATED_RUNS, or `runs` when fewer. */
 unsigned schedule_emulated_runs(const struct schedule_policy *p);
 /* What the precision target came to (c->measure.precision, the tables' §). */

@@ -52,6 +52,13 @@ static void open_answer_past_budget(void **state)
 	struct eta_history h = { .measure_s = 1.5, .verify_s = 0.05, .verified = 1, .paused = 1 };
 	/* (3 x 1 s - 1.5 s) / 0.05 s = 30 runs to the end */
 	within(eta_estimate(&p, &c, 1, &h), (SCHEDULE_UNDECIDED_BUDGETS * 1.0 - 1.5) / 0.05 * 0.05, 1e-9);
+	/* a slow cell (0.5 s a run, 5 runs, past its 0.5 s budget) goes on to
+	 * the runs for 95 % within 4 + 3 budgets: 7, 2 more (schedule.h) */
+	p.cell_budget = 0.5;
+	c = (struct eta_cell){ ETA_MEASURING, 5, 2.5, 0 };
+	h.measure_s = 2.5;
+	h.verify_s = 0.5;
+	within(eta_estimate(&p, &c, 1, &h), 2 * 0.5, 1e-9);
 }
 
 /* A run of rounds at a quick suite's settings (a 1.25 s budget, 13 runs
@@ -130,7 +137,7 @@ static void nothing_known(void **state)
  * --runs; with a precision target those a 95 % interval needs (within four
  * budgets), then some way towards its budget's end (the prior: one cell
  * in two content by then) or, open (the prior: one answer in two), to the
- * end of two budgets; an emulated cell a few, whatever the target. */
+ * end of its open budgets; an emulated cell a few, whatever the target. */
 static void expected_runs(void **state)
 {
 	struct eta_policy p = { .runs = 5, .max_runs = 50, .runs_for_rerun = 13, .emulated_runs = 3, .precision = 3,
@@ -140,8 +147,10 @@ static void expected_runs(void **state)
 	double runs = eta_estimate(&p, &c, 1, &h) / 0.1;
 	/* 13 for the interval, the budget at 25, two budgets at 50 */
 	assert_true(runs > (13 + 25) / 2 && runs < (25 + 50) / 2);
-	h.verify_s = 1.0; /* 1 s a run: four budgets hold 10, so 11 runs for the interval, and no more */
-	within(eta_estimate(&p, &c, 1, &h), 11 * 1.0, 1e-9);
+	/* 1 s a run: four budgets hold 10, so 11 runs for the interval; then,
+	 * open (one in two), on to the 13 for 95 % within seven budgets: 12 */
+	h.verify_s = 1.0;
+	within(eta_estimate(&p, &c, 1, &h), 12 * 1.0, 1e-9);
 	h.verify_s = 0.1;
 	c.emulated = 1;
 	within(eta_estimate(&p, &c, 1, &h), 3 * 0.1, 1e-9);

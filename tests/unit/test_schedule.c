@@ -19,6 +19,7 @@
 static struct cell cells[MAXCELLS];
 static struct cell *list[MAXCELLS];
 static int ran[256], ran_runs[256], ran_warmup[256], nran, pauses, failing = -1;
+static double run_seconds = 0.1; /* what the fake says each run took */
 
 static int fake_measure(struct cell *c, const struct measure_opts *o, double *cooldown_s, double *spent_s)
 {
@@ -27,7 +28,7 @@ static int fake_measure(struct cell *c, const struct measure_opts *o, double *co
 	ran_runs[nran] = (int)o->runs;
 	ran_warmup[nran++] = (int)o->warmup;
 	*cooldown_s = 0;
-	*spent_s = 0.1 * o->runs;
+	*spent_s = run_seconds * o->runs;
 	if (i == failing) {
 		cell_set_status(c, CELL_CRASHED, "fake failure");
 		return -1;
@@ -57,6 +58,7 @@ static int setup(void **state)
 		list[i] = &cells[i];
 	nran = pauses = 0;
 	failing = -1;
+	run_seconds = 0.1;
 	return 0;
 }
 
@@ -311,6 +313,33 @@ static void undecided_cells(void **state)
 	assert_int_equal(cells[0].measure.time.n, 3);
 }
 
+/* A slow cell (a run takes its whole budget) reaches 4 runs within its
+ * level budgets; open, it goes on to the runs a 95 % interval needs within
+ * 4 + 3 budgets (7 of 13, or all 6 of 6), where the open budgets alone
+ * (3, all spent) gave it none; a cell not open stops at 4. */
+static void undecided_slow_cells(void **state)
+{
+	struct schedule_policy p = { .order = SCHEDULE_SHUFFLED, .runs = 3, .max_runs = 100, .precision = 3,
+				     .cell_budget = 0.5, .runs_for_rerun = 13 };
+	struct schedule s = { .policy = &p, .x = &fake, .mo = &mo, .cells = list, .n = NCELLS,
+			      .hooks = { .done = on_done, .undecided = open_for_cell0 } };
+	run_seconds = 0.5;
+	assert_int_equal(schedule_run(&s), SCHEDULE_DONE);
+	assert_int_equal(cells[0].measure.time.n, SCHEDULE_LEVEL_BUDGETS + SCHEDULE_UNDECIDED_BUDGETS);
+	assert_int_equal(cells[1].measure.time.n, SCHEDULE_LEVEL_BUDGETS);
+	assert_true(schedule_open_budget_left(&p, 6, 3.0));
+	assert_false(schedule_open_budget_left(&p, 7, 3.5));
+	assert_false(schedule_open_budget_left(&p, 13, 2.0)); /* its runs for 95 %: the open budgets only */
+	assert_true(schedule_open_budget_left(&p, 13, 1.0));
+	teardown(state);
+	setup(state);
+	run_seconds = 0.5;
+	p.runs_for_rerun = 6;
+	assert_int_equal(schedule_run(&s), SCHEDULE_DONE);
+	assert_int_equal(cells[0].measure.time.n, 6);
+	assert_int_equal(cells[2].measure.time.n, SCHEDULE_LEVEL_BUDGETS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -323,6 +352,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(failing_cell, setup, teardown),
 		cmocka_unit_test_setup_teardown(stop_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(undecided_cells, setup, teardown),
+		cmocka_unit_test_setup_teardown(undecided_slow_cells, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
