@@ -343,7 +343,7 @@ const struct option_def options_build_timeout[] = {
 const struct option_def options_suite_keys[] = {
 	{ .name = "runs", .short_name = 'r', .type = OPT_UINT, .offset = SK(runs), .metavar = "N", .min = 1, .max = 10000, .help = "timed runs per cell; alone, exactly that many (default: the suite's, else 5, at least, see --precision)" },
 	{ .name = "warmup", .short_name = 'w', .type = OPT_UINT, .offset = SK(warmup), .metavar = "N", .max = 1000, .help = "untimed runs first (default: the suite's, else 1)" },
-	{ .name = "cell-budget", .type = OPT_DOUBLE, .offset = SK(cell_budget), .metavar = "SECONDS", .min = 0.1, .max = 86400, .help = "the time a cell's runs may take while --precision wants more (up to 4 times that for the runs a 95 % interval needs, 3 times where its answer may flip; default: the suite's, else 2.5)" },
+	{ .name = "cell-budget", .type = OPT_DOUBLE, .offset = SK(cell_budget), .metavar = "SECONDS", .min = 0.1, .max = 86400, .help = "the time a cell's runs may take while --precision wants more (up to 4 times that for the runs a 95 % interval needs, 3 times where its answer may flip, or 7 for those runs; default: the suite's, else 2.5)" },
 	{ .name = NULL },
 };
 

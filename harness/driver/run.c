@@ -37,6 +37,7 @@ struct run {
 	const struct executor *x;    /* the real one, or the mock with --dry-run */
 	struct session session;      /* build, prepare, verify and count through x (zeroed until opened) */
 	struct steal_watch steal;    /* the host's share of the cpu while timed (system/steal.h) */
+	struct handoff_gate handoff; /* where the host put the stream cells' two CPUs (system/handoff.h) */
 	struct run_opts o;
 	struct run_settings set;
 	struct cpu_profile prof;
@@ -556,6 +557,47 @@ static void steal_stage(struct run *r)
 	free(w);
 }
 
+/* How often the host had the stream cells' two CPUs far apart (system/
+ * handoff.h): a line where batches were set aside for it, a warning where
+ * some ran far anyway (past what a cell sets aside) or where the probe
+ * could not run (the figures then hold such runs unmarked). */
+static void handoff_stage(struct run *r)
+{
+	if (r->x->times != EXECUTOR_TIMES_MEASURED)
+		return;
+	unsigned batches = 0, aside = 0, kept_batches = 0, kept = 0, cells_kept = 0;
+	for (size_t i = 0; i < r->plan.n; i++) {
+		const struct cell_handoff *h = &r->plan.cells[i].measure.handoff;
+		if (r->plan.cells[i].origin == CELL_FROM_JOURNAL)
+			continue;
+		batches += h->batches;
+		aside += h->set_aside;
+		kept_batches += h->far_kept;
+		kept += h->runs_far_kept;
+		cells_kept += h->runs_far_kept > 0;
+	}
+	char *w = NULL;
+	if (r->handoff.status == HANDOFF_UNAVAILABLE)
+		w = xasprintf("the stream cells' two CPUs could not be probed for where the host put them (%s): a "
+			      "run timed while the host had them far apart is not told from the others",
+			      r->handoff.why.buf ? r->handoff.why.buf : "");
+	else if (kept)
+		w = xasprintf("the host had the stream cells' two CPUs far apart around %u of %u batches: they were "
+			      "set aside and run again, but %u runs of %u cells ran far past what a cell sets aside and "
+			      "were kept (their warnings say so): a rerun may find other figures",
+			      aside + kept_batches, batches, kept, cells_kept);
+	if (w) {
+		sv_push(&r->rs.warnings, w);
+		warning("%s", w);
+		free(w);
+	} else if (aside) {
+		fprintf(stderr,
+			"flagbench: the host had the stream cells' two CPUs far apart around %u of %u batches: they "
+			"were set aside and run again\n",
+			aside, batches);
+	}
+}
+
 /* The machine's drift over the rounds (stats.h), for run.drift: from the
  * cells measured in this run, in rounds; none for back-to-back runs. */
 static void drift_stage(struct run *r)
@@ -627,12 +669,15 @@ static void run_cells(struct run *r)
 			   .wall_s = &r->pr.measure_wall },
 		.block = block,
 		.group = group,
+		/* made-up times met no host */
+		.handoff = r->x->times == EXECUTOR_TIMES_MEASURED ? &r->handoff : NULL,
 	};
 	heartbeat_begin("timing %zu cells%s", r->pr.total, r->set.order == RUN_ORDER_INTERLEAVE ? " in rounds" : "");
 	steal_watch_begin(&r->steal, "/");
 	schedule_run(&s);
 	steal_stage(r);
 	heartbeat_end();
+	handoff_stage(r);
 	free(cells);
 	free(block);
 	free(group);
@@ -699,6 +744,7 @@ static void run_render(struct run *r)
 static void run_free(struct run *r)
 {
 	session_close(&r->session);
+	handoff_gate_release(&r->handoff);
 	if (r->planned)
 		plan_free(&r->plan);
 	free(r->undecided);

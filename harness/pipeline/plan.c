@@ -685,6 +685,8 @@ static void measurement_free(struct cell_measurement *m)
 	m->pass = 0;
 	cell_thermal_free(&m->thermal);
 	cell_counters_free(&m->counters);
+	memset(&m->handoff, 0, sizeof(m->handoff));
+	m->handoff.near_ns = m->handoff.far_ns = NAN;
 	memset(&m->time, 0, sizeof(m->time));
 	m->runs = NULL;
 	m->nruns = 0;

@@ -179,6 +179,18 @@ struct cell_precision {
 	double budget_s, spent_s; /* the cell's time budget for runs, what it took */
 };
 
+/* How far apart the host had put a stream cell's two CPUs around its
+ * batches (system/handoff.h), summed over them; all zero where none was
+ * probed.  A batch that read far was set aside (its runs left out of the
+ * times, kept in the meter's record) and another run in its place, up to
+ * the runs for a 95 % interval (schedule.h); past that, kept and said. */
+struct cell_handoff {
+	unsigned batches;                /* probed */
+	unsigned set_aside, runs_set_aside;
+	unsigned far_kept, runs_far_kept;
+	double near_ns, far_ns;          /* the nearest round trip read, the farthest (NAN: none) */
+};
+
 /* What measuring found: hyperfine's times and what came with them. */
 struct cell_measurement {
 	struct stats time;           /* seconds per run; time.n == 0: not measured */
@@ -200,6 +212,7 @@ struct cell_measurement {
 	struct cell_precision precision;
 	struct cell_thermal thermal;
 	struct cell_counters counters;
+	struct cell_handoff handoff;
 };
 
 /* Where a cell's outcome comes from. */

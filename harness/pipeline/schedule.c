@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/runcmd.h"
 #include "core/stats.h"
@@ -21,6 +22,7 @@ struct sched {
 	 * no answer stops on the round that happened to make it sure (a lead
 	 * measured until it looks real looks more real than it is) */
 	unsigned char *extended;
+	unsigned *batches; /* of this schedule, set aside or not */
 };
 
 static void add(double *total, double v)
@@ -100,8 +102,52 @@ static int wants_more(const struct sched *k, size_t i)
 	return k->extended[i];
 }
 
+/* The most runs a cell sets aside for its CPUs (system/handoff.h): the
+ * runs a 95 % interval needs, so that a cell never runs more than twice
+ * those for them; past that a far batch is kept, and said. */
+static unsigned set_aside_max(const struct schedule_policy *p)
+{
+	return p->runs_for_rerun > p->runs ? p->runs_for_rerun : p->runs;
+}
+
+/* Where the host had a stream cell's two CPUs before and after a batch of
+ * `runs`: 1 when the batch is to be set aside (either probe read far). */
+static int judge_handoff(const struct sched *k, struct cell *c, const struct handoff_reading *before,
+			 const struct handoff_reading *after, unsigned runs)
+{
+	struct cell_handoff *h = &c->measure.handoff;
+	if (before->state == HANDOFF_NOT_PROBED)
+		return 0;
+	h->batches++;
+	if (!(h->near_ns <= before->near_ns))
+		h->near_ns = before->near_ns;
+	const struct handoff_reading *far = before->state == HANDOFF_FAR ? before
+					    : after->state == HANDOFF_FAR ? after
+									  : NULL;
+	if (!far)
+		return 0;
+	if (!(h->far_ns >= far->probe_ns))
+		h->far_ns = far->probe_ns;
+	if (h->runs_set_aside + runs <= set_aside_max(k->p)) {
+		h->set_aside++;
+		h->runs_set_aside += runs;
+		return 1;
+	}
+	h->far_kept++;
+	h->runs_far_kept += runs;
+	return 0;
+}
+
 static void done(const struct sched *k, size_t i, enum schedule_end end)
 {
+	struct cell *c = k->s->cells[i];
+	const struct cell_handoff *h = &c->measure.handoff;
+	if (h->runs_far_kept && c->measure.time.n)
+		sv_pushf(&c->warnings,
+			 "%u of its %zu runs ran with its two CPUs far apart on the host (a cache line's round trip "
+			 "%.0f ns, against %.0f ns near), after %u such runs were set aside and run again: those "
+			 "runs are slower for where the host put the CPUs, not for the build",
+			 h->runs_far_kept, c->measure.time.n, h->far_ns, h->near_ns, h->runs_set_aside);
 	k->active[i] = 0;
 	if (k->s->hooks.done)
 		k->s->hooks.done(k->s->hooks.ctx, i, end, k->spent[i]);
@@ -156,6 +202,17 @@ static int batch(const struct sched *k, size_t i, unsigned runs, int round, int 
 	o.runs = runs;
 	o.warmup = k->taken[i] ? 0 : k->p->warmup;
 	o.append = c->measure.time.n > 0;
+	struct handoff_reading near_before = { .state = HANDOFF_NOT_PROBED }, near_after = near_before;
+	int probed = s->handoff && c->spec.family->kind != KIND_COMPUTE && !c->spec.cross;
+	/* a cell measured anew starts a new record; one whose first batches
+	 * were all set aside keeps it */
+	int first_batch = !k->batches[i]++;
+	if (!o.append && first_batch) {
+		memset(&c->measure.handoff, 0, sizeof(c->measure.handoff));
+		c->measure.handoff.near_ns = c->measure.handoff.far_ns = NAN;
+	}
+	if (probed)
+		handoff_read(s->handoff, c->spec.pin.producer, c->spec.pin.consumer, &near_before);
 	struct thermal_snapshot before, after;
 	if (k->p->thermal_root)
 		thermal_snapshot_take(k->p->thermal_root, &before);
@@ -163,6 +220,13 @@ static int batch(const struct sched *k, size_t i, unsigned runs, int round, int 
 	size_t had = c->measure.time.n;
 	int v = s->x->measure(c, &o, &cool, &spent);
 	double dt = now_monotonic() - t0;
+	if (probed && v == 0)
+		handoff_read(s->handoff, c->spec.pin.producer, c->spec.pin.consumer, &near_after);
+	/* set aside: its runs leave the times (the meter's record keeps
+	 * them) and count neither as runs nor against the budget */
+	int aside = v == 0 && judge_handoff(k, c, &near_before, &near_after, runs);
+	if (aside)
+		measure_drop_runs(c, &o, runs);
 	record_rounds(&c->measure, had, round, place);
 	c->measure.pass = k->p->pass;
 	if (k->p->thermal_root) {
@@ -173,8 +237,10 @@ static int batch(const struct sched *k, size_t i, unsigned runs, int round, int 
 	}
 	add(s->tally.measure_s, dt - cool);
 	add(s->tally.cooldown_s, cool);
-	k->spent[i] += spent;
-	k->taken[i] += runs;
+	if (!aside) {
+		k->spent[i] += spent;
+		k->taken[i] += runs;
+	}
 	return v;
 }
 
@@ -352,9 +418,10 @@ static enum schedule_status run_rounds(const struct sched *k)
 enum schedule_status schedule_run(const struct schedule *s)
 {
 	struct sched k = { s, s->policy, xcalloc(s->n + 1, sizeof(unsigned)), xcalloc(s->n + 1, sizeof(double)),
-			   xcalloc(s->n + 1, sizeof(int)), xcalloc(s->n + 1, 1) };
+			   xcalloc(s->n + 1, sizeof(int)), xcalloc(s->n + 1, 1), xcalloc(s->n + 1, sizeof(unsigned)) };
 	enum schedule_status st = s->policy->order == SCHEDULE_SEQUENTIAL ? run_sequential(&k) : run_rounds(&k);
 	free(k.extended);
+	free(k.batches);
 	free(k.taken);
 	free(k.spent);
 	free(k.active);

@@ -34,6 +34,7 @@
 #define FLAGBENCH_SCHEDULE_H
 
 #include "pipeline/executor.h"
+#include "system/handoff.h"
 
 enum schedule_order {
 	SCHEDULE_SHUFFLED,
@@ -156,6 +157,14 @@ struct schedule {
 	 * places of each other spread 2.0-2.8 %, and 5.6-9.6 % further apart
 	 * (median absolute deviation).  group may be NULL with a block. */
 	const unsigned *block, *group;
+	/* Before and after each batch of a stream cell on two CPUs: where the
+	 * host has them (system/handoff.h).  A batch either probe calls far
+	 * is set aside, its runs out of the times and counted neither as runs
+	 * nor against the budget, so that another runs in its place; up to the
+	 * runs a 95 % interval needs (runs_for_rerun, or runs), then kept and
+	 * said in the cell's warnings.  Recorded in measure.handoff.  NULL:
+	 * no probe (made-up times). */
+	struct handoff_gate *handoff;
 };
 
 enum schedule_status schedule_run(const struct schedule *s);

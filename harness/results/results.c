@@ -208,6 +208,15 @@ static json_t *thermal_json(const struct cell_thermal *t)
 			 t->why ? t->why : "", "before", t->before, "after", t->after);
 }
 
+/* how far apart the host had put a stream cell's CPUs (system/handoff.h) */
+static json_t *handoff_json(const struct cell_handoff *h)
+{
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:o, s:o}", "batches", (json_int_t)h->batches, "set_aside",
+			 (json_int_t)h->set_aside, "runs_set_aside", (json_int_t)h->runs_set_aside, "far_kept",
+			 (json_int_t)h->far_kept, "runs_far_kept", (json_int_t)h->runs_far_kept, "near_ns",
+			 jnum_or_null(h->near_ns), "far_ns", jnum_or_null(h->far_ns));
+}
+
 static const char *const verify_names[] = { [VERIFY_NOT_RUN] = "not_run", [VERIFY_PASSED] = "passed",
 					    [VERIFY_FAILED] = "failed" };
 
@@ -237,6 +246,8 @@ static json_t *details_json(const struct cell *c, const struct cell *m)
 		json_object_set_new(d, "thermal", thermal_json(&me->thermal));
 	if (me->counters.state != COUNTERS_NOT_RUN)
 		json_object_set_new(d, "counters", counters_json(&me->counters));
+	if (me->handoff.batches)
+		json_object_set_new(d, "handoff", handoff_json(&me->handoff));
 	if (isfinite(me->user_s))
 		json_object_set_new(d, "user_s", json_real(me->user_s));
 	if (isfinite(me->system_s))
@@ -328,6 +339,19 @@ int *results_per_run(const json_t *time_s, const char *key, size_t nruns)
 	return v;
 }
 
+static void handoff_from_json(struct cell_handoff *h, const json_t *j)
+{
+	if (!json_is_object(j))
+		return;
+	h->batches = (unsigned)json_integer_value(json_object_get(j, "batches"));
+	h->set_aside = (unsigned)json_integer_value(json_object_get(j, "set_aside"));
+	h->runs_set_aside = (unsigned)json_integer_value(json_object_get(j, "runs_set_aside"));
+	h->far_kept = (unsigned)json_integer_value(json_object_get(j, "far_kept"));
+	h->runs_far_kept = (unsigned)json_integer_value(json_object_get(j, "runs_far_kept"));
+	h->near_ns = jnum(j, "near_ns");
+	h->far_ns = jnum(j, "far_ns");
+}
+
 static void measurement_from_json(struct cell_measurement *m, const json_t *j)
 {
 	json_t *d = json_object_get(j, "details");
@@ -365,6 +389,7 @@ static void measurement_from_json(struct cell_measurement *m, const json_t *j)
 	json_array_foreach(cool, i, e) if (cooldown_record_from_json(&m->cooldown[m->ncooldown], e) == 0) m->ncooldown++;
 	thermal_from_json(&m->thermal, json_object_get(d, "thermal"), json_object_get(j, "temperature_c"));
 	cell_counters_from_json(&m->counters, json_object_get(j, "counters"));
+	handoff_from_json(&m->handoff, json_object_get(d, "handoff"));
 }
 
 int cell_from_json(struct cell *c, const json_t *j, const struct plan *p)

@@ -70,6 +70,7 @@ static int teardown(void **state)
 		free(cells[i].measure.rounds);
 		free(cells[i].measure.places);
 		free(cells[i].reason);
+		sv_clear(&cells[i].warnings);
 	}
 	return 0;
 }
@@ -340,6 +341,76 @@ static void undecided_slow_cells(void **state)
 	assert_int_equal(cells[2].measure.time.n, SCHEDULE_LEVEL_BUDGETS);
 }
 
+/* Where the host has a stream cell's two CPUs (system/handoff.h): a
+ * batch that a probe before or after it reads far is set aside, its run
+ * out of the times and not counted, and another runs in its place; past
+ * `runs` set aside (runs_for_rerun here 0), far batches are kept and the
+ * cell says so.  A compute cell is never probed. */
+static const double *handoff_reads;
+static size_t handoff_nreads, handoff_probed;
+static enum handoff_status script_probe(int a, int b, unsigned trips, double *ns, struct strbuf *why)
+{
+	*ns = handoff_reads[handoff_probed < handoff_nreads ? handoff_probed : handoff_nreads - 1];
+	handoff_probed++;
+	return HANDOFF_MEASURED;
+}
+
+static void far_batches_set_aside(void **state)
+{
+	struct family stream = { .kind = KIND_STREAM }, compute = { .kind = KIND_COMPUTE };
+	cells[0].spec.family = &stream;
+	cells[0].spec.pin = (struct pins){ .producer = 0, .consumer = 1, .single = -1 };
+	cells[1].spec.family = &compute;
+	cells[1].spec.pin = (struct pins){ .producer = -1, .consumer = -1, .single = 1 };
+	/* calibration (8), then before and after each batch: near; far before;
+	 * far after; then near */
+	const double reads[] = { 84, 84, 84, 84, 84, 84, 84, 84, 84, 360, 84, 84, 360, 84 };
+	handoff_reads = reads;
+	handoff_nreads = sizeof(reads) / sizeof(reads[0]);
+	handoff_probed = 0;
+	struct handoff_gate gate = HANDOFF_GATE_INIT;
+	gate.probe = script_probe;
+	struct schedule_policy p = { .order = SCHEDULE_LISTED, .runs = 4 };
+	struct schedule s = { .policy = &p, .x = &fake, .mo = &mo, .cells = list, .n = 2,
+			      .hooks = { .done = on_done }, .handoff = &gate };
+	assert_int_equal(schedule_run(&s), SCHEDULE_DONE);
+	const struct cell_handoff *h = &cells[0].measure.handoff;
+	assert_int_equal(cells[0].measure.time.n, 4);
+	assert_int_equal(h->batches, 6);
+	assert_int_equal(h->set_aside, 2);
+	assert_int_equal(h->runs_set_aside, 2);
+	assert_int_equal(h->runs_far_kept, 0);
+	assert_true(h->near_ns == 84 && h->far_ns == 360);
+	assert_int_equal(cells[0].measure.nrounds, 4);
+	assert_int_equal(cells[0].warnings.n, 0);
+	/* the compute cell ran its 4 and was never probed */
+	assert_int_equal(cells[1].measure.time.n, 4);
+	assert_int_equal(cells[1].measure.handoff.batches, 0);
+	assert_int_equal(nran, 6 + 4);
+
+	/* far for good after the calibration: 4 set aside, then 4 kept and said */
+	teardown(state);
+	setup(state);
+	cells[0].spec.family = &stream;
+	cells[0].spec.pin = (struct pins){ .producer = 0, .consumer = 1, .single = -1 };
+	const double stuck[] = { 84, 84, 84, 84, 84, 84, 84, 84, 360 };
+	handoff_reads = stuck;
+	handoff_nreads = sizeof(stuck) / sizeof(stuck[0]);
+	handoff_probed = 0;
+	handoff_gate_release(&gate);
+	gate = (struct handoff_gate)HANDOFF_GATE_INIT;
+	gate.probe = script_probe;
+	s.n = 1;
+	assert_int_equal(schedule_run(&s), SCHEDULE_DONE);
+	assert_int_equal(cells[0].measure.time.n, 4);
+	assert_int_equal(h->runs_set_aside, 4);
+	assert_int_equal(h->runs_far_kept, 4);
+	assert_int_equal(cells[0].warnings.n, 1);
+	assert_non_null(strstr(cells[0].warnings.v[0], "4 of its 4 runs ran with its two CPUs far apart"));
+	assert_int_equal(nran, 8);
+	handoff_gate_release(&gate);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -353,6 +424,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(stop_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(undecided_cells, setup, teardown),
 		cmocka_unit_test_setup_teardown(undecided_slow_cells, setup, teardown),
+		cmocka_unit_test_setup_teardown(far_batches_set_aside, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,191 @@
+/* test_handoff.c: the gate before a stream batch (system/handoff.h) on a
+ * made-up probe and clock, and the real probe where two CPUs are there. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <sched.h>
+#include <string.h>
+
+#include "system/handoff.h"
+
+/* the made-up probe: reads these in turn, then the last one forever */
+static const double *reads;
+static size_t nreads, probed;
+
+static enum handoff_status fake_probe(int a, int b, unsigned trips, double *ns, struct strbuf *why)
+{
+	if (!nreads) {
+		sb_addf(why, "no probe here");
+		return HANDOFF_UNAVAILABLE;
+	}
+	*ns = reads[probed < nreads ? probed : nreads - 1];
+	probed++;
+	return HANDOFF_MEASURED;
+}
+
+static void use(const double *r, size_t n)
+{
+	reads = r;
+	nreads = n;
+	probed = 0;
+}
+
+static struct handoff_gate fake_gate(void)
+{
+	struct handoff_gate g = HANDOFF_GATE_INIT;
+	g.probe = fake_probe;
+	return g;
+}
+
+/* The first reading of a pair calibrates: HANDOFF_CALIBRATION probes, the
+ * nearest kept, the last deciding.  Later readings probe once. */
+static void calibrates_then_probes_once(void **state)
+{
+	struct handoff_gate g = fake_gate();
+	struct handoff_reading w;
+	const double r[] = { 360, 90, 84, 88, 86, 85, 87, 89, 86 };
+	use(r, 9);
+	handoff_read(&g, 0, 1, &w);
+	assert_int_equal(w.state, HANDOFF_NEAR);
+	assert_int_equal(w.probes, HANDOFF_CALIBRATION);
+	assert_true(w.near_ns == 84 && w.probe_ns == 89);
+	handoff_read(&g, 0, 1, &w);
+	assert_int_equal(w.state, HANDOFF_NEAR);
+	assert_int_equal(w.probes, 1);
+	assert_true(w.probe_ns == 86);
+	/* a calibration whose last probe reads far says far */
+	struct handoff_gate h = fake_gate();
+	const double late[] = { 84, 84, 84, 84, 84, 84, 84, 360 };
+	use(late, 8);
+	handoff_read(&h, 0, 1, &w);
+	assert_int_equal(w.state, HANDOFF_FAR);
+	handoff_gate_release(&g);
+	handoff_gate_release(&h);
+}
+
+/* Far: over HANDOFF_FAR_FACTOR times the nearest read for that pair. */
+static void far_against_the_nearest(void **state)
+{
+	struct handoff_gate g = fake_gate();
+	struct handoff_reading w;
+	const double cal[] = { 84 };
+	use(cal, 1);
+	handoff_read(&g, 0, 1, &w);
+	const double r[] = { 168, 169, 360 }; /* twice 84 is near; just over it is far */
+	use(r, 3);
+	handoff_read(&g, 0, 1, &w);
+	assert_int_equal(w.state, HANDOFF_NEAR);
+	handoff_read(&g, 0, 1, &w);
+	assert_int_equal(w.state, HANDOFF_FAR);
+	handoff_read(&g, 0, 1, &w);
+	assert_int_equal(w.state, HANDOFF_FAR);
+	assert_true(w.probe_ns == 360 && w.near_ns == 84);
+	/* another pair has its own nearest: 360 there is near */
+	handoff_read(&g, 1, 0, &w);
+	assert_int_equal(w.state, HANDOFF_NEAR);
+	assert_true(w.near_ns == 360);
+	handoff_gate_release(&g);
+}
+
+/* A pair first seen far calibrates to far; once near reads, far is far;
+ * a partner that stopped answering reads INFINITY: far. */
+static void learns_the_nearest(void **state)
+{
+	struct handoff_gate g = fake_gate();
+	struct handoff_reading w;
+	const double far[] = { 350 };
+	use(far, 1);
+	handoff_read(&g, 0, 1, &w);
+	assert_int_equal(w.state, HANDOFF_NEAR);
+	const double near[] = { 85 };
+	use(near, 1);
+	handoff_read(&g, 0, 1, &w);
+	assert_true(w.state == HANDOFF_NEAR && w.near_ns == 85);
+	use(far, 1);
+	handoff_read(&g, 0, 1, &w);
+	assert_int_equal(w.state, HANDOFF_FAR);
+	const double lost[] = { INFINITY };
+	use(lost, 1);
+	handoff_read(&g, 0, 1, &w);
+	assert_int_equal(w.state, HANDOFF_FAR);
+	handoff_gate_release(&g);
+}
+
+/* No probe: the gate says why once and probes no more; one CPU or none
+ * is not probed at all. */
+static void unavailable_and_one_cpu(void **state)
+{
+	struct handoff_gate g = fake_gate();
+	struct handoff_reading w;
+	use(NULL, 0);
+	handoff_read(&g, 0, 1, &w);
+	assert_int_equal(w.state, HANDOFF_NOT_PROBED);
+	assert_int_equal(g.status, HANDOFF_UNAVAILABLE);
+	assert_non_null(strstr(g.why.buf, "no probe here"));
+	const double r[] = { 84 };
+	use(r, 1);
+	handoff_read(&g, 0, 1, &w);
+	assert_int_equal(w.state, HANDOFF_NOT_PROBED);
+	assert_int_equal(probed, 0);
+	handoff_gate_release(&g);
+	struct handoff_gate h = fake_gate();
+	handoff_read(&h, 1, 1, &w);
+	assert_int_equal(w.state, HANDOFF_NOT_PROBED);
+	handoff_read(&h, -1, 1, &w);
+	assert_int_equal(w.state, HANDOFF_NOT_PROBED);
+	assert_int_equal(probed, 0);
+	handoff_read(NULL, 0, 1, &w);
+	assert_int_equal(w.state, HANDOFF_NOT_PROBED);
+	handoff_gate_release(&h);
+}
+
+/* The real probe: a round trip on two CPUs this process may use is a
+ * finite time; the same CPU twice, or one it may not use, says why. */
+static void real_probe(void **state)
+{
+	struct strbuf why = STRBUF_INIT;
+	double ns;
+	assert_int_equal(handoff_probe(0, 0, 100, &ns, &why), HANDOFF_UNAVAILABLE);
+	assert_true(isnan(ns) && why.len > 0);
+	cpu_set_t set;
+	assert_int_equal(sched_getaffinity(0, sizeof(set), &set), 0);
+	int cpus[2], n = 0, outside = -1;
+	for (int c = 0; c < CPU_SETSIZE; c++) {
+		if (CPU_ISSET(c, &set) && n < 2)
+			cpus[n++] = c;
+		else if (!CPU_ISSET(c, &set) && outside < 0)
+			outside = c;
+	}
+	sb_reset(&why);
+	if (outside >= 0) {
+		assert_int_equal(handoff_probe(cpus[0], outside, 100, &ns, &why), HANDOFF_UNAVAILABLE);
+		assert_non_null(strstr(why.buf, "cannot start a thread on CPU"));
+	}
+	cpu_set_t after;
+	assert_int_equal(sched_getaffinity(0, sizeof(after), &after), 0);
+	assert_true(CPU_EQUAL(&set, &after)); /* the caller's CPUs are given back */
+	sb_release(&why);
+	if (n < 2)
+		skip(); /* one CPU: nothing to hand off between */
+	assert_int_equal(handoff_probe(cpus[0], cpus[1], 1000, &ns, &why), HANDOFF_MEASURED);
+	assert_true(ns > 0 && !isnan(ns));
+	assert_int_equal(sched_getaffinity(0, sizeof(after), &after), 0);
+	assert_true(CPU_EQUAL(&set, &after));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(calibrates_then_probes_once),
+		cmocka_unit_test(far_against_the_nearest),
+		cmocka_unit_test(learns_the_nearest),
+		cmocka_unit_test(unavailable_and_one_cpu),
+		cmocka_unit_test(real_probe),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
