@@ -26,7 +26,7 @@ struct confirm_opts {
 	int changed; /* --confirm-changed */
 	double alarm_rate; /* fraction: the family-wise false-alarm rate */
 	double timeout_s;
-	const struct session *session; /* the executor and the limits of every replay */
+	struct session *session; /* the executor, the limits and the handoff gate of every replay */
 	/* the run's cooldown policy (cooldown.h): a pause before each cell,
 	 * between its runs only where a sensor follows the temperature */
 	struct cooldown_policy cool;
@@ -174,6 +174,7 @@ static void confirm_cell(struct cell_cmp *cc, const json_t *base, const char *ba
 		.cells = cells,
 		.n = 2,
 		.tally = { .cooldown_s = &cc->confirm_cooldown_s },
+		.handoff = session_handoff(co->session),
 	};
 	fprintf(stderr, "flagbench: confirming %s: %u rounds, as many A B as B A, shuffled\n", cc->id, co->rounds);
 	enum schedule_status st = schedule_run(&sc);

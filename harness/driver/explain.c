@@ -157,6 +157,7 @@ static void time_cells(struct explain *e, const int *list, size_t n, const char 
 		.runs = e->o->runs ? e->o->runs : 5,
 		.warmup = e->o->warmup,
 		.hooks = { .ctx = &t, .admit = admit_timed, .done = timed_done },
+		.handoff = session_handoff(&e->session),
 	};
 	schedule_listed_run(cells, n, &l);
 	e->rounds_done += l.runs;

@@ -37,7 +37,6 @@ struct run {
 	const struct executor *x;    /* the real one, or the mock with --dry-run */
 	struct session session;      /* build, prepare, verify and count through x (zeroed until opened) */
 	struct steal_watch steal;    /* the host's share of the cpu while timed (system/steal.h) */
-	struct handoff_gate handoff; /* where the host put the stream cells' two CPUs (system/handoff.h) */
 	struct run_opts o;
 	struct run_settings set;
 	struct cpu_profile prof;
@@ -577,10 +576,11 @@ static void handoff_stage(struct run *r)
 		cells_kept += h->runs_far_kept > 0;
 	}
 	char *w = NULL;
-	if (r->handoff.status == HANDOFF_UNAVAILABLE)
+	const struct handoff_gate *g = session_handoff(&r->session);
+	if (g && g->status == HANDOFF_UNAVAILABLE)
 		w = xasprintf("the stream cells' two CPUs could not be probed for where the host put them (%s): a "
 			      "run timed while the host had them far apart is not told from the others",
-			      r->handoff.why.buf ? r->handoff.why.buf : "");
+			      g->why.buf ? g->why.buf : "");
 	else if (kept)
 		w = xasprintf("the host had the stream cells' two CPUs far apart around %u of %u batches: they were "
 			      "set aside and run again, but %u runs of %u cells ran far past what a cell sets aside and "
@@ -669,8 +669,7 @@ static void run_cells(struct run *r)
 			   .wall_s = &r->pr.measure_wall },
 		.block = block,
 		.group = group,
-		/* made-up times met no host */
-		.handoff = r->x->times == EXECUTOR_TIMES_MEASURED ? &r->handoff : NULL,
+		.handoff = session_handoff(&r->session),
 	};
 	heartbeat_begin("timing %zu cells%s", r->pr.total, r->set.order == RUN_ORDER_INTERLEAVE ? " in rounds" : "");
 	steal_watch_begin(&r->steal, "/");
@@ -744,7 +743,6 @@ static void run_render(struct run *r)
 static void run_free(struct run *r)
 {
 	session_close(&r->session);
-	handoff_gate_release(&r->handoff);
 	if (r->planned)
 		plan_free(&r->plan);
 	free(r->undecided);

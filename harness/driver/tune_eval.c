@@ -178,6 +178,7 @@ void tune_time_rounds(struct tune *t, struct cell **cells, size_t n, unsigned ru
 		.round_base = t->rounds_done,
 		.runs = runs,
 		.warmup = t->o->warmup,
+		.handoff = session_handoff(&t->session),
 	};
 	schedule_listed_run(cells, n, &l);
 	t->rounds_done += runs;

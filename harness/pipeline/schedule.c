@@ -450,6 +450,7 @@ enum schedule_status schedule_listed_run(struct cell **cells, size_t n, const st
 		.cells = cells,
 		.n = n,
 		.hooks = l->hooks,
+		.handoff = l->handoff,
 	};
 	return schedule_run(&sc);
 }

@@ -179,6 +179,7 @@ struct schedule_listed {
 	double run_timeout_s;
 	unsigned round_base, runs, warmup;
 	struct schedule_hooks hooks;
+	struct handoff_gate *handoff; /* schedule.handoff */
 };
 enum schedule_status schedule_listed_run(struct cell **cells, size_t n, const struct schedule_listed *l);
 

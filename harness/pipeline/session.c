@@ -46,8 +46,14 @@ void session_open(struct session *s, const struct executor *x, const char *cache
 	s->progress = stderr;
 }
 
+struct handoff_gate *session_handoff(struct session *s)
+{
+	return s->x && s->x->times == EXECUTOR_TIMES_MEASURED ? &s->handoff : NULL;
+}
+
 void session_close(struct session *s)
 {
+	handoff_gate_release(&s->handoff);
 	for (size_t i = 0; i < s->nrefs; i++) {
 		cell_reset(&s->refs[i].cell);
 		cell_spec_clear(&s->refs[i].cell.spec);

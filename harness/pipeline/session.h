@@ -27,7 +27,9 @@
  *
  * The limits of every child are derived once (session_limits_derive) from
  * the two a user sets, one run and one compile.  Timing goes through the
- * one scheduler (schedule.h) with the session's executor.
+ * one scheduler (schedule.h) with the session's executor and its handoff
+ * gate (session_handoff), so a stream cell's batches that ran while the
+ * host had its two CPUs far apart are set aside in every command alike.
  */
 #ifndef FLAGBENCH_SESSION_H
 #define FLAGBENCH_SESSION_H
@@ -36,6 +38,7 @@
 
 #include "pipeline/executor.h"
 #include "pipeline/plan.h"
+#include "system/handoff.h"
 
 struct session_limits {
 	double run_s;    /* one timed run of a program */
@@ -65,6 +68,7 @@ struct session {
 	double pretend_build_s;      /* the mock executor's pretend compile (--dry-run --pretend-build) */
 	struct session_ref *refs;
 	size_t nrefs;
+	struct handoff_gate handoff; /* the nearest round trip read per pair of CPUs (system/handoff.h) */
 };
 
 /* cache NULL: the project's build/cache; jobs 0: the online CPUs;
@@ -75,6 +79,9 @@ void session_open(struct session *s, const struct executor *x, const char *cache
  * path in *path (NULL for an executor that drives none, the mock), or -1
  * when it is not on PATH (*path NULL; the caller says what to install). */
 int session_find_tool(const struct session *s, char **path);
+/* The gate the scheduler probes stream cells' CPUs through
+ * (schedule.handoff): NULL where the executor makes its times up. */
+struct handoff_gate *session_handoff(struct session *s);
 /* Frees what the session holds; a zeroed session (never opened) too. */
 void session_close(struct session *s);
 
