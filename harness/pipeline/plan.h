@@ -181,12 +181,13 @@ struct cell_precision {
 
 /* How far apart the host had put a stream cell's two CPUs around its
  * batches (system/handoff.h), summed over them; all zero where none was
- * probed.  A batch that read far was set aside (its runs left out of the
- * times, kept in the meter's record) and another run in its place, up to
- * the runs for a 95 % interval (schedule.h); past that, kept and said. */
+ * probed.  A batch that read far was skipped before it ran, or set aside
+ * after (its runs left out of the times, kept in the meter's record), and
+ * another run in its place, up to the runs for a 95 % interval
+ * (schedule.h); past that, kept and said. */
 struct cell_handoff {
 	unsigned batches;                /* probed */
-	unsigned set_aside, runs_set_aside;
+	unsigned set_aside, runs_set_aside; /* skipped or set aside */
 	unsigned far_kept, runs_far_kept;
 	double near_ns, far_ns;          /* the nearest round trip read, the farthest (NAN: none) */
 };

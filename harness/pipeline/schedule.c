@@ -1,10 +1,12 @@
 /* schedule.c: see schedule.h */
+#define _GNU_SOURCE
 #include "pipeline/schedule.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/runcmd.h"
 #include "core/stats.h"
@@ -110,8 +112,16 @@ static unsigned set_aside_max(const struct schedule_policy *p)
 	return p->runs_for_rerun > p->runs ? p->runs_for_rerun : p->runs;
 }
 
+/* Whether a batch of `runs` may still be set aside (or skipped). */
+static int set_aside_left(const struct sched *k, const struct cell *c, unsigned runs)
+{
+	return c->measure.handoff.runs_set_aside + runs <= set_aside_max(k->p);
+}
+
 /* Where the host had a stream cell's two CPUs before and after a batch of
- * `runs`: 1 when the batch is to be set aside (either probe read far). */
+ * `runs` (after NULL: skipped, not run), into its record; 1 when either
+ * probe read far and the batch is set aside (or was skipped), 0 when it
+ * counts, far (past set_aside_max) or near. */
 static int judge_handoff(const struct sched *k, struct cell *c, const struct handoff_reading *before,
 			 const struct handoff_reading *after, unsigned runs)
 {
@@ -121,14 +131,14 @@ static int judge_handoff(const struct sched *k, struct cell *c, const struct han
 	h->batches++;
 	if (!(h->near_ns <= before->near_ns))
 		h->near_ns = before->near_ns;
-	const struct handoff_reading *far = before->state == HANDOFF_FAR ? before
-					    : after->state == HANDOFF_FAR ? after
-									  : NULL;
+	const struct handoff_reading *far = before->state == HANDOFF_FAR	   ? before
+					    : after && after->state == HANDOFF_FAR ? after
+										   : NULL;
 	if (!far)
 		return 0;
 	if (!(h->far_ns >= far->probe_ns))
 		h->far_ns = far->probe_ns;
-	if (h->runs_set_aside + runs <= set_aside_max(k->p)) {
+	if (set_aside_left(k, c, runs)) {
 		h->set_aside++;
 		h->runs_set_aside += runs;
 		return 1;
@@ -192,9 +202,24 @@ static void record_rounds(struct cell_measurement *m, size_t had, int round, int
 	m->nrounds = m->time.n;
 }
 
+/* What batch() did: ran (or failed), or, in rounds, skipped without
+ * running because the host had the cell's CPUs far apart. */
+enum batch_outcome {
+	BATCH_FAILED = -1,
+	BATCH_RAN = 0,
+	BATCH_SKIPPED = 1,
+};
+
+/* A round in which every cell that wanted a run skipped it waits this
+ * long before the next: a far spell lasts seconds, and rounds of probes
+ * alone would spend the cells' skips in a moment. */
+#define FAR_ROUND_PAUSE_S 0.1
+
 /* One batch of runs through the executor; a cell's first batch of this
- * schedule takes the warmup, and the new runs join any times it has. */
-static int batch(const struct sched *k, size_t i, unsigned runs, int round, int place)
+ * schedule takes the warmup, and the new runs join any times it has.
+ * may_skip (rounds): a batch the probe before it reads far is not run at
+ * all, another round gives the cell its run (it counts as set aside). */
+static enum batch_outcome batch(const struct sched *k, size_t i, unsigned runs, int round, int place, int may_skip)
 {
 	const struct schedule *s = k->s;
 	struct cell *c = s->cells[i];
@@ -202,7 +227,7 @@ static int batch(const struct sched *k, size_t i, unsigned runs, int round, int 
 	o.runs = runs;
 	o.warmup = k->taken[i] ? 0 : k->p->warmup;
 	o.append = c->measure.time.n > 0;
-	struct handoff_reading near_before = { .state = HANDOFF_NOT_PROBED }, near_after = near_before;
+	struct handoff_reading cpus_before = { .state = HANDOFF_NOT_PROBED }, cpus_after = cpus_before;
 	int probed = s->handoff && c->spec.family->kind != KIND_COMPUTE && !c->spec.cross;
 	/* a cell measured anew starts a new record; one whose first batches
 	 * were all set aside keeps it */
@@ -212,7 +237,11 @@ static int batch(const struct sched *k, size_t i, unsigned runs, int round, int 
 		c->measure.handoff.near_ns = c->measure.handoff.far_ns = NAN;
 	}
 	if (probed)
-		handoff_read(s->handoff, c->spec.pin.producer, c->spec.pin.consumer, &near_before);
+		handoff_read(s->handoff, c->spec.pin.producer, c->spec.pin.consumer, &cpus_before);
+	if (may_skip && cpus_before.state == HANDOFF_FAR && set_aside_left(k, c, runs)) {
+		judge_handoff(k, c, &cpus_before, NULL, runs);
+		return BATCH_SKIPPED;
+	}
 	struct thermal_snapshot before, after;
 	if (k->p->thermal_root)
 		thermal_snapshot_take(k->p->thermal_root, &before);
@@ -221,10 +250,10 @@ static int batch(const struct sched *k, size_t i, unsigned runs, int round, int 
 	int v = s->x->measure(c, &o, &cool, &spent);
 	double dt = now_monotonic() - t0;
 	if (probed && v == 0)
-		handoff_read(s->handoff, c->spec.pin.producer, c->spec.pin.consumer, &near_after);
+		handoff_read(s->handoff, c->spec.pin.producer, c->spec.pin.consumer, &cpus_after);
 	/* set aside: its runs leave the times (the meter's record keeps
 	 * them) and count neither as runs nor against the budget */
-	int aside = v == 0 && judge_handoff(k, c, &near_before, &near_after, runs);
+	int aside = v == 0 && judge_handoff(k, c, &cpus_before, &cpus_after, runs);
 	if (aside)
 		measure_drop_runs(c, &o, runs);
 	record_rounds(&c->measure, had, round, place);
@@ -241,7 +270,7 @@ static int batch(const struct sched *k, size_t i, unsigned runs, int round, int 
 		k->spent[i] += spent;
 		k->taken[i] += runs;
 	}
-	return v;
+	return v == 0 ? BATCH_RAN : BATCH_FAILED;
 }
 
 /* The pause (cooldown.h); with SCHEDULE_PAUSE_EACH_CELL the first of the
@@ -281,13 +310,13 @@ static enum schedule_status run_sequential(const struct sched *k)
 		double t0 = now_monotonic();
 		if (k->p->pause == SCHEDULE_PAUSE_EACH_CELL || (k->p->pause == SCHEDULE_PAUSE_ONCE && !paused++))
 			pause_before(k, s->cells[i]);
-		int v = fb_interrupted ? -1 : batch(k, i, runs_due(k->p, s->cells[i]), -1, -1);
+		int v = fb_interrupted ? -1 : batch(k, i, runs_due(k->p, s->cells[i]), -1, -1, 0);
 		while (v == 0 && wants_more(k, i)) {
 			/* up to the runs a 95 % rerun interval needs (9 for the median,
 			 * 13 for p25), then half as many again */
 			unsigned have = k->taken[i], need = k->p->runs_for_rerun;
 			unsigned more = have < need ? need - have : have / 2, left = max_runs(k->p) - have;
-			v = batch(k, i, more < left ? more : left, -1, -1);
+			v = batch(k, i, more < left ? more : left, -1, -1, 0);
 		}
 		add(s->tally.wall_s, now_monotonic() - t0);
 		done(k, i, v == 0 ? SCHEDULE_MEASURED : k->taken[i] ? SCHEDULE_FAILED : SCHEDULE_INTERRUPTED);
@@ -385,6 +414,7 @@ static enum schedule_status run_rounds(const struct sched *k)
 			fprintf(stderr, "flagbench: round %u: %zu cells want more runs (%.0fs so far)\n", round + 1, n,
 				s->tally.wall_s ? *s->tally.wall_s : 0);
 		arrange(k, order, n, round, turns, &seed);
+		size_t ran = 0;
 		for (size_t j = 0; j < n && !fb_interrupted && !stopped; j++) {
 			size_t i = order[j];
 			double t0 = now_monotonic();
@@ -392,9 +422,10 @@ static enum schedule_status run_rounds(const struct sched *k)
 				pause_before(k, s->cells[i]);
 			if (fb_interrupted)
 				break;
-			int v = batch(k, i, 1, (int)(p->round_base + round), (int)j);
+			enum batch_outcome v = batch(k, i, 1, (int)(p->round_base + round), (int)j, 1);
+			ran += v != BATCH_SKIPPED;
 			add(s->tally.wall_s, now_monotonic() - t0);
-			if (v < 0) {
+			if (v == BATCH_FAILED) {
 				done(k, i, SCHEDULE_FAILED);
 				stopped = p->on_failure == SCHEDULE_STOP_ALL;
 			}
@@ -404,6 +435,13 @@ static enum schedule_status run_rounds(const struct sched *k)
 				done(k, order[j], SCHEDULE_MEASURED);
 		if (s->hooks.round_done)
 			s->hooks.round_done(s->hooks.ctx, round);
+		if (!ran && !fb_interrupted) {
+			double t0 = now_monotonic();
+			struct timespec ts = { 0, (long)(FAR_ROUND_PAUSE_S * 1e9) };
+			nanosleep(&ts, NULL);
+			add(s->tally.cooldown_s, now_monotonic() - t0);
+			add(s->tally.wall_s, now_monotonic() - t0);
+		}
 	}
 	/* interrupted (or stopped): a cell that has its runs keeps them */
 	for (size_t i = 0; i < s->n; i++)

@@ -158,12 +158,15 @@ struct schedule {
 	 * (median absolute deviation).  group may be NULL with a block. */
 	const unsigned *block, *group;
 	/* Before and after each batch of a stream cell on two CPUs: where the
-	 * host has them (system/handoff.h).  A batch either probe calls far
-	 * is set aside, its runs out of the times and counted neither as runs
-	 * nor against the budget, so that another runs in its place; up to the
-	 * runs a 95 % interval needs (runs_for_rerun, or runs), then kept and
-	 * said in the cell's warnings.  Recorded in measure.handoff.  NULL:
-	 * no probe (made-up times). */
+	 * host has them (system/handoff.h).  In rounds, a batch the probe
+	 * before it calls far is skipped (another round gives the cell its
+	 * run; a round that ran nothing else waits 0.1 s first); a batch the
+	 * probe after it calls far (or, back to back, either) is set aside,
+	 * its runs out of the times and counted neither as runs nor against
+	 * the budget, so that another runs in its place.  Up to the runs a 95 %
+	 * interval needs (runs_for_rerun, or runs) of both together; past
+	 * that a far batch is run, kept, and said in the cell's warnings.
+	 * Recorded in measure.handoff.  NULL: no probe (made-up times). */
 	struct handoff_gate *handoff;
 };
 
