@@ -583,8 +583,8 @@ static void handoff_stage(struct run *r)
 			      g->why.buf ? g->why.buf : "");
 	else if (kept)
 		w = xasprintf("the host had the stream cells' two CPUs far apart around %u of %u batches: they were "
-			      "set aside and run again, but %u runs of %u cells ran far past what a cell sets aside and "
-			      "were kept (their warnings say so): a rerun may find other figures",
+			      "skipped or set aside and run again, but %u runs of %u cells ran far past what a cell sets "
+			      "aside and were kept (their warnings say so): a rerun may find other figures",
 			      aside + kept_batches, batches, kept, cells_kept);
 	if (w) {
 		sv_push(&r->rs.warnings, w);
@@ -593,7 +593,7 @@ static void handoff_stage(struct run *r)
 	} else if (aside) {
 		fprintf(stderr,
 			"flagbench: the host had the stream cells' two CPUs far apart around %u of %u batches: they "
-			"were set aside and run again\n",
+			"were skipped or set aside and run again\n",
 			aside, batches);
 	}
 }

@@ -155,8 +155,8 @@ static void done(const struct sched *k, size_t i, enum schedule_end end)
 	if (h->runs_far_kept && c->measure.time.n)
 		sv_pushf(&c->warnings,
 			 "%u of its %zu runs ran with its two CPUs far apart on the host (a cache line's round trip "
-			 "%.0f ns, against %.0f ns near), after %u such runs were set aside and run again: those "
-			 "runs are slower for where the host put the CPUs, not for the build",
+			 "%.0f ns, against %.0f ns near), after %u such runs were skipped or set aside and run "
+			 "again: those runs are slower for where the host put the CPUs, not for the build",
 			 h->runs_far_kept, c->measure.time.n, h->far_ns, h->near_ns, h->runs_set_aside);
 	k->active[i] = 0;
 	if (k->s->hooks.done)
