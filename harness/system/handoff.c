@@ -3,6 +3,7 @@
 #include "system/handoff.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -144,10 +145,41 @@ static struct handoff_pair *pair_of(struct handoff_gate *g, int a, int b)
 	if (g->npairs == HANDOFF_MAX_PAIRS)
 		return NULL;
 	struct handoff_pair *p = &g->pairs[g->npairs++];
+	memset(p, 0, sizeof(*p));
 	p->a = a;
 	p->b = b;
-	p->near_ns = NAN;
+	p->level = NAN;
 	return p;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+static void add_near(struct handoff_pair *p, double ns)
+{
+	p->near[p->next] = ns;
+	p->next = (p->next + 1) % HANDOFF_NEAR_READINGS;
+	if (p->nnear < HANDOFF_NEAR_READINGS)
+		p->nnear++;
+	double v[HANDOFF_NEAR_READINGS];
+	memcpy(v, p->near, p->nnear * sizeof(double));
+	qsort(v, p->nnear, sizeof(double), cmp_double);
+	p->level = p->nnear % 2 ? v[p->nnear / 2] : (v[p->nnear / 2 - 1] + v[p->nnear / 2]) / 2;
+}
+
+/* One reading into the pair's level: far, or near (and kept). */
+static enum handoff_state judge(struct handoff_pair *p, double ns)
+{
+	if (!isnan(p->level) && ns > HANDOFF_FAR_FACTOR * p->level)
+		return HANDOFF_FAR;
+	/* far below the level: the level was read in a far spell */
+	if (!isnan(p->level) && ns * HANDOFF_FAR_FACTOR < p->level)
+		p->nnear = p->next = 0;
+	add_near(p, ns);
+	return HANDOFF_NEAR;
 }
 
 void handoff_read(struct handoff_gate *g, int cpu_a, int cpu_b, struct handoff_reading *out)
@@ -160,22 +192,26 @@ void handoff_read(struct handoff_gate *g, int cpu_a, int cpu_b, struct handoff_r
 	struct handoff_pair *pair = pair_of(g, cpu_a, cpu_b);
 	if (!pair)
 		return;
-	unsigned probes = isnan(pair->near_ns) ? HANDOFF_CALIBRATION : 1;
-	double ns = NAN;
+	unsigned probes = isnan(pair->level) ? HANDOFF_CALIBRATION : 1;
+	double ns = NAN, reading[HANDOFF_CALIBRATION];
 	for (unsigned i = 0; i < probes; i++) {
 		enum handoff_status st = (g->probe ? g->probe : handoff_probe)(cpu_a, cpu_b, HANDOFF_TRIPS, &ns, &g->why);
 		out->probes++;
 		if (st != HANDOFF_MEASURED || !(ns > 0)) {
 			g->status = HANDOFF_UNAVAILABLE;
-			out->probe_ns = NAN;
 			return;
 		}
-		if (!(pair->near_ns <= ns))
-			pair->near_ns = ns;
+		reading[i] = ns;
 	}
+	/* a calibration's readings make the level together (their median, a
+	 * far one or two among them aside); the last decides, like any other */
+	if (probes > 1)
+		for (unsigned i = 0; i + 1 < probes; i++)
+			if (isinf(reading[i]) == 0)
+				add_near(pair, reading[i]);
+	out->state = judge(pair, ns);
 	out->probe_ns = ns;
-	out->near_ns = pair->near_ns;
-	out->state = ns > HANDOFF_FAR_FACTOR * pair->near_ns ? HANDOFF_FAR : HANDOFF_NEAR;
+	out->near_ns = pair->level;
 }
 
 void handoff_gate_release(struct handoff_gate *g)

@@ -14,7 +14,7 @@
  * handoff_probe() times that round trip with two threads pinned to the
  * two CPUs.  handoff_read(), before and after a batch of such a cell,
  * probes the pair and calls it far where the trip reads more than
- * HANDOFF_FAR_FACTOR times the nearest this gate has read for it; the
+ * HANDOFF_FAR_FACTOR times the pair's near level (below); the
  * scheduler sets a batch that read far aside and runs another in its
  * place (pipeline/schedule.h).  Waiting for the host instead cost more:
  * a far spell lasted seconds, so a batch that waited half a second for it
@@ -33,10 +33,17 @@
  * far here (a probe before and after every batch of a stream cell); the
  * first batch, which reads the threads' start, is not counted. */
 #define HANDOFF_TRIPS 3000
-/* Far: more than this many times the nearest trip read.  The two states
- * here are 4x apart, and each spreads a few percent. */
-#define HANDOFF_FAR_FACTOR 2.0
-/* Probes the first time a pair is seen, so that the nearest is known
+/* Far: more than this many times the pair's near level, the median of
+ * its last HANDOFF_NEAR_READINGS near readings.  Here the near state read
+ * 75-100 ns, with a few readings of 30-50 ns (the two vCPUs on one core,
+ * it seems) and the far state 325-410 ns.  Against the nearest reading
+ * alone (2x, as first built) a 30-ns reading made the usual 80 ns far:
+ * a quick run called 1665 of 2826 batches far.  A reading below the level
+ * by the same factor says the level was read in a far spell: the level
+ * starts again from it. */
+#define HANDOFF_FAR_FACTOR 2.5
+#define HANDOFF_NEAR_READINGS 15
+/* Probes the first time a pair is seen, so that its near level is known
  * before the first batch is judged. */
 #define HANDOFF_CALIBRATION 8
 
@@ -60,18 +67,20 @@ enum handoff_state {
 struct handoff_reading {
 	enum handoff_state state;
 	double probe_ns;  /* the probe that decided (NAN: none) */
-	double near_ns;   /* the nearest the gate has read for the pair (NAN: none) */
+	double near_ns;   /* the pair's near level (NAN: none) */
 	unsigned probes;
 };
 
 #define HANDOFF_MAX_PAIRS 16
 
-/* One per run: the nearest trip read per pair of CPUs.  probe stands in
+/* One per session: the near level of each pair of CPUs.  probe stands in
  * for the real one in tests (NULL: handoff_probe). */
 struct handoff_gate {
 	struct handoff_pair {
 		int a, b;
-		double near_ns;
+		double near[HANDOFF_NEAR_READINGS]; /* the last near readings, a ring */
+		unsigned nnear, next;
+		double level; /* their median; NAN: none yet */
 	} pairs[HANDOFF_MAX_PAIRS];
 	size_t npairs;
 	enum handoff_status (*probe)(int cpu_a, int cpu_b, unsigned trips, double *ns, struct strbuf *why);
@@ -83,7 +92,7 @@ struct handoff_gate {
 #define HANDOFF_GATE_INIT { .npairs = 0, .status = HANDOFF_MEASURED, .why = STRBUF_INIT }
 
 /* Probes cpu_a and cpu_b (HANDOFF_CALIBRATION times the first time, the
- * last deciding): near or far, in *out. */
+ * last deciding): near or far against the pair's near level, in *out. */
 void handoff_read(struct handoff_gate *g, int cpu_a, int cpu_b, struct handoff_reading *out);
 void handoff_gate_release(struct handoff_gate *g);
 

@@ -42,8 +42,9 @@ static struct handoff_gate fake_gate(void)
 	return g;
 }
 
-/* The first reading of a pair calibrates: HANDOFF_CALIBRATION probes, the
- * nearest kept, the last deciding.  Later readings probe once. */
+/* The first reading of a pair calibrates: HANDOFF_CALIBRATION probes make
+ * its near level (their median), the last deciding.  Later readings probe
+ * once. */
 static void calibrates_then_probes_once(void **state)
 {
 	struct handoff_gate g = fake_gate();
@@ -53,11 +54,11 @@ static void calibrates_then_probes_once(void **state)
 	handoff_read(&g, 0, 1, &w);
 	assert_int_equal(w.state, HANDOFF_NEAR);
 	assert_int_equal(w.probes, HANDOFF_CALIBRATION);
-	assert_true(w.near_ns == 84 && w.probe_ns == 89);
+	assert_true(w.near_ns == 87.5 && w.probe_ns == 89); /* the far 360 among them aside */
 	handoff_read(&g, 0, 1, &w);
 	assert_int_equal(w.state, HANDOFF_NEAR);
 	assert_int_equal(w.probes, 1);
-	assert_true(w.probe_ns == 86);
+	assert_true(w.probe_ns == 86 && w.near_ns == 87);
 	/* a calibration whose last probe reads far says far */
 	struct handoff_gate h = fake_gate();
 	const double late[] = { 84, 84, 84, 84, 84, 84, 84, 360 };
@@ -68,7 +69,7 @@ static void calibrates_then_probes_once(void **state)
 	handoff_gate_release(&h);
 }
 
-/* Far: over HANDOFF_FAR_FACTOR times the nearest read for that pair. */
+/* Far: over HANDOFF_FAR_FACTOR times the pair's near level. */
 static void far_against_the_nearest(void **state)
 {
 	struct handoff_gate g = fake_gate();
@@ -76,7 +77,7 @@ static void far_against_the_nearest(void **state)
 	const double cal[] = { 84 };
 	use(cal, 1);
 	handoff_read(&g, 0, 1, &w);
-	const double r[] = { 168, 169, 360 }; /* twice 84 is near; just over it is far */
+	const double r[] = { 210, 211, 360 }; /* 2.5 times 84 is near; just over it is far */
 	use(r, 3);
 	handoff_read(&g, 0, 1, &w);
 	assert_int_equal(w.state, HANDOFF_NEAR);
@@ -92,8 +93,11 @@ static void far_against_the_nearest(void **state)
 	handoff_gate_release(&g);
 }
 
-/* A pair first seen far calibrates to far; once near reads, far is far;
- * a partner that stopped answering reads INFINITY: far. */
+/* A pair first seen far calibrates to far; a reading far below that
+ * level starts it again, and far is far; a partner that stopped answering
+ * reads INFINITY: far.  A few readings below the usual (30-50 ns against
+ * 80 here) leave the level where it was, and even a run of them does not
+ * make the usual far (as the nearest reading did). */
 static void learns_the_nearest(void **state)
 {
 	struct handoff_gate g = fake_gate();
@@ -114,6 +118,26 @@ static void learns_the_nearest(void **state)
 	handoff_read(&g, 0, 1, &w);
 	assert_int_equal(w.state, HANDOFF_FAR);
 	handoff_gate_release(&g);
+
+	struct handoff_gate h = fake_gate();
+	const double usual[] = { 80 };
+	use(usual, 1);
+	handoff_read(&h, 0, 1, &w);
+	const double low[] = { 35 };
+	use(low, 1);
+	handoff_read(&h, 0, 1, &w);
+	assert_true(w.state == HANDOFF_NEAR && w.near_ns == 80);
+	for (int i = 0; i < HANDOFF_NEAR_READINGS; i++)
+		handoff_read(&h, 0, 1, &w);
+	assert_true(w.near_ns == 35);
+	use(usual, 1);
+	handoff_read(&h, 0, 1, &w);
+	assert_int_equal(w.state, HANDOFF_NEAR);
+	const double far2[] = { 360 };
+	use(far2, 1);
+	handoff_read(&h, 0, 1, &w);
+	assert_int_equal(w.state, HANDOFF_FAR);
+	handoff_gate_release(&h);
 }
 
 /* No probe: the gate says why once and probes no more; one CPU or none
