@@ -570,7 +570,7 @@ static void handoff_stage(struct run *r)
 		if (r->plan.cells[i].origin == CELL_FROM_JOURNAL)
 			continue;
 		batches += h->batches;
-		aside += h->set_aside;
+		aside += h->skipped + h->set_aside;
 		kept_batches += h->far_kept;
 		kept += h->runs_far_kept;
 		cells_kept += h->runs_far_kept > 0;

@@ -187,9 +187,10 @@ struct cell_precision {
  * (schedule.h); past that, kept and said. */
 struct cell_handoff {
 	unsigned batches;                /* probed */
-	unsigned set_aside, runs_set_aside; /* skipped or set aside */
+	unsigned skipped, runs_skipped;  /* far before: not run */
+	unsigned set_aside, runs_set_aside; /* far after: run, and left out */
 	unsigned far_kept, runs_far_kept;
-	double near_ns, far_ns;          /* the nearest round trip read, the farthest (NAN: none) */
+	double near_ns, far_ns;          /* the lowest near level read, the farthest round trip (NAN: none) */
 };
 
 /* What measuring found: hyperfine's times and what came with them. */

@@ -104,23 +104,28 @@ static int wants_more(const struct sched *k, size_t i)
 	return k->extended[i];
 }
 
-/* The most runs a cell sets aside for its CPUs (system/handoff.h): the
- * runs a 95 % interval needs, so that a cell never runs more than twice
- * those for them; past that a far batch is kept, and said. */
+/* The most runs a cell sets aside for its CPUs (system/handoff.h), run
+ * and then left out: the runs a 95 % interval needs, so that a cell never
+ * runs more than twice those for them; past that a far batch is kept,
+ * and said.  A skip costs two probes, not a run: twice as many of those. */
 static unsigned set_aside_max(const struct schedule_policy *p)
 {
 	return p->runs_for_rerun > p->runs ? p->runs_for_rerun : p->runs;
 }
 
-/* Whether a batch of `runs` may still be set aside (or skipped). */
 static int set_aside_left(const struct sched *k, const struct cell *c, unsigned runs)
 {
 	return c->measure.handoff.runs_set_aside + runs <= set_aside_max(k->p);
 }
 
+static int skip_left(const struct sched *k, const struct cell *c, unsigned runs)
+{
+	return c->measure.handoff.runs_skipped + runs <= 2 * set_aside_max(k->p);
+}
+
 /* Where the host had a stream cell's two CPUs before and after a batch of
- * `runs` (after NULL: skipped, not run), into its record; 1 when either
- * probe read far and the batch is set aside (or was skipped), 0 when it
+ * `runs` (after NULL: skipped, not run), into its record; 1 when the batch
+ * was skipped, or either probe read far and it is set aside; 0 when it
  * counts, far (past set_aside_max) or near. */
 static int judge_handoff(const struct sched *k, struct cell *c, const struct handoff_reading *before,
 			 const struct handoff_reading *after, unsigned runs)
@@ -138,6 +143,11 @@ static int judge_handoff(const struct sched *k, struct cell *c, const struct han
 		return 0;
 	if (!(h->far_ns >= far->probe_ns))
 		h->far_ns = far->probe_ns;
+	if (!after) {
+		h->skipped++;
+		h->runs_skipped += runs;
+		return 1;
+	}
 	if (set_aside_left(k, c, runs)) {
 		h->set_aside++;
 		h->runs_set_aside += runs;
@@ -157,7 +167,7 @@ static void done(const struct sched *k, size_t i, enum schedule_end end)
 			 "%u of its %zu runs ran with its two CPUs far apart on the host (a cache line's round trip "
 			 "%.0f ns, against %.0f ns near), after %u such runs were skipped or set aside and run "
 			 "again: those runs are slower for where the host put the CPUs, not for the build",
-			 h->runs_far_kept, c->measure.time.n, h->far_ns, h->near_ns, h->runs_set_aside);
+			 h->runs_far_kept, c->measure.time.n, h->far_ns, h->near_ns, h->runs_skipped + h->runs_set_aside);
 	k->active[i] = 0;
 	if (k->s->hooks.done)
 		k->s->hooks.done(k->s->hooks.ctx, i, end, k->spent[i]);
@@ -238,7 +248,7 @@ static enum batch_outcome batch(const struct sched *k, size_t i, unsigned runs, 
 	}
 	if (probed)
 		handoff_read(s->handoff, c->spec.pin.producer, c->spec.pin.consumer, &cpus_before);
-	if (may_skip && cpus_before.state == HANDOFF_FAR && set_aside_left(k, c, runs)) {
+	if (may_skip && cpus_before.state == HANDOFF_FAR && skip_left(k, c, runs)) {
 		judge_handoff(k, c, &cpus_before, NULL, runs);
 		return BATCH_SKIPPED;
 	}

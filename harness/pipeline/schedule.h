@@ -164,8 +164,9 @@ struct schedule {
 	 * probe after it calls far (or, back to back, either) is set aside,
 	 * its runs out of the times and counted neither as runs nor against
 	 * the budget, so that another runs in its place.  Up to the runs a 95 %
-	 * interval needs (runs_for_rerun, or runs) of both together; past
-	 * that a far batch is run, kept, and said in the cell's warnings.
+	 * interval needs (runs_for_rerun, or runs) set aside, and twice as
+	 * many skipped; past that a far batch is run, kept, and said in the
+	 * cell's warnings.
 	 * Recorded in measure.handoff.  NULL: no probe (made-up times). */
 	struct handoff_gate *handoff;
 };

@@ -379,8 +379,9 @@ static void far_batches_set_aside(void **state)
 	const struct cell_handoff *h = &cells[0].measure.handoff;
 	assert_int_equal(cells[0].measure.time.n, 4);
 	assert_int_equal(h->batches, 6);
-	assert_int_equal(h->set_aside, 2);
-	assert_int_equal(h->runs_set_aside, 2);
+	assert_int_equal(h->skipped, 1);
+	assert_int_equal(h->set_aside, 1);
+	assert_int_equal(h->runs_set_aside, 1);
 	assert_int_equal(h->runs_far_kept, 0);
 	assert_true(h->near_ns == 84 && h->far_ns == 360);
 	assert_int_equal(cells[0].measure.nrounds, 4);
@@ -390,7 +391,8 @@ static void far_batches_set_aside(void **state)
 	assert_int_equal(cells[1].measure.handoff.batches, 0);
 	assert_int_equal(nran, 5 + 4);
 
-	/* far for good after batch 1 ran: it is set aside, 3 skipped, then 4
+	/* far for good after batch 1 ran: it is set aside, 8 skipped (twice
+	 * the set-aside cap: a skip costs no run), 3 more set aside, then 4
 	 * run far, kept and said */
 	teardown(state);
 	setup(state);
@@ -406,12 +408,14 @@ static void far_batches_set_aside(void **state)
 	s.n = 1;
 	assert_int_equal(schedule_run(&s), SCHEDULE_DONE);
 	assert_int_equal(cells[0].measure.time.n, 4);
+	assert_int_equal(h->runs_skipped, 8);
 	assert_int_equal(h->runs_set_aside, 4);
 	assert_int_equal(h->runs_far_kept, 4);
-	assert_int_equal(h->batches, 8);
+	assert_int_equal(h->batches, 16);
 	assert_int_equal(cells[0].warnings.n, 1);
 	assert_non_null(strstr(cells[0].warnings.v[0], "4 of its 4 runs ran with its two CPUs far apart"));
-	assert_int_equal(nran, 5);
+	assert_non_null(strstr(cells[0].warnings.v[0], "after 12 such runs were skipped or set aside"));
+	assert_int_equal(nran, 8);
 	handoff_gate_release(&gate);
 }
 
