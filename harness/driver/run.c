@@ -570,7 +570,7 @@ static void handoff_stage(struct run *r)
 		if (r->plan.cells[i].origin == CELL_FROM_JOURNAL)
 			continue;
 		batches += h->batches;
-		aside += h->skipped + h->set_aside;
+		aside += h->skipped;
 		kept_batches += h->far_kept;
 		kept += h->runs_far_kept;
 		cells_kept += h->runs_far_kept > 0;
@@ -582,9 +582,9 @@ static void handoff_stage(struct run *r)
 			      "run timed while the host had them far apart is not told from the others",
 			      g->why.buf ? g->why.buf : "");
 	else if (kept)
-		w = xasprintf("the host had the stream cells' two CPUs far apart around %u of %u batches: they were "
-			      "skipped or set aside and run again, but %u runs of %u cells ran far past what a cell sets "
-			      "aside and were kept (their warnings say so): a rerun may find other figures",
+		w = xasprintf("the host had the stream cells' two CPUs far apart before %u of %u batches: they were "
+			      "put off to later rounds, but %u runs of %u cells ran far past what a cell puts off and "
+			      "were kept (their warnings say so): a rerun may find other figures",
 			      aside + kept_batches, batches, kept, cells_kept);
 	if (w) {
 		sv_push(&r->rs.warnings, w);
@@ -592,8 +592,8 @@ static void handoff_stage(struct run *r)
 		free(w);
 	} else if (aside) {
 		fprintf(stderr,
-			"flagbench: the host had the stream cells' two CPUs far apart around %u of %u batches: they "
-			"were skipped or set aside and run again\n",
+			"flagbench: the host had the stream cells' two CPUs far apart before %u of %u batches: they "
+			"were put off to later rounds\n",
 			aside, batches);
 	}
 }

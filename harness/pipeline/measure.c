@@ -110,20 +110,6 @@ void measure_store_times(struct cell *c, const struct measure_opts *o, const dou
 	free(all);
 }
 
-void measure_drop_runs(struct cell *c, const struct measure_opts *o, size_t n)
-{
-	struct stats *time = &c->measure.time;
-	size_t keep = time->n > n ? time->n - n : 0;
-	double *kept = xmalloc((keep + 1) * sizeof(double));
-	if (keep)
-		memcpy(kept, time->runs, keep * sizeof(double));
-	stats_free(time);
-	memset(time, 0, sizeof(*time));
-	if (keep)
-		stats_compute_at(time, kept, keep, o->quantile);
-	free(kept);
-}
-
 /* The words of hyperfine's --prepare: the wait before every run, set only
  * where a sensor can say the CPU is too hot (cooldown.h). */
 static void cooldown_prepare(const struct measure_opts *o, const char *log_path, struct strbuf *prep)

@@ -46,10 +46,6 @@ void measure_command(const struct cell *c, const struct measure_opts *o, const c
  * (o->append), and computes their stats at o->quantile. */
 void measure_store_times(struct cell *c, const struct measure_opts *o, const double *t, size_t n);
 
-/* Leaves the cell's last n runs out of its times (a batch set aside,
- * schedule.h) and computes the stats of the rest at o->quantile. */
-void measure_drop_runs(struct cell *c, const struct measure_opts *o, size_t n);
-
 /* Times the cell; on success fills c->measure (times, user/system time,
  * meter runs, cooldown records) and returns 0; with o->append the new
  * runs join those already there.

@@ -179,17 +179,15 @@ struct cell_precision {
 	double budget_s, spent_s; /* the cell's time budget for runs, what it took */
 };
 
-/* How far apart the host had put a stream cell's two CPUs around its
+/* How far apart the host had put a stream cell's two CPUs before its
  * batches (system/handoff.h), summed over them; all zero where none was
- * probed.  A batch that read far was skipped before it ran, or set aside
- * after (its runs left out of the times, kept in the meter's record), and
- * another run in its place, up to the runs for a 95 % interval
- * (schedule.h); past that, kept and said. */
+ * probed.  In rounds a batch that read far was skipped and run in a later
+ * round, up to twice the runs for a 95 % interval (schedule.h); past
+ * that, or back to back, it ran, was kept, and is said. */
 struct cell_handoff {
 	unsigned batches;                /* probed */
-	unsigned skipped, runs_skipped;  /* far before: not run */
-	unsigned set_aside, runs_set_aside; /* far after: run, and left out */
-	unsigned far_kept, runs_far_kept;
+	unsigned skipped, runs_skipped;  /* far: not run then */
+	unsigned far_kept, runs_far_kept; /* far: run and kept */
 	double near_ns, far_ns;          /* the lowest near level read, the farthest round trip (NAN: none) */
 };
 

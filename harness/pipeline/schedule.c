@@ -24,7 +24,7 @@ struct sched {
 	 * no answer stops on the round that happened to make it sure (a lead
 	 * measured until it looks real looks more real than it is) */
 	unsigned char *extended;
-	unsigned *batches; /* of this schedule, set aside or not */
+	unsigned *batches; /* of this schedule, skipped or not */
 };
 
 static void add(double *total, double v)
@@ -104,58 +104,37 @@ static int wants_more(const struct sched *k, size_t i)
 	return k->extended[i];
 }
 
-/* The most runs a cell sets aside for its CPUs (system/handoff.h), run
- * and then left out: the runs a 95 % interval needs, so that a cell never
- * runs more than twice those for them; past that a far batch is kept,
- * and said.  A skip costs two probes, not a run: twice as many of those. */
-static unsigned set_aside_max(const struct schedule_policy *p)
-{
-	return p->runs_for_rerun > p->runs ? p->runs_for_rerun : p->runs;
-}
-
-static int set_aside_left(const struct sched *k, const struct cell *c, unsigned runs)
-{
-	return c->measure.handoff.runs_set_aside + runs <= set_aside_max(k->p);
-}
-
+/* The most batches a cell skips for its CPUs (system/handoff.h): twice
+ * the runs a 95 % interval needs.  A skip costs a probe, not a run, but a
+ * host that keeps the CPUs apart must not hold the cell for ever: past
+ * that a far batch runs, is kept, and said. */
 static int skip_left(const struct sched *k, const struct cell *c, unsigned runs)
 {
-	return c->measure.handoff.runs_skipped + runs <= 2 * set_aside_max(k->p);
+	unsigned most = k->p->runs_for_rerun > k->p->runs ? k->p->runs_for_rerun : k->p->runs;
+	return c->measure.handoff.runs_skipped + runs <= 2 * most;
 }
 
-/* Where the host had a stream cell's two CPUs before and after a batch of
- * `runs` (after NULL: skipped, not run), into its record; 1 when the batch
- * was skipped, or either probe read far and it is set aside; 0 when it
- * counts, far (past set_aside_max) or near. */
-static int judge_handoff(const struct sched *k, struct cell *c, const struct handoff_reading *before,
-			 const struct handoff_reading *after, unsigned runs)
+/* Where the host had a stream cell's two CPUs before a batch of `runs`,
+ * into its record; `skipped` when the batch is not run. */
+static void record_handoff(struct cell *c, const struct handoff_reading *before, unsigned runs, int skipped)
 {
 	struct cell_handoff *h = &c->measure.handoff;
 	if (before->state == HANDOFF_NOT_PROBED)
-		return 0;
+		return;
 	h->batches++;
 	if (!(h->near_ns <= before->near_ns))
 		h->near_ns = before->near_ns;
-	const struct handoff_reading *far = before->state == HANDOFF_FAR	   ? before
-					    : after && after->state == HANDOFF_FAR ? after
-										   : NULL;
-	if (!far)
-		return 0;
-	if (!(h->far_ns >= far->probe_ns))
-		h->far_ns = far->probe_ns;
-	if (!after) {
+	if (before->state != HANDOFF_FAR)
+		return;
+	if (!(h->far_ns >= before->probe_ns))
+		h->far_ns = before->probe_ns;
+	if (skipped) {
 		h->skipped++;
 		h->runs_skipped += runs;
-		return 1;
+	} else {
+		h->far_kept++;
+		h->runs_far_kept += runs;
 	}
-	if (set_aside_left(k, c, runs)) {
-		h->set_aside++;
-		h->runs_set_aside += runs;
-		return 1;
-	}
-	h->far_kept++;
-	h->runs_far_kept += runs;
-	return 0;
 }
 
 static void done(const struct sched *k, size_t i, enum schedule_end end)
@@ -165,9 +144,9 @@ static void done(const struct sched *k, size_t i, enum schedule_end end)
 	if (h->runs_far_kept && c->measure.time.n)
 		sv_pushf(&c->warnings,
 			 "%u of its %zu runs ran with its two CPUs far apart on the host (a cache line's round trip "
-			 "%.0f ns, against %.0f ns near), after %u such runs were skipped or set aside and run "
-			 "again: those runs are slower for where the host put the CPUs, not for the build",
-			 h->runs_far_kept, c->measure.time.n, h->far_ns, h->near_ns, h->runs_skipped + h->runs_set_aside);
+			 "%.0f ns, against %.0f ns near), after %u such runs were put off to another round: those "
+			 "runs may be slower for where the host put the CPUs, not for the build",
+			 h->runs_far_kept, c->measure.time.n, h->far_ns, h->near_ns, h->runs_skipped);
 	k->active[i] = 0;
 	if (k->s->hooks.done)
 		k->s->hooks.done(k->s->hooks.ctx, i, end, k->spent[i]);
@@ -227,8 +206,8 @@ enum batch_outcome {
 
 /* One batch of runs through the executor; a cell's first batch of this
  * schedule takes the warmup, and the new runs join any times it has.
- * may_skip (rounds): a batch the probe before it reads far is not run at
- * all, another round gives the cell its run (it counts as set aside). */
+ * may_skip (rounds): a batch the probe before it reads far is not run,
+ * and another round gives the cell its run. */
 static enum batch_outcome batch(const struct sched *k, size_t i, unsigned runs, int round, int place, int may_skip)
 {
 	const struct schedule *s = k->s;
@@ -237,21 +216,20 @@ static enum batch_outcome batch(const struct sched *k, size_t i, unsigned runs, 
 	o.runs = runs;
 	o.warmup = k->taken[i] ? 0 : k->p->warmup;
 	o.append = c->measure.time.n > 0;
-	struct handoff_reading cpus_before = { .state = HANDOFF_NOT_PROBED }, cpus_after = cpus_before;
-	int probed = s->handoff && c->spec.family->kind != KIND_COMPUTE && !c->spec.cross;
+	struct handoff_reading cpus = { .state = HANDOFF_NOT_PROBED };
 	/* a cell measured anew starts a new record; one whose first batches
-	 * were all set aside keeps it */
+	 * were skipped keeps it */
 	int first_batch = !k->batches[i]++;
 	if (!o.append && first_batch) {
 		memset(&c->measure.handoff, 0, sizeof(c->measure.handoff));
 		c->measure.handoff.near_ns = c->measure.handoff.far_ns = NAN;
 	}
-	if (probed)
-		handoff_read(s->handoff, c->spec.pin.producer, c->spec.pin.consumer, &cpus_before);
-	if (may_skip && cpus_before.state == HANDOFF_FAR && skip_left(k, c, runs)) {
-		judge_handoff(k, c, &cpus_before, NULL, runs);
+	if (s->handoff && c->spec.family->kind != KIND_COMPUTE && !c->spec.cross)
+		handoff_read(s->handoff, c->spec.pin.producer, c->spec.pin.consumer, &cpus);
+	int skip = may_skip && cpus.state == HANDOFF_FAR && skip_left(k, c, runs);
+	record_handoff(c, &cpus, runs, skip);
+	if (skip)
 		return BATCH_SKIPPED;
-	}
 	struct thermal_snapshot before, after;
 	if (k->p->thermal_root)
 		thermal_snapshot_take(k->p->thermal_root, &before);
@@ -259,13 +237,6 @@ static enum batch_outcome batch(const struct sched *k, size_t i, unsigned runs, 
 	size_t had = c->measure.time.n;
 	int v = s->x->measure(c, &o, &cool, &spent);
 	double dt = now_monotonic() - t0;
-	if (probed && v == 0)
-		handoff_read(s->handoff, c->spec.pin.producer, c->spec.pin.consumer, &cpus_after);
-	/* set aside: its runs leave the times (the meter's record keeps
-	 * them) and count neither as runs nor against the budget */
-	int aside = v == 0 && judge_handoff(k, c, &cpus_before, &cpus_after, runs);
-	if (aside)
-		measure_drop_runs(c, &o, runs);
 	record_rounds(&c->measure, had, round, place);
 	c->measure.pass = k->p->pass;
 	if (k->p->thermal_root) {
@@ -276,10 +247,8 @@ static enum batch_outcome batch(const struct sched *k, size_t i, unsigned runs, 
 	}
 	add(s->tally.measure_s, dt - cool);
 	add(s->tally.cooldown_s, cool);
-	if (!aside) {
-		k->spent[i] += spent;
-		k->taken[i] += runs;
-	}
+	k->spent[i] += spent;
+	k->taken[i] += runs;
 	return v == 0 ? BATCH_RAN : BATCH_FAILED;
 }
 

@@ -157,16 +157,12 @@ struct schedule {
 	 * places of each other spread 2.0-2.8 %, and 5.6-9.6 % further apart
 	 * (median absolute deviation).  group may be NULL with a block. */
 	const unsigned *block, *group;
-	/* Before and after each batch of a stream cell on two CPUs: where the
-	 * host has them (system/handoff.h).  In rounds, a batch the probe
-	 * before it calls far is skipped (another round gives the cell its
-	 * run; a round that ran nothing else waits 0.1 s first); a batch the
-	 * probe after it calls far (or, back to back, either) is set aside,
-	 * its runs out of the times and counted neither as runs nor against
-	 * the budget, so that another runs in its place.  Up to the runs a 95 %
-	 * interval needs (runs_for_rerun, or runs) set aside, and twice as
-	 * many skipped; past that a far batch is run, kept, and said in the
-	 * cell's warnings.
+	/* Before each batch of a stream cell on two CPUs: where the host has
+	 * them (system/handoff.h).  In rounds, a batch the probe calls far is
+	 * skipped, and another round gives the cell its run (a round that ran
+	 * nothing else waits 0.1 s first); up to twice the runs a 95 %
+	 * interval needs (runs_for_rerun, or runs).  Past that, or back to
+	 * back, a far batch runs, is kept, and is said in the cell's warnings.
 	 * Recorded in measure.handoff.  NULL: no probe (made-up times). */
 	struct handoff_gate *handoff;
 };

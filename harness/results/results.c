@@ -211,9 +211,8 @@ static json_t *thermal_json(const struct cell_thermal *t)
 /* how far apart the host had put a stream cell's CPUs (system/handoff.h) */
 static json_t *handoff_json(const struct cell_handoff *h)
 {
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o}", "batches", (json_int_t)h->batches,
-			 "skipped", (json_int_t)h->skipped, "runs_skipped", (json_int_t)h->runs_skipped, "set_aside",
-			 (json_int_t)h->set_aside, "runs_set_aside", (json_int_t)h->runs_set_aside, "far_kept",
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:o, s:o}", "batches", (json_int_t)h->batches, "skipped",
+			 (json_int_t)h->skipped, "runs_skipped", (json_int_t)h->runs_skipped, "far_kept",
 			 (json_int_t)h->far_kept, "runs_far_kept", (json_int_t)h->runs_far_kept, "near_ns",
 			 jnum_or_null(h->near_ns), "far_ns", jnum_or_null(h->far_ns));
 }
@@ -347,8 +346,6 @@ static void handoff_from_json(struct cell_handoff *h, const json_t *j)
 	h->batches = (unsigned)json_integer_value(json_object_get(j, "batches"));
 	h->skipped = (unsigned)json_integer_value(json_object_get(j, "skipped"));
 	h->runs_skipped = (unsigned)json_integer_value(json_object_get(j, "runs_skipped"));
-	h->set_aside = (unsigned)json_integer_value(json_object_get(j, "set_aside"));
-	h->runs_set_aside = (unsigned)json_integer_value(json_object_get(j, "runs_set_aside"));
 	h->far_kept = (unsigned)json_integer_value(json_object_get(j, "far_kept"));
 	h->runs_far_kept = (unsigned)json_integer_value(json_object_get(j, "runs_far_kept"));
 	h->near_ns = jnum(j, "near_ns");

@@ -3,13 +3,12 @@
 #include "system/handoff.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
-
 
 /* The batches a probe times; the first warms the line and the threads. */
 #define PROBE_BATCHES 6
@@ -207,7 +206,7 @@ void handoff_read(struct handoff_gate *g, int cpu_a, int cpu_b, struct handoff_r
 	 * far one or two among them aside); the last decides, like any other */
 	if (probes > 1)
 		for (unsigned i = 0; i + 1 < probes; i++)
-			if (isinf(reading[i]) == 0)
+			if (!isinf(reading[i]))
 				add_near(pair, reading[i]);
 	out->state = judge(pair, ns);
 	out->probe_ns = ns;

@@ -12,15 +12,15 @@
  * other made the yes speedups of two quick runs differ by 40 %.
  *
  * handoff_probe() times that round trip with two threads pinned to the
- * two CPUs.  handoff_read(), before and after a batch of such a cell,
- * probes the pair and calls it far where the trip reads more than
- * HANDOFF_FAR_FACTOR times the pair's near level (below); the
- * scheduler sets a batch that read far aside and runs another in its
- * place (pipeline/schedule.h).  Waiting for the host instead cost more:
- * a far spell lasted seconds, so a batch that waited half a second for it
- * to end mostly ran far anyway.  On a machine whose CPUs stay where they
- * are (bare metal, a pinned VM) every probe reads alike and nothing is set
- * aside.
+ * two CPUs.  handoff_read(), before each batch of such a cell, probes the
+ * pair and calls it far where the trip reads more than HANDOFF_FAR_FACTOR
+ * times the pair's near level (below); the scheduler puts a far batch off
+ * to a later round (pipeline/schedule.h).  Waiting for the host instead
+ * cost more: a far spell lasted seconds, so a batch that waited half a
+ * second for it to end mostly ran far anyway.  Setting aside a batch that
+ * a probe after it read far cost a run each time: lz4/hc's 1.2-s runs,
+ * up to 12 a cell.  On a machine whose CPUs stay where they are (bare
+ * metal, a pinned VM) every probe reads alike and nothing is put off.
  */
 #ifndef FLAGBENCH_HANDOFF_H
 #define FLAGBENCH_HANDOFF_H
@@ -30,8 +30,8 @@
 #include "core/util.h"
 
 /* Round trips per probe, over its batches: about 0.3 ms near and 1.1 ms
- * far here (a probe before and after every batch of a stream cell); the
- * first batch, which reads the threads' start, is not counted. */
+ * far here (a probe before every batch of a stream cell); the first
+ * batch, which reads the threads' start, is not counted. */
 #define HANDOFF_TRIPS 3000
 /* Far: more than this many times the pair's near level, the median of
  * its last HANDOFF_NEAR_READINGS near readings.  Here the near state read

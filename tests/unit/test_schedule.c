@@ -342,11 +342,10 @@ static void undecided_slow_cells(void **state)
 }
 
 /* Where the host has a stream cell's two CPUs (system/handoff.h): in
- * rounds, a batch the probe before it reads far is skipped, one the probe
- * after it reads far is set aside (its run out of the times, not
- * counted), and another runs in its place; past `runs` of them
- * (runs_for_rerun here 0), far batches are run, kept, and the cell says
- * so.  A compute cell is never probed. */
+ * rounds, a batch the probe before it reads far is skipped, and another
+ * round gives the cell its run; past twice `runs` skipped (runs_for_rerun
+ * here 0), far batches run, are kept, and the cell says so.  A compute
+ * cell is never probed. */
 static const double *handoff_reads;
 static size_t handoff_nreads, handoff_probed;
 static enum handoff_status script_probe(int a, int b, unsigned trips, double *ns, struct strbuf *why)
@@ -356,17 +355,16 @@ static enum handoff_status script_probe(int a, int b, unsigned trips, double *ns
 	return HANDOFF_MEASURED;
 }
 
-static void far_batches_set_aside(void **state)
+static void far_batches_skipped(void **state)
 {
 	struct family stream = { .kind = KIND_STREAM }, compute = { .kind = KIND_COMPUTE };
 	cells[0].spec.family = &stream;
 	cells[0].spec.pin = (struct pins){ .producer = 0, .consumer = 1, .single = -1 };
 	cells[1].spec.family = &compute;
 	cells[1].spec.pin = (struct pins){ .producer = -1, .consumer = -1, .single = 1 };
-	/* calibration (8, the last before batch 1), then: after 1 near; before
-	 * 2 far (skipped, not run); before 3 near, after 3 far (run, set
-	 * aside); then near */
-	const double reads[] = { 84, 84, 84, 84, 84, 84, 84, 84, 84, 360, 84, 360, 84 };
+	/* calibration (8, the last before batch 1), then before each batch:
+	 * far (skipped), near, far (skipped), then near */
+	const double reads[] = { 84, 84, 84, 84, 84, 84, 84, 84, 360, 84, 360, 84 };
 	handoff_reads = reads;
 	handoff_nreads = sizeof(reads) / sizeof(reads[0]);
 	handoff_probed = 0;
@@ -379,9 +377,8 @@ static void far_batches_set_aside(void **state)
 	const struct cell_handoff *h = &cells[0].measure.handoff;
 	assert_int_equal(cells[0].measure.time.n, 4);
 	assert_int_equal(h->batches, 6);
-	assert_int_equal(h->skipped, 1);
-	assert_int_equal(h->set_aside, 1);
-	assert_int_equal(h->runs_set_aside, 1);
+	assert_int_equal(h->skipped, 2);
+	assert_int_equal(h->runs_skipped, 2);
 	assert_int_equal(h->runs_far_kept, 0);
 	assert_true(h->near_ns == 84 && h->far_ns == 360);
 	assert_int_equal(cells[0].measure.nrounds, 4);
@@ -389,11 +386,9 @@ static void far_batches_set_aside(void **state)
 	/* the compute cell ran its 4 and was never probed */
 	assert_int_equal(cells[1].measure.time.n, 4);
 	assert_int_equal(cells[1].measure.handoff.batches, 0);
-	assert_int_equal(nran, 5 + 4);
+	assert_int_equal(nran, 4 + 4);
 
-	/* far for good after batch 1 ran: it is set aside, 8 skipped (twice
-	 * the set-aside cap: a skip costs no run), 3 more set aside, then 4
-	 * run far, kept and said */
+	/* far for good after batch 1: 8 skipped, then 3 run far, kept and said */
 	teardown(state);
 	setup(state);
 	cells[0].spec.family = &stream;
@@ -409,13 +404,24 @@ static void far_batches_set_aside(void **state)
 	assert_int_equal(schedule_run(&s), SCHEDULE_DONE);
 	assert_int_equal(cells[0].measure.time.n, 4);
 	assert_int_equal(h->runs_skipped, 8);
-	assert_int_equal(h->runs_set_aside, 4);
-	assert_int_equal(h->runs_far_kept, 4);
-	assert_int_equal(h->batches, 16);
+	assert_int_equal(h->runs_far_kept, 3);
+	assert_int_equal(h->batches, 12);
 	assert_int_equal(cells[0].warnings.n, 1);
-	assert_non_null(strstr(cells[0].warnings.v[0], "4 of its 4 runs ran with its two CPUs far apart"));
-	assert_non_null(strstr(cells[0].warnings.v[0], "after 12 such runs were skipped or set aside"));
-	assert_int_equal(nran, 8);
+	assert_non_null(strstr(cells[0].warnings.v[0], "3 of its 4 runs ran with its two CPUs far apart"));
+	assert_non_null(strstr(cells[0].warnings.v[0], "after 8 such runs were put off"));
+	assert_int_equal(nran, 4);
+	/* back to back nothing is skipped: a far batch runs and is kept */
+	teardown(state);
+	setup(state);
+	cells[0].spec.family = &stream;
+	cells[0].spec.pin = (struct pins){ .producer = 0, .consumer = 1, .single = -1 };
+	handoff_probed = 8; /* the level stays 84: 360 from here on */
+	p.order = SCHEDULE_SEQUENTIAL;
+	assert_int_equal(schedule_run(&s), SCHEDULE_DONE);
+	assert_int_equal(cells[0].measure.time.n, 4);
+	assert_int_equal(h->runs_skipped, 0);
+	assert_int_equal(h->far_kept, 1); /* one batch of 4 */
+	assert_int_equal(h->runs_far_kept, 4);
 	handoff_gate_release(&gate);
 }
 
@@ -432,7 +438,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(stop_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(undecided_cells, setup, teardown),
 		cmocka_unit_test_setup_teardown(undecided_slow_cells, setup, teardown),
-		cmocka_unit_test_setup_teardown(far_batches_set_aside, setup, teardown),
+		cmocka_unit_test_setup_teardown(far_batches_skipped, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
