@@ -557,20 +557,20 @@ static void steal_stage(struct run *r)
 }
 
 /* How often the host had the stream cells' two CPUs far apart (system/
- * handoff.h): a line where batches were set aside for it, a warning where
- * some ran far anyway (past what a cell sets aside) or where the probe
+ * handoff.h): a line where batches were put off for it, a warning where
+ * some ran far anyway (past what a cell puts off) or where the probe
  * could not run (the figures then hold such runs unmarked). */
 static void handoff_stage(struct run *r)
 {
 	if (r->x->times != EXECUTOR_TIMES_MEASURED)
 		return;
-	unsigned batches = 0, aside = 0, kept_batches = 0, kept = 0, cells_kept = 0;
+	unsigned batches = 0, put_off = 0, kept_batches = 0, kept = 0, cells_kept = 0;
 	for (size_t i = 0; i < r->plan.n; i++) {
 		const struct cell_handoff *h = &r->plan.cells[i].measure.handoff;
 		if (r->plan.cells[i].origin == CELL_FROM_JOURNAL)
 			continue;
 		batches += h->batches;
-		aside += h->skipped;
+		put_off += h->skipped;
 		kept_batches += h->far_kept;
 		kept += h->runs_far_kept;
 		cells_kept += h->runs_far_kept > 0;
@@ -585,16 +585,16 @@ static void handoff_stage(struct run *r)
 		w = xasprintf("the host had the stream cells' two CPUs far apart before %u of %u batches: they were "
 			      "put off to later rounds, but %u runs of %u cells ran far past what a cell puts off and "
 			      "were kept (their warnings say so): a rerun may find other figures",
-			      aside + kept_batches, batches, kept, cells_kept);
+			      put_off + kept_batches, batches, kept, cells_kept);
 	if (w) {
 		sv_push(&r->rs.warnings, w);
 		warning("%s", w);
 		free(w);
-	} else if (aside) {
+	} else if (put_off) {
 		fprintf(stderr,
 			"flagbench: the host had the stream cells' two CPUs far apart before %u of %u batches: they "
 			"were put off to later rounds\n",
-			aside, batches);
+			put_off, batches);
 	}
 }
 

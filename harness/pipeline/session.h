@@ -28,8 +28,8 @@
  * The limits of every child are derived once (session_limits_derive) from
  * the two a user sets, one run and one compile.  Timing goes through the
  * one scheduler (schedule.h) with the session's executor and its handoff
- * gate (session_handoff), so a stream cell's batches that ran while the
- * host had its two CPUs far apart are set aside in every command alike.
+ * gate (session_handoff), so a stream cell's batches are put off while
+ * the host has its two CPUs far apart, in every command alike.
  */
 #ifndef FLAGBENCH_SESSION_H
 #define FLAGBENCH_SESSION_H
