@@ -182,7 +182,7 @@ struct cell_precision {
 /* How far apart the host had put a stream cell's two CPUs before its
  * batches (system/handoff.h), summed over them; all zero where none was
  * probed.  In rounds a batch that read far was skipped and run in a later
- * round, up to twice the runs for a 95 % interval (schedule.h); past
+ * round, up to four times the runs for a 95 % interval (schedule.h); past
  * that, or back to back, it ran, was kept, and is said. */
 struct cell_handoff {
 	unsigned batches;                /* probed */

@@ -160,7 +160,7 @@ struct schedule {
 	/* Before each batch of a stream cell on two CPUs: where the host has
 	 * them (system/handoff.h).  In rounds, a batch the probe calls far is
 	 * skipped, and another round gives the cell its run (a round that ran
-	 * nothing else waits 0.1 s first); up to twice the runs a 95 %
+	 * nothing else waits 0.1 s first); up to four times the runs a 95 %
 	 * interval needs (runs_for_rerun, or runs).  Past that, or back to
 	 * back, a far batch runs, is kept, and is said in the cell's warnings.
 	 * Recorded in measure.handoff.  NULL: no probe (made-up times). */

@@ -343,8 +343,8 @@ static void undecided_slow_cells(void **state)
 
 /* Where the host has a stream cell's two CPUs (system/handoff.h): in
  * rounds, a batch the probe before it reads far is skipped, and another
- * round gives the cell its run; past twice `runs` skipped (runs_for_rerun
- * here 0), far batches run, are kept, and the cell says so.  A compute
+ * round gives the cell its run; past four times `runs` skipped
+ * (runs_for_rerun here 0), far batches run, are kept, and the cell says so.  A compute
  * cell is never probed. */
 static const double *handoff_reads;
 static size_t handoff_nreads, handoff_probed;
@@ -388,7 +388,8 @@ static void far_batches_skipped(void **state)
 	assert_int_equal(cells[1].measure.handoff.batches, 0);
 	assert_int_equal(nran, 4 + 4);
 
-	/* far for good after batch 1: 8 skipped, then 3 run far, kept and said */
+	/* far for good after batch 1: 16 put off (four times `runs`), then 3
+	 * run far, kept and said */
 	teardown(state);
 	setup(state);
 	cells[0].spec.family = &stream;
@@ -403,12 +404,12 @@ static void far_batches_skipped(void **state)
 	s.n = 1;
 	assert_int_equal(schedule_run(&s), SCHEDULE_DONE);
 	assert_int_equal(cells[0].measure.time.n, 4);
-	assert_int_equal(h->runs_skipped, 8);
+	assert_int_equal(h->runs_skipped, 16);
 	assert_int_equal(h->runs_far_kept, 3);
-	assert_int_equal(h->batches, 12);
+	assert_int_equal(h->batches, 20);
 	assert_int_equal(cells[0].warnings.n, 1);
 	assert_non_null(strstr(cells[0].warnings.v[0], "3 of its 4 runs ran with its two CPUs far apart"));
-	assert_non_null(strstr(cells[0].warnings.v[0], "after 8 such runs were put off"));
+	assert_non_null(strstr(cells[0].warnings.v[0], "after 16 such runs were put off"));
 	assert_int_equal(nran, 4);
 	/* back to back nothing is skipped: a far batch runs and is kept */
 	teardown(state);
