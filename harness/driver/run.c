@@ -16,6 +16,7 @@
 #include "driver/earlier_runs.h"
 #include "driver/run_dir.h"
 #include "driver/run_options.h"
+#include "driver/timed_host.h"
 #include "pipeline/executor.h"
 #include "pipeline/libraries.h"
 #include "pipeline/plan.h"
@@ -535,94 +536,6 @@ static void cells_setup(struct run *r)
 	}
 }
 
-/* What the host took while the cells were timed (system/steal.h): in
- * results.json, and a warning when a rerun may find other figures. */
-static void steal_stage(struct run *r)
-{
-	steal_watch_end(&r->steal, "/");
-	/* made-up times (--dry-run) met no host */
-	if (r->x->times != EXECUTOR_TIMES_MEASURED)
-		return;
-	r->rs.steal_share = r->steal.share;
-	r->rs.steal_worst = r->steal.worst;
-	if (!(r->steal.share >= STEAL_WARN))
-		return;
-	char *w = xasprintf("the host took %.1f %% of this machine's cpu time while it was timed (steal; %.0f %% in "
-			    "the worst round): other guests share its cores, and a rerun may find other figures than "
-			    "these intervals hold",
-			    100 * r->steal.share, 100 * (isnan(r->steal.worst) ? r->steal.share : r->steal.worst));
-	sv_push(&r->rs.warnings, w);
-	warning("%s", w);
-	free(w);
-}
-
-/* How often the host had the stream cells' two CPUs far apart (system/
- * handoff.h): a line where batches were put off for it, a warning where
- * some ran far anyway (past what a cell puts off) or where the probe
- * could not run (the figures then hold such runs unmarked). */
-static void handoff_stage(struct run *r)
-{
-	if (r->x->times != EXECUTOR_TIMES_MEASURED)
-		return;
-	unsigned batches = 0, put_off = 0, kept_batches = 0, kept = 0, cells_kept = 0;
-	for (size_t i = 0; i < r->plan.n; i++) {
-		const struct cell_handoff *h = &r->plan.cells[i].measure.handoff;
-		if (r->plan.cells[i].origin == CELL_FROM_JOURNAL)
-			continue;
-		batches += h->batches;
-		put_off += h->skipped;
-		kept_batches += h->far_kept;
-		kept += h->runs_far_kept;
-		cells_kept += h->runs_far_kept > 0;
-	}
-	char *w = NULL;
-	const struct handoff_gate *g = session_handoff(&r->session);
-	if (g && g->status == HANDOFF_UNAVAILABLE)
-		w = xasprintf("the stream cells' two CPUs could not be probed for where the host put them (%s): a "
-			      "run timed while the host had them far apart is not told from the others",
-			      g->why.buf ? g->why.buf : "");
-	else if (kept)
-		w = xasprintf("the host had the stream cells' two CPUs far apart before %u of %u batches: they were "
-			      "put off to later rounds, but %u runs of %u cells ran far past what a cell puts off and "
-			      "were kept (their warnings say so): a rerun may find other figures",
-			      put_off + kept_batches, batches, kept, cells_kept);
-	if (w) {
-		sv_push(&r->rs.warnings, w);
-		warning("%s", w);
-		free(w);
-	} else if (put_off) {
-		fprintf(stderr,
-			"flagbench: the host had the stream cells' two CPUs far apart before %u of %u batches: they "
-			"were put off to later rounds\n",
-			put_off, batches);
-	}
-}
-
-/* The machine's drift over the rounds (stats.h), for run.drift: from the
- * cells measured in this run, in rounds; none for back-to-back runs. */
-static void drift_stage(struct run *r)
-{
-	struct run_drift *d = &r->rs.drift;
-	int sequential = r->set.order == RUN_ORDER_SEQUENTIAL;
-	const double **runs = xcalloc(r->plan.n + 1, sizeof(*runs));
-	size_t *n = xcalloc(r->plan.n + 1, sizeof(*n));
-	d->cells = 0;
-	for (size_t i = 0; i < r->plan.n; i++) {
-		const struct cell *c = &r->plan.cells[i];
-		if (c->status != CELL_OK || c->build.same_binary_as >= 0 || c->origin == CELL_FROM_JOURNAL ||
-		    c->measure.time.n < 3)
-			continue;
-		runs[d->cells] = c->measure.time.runs;
-		n[d->cells++] = c->measure.time.n;
-	}
-	/* back to back, a cell's runs share no round with another's */
-	d->sd = sequential ? NAN : stats_machine_drift(runs, n, d->cells, &d->rounds);
-	d->why = sequential ? "--order sequential: no rounds to compare"
-		 : isnan(d->sd) ? "fewer than 5 rounds with 10 cells or half of them" : NULL;
-	free(runs);
-	free(n);
-}
-
 /* The schedule's blocks and groups: a variant's (or a reference's)
  * cells, every configuration and layout of it, are one block, the cells
  * its answer, gaps, against and compilers tables compare; a family's are
@@ -674,9 +587,9 @@ static void run_cells(struct run *r)
 	heartbeat_begin("timing %zu cells%s", r->pr.total, r->set.order == RUN_ORDER_INTERLEAVE ? " in rounds" : "");
 	steal_watch_begin(&r->steal, "/");
 	schedule_run(&s);
-	steal_stage(r);
+	timed_steal(&r->steal, r->x->times, &r->rs);
 	heartbeat_end();
-	handoff_stage(r);
+	timed_handoff(&r->plan, session_handoff(&r->session), r->x->times, &r->rs);
 	free(cells);
 	free(block);
 	free(group);
@@ -685,7 +598,7 @@ static void run_cells(struct run *r)
 	for (size_t i = 0; i < r->plan.n; i++)
 		if (r->plan.cells[i].status == CELL_PENDING)
 			cell_set_status(&r->plan.cells[i], CELL_SKIPPED, "interrupted before it ran");
-	drift_stage(r);
+	timed_drift(&r->plan, r->set.order == RUN_ORDER_SEQUENTIAL, &r->rs.drift);
 }
 
 /* The final results.json; the scratch folder goes unless the run is to
