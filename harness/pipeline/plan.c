@@ -663,6 +663,12 @@ void cell_thermal_free(struct cell_thermal *t)
 	t->celsius_before = t->celsius_after = NAN;
 }
 
+void cell_handoff_clear(struct cell_handoff *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->near_ns = h->far_ns = NAN;
+}
+
 void meter_run_free(struct meter_run *r)
 {
 	free(r->producer);
@@ -685,8 +691,7 @@ static void measurement_free(struct cell_measurement *m)
 	m->pass = 0;
 	cell_thermal_free(&m->thermal);
 	cell_counters_free(&m->counters);
-	memset(&m->handoff, 0, sizeof(m->handoff));
-	m->handoff.near_ns = m->handoff.far_ns = NAN;
+	cell_handoff_clear(&m->handoff);
 	memset(&m->time, 0, sizeof(m->time));
 	m->runs = NULL;
 	m->nruns = 0;

@@ -292,6 +292,8 @@ void cell_reset(struct cell *c);
 void cell_counters_free(struct cell_counters *k);
 void meter_run_free(struct meter_run *r);
 void cell_thermal_free(struct cell_thermal *t);
+/* Empties a handoff record: nothing probed, the round trips NAN. */
+void cell_handoff_clear(struct cell_handoff *h);
 void cell_set_status(struct cell *c, enum cell_status s, const char *fmt, ...) FB_PRINTF(3, 4);
 
 /* Whether two cells run alike apart from their binary and allocator:

@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
 #include "core/runcmd.h"
@@ -222,10 +221,8 @@ static enum batch_outcome batch(const struct sched *k, size_t i, unsigned runs, 
 	/* a cell measured anew starts a new record; one whose first batches
 	 * were skipped keeps it */
 	int first_batch = !k->batches[i]++;
-	if (!o.append && first_batch) {
-		memset(&c->measure.handoff, 0, sizeof(c->measure.handoff));
-		c->measure.handoff.near_ns = c->measure.handoff.far_ns = NAN;
-	}
+	if (!o.append && first_batch)
+		cell_handoff_clear(&c->measure.handoff);
 	if (s->handoff && c->spec.family->kind != KIND_COMPUTE && !c->spec.cross)
 		handoff_read(s->handoff, c->spec.pin.producer, c->spec.pin.consumer, &cpus);
 	int skip = may_skip && cpus.state == HANDOFF_FAR && skip_left(k, c, runs);
