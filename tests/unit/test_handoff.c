@@ -35,6 +35,17 @@ static void use(const double *r, size_t n)
 	probed = 0;
 }
 
+/* One reading of the pair (0, 1) with every probe reading ns (a
+ * calibration's too); its state. */
+static enum handoff_state read_as(struct handoff_gate *g, double ns, struct handoff_reading *w)
+{
+	static double one; /* reads points at it after this returns */
+	one = ns;
+	use(&one, 1);
+	handoff_read(g, 0, 1, w);
+	return w->state;
+}
+
 static struct handoff_gate fake_gate(void)
 {
 	struct handoff_gate g = HANDOFF_GATE_INIT;
@@ -74,17 +85,11 @@ static void far_against_the_nearest(void **state)
 {
 	struct handoff_gate g = fake_gate();
 	struct handoff_reading w;
-	const double cal[] = { 84 };
-	use(cal, 1);
-	handoff_read(&g, 0, 1, &w);
-	const double r[] = { 210, 211, 360 }; /* 2.5 times 84 is near; just over it is far */
-	use(r, 3);
-	handoff_read(&g, 0, 1, &w);
-	assert_int_equal(w.state, HANDOFF_NEAR);
-	handoff_read(&g, 0, 1, &w);
-	assert_int_equal(w.state, HANDOFF_FAR);
-	handoff_read(&g, 0, 1, &w);
-	assert_int_equal(w.state, HANDOFF_FAR);
+	read_as(&g, 84, &w);
+	/* 2.5 times 84 is near; just over it is far */
+	assert_int_equal(read_as(&g, 210, &w), HANDOFF_NEAR);
+	assert_int_equal(read_as(&g, 211, &w), HANDOFF_FAR);
+	assert_int_equal(read_as(&g, 360, &w), HANDOFF_FAR);
 	assert_true(w.probe_ns == 360 && w.near_ns == 84);
 	/* another pair has its own nearest: 360 there is near */
 	handoff_read(&g, 1, 0, &w);
@@ -102,41 +107,22 @@ static void learns_the_nearest(void **state)
 {
 	struct handoff_gate g = fake_gate();
 	struct handoff_reading w;
-	const double far[] = { 350 };
-	use(far, 1);
-	handoff_read(&g, 0, 1, &w);
-	assert_int_equal(w.state, HANDOFF_NEAR);
-	const double near[] = { 85 };
-	use(near, 1);
-	handoff_read(&g, 0, 1, &w);
-	assert_true(w.state == HANDOFF_NEAR && w.near_ns == 85);
-	use(far, 1);
-	handoff_read(&g, 0, 1, &w);
-	assert_int_equal(w.state, HANDOFF_FAR);
-	const double lost[] = { INFINITY };
-	use(lost, 1);
-	handoff_read(&g, 0, 1, &w);
-	assert_int_equal(w.state, HANDOFF_FAR);
+	assert_int_equal(read_as(&g, 350, &w), HANDOFF_NEAR);
+	assert_int_equal(read_as(&g, 85, &w), HANDOFF_NEAR);
+	assert_true(w.near_ns == 85);
+	assert_int_equal(read_as(&g, 350, &w), HANDOFF_FAR);
+	assert_int_equal(read_as(&g, INFINITY, &w), HANDOFF_FAR);
 	handoff_gate_release(&g);
 
 	struct handoff_gate h = fake_gate();
-	const double usual[] = { 80 };
-	use(usual, 1);
-	handoff_read(&h, 0, 1, &w);
-	const double low[] = { 35 };
-	use(low, 1);
-	handoff_read(&h, 0, 1, &w);
-	assert_true(w.state == HANDOFF_NEAR && w.near_ns == 80);
+	read_as(&h, 80, &w);
+	assert_int_equal(read_as(&h, 35, &w), HANDOFF_NEAR);
+	assert_true(w.near_ns == 80);
 	for (int i = 0; i < HANDOFF_NEAR_READINGS; i++)
 		handoff_read(&h, 0, 1, &w);
 	assert_true(w.near_ns == 35);
-	use(usual, 1);
-	handoff_read(&h, 0, 1, &w);
-	assert_int_equal(w.state, HANDOFF_NEAR);
-	const double far2[] = { 360 };
-	use(far2, 1);
-	handoff_read(&h, 0, 1, &w);
-	assert_int_equal(w.state, HANDOFF_FAR);
+	assert_int_equal(read_as(&h, 80, &w), HANDOFF_NEAR);
+	assert_int_equal(read_as(&h, 360, &w), HANDOFF_FAR);
 	handoff_gate_release(&h);
 }
 
@@ -151,10 +137,7 @@ static void unavailable_and_one_cpu(void **state)
 	assert_int_equal(w.state, HANDOFF_NOT_PROBED);
 	assert_int_equal(g.status, HANDOFF_UNAVAILABLE);
 	assert_non_null(strstr(g.why.buf, "no probe here"));
-	const double r[] = { 84 };
-	use(r, 1);
-	handoff_read(&g, 0, 1, &w);
-	assert_int_equal(w.state, HANDOFF_NOT_PROBED);
+	assert_int_equal(read_as(&g, 84, &w), HANDOFF_NOT_PROBED);
 	assert_int_equal(probed, 0);
 	handoff_gate_release(&g);
 	struct handoff_gate h = fake_gate();
