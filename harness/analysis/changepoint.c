@@ -12,29 +12,20 @@
 #include "core/stats.h"
 #include "core/util.h"
 
-/* The median of v[0..n) (sorted in place). */
-static double median_of(double *v, size_t n)
-{
-	if (!n)
-		return NAN;
-	qsort(v, n, sizeof(double), stats_cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* 1.4826 MAD of v[0..n) around its median (v is reordered). */
 static double robust_sd(double *v, size_t n)
 {
-	double m = median_of(v, n);
+	double m = stats_median_sort(v, n);
 	for (size_t i = 0; i < n; i++)
 		v[i] = fabs(v[i] - m);
-	return 1.4826 * median_of(v, n);
+	return 1.4826 * stats_median_sort(v, n);
 }
 
 /* X(max(1, ceil(q n))) of v[0..n) (sorted in place), the median for q = 0.5. */
 static double quantile_of(double *v, size_t n, double q)
 {
 	if (q == 0.5)
-		return median_of(v, n);
+		return stats_median_sort(v, n);
 	qsort(v, n, sizeof(double), stats_cmp_double);
 	size_t r = (size_t)ceil(q * (double)n);
 	return v[r ? r - 1 : 0];
@@ -86,7 +77,7 @@ static void typical_w(struct cp_series *s)
 {
 	double *v = xcalloc(s->n + 1, sizeof(double));
 	memcpy(v, s->w, s->n * sizeof(double));
-	s->w_typical = s->n ? median_of(v, s->n) : 0;
+	s->w_typical = s->n ? stats_median_sort(v, s->n) : 0;
 	free(v);
 }
 

@@ -14,18 +14,6 @@
 #include "core/util.h"
 #include "pipeline/plan.h"
 
-static double median_of_sorted(const double *v, size_t n)
-{
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* the statistic at quantile q of sorted runs, as stats.h defines it */
-static double point_of_sorted(const double *v, size_t n, double quantile)
-{
-	size_t r = stats_quantile_rank(n, quantile);
-	return r ? v[r - 1] : median_of_sorted(v, n);
-}
-
 int comparison_same_binary(const struct comparison_side *a, const struct comparison_side *b)
 {
 	return a->program && b->program && program_id_same(a->program, b->program);
@@ -156,7 +144,7 @@ struct log_interval {
 static void paired_interval(const double *d, size_t n, double level, struct log_interval *li, double *reached)
 {
 	size_t k = stats_median_ci_rank(n, level, reached);
-	li->point = median_of_sorted(d, n);
+	li->point = stats_median_sorted(d, n);
 	li->low = d[k - 1];
 	li->high = d[n - k];
 }
@@ -165,14 +153,7 @@ static void paired_interval(const double *d, size_t n, double level, struct log_
  * holds, not on whether it is A or B, nor on the order of its runs. */
 static uint64_t times_hash(const double *sorted, size_t n)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char bytes[sizeof(double)];
-		memcpy(bytes, &sorted[i], sizeof(double));
-		for (size_t k = 0; k < sizeof(double); k++)
-			h = (h ^ bytes[k]) * 0x100000001b3ULL;
-	}
-	return h ^ (uint64_t)n;
+	return fnv1a(FNV1A_OFFSET, sorted, n * sizeof(double)) ^ (uint64_t)n;
 }
 
 static unsigned long long stream_seed(unsigned long long seed, uint64_t self, uint64_t other)
@@ -223,7 +204,7 @@ static void independent(const struct comparison_side *a, const struct comparison
 	unsigned long long sa = stream_seed(policy->seed, ha, hb), sb = stream_seed(policy->seed, hb, ha);
 	if (sa == sb)
 		sb ^= 0x5851f42d4c957f2dULL;
-	li->point = log(point_of_sorted(vb, b->n, policy->quantile)) - log(point_of_sorted(va, a->n, policy->quantile));
+	li->point = log(stats_point_sorted(vb, b->n, policy->quantile)) - log(stats_point_sorted(va, a->n, policy->quantile));
 	size_t ge = 0, le = 0;
 	for (unsigned r = 0; r < rs; r++) {
 		double la = resampled_log_point(va, a->n, counts, policy->quantile, &sa);
@@ -307,13 +288,13 @@ static void across_layouts(const struct comparison_side *a, const struct compari
 		size_t np = by_rounds ? paired_logs(a, b, 1, layouts[k], d) : 0;
 		size_t na = layout_times(a, layouts[k], va), nb = layout_times(b, layouts[k], vb);
 		if (np >= COMPARISON_MIN_LAYOUT_PAIRS) {
-			est[k] = median_of_sorted(d, np);
+			est[k] = stats_median_sorted(d, np);
 			out->pairs += np;
 			out->runs_a += np;
 			out->runs_b += np;
 		} else {
-			est[k] = log(point_of_sorted(vb, nb, policy->quantile)) -
-				 log(point_of_sorted(va, na, policy->quantile));
+			est[k] = log(stats_point_sorted(vb, nb, policy->quantile)) -
+				 log(stats_point_sorted(va, na, policy->quantile));
 			out->runs_a += na;
 			out->runs_b += nb;
 		}

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/stats.h"
+#include "core/util.h"
 
 /* --- the generator: the project's one (core/stats.h), so a seed means
  * the same points everywhere */
@@ -35,13 +36,13 @@ int rng_coin(struct tune_search *ts)
 
 uint64_t point_hash(const size_t *val, size_t n)
 {
-	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a, a value's 8 bytes at a time */
+	uint64_t h = FNV1A_OFFSET;
 	for (size_t i = 0; i < n; i++) {
-		uint64_t v = val[i];
-		for (int b = 0; b < 8; b++) {
-			h ^= (v >> (8 * b)) & 0xff;
-			h *= 0x100000001b3ULL;
-		}
+		/* a value's 8 bytes, least significant first, on any host */
+		unsigned char b[8];
+		for (int k = 0; k < 8; k++)
+			b[k] = (unsigned char)((uint64_t)val[i] >> (8 * k));
+		h = fnv1a(h, b, sizeof(b));
 	}
 	return h;
 }

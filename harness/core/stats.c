@@ -19,11 +19,18 @@ int stats_cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static double median_sorted(const double *v, size_t n)
+double stats_median_sorted(const double *v, size_t n)
 {
 	if (!n)
 		return NAN;
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double stats_median_sort(double *v, size_t n)
+{
+	if (n)
+		qsort(v, n, sizeof(double), stats_cmp_double);
+	return stats_median_sorted(v, n);
 }
 
 size_t stats_quantile_rank(size_t n, double quantile)
@@ -36,17 +43,17 @@ size_t stats_quantile_rank(size_t n, double quantile)
 	return r > n ? n : r;
 }
 
-static double point_sorted(const double *v, size_t n, double quantile)
+double stats_point_sorted(const double *v, size_t n, double quantile)
 {
 	size_t r = stats_quantile_rank(n, quantile);
-	return r ? v[r - 1] : median_sorted(v, n);
+	return r ? v[r - 1] : stats_median_sorted(v, n);
 }
 
 /* Sorts v in place: the statistic of a scratch copy. */
 static double sample_point(double *v, size_t n, double quantile)
 {
 	qsort(v, n, sizeof(double), stats_cmp_double);
-	return point_sorted(v, n, quantile);
+	return stats_point_sorted(v, n, quantile);
 }
 
 /* The exact distributions every interval's coverage is summed from. */
@@ -262,7 +269,7 @@ void stats_compute_at(struct stats *s, const double *runs, size_t n, double quan
 	qsort(v, n, sizeof(double), stats_cmp_double);
 	s->min = v[0];
 	s->max = v[n - 1];
-	s->median = median_sorted(v, n);
+	s->median = stats_median_sorted(v, n);
 	double sum = 0;
 	for (size_t i = 0; i < n; i++)
 		sum += v[i];
@@ -276,9 +283,9 @@ void stats_compute_at(struct stats *s, const double *runs, size_t n, double quan
 	for (size_t i = 0; i < n; i++)
 		dev[i] = fabs(v[i] - s->median);
 	qsort(dev, n, sizeof(double), stats_cmp_double);
-	s->mad = median_sorted(dev, n);
+	s->mad = stats_median_sorted(dev, n);
 	free(dev);
-	s->point = point_sorted(v, n, quantile);
+	s->point = stats_point_sorted(v, n, quantile);
 	/* the order-statistic intervals, with their exact coverage (stats.h) */
 	if (quantile == 0.5) {
 		size_t k = stats_median_ci_rank(n, STATS_CI_TARGET, &s->ci_level);

@@ -70,9 +70,17 @@ struct stats {
 	size_t outliers;
 };
 
-/* Computes everything from runs[0..n) for the median; copies runs.  n may be 0. */
 /* qsort's comparison of doubles, ascending: the one every module sorts by */
 int stats_cmp_double(const void *a, const void *b);
+/* The median of sorted v[0..n): the middle value, or the mean of the two
+ * middle ones; NAN when n is 0.  The one median every module takes. */
+double stats_median_sorted(const double *v, size_t n);
+/* The same of v[0..n) in any order: sorts v in place first. */
+double stats_median_sort(double *v, size_t n);
+/* The statistic at quantile q of sorted v[0..n), as stats_quantile_rank
+ * defines it (the median when q is 0.5). */
+double stats_point_sorted(const double *v, size_t n, double quantile);
+/* Computes everything from runs[0..n) for the median; copies runs.  n may be 0. */
 void stats_compute(struct stats *s, const double *runs, size_t n);
 /* The same for the statistic at quantile q (0.5 the median, 0 the minimum). */
 void stats_compute_at(struct stats *s, const double *runs, size_t n, double quantile);

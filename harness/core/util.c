@@ -531,3 +531,11 @@ void sv_push_replaced(struct strvec *sv, const char *word, const char *name, uin
 	sv_push(sv, w);
 	free(w);
 }
+
+uint64_t fnv1a(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ p[i]) * 0x100000001b3ULL;
+	return h;
+}

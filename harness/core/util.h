@@ -100,6 +100,11 @@ int mkdir_p(const char *path, int mode);
  * removed, never what it points to); 0, or -1 where an entry stayed. */
 int remove_tree(const char *path);
 
+/* FNV-1a: folds data[0..len) into h (start from FNV1A_OFFSET).  For hash
+ * tables and seeds, where speed and spread matter and integrity does not. */
+#define FNV1A_OFFSET 0xcbf29ce484222325ULL
+uint64_t fnv1a(uint64_t h, const void *data, size_t len);
+
 /* SHA-256 of a buffer or a file, as 64 lowercase hex digits plus NUL
  * (in sha256.c: util.c itself needs no library). */
 void sha256_hex(const void *data, size_t len, char out[65]);

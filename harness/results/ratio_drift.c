@@ -314,8 +314,7 @@ static double level_shift(const struct results_run *run, const struct results_ru
 	double shift = NAN;
 	*cells = n;
 	if (n >= BETWEEN_LEVEL_MIN_CELLS) {
-		qsort(d, n, sizeof(double), stats_cmp_double);
-		shift = expm1(n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2);
+		shift = expm1(stats_median_sort(d, n));
 	}
 	free(d);
 	return shift;

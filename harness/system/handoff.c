@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/stats.h"
+
 /* The batches a probe times; the first warms the line and the threads. */
 #define PROBE_BATCHES 6
 /* The other side must answer within this, or the probe gives up (a CPU
@@ -77,11 +79,16 @@ enum handoff_status handoff_probe(int cpu_a, int cpu_b, unsigned trips, double *
 		sb_addf(why, "cannot read this thread's CPUs");
 		return HANDOFF_UNAVAILABLE;
 	}
-	static struct probe p; /* aligned, and never on a stack that goes away */
-	memset(&p, 0, sizeof(p));
+	/* one line per call, aligned (a stack frame need not honour 64) */
+	struct probe *p = aligned_alloc(_Alignof(struct probe), sizeof(struct probe));
+	if (!p) {
+		sb_addf(why, "out of memory for a probe");
+		return HANDOFF_UNAVAILABLE;
+	}
+	memset(p, 0, sizeof(*p));
 	/* `trips` in all, over the batches */
 	unsigned per = trips / PROBE_BATCHES ? trips / PROBE_BATCHES : 1;
-	p.trips = per;
+	p->trips = per;
 	/* The far thread starts on cpu_b: created on cpu_a it would wait there
 	 * for this one's time slice to end (4 ms a probe, all spent spinning),
 	 * and with every signal blocked, so that they reach the main thread. */
@@ -95,11 +102,12 @@ enum handoff_status handoff_probe(int cpu_a, int cpu_b, unsigned trips, double *
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	pthread_t t;
 	if (!err)
-		err = pthread_create(&t, &attr, far_side, &p);
+		err = pthread_create(&t, &attr, far_side, p);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_attr_destroy(&attr);
 	if (err) {
 		sb_addf(why, "cannot start a thread on CPU %d: %s", cpu_b, strerror(err));
+		free(p);
 		return HANDOFF_UNAVAILABLE;
 	}
 	enum handoff_status st = HANDOFF_MEASURED;
@@ -107,7 +115,7 @@ enum handoff_status handoff_probe(int cpu_a, int cpu_b, unsigned trips, double *
 	if (err) {
 		sb_addf(why, "cannot pin a thread to CPU %d: %s", cpu_a, strerror(err));
 		st = HANDOFF_UNAVAILABLE;
-	} else if (wait_for(&p.ready, 1, NULL, 1) < 0) {
+	} else if (wait_for(&p->ready, 1, NULL, 1) < 0) {
 		sb_addf(why, "the thread on CPU %d never started", cpu_b);
 		st = HANDOFF_UNAVAILABLE;
 	}
@@ -116,10 +124,10 @@ enum handoff_status handoff_probe(int cpu_a, int cpu_b, unsigned trips, double *
 	for (unsigned k = 0; st == HANDOFF_MEASURED && !lost && k < PROBE_BATCHES; k++) {
 		double t0 = now_monotonic();
 		for (unsigned i = 0; i < per; i++) {
-			atomic_store_explicit(&p.ball, 1, memory_order_release);
+			atomic_store_explicit(&p->ball, 1, memory_order_release);
 			/* no answer: as far as can be this time (the host ran
 			 * something else there), not a probe that cannot work */
-			if (wait_for(&p.ball, 0, NULL, PROBE_PATIENCE_S) < 0) {
+			if (wait_for(&p->ball, 0, NULL, PROBE_PATIENCE_S) < 0) {
 				lost = 1;
 				break;
 			}
@@ -128,8 +136,9 @@ enum handoff_status handoff_probe(int cpu_a, int cpu_b, unsigned trips, double *
 		if (k > 0 && !lost && ns_per < best)
 			best = ns_per;
 	}
-	atomic_store_explicit(&p.quit, 1, memory_order_relaxed);
+	atomic_store_explicit(&p->quit, 1, memory_order_relaxed);
 	pthread_join(t, NULL);
+	free(p);
 	pthread_setaffinity_np(pthread_self(), sizeof(was), &was);
 	if (st == HANDOFF_MEASURED)
 		*ns = lost ? INFINITY : best;
@@ -141,20 +150,16 @@ static struct handoff_pair *pair_of(struct handoff_gate *g, int a, int b)
 	for (size_t i = 0; i < g->npairs; i++)
 		if (g->pairs[i].a == a && g->pairs[i].b == b)
 			return &g->pairs[i];
-	if (g->npairs == HANDOFF_MAX_PAIRS)
-		return NULL;
+	if (g->npairs == g->cap) {
+		g->cap = g->cap ? 2 * g->cap : 4;
+		g->pairs = xrealloc(g->pairs, g->cap * sizeof(*g->pairs));
+	}
 	struct handoff_pair *p = &g->pairs[g->npairs++];
 	memset(p, 0, sizeof(*p));
 	p->a = a;
 	p->b = b;
 	p->level = NAN;
 	return p;
-}
-
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-	return (a > b) - (a < b);
 }
 
 static void add_near(struct handoff_pair *p, double ns)
@@ -165,8 +170,7 @@ static void add_near(struct handoff_pair *p, double ns)
 		p->nnear++;
 	double v[HANDOFF_NEAR_READINGS];
 	memcpy(v, p->near, p->nnear * sizeof(double));
-	qsort(v, p->nnear, sizeof(double), cmp_double);
-	p->level = p->nnear % 2 ? v[p->nnear / 2] : (v[p->nnear / 2 - 1] + v[p->nnear / 2]) / 2;
+	p->level = stats_median_sort(v, p->nnear);
 }
 
 /* One reading into the pair's level: far, or near (and kept). */
@@ -189,8 +193,6 @@ void handoff_read(struct handoff_gate *g, int cpu_a, int cpu_b, struct handoff_r
 	if (!g || g->status != HANDOFF_MEASURED || cpu_a == cpu_b || cpu_a < 0 || cpu_b < 0)
 		return;
 	struct handoff_pair *pair = pair_of(g, cpu_a, cpu_b);
-	if (!pair)
-		return;
 	unsigned probes = isnan(pair->level) ? HANDOFF_CALIBRATION : 1;
 	double ns = NAN, reading[HANDOFF_CALIBRATION];
 	for (unsigned i = 0; i < probes; i++) {
@@ -215,5 +217,8 @@ void handoff_read(struct handoff_gate *g, int cpu_a, int cpu_b, struct handoff_r
 
 void handoff_gate_release(struct handoff_gate *g)
 {
+	free(g->pairs);
+	g->pairs = NULL;
+	g->npairs = g->cap = 0;
 	sb_release(&g->why);
 }

@@ -20,6 +20,7 @@
 #include <gsl/gsl_cdf.h>
 
 #include "core/stats.h"
+#include "core/util.h"
 
 static unsigned long long rng = 42;
 
@@ -420,9 +421,39 @@ static void test_ratio_drift(void **state)
 	assert_int_equal(used, 4);
 }
 
+/* The one median (stats_median_sorted) and its sorting form, and the
+ * statistic of sorted runs at a quantile, as every module takes them. */
+static void test_median_and_point(void **state)
+{
+	const double odd[] = { 1, 2, 7 }, even[] = { 1, 2, 4, 9 };
+	assert_true(stats_median_sorted(odd, 3) == 2);
+	assert_true(stats_median_sorted(even, 4) == 3);
+	assert_true(stats_median_sorted(odd, 1) == 1);
+	assert_true(isnan(stats_median_sorted(odd, 0)));
+	double v[] = { 9, 1, 4, 2 };
+	assert_true(stats_median_sort(v, 4) == 3);
+	assert_true(v[0] == 1 && v[1] == 2 && v[2] == 4 && v[3] == 9); /* sorted in place */
+	assert_true(isnan(stats_median_sort(v, 0)));
+	assert_true(stats_point_sorted(even, 4, 0.5) == 3);
+	assert_true(stats_point_sorted(even, 4, 0) == 1);    /* the minimum */
+	assert_true(stats_point_sorted(even, 4, 0.25) == 1); /* X(ceil(1)) */
+	assert_true(stats_point_sorted(even, 4, 0.75) == 4); /* X(3) */
+}
+
+/* FNV-1a's published 64-bit values, and folding in parts is one pass. */
+static void test_fnv1a(void **state)
+{
+	assert_true(fnv1a(FNV1A_OFFSET, "", 0) == 0xcbf29ce484222325ULL);
+	assert_true(fnv1a(FNV1A_OFFSET, "a", 1) == 0xaf63dc4c8601ec8cULL);
+	assert_true(fnv1a(FNV1A_OFFSET, "foobar", 6) == 0x85944171f73967e8ULL);
+	assert_true(fnv1a(fnv1a(FNV1A_OFFSET, "foo", 3), "bar", 3) == 0x85944171f73967e8ULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_median_and_point),
+		cmocka_unit_test(test_fnv1a),
 		cmocka_unit_test(test_exact_levels),
 		cmocka_unit_test(test_coverage_by_run_count),
 		cmocka_unit_test(test_rerun_levels),
