@@ -67,7 +67,7 @@ char *cell_note_text(const struct cell_cmp *cc)
 static char *system_changes(const json_t *base, const json_t *nw, const struct results_cell *b,
 			    const struct results_cell *n, int *changed, int *libraries)
 {
-	static const char *const keys[] = { "kernel", "libc", "microcode", "governor", "turbo", "cpu_model", NULL };
+	const char *const *keys = RESULTS_HOST_FACTS;
 	struct strbuf sb = STRBUF_INIT;
 	const json_t *hb = json_object_get(base, "host"), *hn = json_object_get(nw, "host");
 	for (int i = 0; keys[i]; i++) {

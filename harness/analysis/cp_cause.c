@@ -6,7 +6,7 @@
 #include <string.h>
 
 /* The system facts a same binary's time depends on, as the history keys them. */
-static const char *const SYSTEM_KEYS[] = { "kernel", "libc", "microcode", "governor", "turbo", "cpu_model", NULL };
+static const char *const *const SYSTEM_KEYS = RESULTS_HOST_FACTS;
 
 /* "KEY A -> B" into what when a and b differ (a missing side is "?"). */
 static void differs(struct strvec *what, const char *label, const char *a, const char *b)

@@ -227,7 +227,7 @@ static int add_facts(struct history *h, sqlite3_int64 run, const json_t *root)
 	sqlite3_stmt *st = prepare(h, "INSERT OR REPLACE INTO facts(run, key, value) VALUES (?, ?, ?)");
 	if (!st)
 		return -1;
-	static const char *const host_keys[] = { "kernel", "libc", "microcode", "governor", "turbo", "cpu_model", NULL };
+	const char *const *host_keys = RESULTS_HOST_FACTS;
 	const json_t *host = json_object_get(root, "host");
 	int r = 0;
 	for (int i = 0; host_keys[i] && r == 0; i++)

@@ -14,6 +14,8 @@
 #include "core/util.h"
 #include "results/results.h"
 
+const char *const RESULTS_HOST_FACTS[] = { "kernel", "libc", "microcode", "governor", "turbo", "cpu_model", NULL };
+
 static uint64_t count(const json_t *o, const char *key)
 {
 	json_t *v = json_object_get(o, key);

@@ -26,6 +26,11 @@
 
 #include "pipeline/plan.h"
 
+/* The host facts (keys of results.json's "host") a same binary's time
+ * depends on: what the history records per night and compare and the
+ * change points' causes name when they differ.  NULL-terminated. */
+extern const char *const RESULTS_HOST_FACTS[];
+
 /* One cell as read.  Strings point into the document (or, for config,
  * at the derived text it now holds). */
 struct results_cell {
