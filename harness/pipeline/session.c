@@ -279,6 +279,41 @@ static void count_line(struct counting *k, double t0, unsigned jobs)
 			k->n, running, spent, eta);
 }
 
+/* "not counted in chacha20 (6 of 6 builds): WHY", once per family, each
+ * reason once: a count line must not say what did not happen. */
+static void not_counted_lines(FILE *progress, const struct cell *const *cells, json_t *const *out, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct family *fam = cells[i]->spec.family;
+		int first = 1;
+		for (size_t j = 0; j < i && first; j++)
+			first = cells[j]->spec.family != fam;
+		if (!first)
+			continue;
+		size_t builds = 0, missed = 0;
+		struct strvec whys = STRVEC_INIT;
+		for (size_t j = i; j < n; j++) {
+			if (cells[j]->spec.family != fam)
+				continue;
+			builds++;
+			const char *why = json_string_value(json_object_get(out[j], "skipped"));
+			if (!why)
+				continue;
+			missed++;
+			if (!sv_contains(&whys, why))
+				sv_push(&whys, why);
+		}
+		if (missed) {
+			fprintf(progress, "flagbench: not counted in %s (%zu of %zu build%s): ", fam && fam->name ? fam->name : "?",
+				missed, builds, builds == 1 ? "" : "s");
+			for (size_t w = 0; w < whys.n; w++)
+				fprintf(progress, "%s%s", w ? "; " : "", whys.v[w]);
+			fprintf(progress, "\n");
+		}
+		sv_clear(&whys);
+	}
+}
+
 void session_count_cells(struct session *s, const struct cell *const *cells, size_t n, enum counter_source src,
 			 json_t **out)
 {
@@ -321,6 +356,13 @@ void session_count_cells(struct session *s, const struct cell *const *cells, siz
 	if (s->progress && n) {
 		char spent[32];
 		format_duration(now_monotonic() - t0, spent, sizeof(spent));
-		fprintf(s->progress, "flagbench: counted %zu of %zu in %s\n", k.done, n, spent);
+		size_t skipped = 0;
+		for (size_t i = 0; i < n; i++)
+			skipped += out[i] && json_object_get(out[i], "skipped");
+		fprintf(s->progress, "flagbench: counted %zu of %zu in %s", k.done - skipped, n, spent);
+		if (skipped)
+			fprintf(s->progress, "; %zu could not be counted", skipped);
+		fprintf(s->progress, "\n");
+		not_counted_lines(s->progress, cells, out, n);
 	}
 }

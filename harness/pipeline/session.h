@@ -68,7 +68,7 @@ struct session {
 	double pretend_build_s;      /* the mock executor's pretend compile (--dry-run --pretend-build) */
 	struct session_ref *refs;
 	size_t nrefs;
-	struct handoff_gate handoff; /* the nearest round trip read per pair of CPUs (system/handoff.h) */
+	struct handoff_gate handoff; /* each pair of CPUs' near level: the median of its last near readings (system/handoff.h) */
 };
 
 /* cache NULL: the project's build/cache; jobs 0: the online CPUs;
@@ -115,7 +115,10 @@ json_t *session_count(struct session *s, const struct cell *c, enum counter_sour
  * under any load, so unlike times they may share the machine: a run
  * counts every build at once before its timing, which must have the
  * machine alone, and says how the counting goes every BUILD_PROGRESS_S
- * seconds (done, running, eta).  An interrupt leaves the rest NULL. */
+ * seconds (done, running, eta).  The last line counts only the builds
+ * that were counted; below it, once per family, the builds that could not
+ * be and each reason once ("not counted in F (2 of 6 builds): WHY").  An
+ * interrupt leaves the rest NULL. */
 void session_count_cells(struct session *s, const struct cell *const *cells, size_t n, enum counter_source src,
 			 json_t **out);
 

@@ -295,6 +295,10 @@ void answers_write_term(const struct model *m, const char *run_dir, size_t width
 			sb_adds(&sb, "; \xc2\xb6 unchecked: its outputs were not proven right");
 		if (fam->layouts > 1)
 			sb_addf(&sb, "; across %u code layouts: a lead must hold across them", fam->layouts);
+		/* an answer time decided says too where counts could not be had */
+		for (size_t k = 0; k < fam->warnings.n; k++)
+			if (!strncmp(fam->warnings.v[k], MODEL_NOT_COUNTED, strlen(MODEL_NOT_COUNTED)))
+				sb_addf(&sb, "; %s", fam->warnings.v[k]);
 		sb_adds(out, "\n");
 		emit(out, sb.buf, 2, width);
 		int vw = 0, lw = 0;

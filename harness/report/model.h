@@ -91,6 +91,9 @@ struct mtable {
 
 /* The words of a variant unsupported in every configuration, in its problem line. */
 #define MODEL_NOT_FOR_THIS_MACHINE "not for this machine"
+/* The start of a family warning that says why some of its cells have no
+ * counts (model_tables.c); the answers repeat it on the family's line. */
+#define MODEL_NOT_COUNTED "instructions not counted"
 
 /* A variant's answer as data (model_answer.h), for writers that lay it out
  * their own way; the sentences in mfamily.answer say the same. */

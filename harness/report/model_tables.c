@@ -227,7 +227,7 @@ static void counts_skipped(struct fsrc *f, struct strvec *out)
 		count[k]++;
 	}
 	for (size_t k = 0; k < whys.n; k++)
-		sv_pushf(out, "instructions not counted (%zu cell%s): %s", count[k], count[k] == 1 ? "" : "s", whys.v[k]);
+		sv_pushf(out, MODEL_NOT_COUNTED " (%zu cell%s): %s", count[k], count[k] == 1 ? "" : "s", whys.v[k]);
 	free(count);
 	sv_clear(&whys);
 }
