@@ -305,7 +305,7 @@ int cell_spec_same_build(const struct cell_spec *a, const struct cell_spec *b);
 
 /* The identity of a program: what two runs must share to be the same
  * program run twice, so that any difference between their times is the
- * machine's.  The one definition: the build's dedupe (build.h), the
+ * machine's.  The one definition: the session's dedupe (session.h), the
  * tables' twin marks (report/model_compare.h), compare, the undecided
  * answers and every comparison side (analysis/comparison.h) ask it.
  *   sha256     the binary (its code pad is in it); hex in either case
