@@ -9,7 +9,13 @@
 #       run with arguments, so "prog$" never matches "prog 2000" (write
 #       "prog( |$)");
 #   (c) a bare `! cmd` in a @test: bash ignores `!` for errexit (write
-#       `refute cmd` or `run ! cmd`).
+#       `refute cmd` or `run ! cmd`);
+#   (d) a jq `all` with no count asserted before it (earlier in its filter
+#       or on the line before): `all` over an empty selection is true;
+#   (e) `-z "$(find DIR ...)"`: true when DIR is gone (write `run find ...`,
+#       check $status, then `[ -z "$output" ]`);
+#   (f) a `run` with no status check before the next `run` or the end of
+#       its @test ($status, or `run -N` / `run !`): it passes on a crash.
 # The conditions of if/while/until, lists that end in a failing command
 # (`|| { echo ...; false; }`, `|| return 1`, `|| skip`), conditional actions
 # (`[ -f x ] && rm x`, `slow_tier && n=5`) and helper functions outside
@@ -32,12 +38,65 @@ BEGIN {
     for (i in a) ASSERT[a[i]] = 1
     split("echo printf true :", a, " ")
     for (i in a) SUCCEEDS[a[i]] = 1
+    split("jq jqr across", a, " ")
+    for (i in a) JQ[a[i]] = 1
     found = 0
 }
 
+# Findings are kept per line and printed in line order when the file ends:
+# (f) is known only at the next run or the end of the test.
 function report(line, msg) {
-    printf "%s:%d: %s\n    %s\n", FILENAME, line, msg, SRC[line]
+    REP[line] = REP[line] sprintf("%s:%d: %s\n    %s\n", FILENAME, line, msg, SRC[line])
+    if (line > REPMAX) REPMAX = line
     found++
+}
+function flush(    l) {
+    for (l = 1; l <= REPMAX; l++) if (l in REP) printf "%s", REP[l]
+    split("", REP); REPMAX = 0
+}
+
+# (f): a run statement of the test; its flags may check the status itself.
+function saw_run(st, line,    w, n, i) {
+    n = split(st, w, /[ \t]+/)
+    for (i = 1; i <= n && w[i] != "run"; i++) ;
+    for (i++; i <= n; i++) {
+        if (w[i] == "" || w[i] == "--keep-empty-lines" || w[i] == "--separate-stderr") continue
+        if (w[i] == "!" || w[i] ~ /^-[0-9]+$/) return
+        break
+    }
+    if (PENDING_RUN) report(PENDING_RUN, "a run with no status check after it: it passes on a crash; check $status (or write run -N / run !)")
+    PENDING_RUN = line
+}
+function end_test() {
+    if (PENDING_RUN) report(PENDING_RUN, "a run with no status check after it: it passes on a crash; check $status (or write run -N / run !)")
+    PENDING_RUN = 0; PREV_COUNTS = 0
+}
+# (f): a status named on the line answers the run before it; on the line of
+# a run, only when it comes after that run.
+function check_status(raw) {
+    if (PENDING_RUN && raw ~ /\$\{?status/) PENDING_RUN = 0
+}
+function after_run(raw,    rest) {
+    if (!PENDING_RUN) return
+    rest = raw
+    while (match(rest, /(^|[ \t;&|(])run[ \t]/)) rest = substr(rest, RSTART + RLENGTH)
+    if (rest ~ /\$\{?status/) PENDING_RUN = 0
+}
+# (d) and (e) on a logical line of a test, and the status checks of (f).
+function check_raw(raw, code, line,    head) {
+    if (raw ~ /-z[ \t]+"?\$\(find[ \t]/)
+        report(line, "-z \"$(find DIR ...)\" is true when DIR is gone: run find, check $status, then [ -z \"$output\" ]")
+    head = code; sub(/^[ \t]+/, "", head); sub(/[ \t].*/, "", head)
+    if ((head in JQ || raw ~ /(^|[^A-Za-z0-9_.\/-])jq[ \t]/) && jq_all(raw)) {
+        if (substr(raw, 1, RSTART) !~ /length/ && !PREV_COUNTS)
+            report(line, "a jq all with no count asserted before it: all over an empty selection is true; assert the length first")
+    }
+    # a count on this line, before any all of it, covers the next line
+    PREV_COUNTS = jq_all(raw) ? substr(raw, 1, RSTART) ~ /length/ : raw ~ /length/
+}
+# Where a jq all starts in raw (RSTART), or 0.
+function jq_all(raw) {
+    return match(raw, /(\|[ \t]*all([^A-Za-z0-9_]|$)|(^|[^A-Za-z0-9_.$])all[ \t]*\()/)
 }
 
 # Scans one physical line, carrying the quoting state (stack ST, depth SD)
@@ -137,6 +196,7 @@ function check_statement(st, line,    w, k, n, i, c, c2, el, ops, ne, dbr, dbrac
     }
     if (st == "") return
     w = head_word(st)
+    if (w == "run") saw_run(st, line)
     if (w == "if" || w == "elif" || w == "while" || w == "until" || w == "done" || w == "fi" || w == "esac" || w == "}" || w == "{" || w == "for" || w == "case" || w ~ /^[A-Za-z_][A-Za-z0-9_]*\(\)$/) return
     # split at the top-level && and || (not inside [[ ]] or { })
     n = length(st); ne = 1; el[1] = ""; dbr = 0; dbrace = 0
@@ -199,7 +259,7 @@ function check_pgrep(raw, line,    rest) {
         report(line, "a process pattern ending in $ misses the program when it runs with (more) arguments: end the name with ( |$)")
 }
 
-FNR == 1 { SD = 0; HEREDOC = ""; INTEST = 0; LCODE = ""; LRAW = ""; LSTART = 0 }
+FNR == 1 { flush(); SD = 0; HEREDOC = ""; INTEST = 0; LCODE = ""; LRAW = ""; LSTART = 0; PENDING_RUN = 0; PREV_COUNTS = 0 }
 {
     SRC[FNR] = $0
     if (HEREDOC != "") {
@@ -217,24 +277,34 @@ FNR == 1 { SD = 0; HEREDOC = ""; INTEST = 0; LCODE = ""; LRAW = ""; LSTART = 0 }
                 # a test on one line: @test "name" { cmd; }
                 body = substr(CODE, RSTART + 2, RLENGTH - 2)
                 sub(/\}[ \t]*$/, "", body)
+                check_status(RAW)
                 check_line(body, FNR)
+                after_run(RAW)
+                check_raw(RAW, body, FNR)
                 check_pgrep(RAW, FNR)
+                end_test()
             } else
                 INTEST = 1
             next
         }
-        if (!SD && INTEST && $0 ~ /^}[ \t]*$/) { INTEST = 0; LSTART = 0; next }
+        if (!SD && INTEST && $0 ~ /^}[ \t]*$/) { end_test(); INTEST = 0; LSTART = 0; next }
     }
     CONT = 0
     scan($0)
     LCODE = LCODE " " CODE; LRAW = LRAW " " RAW
     # the logical line goes on: an open quote or $( ), a trailing \, && , || or |
     if (SD || CONT || CODE ~ /(&&|\|\||\|)[ \t]*$/) next
-    if (INTEST) check_line(LCODE, LSTART)
+    if (INTEST) {
+        check_status(LRAW)
+        check_line(LCODE, LSTART)
+        after_run(LRAW)
+        check_raw(LRAW, LCODE, LSTART)
+    }
     check_pgrep(LRAW, LSTART)
     LCODE = ""; LRAW = ""; LSTART = 0
 }
 END {
+    flush()
     if (found) printf "lint-tests: %d finding(s)\n", found
     exit found ? 1 : 0
 }

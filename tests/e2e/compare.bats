@@ -28,7 +28,7 @@ verdict() { jq -r --arg id "$2" '.cells[] | select(.id == $id) | .verdict' "$1";
     [ "$status" -eq 0 ]
     [[ "$output" == *"3 cells: 3 same, 0 slower"* ]]
     jqr '.counts.same == 3 and (.counts["same binary"]) == 0' "$BATS_TEST_TMPDIR/c.json"
-    jqr 'all(.cells[]; .ratio == 1 and .ci95[0] <= 1 and .ci95[1] >= 1)' "$BATS_TEST_TMPDIR/c.json"
+    jqr '([.cells[]] | length > 0) and all(.cells[]; .ratio == 1 and .ci95[0] <= 1 and .ci95[1] >= 1)' "$BATS_TEST_TMPDIR/c.json"
 }
 
 @test "the same binary and argv on both sides: the verdict same binary, whatever the times" {
@@ -48,6 +48,7 @@ verdict() { jq -r --arg id "$2" '.cells[] | select(.id == $id) | .verdict' "$1";
     jqr '.cells[] | select(.id == "chacha20/simd@gcc/-O2/native") | .identical_binary == false and .note == null and .verdict == "same"' "$c"
     jqr '.cells[] | select(.id == "yes/buf@gcc/-O2/native") | .identical_binary == false and .note == null and .verdict == "same"' "$c"
     run "$FLAGBENCH" compare "$TIGHT" "$BATS_TEST_TMPDIR/ident.json" --format md
+    [ "$status" -eq 0 ]
     [[ "$output" == *"| same binary | the same sha256 and argv on both sides: a difference is the machine's, not the code's |"* ]]
     # --times-of-same-binary: the times decide, as for any two builds (A/A checks)
     run "$FLAGBENCH" compare "$TIGHT" "$BATS_TEST_TMPDIR/ident.json" --times-of-same-binary --format json
@@ -77,6 +78,7 @@ verdict() { jq -r --arg id "$2" '.cells[] | select(.id == $id) | .verdict' "$1";
     done
     jqr '.counts == {"same": 1, "slower": 1, "faster": 1, "inconclusive": 1, "n/a": 1, "same binary": 1}' "$BATS_TEST_TMPDIR/c.json"
     run "$FLAGBENCH" compare "$BATS_TEST_TMPDIR/base.json" "$BATS_TEST_TMPDIR/all.json" --format md
+    [ "$status" -eq 1 ]
     for w in "| **slower** |" "| faster |" "| inconclusive |" "| n/a |" "| same |" "| same binary |"; do
         [[ "$output" == *"$w"* ]]
     done
@@ -106,6 +108,7 @@ verdict() { jq -r --arg id "$2" '.cells[] | select(.id == $id) | .verdict' "$1";
         "$BATS_TEST_TMPDIR/c.json"
     # the interval as every ratio prints it: its ends, each with the x
     run "$FLAGBENCH" compare "$TIGHT" "$BATS_TEST_TMPDIR/slow.json"
+    [ "$status" -eq 1 ]
     grep -qE '^chacha20/ref@gcc/-O2/native +400 ms +440 ms +1\.1[0-9]{2}x +\[1\.[0-9]{3}x, 1\.[0-9]{3}x\] +slower$' <<<"$output"
     # a threshold above the change: not an alarm
     run "$FLAGBENCH" compare "$TIGHT" "$BATS_TEST_TMPDIR/slow.json" --threshold 15
@@ -221,6 +224,7 @@ verdict() { jq -r --arg id "$2" '.cells[] | select(.id == $id) | .verdict' "$1";
     cp "$a/bin/$sha" "$BATS_TEST_TMPDIR/saved"; rm "$a/bin/$sha"
     cp "$BATS_TEST_TMPDIR/saved" "$a/bin/$sha"; echo x >> "$a/bin/$sha"
     run "$FLAGBENCH" rerun "$a" --out "$BATS_TEST_TMPDIR/c"
+    [ "$status" -eq 0 ]
     jqr '.cells[0] | .status == "skipped" and (.reason | test("has changed"))' "$BATS_TEST_TMPDIR/c/results.json"
     cp "$BATS_TEST_TMPDIR/saved" "$a/bin/$sha"
     # baselines: stored per cpu profile, picked by the new run's profile
@@ -271,6 +275,7 @@ verdict() { jq -r --arg id "$2" '.cells[] | select(.id == $id) | .verdict' "$1";
     cp -r "$BATS_TEST_TMPDIR/b/bin" "$BATS_TEST_TMPDIR/p/bin"
     FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r0" run "$FLAGBENCH" compare "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/p" \
         --confirm 3 --format json
+    [ "$status" -eq 1 ]
     printf '%s\n' "$output" | sed -n '/^{/,$p' > "$BATS_TEST_TMPDIR/p.json"
     jqr '.cells[] | select(.id == "abwork/loop@gcc/-O2/default")
          | .confirm.rounds == 3 and .confirm.cooldown_s >= 1 and .confirm.cooldown_s < 2' "$BATS_TEST_TMPDIR/p.json"
@@ -279,6 +284,7 @@ verdict() { jq -r --arg id "$2" '.cells[] | select(.id == $id) | .verdict' "$1";
         "max_wait_seconds": 1, "override": true}' "$BATS_TEST_TMPDIR/b/results.json" > "$BATS_TEST_TMPDIR/p/results.json"
     FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r0" run "$FLAGBENCH" compare "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/p" \
         --confirm 3 --format json
+    [ "$status" -eq 1 ]
     printf '%s\n' "$output" | sed -n '/^{/,$p' > "$BATS_TEST_TMPDIR/o.json"
     jqr '.cells[] | select(.id == "abwork/loop@gcc/-O2/default")
          | .confirm.rounds == 3 and .confirm.cooldown_s >= 1 and .confirm.cooldown_s < 2' "$BATS_TEST_TMPDIR/o.json"
@@ -350,11 +356,13 @@ verdict() { jq -r --arg id "$2" '.cells[] | select(.id == $id) | .verdict' "$1";
     run "$FLAGBENCH" history import --rebuild --db "$db" "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
     [ "$status" -eq 0 ]
     run "$FLAGBENCH" history show --db "$db" 'abwork/loop@gcc/-O2/default'
+    [ "$status" -eq 0 ]
     [[ "$output" == *"-- change point: "*"x ["*"] slower, the binary: code of family abwork; measured beside night $a_id's binary in 3 interleaved rounds"* ]]
     # two nights cannot say what step they would miss: no figure from them
     refute grep -qF "may go unseen" <<<"$output"
     # the page's label says the step was measured
     run "$FLAGBENCH" history show --db "$db" 'abwork/loop@gcc/-O2/default' --format tsv
+    [ "$status" -eq 0 ]
     [[ "$output" == *$'\t+'*"% binary: code of family abwork (measured beside the night before)"$'\t'* ]]
 }
 

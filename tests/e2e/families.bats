@@ -89,6 +89,7 @@ cell() { # id -> "status<TAB>reason"
     [ "$(cell 'lines/good@gcc/-O2/default')" = "ok	" ]
     [ "$(cell 'lines/multi@gcc/-O2/default')" = "ok	" ]
     run cell 'lines/bad@gcc/-O2/default'
+    [ "$status" -eq 0 ]
     [[ "$output" == wrong_output*"differs from good at byte 1888 (line 500): expected \"500\", got \"0\""* ]]
     jqr '.families.lines.check == "same_as"' "$W/out/results.json"
     # a stream of a declared check is measured as bytes: the verified size
@@ -100,6 +101,7 @@ cell() { # id -> "status<TAB>reason"
     sed 's/i <= n;/i < n;/' "$F/good.c" > "$F/bad.c"
     fb_run
     run cell 'lines/bad@gcc/-O2/default'
+    [ "$status" -eq 0 ]
     [[ "$output" == wrong_output*"output ends at byte 588888 (line 100000)"* ]]
 }
 
@@ -123,10 +125,12 @@ cell() { # id -> "status<TAB>reason"
     fb_run
     [ "$(cell 'lines/good@gcc/-O2/default')" = "ok	" ]
     run cell 'lines/bad@gcc/-O2/default'
+    [ "$status" -eq 0 ]
     [[ "$output" == wrong_output*"sha256 of the output (588893 bytes) is "*", expected $good"* ]]
     family_json "{\"sha256\": {\"7\": \"$good\"}}"
     fb_run
     run cell 'lines/good@gcc/-O2/default'
+    [ "$status" -eq 0 ]
     [[ "$output" == unsupported*"no digest for N=100000"* ]]
 }
 
@@ -138,14 +142,17 @@ cell() { # id -> "status<TAB>reason"
     fb_run
     [ "$(cell 'lines/good@gcc/-O2/default')" = "ok	" ]
     run cell 'lines/bad@gcc/-O2/default'
+    [ "$status" -eq 0 ]
     [[ "$output" == wrong_output*"exited 1: not the lines 1..100000" ]]
     printf '#!/bin/sh\nkill -SEGV $$\n' > "$F/check.sh"
     fb_run
     run cell 'lines/good@gcc/-O2/default'
+    [ "$status" -eq 0 ]
     [[ "$output" == unsupported*"the check could not run"*"SIGSEGV"* ]]
     family_json '{"command": ["./no-such-check", "{N}"]}'
     fb_run
     run cell 'lines/good@gcc/-O2/default'
+    [ "$status" -eq 0 ]
     [[ "$output" == unsupported*"the check could not run"*"no-such-check"* ]]
 }
 
@@ -155,9 +162,11 @@ cell() { # id -> "status<TAB>reason"
     [ "$status" -eq 0 ]
     [ "$(cell 'lines/bad@gcc/-O2/default')" = "ok	" ]
     run "$FLAGBENCH" tables "$W/out"
+    [ "$status" -eq 0 ]
     [[ "$output" == *"¶ unchecked"* ]]
     echo "$output" | grep -E '^bad .*¶'
     run "$FLAGBENCH" tables "$W/out" --format csv
+    [ "$status" -eq 0 ]
     echo "$output" | grep -E '^"lines",.*"bad",.*¶'
 }
 
@@ -265,8 +274,10 @@ C
     family_json '"none"'
     input_family '{"command": ["./gen.sh", "{N}"]}'
     run "$FLAGBENCH" run --suite "$W/sum.json" --cache "$CACHE" --no-render --precision 0 --no-counters -o "$W/out"
+    [ "$status" -eq 1 ]
     [ "$(cell 'sum/a@gcc/-O2/default')" = "ok	" ]
     run cell 'sum/twice@gcc/-O2/default'
+    [ "$status" -eq 0 ]
     [[ "$output" == wrong_output*'differs from a at byte 0 (line 1): expected "2001000 2000", got "4002000 2000"'* ]]
     jqr '.cells[0].argv[2] == "2000" and (.cells[0].argv[1] | startswith("'"$CACHE"'/inputs/"))' "$W/out/results.json"
     # a shipped file; and a generator that fails leaves the cells unsupported with its reason
@@ -275,12 +286,15 @@ C
     seq 1 10 > "$R/ten.txt"
     rm -rf "$W/out"
     run "$FLAGBENCH" run --suite "$W/sum.json" --cache "$CACHE" --no-render --precision 0 --no-counters -o "$W/out"
+    [ "$status" -eq 1 ]
     jqr --arg f "$R/ten.txt" '.cells[0].argv[1] == $f and .cells[0].status == "ok"' "$W/out/results.json"
     input_family '{"command": ["./gen.sh", "{N}"]}'
     printf '#!/bin/sh\necho "no corpus today" >&2\nexit 3\n' > "$R/gen.sh"
     rm -rf "$W/out"
     run "$FLAGBENCH" run --suite "$W/sum.json" --cache "$CACHE" --no-render --precision 0 --no-counters -o "$W/out"
+    [ "$status" -eq 1 ]
     run cell 'sum/a@gcc/-O2/default'
+    [ "$status" -eq 0 ]
     [[ "$output" == unsupported*"input command $R/gen.sh exited 3: no corpus today" ]]
 }
 
@@ -312,9 +326,11 @@ C
     [ ! -e "$W/mix/main.o" ]
     # the whole tree is in the cache key: an edited header rebuilds
     run "$FLAGBENCH" run --suite "$W/mix.json" --family-dir "$W/mix" --cache "$CACHE" --no-render --precision 0 --no-counters -o "$W/out2"
+    [ "$status" -eq 0 ]
     [[ "$output" == *"built 0, cached 2"* ]]
     echo '/* edited */' >> "$W/mix/mix.h"
     run "$FLAGBENCH" run --suite "$W/mix.json" --family-dir "$W/mix" --cache "$CACHE" --no-render --precision 0 --no-counters -o "$W/out3"
+    [ "$status" -eq 0 ]
     [[ "$output" == *"built 2, cached 0"* ]]
 }
 
@@ -325,25 +341,32 @@ C
     run "$FLAGBENCH" run --suite "$W/mix.json" --family-dir "$W/mix" --cache "$CACHE" --no-render --precision 0 -o "$W/out"
     [ "$status" -eq 1 ]
     run jq -r '.cells[] | select(.family == "mix") | .reason' "$W/out/results.json"
+    [ "$status" -eq 0 ]
     [[ "${lines[0]}" == "build command exited 0 but wrote no binary "*"/nothing" ]]
     printf 'mix:\n\t@echo "error: no rule for this" >&2; exit 1\n' > "$W/mix/Makefile"
     jq '.build.binary = "{src}/mix"' "$W/mix/family.json" > "$W/f" && mv "$W/f" "$W/mix/family.json"
     rm -rf "$W/out"
     run "$FLAGBENCH" run --suite "$W/mix.json" --family-dir "$W/mix" --cache "$CACHE" --no-render --precision 0 -o "$W/out"
+    [ "$status" -eq 1 ]
     run jq -r '.cells[] | select(.family == "mix") | .status + ": " + .reason' "$W/out/results.json"
+    [ "$status" -eq 0 ]
     [[ "${lines[0]}" == "build_failed: build command exited 2: error: no rule for this"* ]]
     refute grep -qF "sources fetched" <<<"${lines[0]}"
     # a source package's family whose version file is not there: the sources were never fetched, and the reason says so
     jq '.version_file = "upstream/VERSION"' "$W/mix/family.json" > "$W/f" && mv "$W/f" "$W/mix/family.json"
     rm -rf "$W/out"
     run "$FLAGBENCH" run --suite "$W/mix.json" --family-dir "$W/mix" --cache "$CACHE" --no-render --precision 0 -o "$W/out"
+    [ "$status" -eq 1 ]
     run jq -r '.cells[] | select(.family == "mix") | .reason' "$W/out/results.json"
+    [ "$status" -eq 0 ]
     [[ "${lines[0]}" == "build command exited 2: error: no rule for this"*"(/"*"/mix/upstream/VERSION is missing: are the family's sources fetched? scripts/project-sources.sh fetches the projects families')" ]]
     jq 'del(.version_file)' "$W/mix/family.json" > "$W/f" && mv "$W/f" "$W/mix/family.json"
     jq '.build.command = ["sleep", "30"]' "$W/mix/family.json" > "$W/f" && mv "$W/f" "$W/mix/family.json"
     rm -rf "$W/out"
     run "$FLAGBENCH" run --suite "$W/mix.json" --family-dir "$W/mix" --cache "$CACHE" --no-render --precision 0 --build-timeout 1 -o "$W/out"
+    [ "$status" -eq 1 ]
     run jq -r '.cells[] | select(.family == "mix") | .status + ": " + .reason' "$W/out/results.json"
+    [ "$status" -eq 0 ]
     [[ "${lines[0]}" == "build_failed: build command timed out after 1s"* ]]
 }
 

@@ -46,6 +46,7 @@ history_of() {
     [[ "$output" == "1 change point in 1 of 3 cells tested"* ]]
     [[ "$output" == *"2027-01-16T02:00:00Z host/fx $CELL: 1.25"*"slower from 20270116T020000Z-nightly-fx; what changed: the system, with the same binary: library /lib/x86_64-linux-gnu/libc.so.6"* ]]
     run "$FLAGBENCH" history changes --db "$BATS_TEST_TMPDIR/h.db" --format json
+    [ "$status" -eq 0 ]
     jqr '(.changes | length) == 1 and .changes[0].cell == "'"$CELL"'" and .changes[0].before == "20270115T020000Z-nightly-fx"
          and .changes[0].cause.kind == "system" and .changes[0].cause.what == ["library /lib/x86_64-linux-gnu/libc.so.6"]
          and .changes[0].ci95[0] < 1.25 and .changes[0].ci95[1] > 1.25 and .changes[0].ci95[0] > 1.2 and (.changes[0].newest | not)' <<<"$output"
@@ -76,14 +77,17 @@ history_of() {
 @test "a step of the machine (nothing recorded changed) alarms once it has held a second night; a recorded one at once" {
     history_of 9 8 1.10 none
     run "$FLAGBENCH" history changes --db "$BATS_TEST_TMPDIR/h.db" --format json
+    [ "$status" -eq 1 ]
     jqr '(.changes | length) == 1 and .changes[0].newest and .changes[0].cause.kind == "machine"
          and .changes[0].alarm == false and .alarms == 0' <<<"$output"
     rm -rf "$BATS_TEST_TMPDIR/n" "$BATS_TEST_TMPDIR/h.db"
     history_of 10 8 1.10 none
     run "$FLAGBENCH" history changes --db "$BATS_TEST_TMPDIR/h.db" --format json
+    [ "$status" -eq 0 ]
     jqr '(.changes | length) == 1 and (.changes[0].newest | not) and .changes[0].night == "20270118T020000Z-nightly-fx"
          and .changes[0].alarm and .alarms == 1' <<<"$output"
     run "$FLAGBENCH" history changes --db "$BATS_TEST_TMPDIR/h.db"
+    [ "$status" -eq 0 ]
     [[ "$output" == *"from 20270118T020000Z-nightly-fx [alarm]; what changed: "* ]]
     # the page marks it too
     FLAGBENCH="$FLAGBENCH_PLAIN" "$REPO/plots/history.sh" "$BATS_TEST_TMPDIR/h.db" "$BATS_TEST_TMPDIR/site" >/dev/null 2>&1 || true
@@ -92,6 +96,7 @@ history_of() {
     rm -rf "$BATS_TEST_TMPDIR/n" "$BATS_TEST_TMPDIR/h.db"
     history_of 9 8 1.10 binary
     run "$FLAGBENCH" history changes --db "$BATS_TEST_TMPDIR/h.db" --format json
+    [ "$status" -eq 1 ]
     jqr '.changes[0].newest and .changes[0].alarm and .alarms == 1' <<<"$output"
 }
 
@@ -109,6 +114,7 @@ history_of() {
     shift_from 07
     "$FLAGBENCH" history import --db "$BATS_TEST_TMPDIR/h.db" "$BATS_TEST_TMPDIR"/n/night-*/results.json
     run "$FLAGBENCH" history changes --db "$BATS_TEST_TMPDIR/h.db" --format json
+    [ "$status" -eq 0 ]
     jqr '(.changes | length) == 3 and all(.changes[]; .cause.kind == "machine" and .night == "20270117T020000Z-nightly-fx")' <<<"$output"
     jqr '.changes[] | select(.cell == "'"$CELL"'") | .cause.text | test("2 other cells moved the same way within a night of it: a shift of the machine, not the binary: compiler")' <<<"$output"
     # the same step in that cell alone: the binary recorded a night after is named
@@ -117,6 +123,7 @@ history_of() {
     shift_from 07 "$CELL"
     "$FLAGBENCH" history import --db "$BATS_TEST_TMPDIR/h.db" "$BATS_TEST_TMPDIR"/n/night-*/results.json
     run "$FLAGBENCH" history changes --db "$BATS_TEST_TMPDIR/h.db" --format json
+    [ "$status" -eq 0 ]
     jqr '(.changes | length) == 1 and .changes[0].cause.kind == "binary"
          and (.changes[0].cause.text | test("recorded a night after the step.s estimate"))' <<<"$output"
 }
@@ -199,11 +206,12 @@ history_of() {
     [ "$status" -eq 0 ]
     r="$BATS_TEST_TMPDIR/r/results.json"
     jqr '.cells[] | select(.id | startswith("yes/buf@gcc")) | .binary.libraries
-         | any(.path | test("/libc\\.so\\.6$")) and all(.sha256 | test("^[0-9a-f]{64}$"))' "$r"
+         | length > 0 and any(.path | test("/libc\\.so\\.6$")) and all(.sha256 | test("^[0-9a-f]{64}$"))' "$r"
     jqr '.families.yes.hash | test("^[0-9a-f]{64}$")' "$r"
     if grep -q '^microcode' /proc/cpuinfo; then jqr '.host.microcode | type == "string"' "$r"; fi
     # the history keeps them
     "$FLAGBENCH" history import --db "$BATS_TEST_TMPDIR/r.db" "$BATS_TEST_TMPDIR/r"
     run "$FLAGBENCH" history list --db "$BATS_TEST_TMPDIR/r.db" --format json
+    [ "$status" -eq 0 ]
     jqr '.runs[0].facts["family:yes"] | test("^[0-9a-f]{64}$")' <<<"$output"
 }

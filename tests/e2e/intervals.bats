@@ -25,10 +25,10 @@ measured='.cells[] | select(.status == "ok" and .same_binary_as == null)'
     run "$FLAGBENCH" run --dry-run --no-render --suite smoke --runs 3 --statistic median --out "$out"
     [ "$status" -eq 0 ]
     r="$out/results.json"
-    jqr "all($measured; (.time_s.runs | length) == 3 and .time_s.ci_level == 0.75 and .time_s.ci95_percent == null
+    jqr "([$measured] | length > 0) and all($measured; (.time_s.runs | length) == 3 and .time_s.ci_level == 0.75 and .time_s.ci95_percent == null
         and .time_s.ci95 == null and .time_s.ci != null and .precision == null)" "$r"
-    jqr "all($measured; .time_s.rerun_level == 0.6 and .time_s.rerun == .time_s.ci)" "$r"
-    jqr "all($measured | .throughput_Bps; .ci95 == null and .ci.level == 0.75 and .rerun.level == 0.6)" "$r"
+    jqr "([$measured] | length > 0) and all($measured; .time_s.rerun_level == 0.6 and .time_s.rerun == .time_s.ci)" "$r"
+    jqr "([$measured | .throughput_Bps] | length > 0) and all($measured | .throughput_Bps; .ci95 == null and .ci.level == 0.75 and .rerun.level == 0.6)" "$r"
     # the tables print the rerun interval: 3 runs hold a rerun's median 60 % of the time
     run "$FLAGBENCH" tables --format md "$out"
     [ "$status" -eq 0 ]
@@ -38,10 +38,12 @@ measured='.cells[] | select(.status == "ok" and .same_binary_as == null)'
     refute grep -qE '[0-9]x (±|\[)' <<<"$output"
     # the same in csv and json
     run "$FLAGBENCH" tables --format csv "$out"
+    [ "$status" -eq 0 ]
     grep -qF ',0.6,' <<<"$output"
     run "$FLAGBENCH" tables --format json "$out"
+    [ "$status" -eq 0 ]
     jq -e '[.families[].tables[] | select(.name == "throughput") | .rows[].cells[] | select(.state == "ok")]
-        | all((.ci_level - 0.6 | fabs) < 1e-9 and .ci95_percent == null)' <<<"$output"
+        | length > 0 and all((.ci_level - 0.6 | fabs) < 1e-9 and .ci95_percent == null)' <<<"$output"
 }
 
 @test "the statistic: p25 by default, its order statistic and exact levels; --statistic median|min|pNN; bad names exit 2" {
@@ -53,29 +55,31 @@ measured='.cells[] | select(.status == "ok" and .same_binary_as == null)'
     # p25 of 3 runs is the fastest (rank ceil(0.75) = 1): the interval of the
     # true quartile misses when all 3 runs lie above it (0.75^3) or all below
     # (0.25^3): 1 - 0.421875 - 0.015625 = 0.5625
-    jqr "all($measured; .time_s.statistic == \"p25\" and .time_s.value == (.time_s.runs | min)
+    jqr "([$measured] | length > 0) and all($measured; .time_s.statistic == \"p25\" and .time_s.value == (.time_s.runs | min)
         and (.time_s.ci_level - 0.5625 | fabs) < 1e-9 and .time_s.rerun_level < 0.5
         and .throughput_Bps.statistic == \"p25\" and (.throughput_Bps.value - .bytes / .time_s.value | fabs) < 1e-3 * .throughput_Bps.value
         and .throughput_Bps.median <= .throughput_Bps.value)" "$r"
     run "$FLAGBENCH" tables --format md "$out"
+    [ "$status" -eq 0 ]
     grep -qF 'throughput, lower quartile (p25)' <<<"$output"
     grep -qF 'from the lower quartile (p25) of the timed runs' <<<"$output"
     # 20 runs: X(5), and a rerun interval that reaches 95 % (stats.h: p25 needs 13)
     run "$FLAGBENCH" run --dry-run --no-render --suite smoke --runs 20 --out "$BATS_TEST_TMPDIR/r20"
     [ "$status" -eq 0 ]
-    jqr "all($measured; .time_s.value == (.time_s.runs | sort | .[4]) and .time_s.rerun_level >= 0.95
+    jqr "([$measured] | length > 0) and all($measured; .time_s.value == (.time_s.runs | sort | .[4]) and .time_s.rerun_level >= 0.95
         and .time_s.rerun[0] <= .time_s.value and .time_s.value <= .time_s.rerun[1])" "$BATS_TEST_TMPDIR/r20/results.json"
     # the default precision target takes at least the 13 runs p25 needs
     run "$FLAGBENCH" run --dry-run --no-render --suite smoke --out "$BATS_TEST_TMPDIR/rp"
-    jqr "all($measured; (.time_s.runs | length) >= 13 and .time_s.rerun_level >= 0.95 and .precision.status == \"reached\")" "$BATS_TEST_TMPDIR/rp/results.json"
+    [ "$status" -eq 0 ]
+    jqr "([$measured] | length > 0) and all($measured; (.time_s.runs | length) >= 13 and .time_s.rerun_level >= 0.95 and .precision.status == \"reached\")" "$BATS_TEST_TMPDIR/rp/results.json"
     for s in median min p10 p12.5; do
         run "$FLAGBENCH" run --dry-run --no-render --suite smoke --runs 8 --statistic "$s" --out "$BATS_TEST_TMPDIR/$s"
         [ "$status" -eq 0 ]
-        jqr ".run.statistic == \"$s\" and all($measured; .time_s.statistic == \"$s\")" "$BATS_TEST_TMPDIR/$s/results.json"
+        jqr ".run.statistic == \"$s\" and ([$measured] | length > 0) and all($measured; .time_s.statistic == \"$s\")" "$BATS_TEST_TMPDIR/$s/results.json"
     done
-    jqr "all($measured; .time_s.value == .time_s.median)" "$BATS_TEST_TMPDIR/median/results.json"
-    jqr "all($measured; .time_s.value == .time_s.min and .time_s.rerun_level < 0.6)" "$BATS_TEST_TMPDIR/min/results.json"
-    jqr "all($measured; .time_s.value == (.time_s.runs | min))" "$BATS_TEST_TMPDIR/p10/results.json"
+    jqr "([$measured] | length > 0) and all($measured; .time_s.value == .time_s.median)" "$BATS_TEST_TMPDIR/median/results.json"
+    jqr "([$measured] | length > 0) and all($measured; .time_s.value == .time_s.min and .time_s.rerun_level < 0.6)" "$BATS_TEST_TMPDIR/min/results.json"
+    jqr "([$measured] | length > 0) and all($measured; .time_s.value == (.time_s.runs | min))" "$BATS_TEST_TMPDIR/p10/results.json"
     # a resumed run keeps the statistic its journal was measured with
     run "$FLAGBENCH" run --dry-run --no-render --suite smoke --runs 3 --statistic median --resume "$out"
     [ "$status" -eq 2 ]
@@ -102,13 +106,14 @@ measured='.cells[] | select(.status == "ok" and .same_binary_as == null)'
     run "$FLAGBENCH" run --dry-run --no-render --suite smoke --cell-budget 0.5 --out "$out"
     [ "$status" -eq 0 ]
     r="$out/results.json"
-    jqr "all($measured; .precision.spent_s <= 2 + .time_s.max and .precision.budget_s == 0.5)" "$r"
-    jqr "all($measured; (.time_s.runs | length) >= 13 or .precision.spent_s >= 2)" "$r"
+    jqr "([$measured] | length > 0) and all($measured; .precision.spent_s <= 2 + .time_s.max and .precision.budget_s == 0.5)" "$r"
+    jqr "([$measured] | length > 0) and all($measured; (.time_s.runs | length) >= 13 or .precision.spent_s >= 2)" "$r"
     jqr "[$measured | select((.time_s.runs | length) >= 13 and .precision.spent_s > 0.5)] | length > 0" "$r"
     jqr "[$measured | select((.time_s.runs | length) < 13)] | length > 0" "$r"
     # a budget ample for both: every cell stops at the 13 runs p25 needs, its target reached
     run "$FLAGBENCH" run --dry-run --no-render --suite smoke --cell-budget 10 --out "$BATS_TEST_TMPDIR/r10"
-    jqr "all($measured; (.time_s.runs | length) == 13 and .precision.status == \"reached\")" "$BATS_TEST_TMPDIR/r10/results.json"
+    [ "$status" -eq 0 ]
+    jqr "([$measured] | length > 0) and all($measured; (.time_s.runs | length) == 13 and .precision.status == \"reached\")" "$BATS_TEST_TMPDIR/r10/results.json"
 }
 
 @test "the machine's drift over the rounds: recorded in run.drift, added to every ± of the tables, not to ratios" {
@@ -120,15 +125,18 @@ measured='.cells[] | select(.status == "ok" and .same_binary_as == null)'
     jqr '.run.drift.rounds == 8 and .run.drift.cells > 10 and (.run.drift.sd_percent | type) == "number" and .run.drift.why == null' "$r"
     # 9 cells are too few for the machine's speed in a round
     run "$FLAGBENCH" run --dry-run --no-render --suite smoke --runs 8 --out "$BATS_TEST_TMPDIR/few"
+    [ "$status" -eq 0 ]
     jqr '.run.drift.sd_percent == null and .run.drift.cells == 9 and (.run.drift.why | startswith("fewer than 5 rounds"))' "$BATS_TEST_TMPDIR/few/results.json"
     # back to back, there are no rounds to compare
     run "$FLAGBENCH" run --dry-run --no-render --suite quick --only 'yes/*' --runs 8 --order sequential --out "$BATS_TEST_TMPDIR/s"
+    [ "$status" -eq 0 ]
     jqr '.run.drift.sd_percent == null and (.run.drift.why | startswith("--order sequential"))' "$BATS_TEST_TMPDIR/s/results.json"
     # a drift of 1 %: each rerun interval widened by exp(2 x 0.01) on both sides
     jq '.run.drift.sd_percent = 1' "$r" > "$BATS_TEST_TMPDIR/d.json"
     jq '.run.drift.sd_percent = 0' "$r" > "$BATS_TEST_TMPDIR/none.json"
     "$FLAGBENCH" tables --format json "$BATS_TEST_TMPDIR/none.json" > "$BATS_TEST_TMPDIR/plain.json"
     run "$FLAGBENCH" tables --format json "$BATS_TEST_TMPDIR/d.json"
+    [ "$status" -eq 0 ]
     jq -e --slurpfile p "$BATS_TEST_TMPDIR/plain.json" '$p[0] as $p | [.families[].tables[] | select(.name == "throughput") | .rows[].cells[] | select(.state == "ok" and .low != null)] as $d
         | [$p.families[].tables[] | select(.name == "throughput") | .rows[].cells[] | select(.state == "ok" and .low != null)] as $q
         | ($d | length) > 0 and ($q | length) == ($d | length)
@@ -137,8 +145,10 @@ measured='.cells[] | select(.status == "ok" and .same_binary_as == null)'
     # ratios keep theirs: a drift both cells share cancels
     jq -e --slurpfile p "$BATS_TEST_TMPDIR/plain.json" '$p[0] as $p | [.families[].tables[] | select(.name != "throughput") | .rows[].cells[].low] == [$p.families[].tables[] | select(.name != "throughput") | .rows[].cells[].low]' <<<"$output"
     run "$FLAGBENCH" tables "$BATS_TEST_TMPDIR/d.json"
+    [ "$status" -eq 0 ]
     grep -qF "± includes the machine's drift over the run, 2.0 % either way" <<<"$output"
     run "$FLAGBENCH" tables "$BATS_TEST_TMPDIR/none.json"
+    [ "$status" -eq 0 ]
     refute grep -qF "machine's drift" <<<"$output"
 }
 
@@ -147,8 +157,9 @@ measured='.cells[] | select(.status == "ok" and .same_binary_as == null)'
     run "$FLAGBENCH" run --dry-run --no-render --suite smoke --precision 0.01 --max-runs 8 --out "$out"
     [ "$status" -eq 0 ]
     r="$out/results.json"
-    jqr "all($measured; (.time_s.runs | length) == 8 and .precision.status == \"not_reached\")" "$r"
+    jqr "([$measured] | length > 0) and all($measured; (.time_s.runs | length) == 8 and .precision.status == \"not_reached\")" "$r"
     run "$FLAGBENCH" tables "$out"
+    [ "$status" -eq 0 ]
     grep -qF '§' <<<"$output"
     grep -qF "§ the cell's interval did not reach the run's precision target" <<<"$output"
     run "$FLAGBENCH" run --dry-run --suite smoke --precision 101
@@ -164,12 +175,13 @@ measured='.cells[] | select(.status == "ok" and .same_binary_as == null)'
         [ "$status" -eq 0 ]
         r="$out/results.json"
         # --cooldown 2 comes first whether or not the host has sensors
-        jqr "all($measured; (.details.cooldown | length) == 1 and .details.cooldown[0].waited_s >= 2)" "$r"
+        jqr "([$measured] | length > 0) and all($measured; (.details.cooldown | length) == 1 and .details.cooldown[0].waited_s >= 2)" "$r"
         jqr "([$measured | .details.cooldown[].waited_s] | add) as \$w | .run.phases.cooldown_s - \$w | fabs < 1e-6" "$r"
         # the pause as taken, for compare --confirm: the profile's with --cooldown applied
         jqr '.run.cooldown | .seconds == 2 and .override == true and .max_wait_seconds == 120 and .below_celsius == 50' "$r"
     done
     run "$FLAGBENCH" run --dry-run --no-render --cpu J4205 --suite smoke --out "$BATS_TEST_TMPDIR/profile"
+    [ "$status" -eq 0 ]
     jqr '.run.cooldown | .seconds == 10 and .override == false' "$BATS_TEST_TMPDIR/profile/results.json"
 }
 

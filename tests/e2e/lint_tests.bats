@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # scripts/lint-tests.sh: the assertions that cannot fail (&& lists of
-# assertions, pgrep patterns anchored with $, a bare ! cmd) are named
+# assertions, pgrep patterns anchored with $, a bare ! cmd, a jq all with
+# no count before it, -z "$(find ...)", a run with no status check) are named
 # FILE:LINE.  The repo's tests have none; the fixtures under
 # tests/fixtures/lint show that the linter can fail and what it leaves alone
 # (bats files kept as .txt: text to lint, never run, and never taken for tests).
@@ -31,6 +32,9 @@ LINT_FIXTURES="$REPO/tests/fixtures/lint"
     [[ "$output" == *"bad.bats.txt:25: an assertion followed by || echo"* ]]
     [[ "$output" == *"bad.bats.txt:30: a bare ! cmd never fails the test"* ]]
     [[ "$output" == *"bad.bats.txt:37: a process pattern ending in \$"* ]]
+    [[ "$output" == *"bad.bats.txt:48: a jq all with no count asserted before it"* ]]
+    [[ "$output" == *"bad.bats.txt:56: -z \"\$(find DIR ...)\" is true when DIR is gone"* ]]
+    [[ "$output" == *"bad.bats.txt:61: a run with no status check after it"* ]]
 }
 
 @test "lint-tests: conditions, conditional actions, data and helpers are left alone" {

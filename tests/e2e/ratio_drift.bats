@@ -27,6 +27,7 @@ width() { # FIXTURE VARIANT CONFIG: high - low of the against table's cell
     # 2 x 1.96 x 8.4 % of 1.3x at least, where the steady run's is a hundredth of that
     jq -ne "$halves > 0.25 and $steady < 0.05"
     run "$FLAGBENCH" tables --width 0 "$FIX/drift-halves.json" --table against
+    [ "$status" -eq 0 ]
     [[ "$output" == *"Each interval includes the drift of the run's paired ratios between its first and second half of rounds, beyond their noise (sd 8."* ]]
 }
 
@@ -34,6 +35,7 @@ width() { # FIXTURE VARIANT CONFIG: high - low of the against table's cell
     d=$("$FLAGBENCH" tables --format json "$FIX/drift-steady.json" | jq '.runs[0].ratio_drift_percent')
     jq -ne "$d == 0"
     run "$FLAGBENCH" tables --width 0 "$FIX/drift-steady.json" --table against
+    [ "$status" -eq 0 ]
     [[ "$output" == *"1.299x [1.299x, 1.299x]"* ]]
     refute grep -qF "drift of the run's paired ratios" <<<"$output"
 }
@@ -83,6 +85,7 @@ speedup_width() { # RUN CONFIG: the speedup table's rotate high - low
     [ "$(width drift-steady ref gcc/-O3/x86-64-v2)" = "$("$FLAGBENCH" tables --format json "$d/now" --table against |
         jq '.families[0].tables[0] | (.columns | index("gcc/-O3/x86-64-v2")) as $i | .rows[] | select(.label == "ref") | .cells[$i] | .high - .low')" ]
     run "$FLAGBENCH" tables --width 0 "$d/now" --table speedup
+    [ "$status" -eq 0 ]
     [[ "$output" == *"moved from this machine's earlier runs (2 read beside this one), beyond their noise: up to sd "*"against the baseline)."* ]]
 }
 
@@ -95,6 +98,7 @@ speedup_width() { # RUN CONFIG: the speedup table's rotate high - low
     [ "$(jq -c '.runs[0].between_runs' <<<"$output")" = '{"runs":[],"of":"host","groups":[],"level_shift":null}' ]
     [ "$(speedup_width "$d/now" gcc/-O3/x86-64-v2)" = "$(speedup_width "$FIX/drift-steady.json" gcc/-O3/x86-64-v2)" ]
     run "$FLAGBENCH" tables --width 0 "$d/now" --table speedup
+    [ "$status" -eq 0 ]
     refute grep -qF "earlier runs" <<<"$output"
     # rendered again once a later run lies beside it: the same tables
     a=$("$FLAGBENCH" tables --format json "$d/later")
@@ -199,6 +203,7 @@ kept_nights() {
     # another CPU model is still not this machine
     jq '.host.cpu_model = "Another CPU"' "$kept/20000101T000000Z-night.json" >"$kept/f" && mv "$kept/f" "$kept/20000101T000000Z-night.json"
     run "$FLAGBENCH" tables --format json "$d/now"
+    [ "$status" -eq 0 ]
     jqr '(.runs[0].between_runs.runs | length) == 2' <<<"$output"
     run "$FLAGBENCH" run --suite smoke --dry-run -o "$d/bad" --earlier-runs-of fleet
     [ "$status" -eq 2 ]
@@ -215,10 +220,13 @@ kept_nights() {
     jqr '.runs[0].between_runs.level_shift | .against == "before1" and .cells == 8
          and .slower_percent > 13 and .slower_percent < 26' <<<"$output"
     run "$FLAGBENCH" tables --width 0 "$d/now"
+    [ "$status" -eq 0 ]
     [[ "$output" == *"note: the machine ran "*" % slower than in its last run here (before1): the median of the same 8 binaries"* ]]
     # a run alone says nothing of it
     run "$FLAGBENCH" tables --format json "$FIX/drift-steady.json"
+    [ "$status" -eq 0 ]
     jqr '.runs[0].between_runs.level_shift == null' <<<"$output"
     run "$FLAGBENCH" tables --width 0 "$FIX/drift-steady.json"
+    [ "$status" -eq 0 ]
     refute grep -qF "note: the machine ran" <<<"$output"
 }

@@ -41,7 +41,9 @@ setup_file() {
     done
     [ -s "$FIZZ/index.html" ]
     # nothing left behind by the renderer
-    [ -z "$(find "$FIZZ" -name '.*' -mindepth 1)" ]
+    run find "$FIZZ" -mindepth 1 -name '.*'
+    [ "$status" -eq 0 ]
+    [ -z "$output" ]
 }
 
 @test "render: SVGs parse as XML, PNGs carry the PNG signature" {
@@ -362,6 +364,7 @@ setup_file() {
     [[ "$output" == *"| vmsplice | gcc/-O2/(profile march) | 6.65 GiB/s ±8.1% (60%) | 6.65 GiB/s ±8.1% (60%) |"* ]]
     # several marches in a run: configs are matched as they are
     run "$FLAGBENCH" merge "$a" "$FIX/quick-5700x.json"
+    [ "$status" -eq 0 ]
     [[ "$output" != *"(profile march)"* ]]
 }
 
@@ -462,6 +465,7 @@ same_numbers() {
     [ "$(grep -c '^sse ' <<<"$rows")" -eq "$(grep -c '^variant ' <<<"$rows")" ]
     # --width 0: one block
     run "$FLAGBENCH" tables --width 0 --family fizzbuzz --table throughput "$FIZZ"
+    [ "$status" -eq 0 ]
     [ "$(grep -c '^variant ' <<<"$output")" -eq 1 ]
 }
 

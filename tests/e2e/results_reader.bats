@@ -31,6 +31,7 @@ FIX="$REPO/tests/fixtures/results"
 @test "reader: family and variant missing are taken from an id FAMILY/VARIANT@CONFIG" {
     jq 'del(.cells[].family, .cells[].variant, .cells[].config)' "$FIX/fizzbuzz-j4205.json" > "$BATS_TEST_TMPDIR/r.json"
     run "$FLAGBENCH" tables "$FIX/fizzbuzz-j4205.json" --format csv
+    [ "$status" -eq 0 ]
     want="$output"
     run "$FLAGBENCH" tables "$BATS_TEST_TMPDIR/r.json" --format csv
     [ "$status" -eq 0 ]

@@ -66,7 +66,7 @@ compare_verdict() { # CONFIG_A CONFIG_B
     # the answer names the twin, and the -O3/-O2 gap is the same binary, -O1/-O2 is not
     jqr '.families[].answers[] | select(.variant == "buf") | .twins == "gcc/-O3/native"' "$t"
     jqr '[.families[].gaps[] | select(.context == "gcc" and .a == "-O2" and .b == "-O3") | .entries[].verdict] == ["same binary"]' "$t"
-    jqr '[.families[].gaps[] | select(.context == "gcc" and .a == "-O2" and .b == "-O1") | .entries[].verdict] | all(. != "same binary")' "$t"
+    jqr '[.families[].gaps[] | select(.context == "gcc" and .a == "-O2" and .b == "-O1") | .entries[].verdict] | length > 0 and all(. != "same binary")' "$t"
 }
 
 @test "compare calls two cells the same binary exactly when the tables mark them ≡" {

@@ -72,7 +72,7 @@ J
     jqr '.metric == "time" and .screen.switched == true and (.screen.why | test("-O3 counts fewer"))' "$r"
     jqr '.screen.levels[0].opt == "-O3" and .screen.levels[0].time_verdict == "slower"' "$r"
     # the counts stay in the record, marked; the search was told times
-    jqr '[.candidates[] | select(.technique == "probe") | .screen] | all(. == "instructions")' "$r"
+    jqr '[.candidates[] | select(.technique == "probe") | .screen] | length > 0 and all(. == "instructions")' "$r"
     jqr '[.candidates[] | select(.technique == "ensemble") | .screen] | length == 4 and all(. == "time")' "$r"
     jqr '.answer.flags != "-O3"' "$r"
 }
@@ -95,7 +95,7 @@ J
     jqr '[.candidates[] | select(.same_binary_as != null)] | length > 0' "$r"
     jqr '[.candidates[] | select(.status == "ok" and .same_binary_as == null) | .sha256] | (length == (unique | length))' "$r"
     # both techniques ran at the same budget, side by side
-    jqr '[.techniques[] | .technique] == ["ensemble", "random"] and all(.techniques[]; .candidates == 24)' "$r"
+    jqr '[.techniques[] | .technique] == ["ensemble", "random"] and ([.techniques[]] | length > 0) and all(.techniques[]; .candidates == 24)' "$r"
     # the answer comes from the comparison of times, and it is a real lead
     jqr '.answer.better == true and .answer.flags == "-ffixture-fast" and .answer.vs_start.verdict == "faster"' "$r"
     jqr '.answer.cflags | test("-O2 -ffixture-fast$")' "$r"

@@ -44,7 +44,7 @@ suite_file() { # name, then the variants JSON list
         >"$BATS_TEST_TMPDIR/nocc.json"
     run "$FLAGBENCH" run --no-render --suite "$BATS_TEST_TMPDIR/nocc.json" --out "$BATS_TEST_TMPDIR/nocc" --only 'yes/buf@*'
     [ "$status" -eq 1 ]
-    jq -e '[.cells[] | select(.variant == "buf")] | all(.status == "unsupported" and
+    jq -e '[.cells[] | select(.variant == "buf")] | length > 0 and all(.status == "unsupported" and
            (.reason | contains("no-such-cc")))' "$BATS_TEST_TMPDIR/nocc/results.json"
 }
 
@@ -95,6 +95,7 @@ commands() {
     [ "$status" -eq 2 ]
     [[ "$output" == *"(usage: flagbench try FILE.c [options]"* ]]
     run "$FLAGBENCH" try --help
+    [ "$status" -eq 0 ]
     [[ "$output" == *"--timeout SECONDS"*"(default 120)"* ]]
 }
 
@@ -113,9 +114,11 @@ commands() {
     [ "$status" -eq 2 ]
     [[ "$output" == *"unknown format xml (term, md, csv, json or tsv) (usage: flagbench tables RUN_DIR... [options]"* ]]
     run "$FLAGBENCH" merge --help
+    [ "$status" -eq 0 ]
     [[ "$output" == *"--format term|md|csv|json|tsv"*"(default md)"* ]]
     for c in run explain; do
         run "$FLAGBENCH" "$c" --help
+        [ "$status" -eq 0 ]
         [[ "$output" == *"--timeout SECONDS"*"(default 120)"* ]] || { echo "$c: $output"; return 1; }
         [[ "$output" == *"--build-timeout SECONDS"*"(default 300)"* ]] || { echo "$c: $output"; return 1; }
     done
@@ -139,10 +142,13 @@ commands() {
     [ "$status" -eq 0 ]
     [ "${lines[0]}" = host ]
     run "$FLAGBENCH" list suites
+    [ "$status" -eq 0 ]
     [[ "$output" == *smoke* ]]
     run "$FLAGBENCH" list variants
+    [ "$status" -eq 0 ]
     [[ "$output" == *"yes/buf"* && "$output" == *"(reference)"* ]]
     run "$FLAGBENCH" list compilers
+    [ "$status" -eq 0 ]
     [[ "$output" == *gcc* ]]
 }
 
