@@ -86,7 +86,7 @@ int compilers_check_values(struct compiler *comps, size_t n, const struct matrix
 	for (size_t i = 0; v->compilers && i < n; i++)
 		if (!comps[i].path) {
 			char *pkg = compiler_package(comps[i].name);
-			snprintf(why, wn, "--compilers: '%s' not found on PATH%s%s%s", comps[i].name,
+			snprintf(why, wn, "compiler '%s' not found on PATH%s%s%s", comps[i].name,
 				 pkg ? ": install the Debian package " : "", pkg ? pkg : "", pkg ? " (scripts/deps.sh compilers)" : "");
 			free(pkg);
 			return -1;
