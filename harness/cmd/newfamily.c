@@ -20,20 +20,24 @@
 #define SMALL_N 1000ULL
 #define DEFAULT_N 100000000ULL
 
+/* What every skeleton's main starts with: N from argv[1], a bad argument an error. */
+#define VARIANT_MAIN \
+	"#include <stdint.h>\n" \
+	"#include <stdio.h>\n" \
+	"#include <stdlib.h>\n" \
+	"\n" \
+	"int main(int argc, char **argv)\n" \
+	"{\n" \
+	"\tchar *end;\n" \
+	"\tif (argc < 2 || !*argv[1] || (strtoull(argv[1], &end, 10), *end)) {\n" \
+	"\t\tfprintf(stderr, \"usage: %s N\\n\", argv[0]);\n" \
+	"\t\treturn 2;\n" \
+	"\t}\n"
+
 static const char variant_c[] =
 	"/* simple: the work of size N (argv[1]); prints one result line.\n"
 	" * Replace the loop with your own code; keep a bad argument an error. */\n"
-	"#include <stdint.h>\n"
-	"#include <stdio.h>\n"
-	"#include <stdlib.h>\n"
-	"\n"
-	"int main(int argc, char **argv)\n"
-	"{\n"
-	"\tchar *end;\n"
-	"\tif (argc < 2 || !*argv[1] || (strtoull(argv[1], &end, 10), *end)) {\n"
-	"\t\tfprintf(stderr, \"usage: %s N\\n\", argv[0]);\n"
-	"\t\treturn 2;\n"
-	"\t}\n"
+	VARIANT_MAIN
 	"\tuint64_t n = strtoull(argv[1], NULL, 10), s = 0;\n"
 	"\tfor (uint64_t i = 0; i < n; i++)\n"
 	"\t\ts += (i * i) ^ (i >> 3);\n"
@@ -45,17 +49,7 @@ static const char variant_c[] =
 static const char stream_c[] =
 	"/* simple: the work of size N (argv[1]): writes the lines 0 to N-1 to stdout,\n"
 	" * as seq(1) does.  Replace it with your own code; keep a bad argument an error. */\n"
-	"#include <stdint.h>\n"
-	"#include <stdio.h>\n"
-	"#include <stdlib.h>\n"
-	"\n"
-	"int main(int argc, char **argv)\n"
-	"{\n"
-	"\tchar *end;\n"
-	"\tif (argc < 2 || !*argv[1] || (strtoull(argv[1], &end, 10), *end)) {\n"
-	"\t\tfprintf(stderr, \"usage: %s N\\n\", argv[0]);\n"
-	"\t\treturn 2;\n"
-	"\t}\n"
+	VARIANT_MAIN
 	"\tuint64_t n = strtoull(argv[1], NULL, 10);\n"
 	"\tfor (uint64_t i = 0; i < n; i++)\n"
 	"\t\tprintf(\"%llu\\n\", (unsigned long long)i);\n"
