@@ -6,9 +6,15 @@
 # A family with a prepare.sh makes its upstream/ itself from the unpacked
 # source (sqlite, issue 30: the amalgamation sqlite3.c, made by the source's
 # own `make sqlite3.c`, which needs tclsh: Debian's tcl is installed for it).
+# apt's own words are shown when it fails; where the newest source version is
+# missing on the mirror (a 404: a security update not mirrored yet), the
+# newest version the mirror has is fetched instead (apt-cache showsrc, each
+# version newest first, apt-get source PKG=VERSION), and the script says which.
 #   scripts/project-sources.sh [FAMILY...]   fetch what is missing (default: every family)
+# FLAGBENCH_ROOT (the checkout) and FLAGBENCH_APT_ETC (/etc/apt) are for tests on fake trees.
 set -u
-cd "$(dirname "$0")/.." || exit 2
+cd "${FLAGBENCH_ROOT:-$(dirname "$0")/..}" || exit 2
+apt_etc=${FLAGBENCH_APT_ETC:-/etc/apt}
 packages="lz4:lz4 lua:lua5.4 sqlite:sqlite3"
 if [ "$#" -gt 0 ]; then
     wanted=""
@@ -35,23 +41,23 @@ sudo=""
 # and one-line "deb URI SUITE COMPONENTS" entries of sources.list
 src_entries() {
     local f
-    for f in /etc/apt/sources.list.d/*.sources; do
+    for f in "$apt_etc"/sources.list.d/*.sources; do
         [ -f "$f" ] || continue
         awk 'BEGIN { RS = ""; ORS = "\n\n" }
              /(^|\n)Types:[^\n]*(^|[ \t])deb([ \t]|\n|$)/ && /URIs:[^\n]*debian/ {
                  sub(/Types:[^\n]*/, "Types: deb-src"); print }' "$f"
     done
-    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+    for f in "$apt_etc"/sources.list "$apt_etc"/sources.list.d/*.list; do
         [ -f "$f" ] || continue
         sed -n 's/^deb \(\[[^]]*\] \)\{0,1\}\(.*debian.*\)/deb-src \1\2/p' "$f"
     done
 }
-if ! grep -rqs '^Types:.*deb-src\|^deb-src ' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+if ! grep -rqs '^Types:.*deb-src\|^deb-src ' "$apt_etc"/sources.list "$apt_etc"/sources.list.d/; then
     entries=$(src_entries)
-    [ -n "$entries" ] || { echo "flagbench: no Debian deb entry in /etc/apt to make deb-src from" >&2; exit 1; }
+    [ -n "$entries" ] || { echo "flagbench: no Debian deb entry in $apt_etc to make deb-src from" >&2; exit 1; }
     case "$entries" in
-    *Types:*) out=/etc/apt/sources.list.d/flagbench-src.sources ;;
-    *) out=/etc/apt/sources.list.d/flagbench-src.list ;;
+    *Types:*) out=$apt_etc/sources.list.d/flagbench-src.sources ;;
+    *) out=$apt_etc/sources.list.d/flagbench-src.list ;;
     esac
     echo "flagbench: enabling deb-src from the machine's own entries ($out)" >&2
     printf '%s\n' "$entries" | $sudo tee "$out" >/dev/null || exit 1
@@ -63,11 +69,46 @@ case "$missing" in
     command -v tclsh >/dev/null || $sudo apt-get install -y -qq --no-install-recommends tcl >&2 || {
         echo "flagbench: sqlite's amalgamation needs tclsh: Debian's tcl could not be installed" >&2; exit 1; } ;;
 esac
+# The versions of source package PKG the mirror lists, newest first (dpkg's order).
+versions_newest_first() { # PKG
+    local vs=() v i j t
+    while read -r v; do [ -n "$v" ] && vs+=("$v"); done < <(apt-cache showsrc "$1" 2>/dev/null | sed -n 's/^Version: //p')
+    for ((i = 0; i < ${#vs[@]}; i++)); do
+        for ((j = i + 1; j < ${#vs[@]}; j++)); do
+            if dpkg --compare-versions "${vs[j]}" gt "${vs[i]}"; then t=${vs[i]} vs[i]=${vs[j]} vs[j]=$t; fi
+        done
+    done
+    [ "${#vs[@]}" -gt 0 ] && printf '%s\n' "${vs[@]}" | awk '!seen[$0]++'
+}
+
+# apt-get source PKG into build/sources, apt's words on stderr when it fails;
+# on a 404 (the newest version not on the mirror) each older version the
+# mirror lists, newest first.
+fetch_source() { # PKG
+    local pkg=$1 log v
+    log=$(cd build/sources && apt-get source -qq "$pkg" 2>&1) && return 0
+    printf '%s\n' "$log" | sed 's/^/  apt-get: /' >&2
+    case "$log" in
+    *404*) ;;
+    *) echo "flagbench: apt-get source $pkg failed (apt's words above)" >&2; return 1 ;;
+    esac
+    echo "flagbench: apt-get source $pkg: the newest version is not on the mirror (404); trying the versions it lists, newest first" >&2
+    while read -r v; do
+        [ -n "$v" ] || continue
+        if log=$(cd build/sources && apt-get source -qq "$pkg=$v" 2>&1); then
+            echo "flagbench: fetched $pkg=$v, the newest version the mirror has" >&2
+            return 0
+        fi
+        printf '%s\n' "$log" | sed 's/^/  apt-get: /' >&2
+    done < <(versions_newest_first "$pkg")
+    echo "flagbench: apt-get source $pkg failed: no version apt-cache showsrc $pkg lists could be fetched" >&2
+    return 1
+}
+
 mkdir -p build/sources
 for pf in $missing; do
     fam=${pf%%:*} pkg=${pf#*:}
-    ( cd build/sources && apt-get source -qq "$pkg" >/dev/null 2>&1 ) || {
-        echo "flagbench: apt-get source $pkg failed" >&2; exit 1; }
+    fetch_source "$pkg" || exit 1
     dir=$(find build/sources -maxdepth 1 -type d -name "$pkg-*" | sort | tail -1)
     version=$(dpkg-parsechangelog -l "$dir/debian/changelog" -S Version 2>/dev/null)
     rm -rf "variants-projects/$fam/upstream"

@@ -3,7 +3,8 @@
  * temporary folder (the file copied, the file's folder linked in as its
  * include folder, its size, unit and check from the options: by default
  * every build's output against the first configuration's), with a suite of
- * the named suite's compilers, opt and march, and run as `flagbench run`
+ * the named suite's compilers, opt and march (or --compilers, --opt,
+ * --march and --flags, as run takes them), and run as `flagbench run`
  * would; the run's summary answers which configuration is fastest, and a
  * time per run that is mostly process start-up is warned of. */
 #define _GNU_SOURCE
@@ -203,9 +204,10 @@ static int run_try_suite(const struct try_opts *o, const unsigned char *given, c
 	sv_push(&rargv, sjson);
 	sv_push(&rargv, "--out");
 	sv_push(&rargv, out);
-	const char *names[] = { "cpu", "cache" };
-	char *vals[] = { r->cpu, r->cache };
-	for (int i = 0; i < 2; i++)
+	/* the command line's matrix replaces the suite's, as run's does */
+	const char *names[] = { "cpu", "cache", "compilers", "opt", "march", "flags" };
+	char *vals[] = { r->cpu, r->cache, r->matrix.compilers, r->matrix.opt, r->matrix.march, r->matrix.flags };
+	for (int i = 0; i < 6; i++)
 		if (option_given(try_options, given, names[i])) {
 			sv_pushf(&rargv, "--%s", names[i]);
 			sv_push(&rargv, vals[i]);

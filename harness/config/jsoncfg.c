@@ -35,7 +35,8 @@ int cfg_error(struct cfg *c, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	int line = 1, col = 1;
-	json_locate(c->text, c->path, c->depth < 16 ? c->depth : 16, &line, &col);
+	if (c->text)
+		json_locate(c->text, c->path, c->depth < 16 ? c->depth : 16, &line, &col);
 	/* name the key path too: "sizes.fizzbuzz" */
 	struct strbuf where = STRBUF_INIT;
 	for (size_t i = 0; i < c->depth && i < 16; i++) {
@@ -44,7 +45,11 @@ int cfg_error(struct cfg *c, const char *fmt, ...)
 		else
 			sb_addf(&where, "[%zu]", c->path[i].index);
 	}
-	error("%s:%d:%d: %s%s%s", c->file, line, col, where.len ? where.buf : "", where.len ? ": " : "", msg);
+	/* no text: not a file (the command line), no position to name */
+	if (c->text)
+		error("%s:%d:%d: %s%s%s", c->file, line, col, where.len ? where.buf : "", where.len ? ": " : "", msg);
+	else
+		error("%s: %s%s%s", c->file, where.len ? where.buf : "", where.len ? ": " : "", msg);
 	sb_release(&where);
 	return -1;
 }

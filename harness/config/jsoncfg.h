@@ -17,7 +17,9 @@
 #include "core/jsonpos.h"
 #include "core/util.h"
 
-/* Where we are while checking one file: its text and the path of keys. */
+/* Where we are while checking one file: its text and the path of keys
+ * (text NULL: JSON from elsewhere, the command line's matrix, said as
+ * "FILE: PATH: message"). */
 struct cfg {
 	const char *file;
 	const char *text;

@@ -315,6 +315,160 @@ int load_suite(const char *name, struct suite *s)
 	return 0;
 }
 
+/* "a,b" as a JSON list; an empty entry is refused. */
+static json_t *comma_list(const char *option, const char *text)
+{
+	json_t *list = json_array();
+	char *copy = xstrdup(text), *p = copy;
+	for (;;) {
+		char *comma = strchr(p, ',');
+		if (comma)
+			*comma = '\0';
+		p += strspn(p, " \t");
+		size_t len = strlen(p);
+		while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+			p[--len] = '\0';
+		if (!len) {
+			error("--%s '%s': an empty entry (a comma-separated list, e.g. %s)", option, text,
+			      !strcmp(option, "opt") ? "-O2,-O3" : !strcmp(option, "march") ? "native,x86-64-v3" : "gcc,clang");
+			json_decref(list);
+			list = NULL;
+			break;
+		}
+		json_array_append_new(list, json_string(p));
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	free(copy);
+	return list;
+}
+
+/* 'NAME=FLAGS;NAME=FLAGS' as a suite's "flags": each set's flags split at
+ * spaces (no shell), "pgo" alone the profile-guided build. */
+static json_t *flag_sets_text(const char *text)
+{
+	json_t *sets = json_object();
+	char *copy = xstrdup(text), *save = NULL;
+	for (char *item = strtok_r(copy, ";", &save); item && sets; item = strtok_r(NULL, ";", &save)) {
+		item += strspn(item, " \t");
+		if (!*item)
+			continue;
+		char *eq = strchr(item, '=');
+		if (!eq) {
+			error("--flags: '%s' has no '=': name each set, e.g. 'base=;lto=-flto'", item);
+			json_decref(sets);
+			sets = NULL;
+			break;
+		}
+		*eq = '\0';
+		char *name = item;
+		size_t nl = strlen(name);
+		while (nl && (name[nl - 1] == ' ' || name[nl - 1] == '\t'))
+			name[--nl] = '\0';
+		if (json_object_get(sets, name)) {
+			error("--flags: the set '%s' is named twice", name);
+			json_decref(sets);
+			sets = NULL;
+			break;
+		}
+		json_t *flags = json_array();
+		char *fsave = NULL;
+		for (char *w = strtok_r(eq + 1, " \t", &fsave); w; w = strtok_r(NULL, " \t", &fsave))
+			json_array_append_new(flags, json_string(w));
+		if (json_array_size(flags) == 1 && !strcmp(json_string_value(json_array_get(flags, 0)), "pgo")) {
+			json_decref(flags);
+			flags = json_string("pgo");
+		}
+		json_object_set_new(sets, name, flags);
+	}
+	free(copy);
+	if (sets && !json_object_size(sets)) {
+		error("--flags '%s': no set (e.g. 'base=;lto=-flto')", text);
+		json_decref(sets);
+		sets = NULL;
+	}
+	return sets;
+}
+
+int suite_matrix_parse(const struct matrix_opts *m, json_t **out)
+{
+	*out = NULL;
+	if (!m->compilers && !m->opt && !m->march && !m->flags)
+		return 0;
+	json_t *j = json_object();
+	const char *names[] = { "compilers", "opt", "march" };
+	const char *texts[] = { m->compilers, m->opt, m->march };
+	for (int i = 0; i < 3; i++) {
+		if (!texts[i])
+			continue;
+		/* "profile": the cpu profile's, as a suite says it */
+		json_t *v = i == 2 && !strcmp(texts[i], "profile") ? json_string("profile") : comma_list(names[i], texts[i]);
+		if (!v) {
+			json_decref(j);
+			return -1;
+		}
+		json_object_set_new(j, names[i], v);
+	}
+	if (m->flags) {
+		json_t *sets = flag_sets_text(m->flags);
+		if (!sets) {
+			json_decref(j);
+			return -1;
+		}
+		json_object_set_new(j, "flags", sets);
+	}
+	*out = j;
+	return 0;
+}
+
+/* One list of the matrix in place of the suite's. */
+static int replace_list(struct cfg *c, json_t *matrix, const char *key, struct strvec *dst)
+{
+	struct strvec v = STRVEC_INIT;
+	int r = cfg_string_list(c, matrix, key, 1, &v);
+	if (!r && !v.n)
+		r = cfg_require(c, 0, key, "must name at least one");
+	if (!r) {
+		sv_clear(dst);
+		sv_pushv(dst, v.v);
+	}
+	sv_clear(&v);
+	return r;
+}
+
+int suite_set_matrix(struct suite *s, json_t *matrix, const char *origin)
+{
+	struct cfg c = { origin, NULL, { { 0 } }, 0 };
+	static const char *const keys[] = { "compilers", "opt", "march", "flags", NULL };
+	int r = json_is_object(matrix) ? cfg_check_keys(&c, matrix, keys) : cfg_error(&c, "the matrix must be an object");
+	if (!r && json_object_get(matrix, "compilers"))
+		r = replace_list(&c, matrix, "compilers", &s->compilers);
+	if (!r && json_object_get(matrix, "opt"))
+		r = replace_list(&c, matrix, "opt", &s->opt);
+	json_t *m = json_object_get(matrix, "march");
+	if (!r && json_is_string(m) && !strcmp(json_string_value(m), "profile")) {
+		sv_clear(&s->march);
+		s->march_from_profile = 1;
+	} else if (!r && m && !(r = replace_list(&c, matrix, "march", &s->march))) {
+		s->march_from_profile = 0;
+	}
+	if (!r)
+		r = suite_check_words(&c, s);
+	json_t *flags = json_object_get(matrix, "flags");
+	if (!r && flags) {
+		for (size_t i = 0; i < s->nflagsets; i++) {
+			free(s->flagsets[i].name);
+			sv_clear(&s->flagsets[i].flags);
+		}
+		free(s->flagsets);
+		s->flagsets = NULL;
+		s->nflagsets = 0;
+		r = parse_flag_sets(&c, flags, s);
+	}
+	return r;
+}
+
 void free_suite(struct suite *s)
 {
 	free(s->name);

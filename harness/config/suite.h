@@ -57,6 +57,19 @@ struct suite {
 #define SUITE_LAYOUTS_MAX 64
 
 int load_suite(const char *name_or_path, struct suite *s);
+
+/* The matrix from the command line (struct matrix_opts, core/options.h:
+ * --compilers, --opt, --march, --flags) in the shape of a suite's keys,
+ * {"compilers": [..], "opt": [..], "march": [..] or "profile", "flags":
+ * {NAME: [..] or "pgo"}}, only the dimensions given; *out NULL when none
+ * is.  0, or -1 after a message (an empty entry, a set without '=').
+ * results.json keeps it (run.matrix) so that a run is read again as it ran. */
+struct matrix_opts;
+int suite_matrix_parse(const struct matrix_opts *m, json_t **out);
+/* Replaces the dimensions matrix holds (suite_matrix_parse's shape) in s,
+ * checked as a suite's own keys are; origin names the source in messages
+ * ("command line", a results.json).  0, or -1 after a message. */
+int suite_set_matrix(struct suite *s, json_t *matrix, const char *origin);
 void free_suite(struct suite *s);
 
 /* The work size of a variant (or, with variant NULL, of the family's

@@ -347,6 +347,23 @@ const struct option_def options_suite_keys[] = {
 	{ .name = NULL },
 };
 
+#define MX(f) offsetof(struct matrix_opts, f)
+const struct option_def options_matrix[] = {
+	{ .name = "compilers", .type = OPT_STRING, .offset = MX(compilers), .metavar = "LIST", .help = "the compilers, e.g. gcc,clang-19 (default: the suite's)" },
+	{ .name = "opt", .type = OPT_STRING, .offset = MX(opt), .metavar = "LIST", .help = "the -O levels, e.g. -O2,-O3 (default: the suite's)" },
+	{ .name = "march", .type = OPT_STRING, .offset = MX(march), .metavar = "LIST", .help = "the -march values, e.g. native,x86-64-v3; default: no -march; profile: the cpu profile's (default: the suite's)" },
+	{ .name = "flags", .type = OPT_STRING, .offset = MX(flags), .metavar = "'NAME=FLAGS;...'", .help = "named flag sets crossed with the rest, e.g. 'base=;lto=-flto'; NAME=pgo: a profile-guided build (default: the suite's)" },
+	{ .name = NULL },
+};
+
+void matrix_opts_free(struct matrix_opts *o)
+{
+	free(o->compilers);
+	free(o->opt);
+	free(o->march);
+	free(o->flags);
+}
+
 /* the build cache's default is under the project (project_root()), not the
  * working directory: its users compute it */
 #define RL(f) offsetof(struct run_like_opts, f)
@@ -355,6 +372,7 @@ const struct option_def options_run_like[] = {
 	{ .name = "suite", .type = OPT_STRING, .offset = RL(suite), .metavar = "SUITE", .help = "suite: a name under configs/suites or a path", .def = "quick" },
 	{ .name = "out", .short_name = 'o', .type = OPT_STRING, .offset = RL(out), .metavar = "DIR", .help = "run folder (default results/<id>)" },
 	OPTION_GROUP(options_suite_keys, struct run_like_opts, keys),
+	OPTION_GROUP(options_matrix, struct run_like_opts, matrix),
 	OPTION_GROUP(options_timeout, struct run_like_opts, timeout),
 	OPTION_GROUP(options_build_timeout, struct run_like_opts, build_timeout),
 	{ .name = "cache", .type = OPT_STRING, .offset = RL(cache), .metavar = "DIR", .help = "build cache (default: build/cache of the project)" },
@@ -369,6 +387,7 @@ void run_like_opts_free(struct run_like_opts *o)
 	free(o->suite);
 	free(o->out);
 	free(o->cache);
+	matrix_opts_free(&o->matrix);
 }
 
 /* ---- commands ---- */

@@ -126,6 +126,16 @@ struct suite_key_opts {
 };
 extern const struct option_def options_suite_keys[];
 
+/* the matrix from the command line (run, try; config/suite.h
+ * suite_matrix_parse): each one given replaces that dimension of the
+ * suite's or the profile's matrix.  Lists are comma-separated; --flags
+ * is 'NAME=FLAGS;NAME=FLAGS', the suite's named flag sets. */
+struct matrix_opts {
+	char *compilers, *opt, *march, *flags;
+};
+extern const struct option_def options_matrix[];
+void matrix_opts_free(struct matrix_opts *o);
+
 /* what run and try hand the pipeline (cpu profile, suite, runs, limits,
  * the run folder and build cache, what to leave out).  The fields as a
  * macro too: struct run_opts (driver/run_options.h) overlays them with the
@@ -133,6 +143,7 @@ extern const struct option_def options_suite_keys[];
 #define RUN_LIKE_FIELDS                      \
 	char *cpu, *suite, *out, *cache;     \
 	struct suite_key_opts keys;          \
+	struct matrix_opts matrix;           \
 	double timeout, build_timeout;       \
 	int no_counters, no_render;
 struct run_like_opts {

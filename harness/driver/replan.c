@@ -210,6 +210,10 @@ int replan_plan(const struct replan_request *rq, struct replan *out)
 		goto done;
 	if (load_suite(n.suite ? n.suite : rq->suite, &out->suite) < 0)
 		goto done;
+	/* a run's command-line matrix is read as its suite's (results.json run.matrix) */
+	json_t *matrix = n.root ? json_object_get(json_object_get(n.root, "run"), "matrix") : NULL;
+	if (matrix && suite_set_matrix(&out->suite, matrix, rq->run) < 0)
+		goto done;
 	if (load_all(rq, &n, out) < 0)
 		goto done;
 	narrow_suite(&out->suite, &out->prof, &n);

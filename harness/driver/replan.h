@@ -3,11 +3,12 @@
  *
  * From a finished run: the cells named are read through the one reader
  * (results/reader.h) and planned again with the run's suite file (where it
- * still exists, else its name), cpu profile and family folders (the copy
- * the run kept, with its files' modes), so the rebuilt cells get every
- * part of run's plan: the suite's size for the variant, the profile's pins,
- * the record's placement, consumer and allocator, {input} arguments (made
- * by the session, session.h), expected bytes.  Without a run: a variant
+ * still exists, else its name; the command-line matrix it kept, run.matrix,
+ * replaces the suite's as it did in the run), cpu profile and family
+ * folders (the copy the run kept, with its files' modes), so the rebuilt
+ * cells get every part of run's plan: the suite's size for the variant, the
+ * profile's pins, the record's placement, consumer and allocator, {input}
+ * arguments (made by the session, session.h), expected bytes.  Without a run: a variant
  * and one compiler, -O and -march, on a suite and profile by name.
  *
  * The plan holds one cell per (-O, -march) asked, of one variant and one

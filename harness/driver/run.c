@@ -11,6 +11,7 @@
 #include "config/config.h"
 #include "core/heartbeat.h"
 #include "core/runcmd.h"
+#include "pipeline/compilers.h"
 #include "driver/eta.h"
 #include "driver/host.h"
 #include "driver/earlier_runs.h"
@@ -88,8 +89,12 @@ static int run_load(struct run *r, int argc, char **argv)
 		return code;
 	if (load_cpu_profile(o->cpu, &r->prof) < 0)
 		return EXIT_USAGE;
-	if (load_suite(o->suite, &r->suite) < 0) {
+	/* the command line's matrix replaces the suite's dimensions it names */
+	if (load_suite(o->suite, &r->suite) < 0 || suite_matrix_parse(&o->matrix, &r->rs.matrix) < 0 ||
+	    (r->rs.matrix && suite_set_matrix(&r->suite, r->rs.matrix, "command line") < 0)) {
 		free_cpu_profile(&r->prof);
+		if (r->suite.name)
+			free_suite(&r->suite);
 		return EXIT_USAGE;
 	}
 	/* the suite's family_dirs, then --family-dir */
@@ -153,7 +158,9 @@ static int run_folder(struct run *r, int argc, char **argv)
 		if (run_dir_resume_id(rs->dir, r->suite.name, r->prof.name, r->set.quantile, &rs->id) < 0)
 			return EXIT_USAGE;
 	} else {
-		rs->id = run_dir_new_id(r->suite.name, r->prof.name);
+		/* the folder the user chose names the run */
+		rs->id = r->o.out ? run_dir_id_of_out(r->o.out, r->suite.name, r->prof.name)
+				  : run_dir_new_id(r->suite.name, r->prof.name);
 		/* made-up times never lie among real runs (make plots, publish) */
 		rs->dir = r->o.out ? xstrdup(r->o.out)
 				   : xasprintf("%s/results/%s%s", project_root(), r->o.dry_run ? "dry-run/" : "", rs->id);
@@ -204,6 +211,27 @@ static int run_plan(struct run *r)
 				      "consumer", q->consumer, "single", q->single, "used", "producer", u->producer,
 				      "consumer", u->consumer, "single", u->single));
 	r->rs.phases.plan_s = now_monotonic() - t;
+	return 0;
+}
+
+/* The command line's compilers, -O levels and -march values, each asked
+ * of the compilers (a dry run too: they are the user's words) before the
+ * run folder is made or anything builds. */
+static int run_check_matrix(struct run *r)
+{
+	json_t *m = r->rs.matrix;
+	if (!m)
+		return 0;
+	const struct suite *s = &r->suite;
+	struct matrix_values v = { .compilers = json_object_get(m, "compilers") != NULL,
+				   .opt = json_object_get(m, "opt") ? &s->opt : NULL,
+				   .march = json_is_array(json_object_get(m, "march")) ? &s->march : NULL };
+	char why[1536];
+	size_t native = r->plan.ncompilers - s->ncross;
+	if (compilers_check_values(r->plan.compilers, native, &v, why, sizeof(why)) < 0) {
+		error("%s", why);
+		return EXIT_USAGE;
+	}
 	return 0;
 }
 
@@ -674,6 +702,7 @@ static void run_free(struct run *r)
 	json_decref(r->rs.tools);
 	json_decref(r->rs.profile);
 	json_decref(r->rs.kept_families);
+	json_decref(r->rs.matrix);
 	sv_clear(&r->rs.warnings);
 	free(r->rs.id);
 	free(r->rs.dir);
@@ -712,6 +741,8 @@ static int run_pipeline(struct run *r, int argc, char **argv)
 	int code = run_settings(r);
 	if (code == 0)
 		code = run_plan(r);
+	if (code == 0)
+		code = run_check_matrix(r);
 	if (code == 0)
 		code = run_folder(r, argc, argv);
 	if (code)

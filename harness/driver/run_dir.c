@@ -23,6 +23,20 @@ char *run_dir_new_id(const char *suite, const char *profile)
 	return xasprintf("%s-%s-%s", ts, suite, profile);
 }
 
+char *run_dir_id_of_out(const char *out, const char *suite, const char *profile)
+{
+	size_t end = strlen(out);
+	while (end > 1 && out[end - 1] == '/')
+		end--;
+	size_t start = end;
+	while (start > 0 && out[start - 1] != '/')
+		start--;
+	size_t len = end - start;
+	if (!len || (len == 1 && out[start] == '.') || (len == 2 && !strncmp(out + start, "..", 2)))
+		return run_dir_new_id(suite, profile);
+	return xasprintf("%.*s", (int)len, out + start);
+}
+
 int run_dir_lock(const char *dir, int resuming)
 {
 	char *path = xasprintf("%s/.lock", dir);

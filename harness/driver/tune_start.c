@@ -7,6 +7,7 @@
 
 #include "core/util.h"
 #include "driver/tune_eval.h"
+#include "pipeline/compilers.h"
 
 /* The start planned as `flagbench run` plans it (driver/replan.h): the
  * run's cell, or one variant x one compiler x one -O x one -march. */
@@ -18,6 +19,20 @@ int tune_plan_start(struct tune *t)
 				     .suite = o->suite, .family_dirs = &o->family_dirs };
 	if (replan_plan(&rq, &t->start) < 0)
 		return -1;
+	/* the start's compiler, -O and -march checked as run checks its matrix */
+	struct strvec opt = STRVEC_INIT, march = STRVEC_INIT;
+	if (!o->run) {
+		sv_push(&opt, o->opt);
+		if (o->march)
+			sv_push(&march, o->march);
+	}
+	struct matrix_values mv = { .compilers = !o->run, .opt = &opt, .march = &march };
+	char why[1536];
+	int bad = compilers_check_values(t->start.plan.compilers, o->run ? 0 : 1, &mv, why, sizeof(why));
+	sv_clear(&opt);
+	sv_clear(&march);
+	if (bad < 0)
+		return error("the start: %s", why);
 	t->proto = replan_find(&t->start, NULL, NULL);
 	if (t->proto < 0)
 		return error("no build of %s here", o->run ? o->cell : o->variant);

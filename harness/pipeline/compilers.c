@@ -45,11 +45,10 @@ void compiler_probe(struct compiler *c, const char *name)
 	sb_release(&out);
 }
 
-int compiler_accepts_march(struct compiler *c, const char *march, char *why, size_t n)
+/* Whether c compiles an empty unit with flag; why gets the compiler's
+ * first line of complaint. */
+static int accepts(struct compiler *c, const char *flag, char *why, size_t n)
 {
-	if (!strcmp(march, "default"))
-		return 1;
-	char *flag = xasprintf("-march=%s", march);
 	struct strvec argv = STRVEC_INIT;
 	sv_push(&argv, c->path);
 	if (c->target_flags)
@@ -58,7 +57,7 @@ int compiler_accepts_march(struct compiler *c, const char *march, char *why, siz
 	 * package of its own): the probe includes one */
 	if (c->cross)
 		sv_pushv(&argv, (char *const[]){ "-include", "stdio.h", NULL });
-	char *rest[] = { flag, "-x", "c", "-c", "-o", "/dev/null", "/dev/null", NULL };
+	char *rest[] = { (char *)flag, "-x", "c", "-c", "-o", "/dev/null", "/dev/null", NULL };
 	sv_pushv(&argv, rest);
 	struct strbuf err = STRBUF_INIT;
 	struct child_exit ex;
@@ -69,8 +68,45 @@ int compiler_accepts_march(struct compiler *c, const char *march, char *why, siz
 		snprintf(why, n, "%s %s %s: %.*s", c->name, c->cross ? "cannot build C here with" : "does not accept",
 			 flag, (int)strcspn(err.buf ? err.buf : "", "\n"), err.buf ? err.buf : "");
 	sb_release(&err);
+	return ok;
+}
+
+int compiler_accepts_march(struct compiler *c, const char *march, char *why, size_t n)
+{
+	if (!strcmp(march, "default"))
+		return 1;
+	char *flag = xasprintf("-march=%s", march);
+	int ok = accepts(c, flag, why, n);
 	free(flag);
 	return ok;
+}
+
+int compilers_check_values(struct compiler *comps, size_t n, const struct matrix_values *v, char *why, size_t wn)
+{
+	for (size_t i = 0; v->compilers && i < n; i++)
+		if (!comps[i].path) {
+			char *pkg = compiler_package(comps[i].name);
+			snprintf(why, wn, "compiler '%s' not found on PATH%s%s%s", comps[i].name,
+				 pkg ? ": install the Debian package " : "", pkg ? pkg : "", pkg ? " (scripts/deps.sh compilers)" : "");
+			free(pkg);
+			return -1;
+		}
+	char what[1024];
+	for (size_t i = 0; i < n; i++) {
+		if (!comps[i].path)
+			continue;
+		for (size_t k = 0; v->opt && k < v->opt->n; k++)
+			if (!accepts(&comps[i], v->opt->v[k], what, sizeof(what))) {
+				snprintf(why, wn, "--opt %s: %s", v->opt->v[k], what);
+				return -1;
+			}
+		for (size_t k = 0; v->march && k < v->march->n; k++)
+			if (!compiler_accepts_march(&comps[i], v->march->v[k], what, sizeof(what))) {
+				snprintf(why, wn, "--march %s: %s", v->march->v[k], what);
+				return -1;
+			}
+	}
+	return 0;
 }
 
 /* NAME-VERSION with one dash and a numeric version: gcc-12, clang-16.0 */

@@ -35,6 +35,15 @@ char *compiler_package(const char *name);
 void compiler_probe(struct compiler *c, const char *name);
 /* Whether the compiler accepts -march=MARCH (compiles an empty unit). */
 int compiler_accepts_march(struct compiler *c, const char *march, char *why, size_t n);
+/* The values given on the command line (NULL: the suite's), checked
+ * before anything builds: with compilers, each one found; each -O level
+ * and -march accepted by each compiler found (an empty unit compiled with
+ * it).  0, or -1 with why ("--march X: gcc does not accept ..."). */
+struct matrix_values {
+	int compilers;
+	const struct strvec *opt, *march;
+};
+int compilers_check_values(struct compiler *comps, size_t n, const struct matrix_values *v, char *why, size_t wn);
 /* clang PGO merges raw profiles with llvm-profdata of the same version: its path, or NULL. */
 char *compiler_profdata(const struct compiler *c);
 void compiler_free(struct compiler *c);

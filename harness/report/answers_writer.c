@@ -86,6 +86,9 @@ static void variant_line(const struct manswer *a, int vw, int lw, size_t width, 
 		sb_addf(&sb, " over %s: %s", a->runner, a->words ? a->words : "no interval to tell");
 		if (a->second)
 			sb_addf(&sb, " (it leads the runner-up %s, not %s further back)", a->second, a->runner);
+		if (a->by_figure)
+			sb_addf(&sb, "; by its figure %s is the fastest (%s), the one comparison puts %s first", a->by_figure,
+				ratio(a->figure_ratio, r1, sizeof(r1)), a->leader);
 		char repeat[96];
 		model_repeat_words(a->verdict, a->repeat, repeat, sizeof(repeat));
 		sb_adds(&sb, repeat);

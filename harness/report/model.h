@@ -106,6 +106,11 @@ struct manswer {
 	 * runner-up, which it does);
 	 * runner NULL: a single build */
 	const char *runner, *second;
+	/* the build fastest by its figure where the one comparison puts
+	 * another first (the figures are each cell's statistic alone, the
+	 * comparison pairs runs by round), its figure over the leader's; NULL */
+	const char *by_figure;
+	double figure_ratio;
 	/* the leader over the runner-up (throughput, or counts for fewest) and
 	 * its interval at the run's level; NAN without */
 	double lead, low, high;

@@ -97,6 +97,7 @@ void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const st
 	for (size_t r = 0; r < t->nrows; r++) {
 		struct manswer *ans = &fam->answers[fam->nanswers];
 		*ans = (struct manswer){ .variant = t->rows[r].label, .lead = NAN, .low = NAN, .high = NAN, .repeat = NAN,
+					 .figure_ratio = NAN,
 					 .verdict = VERDICT_NO_DATA, .fewest = fewest, .count_ratio = NAN,
 					 .need_s = NAN };
 		const struct mcell *c = t->rows[r].cells;
@@ -116,6 +117,7 @@ void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const st
 		}
 		if (k < 2)
 			continue;
+		const int fig = order[0]; /* the fastest (fewest) by figure */
 		/* the builds in the order the one comparison puts them, each
 		 * against the fastest by figure (paired by round where they share
 		 * rounds), not by their figures: each cell's statistic alone
@@ -181,8 +183,31 @@ void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const st
 					break;
 				}
 			}
+		/* paired leads need not go one way round (C beats A, A beats B, B
+		 * beats C): where the one comparison puts the runner-up ahead of
+		 * the leader, the runner-up leads, so no leader reads below 1.00x */
+		if (!fewest) {
+			struct mview v = lead_of(m, f, &c[order[1]], &c[order[0]]);
+			if (v.verdict != VERDICT_NO_DATA && v.verdict != VERDICT_SAME_BINARY && v.ratio < 1) {
+				int x = order[0];
+				order[0] = order[1], order[1] = x, second = 1;
+				leader = t->cols[order[0]];
+				ans->leader = leader;
+				ans->twins = twins = NULL;
+				/* the slowest by figure among the rest */
+				slowest = order[1];
+				for (int j = 2; j < k; j++)
+					if (c[order[j]].value < c[slowest].value)
+						slowest = order[j];
+			}
+		}
 		ans->runner = t->cols[order[1]];
 		ans->second = second > 1 ? t->cols[order[2]] : NULL;
+		/* where the figure puts another build first, the words say both */
+		if (!fewest && fig != order[0] && !same_binary(f, &c[fig], &c[order[0]])) {
+			ans->by_figure = t->cols[fig];
+			ans->figure_ratio = c[fig].value / c[order[0]].value;
+		}
 		const struct mcell *a = &c[order[0]], *b = &c[order[1]], *z = &c[slowest];
 		model_format_ratio(fewest ? b->value / a->value : a->value / b->value, r1, sizeof(r1));
 		model_format_ratio(fewest ? z->value / a->value : a->value / z->value, r2, sizeof(r2));
@@ -218,9 +243,17 @@ void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const st
 				ans->second ? model_own(m, "%s %s (%s), which it does not clearly lead although it leads the runner-up %s",
 							r1, t->cols[order[1]], words, ans->second)
 					    : model_own(m, "%s the runner-up %s (%s)", r1, t->cols[order[1]], words);
-			sv_pushf(&fam->answer, "%s/%s: %s fastest, %s%s%s%s%s%s%s", fam->name, t->rows[r].label, leader,
+			char fr[32] = "";
+			if (ans->by_figure)
+				model_format_ratio(ans->figure_ratio, fr, sizeof(fr));
+			const char *figure =
+				ans->by_figure ? model_own(m, "; by its figure %s is the fastest (%s %s's figure): a figure is one "
+							   "build's runs alone, the one comparison pairs two builds' runs by round",
+							   ans->by_figure, fr, ans->leader)
+					       : "";
+			sv_pushf(&fam->answer, "%s/%s: %s fastest, %s%s%s%s%s%s%s%s", fam->name, t->rows[r].label, leader,
 				 against, k > 2 ? ", " : "", k > 2 ? r2 : "", k > 2 ? " the slowest " : "",
-				 k > 2 ? t->cols[slowest] : "", e.words ? "; " : "", e.words ? e.words : "");
+				 k > 2 ? t->cols[slowest] : "", figure, e.words ? "; " : "", e.words ? e.words : "");
 		}
 		won[2 * n] = model_config_part(m, t->cols[order[0]], 0, 1);
 		won[2 * n++ + 1] = model_config_part(m, t->cols[order[0]], 1, -1);

@@ -13,7 +13,10 @@
 
 /* Pushes the sentences onto fam->answer; fewest: rank by fewest, exact
  * counts.  A lead by time is the one comparison's (model_compare.h):
- * real exactly when the interval printed beside it excludes 1.00x. */
+ * real exactly when the interval printed beside it excludes 1.00x.  The
+ * leader is the build the one comparison ranks first: never below 1.00x
+ * against its runner-up; where the figures name another build fastest,
+ * the answer says both (manswer.by_figure). */
 void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const struct mtable *t, int fewest);
 
 /* The family's real leads by time whose chance to repeat is below

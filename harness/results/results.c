@@ -453,6 +453,8 @@ json_t *results_to_json(const struct run_state *rs)
 	json_object_set_new(run, "suite", json_string(rs->suite->name));
 	json_object_set_new(run, "suite_path", json_string(rs->suite->path));
 	json_object_set_new(run, "cpu_profile", json_string(rs->cpu_profile->name));
+	if (rs->matrix)
+		json_object_set(run, "matrix", rs->matrix);
 	if (rs->earlier_dir)
 		json_object_set_new(run, "earlier_runs_dir", json_string(rs->earlier_dir));
 	if (rs->earlier_any_host)

@@ -52,6 +52,7 @@ struct run_state {
 	json_t *kept_families; /* pipeline/store.h run_keep_families(): merged into families.NAME; NULL: none */
 	char *earlier_dir; /* run.earlier_runs_dir: --earlier-runs, absolute; NULL: none */
 	int earlier_any_host; /* run.earlier_runs_of "cpu": any host of the CPU model counts (--earlier-runs-of) */
+	json_t *matrix; /* run.matrix: the command line's matrix (config/suite.h suite_matrix_parse); NULL: none */
 };
 
 /* Writes doc to path as results.json is written (indented, sorted keys,

@@ -237,6 +237,28 @@ cell() { # id -> "status<TAB>reason"
     [ "$status" -eq 2 ]
 }
 
+@test "new family: stream or compute, one line on each; --kind stream writes a stream family that runs as it is" {
+    cd "$BATS_TEST_TMPDIR"
+    # no terminal to ask on: compute, said with the two lines
+    run "$FLAGBENCH" new family calc </dev/null
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"a compute family (--kind stream for the other)"* ]]
+    [[ "$output" == *"stream:  its output timed as it flows into a pipe; reports bytes of output per second (a compressor writing to stdout)"* ]]
+    [[ "$output" == *"compute: whole runs timed; reports N, its unit of work, per second (a compressor timed over a whole file, a sort)"* ]]
+    jqr '.kind == "compute"' calc/family.json
+    run "$FLAGBENCH" new family flow --kind stream
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"(a stream family)"* ]]
+    jqr '.kind == "stream" and .unit == "lines"' flow/family.json
+    jq '.variants = ["flow/*"] | del(.family_dirs) | .sizes = {"flow": 1000}' "$W/suite.json" > s.json
+    run "$FLAGBENCH" run --suite s.json --family-dir flow --cache "$CACHE" --no-render --precision 0 -o out
+    [ "$status" -eq 0 ]
+    jqr '[.cells[] | select(.family == "flow") | .status] == ["ok"] and .families.flow.kind == "stream"' out/results.json
+    run "$FLAGBENCH" new family other --kind batch
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"--kind must be stream or compute, not 'batch'"* ]]
+}
+
 # a compute family that reads a file: args with {input} and {N}, the input
 # made by a command of the family (or shipped with it)
 input_family() { # input-json

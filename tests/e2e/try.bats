@@ -77,3 +77,14 @@ try_run() {
     [ "$status" -eq 2 ]
     [[ "$output" == *"--expect-sha256 must be 64 hex digits, not 'abc'"* ]]
 }
+
+@test "try: --opt and --march replace the suite's; a -march the compiler rejects is exit 2 before any build" {
+    try_run --args "1000" --opt -O0,-O3 --march default
+    [ "$status" -eq 0 ]
+    jqr '[.cells[] | select(.variant == "count") | .opt] | sort == ["-O0", "-O3"]' "$T/out/results.json"
+    jqr '.run.matrix == {"opt": ["-O0", "-O3"], "march": ["default"]}' "$T/out/results.json"
+    run "$FLAGBENCH" try "$T/count.c" --suite "$T/suite.json" --cache "$T/cache" --march not-a-cpu-at-all -o "$T/bad"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"--march not-a-cpu-at-all: gcc does not accept -march=not-a-cpu-at-all"* ]]
+    [ ! -e "$T/bad" ]
+}

@@ -322,6 +322,44 @@ static void test_answer_leads_every_build(void **state)
 	model_free(&m);
 }
 
+/* Fifteen rounds whose paired comparisons go round in a circle: C
+ * (gcc/-O2/native) beats A (gcc/-O3/default) in 14 (a real lead), A beats
+ * B (clang/-O2/native) in 8, B beats C in 8; the figures tie, A's first.
+ * Ranked against A, C led and B was the build C does not clearly lead:
+ * "C fastest, 0.99x B", a leader behind its runner-up.  The answer names
+ * the build the one comparison puts ahead of the other (never below
+ * 1.00x) and says where the figure puts another first. */
+#define ROUNDS ", \"rounds\": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]"
+static const char *const circle_run = RUN(
+	"c", "host", "\"k\": {\"kind\": \"stream\", \"title\": \"K\"}",
+	SIMPLE("k", "x", "gcc/-O3/default", "gcc", "100",
+	       "[1.00, 1.02, 1.02, 1.02, 1.02, 1.02, 1.02, 1.02, 1.01, 1.01, 1.01, 1.01, 1.01, 1.01, 1.01]" ROUNDS, "") ","
+	SIMPLE("k", "x", "clang/-O2/native", "clang", "100",
+	       "[1.01, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.02, 1.02, 1.02, 1.02, 1.02, 1.02, 1.02]" ROUNDS, "") ","
+	SIMPLE("k", "x", "gcc/-O2/native", "gcc", "100",
+	       "[1.02, 1.01, 1.01, 1.01, 1.01, 1.01, 1.01, 1.01, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00]" ROUNDS, ""));
+
+static void test_answer_leader_never_behind(void **state)
+{
+	(void)state;
+	struct model m;
+	load(&m, circle_run, NULL, NULL);
+	struct mfamily *f = model_family(&m, "k");
+	assert_int_equal(f->nanswers, 1);
+	const struct manswer *a = &f->answers[0];
+	/* the leader is ahead of its runner-up by the one comparison */
+	assert_true(a->lead >= 1);
+	assert_string_equal(a->leader, "clang/-O2/native");
+	assert_string_equal(a->runner, "gcc/-O2/native");
+	assert_string_equal(a->by_figure, "gcc/-O3/default");
+	assert_null(strstr(f->answer.v[0], "the slowest clang/-O2/native"));
+	assert_null(strstr(f->answer.v[0], " 0.9"));
+	assert_non_null(strstr(f->answer.v[0], "k/x: clang/-O2/native fastest, 1.010x the runner-up gcc/-O2/native ("));
+	/* the figure's fastest is named too */
+	assert_non_null(strstr(f->answer.v[0], "; by its figure gcc/-O3/default is the fastest (1.00x clang/-O2/native's figure)"));
+	model_free(&m);
+}
+
 static void test_answer_shares_and_views(void **state)
 {
 	(void)state;
@@ -598,6 +636,7 @@ int main(void)
 		cmocka_unit_test(test_answer_shares_and_views),
 		cmocka_unit_test(test_answer_at_the_edge),
 		cmocka_unit_test(test_answer_leads_every_build),
+		cmocka_unit_test(test_answer_leader_never_behind),
 		cmocka_unit_test(test_emulated_answer_by_counts),
 		cmocka_unit_test(test_runs_side_by_side),
 		cmocka_unit_test(test_bad_input),
