@@ -282,7 +282,8 @@ void build_first_lines(const char *text, int lines, char *out, size_t n)
 	while (*p && lines > 0 && o + 1 < n) {
 		if (*p == '\n') {
 			lines--;
-			if (lines && o + 3 < n) {
+			/* a separator only between lines, never after the last */
+			if (lines && p[1] && o + 3 < n) {
 				out[o++] = ' ';
 				out[o++] = '|';
 				out[o++] = ' ';

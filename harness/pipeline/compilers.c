@@ -101,12 +101,54 @@ static char *cxx_package(const char *cxx)
 	return xstrdup(clang ? "clang" : "g++");
 }
 
-void compiler_probe_cxx(struct compiler *cxx, const struct compiler *c)
+/* A C++ driver's C compiler, beside it: same release, else none. */
+static void probe_c_partner(struct compiler *cc, struct compiler *cxx)
 {
+	const char *base = strrchr(cxx->name, '/');
+	base = base ? base + 1 : cxx->name;
+	char *name;
+	if (!strcmp(base, "c++"))
+		name = xasprintf("%.*scc", (int)(base - cxx->name), cxx->name);
+	else if (strstr(base, "g++"))
+		name = xasprintf("%.*sgcc%s", (int)(strstr(base, "g++") - cxx->name), cxx->name, strstr(base, "g++") + 3);
+	else
+		name = xasprintf("%.*s%s", (int)(strstr(base, "++") - cxx->name), cxx->name, strstr(base, "++") + 2);
+	memset(cc, 0, sizeof(*cc));
+	cc->name = name;
+	cc->target_flags = cxx->target_flags;
+	const char *slash = cxx->path ? strrchr(cxx->path, '/') : NULL;
+	if (slash) {
+		const char *nb = strrchr(name, '/');
+		cc->path = xasprintf("%.*s/%s", (int)(slash - cxx->path), cxx->path, nb ? nb + 1 : name);
+		if (access(cc->path, X_OK) == 0)
+			probe_path(cc);
+		else {
+			free(cc->path);
+			cc->path = NULL;
+		}
+	}
+	if (cc->path && (!cc->release || !cxx->release || strcmp(cc->release, cxx->release))) {
+		free(cc->path);
+		cc->path = NULL;
+	}
+	if (!cc->path)
+		cc->missing = xasprintf("C compiler %s not found beside %s, or of another release", name,
+					cxx->path ? cxx->path : cxx->name);
+	else
+		cxx->c_driver = cc;
+}
+
+void compiler_probe_cxx(struct compiler *cxx, struct compiler *c)
+{
+	if (c->lang == LANG_CXX) {
+		probe_c_partner(cxx, c);
+		return;
+	}
 	char *name = compiler_cxx_name(c->name);
 	memset(cxx, 0, sizeof(*cxx));
 	cxx->lang = LANG_CXX;
 	cxx->c_driver = c;
+	c->cxx = cxx;
 	cxx->target_flags = c->target_flags;
 	if (!name) {
 		cxx->name = xstrdup(c->name);

@@ -31,7 +31,8 @@ struct compiler {
 	char *identity; /* sha256 of the resolved path and the whole --version text */
 	enum source_lang lang;         /* the language it drives: LANG_CXX for g++, clang++ */
 	char *missing;                 /* a C++ driver: why it cannot be used, or NULL */
-	const struct compiler *c_driver; /* a C++ driver: the matrix's C compiler it belongs to, or NULL */
+	struct compiler *c_driver; /* a C++ driver: the matrix's C compiler it belongs to, or NULL */
+	struct compiler *cxx;      /* a C compiler: its C++ driver once probed (plan.h), or NULL */
 	int is_clang;   /* from --version: clang takes -fprofile-instr-*, has no per-pass -O flags */
 	int major;      /* major version from --version, 0 when unknown */
 	char *const *target_flags; /* a cross target's cflags (--target=...), borrowed; NULL: none */
@@ -51,8 +52,10 @@ void compiler_probe(struct compiler *c, const char *name);
  * known. */
 char *compiler_cxx_name(const char *name);
 /* Probes into cxx the C++ driver of c, beside c on PATH; cxx->path NULL
- * with cxx->missing set when it is absent or of another release. */
-void compiler_probe_cxx(struct compiler *cxx, const struct compiler *c);
+ * with cxx->missing set when it is absent or of another release.  Where c
+ * is itself a C++ driver (g++), probes its C compiler instead (gcc) and
+ * sets c->c_driver to it when found. */
+void compiler_probe_cxx(struct compiler *cxx, struct compiler *c);
 /* The -x word of the compiler's language: "c" or "c++". */
 const char *compiler_x(const struct compiler *c);
 /* Whether the compiler accepts -march=MARCH (compiles an empty unit). */

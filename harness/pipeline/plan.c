@@ -265,7 +265,7 @@ static void add_variant_cells(struct planner *pl, struct family *f, struct varia
 		struct compiler *comp = &pl->out->compilers[idx[0]];
 		/* C++ sources build and link with the compiler's C++ driver */
 		if (v->lang == LANG_CXX && comp->lang != LANG_CXX)
-			comp = &pl->out->compilers[pl->cxx_base + idx[0]];
+			comp = comp->cxx;
 		const char *march = pl->marches->v[idx[2]];
 		struct cell *c = new_cell(pl->out, &pl->alloc);
 		c->spec.family = f;
@@ -776,6 +776,38 @@ void cell_spec_copy(struct cell_spec *dst, const struct cell_spec *src)
 	sv_pushv(&dst->cflags, src->cflags.v);
 	sv_pushv(&dst->run_args, src->run_args.v);
 	sv_pushv(&dst->loader, src->loader.v);
+}
+
+/* Removes every word equal to w. */
+static void drop_word(struct strvec *sv, const char *w)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < sv->n; i++) {
+		if (!strcmp(sv->v[i], w))
+			free(sv->v[i]);
+		else
+			sv->v[k++] = sv->v[i];
+	}
+	sv->n = k;
+	if (sv->v)
+		sv->v[k] = NULL;
+}
+
+void cell_spec_set_variant(struct cell_spec *s, struct variant *v)
+{
+	const char *was = s->variant ? family_std_for(s->family, s->variant) : NULL, *now = family_std_for(s->family, v);
+	s->variant = v;
+	if (s->compiler && v->lang == LANG_CXX && s->compiler->lang != LANG_CXX && s->compiler->cxx)
+		s->compiler = s->compiler->cxx;
+	else if (s->compiler && v->lang == LANG_C && s->compiler->c_driver)
+		s->compiler = s->compiler->c_driver;
+	if (was) {
+		char *w = xasprintf("-std=%s", was);
+		drop_word(&s->cflags, w);
+		free(w);
+	}
+	if (now)
+		sv_pushf(&s->cflags, "-std=%s", now);
 }
 
 void cell_spec_clear(struct cell_spec *s)
