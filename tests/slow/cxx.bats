@@ -36,10 +36,16 @@ bats_require_minimum_version 1.5.0
     run "$FLAGBENCH" tune sorts/vec --compiler clang --family-dir "$T/fam/sorts" --march default --list-space
     [ "$status" -eq 0 ]
     [[ "$output" == *"from "*"/clang++ -O2"* ]]
-    echo '{"name": "t", "variants": ["sorts/vec"], "compilers": ["gcc"], "opt": ["-O1", "-O3"], "march": ["default"], "runs": 3, "warmup": 0, "sizes": {"sorts": 200000}, "family_dirs": ["'"$T/fam"'"]}' > "$T/s.json"
+    run "$FLAGBENCH" tune sorts/vec --compiler gcc --family-dir "$T/fam/sorts" --march default --budget 3 --batch 2 \
+        --screen-runs 3 --confirm-runs 6 --warmup 0 --no-render --cache "$T/cache" -o "$T/tune"
+    [ "$status" -eq 0 ]
+    grep -q '^# tune sorts/vec@g++/-O2/default' "$T/tune/tune.md"
+    grep -q '^g++ (' "$T/tune/tune.md"
+    echo '{"name": "t", "variants": ["sorts/vec"], "compilers": ["gcc"], "opt": ["-O2", "-O3"], "march": ["default"], "runs": 3, "warmup": 0, "sizes": {"sorts": 200000}, "family_dirs": ["'"$T/fam"'"]}' > "$T/s.json"
     run "$FLAGBENCH" run --suite "$T/s.json" --cache "$T/cache" --no-render --no-counters -o "$T/out"
     [ "$status" -eq 0 ]
-    run "$FLAGBENCH" explain "$T/out" sorts/vec@g++/-O1/default sorts/vec@g++/-O3/default
+    # the gap may be noise on a busy machine: explain then says so, and still reads g++'s flags
+    run "$FLAGBENCH" explain "$T/out" sorts/vec@g++/-O2/default sorts/vec@g++/-O3/default
     [ "$status" -eq 0 ]
-    [[ "$output" == *"**Answer**"* ]]
+    [[ "$output" == *"candidate flags between sorts/vec@g++/-O2/default and sorts/vec@g++/-O3/default"* ]]
 }
