@@ -9,7 +9,7 @@
 #   scripts/project-sources.sh [FAMILY...]   fetch what is missing (default: every family)
 set -u
 cd "$(dirname "$0")/.." || exit 2
-packages="lz4:lz4 lua:lua5.4 sqlite:sqlite3"
+packages="lz4:lz4 lua:lua5.4 sqlite:sqlite3 simdjson:simdjson"
 if [ "$#" -gt 0 ]; then
     wanted=""
     for fam in "$@"; do
