@@ -98,6 +98,33 @@ static void test_compiler_package(void **state)
 	}
 }
 
+/* Each C compiler's C++ driver by name (issue 47); a C++ driver is its own. */
+static void test_compiler_cxx_name(void **state)
+{
+	static const struct {
+		const char *name, *cxx;
+	} cases[] = { { "gcc", "g++" },
+		      { "gcc-12", "g++-12" },
+		      { "clang", "clang++" },
+		      { "clang-14", "clang++-14" },
+		      { "cc", "c++" },
+		      { "x86_64-linux-gnu-gcc-12", "x86_64-linux-gnu-g++-12" },
+		      { "/opt/bin/clang-16", "/opt/bin/clang++-16" },
+		      { "g++", "g++" },
+		      { "clang++-14", "clang++-14" },
+		      { "icx", NULL } };
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *p = compiler_cxx_name(cases[i].name);
+		if (cases[i].cxx) {
+			assert_non_null(p);
+			assert_string_equal(p, cases[i].cxx);
+		} else {
+			assert_null(p);
+		}
+		free(p);
+	}
+}
+
 static void touch_exec(const char *dir, const char *name)
 {
 	char *p = xasprintf("%s/%s", dir, name);
@@ -178,7 +205,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_optimizers), cmocka_unit_test(test_parse_params), cmocka_unit_test(test_meaningless_share), cmocka_unit_test(test_isa_of_macro),
-		cmocka_unit_test(test_compiler_package), cmocka_unit_test(test_expand_compilers),
+		cmocka_unit_test(test_compiler_package), cmocka_unit_test(test_compiler_cxx_name),
+		cmocka_unit_test(test_expand_compilers),
 		cmocka_unit_test(test_elf_text_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
