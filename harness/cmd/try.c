@@ -1,4 +1,5 @@
-/* try.c: `flagbench try FILE.c`, one C file across the suite's compilers x
+/* try.c: `flagbench try FILE.c` (or FILE.cpp: a C++ file builds with each
+ * compiler's C++ driver), one file across the suite's compilers x
  * -O x march with no family.json: a family of one variant is written into a
  * temporary folder (the file copied, the file's folder linked in as its
  * include folder, its size, unit and check from the options: by default
@@ -53,7 +54,7 @@ static const struct option_def try_options[] = {
 
 const struct command_def cmd_try_def = {
 	.name = "try",
-	.synopsis = "FILE.c",
+	.synopsis = "FILE.c|FILE.cpp",
 	.summary = "one C file across compilers and flags, no family.json",
 	.options = try_options,
 	.min_pos = 1,
@@ -63,10 +64,17 @@ const struct command_def cmd_try_def = {
 
 
 /* The variant's name: the file's base name as a family.json name. */
+/* The file's extension: .c, .cpp, ... */
+static const char *file_ext(const char *file)
+{
+	const char *b = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+	return strrchr(b, '.') ? strrchr(b, '.') : b + strlen(b);
+}
+
 static char *variant_name(const char *file)
 {
 	const char *b = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
-	size_t n = strlen(b) - 2;
+	size_t n = (size_t)(file_ext(file) - b);
 	char *name = xasprintf("%.*s", (int)n, b);
 	for (char *p = name; *p; p++)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '-'))
@@ -79,7 +87,7 @@ static char *variant_name(const char *file)
 /* family.json: one variant, compute, the file's folder its include folder
  * ("src", linked), N as --size says, the check asked for (by default the
  * first configuration's output). */
-static json_t *try_family(const struct try_opts *o, const char *name, char *why, size_t n)
+static json_t *try_family(const struct try_opts *o, const char *name, const char *source, char *why, size_t n)
 {
 	json_t *check;
 	if (o->expect_sha256) {
@@ -104,10 +112,10 @@ static json_t *try_family(const struct try_opts *o, const char *name, char *why,
 	/* N goes where {N} is, else first, as a family's variants take it */
 	int templated = o->args && strstr(o->args, "{N}");
 	const char *unit = o->unit ? o->unit : o->size ? "units" : "runs";
-	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:b, s:o, s:o, s:s, s:[s], s:[{s:s}]}", "family", "try", "title",
+	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:b, s:o, s:o, s:s, s:[s], s:[{s:s, s:s}]}", "family", "try", "title",
 			 name, "kind", "compute", "unit", unit, "default_size", (json_int_t)(o->size ? o->size : 1),
 			 "pass_size", o->size && !templated, "args", args, "check", check, "baseline", name,
-			 "include_dirs", "src", "variants", "name", name);
+			 "include_dirs", "src", "variants", "name", name, "source", source);
 }
 
 /* The suite: the named suite's compilers, opt and march; this family only. */
@@ -139,9 +147,10 @@ static int write_json(const char *path, json_t *j)
  * said. */
 static int check_try_args(const struct try_opts *o, char **pos)
 {
-	size_t l = strlen(pos[0]);
-	if (l < 3 || strcmp(pos[0] + l - 2, ".c"))
-		return command_usage_error(&cmd_try_def, "try needs one C file, not '%s'", pos[0]);
+	const char *b = strrchr(pos[0], '/') ? strrchr(pos[0], '/') + 1 : pos[0];
+	if (file_ext(pos[0]) == b || (strcmp(file_ext(pos[0]), ".c") && !is_cxx_source(pos[0])))
+		return command_usage_error(&cmd_try_def, "try needs one C or C++ file (.c .cc .cpp .cxx .C), not '%s'",
+					   pos[0]);
 	if ((o->expect_sha256 != NULL) + (o->expect_output != NULL) + o->same_output + o->unchecked > 1) {
 		error("--expect-sha256, --expect-output, --same-output and --unchecked exclude each other");
 		return EXIT_USAGE;
@@ -254,10 +263,11 @@ static int link_folder(const char *fdir, const char *file)
 static int try_in(const struct try_opts *o, const unsigned char *given, const char *tmp, const char *file, const char *src, size_t len)
 {
 	char *name = variant_name(file);
-	char *fdir = xasprintf("%s/try", tmp), *cfile = xasprintf("%s/%s.c", fdir, name);
+	char *fdir = xasprintf("%s/try", tmp), *cfile = xasprintf("%s/%s%s", fdir, name, file_ext(file));
+	char *source = xasprintf("%s%s", name, file_ext(file));
 	char *fjson = xasprintf("%s/family.json", fdir), *sjson = xasprintf("%s/suite.json", tmp);
 	char why[512] = "";
-	json_t *fam = try_family(o, name, why, sizeof(why)), *suite = fam ? try_suite(o, tmp) : NULL;
+	json_t *fam = try_family(o, name, source, why, sizeof(why)), *suite = fam ? try_suite(o, tmp) : NULL;
 	int rc = EXIT_USAGE;
 	if (!fam && why[0])
 		error("%s", why);
@@ -270,6 +280,7 @@ static int try_in(const struct try_opts *o, const unsigned char *given, const ch
 	json_decref(fam);
 	json_decref(suite);
 	free(name);
+	free(source);
 	free(fdir);
 	free(cfile);
 	free(fjson);

@@ -63,14 +63,46 @@ static int get_path_list(struct cfg *c, json_t *obj, const char *key, struct str
 	return 0;
 }
 
-static int is_c_file(const struct dirent *e)
+const char *source_lang_name(enum source_lang l)
 {
-	size_t l = strlen(e->d_name);
-	return e->d_name[0] != '.' && l > 2 && !strcmp(e->d_name + l - 2, ".c");
+	return l == LANG_CXX ? "c++" : "c";
 }
 
-/* The variant's sources: "source" (or NAME) as NAME.c, a .c file, or a
- * folder whose .c files are all compiled and linked. */
+int is_cxx_source(const char *name)
+{
+	static const char *const exts[] = { ".cc", ".cpp", ".cxx", ".C", NULL };
+	size_t l = strlen(name);
+	for (const char *const *e = exts; *e; e++)
+		if (l > strlen(*e) && !strcmp(name + l - strlen(*e), *e))
+			return 1;
+	return 0;
+}
+
+static int is_c_name(const char *name)
+{
+	size_t l = strlen(name);
+	return l > 2 && !strcmp(name + l - 2, ".c");
+}
+
+static int is_source_file(const struct dirent *e)
+{
+	return e->d_name[0] != '.' && (is_c_name(e->d_name) || is_cxx_source(e->d_name));
+}
+
+/* The language of the variant's sources: any C++ makes it C++. */
+static void variant_lang(struct variant *v)
+{
+	int c = 0, cxx = 0;
+	for (size_t i = 0; i < v->sources.n; i++) {
+		cxx |= is_cxx_source(v->sources.v[i]);
+		c |= !is_cxx_source(v->sources.v[i]);
+	}
+	v->lang = cxx ? LANG_CXX : LANG_C;
+	v->mixed = c && cxx;
+}
+
+/* The variant's sources: "source" (or NAME) as NAME.c, a C or C++ file,
+ * or a folder whose C and C++ files are all compiled and linked. */
 static int variant_sources(struct cfg *c, json_t *v, struct family *f, struct variant *out)
 {
 	char *rel = NULL;
@@ -104,7 +136,7 @@ static int variant_sources(struct cfg *c, json_t *v, struct family *f, struct va
 		sv_push(&out->sources, file);
 	} else if (stat(folder, &st) == 0 && S_ISDIR(st.st_mode)) {
 		struct dirent **ents;
-		int n = scandir(folder, &ents, is_c_file, alphasort);
+		int n = scandir(folder, &ents, is_source_file, alphasort);
 		for (int i = 0; i < n; i++) {
 			sv_pushf(&out->sources, "%s/%s", folder, ents[i]->d_name);
 			free(ents[i]);
@@ -113,11 +145,12 @@ static int variant_sources(struct cfg *c, json_t *v, struct family *f, struct va
 			free(ents);
 		out->source = xstrdup(folder);
 		if (out->sources.n == 0)
-			r = cfg_error(c, "the variant folder %s holds no .c file", folder);
+			r = cfg_error(c, "the variant folder %s holds no C or C++ file (.c .cc .cpp .cxx .C)", folder);
 	} else {
 		r = cfg_error(c, "no source file %s (nor a folder %s)", file, folder);
 	}
 	cfg_pop(c);
+	variant_lang(out);
 	free(file);
 	free(folder);
 	free(rel);
@@ -323,11 +356,72 @@ static int check_arg_templates(struct cfg *c, struct family *f)
 	return r;
 }
 
-/* "build": {"command": [ARGV...], "binary": "{src}/PATH"}. */
+/* One step's argv at key (of obj, or the list's index i when key is
+ * NULL): words with only the known placeholders, a program first. */
+static int build_step(struct cfg *c, json_t *words, struct strvec *out)
+{
+	static const char *const known[] = { "src", "cc", "cxx", "cflags", "cxxflags", "ldflags", "variant", NULL };
+	int r = 0;
+	if (!json_is_array(words))
+		return cfg_error(c, "must be a list of words [PROGRAM, ARG...]");
+	for (size_t i = 0; !r && i < json_array_size(words); i++) {
+		cfg_push_index(c, i);
+		json_t *w = json_array_get(words, i);
+		if (!json_is_string(w))
+			r = cfg_error(c, "must be a string");
+		else
+			r = placeholders_known(c, json_string_value(w), known);
+		if (!r)
+			sv_push(out, json_string_value(w));
+		cfg_pop(c);
+	}
+	if (!r && !out->n)
+		r = cfg_error(c, "must name a program");
+	return r;
+}
+
+/* "commands": [[ARGV...], ...] run in order, or "command": [ARGV...] alone. */
+static int build_steps(struct cfg *c, json_t *b, struct family *f)
+{
+	json_t *one = json_object_get(b, "command"), *many = json_object_get(b, "commands");
+	if (!!one == !!many)
+		return cfg_error(c, "needs \"command\": [ARGV...] or \"commands\": [[ARGV...], ...], one of them");
+	int r = 0;
+	cfg_push_key(c, one ? "command" : "commands");
+	if (many && (!json_is_array(many) || !json_array_size(many)))
+		r = cfg_error(c, "must be a list of steps, each [PROGRAM, ARG...]");
+	size_t n = one ? 1 : json_array_size(many);
+	f->build_steps = xcalloc(n, sizeof(*f->build_steps));
+	for (size_t i = 0; !r && i < n; i++) {
+		if (many)
+			cfg_push_index(c, i);
+		r = build_step(c, one ? one : json_array_get(many, i), &f->build_steps[i]);
+		if (many)
+			cfg_pop(c);
+		f->nbuild_steps = i + 1;
+	}
+	cfg_pop(c);
+	if (!r)
+		sv_pushv(&f->build_command, f->build_steps[0].v);
+	return r;
+}
+
+/* A build that names {cxx} or {cxxflags} builds C++: its cells use the
+ * compiler's C++ driver. */
+static enum source_lang build_lang(const struct family *f)
+{
+	for (size_t s = 0; s < f->nbuild_steps; s++)
+		for (size_t i = 0; i < f->build_steps[s].n; i++)
+			if (strstr(f->build_steps[s].v[i], "{cxx}") || strstr(f->build_steps[s].v[i], "{cxxflags}"))
+				return LANG_CXX;
+	return LANG_C;
+}
+
+/* "build": {"command": [ARGV...] or "commands": [[ARGV...], ...],
+ * "binary": "{src}/PATH"}. */
 static int load_build(struct cfg *c, json_t *root, struct family *f)
 {
-	static const char *const keys[] = { "command", "binary", NULL },
-				 *const known[] = { "src", "cc", "cflags", "ldflags", "variant", NULL },
+	static const char *const keys[] = { "command", "commands", "binary", NULL },
 				 *const bin_known[] = { "src", "variant", NULL };
 	json_t *b = json_object_get(root, "build");
 	if (!b)
@@ -339,19 +433,7 @@ static int load_build(struct cfg *c, json_t *root, struct family *f)
 	if (!r)
 		r = cfg_check_keys(c, b, keys);
 	if (!r)
-		r = cfg_string_list(c, b, "command", 1, &f->build_command);
-	if (!r && !f->build_command.n) {
-		cfg_push_key(c, "command");
-		r = cfg_error(c, "must name a program");
-		cfg_pop(c);
-	}
-	cfg_push_key(c, "command");
-	for (size_t i = 0; !r && i < f->build_command.n; i++) {
-		cfg_push_index(c, i);
-		r = placeholders_known(c, f->build_command.v[i], known);
-		cfg_pop(c);
-	}
-	cfg_pop(c);
+		r = build_steps(c, b, f);
 	if (!r)
 		r = cfg_string(c, b, "binary", 1, &f->build_binary);
 	if (!r) {
@@ -365,6 +447,47 @@ static int load_build(struct cfg *c, json_t *root, struct family *f)
 	}
 	cfg_pop(c);
 	return r;
+}
+
+/* "std": the language standard (c17, gnu11, c++20, gnu++17), given as
+ * -std= to the variants of its language; a family with its own build
+ * system sets its own, and a folder mixing C and C++ takes none (one
+ * compile of both would hand it to both). */
+static int family_std(struct cfg *c, json_t *root, struct family *f)
+{
+	if (cfg_string(c, root, "std", 0, &f->std) < 0)
+		return -1;
+	if (!f->std)
+		return 0;
+	cfg_push_key(c, "std");
+	int r = 0;
+	const char *p = f->std;
+	if (!strncmp(p, "gnu", 3))
+		p += 3;
+	else if (*p == 'c')
+		p++;
+	else
+		p = NULL;
+	if (!p || !*p || strspn(p, "+0123456789abz") != strlen(p))
+		r = cfg_error(c, "'%s' is not a language standard (c17, gnu11, c++20, gnu++17)", f->std);
+	else if (f->build_command.n)
+		r = cfg_error(c, "a family with its own build system sets its standard there");
+	for (size_t i = 0; !r && i < f->nvariants; i++)
+		if (f->variants[i].mixed)
+			r = cfg_error(c, "variant %s mixes C and C++: its folder takes no \"std\"", f->variants[i].name);
+	cfg_pop(c);
+	return r;
+}
+
+/* The standard's language: "c++20" is C++, "c17" C. */
+static enum source_lang std_lang(const char *std)
+{
+	return strstr(std, "++") ? LANG_CXX : LANG_C;
+}
+
+const char *family_std_for(const struct family *f, const struct variant *v)
+{
+	return f->std && std_lang(f->std) == v->lang && !v->mixed ? f->std : NULL;
 }
 
 /* After the variants: same_as names one of them, or "baseline" the
@@ -604,7 +727,7 @@ int load_family(const char *dir, struct family *f)
 	static const char *const keys[] = { "family", "title", "kind", "unit", "default_size", "check", "baseline",
 					    "libs", "args", "variants", "references", "notes", "counter_size",
 					    "include_dirs", "defines", "input", "build", "pass_size", "version_file",
-					    "train_size", NULL };
+					    "train_size", "std", NULL };
 	int r = cfg_check_keys(&c, root, keys);
 	if (!r)
 		r = cfg_string(&c, root, "family", 1, &f->name);
@@ -645,6 +768,10 @@ int load_family(const char *dir, struct family *f)
 		r = load_input(&c, root, f);
 	if (!r)
 		r = check_arg_templates(&c, f);
+	if (!r)
+		r = family_std(&c, root, f);
+	for (size_t i = 0; !r && f->build_command.n && i < f->nvariants; i++)
+		f->variants[i].lang = build_lang(f);
 	if (!r)
 		r = family_version(&c, root, f);
 	if (!r)
@@ -698,7 +825,11 @@ void free_family(struct family *f)
 	sv_clear(&f->check_command);
 	sv_clear(&f->input_command);
 	sv_clear(&f->build_command);
+	for (size_t i = 0; i < f->nbuild_steps; i++)
+		sv_clear(&f->build_steps[i]);
+	free(f->build_steps);
 	free(f->build_binary);
+	free(f->std);
 	free(f->version);
 	free(f->version_file);
 	free(f->input_file);

@@ -13,9 +13,20 @@
 
 enum family_kind { KIND_STREAM, KIND_COMPUTE };
 
+/* The language of a variant, decided here from its sources' extensions
+ * (.cc .cpp .cxx .C are C++) or, for a family's own build system, from
+ * its commands ({cxx} or {cxxflags}): a variant with any C++ links with
+ * the compiler's C++ driver (pipeline/compilers.h). */
+enum source_lang { LANG_C = 0, LANG_CXX };
+const char *source_lang_name(enum source_lang l); /* "c", "c++" */
+/* Whether a file name is a C++ source by its extension. */
+int is_cxx_source(const char *name);
+
 struct variant {
-	char *name, *title, *source; /* source: NAME.c, or the folder NAME/ (family_dir.h) */
-	struct strvec sources;       /* every .c file compiled and linked: source, or the folder's */
+	char *name, *title, *source; /* source: NAME.c, NAME.cpp..., or the folder NAME/ (family_dir.h) */
+	struct strvec sources;       /* every C and C++ file compiled and linked: source, or the folder's */
+	enum source_lang lang;       /* LANG_CXX when any source is C++ (the link's language) */
+	int mixed;                   /* the sources mix C and C++ */
 	struct strvec requires_flags, requires_cpu, args;
 	/* globs on -march: elsewhere the cell is unsupported (RISC-V vector
 	 * intrinsics need "rv64*v*"); empty: any */
@@ -61,8 +72,11 @@ struct family {
 	/* "build": {"command": [...], "binary": "{src}/prog"}: the family's own
 	 * build system, run in a private copy of the variant's source tree
 	 * (build.h); empty when the harness compiles the variants itself */
-	struct strvec build_command;
+	struct strvec build_command; /* the first step ("command", or "commands"[0]) */
+	struct strvec *build_steps;  /* every step, in order: "commands", or "command" alone */
+	size_t nbuild_steps;
 	char *build_binary;
+	char *std;            /* "std": c++20, c17: -std= for the variants of its language; NULL: the default */
 	char *version;        /* "version_file"'s first line (a source package's version), or NULL */
 	char *version_file;   /* its path in the family's folder as declared, or NULL: none declared */
 	char *baseline;       /* variant name */
@@ -75,6 +89,8 @@ struct family {
 	json_t *json;
 };
 
+/* The -std= word's value for a variant ("std" of its language), or NULL. */
+const char *family_std_for(const struct family *f, const struct variant *v);
 /* The family in folder dir (holding family.json); 0, or -1 after a message. */
 int load_family(const char *dir, struct family *f);
 void free_family(struct family *f);

@@ -426,16 +426,12 @@ int parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
-char *find_on_path(const char *name)
+char *find_on_path_named(const char *name)
 {
-	char resolved[PATH_MAX];
 	if (!name || !*name)
 		return NULL;
-	if (strchr(name, '/')) {
-		if (access(name, X_OK) == 0 && realpath(name, resolved))
-			return xstrdup(resolved);
-		return NULL;
-	}
+	if (strchr(name, '/'))
+		return access(name, X_OK) == 0 ? xstrdup(name) : NULL;
 	const char *path = getenv("PATH");
 	if (!path)
 		path = "/usr/local/bin:/usr/bin:/bin";
@@ -445,17 +441,23 @@ char *find_on_path(const char *name)
 		size_t dl = colon ? (size_t)(colon - p) : strlen(p);
 		char *cand = xasprintf("%.*s/%s", (int)dl, dl ? p : ".", name);
 		struct stat st;
-		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0 &&
-		    realpath(cand, resolved)) {
-			free(cand);
-			return xstrdup(resolved);
-		}
+		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0)
+			return cand;
 		free(cand);
 		if (!colon)
 			break;
 		p = colon + 1;
 	}
 	return NULL;
+}
+
+char *find_on_path(const char *name)
+{
+	char resolved[PATH_MAX];
+	char *named = find_on_path_named(name);
+	char *r = named && realpath(named, resolved) ? xstrdup(resolved) : NULL;
+	free(named);
+	return r;
 }
 
 const char *self_exe(void)

@@ -121,6 +121,9 @@ int parse_u64(const char *s, uint64_t *out);
 /* Resolve a command name on PATH (or a path with a slash) to an absolute,
  * canonical path; NULL if not found or not executable. */
 char *find_on_path(const char *name);
+/* The same command as found on PATH, symlinks kept (/usr/bin/clang++):
+ * a program that reads its argv[0] (clang, clang++) runs in its mode. */
+char *find_on_path_named(const char *name);
 
 /* The running flagbench binary, and the project root: FLAGBENCH_ROOT, else
  * the nearest folder above the binary with configs/ and variants/, else ".". */

@@ -24,19 +24,29 @@ struct job {
 	const char *what;  /* "compiler", or "build command" (its own build system) */
 	char *hint;        /* said after a failure's reason, or NULL */
 	char *src;         /* the private copy of the source tree, or NULL */
+	const struct cell *cell; /* its own build system: the cell whose steps run */
+	size_t step;       /* its own build system: the step running (family.h build_steps) */
+	char what_buf[64];
 	const char *id;    /* its first cell's, for the progress lines */
 	double weight;     /* the expected cost: the largest compile starts first */
+	double first_started; /* when its first step started (0: not yet) */
 	char reason[1024];
 };
 
-/* The exact command, for provenance and to reproduce by hand. */
-static void write_command(const struct job *j, const struct strvec *argv)
+/* The exact command, for provenance and to reproduce by hand: one line
+ * per step. */
+static void write_command(const struct job *j, const struct strvec *argv, int append)
 {
 	struct strbuf cmd = STRBUF_INIT;
+	char *cmdfile = xasprintf("%s/command", j->dir);
+	if (append) {
+		char *was = read_file(cmdfile, NULL);
+		sb_adds(&cmd, was ? was : "");
+		free(was);
+	}
 	for (size_t i = 0; i < argv->n; i++)
 		sb_addf(&cmd, "%s%s", i ? " " : "", argv->v[i]);
 	sb_adds(&cmd, "\n");
-	char *cmdfile = xasprintf("%s/command", j->dir);
 	write_file_atomic(cmdfile, cmd.buf, cmd.len);
 	free(cmdfile);
 	sb_release(&cmd);
@@ -60,8 +70,27 @@ static void launch_job(struct job *j, const struct strvec *argv, const char *dir
 	}
 }
 
+/* Step j->step of a family's own build, run in the private copy; a build
+ * of several steps names the step in its reason. */
+static void start_build_step(struct job *j)
+{
+	const struct family *f = j->cell->spec.family;
+	if (f->nbuild_steps > 1)
+		snprintf(j->what_buf, sizeof(j->what_buf), "build step %zu of %zu", j->step + 1, f->nbuild_steps);
+	else
+		snprintf(j->what_buf, sizeof(j->what_buf), "build command");
+	j->what = j->what_buf;
+	sb_release(&j->err);
+	struct strvec argv = STRVEC_INIT;
+	build_step_argv(j->cell, j->step, j->src, &argv);
+	write_command(j, &argv, j->step > 0);
+	launch_job(j, &argv, j->src);
+	sv_clear(&argv);
+}
+
 /* A family's own build system: its tree copied into the job's folder, the
- * command run there; the binary it names is then moved into the cache. */
+ * steps run there in order; the binary it names is then moved into the
+ * cache. */
 static void start_build_command_job(struct plan *p, struct job *j)
 {
 	struct cell *c = &p->cells[j->first_cell];
@@ -88,15 +117,13 @@ static void start_build_command_job(struct plan *p, struct job *j)
 		return;
 	}
 	sb_release(&err);
-	struct strvec argv = STRVEC_INIT;
-	build_command_argv(c, j->src, &argv);
-	write_command(j, &argv);
 	char *bin = placeholder_replace(f->build_binary, "src", j->src);
 	free(j->tmp);
 	j->tmp = placeholder_replace(bin, "variant", c->spec.variant->name);
 	free(bin);
-	launch_job(j, &argv, j->src);
-	sv_clear(&argv);
+	j->cell = c;
+	j->step = 0;
+	start_build_step(j);
 }
 
 static void start_job(struct plan *p, struct job *j)
@@ -115,18 +142,28 @@ static void start_job(struct plan *p, struct job *j)
 	char *pad = layout_pad_source(c, j->dir);
 	variant_build_words(c, pad, &argv);
 	free(pad);
-	write_command(j, &argv);
+	write_command(j, &argv, 0);
 
 	launch_job(j, &argv, NULL);
 	/* argv strings are copied by exec in the child; the parent may free */
 	sv_clear(&argv);
 }
 
-static void finish_job(struct job *j, double timeout_s)
+/* Waits for the job's command; 0 when it was a build step that went well
+ * and the next one started, else 1 (the job is done). */
+static int finish_job(struct job *j, double timeout_s)
 {
 	struct child_exit ex;
 	child_wait(&j->child, timeout_s, &ex);
 	j->running = 0;
+	if (j->cell && ex.outcome == CHILD_EXITED && ex.exit_code == 0 && !fb_interrupted &&
+	    j->step + 1 < j->cell->spec.family->nbuild_steps) {
+		j->step++;
+		start_build_step(j);
+		if (j->running)
+			return 0;
+		return 1;
+	}
 	j->done = 1;
 	char sum[65], *sum_path = xasprintf("%s.sha256", j->prog);
 	/* the checksum first, then the binary: a cache hit is proven whole */
@@ -152,6 +189,7 @@ static void finish_job(struct job *j, double timeout_s)
 		unlink(j->tmp);
 	}
 	free(sum_path);
+	return 1;
 }
 
 /* A cached binary counts only when it still has the checksum it was built
@@ -275,13 +313,16 @@ static size_t plan_jobs(struct plan *p, const char *cache_dir, double timeout_s,
 
 /* Reads the running compilers' stderr for up to 100 ms; finishes those
  * that closed it or ran past the timeout.  Returns how many finished. */
-static void job_finished(struct job *j, double timeout_s, struct build_stats *st, struct build_progress *bp)
+static unsigned job_finished(struct job *j, double timeout_s, struct build_stats *st, struct build_progress *bp)
 {
-	double started = j->child.started;
-	finish_job(j, timeout_s);
-	build_progress_finished(bp, now_monotonic() - started, j->ok);
+	if (!j->first_started)
+		j->first_started = j->child.started;
+	if (!finish_job(j, timeout_s))
+		return 0;
+	build_progress_finished(bp, now_monotonic() - j->first_started, j->ok);
 	if (j->ok)
 		st->compiled++;
+	return 1;
 }
 
 static unsigned drain_jobs(struct job *js, size_t njobs, double timeout_s, struct build_stats *st,
@@ -312,8 +353,7 @@ static unsigned drain_jobs(struct job *js, size_t njobs, double timeout_s, struc
 			continue;
 		close(j->child.err_fd);
 		j->child.err_fd = -1;
-		job_finished(j, timeout_s, st, bp);
-		finished++;
+		finished += job_finished(j, timeout_s, st, bp);
 	}
 	/* a job whose compiler hangs with stderr open: enforce the timeout */
 	for (size_t k = 0; k < njobs; k++) {
@@ -321,8 +361,7 @@ static unsigned drain_jobs(struct job *js, size_t njobs, double timeout_s, struc
 		if (j->running && (fb_interrupted || now_monotonic() - j->child.started > timeout_s)) {
 			close(j->child.err_fd);
 			j->child.err_fd = -1;
-			job_finished(j, timeout_s, st, bp);
-			finished++;
+			finished += job_finished(j, timeout_s, st, bp);
 		}
 	}
 	return finished;

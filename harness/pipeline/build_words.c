@@ -7,15 +7,26 @@
 #include <ftw.h>
 #include <string.h>
 
-/* Hashes the .c and .h files of one folder into sb (not recursive). */
+/* Whether a file name is a C or C++ source or header. */
+static int source_or_header(const char *name)
+{
+	static const char *const exts[] = { ".c", ".h", ".hh", ".hpp", ".hxx", ".ipp", ".inl", NULL };
+	size_t l = strlen(name);
+	for (const char *const *e = exts; *e; e++)
+		if (l > strlen(*e) && !strcmp(name + l - strlen(*e), *e))
+			return 1;
+	return is_cxx_source(name);
+}
+
+/* Hashes the C and C++ sources and headers of one folder into sb (not
+ * recursive). */
 static void hash_folder_sources(struct strbuf *sb, const char *dir)
 {
 	struct dirent **ents;
 	int n = scandir(dir, &ents, NULL, alphasort);
 	for (int i = 0; i < n; i++) {
-		size_t l = strlen(ents[i]->d_name);
 		/* every source beside the variant: a variant may include another */
-		if (l > 2 && (!strcmp(ents[i]->d_name + l - 2, ".h") || !strcmp(ents[i]->d_name + l - 2, ".c"))) {
+		if (source_or_header(ents[i]->d_name)) {
 			char *h = xasprintf("%s/%s", dir, ents[i]->d_name);
 			char hh[65];
 			if (sha256_file_hex(h, hh, NULL) == 0)
@@ -67,7 +78,14 @@ void variant_build_words(const struct cell *c, const char *pad_source, struct st
 		sv_pushf(argv, "-D%s", v->defines.v[i]);
 	if (pad_source)
 		sv_push(argv, pad_source);
-	sv_pushv(argv, v->sources.v);
+	/* a C++ driver compiles a .c file as C++: a mixed folder names each
+	 * file's language (g++ links its C++ library after "-x c++", not
+	 * after "-x none") */
+	for (size_t i = 0; i < v->sources.n; i++) {
+		if (v->mixed)
+			sv_pushv(argv, (char *const[]){ "-x", is_cxx_source(v->sources.v[i]) ? "c++" : "c", NULL });
+		sv_push(argv, v->sources.v[i]);
+	}
 	for (size_t i = 0; i < f->libs.n; i++)
 		sv_pushf(argv, "-l%s", f->libs.v[i]);
 	for (size_t i = 0; i < v->libs.n; i++)
@@ -116,10 +134,21 @@ static void join_words(struct strbuf *sb, char *const *v)
 		sb_addf(sb, "%s%s", sb->len ? " " : "", v[i]);
 }
 
-/* The build command's argv for a cell whose tree is copied to src. */
-void build_command_argv(const struct cell *c, const char *src, struct strvec *argv)
+/* The placeholders of a build step, for a cell whose tree is copied to
+ * src: the C and C++ drivers (a C++ cell's compiler is the C++ driver,
+ * its C driver beside it), the matrix's flags with the family's -I and
+ * the family's and variant's -D in both flag sets, the -l words. */
+struct build_values {
+	const char *names[7];
+	const char *values[7];
+	struct strbuf cf, lf;
+};
+
+static void build_values_fill(const struct cell *c, const char *src, struct build_values *bv)
 {
 	const struct family *f = c->spec.family;
+	const struct compiler *comp = c->spec.compiler;
+	const struct compiler *cc = comp->c_driver ? comp->c_driver : comp;
 	struct strvec words = STRVEC_INIT, libs = STRVEC_INIT;
 	sv_pushv(&words, c->spec.cflags.v);
 	for (size_t i = 0; i < f->include_dirs.n; i++)
@@ -130,38 +159,57 @@ void build_command_argv(const struct cell *c, const char *src, struct strvec *ar
 		sv_pushf(&words, "-D%s", c->spec.variant->defines.v[i]);
 	for (size_t i = 0; i < f->libs.n; i++)
 		sv_pushf(&libs, "-l%s", f->libs.v[i]);
-	struct strbuf cf = STRBUF_INIT, lf = STRBUF_INIT;
-	join_words(&cf, words.v);
-	join_words(&lf, libs.v);
-	const char *names[] = { "src", "cc", "cflags", "ldflags", "variant" };
-	const char *values[] = { src, c->spec.compiler->path, cf.buf ? cf.buf : "", lf.buf ? lf.buf : "",
-				 c->spec.variant->name };
-	for (size_t i = 0; i < f->build_command.n; i++) {
-		char *w = xstrdup(f->build_command.v[i]);
-		for (size_t k = 0; k < 5; k++) {
-			char *n = placeholder_replace(w, names[k], values[k]);
+	memset(bv, 0, sizeof(*bv));
+	join_words(&bv->cf, words.v);
+	join_words(&bv->lf, libs.v);
+	const char *names[] = { "src", "cc", "cxx", "cflags", "cxxflags", "ldflags", "variant" };
+	/* a C build names no C++ driver: {cxx} is then the C compiler's */
+	const char *values[] = { src, cc->path ? cc->path : cc->name, comp->path ? comp->path : comp->name,
+				 bv->cf.buf ? bv->cf.buf : "", bv->cf.buf ? bv->cf.buf : "",
+				 bv->lf.buf ? bv->lf.buf : "", c->spec.variant->name };
+	memcpy(bv->names, names, sizeof(names));
+	memcpy(bv->values, values, sizeof(values));
+	sv_clear(&words);
+	sv_clear(&libs);
+}
+
+void build_step_argv(const struct cell *c, size_t step, const char *src, struct strvec *argv)
+{
+	const struct family *f = c->spec.family;
+	struct build_values bv;
+	build_values_fill(c, src, &bv);
+	for (size_t i = 0; i < f->build_steps[step].n; i++) {
+		char *w = xstrdup(f->build_steps[step].v[i]);
+		for (size_t k = 0; k < 7; k++) {
+			char *n = placeholder_replace(w, bv.names[k], bv.values[k]);
 			free(w);
 			w = n;
 		}
 		sv_push(argv, w);
 		free(w);
 	}
-	sb_release(&cf);
-	sb_release(&lf);
-	sv_clear(&words);
-	sv_clear(&libs);
+	sb_release(&bv.cf);
+	sb_release(&bv.lf);
 }
 
 /* The cache key's part for a build-command family: the whole source tree
  * and the command with everything but the private folder substituted. */
 static int build_command_key(const struct cell *c, struct strbuf *sb)
 {
-	struct strvec argv = STRVEC_INIT;
-	build_command_argv(c, "{src}", &argv);
-	for (size_t i = 0; i < argv.n; i++)
-		sb_addf(sb, "build %s\n", argv.v[i]);
+	const struct family *f = c->spec.family;
+	for (size_t s = 0; s < f->nbuild_steps; s++) {
+		struct strvec argv = STRVEC_INIT;
+		build_step_argv(c, s, "{src}", &argv);
+		if (f->nbuild_steps > 1)
+			sb_addf(sb, "step %zu\n", s);
+		for (size_t i = 0; i < argv.n; i++)
+			sb_addf(sb, "build %s\n", argv.v[i]);
+		sv_clear(&argv);
+	}
+	/* a C++ build's C driver is one of its tools too */
+	if (c->spec.compiler->c_driver && c->spec.compiler->c_driver->identity)
+		sb_addf(sb, "cc %s\n", c->spec.compiler->c_driver->identity);
 	sb_addf(sb, "binary %s\n", c->spec.family->build_binary);
-	sv_clear(&argv);
 	return hash_tree(sb, c->spec.variant->source);
 }
 
@@ -234,7 +282,8 @@ void build_first_lines(const char *text, int lines, char *out, size_t n)
 	while (*p && lines > 0 && o + 1 < n) {
 		if (*p == '\n') {
 			lines--;
-			if (lines && o + 3 < n) {
+			/* a separator only between lines, never after the last */
+			if (lines && p[1] && o + 3 < n) {
 				out[o++] = ' ';
 				out[o++] = '|';
 				out[o++] = ' ';

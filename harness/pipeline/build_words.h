@@ -17,8 +17,10 @@ char *layout_pad_source(const struct cell *c, const char *dir);
 /* Pushes the words after the flags; pad_source: the padding file first, or NULL. */
 void variant_build_words(const struct cell *c, const char *pad_source, struct strvec *argv);
 
-/* The argv of a family's own build command in the private copy src. */
-void build_command_argv(const struct cell *c, const char *src, struct strvec *argv);
+/* The argv of step `step` of a family's own build (family.h build_steps)
+ * in the private copy src: {cc} {cxx} {cflags} {cxxflags} {ldflags}
+ * {variant} {src} replaced. */
+void build_step_argv(const struct cell *c, size_t step, const char *src, struct strvec *argv);
 /* Cache key (64 hex digits) of a cell; returns -1 if the source is unreadable. */
 int build_cache_key(const struct cell *c, char key[65]);
 

@@ -5,35 +5,46 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/runcmd.h"
 
-void compiler_probe(struct compiler *c, const char *name)
+static int versioned_name(const char *name);
+
+/* The version number of --version's first line: after "clang version ",
+ * else its last word ("gcc (Debian 12.2.0-14) 12.2.0"). */
+static char *release_of(const char *first_line)
 {
-	memset(c, 0, sizeof(*c));
-	c->name = xstrdup(name);
-	c->path = find_on_path(name);
-	if (!c->path)
-		return;
+	const char *cv = strstr(first_line, "clang version ");
+	const char *r = cv ? cv + strlen("clang version ") : strrchr(first_line, ' ');
+	if (!cv && r)
+		r++;
+	if (!r || !isdigit((unsigned char)*r))
+		return NULL;
+	return xasprintf("%.*s", (int)strcspn(r, " "), r);
+}
+
+/* Asks the program at path for --version and records the identity. */
+static void probe_path(struct compiler *c)
+{
+	char resolved[PATH_MAX];
 	char *argv[] = { c->path, "--version", NULL };
 	struct strbuf out = STRBUF_INIT;
 	struct child_exit ex;
-	if (run_capture(argv, CHILD_DEVNULL, 30, 65536, &out, NULL, &ex) == 0 && ex.outcome == CHILD_EXITED &&
+	if (realpath(c->path, resolved) &&
+	    run_capture(argv, CHILD_DEVNULL, 30, 65536, &out, NULL, &ex) == 0 && ex.outcome == CHILD_EXITED &&
 	    ex.exit_code == 0 && out.len) {
 		c->version = xasprintf("%.*s", (int)strcspn(out.buf, "\n"), out.buf);
 		/* "Debian clang version 16.0.6 ...", "gcc (Debian 12.2.0-14) 12.2.0" */
-		const char *cv = strstr(c->version, "clang version ");
-		c->is_clang = cv != NULL;
-		if (cv)
-			c->major = atoi(cv + strlen("clang version "));
-		else if (strrchr(c->version, ' '))
-			c->major = atoi(strrchr(c->version, ' ') + 1);
+		c->is_clang = strstr(c->version, "clang version ") != NULL;
+		c->release = release_of(c->version);
+		c->major = c->release ? atoi(c->release) : 0;
 		/* the identity covers the resolved path and the whole text, so an
 		 * upgrade in place (same path, new version) invalidates the cache */
 		struct strbuf id = STRBUF_INIT;
-		sb_addf(&id, "%s\n%s", c->path, out.buf);
+		sb_addf(&id, "%s\n%s", resolved, out.buf);
 		char hex[65];
 		sha256_hex(id.buf, id.len, hex);
 		c->identity = xstrdup(hex);
@@ -43,6 +54,146 @@ void compiler_probe(struct compiler *c, const char *name)
 		c->path = NULL;
 	}
 	sb_release(&out);
+}
+
+void compiler_probe(struct compiler *c, const char *name)
+{
+	memset(c, 0, sizeof(*c));
+	c->name = xstrdup(name);
+	char *base = strrchr(name, '/');
+	c->lang = strstr(base ? base : name, "++") ? LANG_CXX : LANG_C;
+	c->path = find_on_path_named(name);
+	if (c->path)
+		probe_path(c);
+}
+
+char *compiler_cxx_name(const char *name)
+{
+	const char *base = strrchr(name, '/');
+	base = base ? base + 1 : name;
+	size_t pre = (size_t)(base - name);
+	if (strstr(base, "++"))
+		return xstrdup(name);
+	if (!strcmp(base, "cc"))
+		return xasprintf("%.*sc++", (int)pre, name);
+	/* the last "clang" or "gcc" of the name: x86_64-linux-gnu-gcc-12 */
+	const char *hit = NULL, *p;
+	for (p = strstr(base, "clang"); p; p = strstr(p + 1, "clang"))
+		hit = p;
+	if (hit)
+		return xasprintf("%.*sclang++%s", (int)(hit - name), name, hit + strlen("clang"));
+	for (p = strstr(base, "gcc"); p; p = strstr(p + 1, "gcc"))
+		hit = p;
+	if (hit)
+		return xasprintf("%.*sg++%s", (int)(hit - name), name, hit + strlen("gcc"));
+	return NULL;
+}
+
+/* The Debian package of a C++ driver's name: g++-12, clang-14, g++. */
+static char *cxx_package(const char *cxx)
+{
+	const char *base = strrchr(cxx, '/');
+	base = base ? base + 1 : cxx;
+	const char *ver = strchr(base, '-');
+	int clang = strstr(base, "clang") != NULL;
+	if (ver && versioned_name(base))
+		return xasprintf("%s-%.*s", clang ? "clang" : "g++", (int)strcspn(ver + 1, "."), ver + 1);
+	return xstrdup(clang ? "clang" : "g++");
+}
+
+/* A C++ driver's C compiler, beside it: same release, else none. */
+static void probe_c_partner(struct compiler *cc, struct compiler *cxx)
+{
+	const char *base = strrchr(cxx->name, '/');
+	base = base ? base + 1 : cxx->name;
+	char *name;
+	if (!strcmp(base, "c++"))
+		name = xasprintf("%.*scc", (int)(base - cxx->name), cxx->name);
+	else if (strstr(base, "g++"))
+		name = xasprintf("%.*sgcc%s", (int)(strstr(base, "g++") - cxx->name), cxx->name, strstr(base, "g++") + 3);
+	else
+		name = xasprintf("%.*s%s", (int)(strstr(base, "++") - cxx->name), cxx->name, strstr(base, "++") + 2);
+	memset(cc, 0, sizeof(*cc));
+	cc->name = name;
+	cc->target_flags = cxx->target_flags;
+	const char *slash = cxx->path ? strrchr(cxx->path, '/') : NULL;
+	if (slash) {
+		const char *nb = strrchr(name, '/');
+		cc->path = xasprintf("%.*s/%s", (int)(slash - cxx->path), cxx->path, nb ? nb + 1 : name);
+		if (access(cc->path, X_OK) == 0)
+			probe_path(cc);
+		else {
+			free(cc->path);
+			cc->path = NULL;
+		}
+	}
+	if (cc->path && (!cc->release || !cxx->release || strcmp(cc->release, cxx->release))) {
+		free(cc->path);
+		cc->path = NULL;
+	}
+	if (!cc->path)
+		cc->missing = xasprintf("C compiler %s not found beside %s, or of another release", name,
+					cxx->path ? cxx->path : cxx->name);
+	else
+		cxx->c_driver = cc;
+}
+
+void compiler_probe_cxx(struct compiler *cxx, struct compiler *c)
+{
+	if (c->lang == LANG_CXX) {
+		probe_c_partner(cxx, c);
+		return;
+	}
+	char *name = compiler_cxx_name(c->name);
+	memset(cxx, 0, sizeof(*cxx));
+	cxx->lang = LANG_CXX;
+	cxx->c_driver = c;
+	c->cxx = cxx;
+	cxx->target_flags = c->target_flags;
+	if (!name) {
+		cxx->name = xstrdup(c->name);
+		cxx->missing = xasprintf("no C++ driver is known for compiler '%s' (gcc -> g++, clang -> clang++)",
+					 c->name);
+		return;
+	}
+	cxx->name = name;
+	char *pkg = cxx_package(name);
+	if (!c->path) {
+		char *cpkg = compiler_package(c->name);
+		cxx->missing = xasprintf("compiler '%s' not found on PATH: install the Debian packages %s and %s",
+					 c->name, cpkg ? cpkg : c->name, pkg);
+		free(cpkg);
+		free(pkg);
+		return;
+	}
+	/* beside the C driver, as it was found on PATH */
+	const char *slash = strrchr(c->path, '/');
+	const char *base = strrchr(name, '/');
+	cxx->path = xasprintf("%.*s/%s", (int)(slash - c->path), c->path, base ? base + 1 : name);
+	if (access(cxx->path, X_OK) < 0) {
+		cxx->missing = xasprintf("C++ driver %s not found beside %s: install the Debian package %s", name,
+					 c->path, pkg);
+		free(cxx->path);
+		cxx->path = NULL;
+	} else {
+		probe_path(cxx);
+		if (!cxx->path)
+			cxx->missing = xasprintf("C++ driver %s beside %s does not answer --version: reinstall the "
+						 "Debian package %s", name, c->path, pkg);
+		else if (!c->release || !cxx->release || strcmp(c->release, cxx->release)) {
+			cxx->missing = xasprintf("C++ driver %s is release %s, %s is %s: install the Debian package %s "
+						 "of the same version", name, cxx->release ? cxx->release : "unknown",
+						 c->name, c->release ? c->release : "unknown", pkg);
+			free(cxx->path);
+			cxx->path = NULL;
+		}
+	}
+	free(pkg);
+}
+
+const char *compiler_x(const struct compiler *c)
+{
+	return c && c->lang == LANG_CXX ? "c++" : "c";
 }
 
 /* Whether c compiles an empty unit with flag; why gets the compiler's
@@ -57,7 +208,7 @@ static int accepts(struct compiler *c, const char *flag, char *why, size_t n)
 	 * package of its own): the probe includes one */
 	if (c->cross)
 		sv_pushv(&argv, (char *const[]){ "-include", "stdio.h", NULL });
-	char *rest[] = { (char *)flag, "-x", "c", "-c", "-o", "/dev/null", "/dev/null", NULL };
+	char *rest[] = { (char *)flag, "-x", (char *)compiler_x(c), "-c", "-o", "/dev/null", "/dev/null", NULL };
 	sv_pushv(&argv, rest);
 	struct strbuf err = STRBUF_INIT;
 	struct child_exit ex;
@@ -204,5 +355,7 @@ void compiler_free(struct compiler *c)
 	free(c->name);
 	free(c->path);
 	free(c->version);
+	free(c->release);
 	free(c->identity);
+	free(c->missing);
 }

@@ -223,7 +223,7 @@ void explain_parse_params(const char *text, struct strvec *out)
 
 static int compiler_accepts(const struct compiler *comp, const char *flag)
 {
-	char *argv[] = { comp->path, (char *)flag, "-x", "c", "-c", "-o", "/dev/null", "/dev/null", NULL };
+	char *argv[] = { comp->path, (char *)flag, "-x", (char *)compiler_x(comp), "-c", "-o", "/dev/null", "/dev/null", NULL };
 	struct child_exit ex;
 	struct strbuf err = STRBUF_INIT;
 	int ok = run_capture(argv, CHILD_DEVNULL, 30, 4096, NULL, &err, &ex) == 0 && ex.outcome == CHILD_EXITED &&
@@ -237,7 +237,7 @@ int flags_isa_changes(const struct compiler *comp, const struct strvec *a, const
 {
 	struct strvec isa[2] = { STRVEC_INIT, STRVEC_INIT };
 	const struct strvec *sides[2] = { a, b };
-	static const char *const query[] = { "-dM", "-E", "-x", "c", "/dev/null", NULL };
+	const char *const query[] = { "-dM", "-E", "-x", compiler_x(comp), "/dev/null", NULL };
 	for (int k = 0; k < 2; k++) {
 		struct strbuf out = STRBUF_INIT;
 		if (compiler_query(comp, sides[k], query, &out) < 0 || !out.buf) {

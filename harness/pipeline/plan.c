@@ -208,6 +208,7 @@ struct planner {
 	size_t alloc;
 	const struct strvec *marches, *allocs;
 	size_t ncomp;                /* native compilers (globs expanded); cross ones follow */
+	size_t cxx_base;             /* their C++ drivers from here, in the same order; 0: none probed */
 	const struct flag_set *sets; /* the suite's flag sets, or one unnamed empty set */
 	size_t nsets;
 	size_t layouts;              /* per configuration, at least 1 */
@@ -262,6 +263,9 @@ static void add_variant_cells(struct planner *pl, struct family *f, struct varia
 		unrank(k, dims, 8, idx);
 		const struct flag_set *fs = &pl->sets[idx[3]];
 		struct compiler *comp = &pl->out->compilers[idx[0]];
+		/* C++ sources build and link with the compiler's C++ driver */
+		if (v->lang == LANG_CXX && comp->lang != LANG_CXX)
+			comp = comp->cxx;
 		const char *march = pl->marches->v[idx[2]];
 		struct cell *c = new_cell(pl->out, &pl->alloc);
 		c->spec.family = f;
@@ -297,6 +301,8 @@ static void add_variant_cells(struct planner *pl, struct family *f, struct varia
 		sv_pushv(&c->spec.cflags, pl->in->profile->cflags.v);
 		sv_pushv(&c->spec.cflags, fs->flags.v);
 		sv_pushv(&c->spec.cflags, v->requires_flags.v);
+		if (family_std_for(f, v))
+			sv_pushf(&c->spec.cflags, "-std=%s", family_std_for(f, v));
 		set_run_args(c, f, &v->args);
 		/* PGO trains on the family's train_size, else its counter_size, else the cell's */
 		if (c->spec.pgo)
@@ -403,7 +409,9 @@ static int check_reference_or_cross(struct cell *c)
 	}
 	char *emu = find_on_path(sp->cross->run_prefix.v[0]);
 	int missing = !sp->compiler->path || !emu;
-	if (missing)
+	if (sp->variant->lang == LANG_CXX)
+		cell_set_status(c, CELL_UNSUPPORTED, "%s is C++: cross targets build C only", sp->variant->name);
+	else if (missing)
 		cell_set_status(c, CELL_UNSUPPORTED, "cross tools missing (%s%s%s): install %s",
 				sp->compiler->path ? "" : sp->compiler->name, !sp->compiler->path && !emu ? ", " : "",
 				emu ? "" : sp->cross->run_prefix.v[0], sp->cross->packages ? sp->cross->packages : "them");
@@ -455,6 +463,10 @@ static void check_cells(const struct plan_input *in, struct plan *out)
 		if (sp->variant->requires_march.n && !glob_any(&sp->variant->requires_march, sp->march)) {
 			cell_set_status(c, CELL_UNSUPPORTED, "%s needs a -march matching %s, not %s", sp->variant->name,
 					sp->variant->requires_march.v[0], sp->march);
+			continue;
+		}
+		if (!sp->compiler->path && sp->compiler->missing) {
+			cell_set_status(c, CELL_UNSUPPORTED, "%s", sp->compiler->missing);
 			continue;
 		}
 		if (!sp->compiler->path) {
@@ -613,7 +625,13 @@ int plan_build(const struct plan_input *in, struct plan *out)
 	struct strvec comps = STRVEC_INIT;
 	expand_compilers(&s->compilers, &comps, &out->warnings);
 	out->ncompilers = comps.n + s->ncross;
-	out->compilers = xcalloc(out->ncompilers + 1, sizeof(*out->compilers));
+	/* the C++ drivers follow, probed only when a selected variant is C++ */
+	int any_cxx = 0;
+	for (size_t fi = 0; fi < in->nfamilies; fi++)
+		for (size_t vi = 0; vi < in->families[fi].nvariants; vi++)
+			any_cxx |= in->families[fi].variants[vi].lang == LANG_CXX &&
+				   variant_selected(s, in->families[fi].name, in->families[fi].variants[vi].name);
+	out->compilers = xcalloc(out->ncompilers + (any_cxx ? comps.n : 0) + 1, sizeof(*out->compilers));
 	for (size_t i = 0; i < comps.n; i++)
 		compiler_probe(&out->compilers[i], comps.v[i]);
 	for (size_t i = 0; i < s->ncross; i++) {
@@ -621,12 +639,16 @@ int plan_build(const struct plan_input *in, struct plan *out)
 		out->compilers[comps.n + i].target_flags = s->cross[i].cflags.n ? s->cross[i].cflags.v : NULL;
 		out->compilers[comps.n + i].cross = 1;
 	}
+	size_t cxx_base = any_cxx ? out->ncompilers : 0;
+	for (size_t i = 0; any_cxx && i < comps.n; i++)
+		compiler_probe_cxx(&out->compilers[cxx_base + i], &out->compilers[i]);
+	out->ncompilers += any_cxx ? comps.n : 0;
 	struct strvec default_alloc = STRVEC_INIT;
 	sv_push(&default_alloc, "glibc");
 	/* a suite without "flags" has one unnamed empty set: ids as before */
 	static const struct flag_set no_set = { NULL, STRVEC_INIT, 0 };
 	struct planner pl = { in, out, 0, s->march_from_profile ? &in->profile->march : &s->march,
-			      s->allocators.n ? &s->allocators : &default_alloc, comps.n,
+			      s->allocators.n ? &s->allocators : &default_alloc, comps.n, cxx_base,
 			      s->nflagsets ? s->flagsets : &no_set, s->nflagsets ? s->nflagsets : 1,
 			      in->layouts ? in->layouts : s->layouts ? s->layouts : 1 };
 	int any_selected = 0;
@@ -754,6 +776,38 @@ void cell_spec_copy(struct cell_spec *dst, const struct cell_spec *src)
 	sv_pushv(&dst->cflags, src->cflags.v);
 	sv_pushv(&dst->run_args, src->run_args.v);
 	sv_pushv(&dst->loader, src->loader.v);
+}
+
+/* Removes every word equal to w. */
+static void drop_word(struct strvec *sv, const char *w)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < sv->n; i++) {
+		if (!strcmp(sv->v[i], w))
+			free(sv->v[i]);
+		else
+			sv->v[k++] = sv->v[i];
+	}
+	sv->n = k;
+	if (sv->v)
+		sv->v[k] = NULL;
+}
+
+void cell_spec_set_variant(struct cell_spec *s, struct variant *v)
+{
+	const char *was = s->variant ? family_std_for(s->family, s->variant) : NULL, *now = family_std_for(s->family, v);
+	s->variant = v;
+	if (s->compiler && v->lang == LANG_CXX && s->compiler->lang != LANG_CXX && s->compiler->cxx)
+		s->compiler = s->compiler->cxx;
+	else if (s->compiler && v->lang == LANG_C && s->compiler->c_driver)
+		s->compiler = s->compiler->c_driver;
+	if (was) {
+		char *w = xasprintf("-std=%s", was);
+		drop_word(&s->cflags, w);
+		free(w);
+	}
+	if (now)
+		sv_pushf(&s->cflags, "-std=%s", now);
 }
 
 void cell_spec_clear(struct cell_spec *s)

@@ -280,6 +280,11 @@ void plan_free(struct plan *p);
  * cell_spec_clear() frees what it copied. */
 void cell_spec_copy(struct cell_spec *dst, const struct cell_spec *src);
 void cell_spec_clear(struct cell_spec *s);
+/* Makes a spec build variant v of the same family instead (a same_as
+ * reference): the compiler becomes the driver of v's language (gcc's C++
+ * driver, or g++'s C compiler) where the plan has it, and the family's
+ * -std follows the language. */
+void cell_spec_set_variant(struct cell_spec *s, struct variant *v);
 /* A cell of proto's spec (a deep copy), not run yet, appended to a plan
  * of such copies (tune's candidates, explain's rebuilds): its cells grow
  * by doubling, *alloc their room.  Returns its index.  plan_free_copies()

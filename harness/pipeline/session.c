@@ -110,10 +110,13 @@ static struct session_ref *build_reference(struct session *s, struct family *f, 
 	struct cell *c = &ref->cell;
 	cell_reset(c);
 	cell_spec_copy(&c->spec, &proto->spec);
+	struct variant *same = NULL;
 	for (size_t i = 0; i < f->nvariants; i++)
 		if (!strcmp(f->variants[i].name, f->same_as))
-			c->spec.variant = &f->variants[i];
-	if (!c->spec.variant || c->spec.cross) {
+			same = &f->variants[i];
+	if (same)
+		cell_spec_set_variant(&c->spec, same);
+	if (!same || c->spec.cross) {
 		ref->why = xasprintf("same_as: no variant %s to build natively", f->same_as);
 		return ref;
 	}

@@ -195,7 +195,7 @@ void append_cflags(struct strbuf *sb, char *const *cflags)
 int empty_unit_as_start(const struct compiler *comp, char *const *start_cflags, char *const *flags,
 			const char *baseline)
 {
-	static const char *const unit[] = { "-x", "c", "-c", "-o", "/dev/null", "-", NULL };
+	const char *const unit[] = { "-x", compiler_x(comp), "-c", "-o", "/dev/null", "-", NULL };
 	struct strvec argv = STRVEC_INIT;
 	compiler_argv(comp, start_cflags, &argv, NULL);
 	sv_pushv(&argv, flags);

@@ -204,7 +204,7 @@ void tune_space_parse_clang(const char *print_all_options, char *const *accepted
 static int clang_cc1(const struct compiler *comp, char *const *start_cflags, const char *flag,
 		     struct strbuf *cc1)
 {
-	static const char *const unit[] = { "-###", "-x", "c", "-c", "-o", "/dev/null", "-", NULL };
+	const char *const unit[] = { "-###", "-x", compiler_x(comp), "-c", "-o", "/dev/null", "-", NULL };
 	struct strvec argv = STRVEC_INIT;
 	compiler_argv(comp, start_cflags, &argv, NULL);
 	if (flag)
@@ -237,9 +237,9 @@ static int clang_accepts(const struct compiler *comp, char *const *start_cflags,
 int tune_space_read_clang(const struct compiler *comp, char *const *start_cflags, int allow_unsafe,
 			  struct tune_space *out)
 {
-	static const char *const print_all[] = { "-mllvm", "-print-all-options", "-x", "c", "-c",
+	const char *const print_all[] = { "-mllvm", "-print-all-options", "-x", compiler_x(comp), "-c",
 						 "-o",     "/dev/null",          "-",  NULL };
-	static const char *const unit[] = { "-x", "c", "-c", "-o", "/dev/null", "-", NULL };
+	const char *const unit[] = { "-x", compiler_x(comp), "-c", "-o", "/dev/null", "-", NULL };
 	struct strvec argv = STRVEC_INIT;
 	struct strbuf listing = STRBUF_INIT, err = STRBUF_INIT, start_cc1 = STRBUF_INIT, diag = STRBUF_INIT,
 		      o = STRBUF_INIT;

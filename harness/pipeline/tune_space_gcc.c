@@ -368,7 +368,7 @@ int tune_space_read_gcc(const struct compiler *comp, char *const *start_cflags, 
 	int rc = tune_space_read_gcc_listed(comp, start_cflags, allow_unsafe, out);
 	if (!rc) {
 		/* what the start alone says compiling nothing: the bar for each flag */
-		static const char *const unit[] = { "-x", "c", "-c", "-o", "/dev/null", "-", NULL };
+		const char *const unit[] = { "-x", compiler_x(comp), "-c", "-o", "/dev/null", "-", NULL };
 		struct strvec argv = STRVEC_INIT;
 		compiler_argv(comp, start_cflags, &argv, unit);
 		struct strbuf o = STRBUF_INIT, err = STRBUF_INIT;

@@ -138,6 +138,7 @@ int results_cell_view(struct results_cell *c, json_t *j, const char *file, int a
 	c->reason = jstr_opt(j, "reason");
 	c->compiler = jstr_opt(j, "compiler");
 	c->compiler_version = jstr_opt(j, "compiler_version");
+	c->language = jstr_opt(j, "language");
 	c->opt = jstr_opt(j, "opt");
 	c->march = jstr_opt(j, "march");
 	c->flags = jstr_opt(j, "flags");

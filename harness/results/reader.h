@@ -40,6 +40,7 @@ struct results_cell {
 	const char *status_name, *reason;
 	int reference;                   /* a reference program: compiler "none" or config "reference" */
 	int emulated;                    /* run under an emulator: never ranked with native cells */
+	const char *language;            /* "c", "c++"; NULL: a reference, or a run before C++ */
 	const char *compiler, *compiler_version, *opt, *march, *flags, *allocator, *placement, *consumer;
 	uint64_t size;                   /* N of the run; 0 unknown */
 	uint64_t bytes;                  /* a stream's exact output bytes; UINT64_MAX unknown */

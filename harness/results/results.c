@@ -106,6 +106,9 @@ static void spec_to_json(json_t *j, const struct cell_spec *s)
 	json_object_set_new(j, "config", json_string(s->config));
 	json_object_set_new(j, "compiler", json_string(s->compiler ? s->compiler->name : "none"));
 	json_object_set_new(j, "compiler_version", jstr_or_null(s->compiler ? s->compiler->version : NULL));
+	/* the language of the variant's sources, and the driver run for it (g++ for C++) */
+	json_object_set_new(j, "language", s->variant ? json_string(source_lang_name(s->variant->lang)) : json_null());
+	json_object_set_new(j, "driver", jstr_or_null(s->compiler ? s->compiler->path : NULL));
 	json_object_set_new(j, "opt", jstr_or_null(s->opt));
 	json_object_set_new(j, "march", jstr_or_null(s->march));
 	json_object_set_new(j, "cflags", jstrvec(&s->cflags));

@@ -183,7 +183,7 @@ cell() { # id -> "status<TAB>reason"
     jq '.variants += [{"name": "empty"}]' "$F/family.json" > "$F/f" && mv "$F/f" "$F/family.json"
     fb_run --dry-run
     [ "$status" -eq 2 ]
-    [[ "$output" == *"family.json:"[0-9]*:[0-9]*": variants[3].name: the variant folder $F/empty holds no .c file"* ]]
+    [[ "$output" == *"family.json:"[0-9]*:[0-9]*": variants[3].name: the variant folder $F/empty holds no C or C++ file (.c .cc .cpp .cxx .C)"* ]]
 
     family_json '{"command": ["./check.sh", "{N}", "{size}"]}'
     fb_run --dry-run

@@ -79,23 +79,50 @@ static void test_isa_of_macro(void **state)
 	}
 }
 
-static void test_compiler_package(void **state)
+/* A name mapped to another (NULL: none), as the table says. */
+struct name_case {
+	const char *name, *want;
+};
+
+static void check_name_cases(char *(*fn)(const char *), const struct name_case *cases, size_t n)
 {
-	static const struct {
-		const char *name, *pkg;
-	} cases[] = { { "gcc", "gcc" },		{ "cc", "gcc" },	 { "clang-17", "clang-17" },
-		      { "gcc-13", "gcc-13" },	{ "clang", "clang" },	 { "icx", NULL },
-		      { "gcc-ar-12", NULL },	{ "riscv64-linux-gnu-gcc", NULL } };
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *p = compiler_package(cases[i].name);
-		if (cases[i].pkg) {
+	for (size_t i = 0; i < n; i++) {
+		char *p = fn(cases[i].name);
+		if (cases[i].want) {
 			assert_non_null(p);
-			assert_string_equal(p, cases[i].pkg);
+			assert_string_equal(p, cases[i].want);
 		} else {
 			assert_null(p);
 		}
 		free(p);
 	}
+}
+
+static void test_compiler_package(void **state)
+{
+	static const struct name_case cases[] = { { "gcc", "gcc" },	      { "cc", "gcc" },
+						  { "clang-17", "clang-17" }, { "gcc-13", "gcc-13" },
+						  { "clang", "clang" },	      { "icx", NULL },
+						  { "gcc-ar-12", NULL },      { "riscv64-linux-gnu-gcc", NULL } };
+	(void)state;
+	check_name_cases(compiler_package, cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+/* Each C compiler's C++ driver by name (issue 47); a C++ driver is its own. */
+static void test_compiler_cxx_name(void **state)
+{
+	static const struct name_case cases[] = { { "gcc", "g++" },
+						  { "gcc-12", "g++-12" },
+						  { "clang", "clang++" },
+						  { "clang-14", "clang++-14" },
+						  { "cc", "c++" },
+						  { "x86_64-linux-gnu-gcc-12", "x86_64-linux-gnu-g++-12" },
+						  { "/opt/bin/clang-16", "/opt/bin/clang++-16" },
+						  { "g++", "g++" },
+						  { "clang++-14", "clang++-14" },
+						  { "icx", NULL } };
+	(void)state;
+	check_name_cases(compiler_cxx_name, cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 static void touch_exec(const char *dir, const char *name)
@@ -178,7 +205,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_optimizers), cmocka_unit_test(test_parse_params), cmocka_unit_test(test_meaningless_share), cmocka_unit_test(test_isa_of_macro),
-		cmocka_unit_test(test_compiler_package), cmocka_unit_test(test_expand_compilers),
+		cmocka_unit_test(test_compiler_package), cmocka_unit_test(test_compiler_cxx_name),
+		cmocka_unit_test(test_expand_compilers),
 		cmocka_unit_test(test_elf_text_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
