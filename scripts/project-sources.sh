@@ -7,10 +7,23 @@
 # source (sqlite, issue 30: the amalgamation sqlite3.c, made by the source's
 # own `make sqlite3.c`, which needs tclsh: Debian's tcl is installed for it).
 #   scripts/project-sources.sh [FAMILY...]   fetch what is missing (default: every family)
+#   scripts/project-sources.sh --package PKG[=VERSION] DIR
+#       unpack one source package into DIR/PKG-VERSION (a bench's own family:
+#       bench/explain-real.sh); its folder's path is printed
 set -u
 cd "$(dirname "$0")/.." || exit 2
 packages="lz4:lz4 lua:lua5.4 sqlite:sqlite3"
-if [ "$#" -gt 0 ]; then
+one_package="" one_dir=""
+if [ "${1:-}" = --package ]; then
+    [ "$#" -eq 3 ] || { echo "usage: scripts/project-sources.sh --package PKG[=VERSION] DIR" >&2; exit 2; }
+    one_package=$2 one_dir=$3
+    set --
+    packages=""
+    missing=" $one_package"
+fi
+if [ -n "$one_package" ]; then
+    :
+elif [ "$#" -gt 0 ]; then
     wanted=""
     for fam in "$@"; do
         found="" known=""
@@ -23,7 +36,7 @@ if [ "$#" -gt 0 ]; then
     done
     packages=$wanted
 fi
-missing=""
+[ -n "$one_package" ] || missing=""
 for pf in $packages; do
     [ -f "variants-projects/${pf%%:*}/upstream/VERSION" ] || missing="$missing $pf"
 done
@@ -63,6 +76,14 @@ case "$missing" in
     command -v tclsh >/dev/null || $sudo apt-get install -y -qq --no-install-recommends tcl >&2 || {
         echo "flagbench: sqlite's amalgamation needs tclsh: Debian's tcl could not be installed" >&2; exit 1; } ;;
 esac
+if [ -n "$one_package" ]; then
+    mkdir -p "$one_dir" || exit 1
+    ( cd "$one_dir" && apt-get source -qq "$one_package" >/dev/null 2>&1 ) || {
+        echo "flagbench: apt-get source $one_package failed (apt-cache showsrc ${one_package%%=*} lists the versions)" >&2
+        exit 1; }
+    find "$one_dir" -mindepth 1 -maxdepth 1 -type d | sort | tail -1
+    exit 0
+fi
 mkdir -p build/sources
 for pf in $missing; do
     fam=${pf%%:*} pkg=${pf#*:}
