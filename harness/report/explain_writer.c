@@ -204,8 +204,9 @@ static void cross_md(const struct explain *e, struct strbuf *md)
 	format_share(e, x->flags_in_a.v, x->flags_in_a.lo, x->flags_in_a.hi, s3, sizeof(s3));
 	format_share(e, x->compiler_at_b.v, x->compiler_at_b.lo, x->compiler_at_b.hi, s4, sizeof(s4));
 	if (x->same_flags) {
+		const char *flags = strchr(a->spec.config, '/');
 		sb_addf(md, "A and B have the same flags: the whole gap is the compiler's (%s against %s at `%s`): %s.\n\n", ca,
-			cb, a->spec.config, s1);
+			cb, flags ? flags + 1 : a->spec.config, s1);
 		sb_addf(md, "**Answer**: the compiler carries the gap: %s is %.3gx %s than %s at the same flags.\n\n", cb,
 			exp(fabs(e->gap)), e->gap >= 0 ? "better" : "worse", ca);
 		return;
