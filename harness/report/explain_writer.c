@@ -151,7 +151,7 @@ static void claim_md(const struct explain *e, struct strbuf *md)
 {
 	if (!e->selected.n) {
 		sb_adds(md, e->end == EXPLAIN_END_DONE ? "**Answer**: no single flag carries 5 % or more of the gap.\n\n"
-						       : "**Answer so far**: no single flag found yet.\n\n");
+						       : "**Answer so far**: no single flag found yet (the gap is in the flags left).\n\n");
 	} else {
 		struct strbuf names = STRBUF_INIT;
 		for (size_t i = 0; i < e->selected.n; i++)
@@ -176,6 +176,16 @@ static void claim_md(const struct explain *e, struct strbuf *md)
 			e->selected.n > 1 ? "them" : "it", ex);
 		sb_release(&names);
 	}
+	struct strbuf all = STRBUF_INIT;
+	size_t single = 0;
+	for (size_t i = 0; i < e->gs.n; i++)
+		if (gs_answer(&e->gs, i) && e->gs.g[i].to - e->gs.g[i].from == 1)
+			sb_addf(&all, "%s`%s`", single++ ? ", " : "", e->cand[e->gs.g[i].from].name);
+	if (single > e->selected.n && e->gs.g[0].state == GS_MEASURED)
+		sb_addf(md, "**All that carry**: %zu flags carry the gap each (%s); B without every candidate flag: %.0f%% of "
+			    "the gap.\n\n",
+			single, all.buf, e->gs.g[0].share * 100);
+	sb_release(&all);
 	for (size_t i = 0; i < e->gs.n; i++) {
 		const struct gs_group *g = &e->gs.g[i];
 		if (!gs_answer(&e->gs, i) || g->to - g->from < 2)
