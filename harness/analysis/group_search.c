@@ -52,7 +52,7 @@ int gs_find_waiting(const struct group_search *s, size_t from, size_t to)
 	return -1;
 }
 
-void gs_record(struct group_search *s, size_t i, enum gs_state st, double share, double lo, double hi, int same_as_b,
+void gs_record(struct group_search *s, size_t i, enum gs_state st, double share, double lo, double hi, int unchanged,
 	       int carries)
 {
 	struct gs_group *g = &s->g[i];
@@ -60,8 +60,8 @@ void gs_record(struct group_search *s, size_t i, enum gs_state st, double share,
 	g->share = share;
 	g->lo = lo;
 	g->hi = hi;
-	g->same_as_b = same_as_b;
-	g->carries = st == GS_MEASURED && !same_as_b && carries;
+	g->unchanged = unchanged;
+	g->carries = st == GS_MEASURED && !unchanged && carries;
 	if (g->carries && g->to - g->from >= 2) {
 		size_t from = g->from, to = g->to, mid = from + (to - from) / 2;
 		add_group(s, from, mid, (int)i); /* g moves with the array */

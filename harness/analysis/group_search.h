@@ -1,11 +1,12 @@
 /* group_search.h: which of n flags carry a gap, found by halves.
  *
  * The flags are in a fixed order; a group is a run of them [from, to).
- * The root group (all n) is measured first: B without every flag.  A
+ * The root group (all n) is measured first: B without every flag (or A
+ * with every flag: the caller's way).  A
  * measured group that carries the gap (the caller's rule: a share of it
  * the comparison calls real) and holds two flags or more is split in two
  * halves, each measured next; a group that does not carry, or one whose
- * removal gives B's own binary, is not split: its flags are cleared
+ * move gives the start's own binary, is not split: its flags are cleared
  * together.  So k carrying flags among n cost about 1 + 2 k log2(n)
  * builds instead of n, and a half that carries although neither of its
  * halves does names flags that carry the gap together.
@@ -29,8 +30,8 @@ struct gs_group {
 	size_t from, to;       /* the flags [from, to) */
 	int parent;            /* its group, -1 for the root */
 	enum gs_state state;
-	double share, lo, hi;  /* of the gap that B loses without the group's flags */
-	int same_as_b;         /* B without them is B's binary: they change nothing */
+	double share, lo, hi;  /* of the gap the group's flags carry (moved one way: explain.h) */
+	int unchanged;         /* moving them gave the start's own binary: they change nothing */
 	int carries;           /* the caller's rule, recorded */
 };
 
@@ -50,7 +51,7 @@ size_t gs_waiting(const struct group_search *s, size_t *idx, size_t max);
 int gs_find_waiting(const struct group_search *s, size_t from, size_t to);
 /* What group i measured; a carrying group of two flags or more gets its
  * two halves waiting. */
-void gs_record(struct group_search *s, size_t i, enum gs_state st, double share, double lo, double hi, int same_as_b,
+void gs_record(struct group_search *s, size_t i, enum gs_state st, double share, double lo, double hi, int unchanged,
 	       int carries);
 /* A single flag that carries, or a group that carries while both its
  * halves were measured and neither does (they carry it together). */

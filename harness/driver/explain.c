@@ -40,6 +40,9 @@ static void add_candidate(struct explain *e, struct flag_change *ch)
 	c->name = ch->name;
 	c->toward_a = ch->toward_a;
 	c->toward_b = ch->toward_b;
+	c->other = -1;
+	c->other_share = (struct share){ NAN, NAN, NAN };
+	c->score = NAN;
 }
 
 /* A plan cell built like the run's cell A (b_side 0) or B, planned
@@ -319,6 +322,7 @@ static int read_pair(struct explain *e, struct explain_run *r, const char *run)
 					 : "%s and %s differ in neither -O level nor -march: nothing for explain to attribute",
 			     r->id_a, r->id_b);
 	e->mode = opt_differs ? EXPLAIN_MODE_OPT : EXPLAIN_MODE_MARCH;
+	e->way = opt_differs ? EXPLAIN_WAY_B_WITHOUT : EXPLAIN_WAY_A_WITH;
 	struct replan_request rq = { .run = run, .cells = { r->id_a, r->id_b } };
 	if (replan_plan(&rq, &r->rebuild) < 0)
 		return -1;
@@ -563,20 +567,30 @@ static int measure_pair(struct explain *e, struct explain_run *r)
 
 /* ---- the search by halves ---- */
 
-/* The config and flags of B without the candidates [from, to). */
-static int add_without(struct explain *e, struct explain_run *r, size_t from, size_t to)
+/* B without the candidates [from, to) (b_without), or A with them. */
+static int add_moved(struct explain *e, struct explain_run *r, int b_without, size_t from, size_t to)
 {
 	struct strvec extra = STRVEC_INIT;
 	struct strbuf cfg = STRBUF_INIT;
-	sb_adds(&cfg, r->cb->config);
+	sb_adds(&cfg, b_without ? r->cb->config : r->ca->config);
 	for (size_t i = from; i < to; i++) {
-		sv_push(&extra, e->cand[i].toward_a);
-		sb_addf(&cfg, " %s", e->cand[i].toward_a);
+		const char *f = b_without ? e->cand[i].toward_a : e->cand[i].toward_b;
+		sv_push(&extra, f);
+		sb_addf(&cfg, " %s", f);
 	}
-	int cell = add_cell(e, r, 1, cfg.buf, NULL, &extra);
+	int cell = add_cell(e, r, b_without, cfg.buf, NULL, &extra);
 	sb_release(&cfg);
 	sv_clear(&extra);
 	return cell;
+}
+
+/* The share of the gap that cell carries, moved b_without or A with. */
+static void moved_share(const struct explain *e, int b_without, int cell, struct share *s, enum comparison_verdict *v)
+{
+	if (b_without)
+		share(e, cell, e->b, &s->v, &s->lo, &s->hi, v);
+	else
+		share(e, e->a, cell, &s->v, &s->lo, &s->hi, v);
 }
 
 static void grow_info(struct explain *e)
@@ -610,7 +624,7 @@ static void search_batch(struct explain *e, struct explain_run *r, const size_t 
 	settle(e, from);
 	int *cells = xcalloc(n + 1, sizeof(int));
 	for (size_t k = 0; k < n; k++)
-		cells[k] = add_without(e, r, e->gs.g[idx[k]].from, e->gs.g[idx[k]].to);
+		cells[k] = add_moved(e, r, e->way == EXPLAIN_WAY_B_WITHOUT, e->gs.g[idx[k]].from, e->gs.g[idx[k]].to);
 	struct build_stats bs;
 	if (build_batch(e, from, &bs) < 0 || fb_interrupted) {
 		free(cells);
@@ -625,8 +639,9 @@ static void search_batch(struct explain *e, struct explain_run *r, const size_t 
 	for (size_t k = 0; k < n; k++) {
 		struct share s;
 		enum comparison_verdict v = VERDICT_NO_DATA;
-		share(e, cells[k], e->b, &s.v, &s.lo, &s.hi, &v);
-		int same = explain_rep(e, cells[k]) == explain_rep(e, e->b);
+		int bw = e->way == EXPLAIN_WAY_B_WITHOUT;
+		moved_share(e, bw, cells[k], &s, &v);
+		int same = explain_rep(e, cells[k]) == explain_rep(e, bw ? e->b : e->a);
 		int ok = e->plan.cells[cells[k]].status == CELL_OK;
 		size_t g = idx[k];
 		gs_record(&e->gs, g, ok ? GS_MEASURED : GS_FAILED, s.v, s.lo, s.hi, same, ok && carries(e, &s, v));
@@ -670,49 +685,93 @@ static void search(struct explain *e, struct explain_run *r, const struct explai
 	free(idx);
 }
 
-static int by_share(const void *x, const void *y, void *ctx)
+static int by_score(const void *x, const void *y, void *ctx)
 {
 	const struct explain *e = ctx;
-	double a = e->gs.g[*(const size_t *)x].share, b = e->gs.g[*(const size_t *)y].share;
+	double a = e->cand[e->gs.g[*(const size_t *)x].from].score, b = e->cand[e->gs.g[*(const size_t *)y].from].score;
 	return a < b ? 1 : a > b ? -1 : 0;
 }
 
-/* The claim: single flags that carry, best first, at most --top; with two
- * or more, checked by B without all of them. */
+/* The claim's order: each single flag's share the search's way; for ISA
+ * extensions, where two or more carry, each is also built the other way
+ * (B without it) in one batch where the budget buys it, which breaks
+ * near-ties: -mf16c brings -mavx along as -mavx itself does. */
+static void score_both_ways(struct explain *e, struct explain_run *r, const size_t *single, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		struct candidate *c = &e->cand[e->gs.g[single[k]].from];
+		c->score = e->gs.g[single[k]].share;
+	}
+	if (n < 2 || e->way != EXPLAIN_WAY_A_WITH || e->end != EXPLAIN_END_DONE || explain_budget_admits(e, r, n) < n)
+		return;
+	size_t from = e->plan.n;
+	settle(e, from);
+	int other_bw = e->way != EXPLAIN_WAY_B_WITHOUT;
+	for (size_t k = 0; k < n; k++) {
+		size_t i = e->gs.g[single[k]].from;
+		e->cand[i].other = add_moved(e, r, other_bw, i, i + 1);
+	}
+	struct build_stats bs;
+	if (build_batch(e, from, &bs) < 0 || fb_interrupted)
+		return;
+	measure_batch(e, r, from);
+	e->builds += n;
+	for (size_t k = 0; k < n && !fb_interrupted; k++) {
+		struct candidate *c = &e->cand[e->gs.g[single[k]].from];
+		moved_share(e, other_bw, c->other, &c->other_share, NULL);
+		/* the search's way first; the other way breaks near-ties (the
+		 * extensions that bring the same ones along) */
+		if (isfinite(c->other_share.v))
+			c->score = e->gs.g[single[k]].share + 0.1 * c->other_share.v;
+	}
+}
+
+/* The claim: single flags that carry, best first, at most --top and until
+ * 90 % of the gap is covered; with two or more, checked by moving all of
+ * them together. */
 static void claim(struct explain *e, struct explain_run *r)
 {
 	size_t *single = xcalloc(e->gs.n + 1, sizeof(size_t)), n = 0;
 	for (size_t i = 0; i < e->gs.n; i++)
 		if (gs_answer(&e->gs, i) && e->gs.g[i].to - e->gs.g[i].from == 1)
 			single[n++] = i;
-	qsort_r(single, n, sizeof(size_t), by_share, e);
+	score_both_ways(e, r, single, n);
+	qsort_r(single, n, sizeof(size_t), by_score, e);
 	unsigned top = e->o->top ? e->o->top : 3;
-	for (size_t k = 0; k < n && k < top; k++)
+	double covered = 0;
+	for (size_t k = 0; k < n && k < top && covered < 0.9; k++) {
 		sv_push(&e->selected, e->cand[e->gs.g[single[k]].from].name);
-	if (n == 1) {
+		covered += e->gs.g[single[k]].share;
+	}
+	if (e->selected.n == 1) {
+		/* the claim's one flag was measured alone: that is its check */
 		const struct gs_group *g = &e->gs.g[single[0]];
 		e->check = e->gi[single[0]].cell;
 		e->explained = (struct share){ g->share, g->lo, g->hi };
-	} else if (e->selected.n >= 2 && e->end == EXPLAIN_END_DONE && explain_budget_admits(e, r, 1)) {
+	} else if (e->selected.n >= 2 && e->end == EXPLAIN_END_DONE && !fb_interrupted && explain_budget_admits(e, r, 1)) {
+		int bw = e->way == EXPLAIN_WAY_B_WITHOUT;
 		struct strvec extra = STRVEC_INIT;
 		struct strbuf cfg = STRBUF_INIT;
-		sb_adds(&cfg, r->cb->config);
+		sb_adds(&cfg, bw ? r->cb->config : r->ca->config);
 		for (size_t k = 0; k < e->selected.n; k++) {
 			const struct candidate *c = &e->cand[e->gs.g[single[k]].from];
-			sv_push(&extra, c->toward_a);
-			sb_addf(&cfg, " %s", c->toward_a);
+			const char *f = bw ? c->toward_a : c->toward_b;
+			sv_push(&extra, f);
+			sb_addf(&cfg, " %s", f);
 		}
 		size_t from = e->plan.n;
 		settle(e, from);
-		e->check = add_cell(e, r, 1, cfg.buf, NULL, &extra);
+		e->check = add_cell(e, r, bw, cfg.buf, NULL, &extra);
 		sb_release(&cfg);
 		sv_clear(&extra);
 		struct build_stats bs;
 		if (build_batch(e, from, &bs) == 0 && !fb_interrupted)
 			measure_batch(e, r, from);
 		e->builds++;
-		share(e, e->check, e->b, &e->explained.v, &e->explained.lo, &e->explained.hi, NULL);
+		moved_share(e, bw, e->check, &e->explained, NULL);
 	}
+	if (fb_interrupted)
+		e->end = EXPLAIN_END_INTERRUPTED;
 	free(single);
 }
 

@@ -11,17 +11,25 @@
  *   -march: the ISA extensions whose predefined macro differs between the
  *     two cells' `-dM -E`, as -m<ext> / -mno-<ext> that the compiler
  *     accepts (both gcc and clang).
- * The flags are searched by halves (analysis/group_search.h): B without
- * all of them first, then B without each half of a group that carries the
- * gap, so k carrying flags among n cost about 1 + 2 k log2(n) builds, not
- * one build per flag (nor one per ISA extension).  A group's share of the
- * gap G = ln(m(A) / m(B)) is ln(m(B without it) / m(B)) / G, its interval
- * the comparison's (analysis/comparison.h); it carries where its share is
- * at least 5 % and (for time) the comparison calls B without it slower.
+ * The flags are searched by halves (analysis/group_search.h): all of
+ * them moved first, then each half of a group that carries the gap, so k
+ * carrying flags among n cost about 1 + 2 k log2(n) builds, not one build
+ * per flag (nor one per ISA extension).  Optimizer flags are moved out of
+ * B (B without them: a group's share of the gap G = ln(m(A) / m(B)) is
+ * ln(m(B without it) / m(B)) / G); ISA extensions into A (A with them:
+ * ln(m(A) / m(A with it)) / G), since -mavx2 brings what it needs along
+ * while -mno-sse3 takes away every extension above it.  Each share's
+ * interval is the comparison's (analysis/comparison.h); a group carries
+ * where its share is at least 5 % and (for time) the comparison calls
+ * the move real.
  * The answer: the single flags that carry (the claim, at most --top of
  * them, checked by B without all of them together where there are two or
  * more) and the groups that carry while neither half does (flags that
- * carry the gap together).
+ * carry the gap together).  The claim is ranked by the search's
+ * shares, at most --top flags until 90 % of the gap is covered; where two
+ * ISA extensions or more carry it alone, each is also built the other way
+ * (B without it) to break near-ties (-mf16c brings -mavx along as -mavx
+ * itself does).
  *
  * With two compilers (gcc/-Os against clang/-Os, or gcc/-O2 against
  * clang/-O3): X = A's compiler with B's flags and Y = B's compiler with
@@ -88,19 +96,29 @@ struct explain_opts {
 
 enum explain_mode { EXPLAIN_MODE_OPT, EXPLAIN_MODE_MARCH, EXPLAIN_MODE_CROSS };
 
+/* How the search moves a group of flags: B without them (optimizer
+ * flags), or A with them (ISA extensions: -mavx2 brings the extensions it
+ * needs along, while -mno-sse3 would take every one above it away). */
+enum explain_way { EXPLAIN_WAY_B_WITHOUT, EXPLAIN_WAY_A_WITH };
+
 /* How the search ended: a partial answer is written either way. */
 enum explain_end { EXPLAIN_END_DONE, EXPLAIN_END_BUDGET, EXPLAIN_END_INTERRUPTED, EXPLAIN_END_FAILED };
+
+/* A share of the gap with its interval (NAN where unknown). */
+struct share {
+	double v, lo, hi;
+};
 
 /* One flag that differs between A and B. */
 struct candidate {
 	char *name;             /* as B has it: -mavx2, -fvect-cost-model=dynamic, -fno-x */
 	char *toward_a;         /* appended to B's flags: B without it */
 	char *toward_b;         /* appended to A's flags: A with it */
-};
-
-/* A share of the gap with its interval (NAN where unknown). */
-struct share {
-	double v, lo, hi;
+	/* where two ISA extensions or more carry the gap alone: the flag
+	 * moved the other way than the search's */
+	int other;              /* plan cell, -1 when not built */
+	struct share other_share;
+	double score;           /* the claim's order: the mean of both ways, or the search's way alone */
 };
 
 /* What explain keeps of a group of the search beside group_search.h's
@@ -126,6 +144,7 @@ struct metric_value {
 struct explain {
 	const struct explain_opts *o;
 	enum explain_mode mode;
+	enum explain_way way;
 	enum metric metric;
 	enum counter_source counters;
 	struct session session;   /* every build, check and count (pipeline/session.h) */

@@ -70,6 +70,9 @@ int explain_journal_replay(struct explain *e, const struct explain_journal *j)
 	if (!j->doc)
 		return 0;
 	json_t *flags = json_object_get(j->doc, "flags");
+	const char *way = json_string_value(json_object_get(j->doc, "way"));
+	if (!way || strcmp(way, e->way == EXPLAIN_WAY_B_WITHOUT ? "b_without" : "a_with"))
+		return error("--resume: the journal moved the flags another way (%s): start a new explain", way ? way : "none");
 	int same = json_array_size(flags) == e->ncand;
 	for (size_t i = 0; same && i < e->ncand; i++)
 		same = !strcmp(json_string_value(json_array_get(flags, i)) ? json_string_value(json_array_get(flags, i)) : "",
@@ -91,7 +94,7 @@ int explain_journal_replay(struct explain *e, const struct explain_journal *j)
 		double v = jnum(g, "share");
 		gs_record(&e->gs, (size_t)k, st && !strcmp(st, "failed") ? GS_FAILED : GS_MEASURED, v,
 			  jnum_value(json_array_get(ci, 0)), jnum_value(json_array_get(ci, 1)),
-			  json_is_true(json_object_get(g, "same_as_b")), json_is_true(json_object_get(g, "carries")));
+			  json_is_true(json_object_get(g, "unchanged")), json_is_true(json_object_get(g, "carries")));
 		if (e->gi_alloc < e->gs.n) {
 			size_t was = e->gi_alloc;
 			e->gi_alloc = e->gs.n * 2;
@@ -127,10 +130,11 @@ void explain_journal_write(const struct explain *e, const struct explain_run *r)
 				      json_pack("{s:I, s:I, s:s, s:o, s:[o, o], s:b, s:b, s:o}", "from", (json_int_t)g->from,
 						"to", (json_int_t)g->to, "state", state_name(g->state), "share",
 						jnum_or_null(g->share), "share_ci95", jnum_or_null(g->lo), jnum_or_null(g->hi),
-						"same_as_b", g->same_as_b, "carries", g->carries, "value",
+						"unchanged", g->unchanged, "carries", g->carries, "value",
 						jnum_or_null(e->gi[i].value)));
 	}
-	json_t *doc = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:I, s:o}", "schema", JOURNAL_SCHEMA, "run", r->run_dir,
+	json_t *doc = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:I, s:o}", "schema", JOURNAL_SCHEMA, "way",
+				e->way == EXPLAIN_WAY_B_WITHOUT ? "b_without" : "a_with", "run", r->run_dir,
 				"a", r->id_a, "b", r->id_b, "mode",
 				e->mode == EXPLAIN_MODE_OPT ? "optimizer flags" : "isa extensions", "metric",
 				metric_key(e->metric), "flags", flags, "builds", (json_int_t)e->builds, "groups", groups);

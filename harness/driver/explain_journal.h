@@ -2,9 +2,10 @@
  * (driver/explain.h).
  *
  * OUT/journal.json, rewritten atomically after every batch of the
- * search: {"schema": "flagbench-explain-journal/1", "run", "a", "b",
+ * search: {"schema": "flagbench-explain-journal/1", "way"
+ * ("b_without" or "a_with"), "run", "a", "b",
  * "mode", "metric", "flags": [names in the search's order], "builds",
- * "groups": [{"from", "to", "state", "share", "share_ci95", "same_as_b",
+ * "groups": [{"from", "to", "state", "share", "share_ci95", "unchanged",
  * "carries", "value"}] in the order they were recorded}.  --resume reads
  * it back: the run and the pair, the metric, and the groups, replayed in
  * their order into the search (group_search.h), so only the groups still

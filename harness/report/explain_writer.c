@@ -49,6 +49,12 @@ static void format_share(const struct explain *e, double v, double lo, double hi
 		snprintf(buf, n, "%.0f%%", v * 100);
 }
 
+/* The search's way, and the other one, as a table says them. */
+static const char *way_words(const struct explain *e, int other)
+{
+	return (e->way == EXPLAIN_WAY_B_WITHOUT) != (other != 0) ? "B without" : "A with";
+}
+
 static const char *metric_words(const struct explain *e)
 {
 	return e->metric == METRIC_TIME ? "median time per run (hyperfine, interleaved)"
@@ -95,7 +101,7 @@ static const char *end_words(enum explain_end end)
 /* The search's groups, one row each, in the order they were measured. */
 static void groups_md(const struct explain *e, struct strbuf *md)
 {
-	sb_adds(md, "| flags | B without them | share of the gap | finding |\n| --- | --- | ---: | --- |\n");
+	sb_addf(md, "| flags | %s them | share of the gap | finding |\n| --- | --- | ---: | --- |\n", way_words(e, 0));
 	for (size_t i = 0; i < e->gs.n; i++) {
 		const struct gs_group *g = &e->gs.g[i];
 		if (g->state == GS_WAITING)
@@ -111,7 +117,8 @@ static void groups_md(const struct explain *e, struct strbuf *md)
 		format_group_value(e, i, v, sizeof(v));
 		format_share(e, g->share, g->lo, g->hi, sh, sizeof(sh));
 		const char *finding = g->state == GS_FAILED ? "could not be built, checked or measured"
-				      : g->same_as_b      ? "change nothing (B's own binary)"
+				      : g->unchanged      ? (e->way == EXPLAIN_WAY_B_WITHOUT ? "change nothing (B's own binary)"
+											      : "change nothing (A's own binary)")
 				      : gs_answer(&e->gs, i) && g->to - g->from == 1 ? "carries the gap"
 				      : gs_answer(&e->gs, i) ? "carry it together (neither half does)"
 				      : g->carries ? "carry the gap: split in halves"
@@ -134,8 +141,8 @@ static void tally_md(const struct explain *e, struct strbuf *md)
 		if (g < 0)
 			continue;
 		const struct gs_group *gg = &e->gs.g[g];
-		unchanged += gg->same_as_b;
-		cleared += !gg->same_as_b && !gg->carries;
+		unchanged += gg->unchanged;
+		cleared += !gg->unchanged && !gg->carries;
 		if (gg->carries && gg->to - gg->from > 1 && !gs_answer(&e->gs, (size_t)g))
 			sb_addf(&left, "%s`%s`", left.len ? ", " : "", e->cand[i].name);
 	}
@@ -171,9 +178,9 @@ static void claim_md(const struct explain *e, struct strbuf *md)
 			else if (isfinite(x->v))
 				snprintf(ex, sizeof(ex), "%s, %.0f%% of the gap", v, x->v * 100);
 		}
-		sb_addf(md, "**%s**: %s carr%s most of the speedup. Check: B without %s: %s.\n\n",
+		sb_addf(md, "**%s**: %s carr%s most of the speedup. Check: %s %s: %s.\n\n",
 			e->end == EXPLAIN_END_DONE ? "Answer" : "Answer so far", names.buf, e->selected.n > 1 ? "y" : "ies",
-			e->selected.n > 1 ? "them" : "it", ex);
+			way_words(e, 0), e->selected.n > 1 ? "them" : "it", ex);
 		sb_release(&names);
 	}
 	struct strbuf all = STRBUF_INIT;
@@ -182,24 +189,45 @@ static void claim_md(const struct explain *e, struct strbuf *md)
 		if (gs_answer(&e->gs, i) && e->gs.g[i].to - e->gs.g[i].from == 1)
 			sb_addf(&all, "%s`%s`", single++ ? ", " : "", e->cand[e->gs.g[i].from].name);
 	if (single > e->selected.n && e->gs.g[0].state == GS_MEASURED)
-		sb_addf(md, "**All that carry**: %zu flags carry the gap each (%s); B without every candidate flag: %.0f%% of "
+		sb_addf(md, "**All that carry**: %zu flags carry the gap each (%s); %s every candidate flag: %.0f%% of "
 			    "the gap.\n\n",
-			single, all.buf, e->gs.g[0].share * 100);
+			single, all.buf, way_words(e, 0), e->gs.g[0].share * 100);
 	sb_release(&all);
+	int back = 0;
+	for (size_t i = 0; i < e->ncand; i++)
+		back |= e->cand[i].other >= 0;
+	if (back) {
+		sb_addf(md, "The extensions that carry it, each built both ways (the other way breaks near-ties):\n\n"
+			    "| flag | share: %s it | %s it | share |\n| --- | ---: | --- | ---: |\n",
+			way_words(e, 0), way_words(e, 1));
+		for (size_t i = 0; i < e->ncand; i++) {
+			const struct candidate *c = &e->cand[i];
+			int g = explain_group_of(e, i);
+			if (c->other < 0 || g < 0)
+				continue;
+			char s1[64], s2[64], w[64];
+			format_share(e, e->gs.g[g].share, e->gs.g[g].lo, e->gs.g[g].hi, s1, sizeof(s1));
+			format_share(e, c->other_share.v, c->other_share.lo, c->other_share.hi, s2, sizeof(s2));
+			format_value(e, c->other, w, sizeof(w));
+			sb_addf(md, "| `%s` | %s | %s (`%s`) | %s |\n", c->name, s1, w,
+				e->way == EXPLAIN_WAY_B_WITHOUT ? c->toward_b : c->toward_a, s2);
+		}
+		sb_adds(md, "\n");
+	}
 	for (size_t i = 0; i < e->gs.n; i++) {
 		const struct gs_group *g = &e->gs.g[i];
 		if (!gs_answer(&e->gs, i) || g->to - g->from < 2)
 			continue;
 		struct strbuf names = STRBUF_INIT;
 		group_names(e, g->from, g->to, &names);
-		sb_addf(md, "**Together**: %s carry %.0f%% of the gap (B without them), while neither half of them does.\n\n",
-			names.buf, g->share * 100);
+		sb_addf(md, "**Together**: %s carry %.0f%% of the gap (%s them), while neither half of them does.\n\n",
+			names.buf, g->share * 100, way_words(e, 0));
 		sb_release(&names);
 	}
 	if (e->gs.n && e->gs.g[0].state == GS_MEASURED && !e->gs.g[0].carries)
-		sb_addf(md, "**Together**: B without all %zu flags is %s: the gap comes from what no flag names (the -O "
+		sb_addf(md, "**Together**: %s all %zu flags is %s: the gap comes from what no flag names (the -O "
 			    "level's --param values, or pass order).\n\n",
-			e->ncand, e->gs.g[0].share > 0 ? "little closer to A" : "no closer to A");
+			way_words(e, 0), e->ncand, e->gs.g[0].share > 0 ? "little closer" : "no closer");
 }
 
 /* Two compilers: the gap split both ways. */
@@ -291,7 +319,7 @@ static const char *candidate_finding(const struct explain *e, size_t i)
 		return "untested";
 	const struct gs_group *gg = &e->gs.g[g];
 	return gg->state == GS_FAILED		? "failed"
-	       : gg->same_as_b		? "changes nothing"
+	       : gg->unchanged		? "changes nothing"
 	       : gs_answer(&e->gs, (size_t)g) ? (gg->to - gg->from == 1 ? "carries" : "carries together")
 	       : gg->carries		? "in a carrying group"
 					: "cleared";
@@ -312,15 +340,22 @@ static json_t *explain_json(const struct explain *e)
 		for (size_t k = 0; k < e->selected.n; k++)
 			if (!strcmp(e->selected.v[k], c->name))
 				json_object_set_new(j, "selected", json_true());
-		/* alone: B without this flag only */
+		/* alone: this flag moved the search's way */
 		const struct gs_group *gg = g >= 0 ? &e->gs.g[g] : NULL;
-		json_object_set_new(j, "without",
+		json_object_set_new(j, "alone",
 				    !gg || gg->to - gg->from != 1
 					    ? json_null()
 					    : json_pack("{s:o, s:o, s:o, s:[o, o]}", "cell",
 							e->gi[g].cell >= 0 ? json_string(p->cells[e->gi[g].cell].spec.id) : json_null(),
 							"value", jnum_or_null(e->gi[g].value), "share", jnum_or_null(gg->share),
 							"share_ci95", jnum_or_null(gg->lo), jnum_or_null(gg->hi)));
+		json_object_set_new(j, "other_way",
+				    c->other < 0 ? json_null()
+						 : json_pack("{s:s, s:o, s:o, s:[o, o]}", "cell", p->cells[c->other].spec.id,
+							     "value", jnum_or_null(e->val[explain_rep(e, c->other)].v), "share",
+							     jnum_or_null(c->other_share.v), "share_ci95",
+							     jnum_or_null(c->other_share.lo), jnum_or_null(c->other_share.hi)));
+		json_object_set_new(j, "score", jnum_or_null(c->score));
 		json_array_append_new(cands, j);
 		if (!strcmp(finding, "in a carrying group") || !strcmp(finding, "untested"))
 			json_array_append_new(left, json_string(c->name));
@@ -336,7 +371,7 @@ static json_t *explain_json(const struct explain *e)
 							: g->state == GS_MEASURED ? "measured"
 										  : "failed",
 							"share", jnum_or_null(g->share), "share_ci95", jnum_or_null(g->lo),
-							jnum_or_null(g->hi), "same_as_b", g->same_as_b, "carries", g->carries,
+							jnum_or_null(g->hi), "unchanged", g->unchanged, "carries", g->carries,
 							"answer", gs_answer(&e->gs, i), "value", jnum_or_null(e->gi[i].value),
 							"resumed", i < e->resumed));
 	}
@@ -361,6 +396,7 @@ static json_t *explain_json(const struct explain *e)
 						e->check >= 0 ? jnum_or_null(e->val[explain_rep(e, e->check)].v) : json_null(),
 						"explained", jnum_or_null(e->explained.v), "explained_ci95",
 						jnum_or_null(e->explained.lo), jnum_or_null(e->explained.hi)));
+	json_object_set_new(root, "way", json_string(e->way == EXPLAIN_WAY_B_WITHOUT ? "b_without" : "a_with"));
 	if (e->mode == EXPLAIN_MODE_CROSS)
 		json_object_set_new(root, "cross", cross_json(e));
 	return root;

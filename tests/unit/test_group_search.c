@@ -104,7 +104,7 @@ static void test_replay(void **state)
 	for (size_t i = 0; i < a.n; i++) {
 		int k = gs_find_waiting(&b, a.g[i].from, a.g[i].to);
 		assert_true(k >= 0);
-		gs_record(&b, (size_t)k, a.g[i].state, a.g[i].share, a.g[i].lo, a.g[i].hi, a.g[i].same_as_b, a.g[i].carries);
+		gs_record(&b, (size_t)k, a.g[i].state, a.g[i].share, a.g[i].lo, a.g[i].hi, a.g[i].unchanged, a.g[i].carries);
 	}
 	assert_int_equal(a.n, b.n);
 	assert_int_equal(gs_waiting(&b, NULL, 64), 0);
