@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Issue 46's explain on a real program: the zstd CLI from the Debian source
-# package (bench/explain-real/: its own Makefile, one compile of about 60
-# files, a generated corpus, a round trip through the system's zstd; a
+# package (bench/explain-real/: its own Makefile, one compile of the
+# compressor and the CLI, about 40 files, a generated corpus, a round trip through the system's zstd; a
 # .gitignore in the family, as a real project has one).  Steps:
-#   1. a small matrix: gcc and clang at -O2 and -O3 (flagbench run)
+#   1. a small matrix: gcc and clang at -O2 and -O3 (flagbench run; ONLY to cut it)
 #   2. flagbench explain of the two gcc cells (A the slower, B the faster)
 #      with --budget 10m, interrupted (SIGINT) after INTERRUPT_S seconds,
 #      then --resume with --budget 10m
@@ -14,7 +14,8 @@
 # Usage: bench/explain-real.sh [VERSION]   (a version of the source package zstd;
 #        default: each that `apt-cache showsrc zstd` lists, newest first, until
 #        one fetches: the newest may 404 on a mirror)
-# Environment: INTERRUPT_S (default 300), RUNS (default 10), SIZE (default 16M).
+# Environment: INTERRUPT_S (default 300), RUNS (default 10), SIZE (default 16M),
+# BUILD_TIMEOUT (default 1800 s), ONLY (the matrix's cells, flagbench run --only).
 # The folder with the run, the explains and the logs is kept (printed last).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,6 +41,8 @@ cat >"$dir/suite.json" <<J
 {"name": "explain-real", "variants": ["zstd/l3"], "compilers": ["gcc", "clang"], "opt": ["-O2", "-O3"],
  "march": ["default"], "sizes": {"zstd": "${SIZE:-16M}"}, "runs": ${RUNS:-10}}
 J
+# a compile that takes a minute on a quiet machine takes several on a busy one
+bt=${BUILD_TIMEOUT:-1800}
 
 stamp() { # LOG: each line stamped with the seconds since the step began
     local t0=$EPOCHREALTIME
@@ -50,8 +53,10 @@ elapsed() { echo "$1 $EPOCHREALTIME" | awk '{ printf "%.0f", $2 - $1 }'; }
 echo "explain-real: zstd from $(basename "$src"), in $dir (the machine: $(nproc) cpus, load $(cut -d' ' -f1-3 /proc/loadavg))"
 t=$EPOCHREALTIME
 set +e
-"$fb" run --suite "$dir/suite.json" --family-dir "$fam" --cache "$dir/cache" -o "$dir/run" --no-render 2>&1 | stamp "$dir/run.log"
+"$fb" run --suite "$dir/suite.json" --family-dir "$fam" --cache "$dir/cache" -o "$dir/run" --no-render \
+    --build-timeout "$bt" ${ONLY:+--only "$ONLY"} 2>&1 | stamp "$dir/run.log"
 set -e
+[ -f "$dir/run/results.json" ] || { echo "explain-real: the matrix wrote no results ($dir/run.log)" >&2; exit 1; }
 echo "1. the matrix: $(elapsed "$t") s; $(jq -r '[.cells[] | "\(.id | sub("zstd/l3@"; "")) \(.status) \(.time_s.median // "-" | tostring | .[0:6]) s"] | join(", ")' "$dir/run/results.json")"
 jq -e '.families.zstd.files[".gitignore"]' "$dir/run/results.json" >/dev/null &&
     echo "   the kept family holds .gitignore: $(ls -A "$dir/run/families/zstd" | tr '\n' ' ')"
@@ -62,7 +67,8 @@ read -r a b < <(jq -r '[.cells[] | select(.compiler == "gcc" and .status == "ok"
 echo "2. explain $a (A) against $b (B), --budget 10m, SIGINT after ${interrupt_s} s"
 t=$EPOCHREALTIME
 set +e
-( "$fb" explain "$dir/run" "$a" "$b" --budget 10m --cache "$dir/cache" -o "$dir/ex" 2>&1 | stamp "$dir/explain.log" ) &
+( "$fb" explain "$dir/run" "$a" "$b" --budget 10m --cache "$dir/cache" -o "$dir/ex" \
+    --build-timeout "$bt" 2>&1 | stamp "$dir/explain.log" ) &
 pid=$!
 for _ in $(seq 1 "$interrupt_s"); do
     kill -0 "$pid" 2>/dev/null || break
@@ -78,7 +84,7 @@ echo "   ended after ${first} s: $(jq -r '.explain.state // "no results"' "$dir/
 if [ -f "$dir/ex/journal.json" ] && [ "$(jq -r .explain.state "$dir/ex/results.json")" != complete ]; then
     t=$EPOCHREALTIME
     set +e
-    "$fb" explain --resume "$dir/ex" --budget 10m --cache "$dir/cache" 2>&1 | stamp "$dir/resume.log"
+    "$fb" explain --resume "$dir/ex" --budget 10m --cache "$dir/cache" --build-timeout "$bt" 2>&1 | stamp "$dir/resume.log"
     set -e
     echo "   --resume --budget 10m: $(elapsed "$t") s"
     grep -E "resume|A and B built|groups measured|budget is spent" "$dir/resume.log" | sed 's/^/   /' || true
@@ -92,7 +98,7 @@ echo "3. explain across compilers: gcc/-O2 against clang/-O2, --budget 10m"
 t=$EPOCHREALTIME
 set +e
 "$fb" explain "$dir/run" zstd/l3@gcc/-O2/default zstd/l3@clang/-O2/default --budget 10m --cache "$dir/cache" \
-    -o "$dir/cross" 2>&1 | stamp "$dir/cross.log"
+    -o "$dir/cross" --build-timeout "$bt" 2>&1 | stamp "$dir/cross.log"
 set -e
 echo "   $(elapsed "$t") s"
 [ -f "$dir/cross/explain.md" ] && grep -E '^(\*\*|A and B|Metric)' "$dir/cross/explain.md" | sed 's/^/   /'
