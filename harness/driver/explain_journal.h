@@ -1,5 +1,5 @@
 /* explain_journal.h: explain's journal, budget, estimate and progress
- * (driver/explain.h).
+ * (driver/explain.h), on its state (explain_state.h).
  *
  * OUT/journal.json, rewritten atomically after every batch of the
  * search: {"schema": "flagbench-explain-journal/1", "way"
@@ -16,7 +16,7 @@
 
 #include <jansson.h>
 
-#include "driver/explain.h"
+#include "driver/explain_state.h"
 
 struct explain_journal {
 	json_t *doc; /* NULL: none read */

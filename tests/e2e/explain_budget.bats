@@ -111,6 +111,10 @@ J
     [ -L "$r/families/upper/dangling" ]
     jqr '.families.upper.files[".gitignore"] | length == 64' "$r/results.json"
     jqr '.families.upper.files.dangling == "link"' "$r/results.json"
+    # one walk copies and hashes: the family's hash is the one over the files' listed sha256s
+    want=$(jq -r '.families.upper.files | to_entries | sort_by(.key) | map("\(.value)  \(.key)") | .[]' "$r/results.json" |
+        sha256sum | cut -d' ' -f1)
+    jqr --arg h "$want" '.families.upper.hash == $h' "$r/results.json"
     # the original goes: explain rebuilds from the kept copy alone
     mv "$fam" "$fam.gone"
     # B twice as fast as A in the record, steadily, so explain goes past its first question whatever the
