@@ -245,8 +245,12 @@ static void cross_md(const struct explain *e, struct strbuf *md)
 		const char *flags = strchr(a->spec.config, '/');
 		sb_addf(md, "A and B have the same flags: the whole gap is the compiler's (%s against %s at `%s`): %s.\n\n", ca,
 			cb, flags ? flags + 1 : a->spec.config, s1);
-		sb_addf(md, "**Answer**: the compiler carries the gap: %s is %.3gx %s than %s at the same flags.\n\n", cb,
-			exp(fabs(e->gap)), e->gap >= 0 ? "better" : "worse", ca);
+		if (e->metric == METRIC_TIME && explain_share_meaningless(x->compiler_at_a.lo, x->compiler_at_a.hi))
+			sb_addf(md, "**Answer**: A and B differ only in the compiler, and these times cannot tell a gap between %s "
+				    "and %s (its interval spans more than the gap itself).\n\n", ca, cb);
+		else
+			sb_addf(md, "**Answer**: the compiler carries the gap: %s is %.3gx %s than %s at the same flags.\n\n", cb,
+				exp(fabs(e->gap)), e->gap >= 0 ? "better" : "worse", ca);
 		return;
 	}
 	format_value(e, x->x, vx, sizeof(vx));
