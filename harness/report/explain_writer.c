@@ -264,7 +264,12 @@ static void cross_md(const struct explain *e, struct strbuf *md)
 	double comp = NAN;
 	if (isfinite(x->compiler_at_a.v) && isfinite(x->compiler_at_b.v))
 		comp = (x->compiler_at_a.v + x->compiler_at_b.v) / 2;
-	if (isfinite(comp))
+	int noisy = e->metric == METRIC_TIME && (explain_share_meaningless(x->compiler_at_a.lo, x->compiler_at_a.hi) ||
+						 explain_share_meaningless(x->compiler_at_b.lo, x->compiler_at_b.hi));
+	if (isfinite(comp) && noisy)
+		sb_adds(md, "**Answer**: these times cannot tell the compiler's part from the flags' (an interval spans more "
+			    "than the whole gap).\n\n");
+	else if (isfinite(comp))
 		sb_addf(md, "**Answer**: the compiler carries about %.0f%% of the gap, the flags about %.0f%% (the mean of the "
 			    "two ways).\n\n",
 			comp * 100, (1 - comp) * 100);
