@@ -41,8 +41,8 @@ static const struct option_def explain_options[] = {
 static void explain_help_more(FILE *out)
 {
 	fprintf(out, "\nSearches the optimizer flags (gcc -O levels) or ISA extensions (-march) in which A and B\n"
-		     "differ by halves: B without all of them, then without each half of a group that carries B's\n"
-		     "speedup, down to the flags that carry it.  Across compilers (gcc/-Os against clang/-Os) it\n"
+		     "differ by halves: all of them moved at once (B without the optimizer flags, A with the ISA\n"
+		     "extensions), then each half of a group that carries B's speedup, down to the flags that carry it.  Across compilers (gcc/-Os against clang/-Os) it\n"
 		     "says what the compiler carries at the same flags and what the flags carry within each.\n"
 		     "Every batch's findings are written to the folder (journal.json, explain.md, results.json):\n"
 		     "--budget's end or Ctrl-C leaves the answer so far, and --resume DIR goes on from there.\n");
@@ -51,7 +51,7 @@ static void explain_help_more(FILE *out)
 const struct command_def cmd_explain_def = {
 	.name = "explain",
 	.synopsis = "RUN_DIR CELL_A CELL_B",
-	.synopsis_alt = "--resume DIR [OPTIONS]",
+	.synopsis_alt = "--resume DIR",
 	.summary = "which flags make B faster than A",
 	.options = explain_options,
 	.min_pos = 0,
