@@ -11,11 +11,21 @@
 # newest version the mirror has is fetched instead (apt-cache showsrc, each
 # version newest first, apt-get source PKG=VERSION), and the script says which.
 #   scripts/project-sources.sh [FAMILY...]   fetch what is missing (default: every family)
+#   scripts/project-sources.sh --package PKG[=VERSION] DIR
+#       unpack one source package into DIR/PKG-VERSION (a bench's own family:
+#       bench/explain-real.sh); its folder's path is printed
 # FLAGBENCH_ROOT (the checkout) and FLAGBENCH_APT_ETC (/etc/apt) are for tests on fake trees.
 set -u
 cd "${FLAGBENCH_ROOT:-$(dirname "$0")/..}" || exit 2
 apt_etc=${FLAGBENCH_APT_ETC:-/etc/apt}
 packages="lz4:lz4 lua:lua5.4 sqlite:sqlite3 simdjson:simdjson"
+one_package="" one_dir=""
+if [ "${1:-}" = --package ]; then
+    [ "$#" -eq 3 ] || { echo "usage: scripts/project-sources.sh --package PKG[=VERSION] DIR" >&2; exit 2; }
+    one_package=$2 one_dir=$3
+    set --
+    packages=""
+fi
 if [ "$#" -gt 0 ]; then
     wanted=""
     for fam in "$@"; do
@@ -30,6 +40,7 @@ if [ "$#" -gt 0 ]; then
     packages=$wanted
 fi
 missing=""
+[ -z "$one_package" ] || missing=" $one_package"
 for pf in $packages; do
     [ -f "variants-projects/${pf%%:*}/upstream/VERSION" ] || missing="$missing $pf"
 done
@@ -81,12 +92,12 @@ versions_newest_first() { # PKG
     [ "${#vs[@]}" -gt 0 ] && printf '%s\n' "${vs[@]}" | awk '!seen[$0]++'
 }
 
-# apt-get source PKG into build/sources, apt's words on stderr when it fails;
-# on a 404 (the newest version not on the mirror) each older version the
-# mirror lists, newest first.
-fetch_source() { # PKG
-    local pkg=$1 log v
-    log=$(cd build/sources && apt-get source -qq "$pkg" 2>&1) && return 0
+# apt-get source PKG into DIR, apt's words on stderr when it fails; on a 404
+# (the newest version not on the mirror) each older version the mirror lists,
+# newest first.
+fetch_source() { # PKG DIR
+    local pkg=$1 into=$2 log v
+    log=$(cd "$into" && apt-get source -qq "$pkg" 2>&1) && return 0
     printf '%s\n' "$log" | sed 's/^/  apt-get: /' >&2
     case "$log" in
     *404*) ;;
@@ -95,20 +106,26 @@ fetch_source() { # PKG
     echo "flagbench: apt-get source $pkg: the newest version is not on the mirror (404); trying the versions it lists, newest first" >&2
     while read -r v; do
         [ -n "$v" ] || continue
-        if log=$(cd build/sources && apt-get source -qq "$pkg=$v" 2>&1); then
-            echo "flagbench: fetched $pkg=$v, the newest version the mirror has" >&2
+        if log=$(cd "$into" && apt-get source -qq "${pkg%%=*}=$v" 2>&1); then
+            echo "flagbench: fetched ${pkg%%=*}=$v, the newest version the mirror has" >&2
             return 0
         fi
         printf '%s\n' "$log" | sed 's/^/  apt-get: /' >&2
-    done < <(versions_newest_first "$pkg")
+    done < <(versions_newest_first "${pkg%%=*}")
     echo "flagbench: apt-get source $pkg failed: no version apt-cache showsrc $pkg lists could be fetched" >&2
     return 1
 }
 
+if [ -n "$one_package" ]; then
+    mkdir -p "$one_dir" || exit 1
+    fetch_source "$one_package" "$one_dir" || exit 1
+    find "$one_dir" -mindepth 1 -maxdepth 1 -type d | sort | tail -1
+    exit 0
+fi
 mkdir -p build/sources
 for pf in $missing; do
     fam=${pf%%:*} pkg=${pf#*:}
-    fetch_source "$pkg" || exit 1
+    fetch_source "$pkg" build/sources || exit 1
     dir=$(find build/sources -maxdepth 1 -type d -name "$pkg-*" | sort | tail -1)
     version=$(dpkg-parsechangelog -l "$dir/debian/changelog" -S Version 2>/dev/null)
     rm -rf "variants-projects/$fam/upstream"

@@ -8,13 +8,14 @@
 #include <string.h>
 
 #include "driver/explain.h"
+#include "driver/tune.h"
 #include "core/options.h"
 #include "report/explain_writer.h"
 
 /* The settings explain takes, and what only the command line has. */
 struct explain_cli {
 	struct explain_opts x;
-	char *metric;
+	char *metric, *budget, *resume;
 	struct global_opts g;
 };
 
@@ -27,6 +28,8 @@ static const struct option_def explain_options[] = {
 	{ .name = "top", .type = OPT_UINT, .offset = EO(x.top), .metavar = "K", .min = 1, .max = 20, .help = "name at most K flags in the claim", .def = "3" },
 	{ .name = "out", .short_name = 'o', .type = OPT_STRING, .offset = EO(x.out), .metavar = "DIR", .help = "folder of explain.md and results.json (default RUN/explain-<time>)" },
 	{ .name = "cache", .type = OPT_STRING, .offset = EO(x.cache), .metavar = "DIR", .help = "build cache (default: build/cache of the project)" },
+	{ .name = "budget", .short_name = 'b', .type = OPT_STRING, .offset = EO(budget), .metavar = "TIME|N", .help = "stop when a time (90s, 10m, 1h) is spent or N builds are made: the answer so far is written (default: none)" },
+	{ .name = "resume", .type = OPT_STRING, .offset = EO(resume), .metavar = "DIR", .help = "go on with the explain whose folder is DIR (its journal.json names the run and the cells)" },
 	{ .name = "jobs", .short_name = 'j', .type = OPT_UINT, .offset = EO(x.jobs), .metavar = "N", .min = 1, .max = 256, .help = "parallel compilers (default: online cpus)" },
 	OPTION_GROUP(options_timeout, struct explain_cli, x.timeout),
 	OPTION_GROUP(options_build_timeout, struct explain_cli, x.build_timeout),
@@ -37,17 +40,21 @@ static const struct option_def explain_options[] = {
 
 static void explain_help_more(FILE *out)
 {
-	fprintf(out, "\nBuilds B one flag closer to A and A one flag closer to B, for every optimizer flag (gcc -O\n"
-		     "levels) or ISA extension (-march) in which they differ, and names the flags that carry B's\n"
-		     "speedup, checked by building B without them.\n");
+	fprintf(out, "\nSearches the optimizer flags (gcc -O levels) or ISA extensions (-march) in which A and B\n"
+		     "differ by halves: all of them moved at once (B without the optimizer flags, A with the ISA\n"
+		     "extensions), then each half of a group that carries B's speedup, down to the flags that carry it.  Across compilers (gcc/-Os against clang/-Os) it\n"
+		     "says what the compiler carries at the same flags and what the flags carry within each.\n"
+		     "Every batch's findings are written to the folder (journal.json, explain.md, results.json):\n"
+		     "--budget's end or Ctrl-C leaves the answer so far, and --resume DIR goes on from there.\n");
 }
 
 const struct command_def cmd_explain_def = {
 	.name = "explain",
 	.synopsis = "RUN_DIR CELL_A CELL_B",
+	.synopsis_alt = "--resume DIR",
 	.summary = "which flags make B faster than A",
 	.options = explain_options,
-	.min_pos = 3,
+	.min_pos = 0,
 	.max_pos = 3,
 	.order = OPTIONS_ANYWHERE,
 	.help_more = explain_help_more,
@@ -68,6 +75,19 @@ int cmd_explain(int argc, char **argv)
 		code = parse_exit(st);
 		goto done;
 	}
+	if (pos[0] ? !pos[2] : !o.resume) {
+		code = command_usage_error(&cmd_explain_def, "explain needs RUN_DIR CELL_A CELL_B, or --resume DIR");
+		goto done;
+	}
+	if (o.budget && tune_parse_budget(o.budget, &o.x.budget_s, &o.x.budget_builds) < 0) {
+		error("--budget must be a time (90s, 10m, 1h) or a count of builds, not '%s'", o.budget);
+		goto done;
+	}
+	if (o.resume && o.x.out) {
+		error("--resume DIR writes to DIR: --out is not for it");
+		goto done;
+	}
+	o.x.resume = o.resume;
 	o.x.metric_asked = o.metric != NULL;
 	if (!o.metric)
 		o.x.metric = METRIC_TIME;
@@ -80,5 +100,7 @@ done:
 	free(o.x.out);
 	free(o.x.cache);
 	free(o.metric);
+	free(o.budget);
+	free(o.resume);
 	return code;
 }

@@ -1,9 +1,11 @@
 /* explain.c: see explain.h.  Over 700 lines for a reason: its steps (read the
  * pair, ask the comparison, build, verify, count or schedule the timing,
- * attribute, check) all work on one struct explain and its plan, and split
- * apart each would need the whole of it. */
+ * search, check) all work on one struct explain and its plan, and split
+ * apart each would need the whole of it; the journal, the budget and the
+ * estimate are explain_journal.c's. */
 #define _GNU_SOURCE
 #include "driver/explain.h"
+#include "driver/explain_journal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -15,7 +17,6 @@
 #include "core/runcmd.h"
 #include "pipeline/build.h"
 #include "analysis/compare.h"
-#include "analysis/ddmin.h"
 #include "pipeline/schedule.h"
 #include "pipeline/records.h"
 #include "pipeline/executor.h"
@@ -39,24 +40,27 @@ static void add_candidate(struct explain *e, struct flag_change *ch)
 	c->name = ch->name;
 	c->toward_a = ch->toward_a;
 	c->toward_b = ch->toward_b;
-	c->without = c->with = -1;
-	c->rem = c->rem_lo = c->rem_hi = c->add = c->add_lo = c->add_hi = c->score = NAN;
+	c->other = -1;
+	c->other_share = (struct share){ NAN, NAN, NAN };
+	c->score = NAN;
 }
 
 /* A plan cell built like the run's cell A (b_side 0) or B, planned
- * again as the run planned it, with the flags the run built it with plus
- * extra ones. */
-static int add_cell(struct explain *e, const struct explain_run *r, int b_side, const char *config, const char *extra1,
-		    const struct strvec *extra)
+ * again as the run planned it, with the flags the run built A (flags_b 0)
+ * or B with plus extra ones. */
+static int add_cell_from(struct explain *e, const struct explain_run *r, int b_side, int flags_b, const char *config,
+			 const char *extra1, const struct strvec *extra)
 {
-	int idx = plan_add_copy(&e->plan, &e->alloc, &r->rebuild.plan.cells[b_side ? r->pb : r->pa].spec);
+	const struct cell *src = b_side ? &(r->rebuild_b.plan.n ? &r->rebuild_b : &r->rebuild)->plan.cells[r->pb]
+					: &r->rebuild.plan.cells[r->pa];
+	int idx = plan_add_copy(&e->plan, &e->alloc, &src->spec);
 	struct cell_spec *sp = &e->plan.cells[idx].spec;
 	free(sp->config);
 	free(sp->id);
 	sp->config = xstrdup(config);
 	sp->id = xasprintf("%s/%s@%s", sp->family->name, sp->variant->name, config);
 	sv_clear(&sp->cflags);
-	flags_of(b_side ? r->cb : r->ca, &sp->cflags);
+	flags_of(flags_b ? r->cb : r->ca, &sp->cflags);
 	if (extra1)
 		sv_push(&sp->cflags, extra1);
 	if (extra)
@@ -66,19 +70,18 @@ static int add_cell(struct explain *e, const struct explain_run *r, int b_side, 
 	return idx;
 }
 
+static int add_cell(struct explain *e, const struct explain_run *r, int b_side, const char *config, const char *extra1,
+		    const struct strvec *extra)
+{
+	return add_cell_from(e, r, b_side, b_side, config, extra1, extra);
+}
+
 int explain_rep(const struct explain *e, int i)
 {
 	if (i < 0)
 		return -1;
 	const struct cell *c = &e->plan.cells[i];
 	return c->build.same_binary_as >= 0 ? c->build.same_binary_as : i;
-}
-
-int explain_changes_something(const struct explain *e, const struct candidate *c)
-{
-	int same_b = c->without < 0 || explain_rep(e, c->without) == explain_rep(e, e->b);
-	int same_a = c->with < 0 || explain_rep(e, c->with) == explain_rep(e, e->a);
-	return !(same_a && same_b);
 }
 
 static int measurable(const struct explain *e, size_t i)
@@ -224,53 +227,17 @@ int explain_share_meaningless(double lo, double hi)
 	return isfinite(lo) && isfinite(hi) && hi - lo > 1;
 }
 
-int explain_meaningless(const struct candidate *c)
+int explain_group_of(const struct explain *e, size_t i)
 {
-	int rem = !isfinite(c->rem) || explain_share_meaningless(c->rem_lo, c->rem_hi);
-	int add = !isfinite(c->add) || explain_share_meaningless(c->add_lo, c->add_hi);
-	return rem && add && (isfinite(c->rem) || isfinite(c->add));
-}
-
-static int by_score(const void *x, const void *y)
-{
-	const struct candidate *a = x, *b = y;
-	double sa = isfinite(a->score) ? a->score : -1e9, sb = isfinite(b->score) ? b->score : -1e9;
-	return sa < sb ? 1 : sa > sb ? -1 : strcmp(a->name, b->name);
-}
-
-static void analyse(struct explain *e)
-{
-	measure_gap(e);
-	for (size_t i = 0; i < e->ncand; i++) {
-		struct candidate *c = &e->cand[i];
-		if (c->without >= 0)
-			share(e, c->without, e->b, &c->rem, &c->rem_lo, &c->rem_hi, &c->rem_v);
-		if (c->with >= 0)
-			share(e, e->a, c->with, &c->add, &c->add_lo, &c->add_hi, &c->add_v);
-		if (isfinite(c->rem) && isfinite(c->add))
-			c->score = (c->rem + c->add) / 2;
-		else
-			c->score = isfinite(c->rem) ? c->rem : c->add;
-		e->unchanged += !explain_changes_something(e, c);
-		e->meaningless += explain_changes_something(e, c) && explain_meaningless(c);
-	}
-	qsort(e->cand, e->ncand, sizeof(*e->cand), by_score);
-	double covered = 0;
-	unsigned top = e->o->top ? e->o->top : 3;
-	for (size_t i = 0; i < e->ncand && e->selected.n < top && covered < 0.9; i++) {
-		struct candidate *c = &e->cand[i];
-		if (!isfinite(c->score) || c->score < 0.05)
-			break;
-		/* with times, a share is real only where the comparison says
-		 * so: B without it slower than B, or A slower than A with it
-		 * (for a gap the other way, faster) */
-		enum comparison_verdict want = e->gap > 0 ? VERDICT_SLOWER : VERDICT_FASTER;
-		int real = c->rem_v == want || c->add_v == want;
-		if (e->metric == METRIC_TIME && (!real || explain_meaningless(c)))
+	int best = -1;
+	for (size_t k = 0; k < e->gs.n; k++) {
+		const struct gs_group *g = &e->gs.g[k];
+		if (g->state == GS_WAITING || i < g->from || i >= g->to)
 			continue;
-		sv_push(&e->selected, c->name);
-		covered += c->score;
+		if (best < 0 || g->to - g->from < e->gs.g[best].to - e->gs.g[best].from)
+			best = (int)k;
 	}
+	return best;
 }
 
 static void free_explain(struct explain *e)
@@ -282,9 +249,10 @@ static void free_explain(struct explain *e)
 	}
 	free(e->cand);
 	free(e->val);
+	free(e->gi);
+	gs_free(&e->gs);
 	sv_clear(&e->notes);
 	sv_clear(&e->selected);
-	sv_clear(&e->joint);
 	free(e->not_faster);
 	/* the cells are copies: their compiler and family are rebuild's */
 	plan_free_copies(&e->plan);
@@ -294,6 +262,7 @@ static void free_explain(struct explain *e)
 static void free_run(struct explain_run *r)
 {
 	replan_free(&r->rebuild);
+	replan_free(&r->rebuild_b);
 	results_close(&r->results);
 	free(r->run_dir);
 	free(r->out);
@@ -306,10 +275,22 @@ static const char *or_empty(const char *s)
 	return s ? s : "";
 }
 
-/* A and B from the run (the one reader checks it): one variant, one
- * compiler, native and without pgo, differing in exactly one of -O and
- * -march, which sets the mode; then both planned again as the run
- * planned them (driver/replan.h). */
+/* One of A and B planned again as the run planned it (driver/replan.h). */
+static int replan_one(const char *run, const char *id, const struct results_cell *c, struct replan *out, int *idx)
+{
+	struct replan_request rq = { .run = run, .cells = { id, NULL } };
+	if (replan_plan(&rq, out) < 0)
+		return -1;
+	*idx = replan_find(out, c->opt, c->march);
+	if (*idx < 0)
+		return error("%s is not planned here again (flagbench list variants)", id);
+	return 0;
+}
+
+/* A and B from the run (the one reader checks it): one variant, native
+ * and without pgo; with one compiler differing in exactly one of -O and
+ * -march, which sets the mode; with two, the mode is across compilers.
+ * Then both planned again as the run planned them (driver/replan.h). */
 static int read_pair(struct explain *e, struct explain_run *r, const char *run)
 {
 	if (results_open(run, &r->results) < 0)
@@ -321,12 +302,19 @@ static int read_pair(struct explain *e, struct explain_run *r, const char *run)
 	if (!ca || !cb)
 		return error("no cell '%s' in %s (flagbench tables %s lists the cells)", !ca ? r->id_a : r->id_b,
 			     r->results.file, r->run_dir);
-	if (strcmp(ca->family, cb->family) || strcmp(ca->variant, cb->variant) ||
-	    strcmp(or_empty(ca->compiler), or_empty(cb->compiler)) || ca->reference)
-		return error("explain compares two builds of one variant with one compiler; %s and %s differ in %s",
-			     r->id_a, r->id_b, strcmp(ca->variant, cb->variant) ? "variant" : "compiler");
-	if (ca->emulated || json_is_object(json_object_get(ca->j, "pgo")) || json_is_object(json_object_get(cb->j, "pgo")))
+	if (strcmp(ca->family, cb->family) || strcmp(ca->variant, cb->variant) || ca->reference || cb->reference)
+		return error("explain compares two builds of one variant; %s and %s differ in variant", r->id_a, r->id_b);
+	if (ca->emulated || cb->emulated || json_is_object(json_object_get(ca->j, "pgo")) ||
+	    json_is_object(json_object_get(cb->j, "pgo")))
 		return error("explain works on native, non-pgo builds");
+	if (strcmp(or_empty(ca->compiler), or_empty(cb->compiler))) {
+		e->mode = EXPLAIN_MODE_CROSS;
+		return replan_one(run, r->id_a, ca, &r->rebuild, &r->pa) < 0 ||
+				       replan_one(run, r->id_b, cb, &r->rebuild_b, &r->pb) < 0
+			       ? -1
+			       : (r->fam = r->rebuild.plan.cells[r->pa].spec.family,
+				  r->var = r->rebuild.plan.cells[r->pa].spec.variant, 0);
+	}
 	int opt_differs = strcmp(or_empty(ca->opt), or_empty(cb->opt)) != 0;
 	int march_differs = strcmp(or_empty(ca->march), or_empty(cb->march)) != 0;
 	if (opt_differs == march_differs)
@@ -334,6 +322,7 @@ static int read_pair(struct explain *e, struct explain_run *r, const char *run)
 					 : "%s and %s differ in neither -O level nor -march: nothing for explain to attribute",
 			     r->id_a, r->id_b);
 	e->mode = opt_differs ? EXPLAIN_MODE_OPT : EXPLAIN_MODE_MARCH;
+	e->way = opt_differs ? EXPLAIN_WAY_B_WITHOUT : EXPLAIN_WAY_A_WITH;
 	struct replan_request rq = { .run = run, .cells = { r->id_a, r->id_b } };
 	if (replan_plan(&rq, &r->rebuild) < 0)
 		return -1;
@@ -346,21 +335,26 @@ static int read_pair(struct explain *e, struct explain_run *r, const char *run)
 	return 0;
 }
 
-/* The run's compiler, as planned here; a different version is noted, not refused. */
+/* The run's compilers, as planned here; a different version is noted, not refused. */
 static int probe_compiler(struct explain *e, const struct explain_run *r)
 {
-	const struct cell *pa = &r->rebuild.plan.cells[r->pa];
-	const struct compiler *comp = pa->spec.compiler;
-	if (pa->status == CELL_UNSUPPORTED)
-		return error("%s cannot be built here: %s", pa->spec.id, pa->reason ? pa->reason : "unsupported");
-	if (e->mode == EXPLAIN_MODE_OPT && comp->is_clang)
-		return error("clang has no per-pass -O flags (its -O levels select pass pipelines that no flag names): "
-			     "explain attributes only -march differences for clang");
-	if (r->ca->compiler_version && comp->version && strcmp(r->ca->compiler_version, comp->version))
-		sv_pushf(&e->notes, "the run was built with '%s', this explain with '%s'", r->ca->compiler_version,
-			 comp->version);
-	if (e->mode == EXPLAIN_MODE_MARCH && comp->is_clang)
-		sv_push(&e->notes, "clang: -march attribution only (its -O levels have no per-pass flags)");
+	for (int side = 0; side < 2; side++) {
+		if (side && e->mode != EXPLAIN_MODE_CROSS)
+			break;
+		const struct cell *pc = side ? &r->rebuild_b.plan.cells[r->pb] : &r->rebuild.plan.cells[r->pa];
+		const struct results_cell *rc = side ? r->cb : r->ca;
+		const struct compiler *comp = pc->spec.compiler;
+		if (pc->status == CELL_UNSUPPORTED)
+			return error("%s cannot be built here: %s", pc->spec.id, pc->reason ? pc->reason : "unsupported");
+		if (e->mode == EXPLAIN_MODE_OPT && comp->is_clang)
+			return error("clang has no per-pass -O flags (its -O levels select pass pipelines that no flag names): "
+				     "explain attributes only -march differences for clang");
+		if (rc->compiler_version && comp->version && strcmp(rc->compiler_version, comp->version))
+			sv_pushf(&e->notes, "the run was built with '%s', this explain with '%s'", rc->compiler_version,
+				 comp->version);
+		if (e->mode == EXPLAIN_MODE_MARCH && comp->is_clang)
+			sv_push(&e->notes, "clang: -march attribution only (its -O levels have no per-pass flags)");
+	}
 	return 0;
 }
 
@@ -442,16 +436,16 @@ static void twins_take_status(struct explain *e, size_t from)
 	}
 }
 
-/* Cells A, B, then B without / A with each candidate flag, built (the cache
- * spares what the run already compiled) and verified. */
-static int build_candidates(struct explain *e, struct explain_run *r)
+/* The candidate flags between A and B (none across compilers). */
+static int find_candidates(struct explain *e, struct explain_run *r)
 {
+	if (e->mode == EXPLAIN_MODE_CROSS)
+		return 0;
 	const struct compiler *comp = r->rebuild.plan.cells[r->pa].spec.compiler;
-	const struct results_cell *ca = r->ca, *cb = r->cb;
 	struct strvec fa = STRVEC_INIT, fb = STRVEC_INIT;
 	struct flag_changes fc = { NULL, 0 };
-	flags_of(ca, &fa);
-	flags_of(cb, &fb);
+	flags_of(r->ca, &fa);
+	flags_of(r->cb, &fb);
 	int found = e->mode == EXPLAIN_MODE_OPT ? flags_optimizer_changes(comp, &fa, &fb, &fc, &e->notes)
 						: flags_isa_changes(comp, &fa, &fb, &fc, &e->notes);
 	for (size_t i = 0; i < fc.n; i++)
@@ -459,213 +453,393 @@ static int build_candidates(struct explain *e, struct explain_run *r)
 	free(fc.v);
 	sv_clear(&fa);
 	sv_clear(&fb);
-	if (found < 0)
-		return -1;
-	fprintf(stderr, "flagbench: %zu candidate flags between %s and %s\n", e->ncand, r->id_a, r->id_b);
-	e->a = add_cell(e, r, 0, ca->config, NULL, NULL);
-	e->b = add_cell(e, r, 1, cb->config, NULL, NULL);
-	for (size_t i = 0; i < e->ncand; i++) {
-		struct candidate *c = &e->cand[i];
-		char *cfg = xasprintf("%s %s", cb->config, c->toward_a);
-		c->without = add_cell(e, r, 1, cfg, c->toward_a, NULL);
-		free(cfg);
-		cfg = xasprintf("%s %s", ca->config, c->toward_b);
-		c->with = add_cell(e, r, 0, cfg, c->toward_b, NULL);
-		free(cfg);
-	}
-	struct build_stats bs;
-	if (session_build(&e->session, &e->plan, 0, &bs) < 0)
-		return -1;
-	for (size_t i = 0; i < e->plan.n; i++)
-		e->distinct += e->plan.cells[i].build.binary && e->plan.cells[i].build.same_binary_as < 0;
-	fprintf(stderr, "flagbench: %zu builds (compiled %u, cached %u, failed %u), %zu distinct binaries\n", e->plan.n,
-		bs.compiled, bs.cached, bs.failed, e->distinct);
-	session_verify_from(&e->session, &e->plan, 0);
-	return 0;
+	return found;
 }
 
-/* --out, or RUN/explain-<start time>, with .work inside for hyperfine's files. */
+/* --out, --resume's folder, or RUN/explain-<start time>, with .work inside for hyperfine's files. */
 static int make_out_dir(struct explain_run *r, const struct explain_opts *o)
 {
-	if (o->out) {
+	if (o->resume)
+		r->out = xstrdup(o->resume);
+	else if (o->out)
 		r->out = xstrdup(o->out);
-	} else {
+	else
 		r->out = xasprintf("%s/explain-%s%s", r->run_dir, o->dry_run ? "dry-run-" : "", r->stamp);
-	}
 	r->work = xasprintf("%s/.work", r->out);
 	if (mkdir_p(r->work, 0755) < 0)
 		return error("cannot create %s: %s", r->work, strerror(errno));
 	return 0;
 }
 
-/* Every distinct, verified binary: counted, or timed side by side. */
-static void measure_all(struct explain *e, const struct explain_run *r)
+/* Marks the cells before from final, so a build or a timing takes only the new ones. */
+static void settle(struct explain *e, size_t from)
+{
+	for (size_t i = 0; i < from; i++)
+		if (e->plan.cells[i].status == CELL_PENDING)
+			e->plan.cells[i].status = CELL_OK;
+}
+
+/* The cells [from, n) counted, or timed beside A and B again (whose new
+ * runs join theirs); a first batch (from 0) measures A and B alone with
+ * the rest. */
+static void measure_batch(struct explain *e, const struct explain_run *r, size_t from)
 {
 	if (e->metric == METRIC_INSTRUCTIONS) {
-		/* A and B first: where counting cannot run for both, time them all */
+		count_from(e, from);
+	} else {
+		int *list = xcalloc(e->plan.n + 3, sizeof(int));
+		size_t m = 0;
+		int ra = explain_rep(e, e->a), rb = explain_rep(e, e->b);
+		if (from > 0) {
+			list[m++] = ra;
+			list[m++] = rb;
+			e->plan.cells[ra].status = e->plan.cells[rb].status = CELL_PENDING;
+		}
+		for (size_t i = from; i < e->plan.n; i++)
+			if (measurable(e, i))
+				list[m++] = (int)i;
+		double t0 = now_monotonic();
+		time_cells(e, list, m, r->work, r->hyperfine);
+		if (m)
+			e->measure_s = (now_monotonic() - t0) / (double)m;
+		if (from > 0 && e->plan.cells[ra].status == CELL_PENDING)
+			e->plan.cells[ra].status = CELL_OK;
+		if (from > 0 && e->plan.cells[rb].status == CELL_PENDING)
+			e->plan.cells[rb].status = CELL_OK;
+		free(list);
+	}
+	twins_take_status(e, from);
+	measure_gap(e);
+}
+
+/* Builds and verifies [from, n); the build's seconds feed the estimate. */
+static int build_batch(struct explain *e, size_t from, struct build_stats *bs)
+{
+	double t0 = now_monotonic();
+	memset(bs, 0, sizeof(*bs));
+	if (session_build(&e->session, &e->plan, from, bs) < 0)
+		return -1;
+	unsigned jobs = e->session.jobs ? e->session.jobs : 1;
+	if (bs->compiled && !fb_interrupted)
+		e->build_s = (now_monotonic() - t0) / (double)((bs->compiled + jobs - 1) / jobs);
+	session_verify_from(&e->session, &e->plan, from);
+	return 0;
+}
+
+/* A and B, built (the cache spares what the run compiled), verified and
+ * measured; where counting cannot run for both, time them. */
+static int measure_pair(struct explain *e, struct explain_run *r)
+{
+	e->a = add_cell(e, r, 0, r->ca->config, NULL, NULL);
+	e->b = add_cell(e, r, 1, r->cb->config, NULL, NULL);
+	struct build_stats bs;
+	if (build_batch(e, 0, &bs) < 0)
+		return -1;
+	fprintf(stderr, "flagbench: explain: A and B built (compiled %u, cached %u, failed %u)\n", bs.compiled, bs.cached,
+		bs.failed);
+	if (e->metric == METRIC_INSTRUCTIONS) {
 		for (int k = 0; k < 2; k++)
 			if (measurable(e, (size_t)(k ? e->b : e->a)))
 				count_cell(e, (size_t)(k ? e->b : e->a));
 		struct cell *ca = &e->plan.cells[explain_rep(e, e->a)], *cb = &e->plan.cells[explain_rep(e, e->b)];
 		const struct cell *bad = ca->status != CELL_OK ? ca : cb->status != CELL_OK ? cb : NULL;
-		if (bad && r->hyperfine && !fb_interrupted) {
+		if (bad && r->hyperfine && !fb_interrupted && !e->o->metric_asked) {
 			sv_pushf(&e->notes, "metric: time (instructions could not be counted for %s: %s)", bad->spec.id,
 				 bad->reason ? bad->reason : "no count");
 			e->metric = METRIC_TIME;
 			ca->status = cb->status = CELL_PENDING;
-		} else {
-			count_from(e, 0);
 		}
 	}
-	if (e->metric == METRIC_TIME) {
-		int *list = xcalloc(e->plan.n, sizeof(int));
-		size_t n = 0;
-		for (size_t i = 0; i < e->plan.n; i++)
-			if (measurable(e, i))
-				list[n++] = (int)i;
-		time_cells(e, list, n, r->work, r->hyperfine);
-		free(list);
-	}
+	if (e->metric == METRIC_TIME)
+		measure_batch(e, r, 0);
 	twins_take_status(e, 0);
+	measure_gap(e);
+	const struct cell *bad = e->plan.cells[e->a].status != CELL_OK ? &e->plan.cells[e->a]
+				 : e->plan.cells[e->b].status != CELL_OK ? &e->plan.cells[e->b]
+									 : NULL;
+	if (bad) {
+		if (fb_interrupted)
+			return error("interrupted while A and B were built and measured: nothing found yet");
+		return error("%s: %s: %s", bad->spec.id, cell_status_name(bad->status), bad->reason ? bad->reason : "");
+	}
+	return 0;
 }
 
-/* The check: B without every selected flag, built and measured. */
-static void run_check(struct explain *e, struct explain_run *r)
+/* ---- the search by halves ---- */
+
+/* B without the candidates [from, to) (b_without), or A with them. */
+static int add_moved(struct explain *e, struct explain_run *r, int b_without, size_t from, size_t to)
 {
 	struct strvec extra = STRVEC_INIT;
 	struct strbuf cfg = STRBUF_INIT;
-	sb_adds(&cfg, r->cb->config);
-	for (size_t i = 0; i < e->selected.n; i++)
-		for (size_t k = 0; k < e->ncand; k++)
-			if (!strcmp(e->cand[k].name, e->selected.v[i])) {
-				sv_push(&extra, e->cand[k].toward_a);
-				sb_addf(&cfg, " %s", e->cand[k].toward_a);
-			}
-	size_t from = e->plan.n;
-	e->check = add_cell(e, r, 1, cfg.buf, NULL, &extra);
+	sb_adds(&cfg, b_without ? r->cb->config : r->ca->config);
+	for (size_t i = from; i < to; i++) {
+		const char *f = b_without ? e->cand[i].toward_a : e->cand[i].toward_b;
+		sv_push(&extra, f);
+		sb_addf(&cfg, " %s", f);
+	}
+	int cell = add_cell(e, r, b_without, cfg.buf, NULL, &extra);
 	sb_release(&cfg);
 	sv_clear(&extra);
-	/* earlier cells are final: only the check is built */
-	for (size_t i = 0; i < from; i++)
-		if (e->plan.cells[i].status == CELL_PENDING)
-			e->plan.cells[i].status = CELL_OK;
-	session_build(&e->session, &e->plan, from, NULL);
-	session_verify_from(&e->session, &e->plan, from);
-	if (e->metric == METRIC_INSTRUCTIONS) {
-		count_from(e, from);
-	} else if (measurable(e, (size_t)e->check)) {
-		/* side by side with A and B again, whose new runs join theirs */
-		int list[3] = { explain_rep(e, e->a), explain_rep(e, e->b), e->check };
-		e->plan.cells[list[0]].status = e->plan.cells[list[1]].status = CELL_PENDING;
-		time_cells(e, list, 3, r->work, r->hyperfine);
-		e->plan.cells[list[0]].status = e->plan.cells[list[1]].status = CELL_OK;
-		measure_gap(e);
-	}
-	twins_take_status(e, from);
-	share(e, e->check, e->b, &e->explained, &e->explained_lo, &e->explained_hi, NULL);
+	return cell;
 }
 
-/* ---- the flags that carry the gap together ---- */
-
-struct joint_search {
-	struct explain *e;
-	struct explain_run *r;
-};
-
-static const struct candidate *candidate_named(const struct explain *e, const char *name)
+/* The share of the gap that cell carries, moved b_without or A with. */
+static void moved_share(const struct explain *e, int b_without, int cell, struct share *s, enum comparison_verdict *v)
 {
-	for (size_t i = 0; i < e->ncand; i++)
-		if (!strcmp(e->cand[i].name, name))
-			return &e->cand[i];
-	return NULL;
+	if (b_without)
+		share(e, cell, e->b, &s->v, &s->lo, &s->hi, v);
+	else
+		share(e, e->a, cell, &s->v, &s->lo, &s->hi, v);
 }
 
-/* The share of the gap that B loses without every flag of each subset:
- * built, checked and measured together (times beside A and B again). */
-static void joint_shares(struct explain *e, struct explain_run *r, const struct strvec *subsets, size_t n, double *sh)
+static void grow_info(struct explain *e)
+{
+	if (e->gi_alloc >= e->gs.n)
+		return;
+	size_t was = e->gi_alloc;
+	e->gi_alloc = e->gs.n * 2;
+	e->gi = xrealloc(e->gi, e->gi_alloc * sizeof(*e->gi));
+	for (size_t i = was; i < e->gi_alloc; i++)
+		e->gi[i] = (struct group_info){ -1, NAN };
+}
+
+/* Whether a group's share carries the gap: 5 % of it or more, and for
+ * time a share the comparison calls real (B without the flags slower
+ * than B, or for a gap the other way faster) and not noise. */
+static int carries(const struct explain *e, const struct share *s, enum comparison_verdict v)
+{
+	if (!isfinite(s->v) || s->v < 0.05)
+		return 0;
+	if (e->metric != METRIC_TIME)
+		return 1;
+	enum comparison_verdict want = e->gap > 0 ? VERDICT_SLOWER : VERDICT_FASTER;
+	return v == want && !explain_share_meaningless(s->lo, s->hi);
+}
+
+/* One batch: the groups idx[0..n) built, verified, measured and recorded. */
+static void search_batch(struct explain *e, struct explain_run *r, const size_t *idx, size_t n)
 {
 	size_t from = e->plan.n;
+	settle(e, from);
 	int *cells = xcalloc(n + 1, sizeof(int));
-	for (size_t i = 0; i < from; i++)
-		if (e->plan.cells[i].status == CELL_PENDING)
-			e->plan.cells[i].status = CELL_OK; /* earlier cells are final: only the new ones are built */
-	for (size_t k = 0; k < n; k++) {
-		struct strvec extra = STRVEC_INIT;
-		struct strbuf cfg = STRBUF_INIT;
-		sb_adds(&cfg, r->cb->config);
-		for (size_t i = 0; i < subsets[k].n; i++) {
-			const struct candidate *c = candidate_named(e, subsets[k].v[i]);
-			sv_push(&extra, c->toward_a);
-			sb_addf(&cfg, " %s", c->toward_a);
-		}
-		cells[k] = add_cell(e, r, 1, cfg.buf, NULL, &extra);
-		sb_release(&cfg);
-		sv_clear(&extra);
+	for (size_t k = 0; k < n; k++)
+		cells[k] = add_moved(e, r, e->way == EXPLAIN_WAY_B_WITHOUT, e->gs.g[idx[k]].from, e->gs.g[idx[k]].to);
+	struct build_stats bs;
+	if (build_batch(e, from, &bs) < 0 || fb_interrupted) {
+		free(cells);
+		return;
 	}
-	session_build(&e->session, &e->plan, from, NULL);
-	session_verify_from(&e->session, &e->plan, from);
-	if (e->metric == METRIC_INSTRUCTIONS) {
-		count_from(e, from);
-	} else {
-		int *list = xcalloc(e->plan.n - from + 3, sizeof(int));
-		size_t m = 0;
-		list[m++] = explain_rep(e, e->a);
-		list[m++] = explain_rep(e, e->b);
-		for (size_t i = from; i < e->plan.n; i++)
-			if (measurable(e, i))
-				list[m++] = (int)i;
-		e->plan.cells[list[0]].status = e->plan.cells[list[1]].status = CELL_PENDING;
-		time_cells(e, list, m, r->work, r->hyperfine);
-		e->plan.cells[list[0]].status = e->plan.cells[list[1]].status = CELL_OK;
-		free(list);
-		measure_gap(e);
+	measure_batch(e, r, from);
+	if (fb_interrupted) {
+		free(cells);
+		return; /* the batch is not recorded: --resume measures it again (its builds are cached) */
 	}
-	twins_take_status(e, from);
+	e->builds += n;
 	for (size_t k = 0; k < n; k++) {
-		double lo, hi;
-		share(e, cells[k], e->b, &sh[k], &lo, &hi, NULL);
+		struct share s;
+		enum comparison_verdict v = VERDICT_NO_DATA;
+		int bw = e->way == EXPLAIN_WAY_B_WITHOUT;
+		moved_share(e, bw, cells[k], &s, &v);
+		int same = explain_rep(e, cells[k]) == explain_rep(e, bw ? e->b : e->a);
+		int ok = e->plan.cells[cells[k]].status == CELL_OK;
+		size_t g = idx[k];
+		gs_record(&e->gs, g, ok ? GS_MEASURED : GS_FAILED, s.v, s.lo, s.hi, same, ok && carries(e, &s, v));
+		grow_info(e);
+		e->gi[g].cell = cells[k];
+		e->gi[g].value = e->val[explain_rep(e, cells[k])].v;
 	}
 	free(cells);
 }
 
-static void joint_keeps(void *ctx, const struct strvec *subsets, size_t n, int *ok)
+/* Searches the flags by halves, batch after batch, within the budget;
+ * after every batch the journal and the partial answer are written. */
+static void search(struct explain *e, struct explain_run *r, const struct explain_view *view)
 {
-	struct joint_search *js = ctx;
-	double *sh = xcalloc(n + 1, sizeof(double));
-	joint_shares(js->e, js->r, subsets, n, sh);
-	for (size_t k = 0; k < n; k++)
-		ok[k] = isfinite(sh[k]) && sh[k] >= TUNE_KEEP;
-	free(sh);
+	size_t *idx = xcalloc(e->gs.n * 2 + 2 * e->ncand + 2, sizeof(size_t));
+	for (;;) {
+		size_t waiting = gs_waiting(&e->gs, idx, e->gs.n);
+		if (!waiting) {
+			e->end = EXPLAIN_END_DONE;
+			break;
+		}
+		if (fb_interrupted) {
+			e->end = EXPLAIN_END_INTERRUPTED;
+			break;
+		}
+		size_t n = explain_budget_admits(e, r, waiting);
+		if (!n) {
+			e->end = EXPLAIN_END_BUDGET;
+			break;
+		}
+		search_batch(e, r, idx, n);
+		if (fb_interrupted) {
+			e->end = EXPLAIN_END_INTERRUPTED;
+			break;
+		}
+		explain_progress(e, r);
+		explain_journal_write(e, r);
+		view->report(e, r, 0);
+		idx = xrealloc(idx, (e->gs.n * 2 + 2) * sizeof(size_t));
+	}
+	free(idx);
 }
 
-/* No single flag carries the gap: the smallest set that does together. */
-static void joint_search(struct explain *e, struct explain_run *r)
+static int by_score(const void *x, const void *y, void *ctx)
 {
-	struct strvec all = STRVEC_INIT;
-	for (size_t i = 0; i < e->ncand; i++)
-		if (explain_changes_something(e, &e->cand[i]))
-			sv_push(&all, e->cand[i].name);
-	e->joint_from = all.n;
-	if (all.n < 2) {
-		sv_clear(&all);
+	const struct explain *e = ctx;
+	double a = e->cand[e->gs.g[*(const size_t *)x].from].score, b = e->cand[e->gs.g[*(const size_t *)y].from].score;
+	return a < b ? 1 : a > b ? -1 : 0;
+}
+
+/* The claim's order: each single flag's share the search's way; for ISA
+ * extensions, where two or more carry, each is also built the other way
+ * (B without it) in one batch where the budget buys it, which breaks
+ * near-ties: -mf16c brings -mavx along as -mavx itself does. */
+static void score_both_ways(struct explain *e, struct explain_run *r, const size_t *single, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		struct candidate *c = &e->cand[e->gs.g[single[k]].from];
+		c->score = e->gs.g[single[k]].share;
+	}
+	if (n < 2 || e->way != EXPLAIN_WAY_A_WITH || e->end != EXPLAIN_END_DONE || explain_budget_admits(e, r, n) < n)
 		return;
+	size_t from = e->plan.n;
+	settle(e, from);
+	int other_bw = e->way != EXPLAIN_WAY_B_WITHOUT;
+	for (size_t k = 0; k < n; k++) {
+		size_t i = e->gs.g[single[k]].from;
+		e->cand[i].other = add_moved(e, r, other_bw, i, i + 1);
 	}
-	if (e->selected.n)
-		fprintf(stderr, "flagbench: the claim explains %.0f%% of the gap: searching the smallest set of the %zu flags "
-				"that carries it together\n", e->explained * 100, all.n);
-	else
-		fprintf(stderr, "flagbench: no single flag carries the gap: searching the smallest set of the %zu flags that "
-				"carries it together\n", all.n);
-	joint_shares(e, r, &all, 1, &e->all_share);
-	if (isfinite(e->all_share) && e->all_share >= TUNE_KEEP && !fb_interrupted) {
-		struct joint_search js = { e, r };
-		tune_ddmin(&all, joint_keeps, &js, &e->joint, &e->joint_steps);
-		double sh = NAN;
-		if (e->joint.n && !fb_interrupted)
-			joint_shares(e, r, &e->joint, 1, &sh);
-		e->joint_share = sh;
+	struct build_stats bs;
+	if (build_batch(e, from, &bs) < 0 || fb_interrupted)
+		return;
+	measure_batch(e, r, from);
+	e->builds += n;
+	for (size_t k = 0; k < n && !fb_interrupted; k++) {
+		struct candidate *c = &e->cand[e->gs.g[single[k]].from];
+		moved_share(e, other_bw, c->other, &c->other_share, NULL);
+		/* the search's way first; the other way breaks near-ties (the
+		 * extensions that bring the same ones along) */
+		if (isfinite(c->other_share.v))
+			c->score = e->gs.g[single[k]].share + 0.1 * c->other_share.v;
 	}
-	sv_clear(&all);
+}
+
+/* The claim: single flags that carry, best first, at most --top and until
+ * 90 % of the gap is covered; with two or more, checked by moving all of
+ * them together. */
+static void claim(struct explain *e, struct explain_run *r)
+{
+	size_t *single = xcalloc(e->gs.n + 1, sizeof(size_t)), n = 0;
+	for (size_t i = 0; i < e->gs.n; i++)
+		if (gs_answer(&e->gs, i) && e->gs.g[i].to - e->gs.g[i].from == 1)
+			single[n++] = i;
+	score_both_ways(e, r, single, n);
+	qsort_r(single, n, sizeof(size_t), by_score, e);
+	unsigned top = e->o->top ? e->o->top : 3;
+	double covered = 0;
+	for (size_t k = 0; k < n && k < top && covered < 0.9; k++) {
+		sv_push(&e->selected, e->cand[e->gs.g[single[k]].from].name);
+		covered += e->gs.g[single[k]].share;
+	}
+	if (e->selected.n == 1) {
+		/* the claim's one flag was measured alone: that is its check */
+		const struct gs_group *g = &e->gs.g[single[0]];
+		e->check = e->gi[single[0]].cell;
+		e->explained = (struct share){ g->share, g->lo, g->hi };
+	} else if (e->selected.n >= 2 && e->end == EXPLAIN_END_DONE && !fb_interrupted && explain_budget_admits(e, r, 1)) {
+		int bw = e->way == EXPLAIN_WAY_B_WITHOUT;
+		struct strvec extra = STRVEC_INIT;
+		struct strbuf cfg = STRBUF_INIT;
+		sb_adds(&cfg, bw ? r->cb->config : r->ca->config);
+		for (size_t k = 0; k < e->selected.n; k++) {
+			const struct candidate *c = &e->cand[e->gs.g[single[k]].from];
+			const char *f = bw ? c->toward_a : c->toward_b;
+			sv_push(&extra, f);
+			sb_addf(&cfg, " %s", f);
+		}
+		size_t from = e->plan.n;
+		settle(e, from);
+		e->check = add_cell(e, r, bw, cfg.buf, NULL, &extra);
+		sb_release(&cfg);
+		sv_clear(&extra);
+		struct build_stats bs;
+		if (build_batch(e, from, &bs) == 0 && !fb_interrupted)
+			measure_batch(e, r, from);
+		e->builds++;
+		moved_share(e, bw, e->check, &e->explained, NULL);
+	}
+	if (fb_interrupted)
+		e->end = EXPLAIN_END_INTERRUPTED;
+	free(single);
+}
+
+/* ---- across compilers ---- */
+
+/* A's compiler with B's flags (X) and B's with A's (Y), measured beside
+ * A and B; the gap split both ways. */
+static void cross(struct explain *e, struct explain_run *r)
+{
+	struct explain_cross *x = &e->cross;
+	struct strvec fa = STRVEC_INIT, fb = STRVEC_INIT;
+	flags_of(r->ca, &fa);
+	flags_of(r->cb, &fb);
+	x->same_flags = fa.n == fb.n;
+	for (size_t i = 0; x->same_flags && i < fa.n; i++)
+		x->same_flags = !strcmp(fa.v[i], fb.v[i]);
+	sv_clear(&fa);
+	sv_clear(&fb);
+	x->x = e->a;
+	x->y = e->b;
+	if (!x->same_flags) {
+		const char *ta = strchr(r->ca->config, '/'), *tb = strchr(r->cb->config, '/');
+		char *cx = xasprintf("%s%s", or_empty(r->ca->compiler), tb ? tb : ""),
+		     *cy = xasprintf("%s%s", or_empty(r->cb->compiler), ta ? ta : "");
+		size_t from = e->plan.n;
+		settle(e, from);
+		x->x = add_cell_from(e, r, 0, 1, cx, NULL, NULL);
+		x->y = add_cell_from(e, r, 1, 0, cy, NULL, NULL);
+		free(cx);
+		free(cy);
+		struct build_stats bs;
+		if (build_batch(e, from, &bs) == 0 && !fb_interrupted)
+			measure_batch(e, r, from);
+		e->builds += 2;
+	}
+	share(e, e->a, x->y, &x->compiler_at_a.v, &x->compiler_at_a.lo, &x->compiler_at_a.hi, NULL);
+	share(e, x->y, e->b, &x->flags_in_b.v, &x->flags_in_b.lo, &x->flags_in_b.hi, NULL);
+	share(e, e->a, x->x, &x->flags_in_a.v, &x->flags_in_a.lo, &x->flags_in_a.hi, NULL);
+	share(e, x->x, e->b, &x->compiler_at_b.v, &x->compiler_at_b.lo, &x->compiler_at_b.hi, NULL);
+	e->end = fb_interrupted ? EXPLAIN_END_INTERRUPTED : EXPLAIN_END_DONE;
+}
+
+static void init_explain(struct explain *e, const struct explain_opts *o)
+{
+	memset(e, 0, sizeof(*e));
+	e->o = o;
+	e->a = e->b = e->check = -1;
+	e->explained = (struct share){ NAN, NAN, NAN };
+	e->cross.x = e->cross.y = -1;
+	struct share none = { NAN, NAN, NAN };
+	e->cross.compiler_at_a = e->cross.flags_in_b = e->cross.flags_in_a = e->cross.compiler_at_b = none;
+	e->build_s = e->measure_s = NAN;
+	e->end = EXPLAIN_END_FAILED;
+}
+
+/* The end's exit code and last words. */
+static int finish(struct explain *e, struct explain_run *r, const struct explain_view *view)
+{
+	if (e->mode != EXPLAIN_MODE_CROSS)
+		explain_journal_write(e, r);
+	int wr = view->report(e, r, 1);
+	if (e->end == EXPLAIN_END_INTERRUPTED)
+		fprintf(stderr, "flagbench: explain interrupted: the answer so far is in %s (flagbench explain --resume %s "
+				"goes on)\n", r->out, r->out);
+	else if (e->end == EXPLAIN_END_BUDGET)
+		fprintf(stderr, "flagbench: explain: the budget is spent: the answer so far is in %s (flagbench explain "
+				"--resume %s goes on)\n", r->out, r->out);
+	return e->end == EXPLAIN_END_INTERRUPTED ? EXIT_INTERRUPTED : wr < 0 ? EXIT_CELL_FAILED : EXIT_ALL_OK;
 }
 
 int explain_main(const char *run, const char *id_a, const char *id_b, int argc, char **argv,
@@ -673,62 +847,69 @@ int explain_main(const char *run, const char *id_a, const char *id_b, int argc, 
 {
 	int code = EXIT_USAGE;
 	struct explain e;
-	memset(&e, 0, sizeof(e));
-	e.o = o;
-	e.a = e.b = e.check = -1;
-	e.explained = e.explained_lo = e.explained_hi = NAN;
-	e.joint_share = e.all_share = NAN;
+	init_explain(&e, o);
 	struct explain_run r;
 	memset(&r, 0, sizeof(r));
 	r.started = now_wall();
 	format_utc_stamp(r.started, r.stamp, sizeof(r.stamp));
-	r.id_a = id_a;
-	r.id_b = id_b;
 	r.argc = argc;
 	r.argv = argv;
+	struct explain_journal j;
+	memset(&j, 0, sizeof(j));
+	if (o->resume && explain_journal_read(o->resume, &j, &run, &id_a, &id_b) < 0)
+		goto done;
+	r.id_a = id_a;
+	r.id_b = id_b;
 	if (read_pair(&e, &r, run) < 0 || probe_compiler(&e, &r) < 0)
 		goto done;
 	install_interrupt_handler();
 	int faster = b_is_faster(&e, &r);
 	/* counts asked for: exact, they decide whether there is a gap, not
 	 * the run's times (which a busy machine leaves undecided) */
-	int counts_asked = o->metric_asked && o->metric == METRIC_INSTRUCTIONS;
-	if (faster == 0 && counts_asked && e.not_faster) {
-		sv_pushf(&e.notes, "%s; the instruction counts asked for decide", e.not_faster);
+	struct explain_opts oj = *o;
+	if (o->resume && explain_journal_metric(&j, &oj) < 0)
+		goto done;
+	e.o = &oj;
+	int counts_asked = oj.metric_asked && oj.metric == METRIC_INSTRUCTIONS;
+	if (faster == 0 && (counts_asked || e.mode == EXPLAIN_MODE_CROSS) && e.not_faster) {
+		/* across compilers the split is asked whichever is faster */
+		sv_pushf(&e.notes, "%s%s", e.not_faster, counts_asked ? "; the instruction counts asked for decide" : "");
 		free(e.not_faster);
 		e.not_faster = NULL;
 		faster = -1;
 	}
 	if (faster == 0) {
 		/* nothing to attribute: the comparison's answer is the report */
-		code = view->report(&e, &r) < 0 ? EXIT_CELL_FAILED : EXIT_ALL_OK;
+		code = view->report(&e, &r, 1) < 0 ? EXIT_CELL_FAILED : EXIT_ALL_OK;
 		goto done;
 	}
 	struct session_limits lim;
-	session_limits_derive(&lim, o->timeout, o->build_timeout, 0);
-	session_open(&e.session, o->dry_run ? &executor_mock : &executor_hyperfine, o->cache, o->jobs, &lim);
+	session_limits_derive(&lim, oj.timeout, oj.build_timeout, 0);
+	session_open(&e.session, oj.dry_run ? &executor_mock : &executor_hyperfine, oj.cache, oj.jobs, &lim);
 	if (e.session.x->warning)
 		sv_push(&e.notes, e.session.x->warning);
-	if (choose_metric(&e, o, &r, faster) < 0)
+	if (choose_metric(&e, &oj, &r, faster) < 0 || find_candidates(&e, &r) < 0 || make_out_dir(&r, &oj) < 0)
 		goto done;
-	if (build_candidates(&e, &r) < 0 || make_out_dir(&r, o) < 0)
+	gs_init(&e.gs, e.ncand);
+	grow_info(&e);
+	if (o->resume && explain_journal_replay(&e, &j) < 0)
 		goto done;
-	measure_all(&e, &r);
-	if (e.plan.cells[e.a].status != CELL_OK || e.plan.cells[e.b].status != CELL_OK) {
-		const struct cell *bad = e.plan.cells[e.a].status != CELL_OK ? &e.plan.cells[e.a] : &e.plan.cells[e.b];
-		error("%s: %s: %s", bad->spec.id, cell_status_name(bad->status), bad->reason ? bad->reason : "");
+	explain_estimate(&e, &r);
+	if (measure_pair(&e, &r) < 0) {
 		code = fb_interrupted ? EXIT_INTERRUPTED : EXIT_CELL_FAILED;
 		goto done;
 	}
-	analyse(&e);
-	if (e.selected.n && isfinite(e.gap) && !fb_interrupted)
-		run_check(&e, &r);
-	if (isfinite(e.gap) && fabs(e.gap) > 1e-9 && !fb_interrupted &&
-	    (!e.selected.n || !isfinite(e.explained) || e.explained < TUNE_KEEP))
-		joint_search(&e, &r);
-	int wr = view->report(&e, &r);
-	code = fb_interrupted ? EXIT_INTERRUPTED : wr < 0 ? EXIT_CELL_FAILED : EXIT_ALL_OK;
+	if (e.mode == EXPLAIN_MODE_CROSS) {
+		cross(&e, &r);
+	} else if (isfinite(e.gap) && fabs(e.gap) > 1e-9) {
+		search(&e, &r, view);
+		claim(&e, &r);
+	} else {
+		e.end = EXPLAIN_END_DONE;
+	}
+	code = finish(&e, &r, view);
 done:
+	explain_journal_free(&j);
 	free_explain(&e);
 	free_run(&r);
 	return code;

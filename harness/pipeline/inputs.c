@@ -56,8 +56,9 @@ static char *make_input(const struct family *f, uint64_t n, const char *cache_di
 				sb_add(&err, buf, (size_t)r);
 		close(ch.err_fd);
 		ch.err_fd = -1;
+		/* the read ends early on an interrupt too: that is no timeout */
 		if (r < 0)
-			child_stop(&ch, CHILD_TIMED_OUT, &ex);
+			child_stop(&ch, fb_interrupted ? CHILD_INTERRUPTED : CHILD_TIMED_OUT, &ex);
 		else
 			child_wait(&ch, timeout_s, &ex);
 	}

@@ -123,9 +123,12 @@ int run_keep_libraries(const struct plan *p, const char *run_dir)
 	return kept;
 }
 
-/* The regular files under dir (relative paths into files), depth first,
- * links followed; -1 past the limits (a link back up a folder among them:
- * STORE_FAMILY_MAX_DEPTH folders deep at most). */
+/* The files under dir (relative paths into files), depth first, names
+ * starting with '.' too (the build cache's key hashes every file of a
+ * build-command family: build_words.c), links to files and folders
+ * followed, a dangling link listed as itself; -1 past the limits (a link
+ * back up a folder among them: STORE_FAMILY_MAX_DEPTH folders deep at
+ * most). */
 #define STORE_FAMILY_MAX_DEPTH 16
 static int list_files(const char *root, const char *rel, struct strvec *files, uint64_t *bytes, int depth)
 {
@@ -136,19 +139,23 @@ static int list_files(const char *root, const char *rel, struct strvec *files, u
 	int r = d ? 0 : -1;
 	struct dirent *e;
 	while (d && r == 0 && (e = readdir(d))) {
-		if (e->d_name[0] == '.')
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		char *path = xasprintf("%s/%s", dir, e->d_name), *sub = *rel ? xasprintf("%s/%s", rel, e->d_name)
 									 : xstrdup(e->d_name);
 		struct stat st;
-		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		if (stat(path, &st) < 0) {
+			/* a dangling link (or a file gone since readdir): kept as a link where it is one */
+			if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+				sv_push(files, sub);
+		} else if (S_ISDIR(st.st_mode)) {
 			r = list_files(root, sub, files, bytes, depth + 1);
-		else if (S_ISREG(st.st_mode)) {
+		} else if (S_ISREG(st.st_mode)) {
 			sv_push(files, sub);
 			*bytes += (uint64_t)st.st_size;
-			if (files->n > STORE_FAMILY_MAX_FILES || *bytes > STORE_FAMILY_MAX_BYTES)
-				r = -1;
 		}
+		if (files->n > STORE_FAMILY_MAX_FILES || *bytes > STORE_FAMILY_MAX_BYTES)
+			r = -1;
 		free(path);
 		free(sub);
 	}
@@ -158,76 +165,100 @@ static int list_files(const char *root, const char *rel, struct strvec *files, u
 	return r;
 }
 
-/* Copies family f's folder into to; its files' sha256 into files. */
-static int keep_family(const struct family *f, const char *to, json_t *files)
-{
-	struct strvec list = STRVEC_INIT;
-	uint64_t bytes = 0;
-	if (list_files(f->dir, "", &list, &bytes, 0) < 0) {
-		warning("family %s: %s is not kept in the run folder (more than %u files, %u MiB or %d folders deep, or "
-			"unreadable)",
-			f->name, f->dir, STORE_FAMILY_MAX_FILES, STORE_FAMILY_MAX_BYTES >> 20, STORE_FAMILY_MAX_DEPTH);
-		sv_clear(&list);
-		return -1;
-	}
-	int r = 0;
-	for (size_t i = 0; i < list.n && r == 0; i++) {
-		char *from = xasprintf("%s/%s", f->dir, list.v[i]), *dst = xasprintf("%s/%s", to, list.v[i]);
-		char *slash = strrchr(dst, '/');
-		size_t len = 0;
-		char *data = read_file(from, &len);
-		*slash = 0;
-		r = data && mkdir_p(dst, 0755) == 0 ? 0 : -1;
-		*slash = '/';
-		if (r == 0)
-			r = write_file_atomic(dst, data, len);
-		/* the copy keeps the file's mode: a family's scripts (an input
-		 * generator, a check command) must stay runnable from it */
-		struct stat st;
-		if (r == 0 && stat(from, &st) == 0)
-			r = chmod(dst, st.st_mode & 07777);
-		if (r == 0) {
-			char hex[65];
-			sha256_hex(data, len, hex);
-			json_object_set_new(files, list.v[i], json_string(hex));
-		} else {
-			warning("family %s: cannot keep %s in the run folder: %s", f->name, from, strerror(errno));
-		}
-		free(data);
-		free(from);
-		free(dst);
-	}
-	sv_clear(&list);
-	return r;
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The content hash of family f's folder: sha256 over its files' relative
- * paths and sha256s in path order (what the history tells code changes
- * by); 0, or -1 past list_files' limits or an unreadable file. */
-static int family_hash(const struct family *f, char out[65])
+/* A dangling link, made again at dst (its target as it is). */
+static int keep_link(const char *from, const char *dst)
+{
+	char target[4096];
+	ssize_t n = readlink(from, target, sizeof(target) - 1);
+	if (n < 0)
+		return -1;
+	target[n] = 0;
+	unlink(dst);
+	return symlink(target, dst);
+}
+
+/* One file of the family: copied to dst (NULL: not kept), its sha256 into
+ * hex ("link" for a dangling link, as the build cache's key has it). */
+static int keep_one(const char *from, const char *dst, char hex[65])
+{
+	size_t len = 0;
+	char *data = read_file(from, &len);
+	struct stat st;
+	if (!data) {
+		if (lstat(from, &st) < 0 || !S_ISLNK(st.st_mode))
+			return -1;
+		strcpy(hex, "link");
+		return dst ? keep_link(from, dst) : 0;
+	}
+	sha256_hex(data, len, hex);
+	int r = 0;
+	if (dst) {
+		char *slash = strrchr(dst, '/');
+		*slash = 0;
+		r = mkdir_p(dst, 0755);
+		*slash = '/';
+		if (r == 0)
+			r = write_file_atomic(dst, data, len);
+		/* the copy keeps the file's mode: a family's scripts (an input
+		 * generator, a check command) must stay runnable from it */
+		if (r == 0 && stat(from, &st) == 0)
+			r = chmod(dst, st.st_mode & 07777);
+	}
+	free(data);
+	return r;
+}
+
+/* Family f's folder in one walk: each file read once, copied into to
+ * (NULL: not kept) with its sha256 into files, and the family's content
+ * hash into hash: sha256 over its files' paths and sha256s in path order
+ * (what the history tells code changes by).  0; 1 when the copy failed
+ * (the hash is made all the same); -1 past list_files' limits or an
+ * unreadable file (no hash). */
+static int walk_family(const struct family *f, const char *to, json_t *files, char hash[65])
 {
 	struct strvec list = STRVEC_INIT;
 	uint64_t bytes = 0;
-	int r = list_files(f->dir, "", &list, &bytes, 0);
-	struct strbuf sb = STRBUF_INIT;
-	if (r == 0)
+	if (list_files(f->dir, "", &list, &bytes, 0) < 0) {
+		if (to)
+			warning("family %s: %s is not kept in the run folder (more than %u files, %u MiB or %d folders deep, "
+				"or unreadable)",
+				f->name, f->dir, STORE_FAMILY_MAX_FILES, STORE_FAMILY_MAX_BYTES >> 20, STORE_FAMILY_MAX_DEPTH);
+		sv_clear(&list);
+		return -1;
+	}
+	if (list.n)
 		qsort(list.v, list.n, sizeof(char *), cmp_str);
+	struct strbuf sb = STRBUF_INIT;
+	int r = 0, copied = to != NULL;
 	for (size_t i = 0; i < list.n && r == 0; i++) {
-		char *path = xasprintf("%s/%s", f->dir, list.v[i]), hex[65];
-		r = sha256_file_hex(path, hex, NULL);
-		sb_addf(&sb, "%s  %s\n", hex, list.v[i]);
-		free(path);
+		char *from = xasprintf("%s/%s", f->dir, list.v[i]), *dst = copied ? xasprintf("%s/%s", to, list.v[i]) : NULL;
+		char hex[65];
+		int k = keep_one(from, dst, hex);
+		if (k < 0 && dst) {
+			warning("family %s: cannot keep %s in the run folder: %s", f->name, from, strerror(errno));
+			copied = 0;
+			k = keep_one(from, NULL, hex); /* the hash goes on without the copy */
+		}
+		if (k < 0) {
+			r = -1;
+		} else {
+			sb_addf(&sb, "%s  %s\n", hex, list.v[i]);
+			if (copied)
+				json_object_set_new(files, list.v[i], json_string(hex));
+		}
+		free(from);
+		free(dst);
 	}
 	if (r == 0)
-		sha256_hex(sb.buf ? sb.buf : "", sb.len, out);
+		sha256_hex(sb.buf ? sb.buf : "", sb.len, hash);
 	sb_release(&sb);
 	sv_clear(&list);
-	return r;
+	return r < 0 ? -1 : to && !copied ? 1 : 0;
 }
 
 json_t *run_keep_families(const struct plan *p, const char *run_dir)
@@ -244,21 +275,23 @@ json_t *run_keep_families(const struct plan *p, const char *run_dir)
 		size_t n = ours ? strlen(ours) : 0;
 		/* the project's own variants/ are its checkout's: nothing to keep */
 		int inside = dir && ours && !strncmp(dir, ours, n) && !strncmp(dir + n, "/variants/", 10);
-		if (dir && !inside) {
-			char *to = xasprintf("%s/families/%s", run_dir, f->name);
-			json_t *files = json_object();
-			if (keep_family(f, to, files) == 0)
-				json_object_set_new(kept, f->name, json_pack("{s:s+, s:o}", "kept", "families/", f->name, "files", files));
-			else
-				json_decref(files);
-			free(to);
-		}
+		char *to = dir && !inside ? xasprintf("%s/families/%s", run_dir, f->name) : NULL;
+		json_t *files = json_object();
 		char hash[65];
-		if (f->dir && family_hash(f, hash) == 0) {
-			if (!json_object_get(kept, f->name))
-				json_object_set_new(kept, f->name, json_object());
-			json_object_set_new(json_object_get(kept, f->name), "hash", json_string(hash));
-		}
+		int w = f->dir ? walk_family(f, to, files, hash) : -1;
+		json_t *rec = json_object();
+		if (to && w == 0)
+			json_object_set_new(rec, "kept", json_sprintf("families/%s", f->name));
+		if (to && w == 0)
+			json_object_set(rec, "files", files);
+		if (w >= 0)
+			json_object_set_new(rec, "hash", json_string(hash));
+		if (json_object_size(rec))
+			json_object_set_new(kept, f->name, rec);
+		else
+			json_decref(rec);
+		json_decref(files);
+		free(to);
 		free(dir);
 	}
 	free(ours);

@@ -45,9 +45,12 @@ int run_keep_libraries(const struct plan *p, const char *run_dir);
  * sources, headers, family.json), kept in run_dir/families/NAME, so that
  * the commands that rebuild or re-check the run's cells (compare
  * --confirm, explain, tune) find what the run built from, whatever became
- * of the original; names starting with '.' are left out, and a folder of
- * more than STORE_FAMILY_MAX_BYTES or STORE_FAMILY_MAX_FILES is not kept
- * (a warning).  Returns {NAME: {"kept": "families/NAME", "files":
+ * of the original: every file, names starting with '.' too, so the copy
+ * gives the build cache the key the run's builds had (build_words.h) and
+ * a rebuild from it is a cache hit; links are followed, a dangling one
+ * is kept as a link.  A folder of more than STORE_FAMILY_MAX_BYTES or
+ * STORE_FAMILY_MAX_FILES is not kept (a warning).  One walk reads each
+ * file once for the copy and both hashes.  Returns {NAME: {"kept": "families/NAME", "files":
  * {"path": sha256}, "hash": H}} for results.json's families (a new
  * reference); every family, kept or not (variants/), gets "hash": the
  * sha256 over its folder's files' paths and sha256s in path order, what
