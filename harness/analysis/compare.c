@@ -296,8 +296,7 @@ static void against_machine(struct comparison *out, struct kept_runs *keep, cons
 	out->machine_sd = taken_out ? out->machine.sd : isfinite(o->between_spread) ? o->between_spread : 0;
 	char *why = NULL;
 	if (taken_out)
-		why = xasprintf("the machine's move measured by %zu unchanged program%s: %.3fx, spread %.1f %%", k,
-				k == 1 ? "" : "s", out->machine.shift, 100 * out->machine.spread);
+		; /* the writers' machine line says it */
 	else if (isfinite(o->between_spread))
 		why = xasprintf("%zu unchanged program%s, fewer than the %d that measure the machine's move between the "
 				"runs: it is not taken out, and every interval is widened by this host's between-run spread "
@@ -308,12 +307,13 @@ static void against_machine(struct comparison *out, struct kept_runs *keep, cons
 				"runs, and no earlier runs of this host beside NEW to tell how far it moves: the intervals hold "
 				"each run's own noise only, not the machine's move",
 				k, k == 1 ? "" : "s", COMPARISON_MIN_CONTROLS);
-	sv_push(&out->warnings, why);
+	if (why)
+		sv_push(&out->warnings, why);
 	free(why);
 	for (size_t i = 0; i < out->n; i++) {
 		struct cell_cmp *cc = &out->cells[i];
 		struct kept_runs *kr = &keep[i];
-		if (!kr->ra)
+		if (!kr->ra || cc->raw.method == COMPARISON_NONE)
 			continue;
 		struct comparison_side A = { kr->ra, kr->na, kr->programs ? &kr->pa : NULL },
 				       B = { kr->rb, kr->nb, kr->programs ? &kr->pb : NULL };
@@ -325,15 +325,12 @@ static void against_machine(struct comparison *out, struct kept_runs *keep, cons
 			continue;
 		cc->verdict = cc->first = cc->ci.verdict;
 		if (taken_out)
-			add_note(cc, xasprintf("%.3fx before the machine's %.3fx (%zu controls) was taken out%s",
-					       cc->raw.ratio, out->machine.shift, k,
-					       cc->control ? ": the same program, its move against the others'" : ""));
+			add_note(cc, xasprintf("%.3fx before the machine's %.3fx (%zu controls) was taken out",
+					       cc->raw.ratio, out->machine.shift, k));
 		else if (out->machine_sd > 0)
 			add_note(cc, xasprintf("too few controls (%zu): widened by the history's between-run spread %.1f %%",
 					       k, 100 * out->machine_sd));
-		else
-			add_note(cc, xasprintf("too few controls (%zu) and no history: the machine's move is not in the "
-					       "interval", k));
+		/* neither: the interval is as it was, the warning says what it lacks */
 	}
 }
 
