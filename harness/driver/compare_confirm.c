@@ -368,6 +368,9 @@ static int confirm_with_run_settings(const struct compare_request *rq, struct co
 	session_open(&s, rq->executor ? rq->executor : &executor_hyperfine, NULL, 1, &rq->lim);
 	cf.session = &s;
 	int r = confirm_slower(cmp, base, base_dir, nw, new_dir, &cf, &rq->opts);
+	/* the mock's made-up confirmations say so */
+	if (s.x->warning && cmp->confirm_cells)
+		sv_pushf(&cmp->warnings, "--confirm: %s", s.x->warning);
 	session_close(&s);
 	return r;
 }
