@@ -428,6 +428,41 @@ static void test_metric_parse(void **state)
 	assert_int_equal(metric_parse("wallclock", &m), -1);
 }
 
+/* --confirm: every new binary whose verdict is not same, faster too; the
+ * same program only as a library step; a reference only when suspected. */
+static void test_confirm_wanted(void **state)
+{
+	(void)state;
+	struct cell_cmp cc = { .programs_known = 1 };
+	cc.ci.high = 0.95;
+	const enum comparison_verdict wanted[] = { VERDICT_SLOWER, VERDICT_FASTER, VERDICT_INCONCLUSIVE };
+	for (size_t i = 0; i < 3; i++) {
+		cc.verdict = wanted[i];
+		assert_true(compare_confirm_wanted(&cc, 0.02, CONFIRM_CHANGED_NOT_SAME));
+	}
+	cc.verdict = VERDICT_SAME;
+	assert_false(compare_confirm_wanted(&cc, 0.02, CONFIRM_CHANGED_NOT_SAME));
+	assert_true(compare_confirm_wanted(&cc, 0.02, CONFIRM_EVERY_CHANGED));
+	cc.verdict = VERDICT_NO_DATA;
+	assert_false(compare_confirm_wanted(&cc, 0.02, CONFIRM_EVERY_CHANGED));
+	/* the same program: measured side by side only where its libraries changed */
+	cc.same_program = 1;
+	cc.verdict = VERDICT_SLOWER;
+	assert_false(compare_confirm_wanted(&cc, 0.02, CONFIRM_EVERY_CHANGED));
+	cc.libraries_changed = 1;
+	assert_true(compare_confirm_wanted(&cc, 0.02, CONFIRM_CHANGED_NOT_SAME));
+	cc.verdict = VERDICT_FASTER;
+	assert_false(compare_confirm_wanted(&cc, 0.02, CONFIRM_CHANGED_NOT_SAME));
+	assert_true(compare_confirm_wanted(&cc, 0.02, CONFIRM_EVERY_CHANGED));
+	/* a reference program (no binary known): a suspect only */
+	cc = (struct cell_cmp){ .verdict = VERDICT_FASTER };
+	cc.ci.high = 0.95;
+	assert_false(compare_confirm_wanted(&cc, 0.02, CONFIRM_EVERY_CHANGED));
+	cc.verdict = VERDICT_INCONCLUSIVE;
+	cc.ci.high = 1.05;
+	assert_true(compare_confirm_wanted(&cc, 0.02, CONFIRM_CHANGED_NOT_SAME));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
