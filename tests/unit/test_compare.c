@@ -472,6 +472,7 @@ int main(void)
 		cmocka_unit_test(test_identical_binary),
 		cmocka_unit_test(test_same_binary_across_runs),    cmocka_unit_test(test_confirm_json),
 		cmocka_unit_test(test_resamples),           cmocka_unit_test(test_too_few_runs),
+		cmocka_unit_test(test_confirm_wanted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
