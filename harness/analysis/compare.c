@@ -282,7 +282,8 @@ static void against_machine(struct comparison *out, struct kept_runs *keep, cons
 	for (size_t i = 0; i < out->n; i++) {
 		struct cell_cmp *cc = &out->cells[i];
 		cc->raw = cc->ci;
-		cc->control = cc->same_program && keep[i].ra && isfinite(cc->ci.ratio);
+		/* a program on other libraries may have moved on its own: not the machine's measure */
+		cc->control = cc->same_program && cc->libraries_changed != 1 && keep[i].ra && isfinite(cc->ci.ratio);
 		if (cc->control)
 			ctl[k++] = cc->ci;
 	}

@@ -40,9 +40,23 @@
  *                 the ratio itself, never inconclusive.
  * Cells that fail or are skipped the same way on both sides are left out
  * (counted as not_run).
- * --confirm N (driver/compare_confirm.h measures): every cell found slower (time metric), or inconclusive
- * with an interval that reaches above 1 + t (a slowdown the noise may
- * hide), is measured again: both binaries from the run folders' bin/
+ * Two runs by time: the machine's move.  The cells whose program did not
+ * change (same_program, on the same libraries) are controls; with at
+ * least COMPARISON_MIN_CONTROLS of them comparison_machine() fits the
+ * machine's shift (their median ratio) and its sd, and every cell is
+ * compared again with the shift taken out and the sd in its interval
+ * (policy.machine_shift, machine_sd): a changed cell's verdict is its own
+ * change, a control's whether it stood out from the others.  With fewer,
+ * nothing is taken out and every interval is widened by
+ * compare_opts.between_spread (how far one binary's time moves between
+ * this host's runs, results/ratio_drift.h), a warning and each note saying
+ * so (without it, the warning says the intervals lack the machine's move).
+ * cell_cmp.raw keeps each comparison before; struct comparison.machine the
+ * fit.
+ * --confirm N (driver/compare_confirm.h measures): every cell whose
+ * program changed and whose verdict is not same (faster too), every cell
+ * found slower, or inconclusive with an interval that reaches above 1 + t
+ * (compare_confirm_wanted), is measured again: both binaries from the run folders' bin/
  * (pipeline/store.h), through the scheduler (pipeline/schedule.h) in N
  * balanced rounds (as many A B as B A, shuffled, seeded by the cell), the
  * pause of NEW's run once before the cell, between its runs only with a
@@ -65,9 +79,13 @@
  * JSON (schema flagbench-compare/2): per cell id, verdict, ratio, ci95,
  * base, new, unit, note, identical_binary (the verdict same binary), and
  * for a confirmed cell confirm {rounds, ratio, ci, level, first_verdict,
- * cooldown_s}; counts per verdict word; at the top confirmation {rounds,
- * alarm_rate_percent, cells (m), level} (null without --confirm; level
- * null when no cell was measured again).
+ * cooldown_s}, control, raw_ratio and raw_ci95 (two runs by time, else
+ * null); counts per verdict word; at the top confirmation {rounds,
+ * alarm_rate_percent, cells (m), level, status} (null without --confirm;
+ * level null when no cell was measured again) and machine {controls,
+ * min_controls, shift, taken_out, spread_percent, widened_percent,
+ * between_runs_spread_percent, between_runs_ratios} (null but for two
+ * runs by time).
  * (/1 had confirm.ci95, always at 95 %.)
  */
 #ifndef FLAGBENCH_COMPARE_H
@@ -129,7 +147,7 @@ struct cell_cmp {
 	char *system_note;       /* the same program in two runs: what the system changed, or NULL */
 	int system_changed;      /* with system_note: 1 a host fact or library changed, 0 nothing recorded, -1 unknown */
 	int libraries_changed;   /* with system_note: 1 a library it loads changed (both sides listed them) */
-	int control;             /* 1: a control, the same program in two runs (its ratio is the machine's) */
+	int control;             /* 1: a control, the same program in two runs on the same libraries (its ratio is the machine's) */
 	struct comparison_result raw; /* two runs: ci before the machine was taken out (method none: not compared) */
 };
 
