@@ -102,8 +102,9 @@ plain_rc=$?
 confirm_rc=$?
 set -e
 id='drift/slow@gcc/-O2/default'
-jq -r --arg id "$id" --argjson rc "$plain_rc" '.cells[] | select(.id == $id)
-    | "plain:   \($id) raw \(.raw_ratio * 1000 | round / 1000)x [\(.raw_ci95[0] * 1000 | round / 1000)x, \(.raw_ci95[1] * 1000 | round / 1000)x], against the machine \(.ratio * 1000 | round / 1000)x [\(.ci95[0] * 1000 | round / 1000)x, \(.ci95[1] * 1000 | round / 1000)x] \(.verdict), exit \($rc)"' "$tmp/plain.json"
-jq -r '.machine | "machine: \(.shift * 1000 | round / 1000)x from \(.controls) controls, spread \(.spread_percent * 10 | round / 10) %"' "$tmp/plain.json"
-jq -r --arg id "$id" --argjson rc "$confirm_rc" '.cells[] | select(.id == $id)
-    | "confirm: \($id) \(.verdict) after \(.confirm.rounds // 0) rounds: \(.confirm.ratio // "-")x [\(.confirm.ci[0] // "-")x, \(.confirm.ci[1] // "-")x], exit \($rc)"' "$tmp/confirm.json"
+r3='def r3: if . == null then "-" else (. * 1000 | round / 1000 | tostring) end;'
+jq -r --arg id "$id" --argjson rc "$plain_rc" "$r3"' .cells[] | select(.id == $id)
+    | "plain:   \($id) as measured \(.raw_ratio | r3)x [\(.raw_ci95[0] | r3)x, \(.raw_ci95[1] | r3)x], against the machine \(.ratio | r3)x [\(.ci95[0] | r3)x, \(.ci95[1] | r3)x] \(.verdict), exit \($rc)"' "$tmp/plain.json"
+jq -r "$r3"' .machine | "machine: \(.shift | r3)x from \(.controls) controls, spread \(.spread_percent | r3) %"' "$tmp/plain.json"
+jq -r --arg id "$id" --argjson rc "$confirm_rc" "$r3"' .cells[] | select(.id == $id)
+    | "confirm: \($id) \(.verdict) after \(.confirm.rounds // 0) rounds: \(.confirm.ratio | r3)x [\(.confirm.ci[0] | r3)x, \(.confirm.ci[1] | r3)x] at \(.confirm.level | r3), exit \($rc)"' "$tmp/confirm.json"
