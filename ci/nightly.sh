@@ -12,7 +12,11 @@
 #      machines gate on time, and every suspect cell is measured again
 #      beside the baseline's binaries (--confirm) before it may fail the
 #      job, at the level that keeps the chance of a false alarm per night
-#      at NIGHTLY_ALARM_RATE (--alarm-rate).
+#      at NIGHTLY_ALARM_RATE (--alarm-rate); so is every cell whose binary
+#      changed and whose verdict is not same, faster ones too, wherever both
+#      runs kept their binaries.  Between the two runs the machine's move
+#      is measured by the cells whose program did not change and taken out
+#      of every ratio (docs/comparison.md).
 #   3. the history (docs/history.md): the run imported into NIGHTLY_HISTORY,
 #      `flagbench history changes` over every night of the profile; a
 #      slowdown that starts on tonight's night is confirmed before it fails
@@ -47,7 +51,8 @@
 #   NIGHTLY_ALARM_RATE  percent: the chance that the confirmation fails a night of
 #                       identical builds (compare --alarm-rate; default 1)
 #   NIGHTLY_DRY=1       dry mode: flagbench run --dry-run --no-render (mock executor, no compiler),
-#                       time metric, no confirmation: the plumbing end to end
+#                       time metric, the gate's confirmation through the mock (compare --dry-run),
+#                       no history confirmation: the plumbing end to end
 #   NIGHTLY_SAVE=1      also store the run as the baseline when it passed or had none,
 #                       and as the previous night always
 #                       (in CI the publish job does this, for every machine at once)
@@ -133,7 +138,19 @@ if [ -f "$baselines/$profile/$name/results.json" ]; then
     cmp_args=(compare --baseline "$name" --baselines-dir "$baselines" "$out"
               --metric "$metric" --threshold "$threshold" --alarm-rate "$alarm_rate"
               --format md --json-out "$out/compare.json")
-    [ "$metric" = time ] && [ "$dry" != 1 ] && [ "$confirm" -gt 0 ] && cmp_args+=(--confirm "$confirm")
+    # every cell whose binary changed and is not the same is measured
+    # again beside the baseline's kept binary (--confirm: faster ones too,
+    # since a machine that moved between the runs can make a slowdown look
+    # faster), wherever both runs kept their binaries (RUN/bin); dry mode
+    # through the mock executor
+    if [ "$metric" = time ] && [ "$confirm" -gt 0 ]; then
+        if [ -d "$out/bin" ] && [ -d "$baselines/$profile/$name/bin" ]; then
+            cmp_args+=(--confirm "$confirm")
+            [ "$dry" = 1 ] && cmp_args+=(--dry-run)
+        else
+            say "not confirming: $([ -d "$out/bin" ] && echo "the baseline" || echo "tonight's run") kept no binaries"
+        fi
+    fi
     {
         printf '## nightly %s (%s gate)\n\n' "$profile" "$metric"
         "$fb" "${cmp_args[@]}"

@@ -163,8 +163,17 @@ static int side_values(const struct results_cell *c, enum metric m, double per, 
 	return 0;
 }
 
+/* A time cell's runs, kept for its comparison against the machine. */
+struct kept_runs {
+	struct comparison_run *ra, *rb;
+	size_t na, nb;
+	double q;
+	struct program_id pa, pb;
+	int programs; /* pa, pb are the sides' programs (the identical method applies) */
+};
+
 static void compare_cell(const struct results_cell *b, const struct results_cell *nw, const struct compare_opts *o,
-			 double quantile, int across, struct cell_cmp *cc)
+			 double quantile, int across, struct cell_cmp *cc, struct kept_runs *keep)
 {
 	double *va = NULL, *vb = NULL;
 	struct comparison_run *ra = NULL, *rb = NULL;
@@ -232,6 +241,10 @@ static void compare_cell(const struct results_cell *b, const struct results_cell
 					         : "the minimum has no interval: ask for a quantile above it (--statistic)");
 			goto out;
 		}
+		/* compared again against the machine once every cell is read */
+		*keep = (struct kept_runs){ ra, rb, na, nb, q, prog_a, prog_b, A.program != NULL };
+		ra = rb = NULL;
+		prog_a = prog_b = (struct program_id){ 0 };
 	}
 	cc->verdict = cc->ci.verdict;
 	cc->identical_binary = cc->ci.method == COMPARISON_IDENTICAL;
@@ -247,6 +260,109 @@ out:
 	free(rb);
 	program_id_clear(&prog_a);
 	program_id_clear(&prog_b);
+}
+
+/* A note added to a cell's (freed, replaced). */
+static void add_note(struct cell_cmp *cc, char *more)
+{
+	char *n = cc->note ? xasprintf("%s; %s", cc->note, more) : xstrdup(more);
+	free(cc->note);
+	free(more);
+	cc->note = n;
+}
+
+/* Two runs: the programs that did not change measure the machine's move
+ * between them (comparison_machine); every cell is compared again with
+ * that move taken out, or, with too few of them, with the history's
+ * between-run spread in its interval. */
+static void against_machine(struct comparison *out, struct kept_runs *keep, const struct compare_opts *o)
+{
+	struct comparison_result *ctl = xcalloc(out->n + 1, sizeof(*ctl));
+	size_t k = 0;
+	for (size_t i = 0; i < out->n; i++) {
+		struct cell_cmp *cc = &out->cells[i];
+		cc->raw = cc->ci;
+		/* a program on other libraries may have moved on its own: not the machine's measure */
+		cc->control = cc->same_program && cc->libraries_changed != 1 && keep[i].ra && isfinite(cc->ci.ratio);
+		if (cc->control)
+			ctl[k++] = cc->ci;
+	}
+	comparison_machine(ctl, k, &out->machine);
+	free(ctl);
+	out->against_machine = 1;
+	out->between_spread = o->between_spread;
+	out->between_ratios = o->between_ratios;
+	int taken_out = isfinite(out->machine.shift);
+	double shift = taken_out ? log(out->machine.shift) : 0;
+	out->machine_sd = taken_out ? out->machine.sd : isfinite(o->between_spread) ? o->between_spread : 0;
+	char *why = NULL;
+	if (taken_out)
+		; /* the writers' machine line says it */
+	else if (isfinite(o->between_spread))
+		why = xasprintf("%zu unchanged program%s, fewer than the %d that measure the machine's move between the "
+				"runs: it is not taken out, and every interval is widened by this host's between-run spread "
+				"of %.1f %% (%zu ratios of earlier runs)",
+				k, k == 1 ? "" : "s", COMPARISON_MIN_CONTROLS, 100 * o->between_spread, o->between_ratios);
+	else
+		why = xasprintf("%zu unchanged program%s, fewer than the %d that measure the machine's move between the "
+				"runs, and no earlier runs of this host beside NEW to tell how far it moves: the intervals hold "
+				"each run's own noise only, not the machine's move",
+				k, k == 1 ? "" : "s", COMPARISON_MIN_CONTROLS);
+	if (why)
+		sv_push(&out->warnings, why);
+	free(why);
+	for (size_t i = 0; i < out->n; i++) {
+		struct cell_cmp *cc = &out->cells[i];
+		struct kept_runs *kr = &keep[i];
+		if (!kr->ra || cc->raw.method == COMPARISON_NONE)
+			continue;
+		struct comparison_side A = { kr->ra, kr->na, kr->programs ? &kr->pa : NULL },
+				       B = { kr->rb, kr->nb, kr->programs ? &kr->pb : NULL };
+		struct comparison_policy pol;
+		compare_policy(&pol, o->threshold, kr->q, o->resamples, o->seed, 0.95);
+		pol.machine_shift = shift;
+		pol.machine_sd = out->machine_sd;
+		if (comparison_compute(&A, &B, &pol, &cc->ci) < 0)
+			continue;
+		cc->verdict = cc->first = cc->ci.verdict;
+		if (taken_out)
+			add_note(cc, xasprintf("%.3fx before the machine's %.3fx (%zu controls) was taken out",
+					       cc->raw.ratio, out->machine.shift, k));
+		else if (out->machine_sd > 0)
+			add_note(cc, xasprintf("too few controls (%zu): widened by the history's between-run spread %.1f %%",
+					       k, 100 * out->machine_sd));
+		/* neither: the interval is as it was, the warning says what it lacks */
+	}
+}
+
+int compare_suspected(enum comparison_verdict v, const struct comparison_result *ci, double threshold)
+{
+	return v == VERDICT_SLOWER || (v == VERDICT_INCONCLUSIVE && ci->high > 1 + threshold);
+}
+
+int compare_library_step(const struct cell_cmp *cc)
+{
+	return cc->same_program && cc->libraries_changed == 1;
+}
+
+int compare_confirm_wanted(const struct cell_cmp *cc, double threshold, enum confirm_which which)
+{
+	if (cc->verdict == VERDICT_NO_DATA || cc->verdict == VERDICT_SAME_BINARY)
+		return 0;
+	/* the same program on the same libraries: measured side by side now,
+	 * both would run on today's system, so a kernel's or microcode's
+	 * slowdown could never be seen (its verdict stands, its note names
+	 * the system) */
+	if (cc->same_program)
+		return compare_library_step(cc) &&
+		       (which == CONFIRM_EVERY_CHANGED || compare_suspected(cc->verdict, &cc->ci, threshold));
+	/* a new binary: whatever the two runs said but same (faster too: a
+	 * machine that moved between the runs can make a slowdown look like
+	 * a speedup), or every one (--confirm-changed); a reference program
+	 * has no binary to have changed: only a suspect */
+	if (cc->programs_known)
+		return which == CONFIRM_EVERY_CHANGED || cc->verdict != VERDICT_SAME;
+	return compare_suspected(cc->verdict, &cc->ci, threshold);
 }
 
 void comparison_recount(struct comparison *c)
@@ -283,6 +399,7 @@ void compare_runs(const json_t *base, const json_t *nw, const struct compare_opt
 			 "code at run time (glibc string functions, GMP) may count differently", bm, nm);
 	json_t *cells = json_object_get(nw, "cells");
 	out->cells = xcalloc(json_array_size(cells) + 1, sizeof(*out->cells));
+	struct kept_runs *keep = xcalloc(json_array_size(cells) + 1, sizeof(*keep));
 	/* two runs, or one run compared with itself (the same measurements) */
 	int across = !(bl && nl && !strcmp(bl, nl));
 	size_t i;
@@ -304,7 +421,7 @@ void compare_runs(const json_t *base, const json_t *nw, const struct compare_opt
 		} else {
 			struct cell_cmp *cc = &out->cells[out->n++];
 			cc->id = xstrdup(id);
-			compare_cell(&vb, &vn, o, out->quantile, across, cc);
+			compare_cell(&vb, &vn, o, out->quantile, across, cc, &keep[out->n - 1]);
 			if (cc->same_program && !cc->identical_binary)
 				cc->system_note = system_changes(base, nw, &vb, &vn, &cc->system_changed,
 								 &cc->libraries_changed);
@@ -317,6 +434,15 @@ void compare_runs(const json_t *base, const json_t *nw, const struct compare_opt
 		if (!results_json_cell(nw, id))
 			sv_push(&out->only_base, id);
 	}
+	if (across && o->metric == METRIC_TIME)
+		against_machine(out, keep, o);
+	for (size_t k = 0; k < out->n; k++) {
+		free(keep[k].ra);
+		free(keep[k].rb);
+		program_id_clear(&keep[k].pa);
+		program_id_clear(&keep[k].pb);
+	}
+	free(keep);
 	comparison_recount(out);
 }
 
@@ -421,6 +547,43 @@ struct comparison_run *compare_stored_runs(const struct results_cell *c, double 
 	return r;
 }
 
+/* The machine's move between the two runs; null where it is not measured
+ * (one run, or counts). */
+static json_t *machine_json(const struct comparison *c)
+{
+	if (!c->against_machine)
+		return json_null();
+	const struct comparison_machine *m = &c->machine;
+	int out = isfinite(m->shift);
+	return json_pack("{s:I, s:i, s:o, s:b, s:o, s:o, s:o, s:I}", "controls", (json_int_t)m->controls, "min_controls",
+			 COMPARISON_MIN_CONTROLS, "shift", jnum_or_null(m->shift), "taken_out", out, "spread_percent",
+			 out ? json_real(100 * m->spread) : json_null(), "widened_percent",
+			 c->machine_sd > 0 ? json_real(100 * c->machine_sd) : json_null(), "between_runs_spread_percent",
+			 isfinite(c->between_spread) ? json_real(100 * c->between_spread) : json_null(), "between_runs_ratios",
+			 (json_int_t)c->between_ratios);
+}
+
+const char *confirm_status_word(enum confirm_status s)
+{
+	switch (s) {
+	case CONFIRM_DONE:
+		return "done";
+	case CONFIRM_NOTHING:
+		return "nothing to confirm";
+	case CONFIRM_COUNTS:
+		return "counts";
+	case CONFIRM_NO_TOOL:
+		return "no hyperfine";
+	case CONFIRM_NO_WORKDIR:
+		return "no work folder";
+	case CONFIRM_INTERRUPTED:
+		return "interrupted";
+	case CONFIRM_NOT_ASKED:
+		break;
+	}
+	return "not asked";
+}
+
 json_t *compare_to_json(const struct comparison *c)
 {
 	json_t *cells = json_array();
@@ -442,6 +605,11 @@ json_t *compare_to_json(const struct comparison *c)
 		 * measures beside the base run's kept libraries */
 		json_object_set_new(j, "libraries_changed", json_boolean(cc->system_note && cc->libraries_changed == 1));
 		free(note);
+		/* two runs by time: the ratio before the machine was taken out */
+		int raw = c->against_machine && cc->raw.method != COMPARISON_NONE && isfinite(cc->raw.ratio);
+		json_object_set_new(j, "control", json_boolean(cc->control));
+		json_object_set_new(j, "raw_ratio", raw ? json_real(cc->raw.ratio) : json_null());
+		json_object_set_new(j, "raw_ci95", raw ? json_pack("[f,f]", cc->raw.low, cc->raw.high) : json_null());
 		if (cc->confirmed)
 			json_object_set_new(j, "confirm",
 					    json_pack("{s:i, s:o, s:[o,o], s:o, s:s, s:f}", "rounds", cc->confirmed, "ratio",
@@ -459,8 +627,10 @@ json_t *compare_to_json(const struct comparison *c)
 							     (json_int_t)c->confirm_cells, "level",
 							     jnum_or_null(c->confirm_level))
 						 : json_null();
+	if (json_is_object(confirmation))
+		json_object_set_new(confirmation, "status", json_string(confirm_status_word(c->confirm_status)));
 	char stat[32];
-	return json_pack("{s:s, s:s, s:s, s:f, s:{s:s, s:s}, s:{s:s, s:s}, s:o, s:o, s:o, s:o, s:o, s:I, s:o}",
+	json_t *root = json_pack("{s:s, s:s, s:s, s:f, s:{s:s, s:s}, s:{s:s, s:s}, s:o, s:o, s:o, s:o, s:o, s:I, s:o}",
 			 "schema", "flagbench-compare/2", "metric", metric_name(c->metric), "statistic",
 			 c->metric == METRIC_TIME ? stats_statistic_name(c->quantile, stat, sizeof(stat)) : "median",
 			 "threshold_percent",
@@ -469,5 +639,7 @@ json_t *compare_to_json(const struct comparison *c)
 			 jstrvec(&c->only_base), "only_in_new", jstrvec(&c->only_new), "counts", counts,
 			 "warnings", jstrvec(&c->warnings), "not_run", (json_int_t)c->not_run, "confirmation",
 			 confirmation);
+	json_object_set_new(root, "machine", machine_json(c));
+	return root;
 }
 

@@ -40,9 +40,23 @@
  *                 the ratio itself, never inconclusive.
  * Cells that fail or are skipped the same way on both sides are left out
  * (counted as not_run).
- * --confirm N (driver/compare_confirm.h measures): every cell found slower (time metric), or inconclusive
- * with an interval that reaches above 1 + t (a slowdown the noise may
- * hide), is measured again: both binaries from the run folders' bin/
+ * Two runs by time: the machine's move.  The cells whose program did not
+ * change (same_program, on the same libraries) are controls; with at
+ * least COMPARISON_MIN_CONTROLS of them comparison_machine() fits the
+ * machine's shift (their median ratio) and its sd, and every cell is
+ * compared again with the shift taken out and the sd in its interval
+ * (policy.machine_shift, machine_sd): a changed cell's verdict is its own
+ * change, a control's whether it stood out from the others.  With fewer,
+ * nothing is taken out and every interval is widened by
+ * compare_opts.between_spread (how far one binary's time moves between
+ * this host's runs, results/ratio_drift.h), a warning and each note saying
+ * so (without it, the warning says the intervals lack the machine's move).
+ * cell_cmp.raw keeps each comparison before; struct comparison.machine the
+ * fit.
+ * --confirm N (driver/compare_confirm.h measures): every cell whose
+ * program changed and whose verdict is not same (faster too), every cell
+ * found slower, or inconclusive with an interval that reaches above 1 + t
+ * (compare_confirm_wanted), is measured again: both binaries from the run folders' bin/
  * (pipeline/store.h), through the scheduler (pipeline/schedule.h) in N
  * balanced rounds (as many A B as B A, shuffled, seeded by the cell), the
  * pause of NEW's run once before the cell, between its runs only with a
@@ -65,9 +79,13 @@
  * JSON (schema flagbench-compare/2): per cell id, verdict, ratio, ci95,
  * base, new, unit, note, identical_binary (the verdict same binary), and
  * for a confirmed cell confirm {rounds, ratio, ci, level, first_verdict,
- * cooldown_s}; counts per verdict word; at the top confirmation {rounds,
- * alarm_rate_percent, cells (m), level} (null without --confirm; level
- * null when no cell was measured again).
+ * cooldown_s}, control, raw_ratio and raw_ci95 (two runs by time, else
+ * null); counts per verdict word; at the top confirmation {rounds,
+ * alarm_rate_percent, cells (m), level, status} (null without --confirm;
+ * level null when no cell was measured again) and machine {controls,
+ * min_controls, shift, taken_out, spread_percent, widened_percent,
+ * between_runs_spread_percent, between_runs_ratios} (null but for two
+ * runs by time).
  * (/1 had confirm.ci95, always at 95 %.)
  */
 #ifndef FLAGBENCH_COMPARE_H
@@ -129,11 +147,26 @@ struct cell_cmp {
 	char *system_note;       /* the same program in two runs: what the system changed, or NULL */
 	int system_changed;      /* with system_note: 1 a host fact or library changed, 0 nothing recorded, -1 unknown */
 	int libraries_changed;   /* with system_note: 1 a library it loads changed (both sides listed them) */
+	int control;             /* 1: a control, the same program in two runs on the same libraries (its ratio is the machine's) */
+	struct comparison_result raw; /* two runs: ci before the machine was taken out (method none: not compared) */
 };
 
 /* The note a writer shows for a cell: its note and, for an identical
  * binary, what that means; NULL when there is none (free it). */
 char *cell_note_text(const struct cell_cmp *cc);
+
+/* What --confirm did (driver/compare_confirm.h). */
+enum confirm_status {
+	CONFIRM_NOT_ASKED,
+	CONFIRM_DONE,         /* every selected cell was measured again (or said why not) */
+	CONFIRM_NOTHING,      /* no cell to measure again */
+	CONFIRM_COUNTS,       /* the metric is a count: nothing measured */
+	CONFIRM_NO_TOOL,      /* the executor's program (hyperfine) is not on PATH */
+	CONFIRM_NO_WORKDIR,   /* no folder for the replays could be made */
+	CONFIRM_INTERRUPTED,
+};
+/* "not asked", "done", "nothing to confirm", "counts", "no hyperfine", "no work folder", "interrupted" */
+const char *confirm_status_word(enum confirm_status s);
 
 struct comparison {
 	enum metric metric;
@@ -152,6 +185,15 @@ struct comparison {
 	double alarm_rate;
 	size_t confirm_cells;
 	double confirm_level;
+	enum confirm_status confirm_status;
+	/* two runs, time: the machine's move (comparison_machine over the
+	 * controls); taken out of every ratio with enough controls, else each
+	 * interval is widened by between_spread (NAN: nothing known) */
+	int against_machine;     /* 1: two runs compared by time, the machine measured */
+	struct comparison_machine machine;
+	double between_spread;   /* the history's between-run spread of one binary's time; NAN unknown */
+	size_t between_ratios;
+	double machine_sd;       /* what every interval was widened by for the machine (0: nothing) */
 };
 
 /* What a cell whose two sides ran the same binary with the same argv gets. */
@@ -167,7 +209,31 @@ struct compare_opts {
 	uint64_t seed;      /* of the bootstrap */
 	const char *statistic; /* of times (stats.h); NULL: NEW's run.statistic, the median for older runs */
 	enum compare_same_binary same_binary;
+	/* the history's between-run spread of one binary's time on NEW's
+	 * host (results/ratio_drift.h time_spread, from time_ratios ratios):
+	 * what two runs with fewer than COMPARISON_MIN_CONTROLS controls are
+	 * widened by; NAN unknown */
+	double between_spread;
+	size_t between_ratios;
 };
+
+/* Which cells --confirm measures again (driver/compare_confirm.h). */
+enum confirm_which {
+	CONFIRM_CHANGED_NOT_SAME, /* --confirm: every new binary whose verdict is not same, faster too */
+	CONFIRM_EVERY_CHANGED,    /* --confirm-changed: every new binary, same too */
+};
+/* Slower, or inconclusive with an interval that reaches above 1 + t: a
+ * slowdown the noise may hide. */
+int compare_suspected(enum comparison_verdict v, const struct comparison_result *ci, double threshold);
+/* The same program on other libraries (both runs listed them): measured
+ * with each run's kept libraries. */
+int compare_library_step(const struct cell_cmp *cc);
+/* Whether --confirm measures cc again: a new binary (both programs known,
+ * not the same) whose verdict is not same (which: every one); the same
+ * program only where its libraries changed (a library step), when
+ * suspected (which: every one); a program not known (a reference) when
+ * suspected; never n/a or same binary. */
+int compare_confirm_wanted(const struct cell_cmp *cc, double threshold, enum confirm_which which);
 
 /* Compares two loaded runs into out (free with comparison_free). */
 void compare_runs(const json_t *base, const json_t *new_run, const struct compare_opts *o,

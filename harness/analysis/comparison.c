@@ -1,4 +1,5 @@
 /* comparison.c: see comparison.h */
+#define _GNU_SOURCE
 #include "analysis/comparison.h"
 
 #include <ctype.h>
@@ -33,7 +34,8 @@ static int valid_policy(const struct comparison_policy *p)
 {
 	return p->level > 0 && p->level < 1 && p->quantile >= 0 && p->quantile < 1 && p->threshold >= 0 &&
 	       isfinite(p->threshold) && p->same_band >= 0 && isfinite(p->same_band) && p->resamples >= 100 &&
-	       p->ratio_drift >= 0 && isfinite(p->ratio_drift);
+	       p->ratio_drift >= 0 && isfinite(p->ratio_drift) && isfinite(p->machine_shift) && p->machine_sd >= 0 &&
+	       isfinite(p->machine_sd);
 }
 
 static int has_rounds(const struct comparison_side *s)
@@ -349,35 +351,85 @@ static void no_data(const struct comparison_policy *policy, struct comparison_re
 	out->verdict = VERDICT_NO_DATA;
 	out->layout_spread = NAN;
 	out->p_value = NAN;
+	out->machine_shift = 1;
 }
 
-/* The run's ratio drift added to an interval from its own runs: each
- * half of the interval read as z standard errors of the log ratio, the
- * drift's variance added, the interval and the p-value (a normal test on
- * the widened error of the half toward 1.00x, never below the method's
- * own) made again from it, so that the test and the interval stay one.
- * Each half on its own: a sign-test interval of few pairs is lopsided
- * where one pair lies far out, and widening both halves by the longer
- * made a 0.24 % drift turn 14 pairs all on one side ([1.2 %, 4.9 %])
- * into a tie ([-0.5 %, 5.0 %]) on the VM here.  Layouts need none: their
- * interval is already over effects that differ between builds. */
-static void widen_by_drift(const struct comparison_policy *policy, struct log_interval *li,
-			   struct comparison_result *out)
+/* What is added to an interval from its own runs: the run's ratio drift
+ * (policy.ratio_drift) and, between two runs, the machine's shift taken
+ * out and its sd (policy.machine_shift, machine_sd).  Each half of the
+ * interval is read as z standard errors of the log ratio, the variance
+ * added, the interval and the p-value (a normal test on the widened error
+ * of the half toward 1.00x) made again from it, so that the test and the
+ * interval stay one: never below the method's own p where nothing was
+ * moved; where the shift moved the point, the method's own p is of the
+ * unmoved ratio and the normal test alone holds.  Each half on its own: a
+ * sign-test interval of few pairs is lopsided where one pair lies far
+ * out, and widening both halves by the longer made a 0.24 % drift turn 14
+ * pairs all on one side ([1.2 %, 4.9 %]) into a tie ([-0.5 %, 5.0 %]) on
+ * the VM here.  Layouts take no drift: their interval is already over
+ * effects that differ between builds. */
+static void widen(const struct comparison_policy *policy, struct log_interval *li, struct comparison_result *out)
 {
+	double d2 = 0, shift = policy->machine_shift;
+	if (policy->ratio_drift > 0 && out->method != COMPARISON_ACROSS_LAYOUTS) {
+		d2 += policy->ratio_drift * policy->ratio_drift;
+		out->drift_widened = policy->ratio_drift;
+	}
+	if (policy->machine_sd > 0) {
+		d2 += policy->machine_sd * policy->machine_sd;
+		out->machine_widened = policy->machine_sd;
+	}
+	out->machine_shift = exp(shift);
 	double z = stats_t_critical(policy->level, 1e9);
 	double below = li->point - li->low, above = li->high - li->point;
-	if (!(z > 0) || !isfinite(below) || !isfinite(above))
+	if ((d2 == 0 && shift == 0) || !(z > 0) || !isfinite(below) || !isfinite(above))
 		return;
-	double d2 = policy->ratio_drift * policy->ratio_drift;
 	double se_below = sqrt((below / z) * (below / z) + d2), se_above = sqrt((above / z) * (above / z) + d2);
+	li->point -= shift;
 	li->low = li->point - z * se_below;
 	li->high = li->point + z * se_above;
 	/* the half that reaches toward no difference decides the test */
 	double se = li->point > 0 ? se_below : se_above;
-	double p = erfc(fabs(li->point) / se / sqrt(2));
-	if (!(out->p_value >= p))
+	double p = se > 0 ? erfc(fabs(li->point) / se / sqrt(2)) : li->point == 0 ? 1 : 0;
+	if (shift != 0) {
 		out->p_value = p;
-	out->drift_widened = policy->ratio_drift;
+		out->p_floor = 0;
+	} else if (!(out->p_value >= p)) {
+		out->p_value = p;
+	}
+}
+
+void comparison_machine(const struct comparison_result *controls, size_t k, struct comparison_machine *out)
+{
+	*out = (struct comparison_machine){ .controls = k, .shift = NAN, .spread = NAN, .sd = NAN };
+	if (k < COMPARISON_MIN_CONTROLS)
+		return;
+	double *lr = xmalloc(k * sizeof(double)), *v = xmalloc(k * sizeof(double)), *d2 = xmalloc(k * sizeof(double));
+	double mean_v = 0;
+	for (size_t i = 0; i < k; i++) {
+		const struct comparison_result *c = &controls[i];
+		double z = stats_t_critical(c->level > 0 && c->level < 1 ? c->level : 0.95, 1e9);
+		lr[i] = log(c->ratio);
+		/* its own noise: the interval's half widths as z errors */
+		double half = (log(c->high) - log(c->low)) / 2 / z;
+		v[i] = isfinite(half) ? half * half : 0;
+		mean_v += v[i] / (double)k;
+	}
+	double median, median_var = stats_median_noise(lr, k, &median);
+	for (size_t i = 0; i < k; i++)
+		d2[i] = (lr[i] - median) * (lr[i] - median);
+	/* the fit's excess is of a difference of two looks (2 tau^2); here each
+	 * control is one look against the median */
+	double spread2 = 2 * stats_excess_variance(d2, v, k);
+	double floor_var = M_PI / 2 * (mean_v + spread2) / (double)k;
+	if (!(median_var >= floor_var))
+		median_var = floor_var;
+	out->shift = exp(median);
+	out->spread = sqrt(spread2);
+	out->sd = sqrt(spread2 + median_var);
+	free(lr);
+	free(v);
+	free(d2);
 }
 
 int comparison_compute(const struct comparison_side *a, const struct comparison_side *b,
@@ -433,8 +485,7 @@ int comparison_compute(const struct comparison_side *a, const struct comparison_
 		out->runs_b = b->n;
 		return 0;
 	}
-	if (policy->ratio_drift > 0 && out->method != COMPARISON_ACROSS_LAYOUTS)
-		widen_by_drift(policy, &li, out);
+	widen(policy, &li, out);
 	out->ratio = exp(li.point);
 	out->low = exp(li.low);
 	out->high = exp(li.high);

@@ -73,6 +73,11 @@
  *                 the level asked
  *   same binary   the identical method
  *   no data       the method none, or input that is not a time
+ * Between two runs (policy.machine_shift, machine_sd): the log ratio and
+ * its interval are moved by the machine's shift and widened by its sd
+ * (each half in quadrature, as the ratio drift is), the p-value a normal
+ * test on the widened half toward no difference; the identical method
+ * keeps [1, 1].
  * With t = 0 a lead is real exactly when the interval excludes 1 (the
  * tables' rule); faster and slower are tested before same, so a real lead
  * smaller than the band is still a lead.
@@ -131,8 +136,15 @@ struct comparison_policy {
 	 * noise (results/ratio_drift.h), added to the paired and independent
 	 * intervals; 0: none */
 	double ratio_drift;
+	/* Between two runs: the machine's move, as the programs that did not
+	 * change measure it (comparison_machine): the log of the shift taken
+	 * out of the ratio (B / A / shift), and the sd added to the interval
+	 * (the controls' spread and their median's error, or without enough
+	 * controls the history's between-run spread); 0 and 0: none */
+	double machine_shift;
+	double machine_sd;
 };
-#define COMPARISON_POLICY_DEFAULT { 0.25, 0.95, 0, 0.01, 2000, 1, 0 }
+#define COMPARISON_POLICY_DEFAULT { 0.25, 0.95, 0, 0.01, 2000, 1, 0, 0, 0 }
 
 enum comparison_method {
 	COMPARISON_NONE,
@@ -176,7 +188,30 @@ struct comparison_result {
 	double p_floor;           /* the smallest p the method can give (paired: 2 / 2^pairs not tied,
 				   * independent: 2 / (resamples + 1)); 0 where it has none */
 	double drift_widened;     /* the ratio drift added to the interval (policy.ratio_drift), else 0 */
+	double machine_shift;     /* the machine's shift taken out of the ratio (exp policy.machine_shift); 1 none */
+	double machine_widened;   /* the sd added for it (policy.machine_sd), else 0 */
 };
+
+/* The machine between two runs, from the comparisons of the programs
+ * that did not change (controls: the same program_id on both sides,
+ * their times measured like any pair's): the shift is the median of their
+ * ratios (0.88: the machine ran everything 12 % faster in B's run); the
+ * spread is the sd of a control's log ratio about it beyond its own noise
+ * (read off its interval: core/stats.h stats_excess_variance, a fit by the
+ * median, so one program that moved alone cannot set it); sd, what a
+ * changed cell's comparison adds (policy.machine_sd), is that spread and
+ * the error of the median (stats_median_noise, at least (pi/2) times the
+ * controls' mean variance over k) together.  With fewer than
+ * COMPARISON_MIN_CONTROLS controls nothing is fitted (shift NAN): the
+ * caller says so and widens by what the history knows. */
+#define COMPARISON_MIN_CONTROLS 3
+struct comparison_machine {
+	size_t controls;
+	double shift;  /* B / A of the unchanged programs; NAN with too few */
+	double spread; /* sd of a control's log ratio beyond its own noise */
+	double sd;     /* of the shift as a changed cell meets it: spread and the median's error */
+};
+void comparison_machine(const struct comparison_result *controls, size_t k, struct comparison_machine *out);
 
 /* Compares B to A.  0 with *out filled; -1 when a time is not a finite
  * number > 0 or the policy is out of range (out then says no data). */

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "driver/compare_confirm.h"
+#include "pipeline/executor.h"
+#include "pipeline/session.h"
 #include "core/options.h"
 #include "core/stats.h"
 #include "report/compare_writer.h"
@@ -16,7 +18,7 @@ struct compare_cli {
 	double threshold, timeout, alarm_rate;
 	unsigned confirm, resamples, seed;
 	struct global_opts g;
-	int times_of_same_binary, confirm_changed, record;
+	int times_of_same_binary, confirm_changed, record, dry_run;
 };
 
 #define CO(f) offsetof(struct compare_cli, f)
@@ -34,6 +36,8 @@ static const struct option_def compare_options[] = {
 	{ .name = "baselines-dir", .type = OPT_STRING, .offset = CO(baselines_dir), .metavar = "DIR", .help = "where baselines are stored (default: baselines/ of the project)" },
 	/* the limit of each run while confirming */
 	OPTION_GROUP(options_timeout, struct compare_cli, timeout),
+	/* --confirm's replays through the mock executor: what is measured again, testable without hyperfine */
+	OPTION_GROUP(options_dry_run, struct compare_cli, dry_run),
 	{ .name = "resamples", .type = OPT_UINT, .offset = CO(resamples), .metavar = "N", .min = 100, .max = 1000000, .help = "bootstrap resamples", .def = "10000" },
 	{ .name = "seed", .type = OPT_UINT, .offset = CO(seed), .metavar = "N", .min = 1, .max = 1e9, .help = "bootstrap seed: the same inputs give the same interval", .def = "1" },
 	{ .name = "times-of-same-binary", .type = OPT_FLAG, .offset = CO(times_of_same_binary), .help = "compare the times of identical binaries too (A/A checks of the noise)" },
@@ -121,8 +125,10 @@ int cmd_compare(int argc, char **argv)
 		.confirm_changed = o.confirm_changed,
 		.record = o.record,
 		.alarm_rate = o.alarm_rate / 100,
-		.timeout_s = o.timeout,
+		.executor = o.dry_run ? &executor_mock : NULL,
 	};
+	/* replays only: nothing is built or prepared, so every limit is the run's */
+	session_limits_derive(&rq.lim, o.timeout, o.timeout, 0);
 	if (compare_main(&rq, &cmp) < 0)
 		goto out;
 	int wr = compare_write(&cmp, format, o.json_out);

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "driver/compare_confirm.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,15 +18,15 @@
 #include "pipeline/session.h"
 #include "results/baseline.h"
 #include "results/beside.h"
+#include "results/ratio_drift.h"
 #include "results/reader.h"
 #include "results/replay.h"
 #include "system/cooldown.h"
 
 struct confirm_opts {
 	unsigned rounds;
-	int changed; /* --confirm-changed */
+	enum confirm_which which;
 	double alarm_rate; /* fraction: the family-wise false-alarm rate */
-	double timeout_s;
 	struct session *session; /* the executor, the limits and the handoff gate of every replay */
 	/* the run's cooldown policy (cooldown.h): a pause before each cell,
 	 * between its runs only where a sensor follows the temperature */
@@ -62,20 +63,6 @@ static unsigned long long cell_seed(const char *id)
 	return seed;
 }
 
-/* Slower, or inconclusive with an interval that reaches above the
- * threshold: a slowdown the noise may hide (what --confirm measures). */
-static int suspected(enum comparison_verdict v, const struct comparison_result *ci, double threshold)
-{
-	return v == VERDICT_SLOWER || (v == VERDICT_INCONCLUSIVE && ci->high > 1 + threshold);
-}
-
-/* The same program in both runs on other libraries: measured side by
- * side, each on its own run's kept libraries (replay_cell_libraries). */
-static int library_step(const struct cell_cmp *cc)
-{
-	return cc->same_program && cc->libraries_changed == 1;
-}
-
 /* The paired comparison of the confirmation's rounds, into cc. */
 static void confirm_verdict(struct cell_cmp *cc, const struct cell *a, const struct cell *b, double level,
 			    const struct compare_opts *o, double quantile, unsigned rounds)
@@ -102,11 +89,11 @@ static void confirm_verdict(struct cell_cmp *cc, const struct cell *a, const str
 			compare_format_level(cc->confirm.level_reached, got, sizeof(got));
 			snprintf(short_of, sizeof(short_of), " (%zu pairs reach %s %%: more rounds)", cc->confirm.pairs, got);
 		}
-		/* a cell measured only because its program changed (--confirm-changed) was not suspected */
-		int suspect = suspected(cc->first, &cc->ci, o->threshold);
+		/* a cell measured only because its program changed was not suspected */
+		int suspect = compare_suspected(cc->first, &cc->ci, o->threshold);
 		cc->note = xasprintf("%s after %u interleaved rounds%s: %.3fx [%.3fx, %.3fx] at %s %%%s",
 				     cc->verdict == VERDICT_SLOWER ? "confirmed" : suspect ? "not confirmed" : "measured again",
-				     rounds, library_step(cc) ? " of the same binary, each on its run's kept libraries" : "",
+				     rounds, compare_library_step(cc) ? " of the same binary, each on its run's kept libraries" : "",
 				     cc->confirm.ratio, cc->confirm.low, cc->confirm.high, lv, short_of);
 	} else {
 		cc->note = xstrdup("not confirmed: the new times do not pair up");
@@ -119,18 +106,33 @@ static void confirm_verdict(struct cell_cmp *cc, const struct cell *a, const str
  * once before the cell, the first failure ends it; while the answer stays
  * inconclusive, as many rounds again, up to CONFIRM_EXTENSIONS times. */
 #define CONFIRM_EXTENSIONS 2
-static void confirm_cell(struct cell_cmp *cc, const json_t *base, const char *base_dir, const json_t *nw,
-			 const char *new_dir, struct family *fams, size_t nfams, const struct confirm_opts *co,
-			 double level, const struct compare_opts *o, double quantile, const char *hyperfine,
-			 const char *work)
+
+/* What every cell's confirmation shares: the two runs, their families,
+ * the settings, the level and the work folder. */
+struct confirm_job {
+	const json_t *base, *nw;
+	const char *base_dir, *new_dir;
+	struct family *fams;
+	size_t nfams;
+	const struct confirm_opts *co;
+	const struct compare_opts *o;
+	double level, quantile;
+	const char *hyperfine; /* the executor's program; NULL for one that drives none (the mock) */
+	const char *work;
+};
+
+static void confirm_cell(struct cell_cmp *cc, const struct confirm_job *job)
 {
+	const json_t *base = job->base, *nw = job->nw;
+	const char *base_dir = job->base_dir, *new_dir = job->new_dir, *work = job->work;
+	const struct confirm_opts *co = job->co;
 	struct cell a = { 0 }, b = { 0 }; /* b too is freed when a cannot be replayed */
 	char why[512] = "";
 	const json_t *ra = results_json_cell(base, cc->id), *rb = results_json_cell(nw, cc->id);
-	int ok = replay_cell_init(&a, ra, base_dir, fams, nfams, why, sizeof(why)) == 0 &&
-		 replay_cell_init(&b, rb, new_dir, fams, nfams, why, sizeof(why)) == 0;
+	int ok = replay_cell_init(&a, ra, base_dir, job->fams, job->nfams, why, sizeof(why)) == 0 &&
+		 replay_cell_init(&b, rb, new_dir, job->fams, job->nfams, why, sizeof(why)) == 0;
 	/* a library step: the one binary, each side on its run's libraries */
-	char *libs_a = library_step(cc) ? xasprintf("%s/libs-base", work) : NULL;
+	char *libs_a = compare_library_step(cc) ? xasprintf("%s/libs-base", work) : NULL;
 	char *libs_b = libs_a ? xasprintf("%s/libs-new", work) : NULL;
 	if (ok && libs_a) {
 		char w[400];
@@ -147,7 +149,7 @@ static void confirm_cell(struct cell_cmp *cc, const json_t *base, const char *ba
 	double below = NAN, max_wait = 0;
 	cooldown_between_runs(&co->cool, &below, &max_wait);
 	struct measure_opts mo = {
-		.hyperfine = hyperfine,
+		.hyperfine = job->hyperfine,
 		.workdir = work,
 		.run_timeout_s = co->session->lim.run_s,
 		.cooldown_below_c = below,
@@ -188,7 +190,7 @@ static void confirm_cell(struct cell_cmp *cc, const json_t *base, const char *ba
 		cc->note = xstrdup("not confirmed: interrupted");
 		goto out;
 	}
-	confirm_verdict(cc, &a, &b, level, o, quantile, co->rounds);
+	confirm_verdict(cc, &a, &b, job->level, job->o, job->quantile, co->rounds);
 	/* an open answer gets the rounds again, up to CONFIRM_EXTENSIONS times,
 	 * and is decided on all of them (runs go where an answer is undecided) */
 	for (unsigned k = 1; k <= CONFIRM_EXTENSIONS && cc->verdict == VERDICT_INCONCLUSIVE && !fb_interrupted; k++) {
@@ -202,7 +204,7 @@ static void confirm_cell(struct cell_cmp *cc, const json_t *base, const char *ba
 			break;
 		if (cc->note != old_note)
 			free(cc->note);
-		confirm_verdict(cc, &a, &b, level, o, quantile, (k + 1) * co->rounds);
+		confirm_verdict(cc, &a, &b, job->level, job->o, job->quantile, (k + 1) * co->rounds);
 	}
 out:
 	if (cc->note != old_note)
@@ -217,20 +219,33 @@ out:
 	free(libs_b);
 }
 
-/* Suspected, or with --confirm-changed any new binary or new libraries.
- * Not the same program on the same libraries: measured side by side
- * tonight, both would run on tonight's system, so a kernel's or
- * microcode's slowdown could never be seen (its verdict stands, its note
- * names the system). */
-static int confirm_suspect(const struct cell_cmp *cc, double threshold, int changed)
+/* Every cell to confirm, with the reason it was not where nothing could be. */
+static void not_confirmed(struct comparison *cmp, const struct compare_opts *o, enum confirm_which which,
+			  const char *why)
 {
-	if (cc->verdict == VERDICT_NO_DATA || cc->verdict == VERDICT_SAME_BINARY)
-		return 0;
-	if (cc->same_program)
-		return library_step(cc) && (changed || suspected(cc->verdict, &cc->ci, threshold));
-	/* --confirm-changed: every new binary, whatever the two runs said (a
-	 * reference program has no binary to have changed) */
-	return (changed && cc->programs_known) || suspected(cc->verdict, &cc->ci, threshold);
+	for (size_t i = 0; i < cmp->n; i++) {
+		struct cell_cmp *cc = &cmp->cells[i];
+		if (!compare_confirm_wanted(cc, o->threshold, which))
+			continue;
+		char *n = cc->note ? xasprintf("%s; not confirmed: %s", cc->note, why) : xasprintf("not confirmed: %s", why);
+		free(cc->note);
+		cc->note = n;
+	}
+}
+
+/* A folder for the replays' scratch files, under $TMPDIR (else /tmp);
+ * NULL with errno. */
+static char *confirm_workdir(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *tmpl = xasprintf("%s/flagbench-confirm-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(tmpl)) {
+		int e = errno;
+		free(tmpl);
+		errno = e;
+		return NULL;
+	}
+	return tmpl;
 }
 
 static int confirm_slower(struct comparison *cmp, const json_t *base, const char *base_dir, const json_t *nw,
@@ -240,43 +255,65 @@ static int confirm_slower(struct comparison *cmp, const json_t *base, const char
 	cmp->confirm_rounds = co->rounds;
 	cmp->alarm_rate = co->alarm_rate;
 	for (size_t i = 0; i < cmp->n; i++)
-		suspects += confirm_suspect(&cmp->cells[i], o->threshold, co->changed);
+		suspects += compare_confirm_wanted(&cmp->cells[i], o->threshold, co->which);
+	cmp->confirm_status = CONFIRM_NOTHING;
 	if (!suspects)
 		return 0;
 	if (o->metric != METRIC_TIME) {
+		cmp->confirm_status = CONFIRM_COUNTS;
 		sv_pushf(&cmp->warnings, "--confirm measures times: %s counts are not measured again",
 			 metric_name(o->metric));
 		return 0;
 	}
-	char *hyperfine;
-	if (session_find_tool(co->session, &hyperfine) < 0) {
-		sv_push(&cmp->warnings, "--confirm needs hyperfine (not on PATH): slower cells are not confirmed");
+	struct confirm_job job = { .base = base, .nw = nw, .base_dir = base_dir, .new_dir = new_dir, .co = co, .o = o,
+				   .quantile = cmp->quantile };
+	char *tool = NULL;
+	if (session_find_tool(co->session, &tool) < 0) {
+		cmp->confirm_status = CONFIRM_NO_TOOL;
+		sv_push(&cmp->warnings, "--confirm needs hyperfine (not on PATH): no cell is confirmed");
+		not_confirmed(cmp, o, co->which, "hyperfine is not on PATH");
 		return 0;
 	}
+	job.hyperfine = tool;
+	/* every cell at the level that keeps the comparison's chance of a
+	 * false alarm at --alarm-rate (confirm_level) */
+	cmp->confirm_cells = suspects;
+	cmp->confirm_level = confirm_level(co->alarm_rate, suspects);
+	char *work = confirm_workdir();
+	if (!work) {
+		char why[320];
+		snprintf(why, sizeof(why), "cannot make a work folder for the replays in %s: %s",
+			 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", strerror(errno));
+		cmp->confirm_status = CONFIRM_NO_WORKDIR;
+		sv_pushf(&cmp->warnings, "--confirm: %s", why);
+		not_confirmed(cmp, o, co->which, why);
+		free(tool);
+		return 0;
+	}
+	job.work = work;
 	/* the runs' own family folders too, wherever they live */
 	struct family *fams = NULL;
 	int nfams = load_families_of_runs(base, base_dir, nw, new_dir, &fams);
 	if (nfams < 0) {
-		free(hyperfine);
+		remove_tree(work);
+		free(work);
+		free(tool);
 		return -1;
 	}
-	/* every suspect at the level that keeps the comparison's chance of a
-	 * false alarm at --alarm-rate (confirm_level) */
-	cmp->confirm_cells = suspects;
-	cmp->confirm_level = confirm_level(co->alarm_rate, suspects);
-	char tmpl[] = "/tmp/flagbench-confirm-XXXXXX";
-	char *work = mkdtemp(tmpl);
+	job.fams = fams;
+	job.nfams = (size_t)nfams;
+	job.level = cmp->confirm_level;
 	install_interrupt_handler();
-	for (size_t i = 0; work && i < cmp->n && !fb_interrupted; i++)
-		if (confirm_suspect(&cmp->cells[i], o->threshold, co->changed))
-			confirm_cell(&cmp->cells[i], base, base_dir, nw, new_dir, fams, (size_t)nfams, co,
-				     cmp->confirm_level, o, cmp->quantile, hyperfine, work);
-	if (work)
-		remove_tree(work);
+	for (size_t i = 0; i < cmp->n && !fb_interrupted; i++)
+		if (compare_confirm_wanted(&cmp->cells[i], o->threshold, co->which))
+			confirm_cell(&cmp->cells[i], &job);
+	cmp->confirm_status = fb_interrupted ? CONFIRM_INTERRUPTED : CONFIRM_DONE;
+	remove_tree(work);
+	free(work);
 	for (int i = 0; i < nfams; i++)
 		free_family(&fams[i]);
 	free(fams);
-	free(hyperfine);
+	free(tool);
 	comparison_recount(cmp);
 	return 0;
 }
@@ -322,17 +359,18 @@ static int confirm_with_run_settings(const struct compare_request *rq, struct co
 	const char *ps = run_option(nw, "pipe-size");
 	if (ps && parse_u64(ps, &pipe) < 0)
 		pipe = 0;
-	struct confirm_opts cf = { .rounds = rq->confirm, .changed = rq->confirm_changed, .alarm_rate = rq->alarm_rate, .timeout_s = rq->timeout_s,
-				   .pipe_size = pipe, .consumer = consumer,
+	struct confirm_opts cf = { .rounds = rq->confirm,
+				   .which = rq->confirm_changed ? CONFIRM_EVERY_CHANGED : CONFIRM_CHANGED_NOT_SAME,
+				   .alarm_rate = rq->alarm_rate, .pipe_size = pipe, .consumer = consumer,
 				   .consumer_wait = run_option(nw, "consumer-wait") };
 	profile_cooldown(nw, &cf.cool);
-	/* replays only: nothing is built, so the compile's limit is the default's */
 	struct session s;
-	struct session_limits lim;
-	session_limits_derive(&lim, rq->timeout_s, 300, 0);
-	session_open(&s, &executor_hyperfine, NULL, 1, &lim);
+	session_open(&s, rq->executor ? rq->executor : &executor_hyperfine, NULL, 1, &rq->lim);
 	cf.session = &s;
 	int r = confirm_slower(cmp, base, base_dir, nw, new_dir, &cf, &rq->opts);
+	/* the mock's made-up confirmations say so */
+	if (s.x->warning && cmp->confirm_cells)
+		sv_pushf(&cmp->warnings, "--confirm: %s", s.x->warning);
 	session_close(&s);
 	return r;
 }
@@ -362,7 +400,7 @@ static int record_beside(const struct compare_request *rq, const struct comparis
 			.low = cc->confirm.low,
 			.high = cc->confirm.high,
 			.level = cc->confirm_level,
-			.libraries = library_step(cc),
+			.libraries = compare_library_step(cc),
 		};
 	}
 	int r = results_record_beside(rq->new_run, base_id, rq->opts.threshold, rq->alarm_rate, cells, n);
@@ -371,6 +409,26 @@ static int record_beside(const struct compare_request *rq, const struct comparis
 		fprintf(stderr, "flagbench: %zu cell%s measured beside %s, recorded in %s\n", n, n == 1 ? "" : "s", base_id,
 			rq->new_run);
 	return r;
+}
+
+/* How far one binary's time moves between runs on NEW's host, from the
+ * runs beside it (results/ratio_drift.h time_spread): what two runs with
+ * too few unchanged programs are widened by. */
+static void between_spread_of(const char *new_run, struct compare_opts *o)
+{
+	o->between_spread = NAN;
+	o->between_ratios = 0;
+	if (o->metric != METRIC_TIME)
+		return;
+	struct results_run run;
+	if (results_open(new_run, &run) < 0)
+		return;
+	struct between_runs b;
+	results_between_runs(&run, &b);
+	o->between_spread = b.time_spread;
+	o->between_ratios = b.time_ratios;
+	results_between_release(&b);
+	results_close(&run);
 }
 
 int compare_main(const struct compare_request *rq, struct comparison *out)
@@ -388,7 +446,9 @@ int compare_main(const struct compare_request *rq, struct comparison *out)
 	base = results_load(base_path, &base_dir);
 	if (!base)
 		goto out;
-	compare_runs(base, nw, &rq->opts, out);
+	struct compare_opts opts = rq->opts;
+	between_spread_of(rq->new_run, &opts);
+	compare_runs(base, nw, &opts, out);
 	if (rq->confirm && confirm_with_run_settings(rq, out, base, base_dir, nw, new_dir) < 0)
 		goto out;
 	if (rq->record && record_beside(rq, out, base, nw) < 0)

@@ -12,15 +12,23 @@
  * to twice.  The stored binaries were proven by their runs: a replay is
  * not verified again.
  *
- * --confirm-changed measures every cell whose program changed between the
- * runs, faster ones and those within the threshold too (the nightly: the
- * history's measured steps); --record writes those measurements into
+ * --confirm measures every cell whose program changed and whose verdict
+ * is not same, faster ones too (between two runs the machine may have
+ * moved more than the change: a slowdown measured against a busier base
+ * run reads faster), and the suspects among the rest
+ * (analysis/compare.h compare_confirm_wanted); --confirm-changed every
+ * cell whose program changed, those within the threshold too (the
+ * nightly: the history's measured steps); what could not be done is said
+ * in the warnings, each cell's note and comparison.confirm_status (no
+ * hyperfine, no work folder under $TMPDIR); --record writes those measurements into
  * NEW's results.json as "beside" (results/beside.h).
  */
 #ifndef FLAGBENCH_COMPARE_CONFIRM_H
 #define FLAGBENCH_COMPARE_CONFIRM_H
 
 #include "analysis/compare.h"
+#include "pipeline/executor.h"
+#include "pipeline/session.h"
 
 /* One comparison as the command line asks it. */
 struct compare_request {
@@ -33,7 +41,13 @@ struct compare_request {
 	int confirm_changed;       /* --confirm-changed: every cell whose program changed, not only the suspects */
 	int record;                /* --record: what was measured goes into NEW's results.json (results/beside.h) */
 	double alarm_rate;         /* fraction */
-	double timeout_s;          /* of one run while confirming */
+	/* the limits of every replay (session_limits_derive: the run's from
+	 * --timeout; nothing is built or prepared) */
+	struct session_limits lim;
+	/* what measures the replays: NULL the real one (executor_hyperfine);
+	 * executor_mock with --dry-run, so the selection and the JSON are
+	 * testable without hyperfine */
+	const struct executor *executor;
 };
 
 /* Loads NEW, then BASE (or the baseline), compares them into out and,

@@ -59,6 +59,27 @@ static void format_row(const struct cell_cmp *cc, struct row_text *t)
 	}
 }
 
+/* The machine's move between the two runs, as the comparison measured it. */
+static void write_machine_line(FILE *out, const struct comparison *c, const char *prefix)
+{
+	const struct comparison_machine *m = &c->machine;
+	if (!c->against_machine)
+		return;
+	if (isfinite(m->shift))
+		fprintf(out, "%smachine: %.3fx (%.1f %% %s in new), from %zu controls (unchanged programs), spread %.1f %%: "
+			"taken out of every ratio\n",
+			prefix, m->shift, 100 * fabs(m->shift - 1), m->shift > 1 ? "slower" : "faster", m->controls,
+			100 * m->spread);
+	else if (c->machine_sd > 0)
+		fprintf(out, "%smachine: not measured, %zu controls (%d needed): intervals widened by the history's "
+			"between-run spread %.1f %%\n",
+			prefix, m->controls, COMPARISON_MIN_CONTROLS, 100 * c->machine_sd);
+	else
+		fprintf(out, "%smachine: not measured, %zu controls (%d needed), no history: its move is not in the "
+			"intervals\n",
+			prefix, m->controls, COMPARISON_MIN_CONTROLS);
+}
+
 static void write_summary_line(FILE *out, const struct comparison *c)
 {
 	fprintf(out, "%zu cells: %zu same, %zu slower, %zu faster, %zu inconclusive, %zu n/a", c->n,
@@ -90,6 +111,7 @@ void compare_write_text(FILE *out, const struct comparison *c)
 		c->new_label, c->new_profile, metric_name(c->metric), c->metric == METRIC_TIME ? " by the " : "",
 		c->metric == METRIC_TIME ? stats_statistic_name(c->quantile, stat, sizeof(stat)) : "",
 		c->threshold * 100);
+	write_machine_line(out, c, "");
 	size_t w = 4, wci = 16;
 	for (size_t i = 0; i < c->n; i++) {
 		struct row_text t;
@@ -130,6 +152,10 @@ void compare_write_markdown(FILE *out, const struct comparison *c)
 {
 	fprintf(out, "### flagbench compare: %s, threshold %g%%\n\n", metric_name(c->metric), c->threshold * 100);
 	fprintf(out, "base `%s` (%s), new `%s` (%s)\n\n", c->base_label, c->base_profile, c->new_label, c->new_profile);
+	if (c->against_machine) {
+		write_machine_line(out, c, "");
+		fprintf(out, "\n");
+	}
 	fprintf(out, "| cell | base | new | new/base | 95 %% interval | verdict | note |\n");
 	fprintf(out, "| --- | ---: | ---: | ---: | --- | --- | --- |\n");
 	for (size_t i = 0; i < c->n; i++) {

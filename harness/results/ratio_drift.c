@@ -296,21 +296,44 @@ static void differences(const struct ratios *newer, const struct ratios *older, 
 
 /* The figures of the earlier runs beside run_dir, with own (NULL: none
  * yet) as the newest run's ratios. */
-/* How much slower run's cells ran than the same binaries in `then`
- * (between_runs.level_shift), over *cells cells; NAN with too few. */
-static double level_shift(const struct results_run *run, const struct results_run *then, size_t *cells)
+/* log(run's time / then's) of each binary both ran with the same work,
+ * each run's statistic of its times (time_s.value), into d; how many. */
+static size_t same_binaries(const struct results_run *run, const struct results_run *then, double *d)
 {
-	double *d = xcalloc(run->ncells + 1, sizeof(double));
 	size_t n = 0;
 	for (size_t i = 0; i < run->ncells; i++) {
 		const struct results_cell *a = &run->cells[i], *b = results_cell_by_id(then, a->id);
-		/* each run's statistic of its times (time_s.value), the same binary and work */
 		double ta = jnum(a->time_s, "value"), tb = b ? jnum(b->time_s, "value") : NAN;
 		if (!b || !timed(a) || !timed(b) || !a->sha256 || !b->sha256 || strcmp(a->sha256, b->sha256) ||
 		    a->size != b->size || !(ta > 0) || !(tb > 0))
 			continue;
 		d[n++] = log(ta / tb);
 	}
+	return n;
+}
+
+/* between_runs.time_spread over the runs chain[0..n), newest first. */
+static double time_spread(const struct results_run *const *chain, size_t n, size_t *ratios)
+{
+	double ss = 0;
+	*ratios = 0;
+	for (size_t i = 0; i + 1 < n; i++) {
+		double *d = xcalloc(chain[i]->ncells + 1, sizeof(double));
+		size_t k = same_binaries(chain[i], chain[i + 1], d);
+		for (size_t j = 0; j < k; j++)
+			ss += d[j] * d[j];
+		*ratios += k;
+		free(d);
+	}
+	return *ratios >= BETWEEN_SPREAD_MIN_CELLS ? sqrt(ss / (double)*ratios) : NAN;
+}
+
+/* How much slower run's cells ran than the same binaries in `then`
+ * (between_runs.level_shift), over *cells cells; NAN with too few. */
+static double level_shift(const struct results_run *run, const struct results_run *then, size_t *cells)
+{
+	double *d = xcalloc(run->ncells + 1, sizeof(double));
+	size_t n = same_binaries(run, then, d);
 	double shift = NAN;
 	*cells = n;
 	if (n >= BETWEEN_LEVEL_MIN_CELLS) {
@@ -323,7 +346,7 @@ static double level_shift(const struct results_run *run, const struct results_ru
 static void between(const char *run_dir, const char *more_dir, const char *self_file, const struct asking *q,
 		    const struct ratios *own, const struct results_run *self_run, struct between_runs *out)
 {
-	*out = (struct between_runs){ .level_shift = NAN };
+	*out = (struct between_runs){ .level_shift = NAN, .time_spread = NAN };
 	struct candidate *c;
 	size_t nc = beside(run_dir, more_dir, self_file, &c);
 	struct results_run *earlier = xcalloc(BETWEEN_RUNS_BACK + 1, sizeof(*earlier));
@@ -355,6 +378,14 @@ static void between(const char *run_dir, const char *more_dir, const char *self_
 		}
 	if (self_run && ne)
 		out->level_shift = level_shift(self_run, &earlier[0], &out->level_cells);
+	const struct results_run **chain = xcalloc(ne + 2, sizeof(*chain));
+	size_t nchain = 0;
+	if (self_run)
+		chain[nchain++] = self_run;
+	for (size_t i = 0; i < ne; i++)
+		chain[nchain++] = &earlier[i];
+	out->time_spread = time_spread(chain, nchain, &out->time_ratios);
+	free(chain);
 	/* r[0] the asking run's own (none before it has measured) */
 	struct ratios *r = xcalloc(ne + 2, sizeof(*r));
 	for (size_t i = 0; i < ne; i++)
@@ -391,7 +422,7 @@ void results_between_runs(const struct results_run *run, struct between_runs *ou
 	/* a run folder's: a results.json saved under another name stands alone */
 	const char *base = run->file ? strrchr(run->file, '/') : NULL;
 	if (!run->file || strcmp(base ? base + 1 : run->file, "results.json")) {
-		*out = (struct between_runs){ .level_shift = NAN };
+		*out = (struct between_runs){ .level_shift = NAN, .time_spread = NAN };
 		return;
 	}
 	/* any host of its CPU model where the run read those (--earlier-runs-of cpu) */
@@ -470,5 +501,5 @@ void results_between_release(struct between_runs *b)
 		free(b->groups[i].variant);
 	}
 	free(b->groups);
-	*b = (struct between_runs){ .level_shift = NAN };
+	*b = (struct between_runs){ .level_shift = NAN, .time_spread = NAN };
 }

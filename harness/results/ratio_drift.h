@@ -74,6 +74,15 @@ struct between_runs {
 	 * the runs, which pairing cancels where both builds meet it alike. */
 	double level_shift;
 	size_t level_cells;
+	/* How far one binary's time moves from a run to the next: the root
+	 * mean square of log(its time / its time in the run before) over the
+	 * same binaries (as level_shift's) of every two consecutive runs read,
+	 * this one and the earlier ones (0.05 about 5 %).  What compare widens
+	 * a comparison of two runs by where too few programs stayed unchanged
+	 * to measure the machine's move (analysis/compare.h); NAN with fewer
+	 * than BETWEEN_SPREAD_MIN_CELLS such ratios. */
+	double time_spread;
+	size_t time_ratios;
 	/* 1: the runs of any host of the run's CPU model were read
 	 * (--earlier-runs-of cpu, run.earlier_runs_of), not only its own */
 	int any_host;
@@ -88,6 +97,7 @@ struct between_runs {
  * readable, is passed over without a word. */
 void results_between_runs(const struct results_run *run, struct between_runs *out);
 #define BETWEEN_LEVEL_MIN_CELLS 5
+#define BETWEEN_SPREAD_MIN_CELLS 2
 /* Said with the run (report/writers.c) from this size on, either way. */
 #define BETWEEN_LEVEL_SAID 0.03
 /* The same before a run has measured anything (its spare runs go by it:

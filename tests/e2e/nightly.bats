@@ -32,6 +32,9 @@ setup() {
     grep -q '9 cells: 9 same, 0 slower' "$GITHUB_STEP_SUMMARY"
     jqr '.status == "passed" and .compare_exit == 0' "$NIGHTLY_OUT/nightly.json"
     jqr '.counts.same == 9' "$NIGHTLY_OUT/compare.json"
+    # a dry run keeps no binaries: nothing to confirm beside, and it says so
+    [[ "$output" == *"not confirming: tonight's run kept no binaries"* ]]
+    jqr '.confirmation == null' "$NIGHTLY_OUT/compare.json"
     # the alarm rate reaches compare, which checks it
     NIGHTLY_ALARM_RATE=30 run "$REPO/ci/nightly.sh" host
     [ "$status" -eq 2 ]

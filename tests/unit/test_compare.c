@@ -117,7 +117,7 @@ static void test_compare_runs(void **state)
 	const double sa[] = { 1, 1, 1, 1, 1 }, sb[] = { 1, 1.10, 0.8, 1, 0 };
 	const double ia[] = { 100, 100, 100, 100, 100 }, ib[] = { 100, 101, 100, 100, 0 };
 	json_t *a = make_run("A", ids_a, sa, ia, 5), *b = make_run("B", ids_b, sb, ib, 5);
-	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1, NULL, COMPARE_SAME_BINARY_IS_SAME };
+	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1, NULL, COMPARE_SAME_BINARY_IS_SAME, NAN, 0 };
 	struct comparison c;
 	compare_runs(a, b, &o, &c);
 	assert_int_equal(c.n, 4);
@@ -170,7 +170,7 @@ static void test_compare_statistic(void **state)
 	json_t *b = json_pack("{s:s, s:{s:s, s:s, s:s}, s:[{s:s, s:s, s:s, s:s, s:s, s:i, s:{s:o}}]}", "schema", "flagbench-results/1",
 			      "run", "id", "B", "cpu_profile", "host", "statistic", "p25", "cells", "id", "c", "family", "f", "variant", "c", "config", "cc", "status",
 			      "ok", "size", 1000, "time_s", "runs", rb);
-	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1, NULL, COMPARE_SAME_BINARY_IS_SAME };
+	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1, NULL, COMPARE_SAME_BINARY_IS_SAME, NAN, 0 };
 	struct comparison c;
 	compare_runs(a, b, &o, &c);
 	/* p25 of 8 runs is X(2): a fast run on both sides */
@@ -216,7 +216,7 @@ static void test_identical_binary(void **state)
 		json_object_set_new(ca, "argv", json_pack("[s]", "1000"));
 		json_object_set_new(cb, "argv", json_pack("[s]", i == 3 ? "2000" : "1000"));
 	}
-	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1, NULL, COMPARE_SAME_BINARY_IS_SAME };
+	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1, NULL, COMPARE_SAME_BINARY_IS_SAME, NAN, 0 };
 	struct comparison c;
 	compare_runs(a, b, &o, &c);
 	const struct cell_cmp *same = find(&c, "same"), *slow = find(&c, "slow");
@@ -280,7 +280,7 @@ static void test_same_binary_across_runs(void **state)
 	}
 	json_object_set_new(a, "host", json_pack("{s:s}", "microcode", "0xa1"));
 	json_object_set_new(b, "host", json_pack("{s:s}", "microcode", "0xa2"));
-	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1, NULL, COMPARE_SAME_BINARY_IS_SAME };
+	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1, NULL, COMPARE_SAME_BINARY_IS_SAME, NAN, 0 };
 	struct comparison c;
 	compare_runs(a, b, &o, &c);
 	const struct cell_cmp *slow = find(&c, "slow"), *same = find(&c, "same");
@@ -326,7 +326,7 @@ static void test_confirm_json(void **state)
 	const char *ids[] = { "slow" };
 	const double sa[] = { 1 }, sb[] = { 1.10 }, in[] = { 100 };
 	json_t *a = make_run("A", ids, sa, in, 1), *b = make_run("B", ids, sb, in, 1);
-	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1, NULL, COMPARE_SAME_BINARY_IS_SAME };
+	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1, NULL, COMPARE_SAME_BINARY_IS_SAME, NAN, 0 };
 	struct comparison c;
 	compare_runs(a, b, &o, &c);
 	c.confirm_rounds = 5;
@@ -381,7 +381,7 @@ static void test_resamples(void **state)
 	const double ta[] = { 1.00, 1.10, 0.95, 1.20, 1.05, 0.90, 1.15, 1.02, 0.97, 1.08 };
 	const double tb[] = { 1.04, 1.18, 0.99, 1.25, 1.12, 0.96, 1.21, 1.05, 1.01, 1.13 };
 	json_t *a = run_of("A", ta, 10), *b = run_of("B", tb, 10);
-	struct compare_opts o = { METRIC_TIME, 0.02, 100, 1, "median", COMPARE_SAME_BINARY_IS_SAME };
+	struct compare_opts o = { METRIC_TIME, 0.02, 100, 1, "median", COMPARE_SAME_BINARY_IS_SAME, NAN, 0 };
 	struct comparison c1, c2, c3;
 	compare_runs(a, b, &o, &c1);
 	o.resamples = 20000;
@@ -408,7 +408,7 @@ static void test_too_few_runs(void **state)
 	(void)state;
 	const double ta[] = { 1, 1 }, tb[] = { 2, 2 };
 	json_t *a = run_of("A", ta, 2), *b = run_of("B", tb, 2);
-	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1, NULL, COMPARE_SAME_BINARY_IS_SAME };
+	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1, NULL, COMPARE_SAME_BINARY_IS_SAME, NAN, 0 };
 	struct comparison c;
 	compare_runs(a, b, &o, &c);
 	assert_int_equal(c.cells[0].verdict, VERDICT_NO_DATA);
@@ -428,6 +428,41 @@ static void test_metric_parse(void **state)
 	assert_int_equal(metric_parse("wallclock", &m), -1);
 }
 
+/* --confirm: every new binary whose verdict is not same, faster too; the
+ * same program only as a library step; a reference only when suspected. */
+static void test_confirm_wanted(void **state)
+{
+	(void)state;
+	struct cell_cmp cc = { .programs_known = 1 };
+	cc.ci.high = 0.95;
+	const enum comparison_verdict wanted[] = { VERDICT_SLOWER, VERDICT_FASTER, VERDICT_INCONCLUSIVE };
+	for (size_t i = 0; i < 3; i++) {
+		cc.verdict = wanted[i];
+		assert_true(compare_confirm_wanted(&cc, 0.02, CONFIRM_CHANGED_NOT_SAME));
+	}
+	cc.verdict = VERDICT_SAME;
+	assert_false(compare_confirm_wanted(&cc, 0.02, CONFIRM_CHANGED_NOT_SAME));
+	assert_true(compare_confirm_wanted(&cc, 0.02, CONFIRM_EVERY_CHANGED));
+	cc.verdict = VERDICT_NO_DATA;
+	assert_false(compare_confirm_wanted(&cc, 0.02, CONFIRM_EVERY_CHANGED));
+	/* the same program: measured side by side only where its libraries changed */
+	cc.same_program = 1;
+	cc.verdict = VERDICT_SLOWER;
+	assert_false(compare_confirm_wanted(&cc, 0.02, CONFIRM_EVERY_CHANGED));
+	cc.libraries_changed = 1;
+	assert_true(compare_confirm_wanted(&cc, 0.02, CONFIRM_CHANGED_NOT_SAME));
+	cc.verdict = VERDICT_FASTER;
+	assert_false(compare_confirm_wanted(&cc, 0.02, CONFIRM_CHANGED_NOT_SAME));
+	assert_true(compare_confirm_wanted(&cc, 0.02, CONFIRM_EVERY_CHANGED));
+	/* a reference program (no binary known): a suspect only */
+	cc = (struct cell_cmp){ .verdict = VERDICT_FASTER };
+	cc.ci.high = 0.95;
+	assert_false(compare_confirm_wanted(&cc, 0.02, CONFIRM_EVERY_CHANGED));
+	cc.verdict = VERDICT_INCONCLUSIVE;
+	cc.ci.high = 1.05;
+	assert_true(compare_confirm_wanted(&cc, 0.02, CONFIRM_CHANGED_NOT_SAME));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -437,6 +472,7 @@ int main(void)
 		cmocka_unit_test(test_identical_binary),
 		cmocka_unit_test(test_same_binary_across_runs),    cmocka_unit_test(test_confirm_json),
 		cmocka_unit_test(test_resamples),           cmocka_unit_test(test_too_few_runs),
+		cmocka_unit_test(test_confirm_wanted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

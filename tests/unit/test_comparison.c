@@ -863,6 +863,65 @@ static void test_ratio_drift_widens(void **state)
 	assert_int_equal(comparison_compute(&sa, &sb, &p, &drifting), -1);
 }
 
+/* Between two runs: the machine's shift comes out of the ratio and its sd
+ * goes into the interval; a 10 % slowdown measured in a machine 12 %
+ * faster reads faster alone and slower against it. */
+static void test_machine_shift(void **state)
+{
+	(void)state;
+	enum { N = 10 };
+	struct comparison_run a[N], b[N];
+	for (size_t r = 0; r < N; r++) {
+		set_run(&a[r], 1.0 + 0.002 * (double)(r % 5), COMPARISON_UNKNOWN, 0, COMPARISON_UNKNOWN);
+		set_run(&b[r], 1.10 * 0.88 * (1.0 + 0.002 * (double)(r % 4)), COMPARISON_UNKNOWN, 0, COMPARISON_UNKNOWN);
+	}
+	struct comparison_side sa = side_of(a, N), sb = side_of(b, N);
+	struct comparison_policy p = policy_at(0.95);
+	p.threshold = p.same_band = 0.02;
+	struct comparison_result alone, against;
+	assert_int_equal(comparison_compute(&sa, &sb, &p, &alone), 0);
+	assert_int_equal(alone.verdict, VERDICT_FASTER);
+	assert_true(alone.machine_shift == 1 && alone.machine_widened == 0);
+	p.machine_shift = log(0.88);
+	p.machine_sd = 0.01;
+	assert_int_equal(comparison_compute(&sa, &sb, &p, &against), 0);
+	assert_int_equal(against.verdict, VERDICT_SLOWER);
+	assert_true(fabs(against.ratio / alone.ratio * 0.88 - 1) < 1e-12);
+	assert_true(fabs(against.machine_shift - 0.88) < 1e-12 && against.machine_widened == 0.01);
+	/* wider than the ends moved: the sd is in it */
+	assert_true(log(against.high) - log(against.low) > log(alone.high) - log(alone.low) + 0.02);
+	assert_true(against.p_value < 0.001);
+	/* a spread as wide as the move: no answer */
+	p.machine_sd = 0.08;
+	assert_int_equal(comparison_compute(&sa, &sb, &p, &against), 0);
+	assert_int_equal(against.verdict, VERDICT_INCONCLUSIVE);
+	p.machine_sd = -1;
+	assert_int_equal(comparison_compute(&sa, &sb, &p, &against), -1);
+}
+
+/* The controls' median is the shift; one program that moved alone sets
+ * neither it nor the spread; fewer than COMPARISON_MIN_CONTROLS fit
+ * nothing. */
+static void test_comparison_machine(void **state)
+{
+	(void)state;
+	const double r[] = { 0.876, 0.883, 0.880, 0.884, 0.878, 0.97 };
+	struct comparison_result c[6];
+	for (size_t i = 0; i < 6; i++)
+		c[i] = (struct comparison_result){ .ratio = r[i], .low = r[i] / 1.006, .high = r[i] * 1.006, .level = 0.95 };
+	struct comparison_machine m;
+	comparison_machine(c, 5, &m);
+	assert_int_equal(m.controls, 5);
+	assert_true(fabs(m.shift - 0.880) < 1e-9);
+	assert_true(m.spread < 0.005 && m.sd >= m.spread && m.sd < 0.01);
+	struct comparison_machine with_odd;
+	comparison_machine(c, 6, &with_odd);
+	assert_true(fabs(log(with_odd.shift / 0.88)) < 0.003 && with_odd.spread < 0.01);
+	comparison_machine(c, 2, &m);
+	assert_int_equal(m.controls, 2);
+	assert_true(isnan(m.shift) && isnan(m.sd));
+}
+
 /* A drift widens each half of a lopsided interval by itself: 14 pairs all
  * one way, one far out (the VM's rounds of chacha20/multiblock_avx2), stay
  * a real lead beside a 0.24 % drift; widening both halves by the longer,
@@ -989,6 +1048,8 @@ int main(void)
 		cmocka_unit_test(test_layout_coverage),
 		cmocka_unit_test(test_ratio_drift_widens),
 		cmocka_unit_test(test_ratio_drift_keeps_sides),
+		cmocka_unit_test(test_machine_shift),
+		cmocka_unit_test(test_comparison_machine),
 		cmocka_unit_test(test_repeat_chance_formula),
 		cmocka_unit_test(test_repeat_chance_calibrated),
 	};

@@ -258,7 +258,7 @@ static void test_records_and_compare(void **state)
 					    "cpu_profile", "host", "statistic", "p25", "cells", r);
 			assert_non_null(runs[i]);
 		}
-		struct compare_opts o = { METRIC_TIME, 0.02, 200, 1, NULL, COMPARE_SAME_BINARY_IS_SAME };
+		struct compare_opts o = { METRIC_TIME, 0.02, 200, 1, NULL, COMPARE_SAME_BINARY_IS_SAME, NAN, 0 };
 		struct comparison cmp;
 		compare_runs(runs[0], runs[1], &o, &cmp);
 		assert_int_equal(cmp.n, 1);
