@@ -219,6 +219,10 @@ static void run_shard(struct run *r)
 						    : 0;
 	}
 	shard_select(&r->plan, cost, r->set.shard, keep);
+	rs->shard_cells = xcalloc(r->plan.n + 1, sizeof(*rs->shard_cells));
+	for (size_t i = 0, k = 0; i < r->plan.n; i++)
+		if (keep[i])
+			rs->shard_cells[k++] = i;
 	plan_keep(&r->plan, keep);
 	free(cost);
 	free(keep);
@@ -669,31 +673,11 @@ static int run_record(struct run *r)
 	return rs->interrupted ? EXIT_INTERRUPTED : wr < 0 || failed ? EXIT_CELL_FAILED : EXIT_ALL_OK;
 }
 
-/* Tables, plots and index.html from results.json (plots/render.sh), as
- * ./run.sh did; a failed render keeps results.json and the exit code. */
+/* Tables, plots and index.html from results.json (run_dir.h). */
 static void run_render(struct run *r)
 {
-	if (r->o.no_render || r->rs.interrupted)
-		return;
-	char *script = xasprintf("%s/plots/render.sh", project_root());
-	if (access(script, X_OK) < 0) {
-		warning("%s not found: tables and plots not rendered", script);
-		free(script);
-		return;
-	}
-	char *argv[] = { script, r->rs.dir, NULL };
-	struct child ch = CHILD_INIT;
-	ch.argv = argv;
-	ch.in = CHILD_DEVNULL;
-	ch.out = STDERR_FILENO; /* stdout is the summary's */
-	struct child_exit ex;
-	if (child_start(&ch) < 0 || child_wait(&ch, 600, &ex) < 0 || ex.outcome != CHILD_EXITED || ex.exit_code) {
-		char how[128] = "did not start";
-		if (ch.pid > 0)
-			describe_exit(&ex, 600, how, sizeof(how));
-		warning("rendering %s %s; results.json is kept", r->rs.dir, how);
-	}
-	free(script);
+	if (!r->o.no_render && !r->rs.interrupted)
+		run_dir_render(r->rs.dir);
 }
 
 static void run_free(struct run *r)
@@ -721,6 +705,7 @@ static void run_free(struct run *r)
 	free(r->rs.id);
 	free(r->rs.dir);
 	free(r->rs.earlier_dir);
+	free(r->rs.shard_cells);
 	free(r->work);
 	free(r->hyperfine);
 	free(r->pr.eta);

@@ -58,6 +58,7 @@ struct run_state {
 	struct shard shard;
 	char plan_sha256[65];
 	size_t plan_cells;
+	size_t *shard_cells; /* run.shard.plan_index: each cell's place in the whole plan */
 };
 
 /* Writes doc to path as results.json is written (indented, sorted keys,
