@@ -12,6 +12,7 @@
 #include "core/options.h"
 #include "core/util.h"
 #include "driver/run_dir.h"
+#include "results/baseline.h"
 #include "results/join.h"
 #include "results/reader.h"
 #include "results/results.h"
@@ -40,15 +41,27 @@ const struct command_def cmd_join_def = {
 	.order = OPTIONS_ANYWHERE,
 };
 
-/* Loads the shards, joins them, writes DIR/results.json. */
+/* The binaries and libraries each shard kept, into the joined folder:
+ * compare --confirm and rerun measure them again from there. */
+static void keep_shard_binaries(json_t **docs, char **dirs, int n, const char *out)
+{
+	char *bin = xasprintf("%s/bin", out);
+	if (mkdir_p(bin, 0755) < 0)
+		warning("cannot create %s: %s", bin, strerror(errno));
+	for (int i = 0; i < n; i++)
+		kept_binaries_copy(docs[i], dirs[i], out);
+	free(bin);
+}
+
+/* Loads the shards, joins them, writes DIR/results.json (after the
+ * binaries, so a folder with results has them). */
 static int join_write(char **pos, int npos, const struct join_opts *o, int argc, char **argv)
 {
 	json_t **docs = xcalloc((size_t)npos + 1, sizeof(*docs));
+	char **dirs = xcalloc((size_t)npos + 1, sizeof(*dirs));
 	int code = EXIT_USAGE, loaded = 0;
 	for (; loaded < npos; loaded++) {
-		char *dir = NULL;
-		docs[loaded] = results_load(pos[loaded], &dir);
-		free(dir);
+		docs[loaded] = results_load(pos[loaded], &dirs[loaded]);
 		if (!docs[loaded])
 			break;
 	}
@@ -60,22 +73,28 @@ static int join_write(char **pos, int npos, const struct join_opts *o, int argc,
 		for (int i = 0; i < argc; i++)
 			json_array_append_new(av, json_string(argv[i]));
 		json_object_set_new(json_object_get(joined, "run"), "argv", av);
-		if (access(file, F_OK) == 0)
+		if (access(file, F_OK) == 0) {
 			error("%s already holds a run: join into a new folder", o->out);
-		else if (mkdir_p(o->out, 0755) < 0)
+		} else if (mkdir_p(o->out, 0755) < 0) {
 			error("cannot create %s: %s", o->out, strerror(errno));
-		else if (results_write_document(file, joined) < 0)
-			error("cannot write %s: %s", file, strerror(errno));
-		else
-			code = EXIT_ALL_OK;
+		} else {
+			keep_shard_binaries(docs, dirs, npos, o->out);
+			if (results_write_document(file, joined) < 0)
+				error("cannot write %s: %s", file, strerror(errno));
+			else
+				code = EXIT_ALL_OK;
+		}
 	}
 	if (code == EXIT_ALL_OK)
 		fprintf(stderr, "flagbench: joined %d shards, %zu cells: %s\n", npos,
 			json_array_size(json_object_get(joined, "cells")), file);
 	json_decref(joined);
-	for (int i = 0; i < loaded; i++)
+	for (int i = 0; i < loaded; i++) {
 		json_decref(docs[i]);
+		free(dirs[i]);
+	}
 	free(docs);
+	free(dirs);
 	free(file);
 	return code;
 }
