@@ -54,7 +54,7 @@ static void keep_shard_binaries(json_t **docs, char **dirs, int n, const char *o
 }
 
 /* Loads the shards, joins them, writes DIR/results.json (after the
- * binaries, so a folder with results has them). */
+ * binaries, so a folder with results has them) and renders it. */
 static int join_write(char **pos, int npos, const struct join_opts *o, int argc, char **argv)
 {
 	json_t **docs = xcalloc((size_t)npos + 1, sizeof(*docs));
@@ -85,9 +85,12 @@ static int join_write(char **pos, int npos, const struct join_opts *o, int argc,
 				code = EXIT_ALL_OK;
 		}
 	}
-	if (code == EXIT_ALL_OK)
+	if (code == EXIT_ALL_OK) {
 		fprintf(stderr, "flagbench: joined %d shards, %zu cells: %s\n", npos,
 			json_array_size(json_object_get(joined, "cells")), file);
+		if (!o->no_render)
+			run_dir_render(o->out);
+	}
 	json_decref(joined);
 	for (int i = 0; i < loaded; i++) {
 		json_decref(docs[i]);
@@ -112,8 +115,6 @@ int cmd_join(int argc, char **argv)
 		command_usage_error(&cmd_join_def, "join: --out DIR: where the joined run goes");
 	else
 		code = join_write(pos, npos, &o, argc, argv);
-	if (code == EXIT_ALL_OK && !o.no_render)
-		run_dir_render(o.out);
 	free(pos);
 	free(o.out);
 	return code;

@@ -90,6 +90,10 @@ shape() {
 
 @test "join refuses another plan, a shard twice, a missing shard, another cpu model" {
     local d="$BATS_TEST_TMPDIR"
+    run "$FLAGBENCH" join --help
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"usage: flagbench join SHARD_RUN..."* ]]
+    [[ "$output" != *"render"*"did not start"* ]]
     for k in 1 2; do
         run shard smoke "$k/2" "$d/s$k"
         [ "$status" -eq 0 ]
