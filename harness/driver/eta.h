@@ -57,4 +57,11 @@ struct eta_history {
  * estimate from (no run, no verification). */
 double eta_estimate(const struct eta_policy *p, const struct eta_cell *cells, size_t n, const struct eta_history *h);
 
+/* The seconds one cell is expected to take before the run has timed
+ * anything (the shards' balance, pipeline/shard.h): a pause of pause_s,
+ * its verification (one run) and the runs the stop rules give a cell of
+ * run_s seconds a run under the model's priors (one answer in two open,
+ * one cell in two content by its budget). */
+double eta_cell_planned(const struct eta_policy *p, int emulated, double run_s, double pause_s);
+
 #endif

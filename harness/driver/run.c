@@ -24,6 +24,7 @@
 #include "pipeline/records.h"
 #include "pipeline/schedule.h"
 #include "pipeline/session.h"
+#include "pipeline/shard.h"
 #include "pipeline/store.h"
 #include "results/reader.h"
 #include "results/replay.h"
@@ -187,6 +188,53 @@ static int run_folder(struct run *r, int argc, char **argv)
 	return 0;
 }
 
+/* Before the build no cell's time a run is known: every cell is taken
+ * at the time a run the suites aim at (0.05 to 0.1 s, configs/suites). */
+#define SHARD_PLANNED_RUN_S 0.1
+
+/* The eta's view of the schedule's policy (eta.h). */
+static struct eta_policy eta_policy_of(const struct run_settings *s)
+{
+	struct schedule_policy sp = { .runs = s->runs };
+	return (struct eta_policy){ .runs = s->runs, .max_runs = s->max_runs, .runs_for_rerun = s->runs_for_rerun,
+				    .emulated_runs = schedule_emulated_runs(&sp), .precision = s->precision,
+				    .cell_budget = s->cell_budget, .rounds = s->order == RUN_ORDER_INTERLEAVE };
+}
+
+/* --shard K/N: the plan's hash, then only shard K's cells (shard.h),
+ * each weighed by the eta's expected seconds; a cell that cannot run
+ * here weighs nothing. */
+static void run_shard(struct run *r)
+{
+	struct run_state *rs = &r->rs;
+	char stat[32];
+	char *context = xasprintf("%s\n%s\n%s", r->suite.name, r->prof.name,
+				  stats_statistic_name(r->set.quantile, stat, sizeof(stat)));
+	plan_hash(&r->plan, context, rs->plan_sha256);
+	free(context);
+	rs->plan_cells = r->plan.n;
+	rs->shard = r->set.shard;
+	if (!r->set.shard.of)
+		return;
+	struct eta_policy p = eta_policy_of(&r->set);
+	double *cost = xcalloc(r->plan.n + 1, sizeof(*cost));
+	unsigned char *keep = xcalloc(r->plan.n + 1, 1);
+	for (size_t i = 0; i < r->plan.n; i++) {
+		const struct cell *c = &r->plan.cells[i];
+		cost[i] = c->status == CELL_PENDING ? eta_cell_planned(&p, c->spec.cross != NULL, SHARD_PLANNED_RUN_S,
+								       r->set.cooldown)
+						    : 0;
+	}
+	shard_select(&r->plan, cost, r->set.shard, keep);
+	rs->shard_cells = xcalloc(r->plan.n + 1, sizeof(*rs->shard_cells));
+	for (size_t i = 0, k = 0; i < r->plan.n; i++)
+		if (keep[i])
+			rs->shard_cells[k++] = i;
+	plan_keep(&r->plan, keep);
+	free(cost);
+	free(keep);
+}
+
 /* The plan, with where each cell runs resolved (plan.h); an --only that
  * selects no cell stops the run before its folder is made. */
 static int run_plan(struct run *r)
@@ -204,6 +252,7 @@ static int run_plan(struct run *r)
 		return EXIT_USAGE;
 	}
 	r->rs.plan = &r->plan;
+	run_shard(r);
 	const struct pins *q = &r->plan.pins_requested, *u = &r->plan.pins_used;
 	r->rs.profile = json_deep_copy(r->prof.json);
 	json_object_set_new(r->rs.profile, "pin",
@@ -309,10 +358,7 @@ static void run_build(struct run *r)
  * measuring, verifying and pausing took. */
 static double run_eta(const struct run *r)
 {
-	const struct run_settings *s = &r->set;
-	struct eta_policy p = { .runs = s->runs, .max_runs = s->max_runs, .runs_for_rerun = s->runs_for_rerun,
-				.emulated_runs = schedule_emulated_runs(&r->policy), .precision = s->precision,
-				.cell_budget = s->cell_budget, .rounds = s->order == RUN_ORDER_INTERLEAVE };
+	struct eta_policy p = eta_policy_of(&r->set);
 	struct eta_history h = { .measure_s = r->pr.measure_wall - r->rs.phases.cooldown_s,
 				 .verify_s = r->rs.phases.verify_s, .verified = r->pr.verified,
 				 .cooldown_s = r->rs.phases.cooldown_s };
@@ -646,39 +692,20 @@ static int run_record(struct run *r)
 		failed |= cell_status_failed(r->plan.cells[i].status);
 		any_ok |= r->plan.cells[i].status == CELL_OK;
 	}
-	/* a run that measured nothing is no success */
-	if (!any_ok && !rs->interrupted) {
+	/* a run that measured nothing is no success; a shard with no cell
+	 * (more shards than blocks) has nothing to measure */
+	if (!any_ok && !rs->interrupted && !(rs->shard.of && !r->plan.n)) {
 		warning("no cell is ok: nothing was measured");
 		failed = 1;
 	}
 	return rs->interrupted ? EXIT_INTERRUPTED : wr < 0 || failed ? EXIT_CELL_FAILED : EXIT_ALL_OK;
 }
 
-/* Tables, plots and index.html from results.json (plots/render.sh), as
- * ./run.sh did; a failed render keeps results.json and the exit code. */
+/* Tables, plots and index.html from results.json (run_dir.h). */
 static void run_render(struct run *r)
 {
-	if (r->o.no_render || r->rs.interrupted)
-		return;
-	char *script = xasprintf("%s/plots/render.sh", project_root());
-	if (access(script, X_OK) < 0) {
-		warning("%s not found: tables and plots not rendered", script);
-		free(script);
-		return;
-	}
-	char *argv[] = { script, r->rs.dir, NULL };
-	struct child ch = CHILD_INIT;
-	ch.argv = argv;
-	ch.in = CHILD_DEVNULL;
-	ch.out = STDERR_FILENO; /* stdout is the summary's */
-	struct child_exit ex;
-	if (child_start(&ch) < 0 || child_wait(&ch, 600, &ex) < 0 || ex.outcome != CHILD_EXITED || ex.exit_code) {
-		char how[128] = "did not start";
-		if (ch.pid > 0)
-			describe_exit(&ex, 600, how, sizeof(how));
-		warning("rendering %s %s; results.json is kept", r->rs.dir, how);
-	}
-	free(script);
+	if (!r->o.no_render && !r->rs.interrupted)
+		run_dir_render(r->rs.dir);
 }
 
 static void run_free(struct run *r)
@@ -707,6 +734,7 @@ static void run_free(struct run *r)
 	free(r->rs.id);
 	free(r->rs.dir);
 	free(r->rs.earlier_dir);
+	free(r->rs.shard_cells);
 	free(r->work);
 	free(r->hyperfine);
 	free(r->pr.eta);

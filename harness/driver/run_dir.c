@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 
+#include "core/runcmd.h"
 #include "core/stats.h"
 #include "core/util.h"
 #include "results/reader.h"
@@ -120,4 +121,27 @@ int run_dir_resume_id(const char *dir, const char *suite, const char *profile, d
 	*id = oid ? xstrdup(oid) : run_dir_new_id(suite, profile);
 	json_decref(old);
 	return 0;
+}
+
+void run_dir_render(const char *dir)
+{
+	char *script = xasprintf("%s/plots/render.sh", project_root());
+	if (access(script, X_OK) < 0) {
+		warning("%s not found: tables and plots not rendered", script);
+		free(script);
+		return;
+	}
+	char *argv[] = { script, (char *)dir, NULL };
+	struct child ch = CHILD_INIT;
+	ch.argv = argv;
+	ch.in = CHILD_DEVNULL;
+	ch.out = STDERR_FILENO; /* stdout is the summary's */
+	struct child_exit ex;
+	if (child_start(&ch) < 0 || child_wait(&ch, 600, &ex) < 0 || ex.outcome != CHILD_EXITED || ex.exit_code) {
+		char how[128] = "did not start";
+		if (ch.pid > 0)
+			describe_exit(&ex, 600, how, sizeof(how));
+		warning("rendering %s %s; results.json is kept", dir, how);
+	}
+	free(script);
 }

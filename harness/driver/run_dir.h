@@ -22,5 +22,8 @@ int run_dir_lock(const char *dir, int resuming);
  * (the journal's cells belong to those only): 0 with *id the run's id,
  * -1 after a message. */
 int run_dir_resume_id(const char *dir, const char *suite, const char *profile, double quantile, char **id);
+/* Tables, plots and index.html from DIR/results.json (plots/render.sh,
+ * its output on stderr); a failed render is a warning: results.json stays. */
+void run_dir_render(const char *dir);
 
 #endif

@@ -13,6 +13,7 @@
 static const struct option_def run_options[] = {
 	OPTION_GROUP(options_run_like, struct run_opts, run),
 	{ .name = "only", .type = OPT_STRING, .offset = RO(only), .metavar = "GLOB", .help = "run only the cells whose id matches GLOB; the others are left out of the run (no results, progress or tables)" },
+	{ .name = "shard", .type = OPT_STRING, .offset = RO(shard), .metavar = "K/N", .help = "run shard K of N of the plan: each variant's cells in one shard, the family's baseline in every shard that holds the family, the rest balanced by expected time (flagbench join makes one run of the N)" },
 	{ .name = "jobs", .short_name = 'j', .type = OPT_UINT, .offset = RO(jobs), .metavar = "N", .min = 1, .max = 256, .help = "parallel compilers (default: online cpus)" },
 	{ .name = "cooldown", .type = OPT_DOUBLE, .offset = RO(cooldown), .metavar = "SECONDS", .max = 3600, .help = "pause before each cell where no sensor decides (default: the profile's)" },
 	{ .name = "verify-timeout", .type = OPT_DOUBLE, .offset = RO(verify_timeout), .metavar = "SECONDS", .min = 0.1, .max = 86400, .help = "limit of the verification run (default: --timeout x 4)" },
@@ -49,6 +50,7 @@ void run_opts_free(struct run_opts *o)
 {
 	run_like_opts_free(&o->run);
 	free(o->only);
+	free(o->shard);
 	free(o->resume);
 	free(o->consumer);
 	free(o->consumer_wait);
@@ -80,6 +82,12 @@ int run_opts_parse(struct run_opts *o, int argc, char **argv, struct run_setting
 	}
 	if (o->pretend_build > 0 && !o->dry_run) {
 		error("--pretend-build needs --dry-run: a real build takes the time it takes");
+		return EXIT_USAGE;
+	}
+	char why[256];
+	s->shard = (struct shard){ 0, 0 };
+	if (o->shard && shard_parse(o->shard, &s->shard, why, sizeof(why)) < 0) {
+		error("%s", why);
 		return EXIT_USAGE;
 	}
 	if (meter_wait_parse(o->consumer_wait) < 0) {

@@ -16,6 +16,7 @@
 #include "config/suite.h"
 #include "core/options.h"
 #include "core/util.h"
+#include "pipeline/shard.h"
 #include "system/cooldown.h"
 
 /* The groups' structs overlaid with their fields (C11 anonymous members,
@@ -32,6 +33,7 @@ struct run_opts {
 		struct global_opts g;
 		int help;
 	};
+	char *shard; /* --shard K/N (pipeline/shard.h) */
 	char *only, *resume, *consumer, *consumer_wait, *order, *statistic;
 	char *binaries_from; /* rerun.h */
 	char *earlier_runs;  /* --earlier-runs DIR: more earlier runs of this host (results/ratio_drift.h) */
@@ -61,6 +63,7 @@ struct run_settings {
 	unsigned runs, warmup, max_runs;
 	unsigned runs_for_rerun; /* the fewest runs whose rerun interval can reach 95 % */
 	struct cooldown_policy cool;
+	struct shard shard;      /* --shard; of 0: the whole plan */
 };
 
 /* Parses argv[1..argc) (argv[0] "run") into *o and checks the words of

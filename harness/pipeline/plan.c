@@ -602,19 +602,28 @@ static int select_only(const struct plan_input *in, struct plan *out)
 		free(near);
 		r = -1;
 	} else {
-		size_t k = 0;
-		for (size_t i = 0; i < out->n; i++) {
-			if (fnmatch(in->only, out->cells[i].spec.id, 0) == 0) {
-				out->cells[k++] = out->cells[i];
-				continue;
-			}
-			cell_reset(&out->cells[i]);
-			spec_free(&out->cells[i].spec);
-		}
-		out->n = k;
+		unsigned char *keep = xcalloc(out->n + 1, 1);
+		for (size_t i = 0; i < out->n; i++)
+			keep[i] = fnmatch(in->only, out->cells[i].spec.id, 0) == 0;
+		plan_keep(out, keep);
+		free(keep);
 	}
 	sv_clear(&ids);
 	return r;
+}
+
+void plan_keep(struct plan *p, const unsigned char *keep)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		if (keep[i]) {
+			p->cells[k++] = p->cells[i];
+			continue;
+		}
+		cell_reset(&p->cells[i]);
+		spec_free(&p->cells[i].spec);
+	}
+	p->n = k;
 }
 
 int plan_build(const struct plan_input *in, struct plan *out)

@@ -270,6 +270,10 @@ struct plan_input {
 /* 0, or -1 when --only selects no cell (out->refused says why); either
  * way plan_free() frees out. */
 int plan_build(const struct plan_input *in, struct plan *out);
+/* Keeps the cells with keep[i] set, in plan order, and frees the rest
+ * (--only, --shard): they appear nowhere after.  Before the build: no
+ * index between cells (same_binary_as) is set yet. */
+void plan_keep(struct plan *p, const unsigned char *keep);
 /* The padding of layout k (0 for the natural layout 0): code bytes in
  * [0, 4096), environment bytes in [0, 4096) in steps of 16 (the stack's
  * alignment), from a fixed generator, so every run pads layout k alike. */

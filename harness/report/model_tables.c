@@ -179,7 +179,9 @@ static struct mcell value_fn(struct model *m, struct fsrc *f, const struct var *
 
 static struct mcell speedup_fn(struct model *m, struct fsrc *f, const struct var *v, size_t k, const void *arg)
 {
-	return model_ratio(m, f, model_cell_at(f, v, f->cfgs[k]), model_find(f, f->baseline, f->cfgs[k]));
+	struct results_cell *c = model_cell_at(f, v, f->cfgs[k]);
+	/* a joined run: the baseline measured in c's shard */
+	return model_ratio(m, f, c, results_cell_beside(&f->run->run, model_find(f, f->baseline, f->cfgs[k]), c));
 }
 
 /* Against the same variant built as "gcc/-O2" with the same other flags (arg),
@@ -388,7 +390,8 @@ static struct mcell across_fn(struct model *m, struct fsrc *f, const struct var 
 {
 	struct fsrc *r = &f->runs[k];
 	struct results_cell *c = model_find(r, v->name, v->title);
-	return sp ? model_ratio(m, r, c, model_find(r, r->baseline, v->title)) : model_value(m, r, c);
+	return sp ? model_ratio(m, r, c, results_cell_beside(&r->run->run, model_find(r, r->baseline, v->title), c))
+		  : model_value(m, r, c);
 }
 
 void model_merged_family(struct model *m, struct mfamily *fam, struct fsrc *all, const char **names)

@@ -62,9 +62,7 @@ static void keep_libraries(const json_t *c, const char *run_dir, const char *tmp
 	}
 }
 
-/* Each distinct binary of the run into TMP/bin, so --confirm can replay the
- * baseline; returns how many were copied. A missing one is only warned of. */
-static size_t keep_binaries(const json_t *run, const char *run_dir, const char *tmp)
+size_t kept_binaries_copy(const json_t *run, const char *run_dir, const char *tmp)
 {
 	size_t i, kept = 0, missing = 0;
 	json_t *c;
@@ -144,7 +142,7 @@ int baseline_save(const char *run_path, const char *dir, const char *name_opt)
 		error("cannot create %s: %s", bin, strerror(errno));
 		goto out;
 	}
-	size_t kept = keep_binaries(run, run_dir, tmp);
+	size_t kept = kept_binaries_copy(run, run_dir, tmp);
 	if (copy_results(run_dir, tmp) < 0 || swap_in(tmp, dest, old) < 0)
 		goto out;
 	printf("baseline %s of cpu profile %s: %s (run %s, %zu binaries)\n", name, profile, dest,

@@ -167,6 +167,8 @@ int results_cell_view(struct results_cell *c, json_t *j, const char *file, int a
 	c->text_bytes = count(j, "text_bytes");
 	c->same_binary_as = jstr_opt(j, "same_binary_as");
 	measurement_view(c, j);
+	json_int_t shard = json_integer_value(json_object_get(j, "shard"));
+	c->shard = shard > 0 ? (unsigned)shard : 0;
 	c->speedup = jnum(j, "speedup");
 	c->vs_glibc = jnum(j, "vs_glibc");
 	json_t *w = json_object_get(j, "warnings"), *x;
@@ -274,6 +276,23 @@ static int check_cells(struct results_run *r, json_t *cells)
 	return 0;
 }
 
+/* A joined run's baseline copies (run.shards[].copies). */
+static int check_copies(struct results_run *r, const json_t *shards)
+{
+	size_t i, k, n = 0;
+	json_t *s, *c;
+	json_array_foreach(shards, i, s) n += json_array_size(json_object_get(s, "copies"));
+	r->copies = xcalloc(n + 1, sizeof(*r->copies));
+	json_array_foreach(shards, i, s) json_array_foreach(json_object_get(s, "copies"), k, c) {
+		if (!json_is_object(c) || results_cell_view(&r->copies[r->ncopies], c, r->file, 0) < 0) {
+			results_cell_release(&r->copies[r->ncopies]);
+			return error("%s: run.shards[%zu].copies[%zu] is not a cell", r->file, i, k);
+		}
+		r->ncopies++;
+	}
+	return 0;
+}
+
 /* The view of r->root, read from r->file; closes r on failure. */
 static int view_root(struct results_run *r)
 {
@@ -288,9 +307,9 @@ static int view_root(struct results_run *r)
 		error("%s: \"cells\" must be an array", r->file);
 		goto bad;
 	}
-	if (check_cells(r, cells) < 0)
-		goto bad;
 	json_t *run = json_object_get(r->root, "run");
+	if (check_cells(r, cells) < 0 || check_copies(r, json_object_get(run, "shards")) < 0)
+		goto bad;
 	r->id = jstr(run, "id");
 	r->statistic = jstr_opt(run, "statistic") ? jstr_opt(run, "statistic") : "median";
 	r->cpu_profile = jstr_opt(run, "cpu_profile");
@@ -340,6 +359,9 @@ void results_close(struct results_run *r)
 	for (size_t i = 0; i < r->ncells; i++)
 		results_cell_release(&r->cells[i]);
 	free(r->cells);
+	for (size_t i = 0; i < r->ncopies; i++)
+		results_cell_release(&r->copies[i]);
+	free(r->copies);
 	json_decref(r->root);
 	free(r->file);
 	free(r->dir);
@@ -352,6 +374,15 @@ struct results_cell *results_cell_by_id(const struct results_run *r, const char 
 		if (!strcmp(r->cells[i].id, id))
 			return &r->cells[i];
 	return NULL;
+}
+
+struct results_cell *results_cell_beside(const struct results_run *r, struct results_cell *other,
+					 const struct results_cell *c)
+{
+	for (size_t i = 0; other && c && c->shard && other->shard != c->shard && i < r->ncopies; i++)
+		if (r->copies[i].shard == c->shard && !strcmp(r->copies[i].id, other->id))
+			return &r->copies[i];
+	return other;
 }
 
 json_t *results_load(const char *path, char **dir)

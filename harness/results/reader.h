@@ -66,6 +66,7 @@ struct results_cell {
 	double speedup, vs_glibc;        /* as stored; NAN where none */
 	size_t nwarnings;
 	const char **warnings;           /* strings of "warnings" ("?" for a non-string) */
+	unsigned shard;                  /* a joined run's shard K it was measured in (results/join.h); 0 none */
 };
 
 /* A run as read. */
@@ -78,6 +79,10 @@ struct results_run {
 	json_t *families;                /* the "families" object, or NULL */
 	struct results_cell *cells;
 	size_t ncells;
+	/* a joined run: the baseline cells measured again in a later shard
+	 * (run.shards[].copies, results/join.h), never among cells */
+	struct results_cell *copies;
+	size_t ncopies;
 };
 
 /* Loads a run: DIR/results.json or a results.json path.  0, or -1 after
@@ -90,6 +95,11 @@ int results_open_loaded(const char *file, json_t *root, struct results_run *run)
 void results_close(struct results_run *run);
 /* The cell with this id, or NULL. */
 struct results_cell *results_cell_by_id(const struct results_run *run, const char *id);
+/* The cell c is compared with in a joined run: the copy of cell other
+ * measured in c's shard where there is one (a baseline in several
+ * shards), else other itself. */
+struct results_cell *results_cell_beside(const struct results_run *run, struct results_cell *other,
+					 const struct results_cell *c);
 
 /* One record viewed alone, as results_open() views each cell (file names
  * it in messages; allocators: whether the run has an allocator besides

@@ -462,6 +462,14 @@ json_t *results_to_json(const struct run_state *rs)
 		json_object_set_new(run, "earlier_runs_dir", json_string(rs->earlier_dir));
 	if (rs->earlier_any_host)
 		json_object_set_new(run, "earlier_runs_of", json_string("cpu"));
+	if (rs->shard.of) {
+		json_t *at = json_array();
+		for (size_t i = 0; i < rs->plan->n; i++)
+			json_array_append_new(at, json_integer((json_int_t)rs->shard_cells[i]));
+		json_object_set_new(run, "shard", json_pack("{s:i, s:i, s:s, s:I, s:o}", "index", (int)rs->shard.index, "of",
+							     (int)rs->shard.of, "plan_sha256", rs->plan_sha256,
+							     "plan_cells", (json_int_t)rs->plan_cells, "plan_index", at));
+	}
 	char name[32];
 	json_object_set_new(run, "statistic", json_string(stats_statistic_name(rs->quantile, name, sizeof(name))));
 	json_object_set_new(run, "warnings", jstrvec(&rs->warnings));

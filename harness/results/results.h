@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "pipeline/plan.h"
+#include "pipeline/shard.h"
 #include "system/cooldown.h"
 
 #define RESULTS_SCHEMA "flagbench-results/1"
@@ -53,6 +54,12 @@ struct run_state {
 	char *earlier_dir; /* run.earlier_runs_dir: --earlier-runs, absolute; NULL: none */
 	int earlier_any_host; /* run.earlier_runs_of "cpu": any host of the CPU model counts (--earlier-runs-of) */
 	json_t *matrix; /* run.matrix: the command line's matrix (config/suite.h suite_matrix_parse); NULL: none */
+	/* run.shard (--shard): K of N, and the whole plan's hash and cell
+	 * count, which flagbench join checks (results/join.h); of 0: none */
+	struct shard shard;
+	char plan_sha256[65];
+	size_t plan_cells;
+	size_t *shard_cells; /* run.shard.plan_index: each cell's place in the whole plan */
 };
 
 /* Writes doc to path as results.json is written (indented, sorted keys,

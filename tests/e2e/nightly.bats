@@ -73,6 +73,30 @@ J
     jq -e '[.cells[].system_changed] | length > 0 and all(. == null)' <<<"$output"
 }
 
+@test "nightly in 2 shards: each shard runs only, the join gates the night; the workflow fans out and joins" {
+    for k in 1 2; do
+        NIGHTLY_SHARD=$k/2 NIGHTLY_OUT="$BATS_TEST_TMPDIR/shards/s$k" run "$REPO/ci/nightly.sh" host
+        [ "$status" -eq 0 ]
+        [[ "$output" == *"shard $k/2 in"* ]]
+        [ ! -e "$BATS_TEST_TMPDIR/shards/s$k/nightly.json" ]
+    done
+    NIGHTLY_SHARDS_FROM="$BATS_TEST_TMPDIR/shards" run "$REPO/ci/nightly.sh" host
+    [ "$status" -eq 0 ]
+    jqr '.run.joined.of == 2 and (.cells | length) == 9' "$NIGHTLY_OUT/results.json"
+    jqr '.status == "no_baseline"' "$NIGHTLY_OUT/nightly.json"
+    # a shard missing: the join refuses, the night is an error
+    rm -rf "$BATS_TEST_TMPDIR/shards/s2"
+    NIGHTLY_SHARDS_FROM="$BATS_TEST_TMPDIR/shards" run "$REPO/ci/nightly.sh" host
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"shard 2/2 missing"* ]]
+    # the workflow: a matrix over the shards, a join per profile before publish
+    w="$REPO/.github/workflows/nightly.yml"
+    grep -q 'shard: ${{ fromJSON(needs.shards.outputs.list) }}' "$w"
+    grep -q 'NIGHTLY_SHARD: ${{ matrix.shard }}/${{ needs.shards.outputs.count }}' "$w"
+    grep -q 'NIGHTLY_SHARDS_FROM: shards' "$w"
+    grep -q 'needs: \[hosted, join\]' "$w"
+}
+
 @test "nightly: bad usage exits 2" {
     run "$REPO/ci/nightly.sh"
     [ "$status" -eq 2 ]
