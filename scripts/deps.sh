@@ -24,7 +24,7 @@ need_test="libcmocka-dev bats"
 want_test="bats-assert bats-support libxml2-utils chromium"
 # C++ (issue 47): the CMake and Meson examples of examples/families/
 want_test="$want_test cmake meson ninja-build"
-want_slow="libclang-rt-14-dev"
+want_slow="libclang-rt-14-dev zstd bc" # zstd, bc: bench/explain-real.sh (its check, its stamps)
 # ---- fleet (issue 50): a real one-node Slurm for tests/slow/slurm.bats (ci/slurm/)
 want_slow="$want_slow slurm-wlm munge"
 # ---- end fleet ----
