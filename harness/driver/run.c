@@ -158,10 +158,13 @@ static int run_folder(struct run *r, int argc, char **argv)
 		rs->dir = xstrdup(r->o.resume);
 		if (run_dir_resume_id(rs->dir, r->suite.name, r->prof.name, r->set.quantile, &rs->id) < 0)
 			return EXIT_USAGE;
+		rs->name = run_dir_name_of_out(rs->dir);
 	} else {
-		/* the folder the user chose names the run */
-		rs->id = r->o.out ? run_dir_id_of_out(r->o.out, r->suite.name, r->prof.name)
-				  : run_dir_new_id(r->suite.name, r->prof.name);
+		/* the folder the user chose names the run; the id stays a stamp,
+		 * unique among runs (the history holds runs by id, and a nightly
+		 * writes the same folder every night) */
+		rs->id = run_dir_new_id(r->suite.name, r->prof.name);
+		rs->name = r->o.out ? run_dir_name_of_out(r->o.out) : NULL;
 		/* made-up times never lie among real runs (make plots, publish) */
 		rs->dir = r->o.out ? xstrdup(r->o.out)
 				   : xasprintf("%s/results/%s%s", project_root(), r->o.dry_run ? "dry-run/" : "", rs->id);
@@ -733,6 +736,7 @@ static void run_free(struct run *r)
 	sv_clear(&r->rs.warnings);
 	free(r->rs.id);
 	free(r->rs.dir);
+	free(r->rs.name);
 	free(r->rs.earlier_dir);
 	free(r->rs.shard_cells);
 	free(r->work);

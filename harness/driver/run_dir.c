@@ -24,7 +24,7 @@ char *run_dir_new_id(const char *suite, const char *profile)
 	return xasprintf("%s-%s-%s", ts, suite, profile);
 }
 
-char *run_dir_id_of_out(const char *out, const char *suite, const char *profile)
+char *run_dir_name_of_out(const char *out)
 {
 	size_t end = strlen(out);
 	while (end > 1 && out[end - 1] == '/')
@@ -34,7 +34,7 @@ char *run_dir_id_of_out(const char *out, const char *suite, const char *profile)
 		start--;
 	size_t len = end - start;
 	if (!len || (len == 1 && out[start] == '.') || (len == 2 && !strncmp(out + start, "..", 2)))
-		return run_dir_new_id(suite, profile);
+		return NULL;
 	return xasprintf("%.*s", (int)len, out + start);
 }
 

@@ -13,9 +13,10 @@
 /* "<UTC time>-<suite>-<profile>" */
 char *run_dir_new_id(const char *suite, const char *profile);
 /* The name of a run in the folder out the user chose (-o): the folder's
- * own name, "results/zstd-march" is "zstd-march"; run_dir_new_id's
- * where out names no folder of its own ("", ".", ".."). */
-char *run_dir_id_of_out(const char *out, const char *suite, const char *profile);
+ * own name, "results/zstd-march" is "zstd-march"; NULL where out names no
+ * folder of its own ("", ".", ".."). A name, not an id: two runs may share
+ * it (a nightly's folder), never an id. */
+char *run_dir_name_of_out(const char *out);
 /* 0 with the lock held (its fd stays open), -1 after a message. */
 int run_dir_lock(const char *dir, int resuming);
 /* Whether --resume dir may go on with this suite, profile and statistic

@@ -142,10 +142,11 @@ static void run_lines(struct model *m, char how, struct strbuf *out)
 		json_t *run = json_object_get(r->root, "run"), *w;
 		const char *cpu = json_string_value(json_object_get(json_object_get(r->root, "host"), "cpu_model"));
 		const char *suite = json_string_value(json_object_get(run, "suite"));
+		const char *name = json_string_value(json_object_get(run, "name"));
 		char away[64] = "";
 		if (r->nunsupported)
 			snprintf(away, sizeof(away), ", %zu not for this machine", r->nunsupported);
-		char *line = xasprintf("run %s: suite %s on %s (%s): %zu cells, %zu ok%s%s", r->id, suite ? suite : "?",
+		char *line = xasprintf("run %s: suite %s on %s (%s): %zu cells, %zu ok%s%s", name ? name : r->id, suite ? suite : "?",
 				       r->label, cpu ? cpu : "unknown cpu", r->ncells, r->nok, away,
 				       json_is_null(json_object_get(run, "finished")) ? ", not finished" : "");
 		sb_adds(out, how == 'm' ? "- " : "");

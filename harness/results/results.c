@@ -449,6 +449,8 @@ json_t *results_to_json(const struct run_state *rs)
 	format_utc(rs->finished_wall, finished, sizeof(finished));
 	json_t *run = json_object();
 	json_object_set_new(run, "id", json_string(rs->id));
+	if (rs->name)
+		json_object_set_new(run, "name", json_string(rs->name));
 	json_object_set_new(run, "started", json_string(started));
 	json_object_set_new(run, "finished", rs->finished ? json_string(finished) : json_null());
 	json_object_set_new(run, "interrupted", json_boolean(rs->interrupted));

@@ -36,6 +36,7 @@ struct run_drift {
 
 struct run_state {
 	char *id, *dir;
+	char *name; /* run.name: the folder the user chose (-o), NULL: none */
 	double started_wall, started_mono, finished_wall;
 	int interrupted, finished;
 	json_t *argv, *host, *tools, *profile;

@@ -82,17 +82,19 @@ need_gcc_clang_x86() {
     [ ! -e "$out" ]
 }
 
-@test "-o names the run: the summary's first line and run.id say the folder chosen" {
+@test "-o names the run: the summary's first line and run.name say the folder chosen, run.id stays a stamp" {
     out="$BATS_TEST_TMPDIR/results/zstd-march/"
     run --separate-stderr "$FLAGBENCH" run --family-dir "$MIX" --opt -O2 --dry-run --no-render -o "$out"
     [ "$status" -eq 0 ]
     [[ "${lines[0]}" == "run zstd-march: suite quick on "* ]]
-    jqr '.run.id == "zstd-march"' "$out/results.json"
-    # no -o: a new id of time, suite and profile
+    jqr '.run.name == "zstd-march"' "$out/results.json"
+    # the id stays unique: a nightly writes the same folder every night into one history
+    jqr '.run.id | test("^[0-9]{8}T[0-9]{6}Z-quick-")' "$out/results.json"
+    # -o .: no name of its own; the id of time, suite and profile
     cd "$BATS_TEST_TMPDIR"
     run "$FLAGBENCH" run --family-dir "$MIX" --opt -O2 --dry-run --no-render -o .
     [ "$status" -eq 0 ]
-    jqr '.run.id | test("^[0-9]{8}T[0-9]{6}Z-quick-")' results.json
+    jqr '(.run.id | test("^[0-9]{8}T[0-9]{6}Z-quick-")) and .run.name == null' results.json
 }
 
 @test "tune's start: a compiler, -O or -march the compiler rejects is exit 2 with the reason" {

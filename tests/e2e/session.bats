@@ -109,7 +109,7 @@ need_cell() { # ID
         --cache "$CACHE" -o "$BATS_TEST_TMPDIR/e"
     echo "$output"
     [ "$status" -eq 0 ]
-    [[ "$output" == *"candidate flags between"* ]]
+    [[ "$output" == *"candidate flags: one build per flag needs"* ]]
     [[ "$output" != *"unsupported"* ]]
     [[ "$output" != *"wrong_output"* ]]
     [ -s "$BATS_TEST_TMPDIR/e/explain.md" ]
@@ -124,7 +124,7 @@ need_cell() { # ID
         --cache "$CACHE" -o "$BATS_TEST_TMPDIR/e"
     echo "$output"
     [ "$status" -eq 0 ]
-    [[ "$output" == *"candidate flags between"* ]]
+    [[ "$output" == *"candidate flags: one build per flag needs"* ]]
     [[ "$output" == *"the reference of mix's same_as check"* ]]
     [[ "$output" != *"same_as:"* ]]
     [ -s "$BATS_TEST_TMPDIR/e/explain.md" ]

@@ -93,7 +93,7 @@ commands() {
     [[ "$output" == *"(usage: flagbench rerun RUN_DIR [options]"* ]]
     run "$FLAGBENCH" try
     [ "$status" -eq 2 ]
-    [[ "$output" == *"(usage: flagbench try FILE.c [options]"* ]]
+    [[ "$output" == *"(usage: flagbench try FILE.c|FILE.cpp [options]"* ]]
     run "$FLAGBENCH" try --help
     [ "$status" -eq 0 ]
     [[ "$output" == *"--timeout SECONDS"*"(default 120)"* ]]
