@@ -25,7 +25,13 @@ void explain_parse_optimizers(const char *text, struct strvec *out)
 			char *tab = strrchr(s, '\t');
 			if (tab && (!val || tab > val))
 				val = tab;
-			if (val && val > s + nl)
+			/* "-falign-functions" and "-falign-functions=" are one
+			 * option listed twice (its state, then its value): the
+			 * first line names it, else explain moves it twice */
+			int listed = 0;
+			for (size_t i = 0; i < out->n && !listed; i++)
+				listed = !strncmp(out->v[i], s, nl) && out->v[i][nl] == '\t';
+			if (val && val > s + nl && !listed)
 				sv_pushf(out, "%.*s\t%s", (int)nl, s, val + 1);
 		}
 		free(line);

@@ -46,7 +46,8 @@ int flags_isa_changes(const struct compiler *comp, const struct strvec *a, const
 		      struct flag_changes *changes, struct strvec *notes);
 
 /* Parses `gcc -Q --help=optimizers` output into "name\tvalue" lines
- * ("-fpeel-loops\t[enabled]", "-fvect-cost-model\tdynamic"). */
+ * ("-fpeel-loops\t[enabled]", "-fvect-cost-model\tdynamic"), one per
+ * name: the first line of an option listed twice. */
 void explain_parse_optimizers(const char *text, struct strvec *out);
 /* One line of `gcc -Q --help=params`
  * ("  --param=align-threshold=<1,65536> \t\t100"): its name, whether gcc

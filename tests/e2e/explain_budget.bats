@@ -67,9 +67,12 @@ J
     needs_tools
     steps_run "$BATS_TEST_TMPDIR/run"
     out="$BATS_TEST_TMPDIR/ex"
-    # a compiler that takes two seconds: the signal comes in the second batch's builds
+    # a compiler that takes two seconds: the signal comes in the second batch's builds;
+    # a cache of its own, so no batch is found built by the test before (a cached
+    # search ends before the signal can come)
+    cache="$BATS_TEST_TMPDIR/cache"
     FAKECC_SLEEP=2 "$FLAGBENCH" explain "$BATS_TEST_TMPDIR/run" "$A" "$B" --metric instructions --out "$out" \
-        --cache "$CACHE" >"$BATS_TEST_TMPDIR/ex.out" 2>&1 &
+        --cache "$cache" >"$BATS_TEST_TMPDIR/ex.out" 2>&1 &
     pid=$!
     for _ in $(seq 1 600); do
         [ -s "$out/journal.json" ] && break
@@ -86,7 +89,7 @@ J
     measured=$(jq '.groups | length' "$out/journal.json")
     [ "$measured" -ge 1 ]
     [ "$measured" -lt 7 ]
-    run "$FLAGBENCH" explain --resume "$out" --cache "$CACHE"
+    run "$FLAGBENCH" explain --resume "$out" --cache "$cache"
     [ "$status" -eq 0 ]
     [[ "$output" == *"--resume: $measured groups measured already"* ]]
     jqr '.explain.state == "complete" and .explain.selected == ["-ffixture-s6"] and .explain.builds == 7' "$out/results.json"

@@ -24,14 +24,19 @@ static void test_parse_optimizers(void **state)
 			   "  -fpeel-loops                \t\t[disabled]\n"
 			   "  -fvect-cost-model=[unlimited|dynamic|cheap|very-cheap] \tvery-cheap\n"
 			   "  -fno-threadsafe-statics     \t\t[enabled]\n"
+			   /* gcc 12 at -O3 lists the option twice, its state and its value */
+			   "  -falign-functions           \t\t[enabled]\n"
+			   "  -falign-functions=          \t\t16\n"
 			   "  some other line\n";
 	struct strvec kv = STRVEC_INIT;
 	explain_parse_optimizers(text, &kv);
-	assert_int_equal(kv.n, 4);
+	assert_int_equal(kv.n, 5);
 	assert_string_equal(kv.v[0], "-faggressive-loop-optimizations\t[enabled]");
 	assert_string_equal(kv.v[1], "-fpeel-loops\t[disabled]");
 	assert_string_equal(kv.v[2], "-fvect-cost-model\tvery-cheap");
 	assert_string_equal(kv.v[3], "-fno-threadsafe-statics\t[enabled]");
+	/* one candidate, not two: its first line, the state */
+	assert_string_equal(kv.v[4], "-falign-functions\t[enabled]");
 	sv_clear(&kv);
 }
 
