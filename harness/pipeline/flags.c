@@ -25,13 +25,7 @@ void explain_parse_optimizers(const char *text, struct strvec *out)
 			char *tab = strrchr(s, '\t');
 			if (tab && (!val || tab > val))
 				val = tab;
-			/* "-falign-functions" and "-falign-functions=" are one
-			 * option listed twice (its state, then its value): the
-			 * first line names it, else explain moves it twice */
-			int listed = 0;
-			for (size_t i = 0; i < out->n && !listed; i++)
-				listed = !strncmp(out->v[i], s, nl) && out->v[i][nl] == '\t';
-			if (val && val > s + nl && !listed)
+			if (val && val > s + nl)
 				sv_pushf(out, "%.*s\t%s", (int)nl, s, val + 1);
 		}
 		free(line);
@@ -105,6 +99,15 @@ static const char *lookup(const struct strvec *kv, const char *name)
 	return NULL;
 }
 
+int explain_first_of_name(const struct strvec *kv, size_t i)
+{
+	size_t l = strcspn(kv->v[i], "\t");
+	for (size_t k = 0; k < i; k++)
+		if (!strncmp(kv->v[k], kv->v[i], l) && kv->v[k][l] == '\t')
+			return 0;
+	return 1;
+}
+
 static void add_change(struct flag_changes *fc, const char *name, const char *toward_a, const char *toward_b)
 {
 	fc->v = xrealloc(fc->v, (fc->n + 1) * sizeof(*fc->v));
@@ -132,6 +135,8 @@ int flags_optimizer_changes(const struct compiler *comp, const struct strvec *a,
 		sb_release(&out);
 	}
 	for (size_t i = 0; i < kv[1].n; i++) {
+		if (!explain_first_of_name(&kv[1], i))
+			continue;
 		char *name = xasprintf("%.*s", (int)strcspn(kv[1].v[i], "\t"), kv[1].v[i]);
 		const char *vb = lookup(&kv[1], name), *va = lookup(&kv[0], name);
 		if (va && strcmp(va, vb)) {

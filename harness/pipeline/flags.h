@@ -46,9 +46,13 @@ int flags_isa_changes(const struct compiler *comp, const struct strvec *a, const
 		      struct flag_changes *changes, struct strvec *notes);
 
 /* Parses `gcc -Q --help=optimizers` output into "name\tvalue" lines
- * ("-fpeel-loops\t[enabled]", "-fvect-cost-model\tdynamic"), one per
- * name: the first line of an option listed twice. */
+ * ("-fpeel-loops\t[enabled]", "-fvect-cost-model\tdynamic"). */
 void explain_parse_optimizers(const char *text, struct strvec *out);
+/* Whether kv's line i (explain_parse_optimizers) is the first of its name:
+ * gcc lists some options twice, their state and their value
+ * ("-falign-functions\t[enabled]", "-falign-functions\t16"), and explain
+ * moves each option once, by its state. */
+int explain_first_of_name(const struct strvec *kv, size_t i);
 /* One line of `gcc -Q --help=params`
  * ("  --param=align-threshold=<1,65536> \t\t100"): its name, whether gcc
  * documents a range (*ranged, then *lo and *hi), and its value as printed
