@@ -1,11 +1,11 @@
-/* explain.c: see explain.h.  Over 700 lines for a reason: its steps (read the
- * pair, ask the comparison, build, verify, count or schedule the timing,
- * search, check) all work on one struct explain and its plan, and split
- * apart each would need the whole of it; the journal, the budget and the
- * estimate are explain_journal.c's. */
+/* explain.c: see explain.h.  Its steps (read the pair, ask the comparison,
+ * build, verify, search, check) work on one struct explain and its plan;
+ * measuring a cell and reading a share are explain_measure.c's, the
+ * journal, the budget and the estimate explain_journal.c's. */
 #define _GNU_SOURCE
 #include "driver/explain.h"
 #include "driver/explain_journal.h"
+#include "driver/explain_measure.h"
 
 #include <errno.h>
 #include <math.h>
@@ -76,156 +76,6 @@ static int add_cell(struct explain *e, const struct explain_run *r, int b_side, 
 	return add_cell_from(e, r, b_side, b_side, config, extra1, extra);
 }
 
-int explain_rep(const struct explain *e, int i)
-{
-	if (i < 0)
-		return -1;
-	const struct cell *c = &e->plan.cells[i];
-	return c->build.same_binary_as >= 0 ? c->build.same_binary_as : i;
-}
-
-static int measurable(const struct explain *e, size_t i)
-{
-	const struct cell *c = &e->plan.cells[i];
-	return c->status == CELL_PENDING && c->build.same_binary_as < 0;
-}
-
-/* Instructions per unit of distinct, verified binary i. */
-static void count_cell(struct explain *e, size_t i)
-{
-	struct cell *c = &e->plan.cells[i];
-	json_t *k = session_count(&e->session, c, e->counters);
-	cell_counters_free(&c->measure.counters);
-	cell_counters_from_json(&c->measure.counters, k);
-	json_decref(k);
-	const struct cell_counters *kc = &c->measure.counters;
-	if (kc->state == COUNTERS_COUNTED && isfinite(kc->instructions_per_unit)) {
-		double v = kc->instructions_per_unit;
-		e->val[i] = (struct metric_value){ v, v, v };
-		c->status = CELL_OK;
-	} else {
-		cell_set_status(c, CELL_UNSUPPORTED, "not counted: %s", kc->why ? kc->why : "no instruction count");
-	}
-}
-
-/* Instructions per unit of every distinct, verified binary in [from, n). */
-static void count_from(struct explain *e, size_t from)
-{
-	for (size_t i = from; i < e->plan.n && !fb_interrupted; i++)
-		if (measurable(e, i))
-			count_cell(e, i);
-}
-
-/* The cells of a time_cells schedule: those still pending or ok are timed. */
-struct timing {
-	struct explain *e;
-	const int *list;
-};
-
-static int admit_timed(void *ctx, size_t k)
-{
-	const struct timing *t = ctx;
-	enum cell_status st = t->e->plan.cells[t->list[k]].status;
-	return st == CELL_PENDING || st == CELL_OK ? 0 : -1;
-}
-
-static void timed_done(void *ctx, size_t k, enum schedule_end end, double spent_s)
-{
-	(void)spent_s;
-	struct timing *t = ctx;
-	struct cell *c = &t->e->plan.cells[t->list[k]];
-	const struct stats *s = &c->measure.time;
-	if (end == SCHEDULE_MEASURED && s->n && !fb_interrupted) {
-		c->status = CELL_OK;
-		t->e->val[t->list[k]] = (struct metric_value){ s->median, s->ci_low, s->ci_high };
-	}
-}
-
-/* Times every distinct, verified binary in the list through the
- * scheduler, in rounds in the list's order, so that drift (heat, other
- * load) spreads over all of them and each run has the round it pairs by;
- * a second schedule's rounds follow the first's. */
-static void time_cells(struct explain *e, const int *list, size_t n, const char *work, const char *hyperfine)
-{
-	struct cell **cells = xcalloc(n + 1, sizeof(*cells));
-	for (size_t k = 0; k < n; k++)
-		cells[k] = &e->plan.cells[list[k]];
-	struct timing t = { e, list };
-	struct schedule_listed l = {
-		.x = e->session.x,
-		.hyperfine = hyperfine,
-		.workdir = work,
-		.run_timeout_s = e->o->timeout,
-		.round_base = e->rounds_done,
-		.runs = e->o->runs ? e->o->runs : 5,
-		.warmup = e->o->warmup,
-		.hooks = { .ctx = &t, .admit = admit_timed, .done = timed_done },
-		.handoff = session_handoff(&e->session),
-	};
-	schedule_listed_run(cells, n, &l);
-	e->rounds_done += l.runs;
-	free(cells);
-}
-
-/* B / A of two plan cells' figures by the comparison (comparison.h):
- * times paired over the rounds they shared, counts as points. */
-static int compare_cells(const struct explain *e, int a, int b, struct comparison_result *out)
-{
-	struct comparison_policy pol;
-	compare_policy(&pol, 0, 0.5, 2000, 1, 0.95);
-	struct cell *ca = &e->plan.cells[a], *cb = &e->plan.cells[b];
-	if (e->metric != METRIC_INSTRUCTIONS)
-		return compare_cell_groups(&ca, 1, &cb, 1, &pol, out);
-	struct program_id pa, pb;
-	program_id_from_cell(&pa, ca);
-	program_id_from_cell(&pb, cb);
-	int v = comparison_counts(e->val[a].v, e->val[b].v, &pa, &pb, &pol, out);
-	program_id_clear(&pa);
-	program_id_clear(&pb);
-	return v;
-}
-
-/* ln(m(x) / m(y)) / gap with its interval, from the comparison of x to
- * y; *v NAN when they cannot be compared. */
-static void share(const struct explain *e, int x, int y, double *v, double *lo, double *hi,
-		  enum comparison_verdict *verdict)
-{
-	*v = *lo = *hi = NAN;
-	if (verdict)
-		*verdict = VERDICT_NO_DATA;
-	int rx = explain_rep(e, x), ry = explain_rep(e, y);
-	struct comparison_result c;
-	if (rx < 0 || ry < 0 || !isfinite(e->val[rx].v) || !isfinite(e->val[ry].v) || !isfinite(e->gap) ||
-	    e->gap == 0)
-		return;
-	if (rx == ry) {
-		*v = *lo = *hi = 0; /* the same binary: no share */
-		return;
-	}
-	if (compare_cells(e, ry, rx, &c) < 0)
-		return;
-	*v = log(c.ratio) / e->gap;
-	double s1 = log(c.low) / e->gap, s2 = log(c.high) / e->gap;
-	*lo = s1 < s2 ? s1 : s2;
-	*hi = s1 < s2 ? s2 : s1;
-	if (verdict)
-		*verdict = c.verdict;
-}
-
-/* The gap ln(m(A) / m(B)), from the comparison of B to A. */
-static void measure_gap(struct explain *e)
-{
-	struct comparison_result c;
-	int ra = explain_rep(e, e->a), rb = explain_rep(e, e->b);
-	e->gap = NAN;
-	if (isfinite(e->val[ra].v) && isfinite(e->val[rb].v) && compare_cells(e, ra, rb, &c) == 0)
-		e->gap = -log(c.ratio);
-}
-
-int explain_share_meaningless(double lo, double hi)
-{
-	return isfinite(lo) && isfinite(hi) && hi - lo > 1;
-}
 
 int explain_group_of(const struct explain *e, size_t i)
 {
@@ -485,7 +335,7 @@ static void settle(struct explain *e, size_t from)
 static void measure_batch(struct explain *e, const struct explain_run *r, size_t from)
 {
 	if (e->metric == METRIC_INSTRUCTIONS) {
-		count_from(e, from);
+		explain_count_from(e, from);
 	} else {
 		int *list = xcalloc(e->plan.n + 3, sizeof(int));
 		size_t m = 0;
@@ -496,10 +346,10 @@ static void measure_batch(struct explain *e, const struct explain_run *r, size_t
 			e->plan.cells[ra].status = e->plan.cells[rb].status = CELL_PENDING;
 		}
 		for (size_t i = from; i < e->plan.n; i++)
-			if (measurable(e, i))
+			if (explain_measurable(e, i))
 				list[m++] = (int)i;
 		double t0 = now_monotonic();
-		time_cells(e, list, m, r->work, r->hyperfine);
+		explain_time_cells(e, list, m, r->work, r->hyperfine);
 		if (m)
 			e->measure_s = (now_monotonic() - t0) / (double)m;
 		if (from > 0 && e->plan.cells[ra].status == CELL_PENDING)
@@ -509,7 +359,7 @@ static void measure_batch(struct explain *e, const struct explain_run *r, size_t
 		free(list);
 	}
 	twins_take_status(e, from);
-	measure_gap(e);
+	explain_measure_gap(e);
 }
 
 /* Builds and verifies [from, n); the build's seconds feed the estimate. */
@@ -539,8 +389,8 @@ static int measure_pair(struct explain *e, struct explain_run *r)
 		bs.failed);
 	if (e->metric == METRIC_INSTRUCTIONS) {
 		for (int k = 0; k < 2; k++)
-			if (measurable(e, (size_t)(k ? e->b : e->a)))
-				count_cell(e, (size_t)(k ? e->b : e->a));
+			if (explain_measurable(e, (size_t)(k ? e->b : e->a)))
+				explain_count_cell(e, (size_t)(k ? e->b : e->a));
 		struct cell *ca = &e->plan.cells[explain_rep(e, e->a)], *cb = &e->plan.cells[explain_rep(e, e->b)];
 		const struct cell *bad = ca->status != CELL_OK ? ca : cb->status != CELL_OK ? cb : NULL;
 		if (bad && r->hyperfine && !fb_interrupted && !e->o->metric_asked) {
@@ -553,7 +403,7 @@ static int measure_pair(struct explain *e, struct explain_run *r)
 	if (e->metric == METRIC_TIME)
 		measure_batch(e, r, 0);
 	twins_take_status(e, 0);
-	measure_gap(e);
+	explain_measure_gap(e);
 	const struct cell *bad = e->plan.cells[e->a].status != CELL_OK ? &e->plan.cells[e->a]
 				 : e->plan.cells[e->b].status != CELL_OK ? &e->plan.cells[e->b]
 									 : NULL;
@@ -588,9 +438,9 @@ static int add_moved(struct explain *e, struct explain_run *r, int b_without, si
 static void moved_share(const struct explain *e, int b_without, int cell, struct share *s, enum comparison_verdict *v)
 {
 	if (b_without)
-		share(e, cell, e->b, &s->v, &s->lo, &s->hi, v);
+		explain_share(e, cell, e->b, &s->v, &s->lo, &s->hi, v);
 	else
-		share(e, e->a, cell, &s->v, &s->lo, &s->hi, v);
+		explain_share(e, e->a, cell, &s->v, &s->lo, &s->hi, v);
 }
 
 static void grow_info(struct explain *e)
@@ -807,10 +657,10 @@ static void cross(struct explain *e, struct explain_run *r)
 			measure_batch(e, r, from);
 		e->builds += 2;
 	}
-	share(e, e->a, x->y, &x->compiler_at_a.v, &x->compiler_at_a.lo, &x->compiler_at_a.hi, NULL);
-	share(e, x->y, e->b, &x->flags_in_b.v, &x->flags_in_b.lo, &x->flags_in_b.hi, NULL);
-	share(e, e->a, x->x, &x->flags_in_a.v, &x->flags_in_a.lo, &x->flags_in_a.hi, NULL);
-	share(e, x->x, e->b, &x->compiler_at_b.v, &x->compiler_at_b.lo, &x->compiler_at_b.hi, NULL);
+	explain_share(e, e->a, x->y, &x->compiler_at_a.v, &x->compiler_at_a.lo, &x->compiler_at_a.hi, NULL);
+	explain_share(e, x->y, e->b, &x->flags_in_b.v, &x->flags_in_b.lo, &x->flags_in_b.hi, NULL);
+	explain_share(e, e->a, x->x, &x->flags_in_a.v, &x->flags_in_a.lo, &x->flags_in_a.hi, NULL);
+	explain_share(e, x->x, e->b, &x->compiler_at_b.v, &x->compiler_at_b.lo, &x->compiler_at_b.hi, NULL);
 	e->end = fb_interrupted ? EXPLAIN_END_INTERRUPTED : EXPLAIN_END_DONE;
 }
 

@@ -65,6 +65,7 @@
 #ifndef FLAGBENCH_EXPLAIN_H
 #define FLAGBENCH_EXPLAIN_H
 
+#include "driver/explain_measure.h"
 #include "driver/explain_state.h"
 
 /* One explain: RUN (a run folder or its results.json), cells A and B of
@@ -76,12 +77,6 @@
 int explain_main(const char *run, const char *id_a, const char *id_b, int argc, char **argv,
 		 const struct explain_opts *o, const struct explain_view *view);
 
-/* The cell whose figure stands for cell i (itself, or its identical twin);
- * -1 for -1. */
-int explain_rep(const struct explain *e, int i);
-/* A share whose interval spans more than the whole gap says nothing:
- * it is printed as "too noisy", never as a share. */
-int explain_share_meaningless(double lo, double hi);
 /* The smallest measured group holding candidate i, or -1 (untested). */
 int explain_group_of(const struct explain *e, size_t i);
 
