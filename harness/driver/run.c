@@ -221,21 +221,14 @@ static void run_shard(struct run *r)
 		return;
 	struct eta_policy p = eta_policy_of(&r->set);
 	double *cost = xcalloc(r->plan.n + 1, sizeof(*cost));
-	unsigned char *keep = xcalloc(r->plan.n + 1, 1);
 	for (size_t i = 0; i < r->plan.n; i++) {
 		const struct cell *c = &r->plan.cells[i];
 		cost[i] = c->status == CELL_PENDING ? eta_cell_planned(&p, c->spec.cross != NULL, SHARD_PLANNED_RUN_S,
 								       r->set.cooldown)
 						    : 0;
 	}
-	shard_select(&r->plan, cost, r->set.shard, keep);
-	rs->shard_cells = xcalloc(r->plan.n + 1, sizeof(*rs->shard_cells));
-	for (size_t i = 0, k = 0; i < r->plan.n; i++)
-		if (keep[i])
-			rs->shard_cells[k++] = i;
-	plan_keep(&r->plan, keep);
+	rs->shard_cells = shard_apply(&r->plan, cost, r->set.shard);
 	free(cost);
-	free(keep);
 }
 
 /* The plan, with where each cell runs resolved (plan.h); an --only that

@@ -155,3 +155,16 @@ void plan_hash(const struct plan *p, const char *context, char out[65])
 	sha256_hex(sb.buf, sb.len, out);
 	sb_release(&sb);
 }
+
+size_t *shard_apply(struct plan *p, const double *cost, struct shard s)
+{
+	unsigned char *keep = xcalloc(p->n + 1, 1);
+	size_t *place = xcalloc(p->n + 1, sizeof(*place));
+	shard_select(p, cost, s, keep);
+	for (size_t i = 0, k = 0; i < p->n; i++)
+		if (keep[i])
+			place[k++] = i;
+	plan_keep(p, keep);
+	free(keep);
+	return place;
+}

@@ -35,6 +35,9 @@ int shard_parse(const char *text, struct shard *out, char *why, size_t n);
 /* keep[i] = 1 for the cells of plan p in shard s, else 0; cost[i] >= 0
  * per cell. */
 void shard_select(const struct plan *p, const double *cost, struct shard s, unsigned char *keep);
+/* Keeps only shard s's cells in p (shard_select, then plan_keep); returns
+ * each kept cell's place in the whole plan (the caller frees it). */
+size_t *shard_apply(struct plan *p, const double *cost, struct shard s);
 
 /* Whether cell c is its family's baseline variant (copied to every
  * shard that holds the family). */
