@@ -3,8 +3,9 @@
 # package (bench/explain-real/: its own Makefile, one compile of the
 # compressor and the CLI, about 40 files, a generated corpus, a round trip through the system's zstd; a
 # .gitignore in the family, as a real project has one).  Steps:
-#   1. a small matrix: gcc and clang at -O2 and -O3 (flagbench run; ONLY to cut it)
-#   2. flagbench explain of the two gcc cells (A the slower, B the faster)
+#   1. a small matrix: gcc and clang at -O2 and -O3 (flagbench run; ONLY to cut it,
+#      OPTS, a JSON list, to change the levels)
+#   2. flagbench explain of the slowest and the fastest gcc cell (A the slower, B the faster)
 #      with --budget 10m, interrupted (SIGINT) after INTERRUPT_S seconds,
 #      then --resume with --budget 10m
 #   3. flagbench explain across compilers: gcc against clang at -O2
@@ -24,21 +25,11 @@ fb=$PWD/build/flagbench
 interrupt_s=${INTERRUPT_S:-300}
 dir=$(mktemp -d "${TMPDIR:-/tmp}/flagbench-explain-real.XXXXXX")
 fam=$dir/zstd
-mkdir -p "$fam"
-versions=${1:-$(apt-cache showsrc zstd 2>/dev/null | sed -n 's/^Version: //p' | sort -rV | uniq)}
-src=""
-for v in $versions; do
-    src=$(scripts/project-sources.sh --package "zstd=$v" "$dir/src" 2>>"$dir/fetch.log") && break
-    src=""
-done
-[ -n "$src" ] || { echo "explain-real: the source package zstd could not be fetched (tried: $versions)" >&2; exit 2; }
-mkdir -p "$fam/upstream"
-cp -a "$src/lib" "$src/programs" "$fam/upstream/"
-cp bench/explain-real/Makefile bench/explain-real/family.json bench/explain-real/gen.sh bench/explain-real/roundtrip.sh "$fam/"
-cp bench/explain-real/gitignore "$fam/.gitignore"
-echo "zstd $(basename "$src")" >"$fam/upstream/VERSION"
+. bench/explain-real/family.sh
+src=$(zstd_family "$dir" "$@") || exit 2
+opts=${OPTS:-'["-O2", "-O3"]'}
 cat >"$dir/suite.json" <<J
-{"name": "explain-real", "variants": ["zstd/l3"], "compilers": ["gcc", "clang"], "opt": ["-O2", "-O3"],
+{"name": "explain-real", "variants": ["zstd/l3"], "compilers": ["gcc", "clang"], "opt": $opts,
  "march": ["default"], "sizes": {"zstd": "${SIZE:-16M}"}, "runs": ${RUNS:-10}}
 J
 # a compile that takes a minute on a quiet machine takes several on a busy one
@@ -50,7 +41,7 @@ stamp() { # LOG: each line stamped with the seconds since the step began
 }
 elapsed() { echo "$1 $EPOCHREALTIME" | awk '{ printf "%.0f", $2 - $1 }'; }
 
-echo "explain-real: zstd from $(basename "$src"), in $dir (the machine: $(nproc) cpus, load $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "explain-real: zstd from $src, in $dir (the machine: $(nproc) cpus, load $(cut -d' ' -f1-3 /proc/loadavg))"
 t=$EPOCHREALTIME
 set +e
 "$fb" run --suite "$dir/suite.json" --family-dir "$fam" --cache "$dir/cache" -o "$dir/run" --no-render \
@@ -63,7 +54,7 @@ jq -e '.families.zstd.files[".gitignore"]' "$dir/run/results.json" >/dev/null &&
 
 # A the slower gcc cell, B the faster
 read -r a b < <(jq -r '[.cells[] | select(.compiler == "gcc" and .status == "ok")] | sort_by(-.time_s.median)
-    | map(.id) | join(" ")' "$dir/run/results.json")
+    | map(.id) | [first, last] | join(" ")' "$dir/run/results.json")
 echo "2. explain $a (A) against $b (B), --budget 10m, SIGINT after ${interrupt_s} s"
 t=$EPOCHREALTIME
 set +e

@@ -454,17 +454,9 @@ static void grow_info(struct explain *e)
 		e->gi[i] = (struct group_info){ -1, NAN };
 }
 
-/* Whether a group's share carries the gap: 5 % of it or more, and for
- * time a share the comparison calls real (B without the flags slower
- * than B, or for a gap the other way faster) and not noise. */
 static int carries(const struct explain *e, const struct share *s, enum comparison_verdict v)
 {
-	if (!isfinite(s->v) || s->v < 0.05)
-		return 0;
-	if (e->metric != METRIC_TIME)
-		return 1;
-	enum comparison_verdict want = e->gap > 0 ? VERDICT_SLOWER : VERDICT_FASTER;
-	return v == want && !explain_share_meaningless(s->lo, s->hi);
+	return explain_share_carries(e->metric == METRIC_TIME, e->gap, s->v, v);
 }
 
 /* One batch: the groups idx[0..n) built, verified, measured and recorded. */

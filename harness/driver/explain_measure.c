@@ -163,3 +163,10 @@ int explain_share_meaningless(double lo, double hi)
 	return isfinite(lo) && isfinite(hi) && hi - lo > 1;
 }
 
+
+int explain_share_carries(int timed, double gap, double v, enum comparison_verdict verdict)
+{
+	if (!isfinite(v) || v < 0.05)
+		return 0;
+	return !timed || verdict == (gap > 0 ? VERDICT_SLOWER : VERDICT_FASTER);
+}

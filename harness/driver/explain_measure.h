@@ -37,5 +37,11 @@ void explain_measure_gap(struct explain *e);
 /* A share whose interval spans more than the whole gap says nothing:
  * it is printed as "too noisy", never as a share. */
 int explain_share_meaningless(double lo, double hi);
+/* Whether a group's share v carries the gap: 5 % of it or more, and for
+ * time (timed nonzero) a move the comparison calls real (B without the
+ * flags slower than B, or for a gap the other way faster).  A real move
+ * whose share is too noisy to size still carries: [45 %, 178 %] says the
+ * group holds at least half of the gap, not that it holds none. */
+int explain_share_carries(int timed, double gap, double v, enum comparison_verdict verdict);
 
 #endif

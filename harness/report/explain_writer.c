@@ -224,10 +224,19 @@ static void claim_md(const struct explain *e, struct strbuf *md)
 			names.buf, g->share * 100, way_words(e, 0));
 		sb_release(&names);
 	}
-	if (e->gs.n && e->gs.g[0].state == GS_MEASURED && !e->gs.g[0].carries)
-		sb_addf(md, "**Together**: %s all %zu flags is %s: the gap comes from what no flag names (the -O "
-			    "level's --param values, or pass order).\n\n",
-			way_words(e, 0), e->ncand, e->gs.g[0].share > 0 ? "little closer" : "no closer");
+	if (e->gs.n && e->gs.g[0].state == GS_MEASURED && !e->gs.g[0].carries) {
+		const struct gs_group *root = &e->gs.g[0];
+		if (root->share >= 0.05)
+			/* moved, but not by a move the comparison calls real: say so, never "little closer" */
+			sb_addf(md, "**Together**: %s all %zu flags moves %.0f%% of the gap [%.0f%%, %.0f%%], a move these "
+				    "times cannot call real: measure with more runs (or --metric instructions) before "
+				    "reading it either way.\n\n",
+				way_words(e, 0), e->ncand, root->share * 100, root->lo * 100, root->hi * 100);
+		else
+			sb_addf(md, "**Together**: %s all %zu flags is %s: the gap comes from what no flag names (the -O "
+				    "level's --param values, or pass order).\n\n",
+				way_words(e, 0), e->ncand, root->share > 0 ? "little closer" : "no closer");
+	}
 }
 
 /* Two compilers: the gap split both ways. */
