@@ -18,9 +18,17 @@ static char *make_input(const struct family *f, uint64_t n, const char *cache_di
 	struct strvec argv = STRVEC_INIT;
 	struct strbuf key = STRBUF_INIT;
 	sb_addf(&key, "flagbench-input/1\n%llu\n", (unsigned long long)n);
+	size_t dlen = strlen(f->dir);
 	for (size_t i = 0; i < f->input_command.n; i++) {
 		sv_push_replaced(&argv, f->input_command.v[i], "N", n);
-		sb_addf(&key, "word %s\n", argv.v[i]);
+		/* a path inside the family by the family's name, not its folder: two
+		 * copies of one family (a run's and an edited one) make one input,
+		 * so their unchanged programs keep one argv (compare's controls) */
+		const char *w = argv.v[i];
+		if (!strncmp(w, f->dir, dlen) && w[dlen] == '/')
+			sb_addf(&key, "word {family %s}%s\n", f->name, w + dlen);
+		else
+			sb_addf(&key, "word %s\n", w);
 	}
 	char h[65];
 	if (sha256_file_hex(argv.v[0], h, NULL) == 0) /* the family's own generator: its text counts */

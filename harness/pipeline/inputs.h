@@ -4,7 +4,8 @@
  * (config.h args_template).  plan.c replaces {N} with the cell's size;
  * inputs_prepare(), after the build, replaces {input} with the input's
  * path: the family's shipped file, or the output of its input command for
- * that size, made once into CACHE/inputs/<key> (the key: the command, the
+ * that size, made once into CACHE/inputs/<key> (the key: the command, with
+ * a path inside the family named by the family's name, not its folder, the
  * size and the command's own file when it is the family's), written to a
  * temporary name and renamed.  A command that fails or hangs leaves the
  * family's cells of that size "unsupported" with its first stderr line.

@@ -320,6 +320,30 @@ C
     [[ "$output" == unsupported*"input command $R/gen.sh exited 3: no corpus today" ]]
 }
 
+@test "an input command's file is one for every copy of the family: an edited copy's unchanged programs keep their argv" {
+    family_json '"none"'
+    input_family '{"command": ["./gen.sh", "{N}"]}'
+    # the copy elsewhere, edited (a new file: its family hash differs), as a user's next version of a project is
+    mkdir -p "$W/copy/fams"
+    cp -a "$R" "$W/copy/fams/sum"
+    echo "a note" > "$W/copy/fams/sum/NOTES"
+    jq '.family_dirs = ["fams"]' "$W/sum.json" > "$W/copy/sum.json"
+    for s in "$W/sum.json" "$W/copy/sum.json"; do
+        run "$FLAGBENCH" run --suite "$s" --cache "$CACHE" --no-render --precision 0 --no-counters --only 'sum/a@*' \
+            -o "$(dirname "$s")/one"
+        [ "$status" -eq 0 ]
+    done
+    a=$(jq -r '.cells[0].argv[1]' "$W/one/results.json")
+    b=$(jq -r '.cells[0].argv[1]' "$W/copy/one/results.json")
+    [[ "$a" == "$CACHE/inputs/"* ]]
+    [ "$a" = "$b" ]
+    # the two families hash apart, and compare takes the same binary with the same argv as the same program
+    [ "$(jq -r '.families.sum.hash' "$W/one/results.json")" != "$(jq -r '.families.sum.hash' "$W/copy/one/results.json")" ]
+    run "$FLAGBENCH" compare "$W/one" "$W/copy/one" --json-out "$W/cmp.json"
+    [ "$status" -le 1 ]
+    jqr '.cells | length == 1 and .[0].same_program == true' "$W/cmp.json"
+}
+
 @test "bad input: an unknown placeholder in args, {input} without an input, a missing shipped input" {
     family_json '"none"'
     input_family '{"command": ["./gen.sh", "{N}"]}'
