@@ -19,40 +19,53 @@ bad=0
 edges=$(mktemp)
 trap 'rm -f "$edges"' EXIT
 
-rank_of() { # a path under harness/ -> its layer's rank, or empty
-    case "$1" in
-    */*) echo "${RANK[${1%%/*}]:-}" ;;
-    *) echo "$TOP" ;;
+# the layer's rank of a path under harness/ into VAR (empty: not a layer);
+# no subshell: the check runs in make test's fast tier and in layers.bats
+rank_into() { # VAR PATH
+    case "$2" in
+    */*) printf -v "$1" '%s' "${RANK[${2%%/*}]:-}" ;;
+    *) printf -v "$1" '%s' "$TOP" ;;
     esac
 }
 
+files=$(find "$H" -name '*.[ch]' | sort)
 while IFS= read -r file; do
     rel="${file#"$H"/}"
-    from=$(rank_of "$rel")
+    rank_into from "$rel"
     if [ -z "$from" ]; then
         echo "harness/$rel: folder ${rel%%/*} is not a layer (${LAYERS[*]})"
         bad=1
-        continue
     fi
+done <<<"$files"
+
+# every quoted include of every file, by one grep: FILE:LINE:TEXT
+while IFS= read -r hit; do
+    file="${hit%%:*}"
+    rest="${hit#*:}"
+    line="${rest%%:*}"
+    inc="${rest#*\"}"
+    inc="${inc%%\"*}"
+    rel="${file#"$H"/}"
+    rank_into from "$rel"
+    [ -n "$from" ] || continue
     mod="${rel%.*}"
-    while IFS=: read -r line inc; do
-        [ -n "$line" ] || continue
-        if [ ! -f "$H/$inc" ]; then
-            # a header beside the file but named bare: not by path
-            if [ -f "$(dirname "$file")/$inc" ]; then
-                echo "harness/$rel:$line: \"$inc\" must be included by path from harness/ (\"$(dirname "$rel")/$inc\")"
-                bad=1
-            fi
-            continue
-        fi
-        to=$(rank_of "$inc")
-        if [ "$to" -gt "$from" ]; then
-            echo "harness/$rel:$line: includes $inc, a layer above (${inc%%/*} over ${rel%%/*})"
+    if [ ! -f "$H/$inc" ]; then
+        # a header beside the file but named bare: not by path
+        if [ -f "${file%/*}/$inc" ]; then
+            dir=.
+            [[ "$rel" == */* ]] && dir="${rel%/*}"
+            echo "harness/$rel:$line: \"$inc\" must be included by path from harness/ (\"$dir/$inc\")"
             bad=1
         fi
-        [ "${inc%.h}" = "$mod" ] || echo "${inc%.h} $mod" >>"$edges"
-    done < <(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$file" | sed -E 's/^([0-9]+):.*"([^"]+)".*/\1:\2/')
-done < <(find "$H" -name '*.[ch]' | sort)
+        continue
+    fi
+    rank_into to "$inc"
+    if [ "$to" -gt "$from" ]; then
+        echo "harness/$rel:$line: includes $inc, a layer above (${inc%%/*} over ${rel%%/*})"
+        bad=1
+    fi
+    [ "${inc%.h}" = "$mod" ] || echo "${inc%.h} $mod" >>"$edges"
+done < <(xargs -d '\n' grep -n -H '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' <<<"$files")
 
 # every module with itself too, so tsort knows it; a loop is a cycle
 loops=$( { cat "$edges"; find "$H" -name '*.[ch]' | sed -E "s|^$H/||; s/\.[ch]$//" | awk '{print $1, $1}'; } |
