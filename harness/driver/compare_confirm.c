@@ -121,23 +121,54 @@ struct confirm_job {
 	const char *work;
 };
 
-/* Both replayed cells through the session as any build is (stored: not
- * compiled; then prepared and verified), so a binary whose output is wrong
- * is reported, not timed: 0 when both are to be timed, else -1 with why. */
-static int confirm_ready(struct session *s, struct cell *ab, char *why, size_t n)
+/* The reference of a same_as check for replayed cell c: the run's kept
+ * build of the same_as variant with c's configuration (BASE's, else
+ * NEW's), replayed into *ref; 0, or -1 where neither run kept one (the
+ * session then says so). */
+static int replay_reference(struct cell *ref, const struct cell *c, const struct confirm_job *job)
 {
-	struct plan p = { .cells = ab, .n = 2 };
+	const struct family *f = c->spec.family;
+	const char *at = strchr(c->spec.id, '@');
+	if (f->check_kind != CHECK_KIND_SAME_AS || !f->same_as || !at || !c->spec.variant ||
+	    !strcmp(c->spec.variant->name, f->same_as))
+		return -1;
+	char *id = xasprintf("%s/%s%s", f->name, f->same_as, at), why[256];
+	int r = -1;
+	for (int side = 0; side < 2 && r < 0; side++) {
+		const json_t *rec = results_json_cell(side ? job->nw : job->base, id);
+		if (rec)
+			r = replay_cell_init(ref, rec, side ? job->new_dir : job->base_dir, job->fams, job->nfams, why,
+					     sizeof(why));
+		if (r < 0)
+			replay_cell_free(ref);
+	}
+	free(id);
+	/* the reference is the check's, not a cell to measure: never pending */
+	if (r == 0)
+		ref->status = CELL_OK;
+	return r;
+}
+
+/* Both replayed cells through the session as any build is (stored: not
+ * compiled; then prepared and verified, a same_as check against the
+ * run's kept reference), so a binary whose output is wrong is reported,
+ * not timed: 0 when both are to be timed, else -1 with why. */
+static int confirm_ready(struct session *s, struct cell *cells, const struct confirm_job *job, char *why, size_t n)
+{
+	struct plan p = { .cells = cells, .n = 2 };
+	if (replay_reference(&cells[2], &cells[0], job) == 0)
+		p.n = 3;
 	struct session_batch b = { .upto = SESSION_VERIFIED, .stored = 1 };
 	session_ready(s, &p, &b);
 	size_t measured = b.nmeasure;
 	session_batch_release(&b);
 	if (measured == 2)
 		return 0;
-	const struct cell *bad = ab[0].status != CELL_PENDING ? &ab[0] : &ab[1];
+	const struct cell *bad = cells[0].status != CELL_PENDING ? &cells[0] : &cells[1];
 	if (bad->status == CELL_PENDING)
 		snprintf(why, n, "interrupted");
 	else
-		snprintf(why, n, "%s: %s: %s", bad == &ab[0] ? "base" : "new", cell_status_name(bad->status),
+		snprintf(why, n, "%s: %s: %s", bad == &cells[0] ? "base" : "new", cell_status_name(bad->status),
 			 bad->reason ? bad->reason : "");
 	return -1;
 }
@@ -147,7 +178,7 @@ static void confirm_cell(struct cell_cmp *cc, const struct confirm_job *job)
 	const json_t *base = job->base, *nw = job->nw;
 	const char *base_dir = job->base_dir, *new_dir = job->new_dir, *work = job->work;
 	const struct confirm_opts *co = job->co;
-	struct cell ab[2]; /* b too is freed when a cannot be replayed */
+	struct cell ab[3]; /* base, new and a same_as reference; each freed whatever was replayed */
 	memset(ab, 0, sizeof(ab));
 	struct cell *a = &ab[0], *b = &ab[1];
 	char why[512] = "";
@@ -164,7 +195,7 @@ static void confirm_cell(struct cell_cmp *cc, const struct confirm_job *job)
 		if (!ok)
 			snprintf(why, sizeof(why), "the same binary on each run's libraries: %s", w);
 	}
-	ok = ok && confirm_ready(co->session, ab, why, sizeof(why)) == 0;
+	ok = ok && confirm_ready(co->session, ab, job, why, sizeof(why)) == 0;
 	char *old_note = cc->note;
 	if (!ok) {
 		cc->note = xasprintf("not confirmed: %s", why);
@@ -235,6 +266,7 @@ out:
 		free(old_note);
 	replay_cell_free(a);
 	replay_cell_free(b);
+	replay_cell_free(&ab[2]);
 	if (libs_a) {
 		remove_tree(libs_a);
 		remove_tree(libs_b);

@@ -209,3 +209,24 @@ need_cell() { # ID
     [[ "$output" == *"one build a variant: nothing to compare it with"* ]]
     [[ "$output" != *"too few runs"* ]]
 }
+
+@test "run: a build whose check fails is never counted nor timed; the one that passes is counted before the timing" {
+    need_gcc
+    root="$BATS_TEST_TMPDIR/root"
+    abwork_root "$root" 0
+    # a second variant printing another line than the yes check expects
+    sed 's/puts(share);/puts("lie");/' "$REPO/tests/fixtures/families/abwork/loop.c" > "$root/variants/abwork/lie.c"
+    grep -q '"lie"' "$root/variants/abwork/lie.c"
+    jq '.variants += [{"name": "lie", "title": "prints the wrong line"}]' "$root/variants/abwork/family.json" > "$root/f.json"
+    mv "$root/f.json" "$root/variants/abwork/family.json"
+    FLAGBENCH_ROOT="$root" run "$FLAGBENCH" run --suite ab --only '*-O2*' --precision 0 --no-render \
+        --cache "$BATS_TEST_TMPDIR/cache" -o "$BATS_TEST_TMPDIR/r"
+    echo "$output"
+    [ "$status" -eq 1 ]
+    r="$BATS_TEST_TMPDIR/r/results.json"
+    jqr '[.cells[]] | length == 2' "$r"
+    jqr '.cells[] | select(.variant == "lie") | .status == "wrong_output" and .counters == null and .time_s == null' "$r"
+    # the one verified build went to the counters (counted, or skipped with the reason), then was timed
+    jqr '.cells[] | select(.variant == "loop") | .status == "ok" and .counters != null and .time_s != null' "$r"
+    [[ "$output" == *"counting 1 build, 1 at a time"* ]]
+}
