@@ -263,10 +263,11 @@ static void count_line(struct counting *k, double t0, unsigned jobs)
 	format_duration(now_monotonic() - t0, spent, sizeof(spent));
 	if (mean >= 0)
 		format_duration(mean * (double)(k->n - done) / jobs, eta, sizeof(eta));
+	if (!k->s->progress)
+		return; /* quiet: the heartbeat names the counting instead */
 	heartbeat_spoke();
-	if (k->s->progress)
-		fprintf(k->s->progress, "flagbench: counting: %zu of %zu done, %zu running after %s; counts eta %s\n", done,
-			k->n, running, spent, eta);
+	fprintf(k->s->progress, "flagbench: counting: %zu of %zu done, %zu running after %s; counts eta %s\n", done, k->n,
+		running, spent, eta);
 }
 
 /* "not counted in chacha20 (6 of 6 builds): WHY", once per family, each
@@ -403,7 +404,9 @@ static void count_stage(struct session *s, struct plan *p, struct session_batch 
 	FILE *progress = s->progress;
 	if (b->quiet)
 		s->progress = NULL;
+	heartbeat_begin("counting %zu build%s (%s)", n, n == 1 ? "" : "s", counter_source_name(b->counters));
 	count_cells(s, todo, n, b->counters, out);
+	heartbeat_end();
 	s->progress = progress;
 	for (size_t k = 0; k < n; k++) {
 		if (!out[k])
