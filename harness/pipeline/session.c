@@ -401,12 +401,15 @@ static void count_stage(struct session *s, struct plan *p, struct session_batch 
 		    c->measure.counters.state == COUNTERS_NOT_RUN)
 			todo[n++] = c;
 	}
+	/* quiet: no counting lines, so the heartbeat names the counting */
 	FILE *progress = s->progress;
-	if (b->quiet)
+	if (b->quiet) {
 		s->progress = NULL;
-	heartbeat_begin("counting %zu build%s (%s)", n, n == 1 ? "" : "s", counter_source_name(b->counters));
+		heartbeat_begin("counting %zu build%s (%s)", n, n == 1 ? "" : "s", counter_source_name(b->counters));
+	}
 	count_cells(s, todo, n, b->counters, out);
-	heartbeat_end();
+	if (b->quiet)
+		heartbeat_end();
 	s->progress = progress;
 	for (size_t k = 0; k < n; k++) {
 		if (!out[k])
