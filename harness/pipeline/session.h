@@ -92,8 +92,9 @@ struct session_batch {
 	 * stored run): nothing is compiled, everything else is done */
 	int stored;
 	/* with upto SESSION_COUNTED: the source (session_counter_source, or
-	 * counters_probe for a run); quiet: no counting lines (the caller
-	 * says what a batch found) */
+	 * counters_probe for a run); quiet: no counting lines, the
+	 * heartbeat names the counting instead (the caller says what a batch
+	 * found) */
 	enum counter_source counters;
 	int quiet;
 	/* where a caller legitimately differs: 1 when the caller has cell
@@ -120,7 +121,9 @@ struct session_batch {
  *            build cache spares the rest; nothing when b->stored)
  *   dedupe   a cell that is the same program as an earlier one (plan.h's
  *            program identity, program_id_same) is its twin:
- *            build.same_binary_as; it is never verified, counted or timed
+ *            build.same_binary_as; it is never verified, counted or timed,
+ *            and its figure is its source's (the caller gives it: run
+ *            ends it with its source, tune records its source's figure)
  *   prepare  the families' {input} files (inputs.h), and the reference
  *            binary of each same_as check: the plan's first cell of that
  *            variant (plan order: the run's first configuration), or,
