@@ -171,7 +171,7 @@ static int spawn_entry(void *p)
  * meter on a 2-CPU VM (bench/meter-overhead.sh).  The parent sleeps
  * until the child has exec'd or exited, with every signal blocked so no
  * handler of ours runs in the child on our memory; the child runs on
- * spawn_stack, one per thread: session_count_cells() counts from several
+ * spawn_stack, one per thread: session_ready() counts from several
  * threads, and two children on one stack crash (callgrind runs that
  * exited 127 or died of SIGSEGV).  Under ASan, plain fork:
  * instrumented code on a foreign stack confuses it. */

@@ -121,26 +121,81 @@ struct confirm_job {
 	const char *work;
 };
 
+/* The reference of a same_as check for replayed cell c: the run's kept
+ * build of the same_as variant with c's configuration (BASE's, else
+ * NEW's), replayed into *ref; 0, or -1 where neither run kept one (the
+ * session then says so). */
+static int replay_reference(struct cell *ref, const struct cell *c, const struct confirm_job *job)
+{
+	const struct family *f = c->spec.family;
+	const char *at = strchr(c->spec.id, '@');
+	if (f->check_kind != CHECK_KIND_SAME_AS || !f->same_as || !at || !c->spec.variant ||
+	    !strcmp(c->spec.variant->name, f->same_as))
+		return -1;
+	char *id = xasprintf("%s/%s%s", f->name, f->same_as, at), why[256];
+	int r = -1;
+	for (int side = 0; side < 2 && r < 0; side++) {
+		const json_t *rec = results_json_cell(side ? job->nw : job->base, id);
+		if (rec)
+			r = replay_cell_init(ref, rec, side ? job->new_dir : job->base_dir, job->fams, job->nfams, why,
+					     sizeof(why));
+		if (r < 0)
+			replay_cell_free(ref);
+	}
+	free(id);
+	/* the reference is the check's, not a cell to measure: never pending */
+	if (r == 0)
+		ref->status = CELL_OK;
+	return r;
+}
+
+/* Both replayed cells through the session as any build is (stored: not
+ * compiled; then prepared and verified, a same_as check against the
+ * run's kept reference), so a binary whose output is wrong is reported,
+ * not timed: 0 when both are to be timed, else -1 with why. */
+static int confirm_ready(struct session *s, struct cell *cells, const struct confirm_job *job, char *why, size_t n)
+{
+	struct plan p = { .cells = cells, .n = 2 };
+	if (replay_reference(&cells[2], &cells[0], job) == 0)
+		p.n = 3;
+	struct session_batch b = { .upto = SESSION_VERIFIED, .stored = 1 };
+	session_ready(s, &p, &b);
+	size_t measured = b.nmeasure;
+	session_batch_release(&b);
+	if (measured == 2)
+		return 0;
+	const struct cell *bad = cells[0].status != CELL_PENDING ? &cells[0] : &cells[1];
+	if (bad->status == CELL_PENDING)
+		snprintf(why, n, "interrupted");
+	else
+		snprintf(why, n, "%s: %s: %s", bad == &cells[0] ? "base" : "new", cell_status_name(bad->status),
+			 bad->reason ? bad->reason : "");
+	return -1;
+}
+
 static void confirm_cell(struct cell_cmp *cc, const struct confirm_job *job)
 {
 	const json_t *base = job->base, *nw = job->nw;
 	const char *base_dir = job->base_dir, *new_dir = job->new_dir, *work = job->work;
 	const struct confirm_opts *co = job->co;
-	struct cell a = { 0 }, b = { 0 }; /* b too is freed when a cannot be replayed */
+	struct cell ab[3]; /* base, new and a same_as reference; each freed whatever was replayed */
+	memset(ab, 0, sizeof(ab));
+	struct cell *a = &ab[0], *b = &ab[1];
 	char why[512] = "";
 	const json_t *ra = results_json_cell(base, cc->id), *rb = results_json_cell(nw, cc->id);
-	int ok = replay_cell_init(&a, ra, base_dir, job->fams, job->nfams, why, sizeof(why)) == 0 &&
-		 replay_cell_init(&b, rb, new_dir, job->fams, job->nfams, why, sizeof(why)) == 0;
+	int ok = replay_cell_init(a, ra, base_dir, job->fams, job->nfams, why, sizeof(why)) == 0 &&
+		 replay_cell_init(b, rb, new_dir, job->fams, job->nfams, why, sizeof(why)) == 0;
 	/* a library step: the one binary, each side on its run's libraries */
 	char *libs_a = compare_library_step(cc) ? xasprintf("%s/libs-base", work) : NULL;
 	char *libs_b = libs_a ? xasprintf("%s/libs-new", work) : NULL;
 	if (ok && libs_a) {
 		char w[400];
-		ok = replay_cell_libraries(&a, ra, base_dir, libs_a, w, sizeof(w)) == 0 &&
-		     replay_cell_libraries(&b, rb, new_dir, libs_b, w, sizeof(w)) == 0;
+		ok = replay_cell_libraries(a, ra, base_dir, libs_a, w, sizeof(w)) == 0 &&
+		     replay_cell_libraries(b, rb, new_dir, libs_b, w, sizeof(w)) == 0;
 		if (!ok)
 			snprintf(why, sizeof(why), "the same binary on each run's libraries: %s", w);
 	}
+	ok = ok && confirm_ready(co->session, ab, job, why, sizeof(why)) == 0;
 	char *old_note = cc->note;
 	if (!ok) {
 		cc->note = xasprintf("not confirmed: %s", why);
@@ -168,7 +223,7 @@ static void confirm_cell(struct cell_cmp *cc, const struct confirm_job *job)
 		.cool = &co->cool,
 		.on_failure = SCHEDULE_STOP_ALL,
 	};
-	struct cell *cells[] = { &a, &b };
+	struct cell *cells[] = { a, b };
 	struct schedule sc = {
 		.policy = &pol,
 		.x = co->session->x,
@@ -181,16 +236,16 @@ static void confirm_cell(struct cell_cmp *cc, const struct confirm_job *job)
 	fprintf(stderr, "flagbench: confirming %s: %u rounds, as many A B as B A, shuffled\n", cc->id, co->rounds);
 	enum schedule_status st = schedule_run(&sc);
 	if (st == SCHEDULE_STOPPED) {
-		const struct cell *bad = a.status != CELL_PENDING ? &a : &b;
-		cc->note = xasprintf("not confirmed: %s: %s", bad == &a ? "base" : "new",
+		const struct cell *bad = a->status != CELL_PENDING ? a : b;
+		cc->note = xasprintf("not confirmed: %s: %s", bad == a ? "base" : "new",
 				     bad->reason ? bad->reason : "measuring failed");
 		goto out;
 	}
-	if (st == SCHEDULE_WAS_INTERRUPTED || a.measure.time.n != co->rounds || b.measure.time.n != co->rounds) {
+	if (st == SCHEDULE_WAS_INTERRUPTED || a->measure.time.n != co->rounds || b->measure.time.n != co->rounds) {
 		cc->note = xstrdup("not confirmed: interrupted");
 		goto out;
 	}
-	confirm_verdict(cc, &a, &b, job->level, job->o, job->quantile, co->rounds);
+	confirm_verdict(cc, a, b, job->level, job->o, job->quantile, co->rounds);
 	/* an open answer gets the rounds again, up to CONFIRM_EXTENSIONS times,
 	 * and is decided on all of them (runs go where an answer is undecided) */
 	for (unsigned k = 1; k <= CONFIRM_EXTENSIONS && cc->verdict == VERDICT_INCONCLUSIVE && !fb_interrupted; k++) {
@@ -199,18 +254,19 @@ static void confirm_cell(struct cell_cmp *cc, const struct confirm_job *job)
 		pol.warmup = 0;
 		pol.pause = SCHEDULE_PAUSE_NONE;
 		fprintf(stderr, "flagbench: %s still open: %u rounds more\n", cc->id, co->rounds);
-		if (schedule_run(&sc) != SCHEDULE_DONE || a.measure.time.n != (k + 1) * co->rounds ||
-		    b.measure.time.n != (k + 1) * co->rounds)
+		if (schedule_run(&sc) != SCHEDULE_DONE || a->measure.time.n != (k + 1) * co->rounds ||
+		    b->measure.time.n != (k + 1) * co->rounds)
 			break;
 		if (cc->note != old_note)
 			free(cc->note);
-		confirm_verdict(cc, &a, &b, job->level, job->o, job->quantile, (k + 1) * co->rounds);
+		confirm_verdict(cc, a, b, job->level, job->o, job->quantile, (k + 1) * co->rounds);
 	}
 out:
 	if (cc->note != old_note)
 		free(old_note);
-	replay_cell_free(&a);
-	replay_cell_free(&b);
+	replay_cell_free(a);
+	replay_cell_free(b);
+	replay_cell_free(&ab[2]);
 	if (libs_a) {
 		remove_tree(libs_a);
 		remove_tree(libs_b);

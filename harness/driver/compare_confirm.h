@@ -5,12 +5,14 @@
  * profile), compares them with analysis/compare.h (pure: records in, a
  * struct comparison out) and, with --confirm N, measures the suspect
  * cells again: both binaries replayed from the run folders' bin/
- * (results/replay.h), through the session's executor and the one
- * scheduler (pipeline/session.h, schedule.h) in N balanced rounds, with
- * NEW's own drain settings (--consumer, --consumer-wait, --pipe-size) and
- * its profile's cooldown; an answer still open gets the rounds again, up
- * to twice.  The stored binaries were proven by their runs: a replay is
- * not verified again.
+ * (results/replay.h), handed to the session as any build is
+ * (pipeline/session.h session_ready: stored, so not compiled; prepared and
+ * verified, so a binary whose output is wrong is reported with its status
+ * and reason, never timed), then timed through the one scheduler
+ * (schedule.h) with the session's executor and limits in N balanced
+ * rounds, with NEW's own drain settings (--consumer, --consumer-wait,
+ * --pipe-size) and its profile's cooldown; an answer still open gets the
+ * rounds again, up to twice.
  *
  * --confirm measures every cell whose program changed and whose verdict
  * is not same, faster ones too (between two runs the machine may have
@@ -42,7 +44,7 @@ struct compare_request {
 	int record;                /* --record: what was measured goes into NEW's results.json (results/beside.h) */
 	double alarm_rate;         /* fraction */
 	/* the limits of every replay (session_limits_derive: the run's from
-	 * --timeout; nothing is built or prepared) */
+	 * --timeout, the verification's from it; nothing is built) */
 	struct session_limits lim;
 	/* what measures the replays: NULL the real one (executor_hyperfine);
 	 * executor_mock with --dry-run, so the selection and the JSON are

@@ -335,7 +335,7 @@ static void settle(struct explain *e, size_t from)
 static void measure_batch(struct explain *e, const struct explain_run *r, size_t from)
 {
 	if (e->metric == METRIC_INSTRUCTIONS) {
-		explain_count_from(e, from);
+		explain_take_counts(e, from);
 	} else {
 		int *list = xcalloc(e->plan.n + 3, sizeof(int));
 		size_t m = 0;
@@ -362,18 +362,20 @@ static void measure_batch(struct explain *e, const struct explain_run *r, size_t
 	explain_measure_gap(e);
 }
 
-/* Builds and verifies [from, n); the build's seconds feed the estimate. */
+/* [from, n) through the session: built, verified and, under
+ * instructions, counted; the build's seconds feed the estimate. */
 static int build_batch(struct explain *e, size_t from, struct build_stats *bs)
 {
-	double t0 = now_monotonic();
-	memset(bs, 0, sizeof(*bs));
-	if (session_build(&e->session, &e->plan, from, bs) < 0)
-		return -1;
+	struct session_batch b = { .from = from,
+				   .upto = e->metric == METRIC_INSTRUCTIONS ? SESSION_COUNTED : SESSION_VERIFIED,
+				   .counters = e->counters };
+	int r = session_ready(&e->session, &e->plan, &b);
+	*bs = b.built;
 	unsigned jobs = e->session.jobs ? e->session.jobs : 1;
-	if (bs->compiled && !fb_interrupted)
-		e->build_s = (now_monotonic() - t0) / (double)((bs->compiled + jobs - 1) / jobs);
-	session_verify_from(&e->session, &e->plan, from);
-	return 0;
+	if (r == 0 && bs->compiled && !fb_interrupted)
+		e->build_s = b.build_s / (double)((bs->compiled + jobs - 1) / jobs);
+	session_batch_release(&b);
+	return r;
 }
 
 /* A and B, built (the cache spares what the run compiled), verified and
@@ -390,7 +392,7 @@ static int measure_pair(struct explain *e, struct explain_run *r)
 	if (e->metric == METRIC_INSTRUCTIONS) {
 		for (int k = 0; k < 2; k++)
 			if (explain_measurable(e, (size_t)(k ? e->b : e->a)))
-				explain_count_cell(e, (size_t)(k ? e->b : e->a));
+				explain_take_count(e, (size_t)(k ? e->b : e->a));
 		struct cell *ca = &e->plan.cells[explain_rep(e, e->a)], *cb = &e->plan.cells[explain_rep(e, e->b)];
 		const struct cell *bad = ca->status != CELL_OK ? ca : cb->status != CELL_OK ? cb : NULL;
 		if (bad && r->hyperfine && !fb_interrupted && !e->o->metric_asked) {

@@ -26,14 +26,10 @@ int explain_measurable(const struct explain *e, size_t i)
 	return c->status == CELL_PENDING && c->build.same_binary_as < 0;
 }
 
-/* Instructions per unit of distinct, verified binary i. */
-void explain_count_cell(struct explain *e, size_t i)
+/* Instructions per unit of distinct, verified binary i, as counted. */
+void explain_take_count(struct explain *e, size_t i)
 {
 	struct cell *c = &e->plan.cells[i];
-	json_t *k = session_count(&e->session, c, e->counters);
-	cell_counters_free(&c->measure.counters);
-	cell_counters_from_json(&c->measure.counters, k);
-	json_decref(k);
 	const struct cell_counters *kc = &c->measure.counters;
 	if (kc->state == COUNTERS_COUNTED && isfinite(kc->instructions_per_unit)) {
 		double v = kc->instructions_per_unit;
@@ -45,11 +41,11 @@ void explain_count_cell(struct explain *e, size_t i)
 }
 
 /* Instructions per unit of every distinct, verified binary in [from, n). */
-void explain_count_from(struct explain *e, size_t from)
+void explain_take_counts(struct explain *e, size_t from)
 {
 	for (size_t i = from; i < e->plan.n && !fb_interrupted; i++)
 		if (explain_measurable(e, i))
-			explain_count_cell(e, i);
+			explain_take_count(e, i);
 }
 
 /* The cells of a time_cells schedule: those still pending or ok are timed. */
@@ -91,7 +87,7 @@ void explain_time_cells(struct explain *e, const int *list, size_t n, const char
 		.x = e->session.x,
 		.hyperfine = hyperfine,
 		.workdir = work,
-		.run_timeout_s = e->o->timeout,
+		.run_timeout_s = e->session.lim.run_s,
 		.round_base = e->rounds_done,
 		.runs = e->o->runs ? e->o->runs : 5,
 		.warmup = e->o->warmup,

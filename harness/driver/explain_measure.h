@@ -15,12 +15,13 @@
 int explain_rep(const struct explain *e, int i);
 /* Whether plan cell i is pending and a distinct binary (not a twin). */
 int explain_measurable(const struct explain *e, size_t i);
-/* Instructions per unit of distinct, verified binary i: the cell ok with
- * its figure, or unsupported with the reason it could not be counted. */
-void explain_count_cell(struct explain *e, size_t i);
-/* explain_count_cell of every measurable cell in [from, n), until an
+/* Instructions per unit of distinct, verified binary i, as the session
+ * counted it (session_ready): the cell ok with its figure, or unsupported
+ * with the reason it could not be counted. */
+void explain_take_count(struct explain *e, size_t i);
+/* explain_take_count of every measurable cell in [from, n), until an
  * interrupt. */
-void explain_count_from(struct explain *e, size_t from);
+void explain_take_counts(struct explain *e, size_t from);
 /* Times the listed cells through the scheduler, in rounds in the list's
  * order, so drift spreads over all of them and each run has the round it
  * pairs by; a second schedule's rounds follow the first's. */

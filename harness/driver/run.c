@@ -39,6 +39,8 @@ struct run {
 	const struct run_view *view;
 	const struct executor *x;    /* the real one, or the mock with --dry-run */
 	struct session session;      /* build, prepare, verify and count through x (zeroed until opened) */
+	struct session_batch batch;  /* the plan's cells through the session, built, then verified and counted */
+	unsigned char *ready;        /* per cell: verified, to be timed (batch.measure) */
 	struct steal_watch steal;    /* the host's share of the cpu while timed (system/steal.h) */
 	struct run_opts o;
 	struct run_settings set;
@@ -322,26 +324,25 @@ static int run_restore(struct run *r)
 	return 0;
 }
 
-/* Every pending cell compiled (cache), identical binaries found. */
+/* Every pending cell compiled (cache), identical programs found: the
+ * session's batch as far as built; the binaries kept before any runs. */
 static void run_build(struct run *r)
 {
 	double t = now_monotonic();
+	r->batch = (struct session_batch){ .from = 0, .upto = SESSION_BUILT };
 	if (r->o.binaries_from) {
 		char *from_dir = NULL;
 		json_t *from = results_load(r->o.binaries_from, &from_dir);
 		run_use_stored_binaries(&r->plan, r->o.binaries_from, from);
 		json_decref(from);
 		free(from_dir);
-		/* the stored binaries have no build to do: the session only dedupes and prepares */
-		session_dedupe(&r->plan, 0);
-		session_prepare(&r->session, &r->plan, 0);
-	} else {
-		struct build_stats bs;
-		session_build(&r->session, &r->plan, 0, &bs);
-		if (r->x->times == EXECUTOR_TIMES_MEASURED)
-			fprintf(stderr, "flagbench: built %u, cached %u, failed %u (%.1fs)\n", bs.compiled, bs.cached,
-				bs.failed, now_monotonic() - t);
+		r->batch.stored = 1; /* nothing to compile; verified as any build is */
 	}
+	session_ready(&r->session, &r->plan, &r->batch);
+	const struct build_stats *bs = &r->batch.built;
+	if (!r->o.binaries_from && r->x->times == EXECUTOR_TIMES_MEASURED)
+		fprintf(stderr, "flagbench: built %u, cached %u, failed %u (%.1fs)\n", bs->compiled, bs->cached, bs->failed,
+			now_monotonic() - t);
 	run_keep_binaries(&r->plan, r->rs.dir);
 	libraries_record(&r->plan);
 	run_keep_libraries(&r->plan, r->rs.dir);
@@ -396,54 +397,24 @@ static void progress(struct run *r, const struct cell *c)
 			cell_status_name(c->status), c->reason ? c->reason : "", e);
 }
 
-/* Before timing: a cell that shares an identical binary takes the other
- * cell's verdict; any other pending cell is verified.  Returns 0 when the
- * cell is to be timed. */
-static int verify_stage(struct run *r, struct cell *c)
+/* The batch taken on from built: every distinct pending program
+ * verified, then the verified compute builds counted at once (counts are
+ * exact under any load: they take every CPU while nothing is timed);
+ * ready[i] marks the cells the schedule times. */
+static void ready_stage(struct run *r)
 {
-	if (c->origin == CELL_FROM_JOURNAL || c->status != CELL_PENDING)
-		return -1;
-	int twin = c->build.same_binary_as >= 0;
-	enum session_verdict v = session_verify(&r->session, &r->plan, c);
-	if (v == SESSION_TWIN)
-		c->status = CELL_OK; /* measured once, as its source */
-	if (twin)
-		return -1;
-	r->rs.phases.verify_s += c->verify.seconds;
-	r->pr.verified++;
-	return v == SESSION_MEASURE ? 0 : -1;
-}
-
-/* Whether cell c is to be counted (counters.h): a compute cell of this
- * run with a binary of its own, not counted yet. */
-static int wants_count(const struct run *r, const struct cell *c)
-{
-	return r->count && !fb_interrupted && c->spec.family->kind == KIND_COMPUTE && c->build.binary &&
-	       c->build.same_binary_as < 0 && c->origin != CELL_FROM_JOURNAL &&
-	       c->measure.counters.state == COUNTERS_NOT_RUN;
-}
-
-/* Every build counted at once, before the timing: counts are exact under
- * any load, so they take every CPU while nothing is timed (one at a time
- * after each cell, six one-minute callgrind counts were six minutes on
- * two CPUs). */
-static void count_stage(struct run *r)
-{
-	const struct cell **todo = xcalloc(r->plan.n + 1, sizeof(*todo));
-	json_t **out = xcalloc(r->plan.n + 1, sizeof(*out));
-	size_t n = 0;
+	r->batch.upto = r->count ? SESSION_COUNTED : SESSION_VERIFIED;
+	r->batch.counters = r->counter_src;
+	session_ready(&r->session, &r->plan, &r->batch);
+	r->rs.phases.verify_s += r->batch.verify_s;
+	r->rs.phases.count_s += r->batch.count_s;
+	r->pr.verified += r->batch.verified;
+	r->ready = xcalloc(r->plan.n + 1, 1);
+	for (size_t k = 0; k < r->batch.nmeasure; k++)
+		r->ready[r->batch.measure[k]] = 1;
 	for (size_t i = 0; i < r->plan.n; i++)
-		if (r->plan.cells[i].status == CELL_PENDING && wants_count(r, &r->plan.cells[i]))
-			todo[n++] = &r->plan.cells[i];
-	double t0 = now_monotonic();
-	session_count_cells(&r->session, todo, n, r->counter_src, out);
-	for (size_t i = 0; i < n; i++) {
-		cell_counters_from_json(&((struct cell *)todo[i])->measure.counters, out[i]);
-		json_decref(out[i]);
-	}
-	r->rs.phases.count_s += now_monotonic() - t0;
-	free(todo);
-	free(out);
+		if (r->pr.eta[i] == ETA_TO_VERIFY)
+			r->pr.eta[i] = r->ready[i] ? ETA_MEASURING : ETA_DONE;
 }
 
 /* After a cell: results.json rewritten, the journal appended, progress. */
@@ -460,14 +431,18 @@ static void finish_cell(struct run *r, struct cell *c)
 	progress(r, c);
 }
 
-/* The schedule's hooks (schedule.h): verify before a cell is measured; a
- * cell's end recorded, counted, journaled and reported. */
+/* The schedule's hooks (schedule.h): a cell is timed when the session
+ * proved it (ready); a cell's end recorded, journaled and reported. */
 static int admit_hook(void *ctx, size_t i)
 {
 	struct run *r = ctx;
-	int v = verify_stage(r, &r->plan.cells[i]);
-	r->pr.eta[i] = v == 0 ? ETA_MEASURING : ETA_DONE;
-	return v;
+	struct cell *c = &r->plan.cells[i];
+	/* a twin of a proven program is measured once, as its source */
+	if (c->build.same_binary_as >= 0 && c->status == CELL_PENDING && c->origin != CELL_FROM_JOURNAL &&
+	    !fb_interrupted)
+		c->status = CELL_OK;
+	r->pr.eta[i] = r->ready[i] ? ETA_MEASURING : ETA_DONE;
+	return r->ready[i] ? 0 : -1;
 }
 
 /* Whether cell i's answer is still open, asked of the view once per new run. */
@@ -560,7 +535,7 @@ static void cells_setup(struct run *r)
 		.workdir = r->work,
 		.runs = s->runs,
 		.warmup = s->warmup,
-		.run_timeout_s = s->timeout,
+		.run_timeout_s = r->session.lim.run_s,
 		.cooldown_below_c = below,
 		.cooldown_max_wait_s = max_wait,
 		.consumer = r->o.consumer,
@@ -634,7 +609,7 @@ static void run_cells(struct run *r)
 {
 	mkdir_p(r->work, 0755);
 	cells_setup(r);
-	count_stage(r);
+	ready_stage(r);
 	struct cell **cells = xcalloc(r->plan.n + 1, sizeof(*cells));
 	for (size_t i = 0; i < r->plan.n; i++)
 		cells[i] = &r->plan.cells[i];
@@ -706,7 +681,9 @@ static void run_render(struct run *r)
 
 static void run_free(struct run *r)
 {
+	session_batch_release(&r->batch);
 	session_close(&r->session);
+	free(r->ready);
 	if (r->planned)
 		plan_free(&r->plan);
 	free(r->undecided);

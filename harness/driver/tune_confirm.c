@@ -126,15 +126,15 @@ void tune_confirm(struct tune *t)
 		}
 		free(tag);
 	}
-	session_build(&t->session, &t->confirm_plan, 0, NULL);
+	struct session_batch sb = { .upto = SESSION_VERIFIED };
+	session_ready(&t->session, &t->confirm_plan, &sb);
 	merge_same_binaries(t, K);
 	struct cell **cells = xcalloc(t->confirm_plan.n + 1, sizeof(*cells));
 	size_t m = 0;
-	for (size_t i = 0; i < t->confirm_plan.n && !fb_interrupted; i++) {
-		struct cell *c = &t->confirm_plan.cells[i];
-		if (session_verify(&t->session, &t->confirm_plan, c) == SESSION_MEASURE)
-			cells[m++] = c;
-	}
+	for (size_t k = 0; k < sb.nmeasure; k++)
+		if (t->confirm_plan.cells[sb.measure[k]].status == CELL_PENDING)
+			cells[m++] = &t->confirm_plan.cells[sb.measure[k]];
+	session_batch_release(&sb);
 	fprintf(stderr, "flagbench: tune: confirming %zu builds x %u layout%s, %u rounds\n", t->nconfirmed, K,
 		K > 1 ? "s" : "", t->o->confirm_runs);
 	if (m && !fb_interrupted)

@@ -107,12 +107,8 @@ static void record(struct tune *t, struct tune_pending *p, enum cell_status st, 
 	tune_journal_write(t, tune_eval_json(t, e));
 }
 
-/* Instructions per unit of c from its counters' JSON k (taken). */
-static double counts_of(struct cell *c, json_t *k, char *why, size_t n)
+double tune_counts_of(const struct cell *c, char *why, size_t n)
 {
-	cell_counters_free(&c->measure.counters);
-	cell_counters_from_json(&c->measure.counters, k);
-	json_decref(k);
 	const struct cell_counters *kc = &c->measure.counters;
 	if (kc->state == COUNTERS_COUNTED && isfinite(kc->instructions_per_unit) && kc->instructions_per_unit > 0)
 		return kc->instructions_per_unit;
@@ -120,50 +116,22 @@ static double counts_of(struct cell *c, json_t *k, char *why, size_t n)
 	return NAN;
 }
 
-/* Instructions per unit of a built, checked cell; NAN (and *why) when not counted. */
-double tune_count_one(struct tune *t, struct cell *c, char *why, size_t n)
+/* The measured candidates of a batch, counted by the session, recorded. */
+static void record_counts(struct tune *t, struct plan *bp, struct tune_pending *pd, size_t n)
 {
-	return counts_of(c, session_count(&t->session, c, t->counters), why, n);
-}
-
-/* The measured candidates of a batch counted --jobs at once (counts are
- * exact under load, session.h) and recorded. */
-static void count_batch(struct tune *t, struct plan *bp, struct tune_pending *pd, size_t n)
-{
-	const struct cell **cells = xcalloc(n + 1, sizeof(*cells));
-	size_t *which = xcalloc(n + 1, sizeof(*which));
-	json_t **out = xcalloc(n + 1, sizeof(*out));
-	size_t m = 0;
-	for (size_t i = 0; i < n; i++)
-		if (pd[i].measure) {
-			which[m] = i;
-			cells[m++] = &bp->cells[pd[i].cell];
-		}
-	/* the session's lines for a count only where one takes long enough
-	 * to wait for: tune says what each batch found */
-	FILE *progress = t->session.progress;
-	if (t->start_cost.screen_s < 10)
-		t->session.progress = NULL;
-	double w = now_monotonic();
-	if (m)
-		session_count_cells(&t->session, cells, m, t->counters, out);
-	t->session.progress = progress;
-	t->last.screen_s = now_monotonic() - w;
-	t->last.screened = (unsigned)m;
-	for (size_t k = 0; k < m; k++) {
-		struct cell *c = &bp->cells[pd[which[k]].cell];
-		if (!out[k] && fb_interrupted)
+	for (size_t i = 0; i < n; i++) {
+		if (!pd[i].measure)
+			continue;
+		struct cell *c = &bp->cells[pd[i].cell];
+		if (c->measure.counters.state == COUNTERS_NOT_RUN && fb_interrupted)
 			continue; /* not counted: not journaled */
 		char why[512];
-		double v = counts_of(c, out[k], why, sizeof(why));
+		double v = tune_counts_of(c, why, sizeof(why));
 		if (isfinite(v))
-			record(t, &pd[which[k]], CELL_OK, NULL, c->build.sha256, NULL, v);
+			record(t, &pd[i], CELL_OK, NULL, c->build.sha256, NULL, v);
 		else
-			record(t, &pd[which[k]], CELL_UNSUPPORTED, why, c->build.sha256, NULL, INFINITY);
+			record(t, &pd[i], CELL_UNSUPPORTED, why, c->build.sha256, NULL, INFINITY);
 	}
-	free(cells);
-	free(which);
-	free(out);
 }
 
 /* Times cells in rounds in the order listed (schedule.h): a round's runs
@@ -174,7 +142,7 @@ void tune_time_rounds(struct tune *t, struct cell **cells, size_t n, unsigned ru
 		.x = t->session.x,
 		.hyperfine = t->hyperfine,
 		.workdir = t->work,
-		.run_timeout_s = t->o->timeout,
+		.run_timeout_s = t->session.lim.run_s,
 		.round_base = t->rounds_done,
 		.runs = runs,
 		.warmup = t->o->warmup,
@@ -214,6 +182,58 @@ static void rescreen_leaders(struct tune *t, struct cell **cells, size_t m, doub
 	free(again);
 }
 
+/* The session's known hook for a batch (session.h): the start's clone,
+ * and a candidate whose binary an earlier screen measured, have figures. */
+struct batch_known {
+	struct tune *t;
+	const struct tune_pending *pd;
+	size_t n;
+	int start_cell;
+};
+
+static int known_figure(void *ctx, const struct plan *p, size_t i)
+{
+	const struct batch_known *k = ctx;
+	if ((int)i == k->start_cell)
+		return 1;
+	for (size_t j = 0; j < k->n; j++)
+		if (k->pd[j].cell == (int)i)
+			return !k->pd[j].fresh && eval_by_sha(k->t, p->cells[i].build.sha256) != NULL;
+	return 0;
+}
+
+/* What the session found of candidate p, recorded where it is decided:
+ * a failure, the start's program, a figure of an earlier batch; else its
+ * twin in the batch, or whether it is to be measured. */
+static void take_verdict(struct tune *t, struct plan *bp, struct tune_pending *pd, size_t i, int start_cell,
+			 const unsigned char *ready)
+{
+	struct tune_pending *p = &pd[i];
+	struct cell *c = &bp->cells[p->cell];
+	int src = c->build.same_binary_as;
+	if (c->status != CELL_PENDING || !c->build.sha256[0]) {
+		record(t, p, c->status == CELL_PENDING ? CELL_BUILD_FAILED : c->status, c->reason,
+		       c->build.sha256[0] ? c->build.sha256 : NULL, NULL, INFINITY);
+		return;
+	}
+	if (src == start_cell) {
+		record(t, p, CELL_OK, NULL, c->build.sha256, "", t->start_score);
+		return;
+	}
+	struct tune_eval *e = src < 0 && !p->fresh ? eval_by_sha(t, c->build.sha256) : NULL;
+	if (e) {
+		char *same = xstrdup(e->key);
+		record(t, p, e->status, e->reason, c->build.sha256, same, e->score);
+		free(same);
+		return;
+	}
+	for (size_t k = 0; src >= 0 && k < i; k++)
+		if (pd[k].cell == src)
+			p->twin = (int)k;
+	/* not ready and no twin: a check cut short by Ctrl-C decided nothing (not journaled) */
+	p->measure = p->twin < 0 && ready[p->cell];
+}
+
 /* Builds, checks and measures a batch's candidates (those without a
  * figure), records each, and charges the batch's time to its track. */
 void tune_evaluate(struct tune *t, struct tune_pending *pd, size_t n, unsigned runs)
@@ -223,7 +243,6 @@ void tune_evaluate(struct tune *t, struct tune_pending *pd, size_t n, unsigned r
 	struct plan bp;
 	memset(&bp, 0, sizeof(bp));
 	size_t alloc = 0;
-	int start_cell = -1;
 	size_t todo = 0;
 	for (size_t i = 0; i < n; i++)
 		todo += !pd[i].recorded;
@@ -231,8 +250,9 @@ void tune_evaluate(struct tune *t, struct tune_pending *pd, size_t n, unsigned r
 		return;
 	t->batch_no++;
 	memset(&t->last, 0, sizeof(t->last));
-	if (t->metric == METRIC_TIME)
-		start_cell = tune_add_clone(&bp, &alloc, proto, "", NULL, proto->config, 0, 1);
+	/* the start beside them: timed with them under time, and the program
+	 * a candidate that changes nothing is */
+	int start_cell = tune_add_clone(&bp, &alloc, proto, "", NULL, proto->config, 0, 1);
 	for (size_t i = 0; i < n; i++) {
 		pd[i].twin = -1;
 		pd[i].measure = 0;
@@ -243,56 +263,29 @@ void tune_evaluate(struct tune *t, struct tune_pending *pd, size_t n, unsigned r
 		pd[i].cell = tune_add_clone(&bp, &alloc, proto, pd[i].key, NULL, tag, 0, 1);
 		free(tag);
 	}
-	struct build_stats bst = { 0 };
-	double w = now_monotonic();
-	session_build(&t->session, &bp, 0, &bst);
-	t->last.build_s = now_monotonic() - w;
-	t->last.compiled = bst.compiled;
-	for (size_t i = 0; i < n && !fb_interrupted; i++) {
-		struct tune_pending *p = &pd[i];
-		if (p->recorded)
-			continue;
-		struct cell *c = &bp.cells[p->cell];
-		if (c->status != CELL_PENDING || !c->build.sha256[0]) {
-			record(t, p, c->status == CELL_PENDING ? CELL_BUILD_FAILED : c->status, c->reason, NULL, NULL, INFINITY);
-			continue;
-		}
-		if (!strcmp(c->build.sha256, t->start_sha)) {
-			record(t, p, CELL_OK, NULL, c->build.sha256, "", t->start_score);
-			continue;
-		}
-		struct tune_eval *e = p->fresh ? NULL : eval_by_sha(t, c->build.sha256);
-		if (e) {
-			char *same = xstrdup(e->key);
-			record(t, p, e->status, e->reason, c->build.sha256, same, e->score);
-			free(same);
-			continue;
-		}
-		for (size_t k = 0; k < i && p->twin < 0; k++)
-			if (pd[k].cell >= 0 && pd[k].measure && !strcmp(bp.cells[pd[k].cell].build.sha256, c->build.sha256))
-				p->twin = (int)k;
-		if (p->twin >= 0)
-			continue;
-		w = now_monotonic();
-		enum session_verdict v = session_verify(&t->session, &bp, c);
-		t->last.check_s += now_monotonic() - w;
-		t->last.checked++;
-		for (size_t k = 0; v == SESSION_TWIN && k < i; k++)
-			if (pd[k].cell == c->build.same_binary_as)
-				p->twin = (int)k;
-		if (p->twin >= 0)
-			continue;
-		if (v != SESSION_MEASURE) {
-			/* a check cut short by Ctrl-C decided nothing: not journaled */
-			if (c->status != CELL_PENDING)
-				record(t, p, c->status, c->reason, c->build.sha256, NULL, INFINITY);
-			continue;
-		}
-		p->measure = 1;
-	}
+	struct batch_known kn = { t, pd, n, start_cell };
+	struct session_batch b = { .upto = t->metric == METRIC_INSTRUCTIONS ? SESSION_COUNTED : SESSION_VERIFIED,
+				   .counters = t->counters, .known = known_figure, .ctx = &kn,
+				   /* the counting's lines only where a count takes long enough to wait for */
+				   .quiet = t->start_cost.screen_s < 10 };
+	session_ready(&t->session, &bp, &b);
+	t->last.build_s = b.build_s;
+	t->last.compiled = b.built.compiled;
+	t->last.check_s = b.verify_s;
+	t->last.checked = b.verified;
+	unsigned char *ready = xcalloc(bp.n + 1, 1);
+	for (size_t k = 0; k < b.nmeasure; k++)
+		ready[b.measure[k]] = 1;
+	for (size_t i = 0; i < n && !fb_interrupted; i++)
+		if (!pd[i].recorded)
+			take_verdict(t, &bp, pd, i, start_cell, ready);
+	free(ready);
 	if (t->metric == METRIC_INSTRUCTIONS) {
+		t->last.screen_s = b.count_s;
+		for (size_t i = 0; i < n; i++)
+			t->last.screened += (unsigned)pd[i].measure;
 		if (!fb_interrupted)
-			count_batch(t, &bp, pd, n);
+			record_counts(t, &bp, pd, n);
 	} else {
 		struct cell **cells = xcalloc(n + 2, sizeof(*cells));
 		size_t m = 0;
@@ -301,7 +294,7 @@ void tune_evaluate(struct tune *t, struct tune_pending *pd, size_t n, unsigned r
 			if (pd[i].measure)
 				cells[m++] = &bp.cells[pd[i].cell];
 		if (m > 1 && !fb_interrupted) {
-			w = now_monotonic();
+			double w = now_monotonic();
 			tune_time_rounds(t, cells, m, runs);
 			/* the cost of a batch's rounds, before any leader is timed again */
 			t->last.screen_s = now_monotonic() - w;
@@ -346,5 +339,6 @@ void tune_evaluate(struct tune *t, struct tune_pending *pd, size_t n, unsigned r
 	}
 	if (pd[0].track < t->ntracks)
 		t->tracks[pd[0].track].spent_s += now_monotonic() - t0;
+	session_batch_release(&b);
 	plan_free_copies(&bp);
 }

@@ -44,12 +44,14 @@ static double compile_once(struct tune *t)
 	struct session ps;
 	session_open(&ps, t->session.x, cache, 1, &t->session.lim);
 	struct plan bp;
-	struct build_stats bst;
-	double dt = tune_build_start(t, &ps, &bp, &bst);
+	struct session_batch b;
+	double dt = tune_build_start(t, &ps, &bp, &b);
+	unsigned compiled = b.built.compiled;
+	session_batch_release(&b);
 	plan_free_copies(&bp);
 	session_close(&ps);
 	free(cache);
-	return bst.compiled ? dt : NAN;
+	return compiled ? dt : NAN;
 }
 
 /* A candidate's share of its batch's timed rounds: per_cell_round is one

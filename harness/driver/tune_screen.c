@@ -27,7 +27,11 @@ int tune_time_keys(struct tune *t, char *const *keys, size_t n, unsigned runs, d
 		tune_add_clone(&bp, &alloc, proto, keys[i], NULL, tag, 0, 1);
 		free(tag);
 	}
-	session_build(&t->session, &bp, 0, NULL);
+	struct session_batch sb = { .upto = SESSION_VERIFIED };
+	session_ready(&t->session, &bp, &sb);
+	unsigned char *ready = xcalloc(m + 1, 1);
+	for (size_t k = 0; k < sb.nmeasure; k++)
+		ready[sb.measure[k]] = 1;
 	/* a build that is the same program as an earlier one is timed once: src */
 	size_t *src = xcalloc(m, sizeof(*src));
 	struct cell **timed = xcalloc(m, sizeof(*timed));
@@ -35,19 +39,16 @@ int tune_time_keys(struct tune *t, char *const *keys, size_t n, unsigned runs, d
 	int rc = 0;
 	for (size_t i = 0; i < m && rc == 0 && !fb_interrupted; i++) {
 		struct cell *c = &bp.cells[i];
-		src[i] = i;
-		if (c->status != CELL_PENDING || !c->build.sha256[0]) {
+		src[i] = c->build.same_binary_as >= 0 ? (size_t)c->build.same_binary_as : i;
+		if (c->status != CELL_PENDING || !c->build.sha256[0])
 			rc = -1;
-			break;
-		}
-		enum session_verdict v = session_verify(&t->session, &bp, c);
-		if (v == SESSION_TWIN && c->build.same_binary_as >= 0)
-			src[i] = (size_t)c->build.same_binary_as;
-		else if (v == SESSION_MEASURE)
+		else if (ready[i])
 			timed[nt++] = c;
-		else
-			rc = -1;
+		else if (src[i] == i)
+			rc = -1; /* not proven: cut short */
 	}
+	free(ready);
+	session_batch_release(&sb);
 	double w = now_monotonic();
 	if (rc == 0 && !fb_interrupted && nt > 1)
 		tune_time_rounds(t, timed, nt, runs);

@@ -44,16 +44,15 @@ int tune_plan_start(struct tune *t)
 	return 0;
 }
 
-double tune_build_start(struct tune *t, struct session *s, struct plan *bp, struct build_stats *st)
+double tune_build_start(struct tune *t, struct session *s, struct plan *bp, struct session_batch *b)
 {
 	const struct cell_spec *proto = &t->start.plan.cells[t->proto].spec;
 	memset(bp, 0, sizeof(*bp));
 	size_t alloc = 0;
 	tune_add_clone(bp, &alloc, proto, "", NULL, proto->config, 0, 1);
-	*st = (struct build_stats){ 0 };
-	double w = now_monotonic();
-	session_build(s, bp, 0, st);
-	return now_monotonic() - w;
+	*b = (struct session_batch){ .from = 0, .upto = SESSION_BUILT };
+	session_ready(s, bp, b);
+	return b->build_s;
 }
 
 /* The start built, checked and measured: its sha256 names the binary every
@@ -63,10 +62,9 @@ int tune_measure_start(struct tune *t)
 	const struct cell_spec *proto = &t->start.plan.cells[t->proto].spec;
 	struct plan bp;
 	/* what it costs is the first figure of what a candidate costs (tune_probe.h) */
-	struct build_stats bst;
-	t->start_cost.build_s = tune_build_start(t, &t->session, &bp, &bst);
-	t->start_cost.compiled = bst.compiled;
-	double w;
+	struct session_batch b;
+	t->start_cost.build_s = tune_build_start(t, &t->session, &bp, &b);
+	t->start_cost.compiled = b.built.compiled;
 	struct cell *c = &bp.cells[0];
 	int rc = -1;
 	if (c->status != CELL_PENDING) {
@@ -74,30 +72,33 @@ int tune_measure_start(struct tune *t)
 		goto done;
 	}
 	snprintf(t->start_sha, sizeof(t->start_sha), "%s", c->build.sha256);
-	w = now_monotonic();
-	enum session_verdict sv = session_verify(&t->session, &bp, c);
-	t->start_cost.check_s = now_monotonic() - w;
+	/* instructions where a counter source counts the start's family, so
+	 * the session counts it once verified; time otherwise */
+	char why[512] = "";
+	int counts = !t->o->metric_asked || t->o->metric != METRIC_TIME;
+	if (counts)
+		t->counters = session_counter_source(&t->session, proto->family, why, sizeof(why));
+	b.upto = counts && t->counters != COUNTERS_NONE ? SESSION_COUNTED : SESSION_VERIFIED;
+	b.counters = t->counters;
+	b.quiet = 1;
+	session_ready(&t->session, &bp, &b);
+	t->start_cost.check_s = b.verify_s;
 	t->start_cost.checked = 1;
-	if (sv != SESSION_MEASURE) {
+	if (b.nmeasure != 1) {
 		error("the start %s fails its check: %s: %s", c->spec.id, cell_status_name(c->status),
 		      c->reason ? c->reason : "");
 		goto done;
 	}
-	char why[512] = "";
-	if (!t->o->metric_asked || t->o->metric != METRIC_TIME) {
-		t->counters = session_counter_source(&t->session, proto->family, why, sizeof(why));
-		if (t->counters != COUNTERS_NONE) {
-			w = now_monotonic();
-			t->start_score = tune_count_one(t, c, why, sizeof(why));
-			t->start_cost.screen_s = now_monotonic() - w;
-			t->start_cost.screened = 1;
-			if (isfinite(t->start_score))
-				t->metric = METRIC_INSTRUCTIONS;
-		}
-		if (t->metric != METRIC_INSTRUCTIONS && t->o->metric_asked) {
-			error("--metric instructions: %s", why);
-			goto done;
-		}
+	if (b.reached == SESSION_COUNTED) {
+		t->start_score = tune_counts_of(c, why, sizeof(why));
+		t->start_cost.screen_s = b.count_s;
+		t->start_cost.screened = 1;
+		if (isfinite(t->start_score))
+			t->metric = METRIC_INSTRUCTIONS;
+	}
+	if (counts && t->metric != METRIC_INSTRUCTIONS && t->o->metric_asked) {
+		error("--metric instructions: %s", why);
+		goto done;
 	}
 	t->count_start = t->metric == METRIC_INSTRUCTIONS ? t->start_score : NAN;
 	if (t->metric != METRIC_INSTRUCTIONS) {
@@ -112,6 +113,7 @@ int tune_measure_start(struct tune *t)
 	}
 	rc = 0;
 done:
+	session_batch_release(&b);
 	plan_free_copies(&bp);
 	return rc;
 }

@@ -18,9 +18,11 @@
 int tune_plan_start(struct tune *t);
 int tune_measure_start(struct tune *t);
 /* The start alone, as the one cell of *bp (plan_free_copies frees it),
- * built through session s: the seconds the build took, its tally in *st.
- * tune_measure_start builds it so; the probe again into a cache of its own,
- * for what a compile takes when the start came from the cache. */
-double tune_build_start(struct tune *t, struct session *s, struct plan *bp, struct build_stats *st);
+ * through session s as far as built (session.h: *b, its tally in
+ * b->built; session_batch_release frees it): the seconds the build took.
+ * tune_measure_start builds it so and takes the batch on to verified and
+ * counted; the probe builds it again into a cache of its own, for what a
+ * compile takes when the start came from the cache. */
+double tune_build_start(struct tune *t, struct session *s, struct plan *bp, struct session_batch *b);
 
 #endif

@@ -13,6 +13,7 @@
 #include "core/util.h"
 #include "pipeline/build_progress.h"
 #include "pipeline/check_json.h"
+#include "pipeline/records.h"
 
 /* A same_as reference the session built (or failed to) for one family. */
 struct session_ref {
@@ -66,22 +67,16 @@ void session_close(struct session *s)
 
 /* Pending cells that have a binary were built by an earlier call, or
  * were given one (--binaries-from): only the others are compiled. */
-int session_build(struct session *s, struct plan *p, size_t from, struct build_stats *st)
+static int build_stage(struct session *s, struct plan *p, struct build_stats *st)
 {
-	struct build_stats bs = { 0 };
-	int r = 0;
 	struct build_request rq = { .cache_dir = s->cache, .jobs = s->jobs, .timeout_s = s->lim.build_s,
 				    .progress = s->progress, .pretend_s = s->pretend_build_s };
-	if (s->x->build)
-		r = s->x->build(p, &rq, &bs);
-	if (st)
-		*st = bs;
-	session_dedupe(p, from);
-	session_prepare(s, p, from);
-	return r;
+	return s->x->build ? s->x->build(p, &rq, st) : 0;
 }
 
-void session_dedupe(struct plan *p, size_t from)
+/* A cell of [from, n) that is the same program as an earlier one (plan.h's
+ * program identity) is its twin. */
+static void dedupe_stage(struct plan *p, size_t from)
 {
 	for (size_t i = from; i < p->n; i++) {
 		struct cell *c = &p->cells[i];
@@ -118,6 +113,11 @@ static struct session_ref *build_reference(struct session *s, struct family *f, 
 		cell_spec_set_variant(&c->spec, same);
 	if (!same || c->spec.cross) {
 		ref->why = xasprintf("same_as: no variant %s to build natively", f->same_as);
+		return ref;
+	}
+	if (!c->spec.compiler) {
+		/* a cell replayed from its record has a binary, not a build */
+		ref->why = xasprintf("same_as: a replayed cell has no build of %s to check against", f->same_as);
 		return ref;
 	}
 	free(c->spec.id);
@@ -167,7 +167,7 @@ static void prepare_references(struct session *s, struct plan *p, size_t from)
 	}
 }
 
-void session_prepare(struct session *s, struct plan *p, size_t from)
+static void prepare_stage(struct session *s, struct plan *p, size_t from)
 {
 	/* the mock builds nothing: there is nothing to prepare */
 	if (!s->x->prepare)
@@ -176,32 +176,29 @@ void session_prepare(struct session *s, struct plan *p, size_t from)
 	prepare_references(s, p, from);
 }
 
-enum session_verdict session_verify(struct session *s, struct plan *p, struct cell *c)
+/* What the verification says of one cell. */
+enum verdict {
+	MEASURE, /* proven: to be timed or counted */
+	TWIN,    /* the same program as an earlier cell: its figure is that cell's */
+	REFUSED, /* not to be measured: its status says why */
+};
+
+static enum verdict verify_one(struct session *s, struct plan *p, struct cell *c)
 {
 	if (c->status != CELL_PENDING)
-		return SESSION_REFUSED;
+		return REFUSED;
 	if (c->build.same_binary_as >= 0) {
 		const struct cell *src = &p->cells[c->build.same_binary_as];
 		if (src->status != CELL_OK && src->status != CELL_PENDING) {
 			cell_set_status(c, src->status, "same binary as %s: %s", src->spec.id, src->reason ? src->reason : "");
-			return SESSION_REFUSED;
+			return REFUSED;
 		}
-		return SESSION_TWIN;
+		return TWIN;
 	}
 	heartbeat_begin("verifying %s (its output through the check)", c->spec.id);
 	int r = s->x->verify(c, s->lim.verify_s);
 	heartbeat_end();
-	return r == 0 && !fb_interrupted ? SESSION_MEASURE : SESSION_REFUSED;
-}
-
-void session_verify_from(struct session *s, struct plan *p, size_t from)
-{
-	for (size_t i = from; i < p->n && !fb_interrupted; i++)
-		if (p->cells[i].build.same_binary_as < 0)
-			session_verify(s, p, &p->cells[i]);
-	for (size_t i = from; i < p->n; i++)
-		if (p->cells[i].build.same_binary_as >= 0)
-			session_verify(s, p, &p->cells[i]);
+	return r == 0 && !fb_interrupted ? MEASURE : REFUSED;
 }
 
 int session_find_tool(const struct session *s, char **path)
@@ -223,17 +220,7 @@ enum counter_source session_counter_source(const struct session *s, const struct
 	return counters_probe(why, n);
 }
 
-json_t *session_count(struct session *s, const struct cell *c, enum counter_source src)
-{
-	if (!s->x->count)
-		return NULL;
-	heartbeat_begin("counting %s (%s)", c->spec.id, counter_source_name(src));
-	json_t *j = s->x->count(c, src, s->lim.count_s);
-	heartbeat_end();
-	return j;
-}
-
-/* The shared state of session_count_cells' workers. */
+/* The shared state of count_stage's workers. */
 struct counting {
 	struct session *s;
 	const struct cell *const *cells;
@@ -276,10 +263,11 @@ static void count_line(struct counting *k, double t0, unsigned jobs)
 	format_duration(now_monotonic() - t0, spent, sizeof(spent));
 	if (mean >= 0)
 		format_duration(mean * (double)(k->n - done) / jobs, eta, sizeof(eta));
+	if (!k->s->progress)
+		return; /* quiet: the heartbeat names the counting instead */
 	heartbeat_spoke();
-	if (k->s->progress)
-		fprintf(k->s->progress, "flagbench: counting: %zu of %zu done, %zu running after %s; counts eta %s\n", done,
-			k->n, running, spent, eta);
+	fprintf(k->s->progress, "flagbench: counting: %zu of %zu done, %zu running after %s; counts eta %s\n", done, k->n,
+		running, spent, eta);
 }
 
 /* "not counted in chacha20 (6 of 6 builds): WHY", once per family, each
@@ -317,8 +305,10 @@ static void not_counted_lines(FILE *progress, const struct cell *const *cells, j
 	}
 }
 
-void session_count_cells(struct session *s, const struct cell *const *cells, size_t n, enum counter_source src,
-			 json_t **out)
+/* Counts cells[0..n) with src, s->jobs at once, each one's JSON into
+ * out[i] (NULL where the executor counts nothing, or after an interrupt). */
+static void count_cells(struct session *s, const struct cell *const *cells, size_t n, enum counter_source src,
+			json_t **out)
 {
 	for (size_t i = 0; i < n; i++)
 		out[i] = NULL;
@@ -368,4 +358,98 @@ void session_count_cells(struct session *s, const struct cell *const *cells, siz
 		fprintf(s->progress, "\n");
 		not_counted_lines(s->progress, cells, out, n);
 	}
+}
+
+/* Whether the caller has cell i's figure already (session_batch.known). */
+static int known(const struct session_batch *b, const struct plan *p, size_t i)
+{
+	return b->known && b->known(b->ctx, p, i);
+}
+
+/* Every distinct pending program of the batch verified, then the twins
+ * given their source's verdict; the proven ones listed in b->measure. */
+static void verify_stage(struct session *s, struct plan *p, struct session_batch *b)
+{
+	double t0 = now_monotonic();
+	b->measure = xcalloc(p->n - b->from + 1, sizeof(*b->measure));
+	b->nmeasure = 0;
+	for (size_t i = b->from; i < p->n && !fb_interrupted; i++) {
+		struct cell *c = &p->cells[i];
+		if (c->build.same_binary_as >= 0 || c->status != CELL_PENDING || known(b, p, i))
+			continue;
+		b->verified++;
+		if (verify_one(s, p, c) == MEASURE && c->status == CELL_PENDING)
+			b->measure[b->nmeasure++] = i;
+	}
+	/* a twin after its source, whose verdict it takes */
+	for (size_t i = b->from; i < p->n; i++)
+		if (p->cells[i].build.same_binary_as >= 0)
+			verify_one(s, p, &p->cells[i]);
+	b->verify_s = now_monotonic() - t0;
+}
+
+/* The verified compute cells counted, each into its measure.counters. */
+static void count_stage(struct session *s, struct plan *p, struct session_batch *b)
+{
+	double t0 = now_monotonic();
+	const struct cell **todo = xcalloc(b->nmeasure + 1, sizeof(*todo));
+	json_t **out = xcalloc(b->nmeasure + 1, sizeof(*out));
+	size_t n = 0;
+	for (size_t k = 0; k < b->nmeasure; k++) {
+		const struct cell *c = &p->cells[b->measure[k]];
+		if (c->spec.family->kind == KIND_COMPUTE && c->build.binary &&
+		    c->measure.counters.state == COUNTERS_NOT_RUN)
+			todo[n++] = c;
+	}
+	/* quiet: no counting lines, so the heartbeat names the counting */
+	FILE *progress = s->progress;
+	if (b->quiet) {
+		s->progress = NULL;
+		heartbeat_begin("counting %zu build%s (%s)", n, n == 1 ? "" : "s", counter_source_name(b->counters));
+	}
+	count_cells(s, todo, n, b->counters, out);
+	if (b->quiet)
+		heartbeat_end();
+	s->progress = progress;
+	for (size_t k = 0; k < n; k++) {
+		if (!out[k])
+			continue; /* not counted: the executor counts nothing, or an interrupt */
+		struct cell *c = (struct cell *)todo[k];
+		cell_counters_free(&c->measure.counters);
+		cell_counters_from_json(&c->measure.counters, out[k]);
+		json_decref(out[k]);
+	}
+	free(todo);
+	free(out);
+	b->count_s = now_monotonic() - t0;
+}
+
+int session_ready(struct session *s, struct plan *p, struct session_batch *b)
+{
+	int r = 0;
+	if (b->reached < SESSION_BUILT && b->upto >= SESSION_BUILT) {
+		double t0 = now_monotonic();
+		if (!b->stored)
+			r = build_stage(s, p, &b->built);
+		dedupe_stage(p, b->from);
+		prepare_stage(s, p, b->from);
+		b->build_s = now_monotonic() - t0;
+		b->reached = SESSION_BUILT;
+	}
+	if (b->reached == SESSION_BUILT && b->upto >= SESSION_VERIFIED) {
+		verify_stage(s, p, b);
+		b->reached = SESSION_VERIFIED;
+	}
+	if (b->reached == SESSION_VERIFIED && b->upto >= SESSION_COUNTED) {
+		count_stage(s, p, b);
+		b->reached = SESSION_COUNTED;
+	}
+	return r;
+}
+
+void session_batch_release(struct session_batch *b)
+{
+	free(b->measure);
+	b->measure = NULL;
+	b->nmeasure = 0;
 }

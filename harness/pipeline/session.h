@@ -1,35 +1,24 @@
 /* session.h: one measuring session, the path every command that builds
- * and measures takes: plan -> build -> prepare -> verify -> time -> count.
+ * and measures takes: plan -> build -> dedupe -> prepare -> verify ->
+ * count -> time.
  *
  * run, tune, explain and compare's confirmation each make cells (a plan,
  * clones of a cell with other flags, or cells replayed from a record) and
- * hand them to one session, so every family kind works the same in all
- * of them: built-in checkers, declared checks (same_as, sha256, command,
- * none), {input} files, a family's own build system, folders outside the
- * repo, layouts, allocators.  The stages are the executor's
- * (executor.h), so --dry-run mocks every command alike.
- *
- *   session_build()   compiles the plan's pending cells that have no
- *                     binary yet (the build cache spares the rest), marks
- *                     identical programs among [from, n) as twins of an
- *                     earlier cell, then prepares them
- *   session_prepare() the families' {input} files (inputs.h), and the
- *                     reference binary of each same_as check: the plan's
- *                     first cell of that variant (plan order: the run's
- *                     first configuration), or, where the plan has none
- *                     (tune, explain, --only), the variant built by the
- *                     session with the configuration of the family's
- *                     first cell; a reference that cannot be built leaves
- *                     the family's cells unsupported with the reason
- *   session_verify()  one cell's check before it is measured; a twin takes
- *                     its source's verdict and is not run
- *   session_count()   cycles or instructions of a compute cell
+ * hand them to one call, session_ready(), which owns the order of the
+ * stages before the timing; none of them sequences a stage itself.  So
+ * every family kind works the same in all of them: built-in checkers,
+ * declared checks (same_as, sha256, command, none), {input} files, a
+ * family's own build system, folders outside the repo, layouts,
+ * allocators; and no command can count or time a cell it did not verify.
+ * The stages are the executor's (executor.h), so --dry-run mocks every
+ * command alike.
  *
  * The limits of every child are derived once (session_limits_derive) from
- * the two a user sets, one run and one compile.  Timing goes through the
- * one scheduler (schedule.h) with the session's executor and its handoff
- * gate (session_handoff), so a stream cell's batches are put off while
- * the host has its two CPUs far apart, in every command alike.
+ * the two a user sets, one run and one compile; a caller times with
+ * s->lim.run_s.  Timing goes through the one scheduler (schedule.h) with
+ * the session's executor and its handoff gate (session_handoff), so a
+ * stream cell's batches are put off while the host has its two CPUs far
+ * apart, in every command alike.
  */
 #ifndef FLAGBENCH_SESSION_H
 #define FLAGBENCH_SESSION_H
@@ -85,41 +74,94 @@ struct handoff_gate *session_handoff(struct session *s);
 /* Frees what the session holds; a zeroed session (never opened) too. */
 void session_close(struct session *s);
 
-/* Builds, dedupes [from, n) and prepares; *st (may be NULL) this call's
- * counts.  -1 when the cache cannot be made (every cell then says so). */
-int session_build(struct session *s, struct plan *p, size_t from, struct build_stats *st);
-/* The dedupe alone, for cells whose binaries came from elsewhere
- * (--binaries-from): a cell of [from, n) that is the same program as an
- * earlier one (plan.h's program identity) is its twin. */
-void session_dedupe(struct plan *p, size_t from);
-void session_prepare(struct session *s, struct plan *p, size_t from);
-
-enum session_verdict {
-	SESSION_MEASURE,   /* proven: to be timed or counted */
-	SESSION_TWIN,      /* the same program as an earlier cell: its figure is that cell's */
-	SESSION_REFUSED,   /* not to be measured: its status says why */
+/* How far session_ready() takes a batch: each stage includes the ones
+ * before it. */
+enum session_stage {
+	SESSION_NOTHING,   /* not begun */
+	SESSION_BUILT,     /* built, deduped, prepared */
+	SESSION_VERIFIED,  /* and every distinct pending program verified */
+	SESSION_COUNTED,   /* and the verified compute cells counted */
 };
-enum session_verdict session_verify(struct session *s, struct plan *p, struct cell *c);
-/* Every cell of [from, n), then the twins take their source's verdict. */
-void session_verify_from(struct session *s, struct plan *p, size_t from);
+
+/* A batch: the plan's cells [from, n), what the caller asks of them and
+ * what the session found.  Zero it, set from, upto and what applies. */
+struct session_batch {
+	size_t from;
+	enum session_stage upto;
+	/* the binaries came from elsewhere (--binaries-from, a replay of a
+	 * stored run): nothing is compiled, everything else is done */
+	int stored;
+	/* with upto SESSION_COUNTED: the source (session_counter_source, or
+	 * counters_probe for a run); quiet: no counting lines, the
+	 * heartbeat names the counting instead (the caller says what a batch
+	 * found) */
+	enum counter_source counters;
+	int quiet;
+	/* where a caller legitimately differs: 1 when the caller has cell
+	 * i's figure already (tune: the start, proven before the first
+	 * batch; a binary an earlier batch measured).  Such a cell is neither
+	 * verified nor counted, stays pending and is in no list; its twins
+	 * stay pending too.  NULL: none is known. */
+	int (*known)(void *ctx, const struct plan *p, size_t i);
+	void *ctx;
+
+	/* what the session found */
+	enum session_stage reached;
+	struct build_stats built;           /* this batch's compiles (none when stored) */
+	double build_s, verify_s, count_s;  /* the wall seconds of each stage */
+	unsigned verified;                  /* checks that ran */
+	/* the cells to measure, in plan order: distinct programs, verified,
+	 * still pending, not known (after SESSION_VERIFIED; NULL before) */
+	size_t *measure;
+	size_t nmeasure;
+};
+
+/* Takes the batch's cells from b->reached to b->upto, in this order:
+ *   build    the pending cells that have no binary are compiled (the
+ *            build cache spares the rest; nothing when b->stored)
+ *   dedupe   a cell that is the same program as an earlier one (plan.h's
+ *            program identity, program_id_same) is its twin:
+ *            build.same_binary_as; it is never verified, counted or timed,
+ *            and its figure is its source's (the caller gives it: run
+ *            ends it with its source, tune records its source's figure)
+ *   prepare  the families' {input} files (inputs.h), and the reference
+ *            binary of each same_as check: the plan's first cell of that
+ *            variant (plan order: the run's first configuration), or,
+ *            where the plan has none (tune, explain, --only), the variant
+ *            built by the session with the configuration of the family's
+ *            first cell; a reference that cannot be had leaves the
+ *            family's cells unsupported with the reason
+ *   verify   every distinct pending program not known, its output through
+ *            its check (stored binaries too: a replay skips the build,
+ *            not the verification); then each twin takes its source's
+ *            verdict (a refused source refuses its twins)
+ *   count    the verified compute cells with a binary whose counters
+ *            have not run (of b->measure), each into its
+ *            measure.counters (counters.h), s->jobs at once: counts are
+ *            exact under any load, so unlike times they may share the
+ *            machine, and all are done before the timing, which must have
+ *            it alone.  Every BUILD_PROGRESS_S seconds a line says how it
+ *            goes (done, running, eta); the last counts only the builds
+ *            that were counted, and below it, once per family, those that
+ *            could not be and each reason once ("not counted in F (2 of 6
+ *            builds): WHY")
+ * A stage that refuses a cell sets its status and reason (build_failed,
+ * unsupported, wrong_output, crashed, failed, timeout); a cell still
+ * CELL_PENDING may be measured.  An interrupt stops the verification and
+ * the counting: the cells not reached stay pending, in no list, and
+ * their counters not run.
+ *
+ * A caller that stops after building (upto SESSION_BUILT: run keeps its
+ * binaries and tune's probe times one compile before anything runs)
+ * hands the same batch again with a later upto: the session goes on
+ * from b->reached.  Release the batch with session_batch_release().
+ * -1 when the cache cannot be made (every cell then says so), else 0. */
+int session_ready(struct session *s, struct plan *p, struct session_batch *b);
+void session_batch_release(struct session_batch *b);
 
 /* What counts a family's cells: COUNTERS_NONE, with the reason in why,
  * for a stream family, an executor that counts nothing (the mock), or a
  * machine with neither perf counters nor callgrind. */
 enum counter_source session_counter_source(const struct session *s, const struct family *f, char *why, size_t n);
-/* The counters' JSON (counters.h) of a built, proven compute cell; NULL
- * when the executor counts nothing. */
-json_t *session_count(struct session *s, const struct cell *c, enum counter_source src);
-/* Counts cells[0..n) with src, s->jobs at once, each one's JSON into
- * out[i] (NULL where the executor counts nothing).  Counts are exact
- * under any load, so unlike times they may share the machine: a run
- * counts every build at once before its timing, which must have the
- * machine alone, and says how the counting goes every BUILD_PROGRESS_S
- * seconds (done, running, eta).  The last line counts only the builds
- * that were counted; below it, once per family, the builds that could not
- * be and each reason once ("not counted in F (2 of 6 builds): WHY").  An
- * interrupt leaves the rest NULL. */
-void session_count_cells(struct session *s, const struct cell *const *cells, size_t n, enum counter_source src,
-			 json_t **out);
 
 #endif

@@ -14,6 +14,15 @@ derive() { jq '.cells[].binary.sha256 |= sub("1$"; "3") | '"$1" "$TIGHT" > "$BAT
 derive_same() { jq "$1" "$TIGHT" > "$BATS_TEST_TMPDIR/$2.json"; }
 
 verdict() { jq -r --arg id "$2" '.cells[] | select(.id == $id) | .verdict' "$1"; }
+# Runs a (the abwork loop) and b (the same binary doing four times the work) of its -O2 cell.
+abwork_runs_a_b() {
+    abwork_root "$BATS_TEST_TMPDIR/r0" 0
+    abwork_root "$BATS_TEST_TMPDIR/r1" 300
+    FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r0" "$FLAGBENCH" run --suite ab --only '*-O2*' --out "$BATS_TEST_TMPDIR/a" \
+        --cache "$BATS_TEST_TMPDIR/cache" --precision 0 --no-counters --no-render >/dev/null 2>&1
+    FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r1" "$FLAGBENCH" run --suite ab --only '*-O2*' --out "$BATS_TEST_TMPDIR/b" \
+        --cache "$BATS_TEST_TMPDIR/cache" --precision 0 --no-counters --no-render >/dev/null 2>&1
+}
 
 @test "identical runs: every cell the same binary; the same times rebuilt: every cell the same, exit 0" {
     run "$FLAGBENCH" compare "$TIGHT" "$TIGHT" --json-out "$BATS_TEST_TMPDIR/c.json"
@@ -246,12 +255,7 @@ verdict() { jq -r --arg id "$2" '.cells[] | select(.id == $id) | .verdict' "$1";
 
 @test "--confirm measures a suspect cell again with both binaries, interleaved" {
     command -v hyperfine >/dev/null || skip "hyperfine is not installed"
-    abwork_root "$BATS_TEST_TMPDIR/r0" 0
-    abwork_root "$BATS_TEST_TMPDIR/r1" 300
-    FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r0" "$FLAGBENCH" run --suite ab --only '*-O2*' --out "$BATS_TEST_TMPDIR/a" \
-        --cache "$BATS_TEST_TMPDIR/cache" --precision 0 --no-counters --no-render >/dev/null 2>&1
-    FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r1" "$FLAGBENCH" run --suite ab --only '*-O2*' --out "$BATS_TEST_TMPDIR/b" \
-        --cache "$BATS_TEST_TMPDIR/cache" --precision 0 --no-counters --no-render >/dev/null 2>&1
+    abwork_runs_a_b
     # four times the work: slower before and after confirmation, whatever the noise
     FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r0" run "$FLAGBENCH" compare "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b" \
         --confirm 5 --format json
@@ -301,6 +305,28 @@ verdict() { jq -r --arg id "$2" '.cells[] | select(.id == $id) | .verdict' "$1";
     FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r0" run "$FLAGBENCH" compare "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b" --confirm 5
     [ "$status" -eq 1 ]
     [[ "$output" == *"slower: not confirmed: binary "*"is not stored in"* ]]
+}
+
+@test "--confirm verifies the replays: a new binary whose output is wrong is reported with its status, not timed" {
+    command -v hyperfine >/dev/null || skip "hyperfine is not installed"
+    command -v gcc >/dev/null || skip "no gcc on PATH"
+    abwork_runs_a_b
+    # NEW's kept binary replaced by one that prints another line than the yes check expects
+    sha=$(jq -r '.cells[] | select(.id == "abwork/loop@gcc/-O2/default") | .binary.sha256' "$BATS_TEST_TMPDIR/b/results.json")
+    [ -f "$BATS_TEST_TMPDIR/b/bin/$sha" ]
+    sed 's/puts(share);/puts("lie");/' "$REPO/tests/fixtures/families/abwork/loop.c" > "$BATS_TEST_TMPDIR/lie.c"
+    grep -q '"lie"' "$BATS_TEST_TMPDIR/lie.c"
+    rm -f "$BATS_TEST_TMPDIR/b/bin/$sha"
+    gcc -O2 -o "$BATS_TEST_TMPDIR/b/bin/$sha" "$BATS_TEST_TMPDIR/lie.c"
+    FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r0" run "$FLAGBENCH" compare "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b" \
+        --confirm 3 --format json
+    [ "$status" -eq 1 ]
+    printf '%s\n' "$output" | sed -n '/^{/,$p' > "$BATS_TEST_TMPDIR/c.json"
+    jqr '[.cells[] | select(.id == "abwork/loop@gcc/-O2/default")] | length == 1' "$BATS_TEST_TMPDIR/c.json"
+    # the verification's status and reason, and no rounds of it
+    jqr '.cells[] | select(.id == "abwork/loop@gcc/-O2/default")
+         | (.note | test("^not confirmed: new: wrong_output: ")) and .confirm == null' "$BATS_TEST_TMPDIR/c.json"
+    [[ "$output" != *"confirming abwork/loop@gcc/-O2/default"* ]]
 }
 
 @test "--confirm-changed --record: a new binary measured beside the old one both ways, kept in results.json, the history's measured step" {

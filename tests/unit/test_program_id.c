@@ -2,7 +2,7 @@
  * struct program_id: binary sha256, argv, allocator, placement, consumer
  * and environment pad), asked by every place that decides "the same
  * program": two cells differing in one part at a time go through the
- * build's dedupe (session_dedupe), the undecided answers
+ * session's dedupe (session_ready, as far as built), the undecided answers
  * (answers_undecided), results.json and back (cell_to_json, the reader's
  * view, program_id_from_record and program_id_from_json), and compare
  * between two runs (compare_runs); each says "the same" exactly where the
@@ -171,15 +171,24 @@ static void test_identity_of_cells(void **state)
 	}
 }
 
-/* The build's dedupe measures B once as A only when they are one program. */
+/* The session's dedupe measures B once as A only when they are one
+ * program (the binaries given: nothing to compile or prepare). */
 static void test_session_dedupe(void **state)
 {
 	(void)state;
+	static const struct executor none = { .name = "none" };
+	struct session_limits lim;
+	session_limits_derive(&lim, 1, 1, 0);
 	for (int k = 0; k < NCHANGES; k++) {
 		struct cell cells[2];
 		make_pair(&cells[0], &cells[1], (enum change)k);
 		struct plan p = { .cells = cells, .n = 2 };
-		session_dedupe(&p, 0);
+		struct session s;
+		session_open(&s, &none, "/nonexistent", 1, &lim);
+		struct session_batch b = { .upto = SESSION_BUILT, .stored = 1 };
+		session_ready(&s, &p, &b);
+		session_batch_release(&b);
+		session_close(&s);
 		assert_int_equal(cells[0].build.same_binary_as, -1);
 		expect(k, cells[1].build.same_binary_as, changes[k].same ? 0 : -1, "B's same_binary_as");
 		free_cell(&cells[0]);
