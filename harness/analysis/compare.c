@@ -44,7 +44,7 @@ static struct comparison_run *runs_of(const double *t, size_t n, const int *roun
 	struct comparison_run *r = xcalloc(n + 1, sizeof(*r));
 	for (size_t i = 0; i < n; i++)
 		r[i] = (struct comparison_run){ t[i], i < nrounds ? rounds[i] : COMPARISON_UNKNOWN, (int)pass,
-						COMPARISON_UNKNOWN };
+						COMPARISON_UNKNOWN, 0 };
 	return r;
 }
 
@@ -480,6 +480,11 @@ struct comparison_run *compare_cell_runs(const struct cell *c, double per, size_
 	for (size_t i = 0; i < m->time.n; i++)
 		t[i] = m->time.runs[i] / per;
 	struct comparison_run *r = runs_of(t, m->time.n, m->rounds, m->nrounds, m->pass);
+	unsigned *st;
+	cell_run_states(m, &st);
+	for (size_t i = 0; st && i < m->time.n; i++)
+		r[i].state = st[i];
+	free(st);
 	free(t);
 	*n = m->time.n;
 	return r;
@@ -540,8 +545,9 @@ struct comparison_run *compare_stored_runs(const struct results_cell *c, double 
 			return NULL;
 		}
 		int round = with_rounds && c->rounds && i < c->nrounds ? c->rounds[i] : -1;
+		/* a run's state is its run's own: within one run only */
 		r[i] = (struct comparison_run){ x / per, round >= 0 ? round : COMPARISON_UNKNOWN, (int)c->pass,
-						COMPARISON_UNKNOWN };
+						COMPARISON_UNKNOWN, with_rounds && c->states ? c->states[i] : 0 };
 	}
 	*n = k;
 	return r;

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "pipeline/executor.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -148,6 +149,27 @@ static int mock_verify(struct cell *c, double timeout_s)
 	return 0; /* nothing built, nothing to prove: c->verify stays not_run */
 }
 
+/* The last round trip the made-up probe read (NAN: none). */
+static double mock_handoff_ns = NAN;
+
+static enum handoff_status mock_handoff_probe(int cpu_a, int cpu_b, unsigned trips, double *ns, struct strbuf *why)
+{
+	static size_t next;
+	const char *list = getenv("FLAGBENCH_MOCK_HANDOFF");
+	if (!list || !*list) {
+		sb_addf(why, "no made-up probe (FLAGBENCH_MOCK_HANDOFF)");
+		return HANDOFF_UNAVAILABLE;
+	}
+	size_t n = 1;
+	for (const char *p = list; *p; p++)
+		n += *p == ',';
+	const char *p = list;
+	for (size_t k = next++ % n; k > 0; k--)
+		p = strchr(p, ',') + 1;
+	*ns = mock_handoff_ns = strtod(p, NULL);
+	return HANDOFF_MEASURED;
+}
+
 /* Times derived from the cell id, the same in every dry run; they are
  * also what the batch spent, so the budgets behave as they would and
  * tests can watch them. */
@@ -160,6 +182,9 @@ static int mock_measure(struct cell *c, const struct measure_opts *o, double *co
 	double *t = xmalloc((o->runs + 1) * sizeof(double));
 	size_t seen = o->append ? c->measure.time.n : 0;
 	*spent_s = 0;
+	/* a made-up probe's state slows every cell alike */
+	if (mock_handoff_ns > 0)
+		base *= 1 + mock_handoff_ns / 1000;
 	for (unsigned i = 0; i < o->runs; i++) {
 		t[i] = base * (1.0 + 0.01 * (double)((h >> ((seen + i) % 24)) % 5) / 4.0);
 		*spent_s += t[i];
@@ -190,4 +215,5 @@ const struct executor executor_mock = {
 	.verify = mock_verify,
 	.measure = mock_measure,
 	.pause = mock_pause,
+	.handoff_probe = mock_handoff_probe,
 };

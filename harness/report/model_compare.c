@@ -97,6 +97,7 @@ static int side_of(struct fsrc *f, struct mgroup g, struct comparison_side *s, s
 				.round = mc->nrounds == st.n && mc->rounds[i] >= 0 ? mc->rounds[i] : COMPARISON_UNKNOWN,
 				.pass = (int)mc->pass,
 				.layout = g.n > 1 ? (int)c->layout : COMPARISON_UNKNOWN,
+				.state = mc->states ? mc->states[i] : 0,
 			};
 		stats_free(&st);
 	}
