@@ -160,14 +160,26 @@ static enum handoff_status mock_handoff_probe(int cpu_a, int cpu_b, unsigned tri
 		sb_addf(why, "no made-up probe (FLAGBENCH_MOCK_HANDOFF)");
 		return HANDOFF_UNAVAILABLE;
 	}
-	size_t n = 1;
-	for (const char *p = list; *p; p++)
-		n += *p == ',';
-	const char *p = list;
-	for (size_t k = next++ % n; k > 0; k--)
-		p = strchr(p, ',') + 1;
-	*ns = mock_handoff_ns = strtod(p, NULL);
-	return HANDOFF_MEASURED;
+	/* "NS" once, "NS*K" K probes in a row */
+	size_t n = 0;
+	for (const char *p = list; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+		char *end;
+		strtod(p, &end);
+		n += *end == '*' ? strtoul(end + 1, NULL, 10) : 1;
+	}
+	size_t k = n ? next++ % n : 0;
+	for (const char *p = list; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+		char *end;
+		double v = strtod(p, &end);
+		size_t times = *end == '*' ? strtoul(end + 1, NULL, 10) : 1;
+		if (k < times) {
+			*ns = mock_handoff_ns = v;
+			return HANDOFF_MEASURED;
+		}
+		k -= times;
+	}
+	sb_addf(why, "FLAGBENCH_MOCK_HANDOFF reads no round trip");
+	return HANDOFF_UNAVAILABLE;
 }
 
 /* Times derived from the cell id, the same in every dry run; they are

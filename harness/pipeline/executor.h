@@ -60,7 +60,8 @@ struct executor {
 	json_t *(*count)(const struct cell *c, enum counter_source src, double timeout_s);
 	/* the handoff probe (system/handoff.h) of an executor that makes its
 	 * times up: the mock's reads FLAGBENCH_MOCK_HANDOFF, a comma-separated
-	 * list of round trips in ns taken in turn and over again, and scales
+	 * list of round trips in ns ("90*40": 40 probes in a row read 90),
+	 * taken in turn and over again, and scales
 	 * the next batch's times by 1 + ns / 1000, so that a run's states and
 	 * figures per state are testable; unset, it is unavailable.  NULL: the
 	 * real probe where the times are measured, none where not. */

@@ -46,7 +46,10 @@ struct macross;
 enum mstate { MS_OK, MS_STATUS, MS_ABSENT, MS_NA };
 enum mfmt { MF_VALUE, MF_RATIO };
 enum { MARK_THROTTLED = 1, MARK_WARNED = 2, SHOWN_CI = 4, SHOWN_REF = 8, MARK_IMPRECISE = 16, SHOWN_LOW_LEVEL = 32,
-       MARK_UNCHECKED = 64, MARK_SAME_BINARY = 128, MARK_NOT_REAL = 256, SHOWN_LAYOUTS = 512 };
+       MARK_UNCHECKED = 64, MARK_SAME_BINARY = 128, MARK_NOT_REAL = 256, SHOWN_LAYOUTS = 512,
+       /* a ratio compared within the runs of one state of the host's two
+	* CPUs (system/handoff.h), or across them where no state had the runs */
+       MARK_NEAR = 1024, MARK_FAR = 2048, MARK_ACROSS_STATES = 4096 };
 
 struct mcell {
 	enum mstate state;
