@@ -70,6 +70,7 @@ static int teardown(void **state)
 		free(cells[i].measure.rounds);
 		free(cells[i].measure.places);
 		free(cells[i].reason);
+		cell_handoff_clear(&cells[i].measure.handoff);
 		sv_clear(&cells[i].warnings);
 	}
 	return 0;
