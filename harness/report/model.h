@@ -253,7 +253,7 @@ struct mscale {
 };
 struct mscale model_scale(const struct mtable *t);
 /* What a table's ± or [low, high], †, ‡, § and ¶ mean; returns how many lines. */
-#define MODEL_LEGEND_MAX 10
+#define MODEL_LEGEND_MAX 16
 size_t model_legend(const struct mtable *t, const char *lines[MODEL_LEGEND_MAX]);
 
 /* One writer per format (writers.c); family, table: only these, or NULL. */

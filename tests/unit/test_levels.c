@@ -17,16 +17,23 @@ static void fill(double *v, size_t *at, size_t n, double lo, double hi)
 		v[(*at)++] = n > 1 ? lo + (hi - lo) * (double)i / (double)(n - 1) : lo;
 }
 
+/* Two spans of readings into v, their levels into *l; the readings' count. */
+static size_t two_spans(double *v, size_t n1, double lo1, double hi1, size_t n2, double lo2, double hi2, struct levels *l)
+{
+	size_t n = 0;
+	fill(v, &n, n1, lo1, hi1);
+	fill(v, &n, n2, lo2, hi2);
+	levels_find(v, n, l);
+	return n;
+}
+
 /* Near about 90 ns and far 460-510 (this VM's): two levels, each reading
  * in its own, whatever the order. */
 static void two_levels(void **state)
 {
 	double v[200];
-	size_t n = 0;
-	fill(v, &n, 30, 84, 96);
-	fill(v, &n, 120, 460, 510);
 	struct levels l;
-	levels_find(v, n, &l);
+	two_spans(v, 30, 84, 96, 120, 460, 510, &l);
 	assert_int_equal(l.k, 2);
 	assert_int_equal(l.count[0], 30);
 	assert_int_equal(l.count[1], 120);
@@ -37,10 +44,7 @@ static void two_levels(void **state)
 	assert_int_equal(levels_of(&l, INFINITY), 2);
 	assert_int_equal(levels_of(&l, NAN), 0);
 	/* far before 98 % of the batches: near is still a level of its own */
-	n = 0;
-	fill(v, &n, 4, 88, 92);
-	fill(v, &n, 196, 460, 510);
-	levels_find(v, n, &l);
+	two_spans(v, 4, 88, 92, 196, 460, 510, &l);
 	assert_int_equal(l.k, 2);
 	assert_int_equal(l.count[0], 4);
 }
@@ -109,11 +113,8 @@ static void one_level(void **state)
 static void starts_far(void **state)
 {
 	double v[60];
-	size_t n = 0;
-	fill(v, &n, 13, 410, 480);
-	fill(v, &n, 47, 86, 94);
 	struct levels l;
-	levels_find(v, n, &l);
+	size_t n = two_spans(v, 13, 410, 480, 47, 86, 94, &l);
 	assert_int_equal(l.k, 2);
 	for (size_t i = 0; i < 13; i++)
 		assert_int_equal(levels_of(&l, v[i]), 2);
