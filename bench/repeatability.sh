@@ -88,6 +88,24 @@ jq -n -r --slurpfile a "$out/run1/results.json" --slurpfile b "$out/run2/results
      | "  \(.change | pct | if . > 0 then "+\(.)" else "\(.)" end) %  \(.id)  (\(.runs1) runs, interval \(if .half then "±\(.half | pct) %" else "none" end)\(if .level then " at \(.level | pct) %" else "" end), \(if .held then "held" else "missed" end))")
     end'
 
+# Where the host had the stream cells' two CPUs: each run's mix of states
+# (the host decides it; a pair with one run mostly far is the hard case).
+for i in 1 2; do
+    jq -r --arg i "$i" '[.cells[] | .details.handoff // empty | .readings[]?] as $r | ($r | length) as $n
+        | if $n == 0 then "run \($i): no stream batch probed"
+          else "run \($i): stream batches \($n), by state: \([$r[] | .state] | group_by(.) | map("\(.[0]) \(length * 1000 / $n | round / 10) %") | join(", ")) (1 the nearest of the run'"'"'s levels: \([.cells[] | .details.handoff.levels_ns // empty][0] // [] | map(round) | join(", ")) ns)" end' \
+        "$out/run$i/results.json"
+done
+# A stream cell's figure of one state against its figure of the same state
+# in the other run (levels within 1.5 times are one state, as compare has it).
+jq -n -r --slurpfile a "$out/run1/results.json" --slurpfile b "$out/run2/results.json" '
+  def states: [.cells[] | select(.details.handoff.states != null) | .id as $id | .details.handoff as $h
+               | $h.states[] | {id: $id, ns: $h.levels_ns[.state - 1], point, runs}];
+  ($b[0] | states) as $two
+  | [$a[0] | states[] | . as $x | ($two[] | select(.id == $x.id and .ns < 1.5 * $x.ns and $x.ns < 1.5 * .ns)) as $y
+     | select($x.runs >= 3 and $y.runs >= 3) | ($y.point / $x.point - 1 | fabs)] as $d
+  | "stream figures of one state in both runs (3 runs or more each): \($d | length); within 5 %: \([$d[] | select(. <= 0.05)] | length), within 2 %: \([$d[] | select(. <= 0.02)] | length)"'
+
 # The answers, the gaps and the ratios, which a run measures inside itself:
 # the same verdict for each variant's answer and each gap in both runs, and
 # each ratio of the against, compilers and speedup tables within 3 % of the
@@ -113,6 +131,11 @@ jq -n -r --slurpfile a "$out/run1.tables.json" --slurpfile b "$out/run2.tables.j
                | .name as $t | .columns as $c | .rows[] | .label as $r | .cells | to_entries[]
                | select(.value.state == "ok" and .value.value != 1)
                | {key: "\($f)/\($t)/\($r)/\($c[.key])", value: .value.value}] | from_entries;
+  # the state of the host'"'"'s two CPUs each ratio was compared within (none: one state, or a compute cell)
+  def cpus: [.families[] | .name as $f | .tables[] | select(.name == "against" or .name == "compilers" or .name == "speedup")
+             | .name as $t | .columns as $c | .rows[] | .label as $r | .cells | to_entries[]
+             | select(.value.state == "ok" and .value.value != 1)
+             | {key: "\($f)/\($t)/\($r)/\($c[.key])", value: (.value.cpus // "none")}] | from_entries;
   def gaps: [.families[] | .name as $f | (.gaps // [])[] | "\($f): \(.b) against \(.a) (\(.context))" as $g
               | .entries[] | {key: "\($g) \(.variant)", value: (if .verdict == "faster" or .verdict == "slower" then "real" else "not real" end)}]
               | from_entries;
@@ -126,6 +149,9 @@ jq -n -r --slurpfile a "$out/run1.tables.json" --slurpfile b "$out/run2.tables.j
   | ($a[0] | pairs) as $px | ($b[0] | pairs) as $py
   | "answers in both runs: \($ka | length); the same verdict: \([$ka[] | select($x[.] == $y[.])] | length) (\(if ($ka | length) > 0 then ([$ka[] | select($x[.] == $y[.])] | length) / ($ka | length) * 1000 | round / 10 else 0 end) %); of those that differ, \([$ka[] | select($x[.] != $y[.] and $px[.] != $py[.])] | length) compared another two builds in each run",
     "gaps in both runs (per variant: one part of the configuration changed): \($kg | length); the same verdict: \([$kg[] | select($gx[.] == $gy[.])] | length) (\(if ($kg | length) > 0 then ([$kg[] | select($gx[.] == $gy[.])] | length) / ($kg | length) * 1000 | round / 10 else 0 end) %), real in run 1: \([$kg[] | select($gx[.] == "real")] | length), real in both: \([$kg[] | select($gx[.] == "real" and $gy[.] == "real")] | length)",
+    # a ratio compared within near in one run and far in the other is not like with like
+    (($a[0] | cpus) as $cx | ($b[0] | cpus) as $cy | [$kr[] | select($cx[.] == $cy[.])] as $same
+     | "ratios compared within the same state of the host'"'"'s two CPUs in both runs: \($same | length) of \($kr | length) (states in run 1: \([$kr[] | $cx[.]] | group_by(.) | map("\(.[0]) \(length)") | join(", ")); none: the run saw one state, or a compute cell); within 3 % among them: \([$same[] | select((($s[.] / $r[.]) - 1 | fabs) <= 0.03)] | length)"),
     "ratios in both runs (against, compilers, speedup): \($kr | length); within 3 %: \([$d[] | select(. <= 0.03)] | length) (\(if ($kr | length) > 0 then ([$d[] | select(. <= 0.03)] | length) / ($kr | length) * 1000 | round / 10 else 0 end) %), median difference \(if ($d | length) > 0 then $d[($d | length) / 2 | floor] * 1000 | round / 10 else "-" end) %",
     # per family and table: where the ratios that moved are
     "  within 3 % by family and table: \([$kr[] | {g: (split("/")[0:2] | join(" ")), ok: (($s[.] / $r[.] - 1) | fabs <= 0.03)}]

@@ -9,6 +9,7 @@
 
 #include "core/json_util.h"
 #include "results/reader.h"
+#include "system/handoff.h"
 
 /* Bonferroni on the one-sided error: for identical builds the true ratio
  * is 1, and a cell alarms only when its interval lies wholly above
@@ -44,7 +45,7 @@ static struct comparison_run *runs_of(const double *t, size_t n, const int *roun
 	struct comparison_run *r = xcalloc(n + 1, sizeof(*r));
 	for (size_t i = 0; i < n; i++)
 		r[i] = (struct comparison_run){ t[i], i < nrounds ? rounds[i] : COMPARISON_UNKNOWN, (int)pass,
-						COMPARISON_UNKNOWN };
+						COMPARISON_UNKNOWN, 0 };
 	return r;
 }
 
@@ -163,6 +164,92 @@ static int side_values(const struct results_cell *c, enum metric m, double per, 
 	return 0;
 }
 
+/* The states of two runs' cells as one scale (system/handoff.h): each
+ * run's own states are numbered by its own levels, so a level of one run
+ * and one of the other within LEVELS_MIN_FACTOR are one state, numbered
+ * nearest first; *k the states in all.  A cell without states leaves
+ * both sides' runs at 0 (not known). */
+static void align_states(const struct results_cell *b, struct comparison_run *ra, size_t na,
+			 const struct results_cell *nw, struct comparison_run *rb, size_t nb, unsigned *k)
+{
+	*k = 0;
+	if (!b->states || !nw->states || !b->handoff_states || !nw->handoff_states)
+		return;
+	double v[2 * LEVELS_MAX];
+	size_t n = 0;
+	for (unsigned g = 0; g < b->handoff_states; g++)
+		v[n++] = b->level_ns[g];
+	for (unsigned g = 0; g < nw->handoff_states; g++)
+		v[n++] = nw->level_ns[g];
+	qsort(v, n, sizeof(*v), stats_cmp_double);
+	unsigned group[2 * LEVELS_MAX];
+	for (size_t i = 0; i < n; i++)
+		group[i] = i && v[i] < LEVELS_MIN_FACTOR * v[i - 1] ? group[i - 1] : (i ? group[i - 1] + 1 : 1);
+	*k = n ? group[n - 1] : 0;
+	for (int side = 0; side < 2; side++) {
+		const struct results_cell *c = side ? nw : b;
+		struct comparison_run *r = side ? rb : ra;
+		size_t m = side ? nb : na;
+		for (size_t i = 0; i < m; i++) {
+			unsigned st = c->states[i];
+			r[i].state = 0;
+			for (size_t j = 0; st >= 1 && st <= c->handoff_states && j < n; j++)
+				if (v[j] == c->level_ns[st - 1])
+					r[i].state = group[j] <= COMPARISON_STATES ? group[j] : 0;
+		}
+	}
+}
+
+/* The share of r's runs in state st, in percent. */
+static double state_share(const struct comparison_run *r, size_t n, unsigned st)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		k += r[i].state == st;
+	return n ? 100.0 * (double)k / (double)n : 0;
+}
+
+/* The statistic of r's runs in state st (all of them with st 0). */
+static double state_point(const struct comparison_run *r, size_t n, unsigned st, double q)
+{
+	double *v = xmalloc((n + 1) * sizeof(*v));
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!st || r[i].state == st)
+			v[k++] = r[i].seconds;
+	struct stats s;
+	stats_compute_at(&s, v, k, q);
+	double p = s.point;
+	stats_free(&s);
+	free(v);
+	return p;
+}
+
+/* Where the host had the cell's two CPUs in the two runs: the figures of
+ * the state compared within, and a note where the mix moved; a ratio
+ * across states is the machine's, never called a change of the code. */
+static void states_note(struct cell_cmp *cc, const struct comparison_run *ra, size_t na,
+			const struct comparison_run *rb, size_t nb, unsigned k, double q)
+{
+	unsigned st = cc->ci.state;
+	if (k < 2 || !st)
+		return;
+	if (st == COMPARISON_ACROSS_STATES) {
+		cc->note = xasprintf("no state of the host's two CPUs holds runs of both (base near before %.0f %% of its "
+				     "runs, new before %.0f %%): compared across states, and a move is the machine's, "
+				     "not called a change of the code",
+				     state_share(ra, na, 1), state_share(rb, nb, 1));
+		return;
+	}
+	cc->base_value = state_point(ra, na, st, q);
+	cc->new_value = state_point(rb, nb, st, q);
+	double sa = state_share(ra, na, st), sb = state_share(rb, nb, st);
+	if (fabs(sa - sb) >= 10)
+		cc->note = xasprintf("the host's two CPUs %s before %.0f %% of the base's runs and %.0f %% of the new's: "
+				     "compared within that state, so the move of the mix is the machine's",
+				     handoff_state_name(st, k), sa, sb);
+}
+
 /* A time cell's runs, kept for its comparison against the machine. */
 struct kept_runs {
 	struct comparison_run *ra, *rb;
@@ -183,6 +270,7 @@ static void compare_cell(const struct results_cell *b, const struct results_cell
 	program_id_from_record(&prog_a, b);
 	program_id_from_record(&prog_b, nw);
 	size_t na = 0, nb = 0;
+	unsigned nstates = 0;
 	cc->ci.ratio = cc->ci.low = cc->ci.high = NAN;
 	cc->base_value = cc->new_value = NAN;
 	cc->verdict = VERDICT_NO_DATA;
@@ -230,6 +318,7 @@ static void compare_cell(const struct results_cell *b, const struct results_cell
 		 * nothing, so the primitive compares them as independent */
 		ra = runs_of(va, na, NULL, 0, 0);
 		rb = runs_of(vb, nb, NULL, 0, 0);
+		align_states(b, ra, na, nw, rb, nb, &nstates);
 		A.runs = ra;
 		A.n = na;
 		B.runs = rb;
@@ -241,6 +330,7 @@ static void compare_cell(const struct results_cell *b, const struct results_cell
 					         : "the minimum has no interval: ask for a quantile above it (--statistic)");
 			goto out;
 		}
+		states_note(cc, ra, na, rb, nb, nstates, q);
 		/* compared again against the machine once every cell is read */
 		*keep = (struct kept_runs){ ra, rb, na, nb, q, prog_a, prog_b, A.program != NULL };
 		ra = rb = NULL;
@@ -248,9 +338,10 @@ static void compare_cell(const struct results_cell *b, const struct results_cell
 	}
 	cc->verdict = cc->ci.verdict;
 	cc->identical_binary = cc->ci.method == COMPARISON_IDENTICAL;
-	if (cc->ci.method == COMPARISON_NONE)
+	if (cc->ci.method == COMPARISON_NONE) {
+		free(cc->note);
 		cc->note = xasprintf("fewer than %d runs on a side: no interval", COMPARISON_MIN_RUNS);
-	else if (per_unit)
+	} else if (per_unit && !cc->note)
 		cc->note = xasprintf("sizes differ (%.0f, %.0f): time per unit", sa, sb);
 out:
 	cc->first = cc->verdict;
@@ -480,6 +571,11 @@ struct comparison_run *compare_cell_runs(const struct cell *c, double per, size_
 	for (size_t i = 0; i < m->time.n; i++)
 		t[i] = m->time.runs[i] / per;
 	struct comparison_run *r = runs_of(t, m->time.n, m->rounds, m->nrounds, m->pass);
+	unsigned *st;
+	cell_run_states(m, &st);
+	for (size_t i = 0; st && i < m->time.n; i++)
+		r[i].state = st[i];
+	free(st);
 	free(t);
 	*n = m->time.n;
 	return r;
@@ -540,8 +636,9 @@ struct comparison_run *compare_stored_runs(const struct results_cell *c, double 
 			return NULL;
 		}
 		int round = with_rounds && c->rounds && i < c->nrounds ? c->rounds[i] : -1;
+		/* a run's state is its run's own: within one run only */
 		r[i] = (struct comparison_run){ x / per, round >= 0 ? round : COMPARISON_UNKNOWN, (int)c->pass,
-						COMPARISON_UNKNOWN };
+						COMPARISON_UNKNOWN, with_rounds && c->states ? c->states[i] : 0 };
 	}
 	*n = k;
 	return r;

@@ -432,8 +432,8 @@ void comparison_machine(const struct comparison_result *controls, size_t k, stru
 	free(d2);
 }
 
-int comparison_compute(const struct comparison_side *a, const struct comparison_side *b,
-		       const struct comparison_policy *policy, struct comparison_result *out)
+static int compute_runs(const struct comparison_side *a, const struct comparison_side *b,
+			const struct comparison_policy *policy, struct comparison_result *out)
 {
 	no_data(policy, out);
 	if (!policy || !valid_policy(policy) || !valid_side(a) || !valid_side(b))
@@ -704,4 +704,64 @@ size_t comparison_select(const double *p_values, size_t m, double alpha, enum co
 double comparison_bonferroni_level(double alpha, size_t m)
 {
 	return m ? 1 - alpha / (double)m : NAN;
+}
+
+/* The state every run of both sides is in; 0 where a run's is not known,
+ * COMPARISON_ACROSS_STATES where they differ. */
+static unsigned sides_state(const struct comparison_side *a, const struct comparison_side *b)
+{
+	unsigned st = a->n ? a->runs[0].state : b->n ? b->runs[0].state : 0;
+	for (int side = 0; side < 2; side++) {
+		const struct comparison_side *x = side ? b : a;
+		for (size_t i = 0; i < x->n; i++) {
+			if (!x->runs[i].state || x->runs[i].state > COMPARISON_STATES)
+				return 0;
+			if (x->runs[i].state != st)
+				st = COMPARISON_ACROSS_STATES;
+		}
+	}
+	return st;
+}
+
+/* x's runs in state st, into r (room for x->n). */
+static struct comparison_side in_state(const struct comparison_side *x, unsigned st, struct comparison_run *r)
+{
+	struct comparison_side s = { .runs = r, .n = 0, .program = x->program };
+	for (size_t i = 0; i < x->n; i++)
+		if (x->runs[i].state == st)
+			r[s.n++] = x->runs[i];
+	return s;
+}
+
+int comparison_compute(const struct comparison_side *a, const struct comparison_side *b,
+		       const struct comparison_policy *policy, struct comparison_result *out)
+{
+	unsigned st = policy && valid_side(a) && valid_side(b) && !comparison_same_binary(a, b) ? sides_state(a, b) : 0;
+	if (st != COMPARISON_ACROSS_STATES) {
+		int v = compute_runs(a, b, policy, out);
+		out->state = st;
+		return v;
+	}
+	struct comparison_run *ra = xmalloc((a->n + 1) * sizeof(*ra)), *rb = xmalloc((b->n + 1) * sizeof(*rb));
+	int rounds = has_rounds(a) && has_rounds(b);
+	for (unsigned s = 1; s <= COMPARISON_STATES; s++) {
+		struct comparison_side sa = in_state(a, s, ra), sb = in_state(b, s, rb);
+		if (sa.n < COMPARISON_MIN_RUNS || sb.n < COMPARISON_MIN_RUNS)
+			continue;
+		int v = compute_runs(&sa, &sb, policy, out);
+		/* with rounds on both sides, paired within the state or not at all */
+		if (v == 0 && out->method != COMPARISON_NONE && (!rounds || out->method != COMPARISON_INDEPENDENT)) {
+			out->state = s;
+			free(ra);
+			free(rb);
+			return 0;
+		}
+	}
+	free(ra);
+	free(rb);
+	int v = compute_runs(a, b, policy, out);
+	out->state = COMPARISON_ACROSS_STATES;
+	if (out->verdict == VERDICT_FASTER || out->verdict == VERDICT_SLOWER)
+		out->verdict = VERDICT_INCONCLUSIVE;
+	return v;
 }

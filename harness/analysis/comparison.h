@@ -62,6 +62,17 @@
  *                   quantile above it.
  *   none            too few runs: verdict no data.
  *
+ * Within one state: where every run of both sides has a state (where the
+ * host had a stream's two CPUs, system/handoff.h) and they are not all one,
+ * the sides are compared within the first state, nearest first, in which
+ * the method above finds the runs an interval needs: the paired one
+ * (COMPARISON_MIN_PAIRS rounds where both ran in that state) where both
+ * sides have rounds, else COMPARISON_MIN_RUNS runs a side.  A run of
+ * another state is left out: a ratio of a near run to a far one is the
+ * host's, not the programs'.  Where no state has them, every run is
+ * compared, the result says so (state COMPARISON_ACROSS_STATES), and a
+ * lead is not called real (inconclusive).
+ *
  * The verdict, from the interval [lo, hi] and the policy (t the threshold,
  * s the same band), decided on log lo and log hi so that swapping the
  * sides swaps faster and slower exactly:
@@ -109,12 +120,18 @@
 #define COMPARISON_MIN_PAIRS 6
 #define COMPARISON_MIN_RUNS 3
 #define COMPARISON_MIN_LAYOUT_PAIRS 3
+#define COMPARISON_STATES 3
+#define COMPARISON_ACROSS_STATES 99
 
 struct comparison_run {
 	double seconds;
 	int round;  /* interleaved round, or COMPARISON_UNKNOWN */
 	int pass;   /* measuring pass: a --resume starts the next */
 	int layout; /* code layout 0..K-1, or COMPARISON_UNKNOWN */
+	/* where the host had a stream's two CPUs before the run
+	 * (system/handoff.h): 1 the nearest state, up to COMPARISON_STATES;
+	 * 0 not known (a compute cell, an older run) */
+	unsigned state;
 };
 
 struct program_id; /* pipeline/plan.h */
@@ -190,6 +207,10 @@ struct comparison_result {
 	double drift_widened;     /* the ratio drift added to the interval (policy.ratio_drift), else 0 */
 	double machine_shift;     /* the machine's shift taken out of the ratio (exp policy.machine_shift); 1 none */
 	double machine_widened;   /* the sd added for it (policy.machine_sd), else 0 */
+	/* the state the runs compared were in (comparison_run.state): 0 not
+	 * known, COMPARISON_ACROSS_STATES where no state held the runs an
+	 * interval needs on both sides and every run was compared */
+	unsigned state;
 };
 
 /* The machine between two runs, from the comparisons of the programs

@@ -29,11 +29,15 @@ static struct comparison_run *runs_of(const struct cell *c)
 	const struct cell_measurement *m = &c->measure;
 	struct comparison_run *r = xmalloc((m->time.n + 1) * sizeof(*r));
 	double w = work_of(c) > 0 ? work_of(c) : 1;
+	unsigned *st;
+	cell_run_states(m, &st);
 	for (size_t i = 0; i < m->time.n; i++)
 		r[i] = (struct comparison_run){ .seconds = m->time.runs[i] / w,
 						.round = m->nrounds == m->time.n ? m->rounds[i] : COMPARISON_UNKNOWN,
 						.pass = (int)m->pass,
-						.layout = COMPARISON_UNKNOWN };
+						.layout = COMPARISON_UNKNOWN,
+						.state = st ? st[i] : 0 };
+	free(st);
 	return r;
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/levels.h"
 #include "core/stats.h"
 #include "core/util.h"
 
@@ -30,6 +31,45 @@ int history_run_is_newest(const struct history_data *d, size_t r)
 	return machine_runs(d, r, r + 1, d->nruns) == 0;
 }
 
+/* Whether two levels' round trips are one state (as compare has it). */
+static int one_state(double a, double b)
+{
+	return a < LEVELS_MIN_FACTOR * b && b < LEVELS_MIN_FACTOR * a;
+}
+
+/* The runs of night p in the state of level (all with level NAN, or a
+ * night without states). */
+static size_t runs_in(const struct hist_point *p, double level)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < p->ntimes; i++)
+		k += isnan(level) || !p->level_ns || one_state(p->level_ns[i], level);
+	return k;
+}
+
+/* The state a stream series is read in: the level in which the most
+ * nights have COMPARISON_MIN_RUNS runs, the nearest of equals; NAN where
+ * no night has states. */
+static double series_level(const struct hist_series *s)
+{
+	double best = NAN;
+	size_t most = 0;
+	for (size_t i = 0; i < s->n; i++)
+		for (size_t r = 0; s->pts[i].level_ns && r < s->pts[i].ntimes; r++) {
+			double l = s->pts[i].level_ns[r];
+			if (!(l > 0))
+				continue;
+			size_t nights = 0;
+			for (size_t j = 0; j < s->n; j++)
+				nights += s->pts[j].level_ns && runs_in(&s->pts[j], l) >= COMPARISON_MIN_RUNS;
+			if (nights > most || (nights == most && l < best && !one_state(l, best))) {
+				most = nights;
+				best = l;
+			}
+		}
+	return best;
+}
+
 /* The nights of series s for metric m: a value per night and its summary. */
 static void nights_of(const struct hist_series *s, enum metric m, struct hcell *c)
 {
@@ -40,17 +80,26 @@ static void nights_of(const struct hist_series *s, enum metric m, struct hcell *
 	c->cs.y = xcalloc(s->n + 1, sizeof(double));
 	c->cs.w = xcalloc(s->n + 1, sizeof(double));
 	c->p_first = 1;
+	c->level_ns = m == METRIC_TIME ? series_level(s) : NAN;
+	c->other_state = 0;
 	for (size_t i = 0; i < s->n; i++) {
 		const struct hist_point *p = &s->pts[i];
 		if (!p->status || strcmp(p->status, "ok"))
 			continue;
 		double y, w;
-		size_t k;
+		size_t k = 0;
 		if (m == METRIC_TIME) {
+			/* a night with too few runs in the series' state ran in
+			 * another: its figure is the machine's mix, not the code */
+			if (!isnan(c->level_ns) && p->level_ns && runs_in(p, c->level_ns) < COMPARISON_MIN_RUNS) {
+				c->other_state++;
+				continue;
+			}
 			double per = p->size > 0 ? p->size : 1;
 			double *x = xcalloc(p->ntimes + 1, sizeof(double));
-			for (k = 0; k < p->ntimes; k++)
-				x[k] = p->times[k] / per;
+			for (size_t r = 0; r < p->ntimes; r++)
+				if (isnan(c->level_ns) || !p->level_ns || one_state(p->level_ns[r], c->level_ns))
+					x[k++] = p->times[r] / per;
 			cp_night(x, k, CP_QUANTILE, &y, &w);
 			free(x);
 		} else {

@@ -48,6 +48,12 @@ struct hcell {
 	double step_seen;       /* the smallest step seen within HISTORY_SEEN_NIGHTS (cp_step_seen); NAN none */
 	double runs_typical;    /* the median of runs a night */
 	double runs_for_step;   /* runs a night for HISTORY_SEEN_STEP to be seen (cp_runs_for_step); INFINITY none */
+	/* a stream's nights are read in one state of the host's two CPUs
+	 * (system/handoff.h): its level's round trip (NAN: all runs, no
+	 * states known), and the nights left out for too few runs in it (a
+	 * change of the machine's mix, not of the code) */
+	double level_ns;
+	size_t other_state;
 };
 
 /* A quiet history says no step of at least this size landed more than

@@ -4,9 +4,11 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/stats.h"
 #include "core/util.h"
+#include "pipeline/schedule.h"
 
 /* A warning into the run's record and on stderr. */
 static void warn_run(struct run_state *rs, char *w)
@@ -31,37 +33,42 @@ void timed_steal(struct steal_watch *w, enum executor_times times, struct run_st
 			       100 * w->share, 100 * (isnan(w->worst) ? w->share : w->worst)));
 }
 
-void timed_handoff(const struct plan *p, const struct handoff_gate *g, enum executor_times times,
-		   struct run_state *rs)
+/* The stream batches of this process's cells by state. */
+static void handoff_mix_of(const struct plan *p, struct handoff_mix *m)
 {
-	if (times != EXECUTOR_TIMES_MEASURED)
-		return;
-	unsigned batches = 0, put_off = 0, kept_batches = 0, kept = 0, cells_kept = 0;
+	memset(m, 0, sizeof(*m));
 	for (size_t i = 0; i < p->n; i++) {
 		const struct cell_handoff *h = &p->cells[i].measure.handoff;
-		if (p->cells[i].origin == CELL_FROM_JOURNAL)
+		if (p->cells[i].origin == CELL_FROM_JOURNAL || !h->batches)
 			continue;
-		batches += h->batches;
-		put_off += h->skipped;
-		kept_batches += h->far_kept;
-		kept += h->runs_far_kept;
-		cells_kept += h->runs_far_kept > 0;
+		m->states = h->states;
+		memcpy(m->level_ns, h->level_ns, sizeof(m->level_ns));
+		for (size_t b = 0; b < h->batches; b++)
+			if (h->batch[b].state >= 1 && h->batch[b].state <= LEVELS_MAX) {
+				m->batches[h->batch[b].state - 1]++;
+				m->total++;
+			}
 	}
-	if (g && g->status == HANDOFF_UNAVAILABLE)
+}
+
+void timed_handoff(struct plan *p, const struct handoff_gate *g, enum executor_times times, struct run_state *rs)
+{
+	schedule_settle_states(p->cells, p->n);
+	if (g && g->status == HANDOFF_UNAVAILABLE && times == EXECUTOR_TIMES_MEASURED) {
 		warn_run(rs, xasprintf("the stream cells' two CPUs could not be probed for where the host put them "
-				       "(%s): a run timed while the host had them far apart is not told from the others",
+				       "(%s): runs timed in different states are not told apart",
 				       g->why.buf ? g->why.buf : ""));
-	else if (kept)
-		warn_run(rs, xasprintf("the host had the stream cells' two CPUs far apart before %u of %u batches: "
-				       "they were put off to later rounds, but %u runs of %u cells ran far past what a "
-				       "cell puts off and were kept (their warnings say so): a rerun may find other "
-				       "figures",
-				       put_off + kept_batches, batches, kept, cells_kept));
-	else if (put_off)
-		fprintf(stderr,
-			"flagbench: the host had the stream cells' two CPUs far apart before %u of %u batches: they "
-			"were put off to later rounds\n",
-			put_off, batches);
+		return;
+	}
+	struct handoff_mix mix;
+	handoff_mix_of(p, &mix);
+	if (mix.states < 2)
+		return;
+	struct strbuf sb = STRBUF_INIT;
+	handoff_mix_say(&mix, &sb);
+	fprintf(stderr, "flagbench: %s: each cell has a figure per state, and comparisons pair cells within one "
+		"(docs/comparison.md)\n", sb.buf);
+	sb_release(&sb);
 }
 
 void timed_drift(const struct plan *p, int sequential, struct run_drift *d)

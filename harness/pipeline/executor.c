@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "pipeline/executor.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -148,6 +149,39 @@ static int mock_verify(struct cell *c, double timeout_s)
 	return 0; /* nothing built, nothing to prove: c->verify stays not_run */
 }
 
+/* The last round trip the made-up probe read (NAN: none). */
+static double mock_handoff_ns = NAN;
+
+static enum handoff_status mock_handoff_probe(int cpu_a, int cpu_b, unsigned trips, double *ns, struct strbuf *why)
+{
+	static size_t next;
+	const char *list = getenv("FLAGBENCH_MOCK_HANDOFF");
+	if (!list || !*list) {
+		sb_addf(why, "no made-up probe (FLAGBENCH_MOCK_HANDOFF)");
+		return HANDOFF_UNAVAILABLE;
+	}
+	/* "NS" once, "NS*K" K probes in a row */
+	size_t n = 0;
+	for (const char *p = list; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+		char *end;
+		strtod(p, &end);
+		n += *end == '*' ? strtoul(end + 1, NULL, 10) : 1;
+	}
+	size_t k = n ? next++ % n : 0;
+	for (const char *p = list; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+		char *end;
+		double v = strtod(p, &end);
+		size_t times = *end == '*' ? strtoul(end + 1, NULL, 10) : 1;
+		if (k < times) {
+			*ns = mock_handoff_ns = v;
+			return HANDOFF_MEASURED;
+		}
+		k -= times;
+	}
+	sb_addf(why, "FLAGBENCH_MOCK_HANDOFF reads no round trip");
+	return HANDOFF_UNAVAILABLE;
+}
+
 /* Times derived from the cell id, the same in every dry run; they are
  * also what the batch spent, so the budgets behave as they would and
  * tests can watch them. */
@@ -160,6 +194,11 @@ static int mock_measure(struct cell *c, const struct measure_opts *o, double *co
 	double *t = xmalloc((o->runs + 1) * sizeof(double));
 	size_t seen = o->append ? c->measure.time.n : 0;
 	*spent_s = 0;
+	/* a made-up probe's state slows every stream cell alike; a compute
+	 * cell, never probed, is not moved by the last stream's */
+	if (mock_handoff_ns > 0 && c->spec.family->kind != KIND_COMPUTE)
+		base *= 1 + mock_handoff_ns / 1000;
+	mock_handoff_ns = NAN;
 	for (unsigned i = 0; i < o->runs; i++) {
 		t[i] = base * (1.0 + 0.01 * (double)((h >> ((seen + i) % 24)) % 5) / 4.0);
 		*spent_s += t[i];
@@ -190,4 +229,5 @@ const struct executor executor_mock = {
 	.verify = mock_verify,
 	.measure = mock_measure,
 	.pause = mock_pause,
+	.handoff_probe = mock_handoff_probe,
 };

@@ -12,7 +12,8 @@
  *                       a slow build on a pretend clock, printed at once);
  *                       deterministic times made from the cell id (so
  *                       planning, results.json and the tables are testable
- *                       without compilers), the pause recorded, not taken
+ *                       without compilers), the pause recorded, not taken,
+ *                       a made-up handoff probe (handoff_probe)
  * A stage an executor does not have is NULL.
  */
 #ifndef FLAGBENCH_EXECUTOR_H
@@ -24,6 +25,7 @@
 #include "pipeline/counters.h"
 #include "pipeline/measure.h"
 #include "system/cooldown.h"
+#include "system/handoff.h"
 
 /* Whether the times come from this host: only then do its noise and its
  * clocks matter. */
@@ -56,6 +58,14 @@ struct executor {
 	int (*pause)(const struct cooldown_policy *p, const struct measure_opts *o, struct cooldown_record *rec);
 	/* cycles or instructions of a compute cell (counters.h); NULL: none */
 	json_t *(*count)(const struct cell *c, enum counter_source src, double timeout_s);
+	/* the handoff probe (system/handoff.h) of an executor that makes its
+	 * times up: the mock's reads FLAGBENCH_MOCK_HANDOFF, a comma-separated
+	 * list of round trips in ns ("90*40": 40 probes in a row read 90),
+	 * taken in turn and over again, and scales
+	 * the next batch's times by 1 + ns / 1000, so that a run's states and
+	 * figures per state are testable; unset, it is unavailable.  NULL: the
+	 * real probe where the times are measured, none where not. */
+	enum handoff_status (*handoff_probe)(int cpu_a, int cpu_b, unsigned trips, double *ns, struct strbuf *why);
 };
 
 extern const struct executor executor_hyperfine;

@@ -696,8 +696,33 @@ void cell_thermal_free(struct cell_thermal *t)
 
 void cell_handoff_clear(struct cell_handoff *h)
 {
+	free(h->batch);
 	memset(h, 0, sizeof(*h));
-	h->near_ns = h->far_ns = NAN;
+}
+
+void cell_handoff_add(struct cell_handoff *h, double ns, unsigned runs, unsigned state)
+{
+	if (h->batches == h->cap)
+		h->batch = xrealloc(h->batch, (h->cap = h->cap ? 2 * h->cap : 16) * sizeof(*h->batch));
+	h->batch[h->batches++] = (struct handoff_batch){ ns, runs, state };
+}
+
+unsigned cell_run_states(const struct cell_measurement *m, unsigned **states)
+{
+	const struct cell_handoff *h = &m->handoff;
+	size_t covered = 0;
+	for (size_t b = 0; b < h->batches; b++)
+		covered += h->batch[b].runs;
+	*states = NULL;
+	if (!h->batches || !h->states || covered > m->time.n)
+		return 0;
+	unsigned *s = xcalloc(m->time.n + 1, sizeof(*s));
+	size_t r = m->time.n - covered;
+	for (size_t b = 0; b < h->batches; b++)
+		for (unsigned k = 0; k < h->batch[b].runs; k++)
+			s[r++] = h->batch[b].state;
+	*states = s;
+	return h->states;
 }
 
 void meter_run_free(struct meter_run *r)

@@ -42,6 +42,7 @@
 #include "config/suite.h"
 #include "pipeline/compilers.h"
 #include "core/stats.h"
+#include "core/levels.h"
 #include "system/thermal.h"
 #include "system/topology.h"
 
@@ -179,16 +180,24 @@ struct cell_precision {
 	double budget_s, spent_s; /* the cell's time budget for runs, what it took */
 };
 
-/* How far apart the host had put a stream cell's two CPUs before its
- * batches (system/handoff.h), summed over them; all zero where none was
- * probed.  In rounds a batch that read far was skipped and run in a later
- * round, up to four times the runs for a 95 % interval (schedule.h); past
- * that, or back to back, it ran, was kept, and is said. */
+/* Where the host had a stream cell's two CPUs before each of its batches
+ * (system/handoff.h): the probe's reading, the runs the batch added and
+ * the state the reading falls in among the run's readings (1 the nearest
+ * level, 0 none).  Batches in the order run; their runs are the last
+ * time.n runs' in order, so each run has the state of its batch
+ * (cell_run_states).  Empty where none was probed (a compute cell,
+ * made-up times, one CPU). */
+struct handoff_batch {
+	double ns;
+	unsigned runs;
+	unsigned state;
+};
+
 struct cell_handoff {
-	unsigned batches;                /* probed */
-	unsigned skipped, runs_skipped;  /* far: not run then */
-	unsigned far_kept, runs_far_kept; /* far: run and kept */
-	double near_ns, far_ns;          /* the lowest near level read, the farthest round trip (NAN: none) */
+	struct handoff_batch *batch;
+	size_t batches, cap;
+	unsigned states;  /* how many levels the run's readings show (1: one state) */
+	double level_ns[LEVELS_MAX]; /* their centres, nearest first */
 };
 
 /* What measuring found: hyperfine's times and what came with them. */
@@ -301,8 +310,15 @@ void cell_reset(struct cell *c);
 void cell_counters_free(struct cell_counters *k);
 void meter_run_free(struct meter_run *r);
 void cell_thermal_free(struct cell_thermal *t);
-/* Empties a handoff record: nothing probed, the round trips NAN. */
+/* Empties a handoff record (frees its batches). */
 void cell_handoff_clear(struct cell_handoff *h);
+/* Appends a batch to the record. */
+void cell_handoff_add(struct cell_handoff *h, double ns, unsigned runs, unsigned state);
+/* The state of each of the cell's time.n runs, in *states (malloc'd,
+ * time.n entries); 0 where the record does not cover the run.  0 returned
+ * where no run has a state (nothing allocated), else the number of
+ * states the run found. */
+unsigned cell_run_states(const struct cell_measurement *m, unsigned **states);
 void cell_set_status(struct cell *c, enum cell_status s, const char *fmt, ...) FB_PRINTF(3, 4);
 
 /* Whether two cells run alike apart from their binary and allocator:

@@ -23,7 +23,6 @@ struct sched {
 	 * no answer stops on the round that happened to make it sure (a lead
 	 * measured until it looks real looks more real than it is) */
 	unsigned char *extended;
-	unsigned *batches; /* of this schedule, skipped or not */
 };
 
 static void add(double *total, double v)
@@ -58,7 +57,8 @@ static unsigned runs_due(const struct schedule_policy *p, const struct cell *c)
 /* An interval stated at 45 % tells a reader little, and misses a rerun's
  * figure half the time: the runs for 95 % come first, within
  * SCHEDULE_LEVEL_BUDGETS budgets. */
-int schedule_wants_more(const struct schedule_policy *p, const struct cell *c, unsigned taken, double spent_s)
+static int wants(const struct schedule_policy *p, const struct cell *c, unsigned taken, unsigned have,
+		 const struct stats *t, double spent_s)
 {
 	if (fb_interrupted || taken >= max_runs(p))
 		return 0;
@@ -66,9 +66,54 @@ int schedule_wants_more(const struct schedule_policy *p, const struct cell *c, u
 		return taken < runs_due(p, c);
 	if (taken < p->runs)
 		return 1;
-	if (p->precision > 0 && taken < p->runs_for_rerun && spent_s < SCHEDULE_LEVEL_BUDGETS * p->cell_budget)
+	/* short of `runs` in its state: within the level budgets */
+	if (have < p->runs)
+		return p->cell_budget > 0 && spent_s < SCHEDULE_LEVEL_BUDGETS * p->cell_budget;
+	if (p->precision > 0 && have < p->runs_for_rerun && spent_s < SCHEDULE_LEVEL_BUDGETS * p->cell_budget)
 		return 1;
-	return p->precision > 0 && spent_s < p->cell_budget && !precise(p, &c->measure.time);
+	return p->precision > 0 && spent_s < p->cell_budget && !precise(p, t);
+}
+
+int schedule_wants_more(const struct schedule_policy *p, const struct cell *c, unsigned taken, double spent_s)
+{
+	return wants(p, c, taken, taken, &c->measure.time, spent_s);
+}
+
+/* The state a stream cell's runs are wanted in: the one most of its
+ * pair's readings so far are in (the host's usual state, where every
+ * cell of a comparison gets its runs soonest; the nearest of equals).
+ * 0 where the pair shows one state or none. */
+static unsigned wanted_state(const struct levels *l)
+{
+	if (l->k < 2)
+		return 0;
+	unsigned best = 1;
+	for (unsigned g = 1; g < l->k; g++)
+		if (l->count[g] > l->count[best - 1])
+			best = g + 1;
+	return best;
+}
+
+/* The cell's runs in state `want` by the levels found so far: their count,
+ * and their stats in *t (the caller frees). */
+static unsigned runs_in_state(const struct cell *c, const struct levels *l, unsigned want, struct stats *t)
+{
+	const struct cell_measurement *m = &c->measure;
+	const struct cell_handoff *h = &m->handoff;
+	double *v = xmalloc((m->time.n + 1) * sizeof(*v));
+	size_t covered = 0, n = 0;
+	for (size_t b = 0; b < h->batches; b++)
+		covered += h->batch[b].runs;
+	size_t r = covered <= m->time.n ? m->time.n - covered : m->time.n;
+	for (size_t b = 0; b < h->batches && r < m->time.n; b++) {
+		unsigned in = levels_of(l, h->batch[b].ns) == want;
+		for (unsigned k = 0; k < h->batch[b].runs && r < m->time.n; k++, r++)
+			if (in)
+				v[n++] = m->time.runs[r];
+	}
+	stats_compute_at(t, v, n, m->time.quantile);
+	free(v);
+	return (unsigned)n;
 }
 
 void schedule_precision_record(const struct schedule_policy *p, struct cell *c, double spent_s)
@@ -90,9 +135,26 @@ int schedule_open_budget_left(const struct schedule_policy *p, unsigned taken, d
 	       spent_s < (SCHEDULE_LEVEL_BUDGETS + SCHEDULE_UNDECIDED_BUDGETS) * p->cell_budget;
 }
 
+/* A stream cell whose pair shows more than one state wants runs until
+ * the wanted state has them: runs of another state are kept, figures of
+ * that state, but a comparison within the wanted one needs its own. */
+static int cell_wants_more(const struct sched *k, size_t i)
+{
+	const struct cell *c = k->s->cells[i];
+	const struct levels *l = handoff_levels(k->s->handoff, c->spec.pin.producer, c->spec.pin.consumer);
+	unsigned want = c->measure.handoff.batches ? wanted_state(l) : 0;
+	if (!want)
+		return schedule_wants_more(k->p, c, k->taken[i], k->spent[i]);
+	struct stats t;
+	unsigned have = runs_in_state(c, l, want, &t);
+	int w = wants(k->p, c, k->taken[i], have, &t, k->spent[i]);
+	stats_free(&t);
+	return w;
+}
+
 static int wants_more(const struct sched *k, size_t i)
 {
-	if (schedule_wants_more(k->p, k->s->cells[i], k->taken[i], k->spent[i]))
+	if (cell_wants_more(k, i))
 		return 1;
 	/* past its own target: runs go where an answer may flip */
 	if (!k->s->hooks.undecided || fb_interrupted || k->p->precision <= 0 || k->taken[i] >= max_runs(k->p) ||
@@ -103,51 +165,22 @@ static int wants_more(const struct sched *k, size_t i)
 	return k->extended[i];
 }
 
-/* The most batches a cell puts off for its CPUs (system/handoff.h): four
- * times the runs a 95 % interval needs.  A skip costs a probe, not a run,
- * but a host that keeps the CPUs apart must not hold the cell for ever:
- * past that a far batch runs, is kept, and said.  With twice, a yes-only
- * run with the CPUs far before 65 % of its batches kept 192 far runs; with
- * four times, one at 69 % kept 73, in 39 s against 35 s. */
-static int skip_left(const struct sched *k, const struct cell *c, unsigned runs)
-{
-	unsigned most = k->p->runs_for_rerun > k->p->runs ? k->p->runs_for_rerun : k->p->runs;
-	return c->measure.handoff.runs_skipped + runs <= 4 * most;
-}
-
-/* Where the host had a stream cell's two CPUs before a batch of `runs`,
- * into its record; `skipped` when the batch is not run. */
-static void record_handoff(struct cell *c, const struct handoff_reading *before, unsigned runs, int skipped)
+/* Where the host had a stream cell's two CPUs before a batch that added
+ * `runs` runs, into its record, with the state the pair's readings so far
+ * put it in (schedule_settle_states settles them at the end). */
+static void record_handoff(struct cell *c, const struct handoff_reading *before, unsigned runs)
 {
 	struct cell_handoff *h = &c->measure.handoff;
-	if (before->state == HANDOFF_NOT_PROBED)
+	if (before->probed != HANDOFF_PROBED)
 		return;
-	h->batches++;
-	if (!(h->near_ns <= before->near_ns))
-		h->near_ns = before->near_ns;
-	if (before->state != HANDOFF_FAR)
-		return;
-	if (!(h->far_ns >= before->probe_ns))
-		h->far_ns = before->probe_ns;
-	if (skipped) {
-		h->skipped++;
-		h->runs_skipped += runs;
-	} else {
-		h->far_kept++;
-		h->runs_far_kept += runs;
-	}
+	cell_handoff_add(h, before->probe_ns, runs, before->state);
+	h->states = before->levels.k;
+	for (unsigned g = 0; g < LEVELS_MAX; g++)
+		h->level_ns[g] = g < before->levels.k ? before->levels.center[g] : 0;
 }
 
 static void done(const struct sched *k, size_t i, enum schedule_end end)
 {
-	struct cell *c = k->s->cells[i];
-	const struct cell_handoff *h = &c->measure.handoff;
-	if (h->runs_far_kept && c->measure.time.n)
-		sv_pushf(&c->warnings,
-			 "%u of its %zu runs ran with its two CPUs far apart on the host (a cache line's round trip "
-			 "%.0f ns, against %.0f ns near), after %u such runs were put off to another round: those "
-			 "runs may be slower for where the host put the CPUs, not for the build",
-			 h->runs_far_kept, c->measure.time.n, h->far_ns, h->near_ns, h->runs_skipped);
 	k->active[i] = 0;
 	if (k->s->hooks.done)
 		k->s->hooks.done(k->s->hooks.ctx, i, end, k->spent[i]);
@@ -192,24 +225,10 @@ static void record_rounds(struct cell_measurement *m, size_t had, int round, int
 	m->nrounds = m->time.n;
 }
 
-/* What batch() did: ran (or failed), or, in rounds, skipped without
- * running because the host had the cell's CPUs far apart. */
-enum batch_outcome {
-	BATCH_FAILED = -1,
-	BATCH_RAN = 0,
-	BATCH_SKIPPED = 1,
-};
-
-/* A round in which every cell that wanted a run skipped it waits this
- * long before the next: a far spell lasts seconds, and rounds of probes
- * alone would spend the cells' skips in a moment. */
-#define FAR_ROUND_PAUSE_S 0.1
-
-/* One batch of runs through the executor; a cell's first batch of this
- * schedule takes the warmup, and the new runs join any times it has.
- * may_skip (rounds): a batch the probe before it reads far is not run,
- * and another round gives the cell its run. */
-static enum batch_outcome batch(const struct sched *k, size_t i, unsigned runs, int round, int place, int may_skip)
+/* One batch of runs through the executor, a stream cell's probed first;
+ * a cell's first batch of this schedule takes the warmup, and the new
+ * runs join any times it has.  0, or -1 when it failed. */
+static int batch(const struct sched *k, size_t i, unsigned runs, int round, int place)
 {
 	const struct schedule *s = k->s;
 	struct cell *c = s->cells[i];
@@ -217,18 +236,12 @@ static enum batch_outcome batch(const struct sched *k, size_t i, unsigned runs, 
 	o.runs = runs;
 	o.warmup = k->taken[i] ? 0 : k->p->warmup;
 	o.append = c->measure.time.n > 0;
-	struct handoff_reading cpus = { .state = HANDOFF_NOT_PROBED };
-	/* a cell measured anew starts a new record; one whose first batches
-	 * were skipped keeps it */
-	int first_batch = !k->batches[i]++;
-	if (!o.append && first_batch)
+	struct handoff_reading cpus = { .probed = HANDOFF_NOT_PROBED };
+	/* a cell measured anew starts a new record */
+	if (!o.append)
 		cell_handoff_clear(&c->measure.handoff);
 	if (s->handoff && c->spec.family->kind != KIND_COMPUTE && !c->spec.cross)
 		handoff_read(s->handoff, c->spec.pin.producer, c->spec.pin.consumer, &cpus);
-	int skip = may_skip && cpus.state == HANDOFF_FAR && skip_left(k, c, runs);
-	record_handoff(c, &cpus, runs, skip);
-	if (skip)
-		return BATCH_SKIPPED;
 	struct thermal_snapshot before, after;
 	if (k->p->thermal_root)
 		thermal_snapshot_take(k->p->thermal_root, &before);
@@ -237,6 +250,7 @@ static enum batch_outcome batch(const struct sched *k, size_t i, unsigned runs, 
 	int v = s->x->measure(c, &o, &cool, &spent);
 	double dt = now_monotonic() - t0;
 	record_rounds(&c->measure, had, round, place);
+	record_handoff(c, &cpus, c->measure.time.n > had ? (unsigned)(c->measure.time.n - had) : 0);
 	c->measure.pass = k->p->pass;
 	if (k->p->thermal_root) {
 		thermal_snapshot_take(k->p->thermal_root, &after);
@@ -248,7 +262,7 @@ static enum batch_outcome batch(const struct sched *k, size_t i, unsigned runs, 
 	add(s->tally.cooldown_s, cool);
 	k->spent[i] += spent;
 	k->taken[i] += runs;
-	return v == 0 ? BATCH_RAN : BATCH_FAILED;
+	return v == 0 ? 0 : -1;
 }
 
 /* The pause (cooldown.h); with SCHEDULE_PAUSE_EACH_CELL the first of the
@@ -288,13 +302,13 @@ static enum schedule_status run_sequential(const struct sched *k)
 		double t0 = now_monotonic();
 		if (k->p->pause == SCHEDULE_PAUSE_EACH_CELL || (k->p->pause == SCHEDULE_PAUSE_ONCE && !paused++))
 			pause_before(k, s->cells[i]);
-		int v = fb_interrupted ? -1 : batch(k, i, runs_due(k->p, s->cells[i]), -1, -1, 0);
+		int v = fb_interrupted ? -1 : batch(k, i, runs_due(k->p, s->cells[i]), -1, -1);
 		while (v == 0 && wants_more(k, i)) {
 			/* up to the runs a 95 % rerun interval needs (9 for the median,
 			 * 13 for p25), then half as many again */
 			unsigned have = k->taken[i], need = k->p->runs_for_rerun;
 			unsigned more = have < need ? need - have : have / 2, left = max_runs(k->p) - have;
-			v = batch(k, i, more < left ? more : left, -1, -1, 0);
+			v = batch(k, i, more < left ? more : left, -1, -1);
 		}
 		add(s->tally.wall_s, now_monotonic() - t0);
 		done(k, i, v == 0 ? SCHEDULE_MEASURED : k->taken[i] ? SCHEDULE_FAILED : SCHEDULE_INTERRUPTED);
@@ -392,7 +406,6 @@ static enum schedule_status run_rounds(const struct sched *k)
 			fprintf(stderr, "flagbench: round %u: %zu cells want more runs (%.0fs so far)\n", round + 1, n,
 				s->tally.wall_s ? *s->tally.wall_s : 0);
 		arrange(k, order, n, round, turns, &seed);
-		size_t ran = 0;
 		for (size_t j = 0; j < n && !fb_interrupted && !stopped; j++) {
 			size_t i = order[j];
 			double t0 = now_monotonic();
@@ -400,10 +413,9 @@ static enum schedule_status run_rounds(const struct sched *k)
 				pause_before(k, s->cells[i]);
 			if (fb_interrupted)
 				break;
-			enum batch_outcome v = batch(k, i, 1, (int)(p->round_base + round), (int)j, 1);
-			ran += v != BATCH_SKIPPED;
+			int v = batch(k, i, 1, (int)(p->round_base + round), (int)j);
 			add(s->tally.wall_s, now_monotonic() - t0);
-			if (v == BATCH_FAILED) {
+			if (v != 0) {
 				done(k, i, SCHEDULE_FAILED);
 				stopped = p->on_failure == SCHEDULE_STOP_ALL;
 			}
@@ -413,14 +425,6 @@ static enum schedule_status run_rounds(const struct sched *k)
 				done(k, order[j], SCHEDULE_MEASURED);
 		if (s->hooks.round_done)
 			s->hooks.round_done(s->hooks.ctx, round);
-		if (!ran && !fb_interrupted) {
-			double t0 = now_monotonic();
-			struct timespec ts = { 0, (long)(FAR_ROUND_PAUSE_S * 1e9) };
-			nanosleep(&ts, NULL);
-			/* not a cooldown (results.json's phases keep that for the
-			 * thermal pauses), but the wall time of the rounds */
-			add(s->tally.wall_s, now_monotonic() - t0);
-		}
 	}
 	/* interrupted (or stopped): a cell that has its runs keeps them */
 	for (size_t i = 0; i < s->n; i++)
@@ -435,10 +439,9 @@ static enum schedule_status run_rounds(const struct sched *k)
 enum schedule_status schedule_run(const struct schedule *s)
 {
 	struct sched k = { s, s->policy, xcalloc(s->n + 1, sizeof(unsigned)), xcalloc(s->n + 1, sizeof(double)),
-			   xcalloc(s->n + 1, sizeof(int)), xcalloc(s->n + 1, 1), xcalloc(s->n + 1, sizeof(unsigned)) };
+			   xcalloc(s->n + 1, sizeof(int)), xcalloc(s->n + 1, 1) };
 	enum schedule_status st = s->policy->order == SCHEDULE_SEQUENTIAL ? run_sequential(&k) : run_rounds(&k);
 	free(k.extended);
-	free(k.batches);
 	free(k.taken);
 	free(k.spent);
 	free(k.active);
@@ -470,4 +473,44 @@ enum schedule_status schedule_listed_run(struct cell **cells, size_t n, const st
 		.handoff = l->handoff,
 	};
 	return schedule_run(&sc);
+}
+
+void schedule_settle_states(struct cell *cells, size_t n)
+{
+	double *ns = NULL;
+	size_t cap = 0;
+	unsigned char *settled = xcalloc(n + 1, 1);
+	for (size_t i = 0; i < n; i++) {
+		if (!cells[i].measure.handoff.batches || settled[i])
+			continue;
+		int a = cells[i].spec.pin.producer, b = cells[i].spec.pin.consumer;
+		/* every cell of this pair of CPUs, either way round */
+		size_t m = 0;
+		for (size_t j = i; j < n; j++) {
+			const struct cell_handoff *o = &cells[j].measure.handoff;
+			int x = cells[j].spec.pin.producer, y = cells[j].spec.pin.consumer;
+			if (!o->batches || !((x == a && y == b) || (x == b && y == a)))
+				continue;
+			if (m + o->batches > cap)
+				ns = xrealloc(ns, (cap = 2 * (m + o->batches)) * sizeof(*ns));
+			for (size_t k = 0; k < o->batches; k++)
+				ns[m++] = o->batch[k].ns;
+		}
+		struct levels l;
+		levels_find(ns, m, &l);
+		for (size_t j = i; j < n; j++) {
+			struct cell_handoff *o = &cells[j].measure.handoff;
+			int x = cells[j].spec.pin.producer, y = cells[j].spec.pin.consumer;
+			if (!o->batches || !((x == a && y == b) || (x == b && y == a)))
+				continue;
+			for (size_t k = 0; k < o->batches; k++)
+				o->batch[k].state = levels_of(&l, o->batch[k].ns);
+			o->states = l.k;
+			for (unsigned g = 0; g < LEVELS_MAX; g++)
+				o->level_ns[g] = g < l.k ? l.center[g] : 0;
+			settled[j] = 1;
+		}
+	}
+	free(settled);
+	free(ns);
 }

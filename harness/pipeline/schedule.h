@@ -158,12 +158,15 @@ struct schedule {
 	 * (median absolute deviation).  group may be NULL with a block. */
 	const unsigned *block, *group;
 	/* Before each batch of a stream cell on two CPUs: where the host has
-	 * them (system/handoff.h).  In rounds, a batch the probe calls far is
-	 * skipped, and another round gives the cell its run (a round that ran
-	 * nothing else waits 0.1 s first); up to four times the runs a 95 %
-	 * interval needs (runs_for_rerun, or runs).  Past that, or back to
-	 * back, a far batch runs, is kept, and is said in the cell's warnings.
-	 * Recorded in measure.handoff.  NULL: no probe (made-up times). */
+	 * them (system/handoff.h), recorded with the batch's runs in
+	 * measure.handoff.  No batch is put off: its runs are figures of the
+	 * state it ran in.  Where the pair's readings so far show more than
+	 * one state, the cell wants runs (schedule_wants_more's rule, counted
+	 * in that state, past `runs` only within SCHEDULE_LEVEL_BUDGETS
+	 * budgets and max_runs) until the state most of the readings are in
+	 * has them: every cell of a comparison aims at the same one.  One
+	 * state (bare metal), a compute cell or made-up times: as without a
+	 * gate.  NULL: no probe. */
 	struct handoff_gate *handoff;
 };
 
@@ -191,6 +194,11 @@ int schedule_wants_more(const struct schedule_policy *p, const struct cell *c, u
 int schedule_open_budget_left(const struct schedule_policy *p, unsigned taken, double spent_s);
 /* The runs an emulated cell gets: SCHEDULE_EMULATED_RUNS, or `runs` when fewer. */
 unsigned schedule_emulated_runs(const struct schedule_policy *p);
+/* Settles the states of every stream batch of cells[0..n) from all their
+ * readings at once, per pair of CPUs (core/levels.h): each batch's state,
+ * and each record's levels.  The driver calls it once the schedule ends,
+ * before the results are written. */
+void schedule_settle_states(struct cell *cells, size_t n);
 /* What the precision target came to (c->measure.precision, the tables' §). */
 void schedule_precision_record(const struct schedule_policy *p, struct cell *c, double spent_s);
 

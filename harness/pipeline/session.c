@@ -49,7 +49,10 @@ void session_open(struct session *s, const struct executor *x, const char *cache
 
 struct handoff_gate *session_handoff(struct session *s)
 {
-	return s->x && s->x->times == EXECUTOR_TIMES_MEASURED ? &s->handoff : NULL;
+	if (!s->x || (s->x->times != EXECUTOR_TIMES_MEASURED && !s->x->handoff_probe))
+		return NULL;
+	s->handoff.probe = s->x->handoff_probe;
+	return &s->handoff;
 }
 
 void session_close(struct session *s)

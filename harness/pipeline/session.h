@@ -17,8 +17,8 @@
  * the two a user sets, one run and one compile; a caller times with
  * s->lim.run_s.  Timing goes through the one scheduler (schedule.h) with
  * the session's executor and its handoff gate (session_handoff), so a
- * stream cell's batches are put off while the host has its two CPUs far
- * apart, in every command alike.
+ * stream cell's runs are known by where the host had its two CPUs, in
+ * every command alike.
  */
 #ifndef FLAGBENCH_SESSION_H
 #define FLAGBENCH_SESSION_H
@@ -57,7 +57,7 @@ struct session {
 	double pretend_build_s;      /* the mock executor's pretend compile (--dry-run --pretend-build) */
 	struct session_ref *refs;
 	size_t nrefs;
-	struct handoff_gate handoff; /* each pair of CPUs' near level: the median of its last near readings (system/handoff.h) */
+	struct handoff_gate handoff; /* each pair of CPUs' readings and levels (system/handoff.h) */
 };
 
 /* cache NULL: the project's build/cache; jobs 0: the online CPUs;
@@ -69,7 +69,8 @@ void session_open(struct session *s, const struct executor *x, const char *cache
  * when it is not on PATH (*path NULL; the caller says what to install). */
 int session_find_tool(const struct session *s, char **path);
 /* The gate the scheduler probes stream cells' CPUs through
- * (schedule.handoff): NULL where the executor makes its times up. */
+ * (schedule.handoff), with the executor's probe (executor.h); NULL where
+ * the executor makes its times up and has no probe. */
 struct handoff_gate *session_handoff(struct session *s);
 /* Frees what the session holds; a zeroed session (never opened) too. */
 void session_close(struct session *s);

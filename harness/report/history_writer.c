@@ -144,6 +144,11 @@ int history_write_show(const struct history_analysis *a, const char *cell, enum 
 				fprintf(out, "  a typical night known to \xc2\xb1%.1f %% by its runs, nights \xc2\xb1%.1f %% apart "
 					"beyond that (the machine's cells together)\n",
 					100 * sqrt(c->cs.w_typical), 100 * sqrt(c->cs.tau2));
+			if (!isnan(c->level_ns))
+				fprintf(out, "  nights read in one state of the host's two CPUs (a cache line's round trip about "
+					"%.0f ns); %zu night%s with fewer than %d runs in it left out: the machine's mix moved, "
+					"not the code\n", c->level_ns, c->other_state, c->other_state == 1 ? "" : "s",
+					COMPARISON_MIN_RUNS);
 			if (!isnan(c->step_seen))
 				fprintf(out, "  a step under %.*f %% may go unseen for %d nights: no test finds one that small "
 					"19 times in 20 at 1 false alarm in 1,000 nights\n",
@@ -185,10 +190,12 @@ int history_write_show(const struct history_analysis *a, const char *cell, enum 
 		if (doc) {
 			for (size_t k = 0; k < c->ncps; k++)
 				json_array_append_new(changes, change_json(a, c, k));
-			json_array_append_new(doc, json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o}", "profile", c->s->profile, "host",
-							     c->s->host, "cell", c->s->cell, "nights", nights, "changes",
+			json_array_append_new(doc, json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:I}", "profile", c->s->profile,
+							     "host", c->s->host, "cell", c->s->cell, "nights", nights, "changes",
 							     changes, "step_seen_percent", jnum_or_null(100 * c->step_seen),
-							     "runs_for_step", runs_for_step_json(c->runs_for_step, c->runs_typical)));
+							     "runs_for_step", runs_for_step_json(c->runs_for_step, c->runs_typical),
+							     "state_ns", jnum_or_null(c->level_ns), "nights_other_state",
+							     (json_int_t)c->other_state));
 		} else {
 			json_decref(nights);
 			json_decref(changes);

@@ -138,9 +138,10 @@ void model_text(const struct mtable *t, const struct mcell *c, char *buf, size_t
 
 const char *model_marks(unsigned marks, char *buf, size_t n)
 {
-	snprintf(buf, n, "%s%s%s%s%s%s", marks & MARK_SAME_BINARY ? "\xe2\x89\xa1" : "", marks & MARK_NOT_REAL ? "~" : "",
+	snprintf(buf, n, "%s%s%s%s%s%s%s", marks & MARK_SAME_BINARY ? "\xe2\x89\xa1" : "", marks & MARK_NOT_REAL ? "~" : "",
 		 marks & MARK_THROTTLED ? "\xe2\x80\xa0" : "", marks & MARK_WARNED ? "\xe2\x80\xa1" : "",
-		 marks & MARK_IMPRECISE ? "\xc2\xa7" : "", marks & MARK_UNCHECKED ? "\xc2\xb6" : "");
+		 marks & MARK_IMPRECISE ? "\xc2\xa7" : "", marks & MARK_UNCHECKED ? "\xc2\xb6" : "",
+		 marks & MARK_NEAR ? "\xe2\x81\xbf" : marks & MARK_FAR ? "\xe1\xb6\xa0" : marks & MARK_ACROSS_STATES ? "\xe2\x87\x84" : "");
 	return buf;
 }
 
@@ -181,6 +182,19 @@ size_t model_legend(const struct mtable *t, const char *lines[MODEL_LEGEND_MAX])
 				     "program measured twice, not a ratio of two.";
 	if (t->shown & MARK_NOT_REAL)
 		lines[n++] = "~ not a real difference: the interval holds 1.00x.";
+	if (t->shown & MARK_NEAR)
+		lines[n++] = value ? "\xe2\x81\xbf the figure of the cell's runs with its two CPUs near each other on the host "
+				     "(the run saw more than one state: docs/comparison.md)."
+				   : "\xe2\x81\xbf compared within the runs the host ran with the stream's two CPUs near each "
+				     "other (the run saw more than one state: docs/comparison.md).";
+	if (t->shown & MARK_FAR)
+		lines[n++] = value ? "\xe1\xb6\xa0 the figure of the cell's runs with its two CPUs apart on the host (the "
+				     "state most of the run's batches ran in, or the cell's own)."
+				   : "\xe1\xb6\xa0 compared within the runs the host ran with the stream's two CPUs apart (the "
+				     "run saw more than one state; too few runs of both cells near).";
+	if (t->shown & MARK_ACROSS_STATES)
+		lines[n++] = "\xe2\x87\x84 no state of the host's two CPUs holds both cells' runs: compared across "
+			     "states, and not called a real difference.";
 	if (value && (t->shown & SHOWN_CI) && t->drift_note)
 		lines[n++] = t->drift_note;
 	if (t->shown & SHOWN_LOW_LEVEL)

@@ -46,7 +46,10 @@ struct macross;
 enum mstate { MS_OK, MS_STATUS, MS_ABSENT, MS_NA };
 enum mfmt { MF_VALUE, MF_RATIO };
 enum { MARK_THROTTLED = 1, MARK_WARNED = 2, SHOWN_CI = 4, SHOWN_REF = 8, MARK_IMPRECISE = 16, SHOWN_LOW_LEVEL = 32,
-       MARK_UNCHECKED = 64, MARK_SAME_BINARY = 128, MARK_NOT_REAL = 256, SHOWN_LAYOUTS = 512 };
+       MARK_UNCHECKED = 64, MARK_SAME_BINARY = 128, MARK_NOT_REAL = 256, SHOWN_LAYOUTS = 512,
+       /* a ratio compared within the runs of one state of the host's two
+	* CPUs (system/handoff.h), or across them where no state had the runs */
+       MARK_NEAR = 1024, MARK_FAR = 2048, MARK_ACROSS_STATES = 4096 };
 
 struct mcell {
 	enum mstate state;
@@ -250,7 +253,7 @@ struct mscale {
 };
 struct mscale model_scale(const struct mtable *t);
 /* What a table's ± or [low, high], †, ‡, § and ¶ mean; returns how many lines. */
-#define MODEL_LEGEND_MAX 10
+#define MODEL_LEGEND_MAX 16
 size_t model_legend(const struct mtable *t, const char *lines[MODEL_LEGEND_MAX]);
 
 /* One writer per format (writers.c); family, table: only these, or NULL. */

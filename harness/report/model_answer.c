@@ -3,6 +3,7 @@
 #include "report/model_answer.h"
 #include "report/model_compare.h"
 #include "report/model_evidence.h"
+#include "system/handoff.h"
 
 #include <math.h>
 #include <string.h>
@@ -38,7 +39,7 @@ static int lead_words(struct model *m, struct fsrc *f, const struct mcell *a, co
 		return 0;
 	}
 	*ratio = v.ratio;
-	char how[96] = "";
+	char how[192] = "";
 	if (v.method == COMPARISON_PAIRED)
 		snprintf(how, sizeof(how), ", paired over %zu rounds", v.pairs);
 	else if (v.method == COMPARISON_INDEPENDENT)
@@ -46,6 +47,12 @@ static int lead_words(struct model *m, struct fsrc *f, const struct mcell *a, co
 	else if (v.method == COMPARISON_ACROSS_LAYOUTS)
 		snprintf(how, sizeof(how), ", across %zu layouts (spread \xc2\xb1%.1f %%)", v.layouts,
 			 100 * (exp(v.layout_spread) - 1));
+	if (v.states > 1 && v.state == COMPARISON_ACROSS_STATES)
+		snprintf(how + strlen(how), sizeof(how) - strlen(how), ", across the host's states (no state has both "
+			 "builds' runs)");
+	else if (v.states > 1 && v.state >= 1)
+		snprintf(how + strlen(how), sizeof(how) - strlen(how), ", runs with the CPUs %s",
+			 handoff_state_name(v.state, v.states));
 	/* the ends as the tables print them (model_format_interval) */
 	struct mratio_text rt;
 	model_format_interval(v.ratio, v.low, v.high, 2, &rt);
@@ -83,6 +90,32 @@ static unsigned layouts_of(const struct fsrc *f)
 	return k;
 }
 
+/* Where the run saw more than one state of the host's two CPUs: the mix,
+ * over the family's stream batches, as the answers' first sentence. */
+static void states_words(struct mfamily *fam, struct fsrc *f)
+{
+	struct handoff_mix mix;
+	memset(&mix, 0, sizeof(mix));
+	for (size_t i = 0; i < f->n; i++) {
+		const struct results_cell *c = f->cells[i];
+		if (c->handoff_states > mix.states) {
+			mix.states = c->handoff_states;
+			memcpy(mix.level_ns, c->level_ns, sizeof(mix.level_ns));
+		}
+		for (unsigned g = 0; g < LEVELS_MAX; g++) {
+			mix.batches[g] += c->state_batches[g];
+			mix.total += c->state_batches[g];
+		}
+	}
+	if (mix.states < 2)
+		return;
+	struct strbuf sb = STRBUF_INIT;
+	handoff_mix_say(&mix, &sb);
+	sv_pushf(&fam->answer, "%s: %s: each lead compares its two builds within one state, the nearest in which "
+			       "both have the runs (marked in the tables)", fam->name, sb.buf);
+	sb_release(&sb);
+}
+
 /* The answer in words, from the throughput table; for emulated cells, whose
  * times say little about the target, from the instructions table (fewest). */
 void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const struct mtable *t, int fewest)
@@ -94,6 +127,7 @@ void model_answer(struct model *m, struct mfamily *fam, struct fsrc *f, const st
 	fam->nanswers = 0;
 	fam->summary = NULL;
 	fam->layouts = layouts_of(f);
+	states_words(fam, f);
 	for (size_t r = 0; r < t->nrows; r++) {
 		struct manswer *ans = &fam->answers[fam->nanswers];
 		*ans = (struct manswer){ .variant = t->rows[r].label, .lead = NAN, .low = NAN, .high = NAN, .repeat = NAN,

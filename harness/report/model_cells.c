@@ -152,6 +152,45 @@ void model_rate_interval(struct mcell *x, const struct stats *st, double drift_s
 	x->level = st->rerun_level;
 }
 
+/* The state a stream cell's figure is of, where its run saw more than one
+ * (system/handoff.h): the one most of the family's batches ran in, where
+ * the cell has COMPARISON_MIN_RUNS runs in it, else the one most of its own
+ * runs are in; 0: all its runs (one state, or none known). */
+static unsigned figure_state(const struct fsrc *f, const struct results_cell *mc, const struct stats *st)
+{
+	if (!mc->states || mc->handoff_states < 2)
+		return 0;
+	size_t batches[LEVELS_MAX] = { 0 }, mine[LEVELS_MAX] = { 0 };
+	for (size_t i = 0; i < f->n; i++)
+		for (unsigned g = 0; g < LEVELS_MAX; g++)
+			batches[g] += f->cells[i]->state_batches[g];
+	for (size_t r = 0; r < st->n; r++)
+		if (mc->states[r] >= 1 && mc->states[r] <= LEVELS_MAX)
+			mine[mc->states[r] - 1]++;
+	unsigned most = 0, own = 0;
+	for (unsigned g = 0; g < LEVELS_MAX; g++) {
+		if (batches[g] > batches[most])
+			most = g;
+		if (mine[g] > mine[own])
+			own = g;
+	}
+	return mine[most] >= COMPARISON_MIN_RUNS ? most + 1 : mine[own] ? own + 1 : 0;
+}
+
+/* st (all of mc's runs) becomes the stats of its runs in state `in`. */
+static void state_stats(const struct results_cell *mc, unsigned in, struct stats *st)
+{
+	double *v = xmalloc((st->n + 1) * sizeof(*v));
+	size_t n = 0;
+	for (size_t r = 0; r < st->n; r++)
+		if (mc->states[r] == in)
+			v[n++] = st->runs[r];
+	double q = st->quantile;
+	stats_free(st);
+	stats_compute_at(st, v, n, q);
+	free(v);
+}
+
 /* A measured cell: value, the rerun interval of its statistic's time from
  * its runs (none under 3 runs), marks.  With keep, the time stats go to the
  * caller (*kept 1; free them) instead of being freed. */
@@ -171,7 +210,15 @@ static struct mcell cell_with_stats(struct fsrc *f, struct results_cell *c, stru
 	x.value = mc->value;
 	x.state = MS_OK;
 	x.id = c->id;
+	unsigned in = 0;
 	if (model_time_stats(mc, &st)) {
+		in = figure_state(f, mc, &st);
+		if (in) {
+			/* a rate is work over time: the state's statistic moves it */
+			double all = st.point;
+			state_stats(mc, in, &st);
+			x.value = mc->value * all / st.point;
+		}
 		model_rate_interval(&x, &st, f->run->drift_sd);
 		if (keep) {
 			*keep = st;
@@ -181,7 +228,8 @@ static struct mcell cell_with_stats(struct fsrc *f, struct results_cell *c, stru
 		}
 	}
 	x.marks = (throttled(f, c) ? MARK_THROTTLED : 0) | (model_warnings(f, c, NULL) ? MARK_WARNED : 0) |
-		  (f->unchecked ? MARK_UNCHECKED : 0) | (mc->precision == PRECISION_NOT_REACHED ? MARK_IMPRECISE : 0);
+		  (f->unchecked ? MARK_UNCHECKED : 0) | (mc->precision == PRECISION_NOT_REACHED ? MARK_IMPRECISE : 0) |
+		  (in == 1 ? MARK_NEAR : in > 1 ? MARK_FAR : 0);
 	return x;
 }
 

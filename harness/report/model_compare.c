@@ -97,6 +97,7 @@ static int side_of(struct fsrc *f, struct mgroup g, struct comparison_side *s, s
 				.round = mc->nrounds == st.n && mc->rounds[i] >= 0 ? mc->rounds[i] : COMPARISON_UNKNOWN,
 				.pass = (int)mc->pass,
 				.layout = g.n > 1 ? (int)c->layout : COMPARISON_UNKNOWN,
+				.state = mc->states ? mc->states[i] : 0,
 			};
 		stats_free(&st);
 	}
@@ -140,7 +141,7 @@ static enum comparison_verdict flip(enum comparison_verdict v)
 
 int model_compare(struct model *m, struct fsrc *f, struct mgroup a, struct mgroup b, struct mview *v)
 {
-	*v = (struct mview){ NAN, NAN, NAN, NAN, VERDICT_NO_DATA, COMPARISON_NONE, 0, 0, NAN, NAN };
+	*v = (struct mview){ NAN, NAN, NAN, NAN, VERDICT_NO_DATA, COMPARISON_NONE, 0, 0, NAN, NAN, 0, 0 };
 	if (!a.n || !b.n)
 		return -1;
 	int inv = 0;
@@ -181,6 +182,9 @@ int model_compare(struct model *m, struct fsrc *f, struct mgroup a, struct mgrou
 	v->layouts = r->layouts;
 	v->layout_spread = r->layout_spread;
 	v->repeat = comparison_repeat_chance(r, 0);
+	v->state = r->state;
+	v->states = a.cells[0]->handoff_states > b.cells[0]->handoff_states ? a.cells[0]->handoff_states
+										: b.cells[0]->handoff_states;
 	return 0;
 }
 
@@ -294,6 +298,12 @@ struct mcell model_ratio(struct model *m, struct fsrc *f, struct results_cell *a
 	r.spread = v.layout_spread;
 	if (v.verdict != VERDICT_FASTER && v.verdict != VERDICT_SLOWER)
 		r.marks |= MARK_NOT_REAL;
+	/* where the run saw more than one state: the one compared within */
+	if (v.states > 1)
+		r.marks |= v.state == COMPARISON_ACROSS_STATES ? MARK_ACROSS_STATES
+			   : v.state == 1		      ? MARK_NEAR
+			   : v.state > 1		      ? MARK_FAR
+							      : 0;
 	return r;
 }
 

@@ -47,6 +47,11 @@ struct mview {
 	/* the chance a second run calls the lead real again (comparison_repeat_chance):
 	 * for a real lead, or for an inconclusive one the chance it turns real; else NAN */
 	double repeat;
+	/* where the host had a stream's two CPUs (analysis/comparison.h): the
+	 * state compared within (COMPARISON_ACROSS_STATES: none had the runs;
+	 * 0: not known), and how many states the run found (0 or 1: nothing
+	 * to say) */
+	unsigned state, states;
 };
 
 /* A real lead whose chance to repeat (struct mview's repeat) is below

@@ -347,6 +347,11 @@ static json_t *json_table(const struct mtable *t)
 				jset_num(cell, "layout_spread_percent", 100 * (exp(x->spread) - 1));
 			}
 			jset_num(cell, "ci95_percent", x->level >= STATS_CI_TARGET ? x->ci : NAN);
+			/* where the run saw more than one state of the host's two CPUs */
+			if (x->marks & (MARK_NEAR | MARK_FAR | MARK_ACROSS_STATES))
+				json_object_set_new(cell, "cpus", json_string(x->marks & MARK_NEAR ? "near"
+									      : x->marks & MARK_FAR ? "far"
+												     : "across"));
 		}
 		json_array_append_new(rows, json_pack("{s:s, s:s, s:b, s:o}", "label", t->rows[r].label, "title",
 						      t->rows[r].title, "ref", t->rows[r].ref, "cells", cells));

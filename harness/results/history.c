@@ -25,7 +25,8 @@ static const char *const SCHEMA_SQL =
 	" PRIMARY KEY(run, key));"
 	"CREATE TABLE cells(run INTEGER NOT NULL REFERENCES runs(id), cell TEXT NOT NULL, family TEXT,"
 	" status TEXT NOT NULL, size REAL, times TEXT, instructions REAL, sha256 TEXT, argv TEXT, cflags TEXT,"
-	" compiler_version TEXT, libs_listed INTEGER NOT NULL DEFAULT 0, beside TEXT, PRIMARY KEY(run, cell));"
+	" compiler_version TEXT, libs_listed INTEGER NOT NULL DEFAULT 0, beside TEXT, states TEXT,"
+	" PRIMARY KEY(run, cell));"
 	"CREATE TABLE libs(run INTEGER NOT NULL, cell TEXT NOT NULL, path TEXT NOT NULL, sha256 TEXT,"
 	" PRIMARY KEY(run, cell, path));"
 	"CREATE INDEX runs_machine ON runs(profile, host, started);";
@@ -103,7 +104,7 @@ static int check_history(struct history *h)
 	long long app = pragma_int(h, "PRAGMA application_id"), ver = pragma_int(h, "PRAGMA user_version");
 	if (app != HISTORY_APP_ID)
 		return error("%s: a SQLite file, but not a flagbench history; " REBUILD_HINT, h->path, h->path);
-	if (ver != HISTORY_SCHEMA && ver != 1)
+	if (ver != HISTORY_SCHEMA && ver != 1 && ver != 2)
 		return error("%s: history schema %lld, this flagbench reads %d; " REBUILD_HINT, h->path, ver, HISTORY_SCHEMA,
 			     h->path);
 	long long tables = pragma_int(h, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
@@ -113,6 +114,11 @@ static int check_history(struct history *h)
 	/* schema 1 lacked what a night measured beside the night before
 	 * (cells.beside): added, its runs keep none */
 	if (ver == 1 && exec(h, "BEGIN IMMEDIATE; ALTER TABLE cells ADD COLUMN beside TEXT; PRAGMA user_version = 2; "
+				"COMMIT;") < 0)
+		return -1;
+	/* schema 2 lacked the state of each run (cells.states): added, its
+	 * runs keep none */
+	if (ver <= 2 && exec(h, "BEGIN IMMEDIATE; ALTER TABLE cells ADD COLUMN states TEXT; PRAGMA user_version = 3; "
 				"COMMIT;") < 0)
 		return -1;
 	return 0;
@@ -279,12 +285,31 @@ static char *beside_text(const json_t *root, const char *id)
 	return NULL;
 }
 
+/* Each run's state as the round trip of its level (system/handoff.h), a
+ * JSON array parallel to the times, null where not known; NULL for a cell
+ * with no states. */
+static char *states_text(const struct results_cell *c)
+{
+	if (!c->states)
+		return NULL;
+	size_t n = json_array_size(json_object_get(c->time_s, "runs"));
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++) {
+		unsigned st = c->states[i];
+		json_array_append_new(a, st >= 1 && st <= c->handoff_states ? json_real(c->level_ns[st - 1]) : json_null());
+	}
+	char *s = json_dumps(a, JSON_COMPACT);
+	json_decref(a);
+	return s;
+}
+
 static int add_cell(struct history *h, sqlite3_stmt *cs, sqlite3_stmt *ls, sqlite3_int64 run, const json_t *root,
 		    const struct results_cell *c)
 {
 	const json_t *libs = json_object_get(json_object_get(c->j, "binary"), "libraries");
 	char *beside = beside_text(root, c->id);
 	char *times = dump_or_null(json_object_get(c->time_s, "runs"));
+	char *states = states_text(c);
 	char *argv = dump_or_null(c->argv), *cflags = dump_or_null(c->cflags);
 	sqlite3_reset(cs);
 	sqlite3_bind_int64(cs, 1, run);
@@ -298,10 +323,12 @@ static int add_cell(struct history *h, sqlite3_stmt *cs, sqlite3_stmt *ls, sqlit
 	bind_text(cs, 9, argv);
 	bind_text(cs, 10, cflags);
 	bind_text(cs, 11, c->compiler_version);
+	bind_text(cs, 14, states);
 	sqlite3_bind_int(cs, 12, json_is_array(libs));
 	bind_text(cs, 13, beside);
 	int r = sqlite3_step(cs) == SQLITE_DONE ? 0 : db_error(h, "cannot write a cell");
 	free(beside);
+	free(states);
 	free(times);
 	free(argv);
 	free(cflags);
@@ -387,7 +414,8 @@ int history_import(struct history *h, const struct results_run *run)
 	if (r == 0)
 		r = add_facts(h, id, run->root);
 	sqlite3_stmt *cs = prepare(h, "INSERT INTO cells(run, cell, family, status, size, times, instructions, sha256, "
-				      "argv, cflags, compiler_version, libs_listed, beside) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+				      "argv, cflags, compiler_version, libs_listed, beside, states) "
+				      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
 	sqlite3_stmt *ls = prepare(h, "INSERT INTO libs(run, cell, path, sha256) VALUES (?, ?, ?, ?)");
 	if (!cs || !ls)
 		r = -1;
@@ -421,6 +449,19 @@ const char *hist_fact_get(const struct hist_fact *f, size_t n, const char *key)
 		if (!strcmp(f[i].key, key))
 			return f[i].value;
 	return NULL;
+}
+
+/* Each run's state as its level's round trip (NAN: not known), from
+ * their JSON text (states_text); none where the count is not the times'. */
+static void parse_states(const char *text, struct hist_point *p)
+{
+	json_t *a = text ? json_loads(text, 0, NULL) : NULL;
+	if (json_array_size(a) == p->ntimes && p->ntimes) {
+		p->level_ns = xcalloc(p->ntimes + 1, sizeof(double));
+		for (size_t i = 0; i < p->ntimes; i++)
+			p->level_ns[i] = json_is_number(json_array_get(a, i)) ? json_number_value(json_array_get(a, i)) : NAN;
+	}
+	json_decref(a);
 }
 
 /* The times of a cell from their JSON text. */
@@ -533,7 +574,8 @@ int history_load(struct history *h, const char *profile, const char *cell, struc
 		return -1;
 	}
 	sqlite3_stmt *st = prepare(h, "SELECT c.run, c.cell, c.status, c.size, c.times, c.instructions, c.sha256, c.argv, "
-				      "c.cflags, c.compiler_version, c.family, c.libs_listed, c.beside FROM cells c JOIN runs r ON r.id = c.run"
+				      "c.cflags, c.compiler_version, c.family, c.libs_listed, c.beside, c.states FROM cells c "
+				      "JOIN runs r ON r.id = c.run"
 				      SERIES_WHERE SERIES_ORDER);
 	sqlite3_stmt *ls = prepare(h, "SELECT c.run, c.cell, l.path, l.sha256 FROM libs l JOIN cells c ON c.run = l.run "
 				      "AND c.cell = l.cell JOIN runs r ON r.id = c.run" SERIES_WHERE SERIES_ORDER ", l.path");
@@ -579,6 +621,9 @@ int history_load(struct history *h, const char *profile, const char *cell, struc
 			char *beside = col_text(st, 12);
 			parse_beside(beside, &p->beside);
 			free(beside);
+			char *states = col_text(st, 13);
+			parse_states(states, p);
+			free(states);
 			/* the libraries come in the same order: this cell's are next */
 			while (lrc == SQLITE_ROW && sqlite3_column_int64(ls, 0) == id &&
 			       !strcmp((const char *)sqlite3_column_text(ls, 1), cid)) {
@@ -628,6 +673,7 @@ void history_data_free(struct history_data *d)
 			struct hist_point *p = &s->pts[k];
 			free(p->status);
 			free(p->times);
+			free(p->level_ns);
 			free(p->sha256);
 			free(p->argv);
 			free(p->cflags);

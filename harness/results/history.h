@@ -21,7 +21,9 @@
  *          where not counted), the binary's sha256, argv, cflags and
  *          compiler version, and what the run measured of it beside an
  *          earlier run's binary (results.json "beside", results/beside.h:
- *          JSON text, NULL without)
+ *          JSON text, NULL without), and a stream's state before each
+ *          run (its level's round trip in ns, a JSON array parallel to
+ *          the times; NULL without)
  *   libs   per cell of a run, the shared libraries its binary loads
  *          (binary.libraries: path and sha256)
  * A machine is a (cpu profile, host) pair: runs of several machines share
@@ -30,7 +32,8 @@
  * history_open() refuses a file that is not such a history (not SQLite,
  * truncated or corrupt: SQLite's quick_check, another application or
  * schema) with a message that says how to rebuild it (import --rebuild);
- * a schema 1 history gains cells.beside in place;
+ * a schema 1 history gains cells.beside in place, a schema 2 one
+ * cells.states;
  * the caller exits 2.  Every failure is said as "flagbench: FILE: ...".
  */
 #ifndef FLAGBENCH_HISTORY_H
@@ -41,7 +44,7 @@
 #include "results/reader.h"
 
 #define HISTORY_APP_ID 0x46424853 /* "FBHS" */
-#define HISTORY_SCHEMA 2
+#define HISTORY_SCHEMA 3
 #define HISTORY_DEFAULT_DB "results/history.db"
 
 struct history;
@@ -89,6 +92,9 @@ struct hist_point {
 	double size;                /* 0 unknown */
 	double *times;              /* seconds per run, as recorded */
 	size_t ntimes;
+	/* a stream's state before each run (system/handoff.h), as its level's
+	 * round trip in ns, parallel to times (NAN: not known); NULL: none */
+	double *level_ns;
 	double instructions;        /* per unit; NAN where not counted */
 	char *sha256, *argv, *cflags, *compiler_version, *family; /* NULL unknown */
 	struct hist_fact *libs;     /* path = sha256, sorted by path */

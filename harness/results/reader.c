@@ -64,6 +64,32 @@ static void counters_view(struct results_cell *c, const json_t *k)
 	c->counters_skipped = jstr_opt(k, "skipped");
 }
 
+static void handoff_view(struct results_cell *c, const json_t *h, size_t nruns)
+{
+	json_t *r = json_object_get(h, "readings"), *x;
+	size_t i, covered = 0;
+	json_array_foreach(json_object_get(h, "levels_ns"), i, x)
+		if (i < LEVELS_MAX) {
+			c->level_ns[i] = json_number_value(x);
+			c->handoff_states = (unsigned)i + 1;
+		}
+	json_array_foreach(r, i, x) {
+		covered += (size_t)json_integer_value(json_object_get(x, "runs"));
+		json_int_t st = json_integer_value(json_object_get(x, "state"));
+		if (st >= 1 && st <= LEVELS_MAX)
+			c->state_batches[st - 1]++;
+	}
+	if (!covered || covered > nruns || !c->handoff_states)
+		return;
+	c->states = xcalloc(nruns + 1, sizeof(*c->states));
+	size_t k = nruns - covered;
+	json_array_foreach(r, i, x) {
+		json_int_t runs = json_integer_value(json_object_get(x, "runs")), st = json_integer_value(json_object_get(x, "state"));
+		for (json_int_t n = 0; n < runs; n++)
+			c->states[k++] = st >= 1 && st <= LEVELS_MAX ? (unsigned)st : 0;
+	}
+}
+
 static void measurement_view(struct results_cell *c, const json_t *j)
 {
 	json_t *t = json_object_get(j, "time_s");
@@ -72,6 +98,7 @@ static void measurement_view(struct results_cell *c, const json_t *j)
 	c->rounds = results_per_run(t, "rounds", nruns);
 	c->nrounds = c->rounds ? nruns : 0;
 	c->pass = (unsigned)json_integer_value(json_object_get(t, "pass"));
+	handoff_view(c, json_object_get(json_object_get(j, "details"), "handoff"), nruns);
 	json_t *lay = json_object_get(j, "layout");
 	c->layouts = json_is_object(lay) ? (unsigned)json_integer_value(json_object_get(lay, "of")) : 1;
 	if (c->layouts < 1)
@@ -183,6 +210,8 @@ void results_cell_release(struct results_cell *c)
 	free(c->rounds);
 	c->rounds = NULL;
 	c->nrounds = 0;
+	free(c->states);
+	c->states = NULL;
 	free(c->warnings);
 	c->warnings = NULL;
 	c->nwarnings = 0;

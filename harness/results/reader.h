@@ -54,6 +54,14 @@ struct results_cell {
 	int *rounds;                     /* the round of each of time_s.runs (-1: none); NULL: none recorded */
 	size_t nrounds;
 	unsigned pass;                   /* the measuring pass: rounds pair within one */
+	/* where the host had a stream cell's two CPUs (measure.details.handoff,
+	 * system/handoff.h): each run's state (1 nearest; 0 not known), NULL
+	 * where none is; the states the run found, their round trips and this
+	 * cell's batches in each */
+	unsigned *states;
+	unsigned handoff_states;
+	double level_ns[LEVELS_MAX];
+	size_t state_batches[LEVELS_MAX];
 	unsigned layout, layouts;        /* layout k of K (plan.h); K 1 without layouts */
 	unsigned code_pad, env_pad;      /* bytes */
 	double value;                    /* the rate of the run's statistic (rate.median in older runs); NAN */

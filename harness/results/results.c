@@ -211,13 +211,39 @@ static json_t *thermal_json(const struct cell_thermal *t)
 			 t->why ? t->why : "", "before", t->before, "after", t->after);
 }
 
-/* how far apart the host had put a stream cell's CPUs (system/handoff.h) */
-static json_t *handoff_json(const struct cell_handoff *h)
+/* Where the host had a stream cell's CPUs before each batch
+ * (system/handoff.h), and the cell's figure in each state it ran in. */
+static json_t *handoff_json(const struct cell_measurement *m)
 {
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:o, s:o}", "batches", (json_int_t)h->batches, "skipped",
-			 (json_int_t)h->skipped, "runs_skipped", (json_int_t)h->runs_skipped, "far_kept",
-			 (json_int_t)h->far_kept, "runs_far_kept", (json_int_t)h->runs_far_kept, "near_ns",
-			 jnum_or_null(h->near_ns), "far_ns", jnum_or_null(h->far_ns));
+	const struct cell_handoff *h = &m->handoff;
+	json_t *readings = json_array(), *levels = json_array(), *states = json_array();
+	for (size_t b = 0; b < h->batches; b++)
+		json_array_append_new(readings, json_pack("{s:o, s:I, s:I}", "ns", jnum_or_null(h->batch[b].ns), "runs",
+							  (json_int_t)h->batch[b].runs, "state",
+							  (json_int_t)h->batch[b].state));
+	for (unsigned g = 0; g < h->states && g < LEVELS_MAX; g++)
+		json_array_append_new(levels, json_real(h->level_ns[g]));
+	unsigned *st;
+	unsigned k = cell_run_states(m, &st);
+	double *v = xmalloc((m->time.n + 1) * sizeof(*v));
+	for (unsigned g = 1; g <= k; g++) {
+		size_t n = 0;
+		for (size_t r = 0; r < m->time.n; r++)
+			if (st[r] == g)
+				v[n++] = m->time.runs[r];
+		if (!n)
+			continue;
+		struct stats t;
+		stats_compute_at(&t, v, n, m->time.quantile);
+		json_array_append_new(states, json_pack("{s:I, s:I, s:f, s:f, s:f, s:f}", "state", (json_int_t)g, "runs",
+							(json_int_t)n, "point", t.point, "low", t.ci_low, "high",
+							t.ci_high, "level", t.ci_level));
+		stats_free(&t);
+	}
+	free(v);
+	free(st);
+	return json_pack("{s:I, s:o, s:o, s:o}", "batches", (json_int_t)h->batches, "readings", readings, "levels_ns",
+			 levels, "states", states);
 }
 
 static const char *const verify_names[] = { [VERIFY_NOT_RUN] = "not_run", [VERIFY_PASSED] = "passed",
@@ -250,7 +276,7 @@ static json_t *details_json(const struct cell *c, const struct cell *m)
 	if (me->counters.state != COUNTERS_NOT_RUN)
 		json_object_set_new(d, "counters", counters_json(&me->counters));
 	if (me->handoff.batches)
-		json_object_set_new(d, "handoff", handoff_json(&me->handoff));
+		json_object_set_new(d, "handoff", handoff_json(me));
 	if (isfinite(me->user_s))
 		json_object_set_new(d, "user_s", json_real(me->user_s));
 	if (isfinite(me->system_s))
@@ -344,15 +370,16 @@ int *results_per_run(const json_t *time_s, const char *key, size_t nruns)
 
 static void handoff_from_json(struct cell_handoff *h, const json_t *j)
 {
-	if (!json_is_object(j))
-		return;
-	h->batches = (unsigned)json_integer_value(json_object_get(j, "batches"));
-	h->skipped = (unsigned)json_integer_value(json_object_get(j, "skipped"));
-	h->runs_skipped = (unsigned)json_integer_value(json_object_get(j, "runs_skipped"));
-	h->far_kept = (unsigned)json_integer_value(json_object_get(j, "far_kept"));
-	h->runs_far_kept = (unsigned)json_integer_value(json_object_get(j, "runs_far_kept"));
-	h->near_ns = jnum(j, "near_ns");
-	h->far_ns = jnum(j, "far_ns");
+	json_t *r = json_object_get(j, "readings"), *l = json_object_get(j, "levels_ns"), *x;
+	size_t i;
+	json_array_foreach(r, i, x)
+		cell_handoff_add(h, jnum(x, "ns"), (unsigned)json_integer_value(json_object_get(x, "runs")),
+				 (unsigned)json_integer_value(json_object_get(x, "state")));
+	json_array_foreach(l, i, x)
+		if (i < LEVELS_MAX) {
+			h->level_ns[i] = json_number_value(x);
+			h->states = (unsigned)i + 1;
+		}
 }
 
 static void measurement_from_json(struct cell_measurement *m, const json_t *j)

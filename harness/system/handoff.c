@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/stats.h"
 
 /* The batches a probe times; the first warms the line and the threads. */
 #define PROBE_BATCHES 6
@@ -145,80 +144,102 @@ enum handoff_status handoff_probe(int cpu_a, int cpu_b, unsigned trips, double *
 	return st;
 }
 
-static struct handoff_pair *pair_of(struct handoff_gate *g, int a, int b)
+static struct handoff_pair *find_pair(const struct handoff_gate *g, int a, int b)
 {
+	if (a > b) {
+		int t = a;
+		a = b;
+		b = t;
+	}
 	for (size_t i = 0; i < g->npairs; i++)
 		if (g->pairs[i].a == a && g->pairs[i].b == b)
 			return &g->pairs[i];
+	return NULL;
+}
+
+static struct handoff_pair *pair_of(struct handoff_gate *g, int a, int b)
+{
+	struct handoff_pair *p = find_pair(g, a, b);
+	if (p)
+		return p;
 	if (g->npairs == g->cap) {
 		g->cap = g->cap ? 2 * g->cap : 4;
 		g->pairs = xrealloc(g->pairs, g->cap * sizeof(*g->pairs));
 	}
-	struct handoff_pair *p = &g->pairs[g->npairs++];
+	p = &g->pairs[g->npairs++];
 	memset(p, 0, sizeof(*p));
-	p->a = a;
-	p->b = b;
-	p->level = NAN;
+	p->a = a < b ? a : b;
+	p->b = a < b ? b : a;
 	return p;
-}
-
-static void add_near(struct handoff_pair *p, double ns)
-{
-	p->near[p->next] = ns;
-	p->next = (p->next + 1) % HANDOFF_NEAR_READINGS;
-	if (p->nnear < HANDOFF_NEAR_READINGS)
-		p->nnear++;
-	double v[HANDOFF_NEAR_READINGS];
-	memcpy(v, p->near, p->nnear * sizeof(double));
-	p->level = stats_median_sort(v, p->nnear);
-}
-
-/* One reading into the pair's level: far, or near (and kept). */
-static enum handoff_state judge(struct handoff_pair *p, double ns)
-{
-	if (!isnan(p->level) && ns > HANDOFF_FAR_FACTOR * p->level)
-		return HANDOFF_FAR;
-	/* far below the level: the level was read in a far spell */
-	if (!isnan(p->level) && ns * HANDOFF_FAR_FACTOR < p->level)
-		p->nnear = p->next = 0;
-	add_near(p, ns);
-	return HANDOFF_NEAR;
 }
 
 void handoff_read(struct handoff_gate *g, int cpu_a, int cpu_b, struct handoff_reading *out)
 {
 	memset(out, 0, sizeof(*out));
-	out->state = HANDOFF_NOT_PROBED;
-	out->probe_ns = out->near_ns = NAN;
+	out->probed = HANDOFF_NOT_PROBED;
+	out->probe_ns = NAN;
 	if (!g || g->status != HANDOFF_MEASURED || cpu_a == cpu_b || cpu_a < 0 || cpu_b < 0)
 		return;
-	struct handoff_pair *pair = pair_of(g, cpu_a, cpu_b);
-	unsigned probes = isnan(pair->level) ? HANDOFF_CALIBRATION : 1;
-	double ns = NAN, reading[HANDOFF_CALIBRATION];
-	for (unsigned i = 0; i < probes; i++) {
-		enum handoff_status st = (g->probe ? g->probe : handoff_probe)(cpu_a, cpu_b, HANDOFF_TRIPS, &ns, &g->why);
-		out->probes++;
-		if (st != HANDOFF_MEASURED || !(ns > 0)) {
-			g->status = HANDOFF_UNAVAILABLE;
-			return;
-		}
-		reading[i] = ns;
+	double ns = NAN;
+	enum handoff_status st = (g->probe ? g->probe : handoff_probe)(cpu_a, cpu_b, HANDOFF_TRIPS, &ns, &g->why);
+	if (st != HANDOFF_MEASURED || !(ns > 0)) {
+		g->status = HANDOFF_UNAVAILABLE;
+		return;
 	}
-	/* a calibration's readings make the level together (their median, a
-	 * far one or two among them aside); the last decides, like any other */
-	if (probes > 1)
-		for (unsigned i = 0; i + 1 < probes; i++)
-			if (!isinf(reading[i]))
-				add_near(pair, reading[i]);
-	out->state = judge(pair, ns);
+	struct handoff_pair *pair = pair_of(g, cpu_a, cpu_b);
+	if (pair->n == pair->cap)
+		pair->ns = xrealloc(pair->ns, (pair->cap = pair->cap ? 2 * pair->cap : 64) * sizeof(*pair->ns));
+	pair->ns[pair->n++] = ns;
+	/* all of them again: a few thousand doubles, once a batch */
+	levels_find(pair->ns, pair->n, &pair->levels);
+	out->probed = HANDOFF_PROBED;
 	out->probe_ns = ns;
-	out->near_ns = pair->level;
+	out->levels = pair->levels;
+	out->state = levels_of(&pair->levels, ns);
+}
+
+const struct levels *handoff_levels(const struct handoff_gate *g, int cpu_a, int cpu_b)
+{
+	static const struct levels none;
+	const struct handoff_pair *p = g ? find_pair(g, cpu_a, cpu_b) : NULL;
+	return p ? &p->levels : &none;
 }
 
 void handoff_gate_release(struct handoff_gate *g)
 {
+	for (size_t i = 0; i < g->npairs; i++)
+		free(g->pairs[i].ns);
 	free(g->pairs);
 	g->pairs = NULL;
 	g->npairs = g->cap = 0;
 	sb_release(&g->why);
+}
+
+const char *handoff_state_name(unsigned state, unsigned states)
+{
+	static const char *const names[] = { "none", "near", "far", "farthest" };
+	if (states < 2)
+		return state ? "one" : "none";
+	return state <= LEVELS_MAX ? names[state] : "none";
+}
+
+void handoff_mix_say(const struct handoff_mix *m, struct strbuf *sb)
+{
+	if (m->states < 2 || !m->total)
+		return;
+	unsigned most = 1;
+	for (unsigned g = 1; g < m->states; g++)
+		if (m->batches[g] > m->batches[most - 1])
+			most = g + 1;
+	double share = 100.0 * (double)m->batches[most - 1] / (double)m->total;
+	sb_addf(sb, "the host kept the two CPUs %s (a cache line's round trip %.0f ns",
+		most == 1 ? "near each other" : "apart", m->level_ns[most - 1]);
+	for (unsigned g = 1; g <= m->states; g++)
+		if (g != most)
+			sb_addf(sb, ", against %.0f ns %s", m->level_ns[g - 1], handoff_state_name(g, m->states));
+	sb_addf(sb, ") before %.0f %% of the %zu batches", share, m->total);
+	for (unsigned g = 1; g <= m->states; g++)
+		if (g != most && m->batches[g - 1])
+			sb_addf(sb, ", %s before %.0f %%", handoff_state_name(g, m->states),
+				100.0 * (double)m->batches[g - 1] / (double)m->total);
 }

@@ -336,8 +336,8 @@ static void test_confirm_json(void **state)
 	struct cell_cmp *cc = &c.cells[0];
 	struct comparison_run x[10], y[10];
 	for (int r = 0; r < 10; r++) {
-		x[r] = (struct comparison_run){ 1, r, 0, COMPARISON_UNKNOWN };
-		y[r] = (struct comparison_run){ 1.10 + 0.005 * r, r, 0, COMPARISON_UNKNOWN };
+		x[r] = (struct comparison_run){ 1, r, 0, COMPARISON_UNKNOWN, 0 };
+		y[r] = (struct comparison_run){ 1.10 + 0.005 * r, r, 0, COMPARISON_UNKNOWN, 0 };
 	}
 	struct comparison_side A = { x, 10, NULL }, B = { y, 10, NULL };
 	struct comparison_policy pol;

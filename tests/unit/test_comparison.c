@@ -61,6 +61,7 @@ static void set_run(struct comparison_run *r, double seconds, int round, int pas
 	r->round = round;
 	r->pass = pass;
 	r->layout = layout;
+	r->state = 0;
 }
 
 /* n interleaved rounds: a shared drift per round, each run its own noise */
@@ -1030,6 +1031,65 @@ static void test_repeat_chance_calibrated(void **state)
 	assert_true(fabs(seen - said) < 0.05);
 }
 
+/* Within one state (where the host had a stream's two CPUs): B is 10 %
+ * faster than A in every state, and far runs take 5 times as long.  A ran
+ * near in rounds 0-11 and far after, B near in 0-7 and far after: the
+ * comparison pairs rounds 0-7, both near, and finds 0.9; pairing every
+ * round would find B's far runs against A's near ones.  Where no state
+ * has the pairs on both sides, every run is compared and no lead is
+ * called real.  Runs of one state, or of none known, are compared as
+ * always. */
+static void test_states(void **state)
+{
+	struct comparison_run a[20], b[20];
+	for (int r = 0; r < 20; r++) {
+		double jit = 1 + 0.002 * (r % 5);
+		set_run(&a[r], 1.0 * jit * (r < 12 ? 1 : 5), r, 0, COMPARISON_UNKNOWN);
+		a[r].state = r < 12 ? 1 : 2;
+		set_run(&b[r], 0.9 * jit * (r < 8 ? 1 : 5), r, 0, COMPARISON_UNKNOWN);
+		b[r].state = r < 8 ? 1 : 2;
+	}
+	struct comparison_side sa = side_of(a, 20), sb = side_of(b, 20);
+	struct comparison_policy p = policy_at(0.95);
+	struct comparison_result res;
+	assert_int_equal(comparison_compute(&sa, &sb, &p, &res), 0);
+	assert_int_equal(res.state, 1);
+	assert_int_equal(res.method, COMPARISON_PAIRED);
+	assert_int_equal(res.pairs, 8);
+	assert_true(fabs(res.ratio - 0.9) < 1e-9);
+	assert_int_equal(res.verdict, VERDICT_FASTER);
+	/* near in 4 rounds only: far, the state both have 6 pairs in */
+	for (int r = 4; r < 8; r++) {
+		b[r].seconds *= 5;
+		b[r].state = 2;
+	}
+	assert_int_equal(comparison_compute(&sa, &sb, &p, &res), 0);
+	assert_int_equal(res.state, 2);
+	assert_int_equal(res.pairs, 8);
+	assert_true(fabs(res.ratio - 0.9) < 1e-9);
+	/* A near throughout, B far throughout: across states, not real */
+	for (int r = 0; r < 20; r++) {
+		set_run(&a[r], 1.0, r, 0, COMPARISON_UNKNOWN);
+		a[r].state = 1;
+		set_run(&b[r], 4.5, r, 0, COMPARISON_UNKNOWN);
+		b[r].state = 2;
+	}
+	assert_int_equal(comparison_compute(&sa, &sb, &p, &res), 0);
+	assert_int_equal(res.state, COMPARISON_ACROSS_STATES);
+	assert_int_equal(res.verdict, VERDICT_INCONCLUSIVE);
+	/* all far: compared as ever, within that state */
+	for (int r = 0; r < 20; r++)
+		a[r].state = 2;
+	assert_int_equal(comparison_compute(&sa, &sb, &p, &res), 0);
+	assert_int_equal(res.state, 2);
+	assert_int_equal(res.verdict, VERDICT_SLOWER);
+	/* a run whose state is not known: no state is chosen */
+	a[0].state = 0;
+	assert_int_equal(comparison_compute(&sa, &sb, &p, &res), 0);
+	assert_int_equal(res.state, 0);
+	assert_int_equal(res.pairs, 20);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1040,6 +1100,7 @@ int main(void)
 		cmocka_unit_test(test_describe),
 		cmocka_unit_test(test_symmetry),
 		cmocka_unit_test(test_pairing),
+		cmocka_unit_test(test_states),
 		cmocka_unit_test(test_same_binary),
 		cmocka_unit_test(test_select_rule),
 		cmocka_unit_test(test_select_family),

@@ -1,5 +1,5 @@
 /* test_handoff.c: the gate before a stream batch (system/handoff.h) on a
- * made-up probe and clock, and the real probe where two CPUs are there. */
+ * made-up probe, and the real probe where two CPUs are there. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -36,9 +36,8 @@ static void use(const double *r, size_t n)
 	probed = 0;
 }
 
-/* One reading of the pair (0, 1) with every probe reading ns (a
- * calibration's too); its state. */
-static enum handoff_state read_as(struct handoff_gate *g, double ns, struct handoff_reading *w)
+/* One reading of the pair (0, 1) reading ns; its provisional state. */
+static unsigned read_as(struct handoff_gate *g, double ns, struct handoff_reading *w)
 {
 	static double one; /* reads points at it after this returns */
 	one = ns;
@@ -54,77 +53,54 @@ static struct handoff_gate fake_gate(void)
 	return g;
 }
 
-/* The first reading of a pair calibrates: HANDOFF_CALIBRATION probes make
- * its near level (their median), the last deciding.  Later readings probe
- * once. */
-static void calibrates_then_probes_once(void **state)
+/* One probe a batch, each reading kept; its state among all the pair's
+ * readings so far: one level while they are alike, two once three
+ * readings of another show. */
+static void probes_once_and_keeps(void **state)
 {
 	struct handoff_gate g = fake_gate();
 	struct handoff_reading w;
-	const double r[] = { 360, 90, 84, 88, 86, 85, 87, 89, 86 };
-	use(r, 9);
-	handoff_read(&g, 0, 1, &w);
-	assert_int_equal(w.state, HANDOFF_NEAR);
-	assert_int_equal(w.probes, HANDOFF_CALIBRATION);
-	assert_true(w.near_ns == 87.5 && w.probe_ns == 89); /* the far 360 among them aside */
-	handoff_read(&g, 0, 1, &w);
-	assert_int_equal(w.state, HANDOFF_NEAR);
-	assert_int_equal(w.probes, 1);
-	assert_true(w.probe_ns == 86 && w.near_ns == 87);
-	/* a calibration whose last probe reads far says far */
-	struct handoff_gate h = fake_gate();
-	const double late[] = { 84, 84, 84, 84, 84, 84, 84, 360 };
-	use(late, 8);
-	handoff_read(&h, 0, 1, &w);
-	assert_int_equal(w.state, HANDOFF_FAR);
-	handoff_gate_release(&g);
-	handoff_gate_release(&h);
-}
-
-/* Far: over HANDOFF_FAR_FACTOR times the pair's near level. */
-static void far_against_the_nearest(void **state)
-{
-	struct handoff_gate g = fake_gate();
-	struct handoff_reading w;
-	read_as(&g, 84, &w);
-	/* 2.5 times 84 is near; just over it is far */
-	assert_int_equal(read_as(&g, 210, &w), HANDOFF_NEAR);
-	assert_int_equal(read_as(&g, 211, &w), HANDOFF_FAR);
-	assert_int_equal(read_as(&g, 360, &w), HANDOFF_FAR);
-	assert_true(w.probe_ns == 360 && w.near_ns == 84);
-	/* another pair has its own nearest: 360 there is near */
+	for (int i = 0; i < 10; i++) {
+		assert_int_equal(read_as(&g, 84 + i % 3, &w), 1);
+		assert_int_equal(w.probed, HANDOFF_PROBED);
+		assert_int_equal(w.levels.k, 1);
+	}
+	assert_int_equal(probed, 1);
+	assert_int_equal(read_as(&g, 360, &w), 1); /* one stray reading: not a level */
+	assert_int_equal(read_as(&g, 370, &w), 1);
+	assert_int_equal(read_as(&g, 365, &w), 2);
+	assert_int_equal(w.levels.k, 2);
+	assert_true(w.probe_ns == 365);
+	assert_int_equal(read_as(&g, 86, &w), 1);
+	/* the pair's two directions are one pair */
 	handoff_read(&g, 1, 0, &w);
-	assert_int_equal(w.state, HANDOFF_NEAR);
-	assert_true(w.near_ns == 360);
+	assert_int_equal(g.npairs, 1);
+	assert_int_equal(handoff_levels(&g, 1, 0)->k, 2);
+	assert_int_equal(handoff_levels(&g, 0, 2)->k, 0);
 	handoff_gate_release(&g);
 }
 
-/* A pair first seen far calibrates to far; a reading far below that
- * level starts it again, and far is far; a partner that stopped answering
- * reads INFINITY: far.  A few readings below the usual (30-50 ns against
- * 80 here) leave the level where it was, and even a run of them does not
- * make the usual far (as the nearest reading did). */
-static void learns_the_nearest(void **state)
+/* A pair first seen far, for 13 batches, then near: once near shows,
+ * those readings are far and the near ones near; no level learnt in the
+ * far spell calls far near.  An unanswered probe is the farthest. */
+static void starts_far(void **state)
 {
 	struct handoff_gate g = fake_gate();
 	struct handoff_reading w;
-	assert_int_equal(read_as(&g, 350, &w), HANDOFF_NEAR);
-	assert_int_equal(read_as(&g, 85, &w), HANDOFF_NEAR);
-	assert_true(w.near_ns == 85);
-	assert_int_equal(read_as(&g, 350, &w), HANDOFF_FAR);
-	assert_int_equal(read_as(&g, INFINITY, &w), HANDOFF_FAR);
+	for (int i = 0; i < 13; i++)
+		read_as(&g, 470 + i, &w);
+	assert_int_equal(w.levels.k, 1);
+	for (int i = 0; i < 20; i++)
+		read_as(&g, 88 + i % 4, &w);
+	assert_int_equal(w.state, 1);
+	assert_int_equal(w.levels.k, 2);
+	assert_int_equal(read_as(&g, 475, &w), 2);
+	assert_int_equal(read_as(&g, INFINITY, &w), 2);
+	const struct levels *l = handoff_levels(&g, 0, 1);
+	assert_true(l->center[0] > 85 && l->center[0] < 95 && l->center[1] > 460 && l->center[1] < 490);
+	for (int i = 0; i < 13; i++)
+		assert_int_equal(levels_of(l, 470 + i), 2);
 	handoff_gate_release(&g);
-
-	struct handoff_gate h = fake_gate();
-	read_as(&h, 80, &w);
-	assert_int_equal(read_as(&h, 35, &w), HANDOFF_NEAR);
-	assert_true(w.near_ns == 80);
-	for (int i = 0; i < HANDOFF_NEAR_READINGS; i++)
-		handoff_read(&h, 0, 1, &w);
-	assert_true(w.near_ns == 35);
-	assert_int_equal(read_as(&h, 80, &w), HANDOFF_NEAR);
-	assert_int_equal(read_as(&h, 360, &w), HANDOFF_FAR);
-	handoff_gate_release(&h);
 }
 
 /* No probe: the gate says why once and probes no more; one CPU or none
@@ -135,20 +111,21 @@ static void unavailable_and_one_cpu(void **state)
 	struct handoff_reading w;
 	use(NULL, 0);
 	handoff_read(&g, 0, 1, &w);
-	assert_int_equal(w.state, HANDOFF_NOT_PROBED);
+	assert_int_equal(w.probed, HANDOFF_NOT_PROBED);
 	assert_int_equal(g.status, HANDOFF_UNAVAILABLE);
 	assert_non_null(strstr(g.why.buf, "no probe here"));
-	assert_int_equal(read_as(&g, 84, &w), HANDOFF_NOT_PROBED);
+	assert_int_equal(read_as(&g, 84, &w), 0);
+	assert_int_equal(w.probed, HANDOFF_NOT_PROBED);
 	assert_int_equal(probed, 0);
 	handoff_gate_release(&g);
 	struct handoff_gate h = fake_gate();
 	handoff_read(&h, 1, 1, &w);
-	assert_int_equal(w.state, HANDOFF_NOT_PROBED);
+	assert_int_equal(w.probed, HANDOFF_NOT_PROBED);
 	handoff_read(&h, -1, 1, &w);
-	assert_int_equal(w.state, HANDOFF_NOT_PROBED);
+	assert_int_equal(w.probed, HANDOFF_NOT_PROBED);
 	assert_int_equal(probed, 0);
 	handoff_read(NULL, 0, 1, &w);
-	assert_int_equal(w.state, HANDOFF_NOT_PROBED);
+	assert_int_equal(w.probed, HANDOFF_NOT_PROBED);
 	handoff_gate_release(&h);
 }
 
@@ -196,7 +173,7 @@ static void real_probe(void **state)
 	assert_true(CPU_EQUAL(&set, &after));
 }
 
-/* Every pair a session uses is probed and judged, however many there are
+/* Every pair a session uses is probed and kept, however many there are
  * (a fixed table once left the 17th and later pairs unprobed, silently). */
 static void every_pair_probed(void **state)
 {
@@ -207,11 +184,10 @@ static void every_pair_probed(void **state)
 		for (int b = 1; b <= 40; b++) {
 			use(r, 1);
 			handoff_read(&g, 0, b, &w);
-			assert_int_equal(w.state, HANDOFF_NEAR);
-			assert_int_equal(w.probes, round ? 1 : HANDOFF_CALIBRATION);
-			assert_true(w.near_ns == 85);
+			assert_int_equal(w.state, 1);
 		}
 	assert_int_equal(g.npairs, 40);
+	assert_int_equal(g.pairs[39].n, 2);
 	handoff_gate_release(&g);
 	assert_int_equal(g.npairs, 0);
 }
@@ -267,9 +243,8 @@ static void probes_at_once(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(calibrates_then_probes_once),
-		cmocka_unit_test(far_against_the_nearest),
-		cmocka_unit_test(learns_the_nearest),
+		cmocka_unit_test(probes_once_and_keeps),
+		cmocka_unit_test(starts_far),
 		cmocka_unit_test(unavailable_and_one_cpu),
 		cmocka_unit_test(real_probe),
 		cmocka_unit_test(every_pair_probed),

@@ -651,10 +651,11 @@ static void test_store(void **state)
 	assert_int_equal(d.nseries, 67);
 	history_data_free(&d);
 	history_close(h);
-	/* a schema 1 history (no cells.beside) gains the column in place, its runs kept */
+	/* a schema 1 history (no cells.beside, no cells.states) gains the columns in place, its runs kept */
 	sqlite3 *raw;
 	assert_int_equal(sqlite3_open(db, &raw), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(raw, "ALTER TABLE cells DROP COLUMN beside; PRAGMA user_version = 1", NULL, NULL, NULL),
+	assert_int_equal(sqlite3_exec(raw, "ALTER TABLE cells DROP COLUMN beside; ALTER TABLE cells DROP COLUMN states; "
+						"PRAGMA user_version = 1", NULL, NULL, NULL),
 			 SQLITE_OK);
 	sqlite3_close(raw);
 	assert_int_equal(history_open(db, 0, &h), 0);
@@ -683,10 +684,58 @@ static void test_store(void **state)
 	free(db);
 }
 
+/* A stream whose nights ran near until night 15 and far after (its runs
+ * 1.35 times slower, as yes/buf's were): read in one state, the far nights
+ * are left out as the machine's and no step is found; with four runs of
+ * each far night near, every night is read in near; without states the
+ * far nights are a step. */
+static void test_nights_in_one_state(void **state)
+{
+	(void)state;
+	for (int mixed = 0; mixed < 3; mixed++) {
+		struct history_data d;
+		history_with_step(&d, 7, 30, 0.01, 0.002, 1.0, 30, 30);
+		struct hist_series *s = &d.series[0];
+		for (size_t n = 0; n < s->n; n++) {
+			struct hist_point *p = &s->pts[n];
+			if (mixed < 2)
+				p->level_ns = calloc(p->ntimes, sizeof(double));
+			for (size_t k = 0; k < p->ntimes; k++) {
+				int far = n >= 15 && !(mixed == 1 && k < 4);
+				if (mixed < 2)
+					p->level_ns[k] = far ? 480 : 90;
+				if (far)
+					p->times[k] *= 1.35;
+			}
+		}
+		struct history_analysis a;
+		history_analyse_data(&d, METRIC_TIME, 0.01, &a);
+		const struct hcell *c = &a.cells[0];
+		if (mixed == 0) {
+			assert_true(c->level_ns == 90);
+			assert_int_equal(c->other_state, 15);
+			assert_int_equal(c->n, 15);
+			assert_int_equal(c->ncps, 0);
+		} else if (mixed == 1) {
+			assert_true(c->level_ns == 90);
+			assert_int_equal(c->other_state, 0);
+			assert_int_equal(c->n, 30);
+			assert_int_equal(c->ncps, 0);
+		} else {
+			assert_true(isnan(c->level_ns));
+			assert_int_equal(c->ncps, 1);
+		}
+		assert_true(isnan(a.cells[1].level_ns));
+		history_analysis_free(&a);
+		history_data_free(&d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_night_summary),
+		cmocka_unit_test(test_nights_in_one_state),
 		cmocka_unit_test(test_step_found_where_it_is),
 		cmocka_unit_test(test_flat_and_outlier_give_none),
 		cmocka_unit_test(test_step_on_the_newest_night),

@@ -70,6 +70,7 @@ static int teardown(void **state)
 		free(cells[i].measure.rounds);
 		free(cells[i].measure.places);
 		free(cells[i].reason);
+		cell_handoff_clear(&cells[i].measure.handoff);
 		sv_clear(&cells[i].warnings);
 	}
 	return 0;
@@ -341,11 +342,13 @@ static void undecided_slow_cells(void **state)
 	assert_int_equal(cells[2].measure.time.n, SCHEDULE_LEVEL_BUDGETS);
 }
 
-/* Where the host has a stream cell's two CPUs (system/handoff.h): in
- * rounds, a batch the probe before it reads far is skipped, and another
- * round gives the cell its run; past four times `runs` skipped
- * (runs_for_rerun here 0), far batches run, are kept, and the cell says so.  A compute
- * cell is never probed. */
+/* Where the host has a stream cell's two CPUs (system/handoff.h): no
+ * batch is put off; every batch's reading is kept with its runs.  Where
+ * the readings show two states, the cell takes runs until the state most
+ * readings are in has `runs` of them; settled at the end from all the
+ * readings, a batch read while the levels were not yet known gets its
+ * state.  A compute cell is never probed, and a pair whose readings are
+ * alike runs exactly `runs`. */
 static const double *handoff_reads;
 static size_t handoff_nreads, handoff_probed;
 static enum handoff_status script_probe(int a, int b, unsigned trips, double *ns, struct strbuf *why)
@@ -355,74 +358,79 @@ static enum handoff_status script_probe(int a, int b, unsigned trips, double *ns
 	return HANDOFF_MEASURED;
 }
 
-static void far_batches_skipped(void **state)
+static unsigned in_state(const struct cell *c, unsigned st)
+{
+	unsigned n = 0;
+	for (size_t b = 0; b < c->measure.handoff.batches; b++)
+		n += c->measure.handoff.batch[b].state == st ? c->measure.handoff.batch[b].runs : 0;
+	return n;
+}
+
+static void runs_where_missing(void **state)
 {
 	struct family stream = { .kind = KIND_STREAM }, compute = { .kind = KIND_COMPUTE };
 	cells[0].spec.family = &stream;
 	cells[0].spec.pin = (struct pins){ .producer = 0, .consumer = 1, .single = -1 };
 	cells[1].spec.family = &compute;
 	cells[1].spec.pin = (struct pins){ .producer = -1, .consumer = -1, .single = 1 };
-	/* calibration (8, the last before batch 1), then before each batch:
-	 * far (skipped), near, far (skipped), then near */
-	const double reads[] = { 84, 84, 84, 84, 84, 84, 84, 84, 360, 84, 360, 84 };
+	/* far for three batches, near for three, then far: after six the two
+	 * states tie (the near one wanted, 3 of 6), then far has more
+	 * readings and is wanted until it has 6 runs */
+	const double reads[] = { 480, 470, 490, 90, 88, 92, 485 };
 	handoff_reads = reads;
 	handoff_nreads = sizeof(reads) / sizeof(reads[0]);
 	handoff_probed = 0;
 	struct handoff_gate gate = HANDOFF_GATE_INIT;
 	gate.probe = script_probe;
-	struct schedule_policy p = { .order = SCHEDULE_LISTED, .runs = 4 };
+	struct schedule_policy p = { .order = SCHEDULE_LISTED, .runs = 6, .max_runs = 100, .cell_budget = 10 };
 	struct schedule s = { .policy = &p, .x = &fake, .mo = &mo, .cells = list, .n = 2,
 			      .hooks = { .done = on_done }, .handoff = &gate };
 	assert_int_equal(schedule_run(&s), SCHEDULE_DONE);
 	const struct cell_handoff *h = &cells[0].measure.handoff;
-	assert_int_equal(cells[0].measure.time.n, 4);
-	assert_int_equal(h->batches, 6);
-	assert_int_equal(h->skipped, 2);
-	assert_int_equal(h->runs_skipped, 2);
-	assert_int_equal(h->runs_far_kept, 0);
-	assert_true(h->near_ns == 84 && h->far_ns == 360);
-	assert_int_equal(cells[0].measure.nrounds, 4);
+	assert_int_equal(cells[0].measure.time.n, 9);
+	assert_int_equal(h->batches, 9);
+	assert_int_equal(h->states, 2);
+	/* provisional: the first three were read as the only level there was */
+	assert_int_equal(h->batch[0].state, 1);
+	schedule_settle_states(cells, 2);
+	assert_int_equal(h->batch[0].state, 2);
+	assert_int_equal(in_state(&cells[0], 1), 3);
+	assert_int_equal(in_state(&cells[0], 2), 6);
 	assert_int_equal(cells[0].warnings.n, 0);
-	/* the compute cell ran its 4 and was never probed */
-	assert_int_equal(cells[1].measure.time.n, 4);
+	unsigned *st;
+	assert_int_equal(cell_run_states(&cells[0].measure, &st), 2);
+	assert_int_equal(st[0], 2);
+	assert_int_equal(st[3], 1);
+	assert_int_equal(st[8], 2);
+	free(st);
+	/* the compute cell ran its 6 and was never probed */
+	assert_int_equal(cells[1].measure.time.n, 6);
 	assert_int_equal(cells[1].measure.handoff.batches, 0);
-	assert_int_equal(nran, 4 + 4);
+	assert_int_equal(cell_run_states(&cells[1].measure, &st), 0);
+	assert_null(st);
 
-	/* far for good after batch 1: 16 put off (four times `runs`), then 3
-	 * run far, kept and said */
-	teardown(state);
-	setup(state);
-	cells[0].spec.family = &stream;
-	cells[0].spec.pin = (struct pins){ .producer = 0, .consumer = 1, .single = -1 };
-	const double stuck[] = { 84, 84, 84, 84, 84, 84, 84, 84, 360 };
-	handoff_reads = stuck;
-	handoff_nreads = sizeof(stuck) / sizeof(stuck[0]);
-	handoff_probed = 0;
-	handoff_gate_release(&gate);
-	gate = (struct handoff_gate)HANDOFF_GATE_INIT;
-	gate.probe = script_probe;
-	s.n = 1;
-	assert_int_equal(schedule_run(&s), SCHEDULE_DONE);
-	assert_int_equal(cells[0].measure.time.n, 4);
-	assert_int_equal(h->runs_skipped, 16);
-	assert_int_equal(h->runs_far_kept, 3);
-	assert_int_equal(h->batches, 20);
-	assert_int_equal(cells[0].warnings.n, 1);
-	assert_non_null(strstr(cells[0].warnings.v[0], "3 of its 4 runs ran with its two CPUs far apart"));
-	assert_non_null(strstr(cells[0].warnings.v[0], "after 16 such runs were put off"));
-	assert_int_equal(nran, 4);
-	/* back to back nothing is skipped: a far batch runs and is kept */
-	teardown(state);
-	setup(state);
-	cells[0].spec.family = &stream;
-	cells[0].spec.pin = (struct pins){ .producer = 0, .consumer = 1, .single = -1 };
-	handoff_probed = 8; /* the level stays 84: 360 from here on */
-	p.order = SCHEDULE_SEQUENTIAL;
-	assert_int_equal(schedule_run(&s), SCHEDULE_DONE);
-	assert_int_equal(cells[0].measure.time.n, 4);
-	assert_int_equal(h->runs_skipped, 0);
-	assert_int_equal(h->far_kept, 1); /* one batch of 4 */
-	assert_int_equal(h->runs_far_kept, 4);
+	/* readings alike: exactly `runs`, one state; back to back the same */
+	for (int seq = 0; seq < 2; seq++) {
+		teardown(state);
+		setup(state);
+		cells[0].spec.family = &stream;
+		cells[0].spec.pin = (struct pins){ .producer = 0, .consumer = 1, .single = -1 };
+		const double alike[] = { 84, 90, 86, 88 };
+		handoff_reads = alike;
+		handoff_nreads = 4;
+		handoff_probed = 0;
+		handoff_gate_release(&gate);
+		gate = (struct handoff_gate)HANDOFF_GATE_INIT;
+		gate.probe = script_probe;
+		p.order = seq ? SCHEDULE_SEQUENTIAL : SCHEDULE_LISTED;
+		s.n = 1;
+		assert_int_equal(schedule_run(&s), SCHEDULE_DONE);
+		schedule_settle_states(cells, 1);
+		assert_int_equal(cells[0].measure.time.n, 6);
+		assert_int_equal(h->states, 1);
+		assert_int_equal(in_state(&cells[0], 1), 6);
+		assert_int_equal(h->batches, seq ? 1 : 6);
+	}
 	handoff_gate_release(&gate);
 }
 
@@ -439,7 +447,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(stop_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(undecided_cells, setup, teardown),
 		cmocka_unit_test_setup_teardown(undecided_slow_cells, setup, teardown),
-		cmocka_unit_test_setup_teardown(far_batches_skipped, setup, teardown),
+		cmocka_unit_test_setup_teardown(runs_where_missing, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
