@@ -28,7 +28,7 @@ mkdir -p "$dir/base/ranks" "$dir/base/cmake-cxx"
 cp examples/families/cmake-cxx/ranks.cpp "$dir/base/ranks/"
 cat >"$dir/base/ranks/family.json" <<'J'
 {"family": "ranks", "title": "ranks: C++ sources, no build system", "kind": "compute", "unit": "values",
- "default_size": 2000000, "check": {"same_as": "sorted"}, "baseline": "sorted",
+ "default_size": 200000, "check": {"same_as": "sorted"}, "baseline": "sorted",
  "variants": [{"name": "sorted", "source": "ranks.cpp"},
               {"name": "mapped", "source": "ranks.cpp", "defines": ["USE_MAP"]}]}
 J
@@ -51,7 +51,7 @@ for fam in ranks cmake-cxx; do
     echo "== $fam ($([ "$fam" = ranks ] && echo "a family of .cpp files" || echo "a CMake project"))"
     cat >"$dir/$fam.json" <<J
 {"name": "cxx-$fam", "variants": ["$fam/*"], "compilers": ["gcc", "clang"], "opt": ["-O2", "-O3"],
- "march": ["default"], "runs": 10}
+ "march": ["default"], "runs": 10, "sizes": {"$fam": 200000}}
 J
     for side in base new; do
         step "run ($side)" "$dir/$fam-$side.log" "$fb" run --suite "$dir/$fam.json" --family-dir "$dir/$side/$fam" \
@@ -70,7 +70,7 @@ J
     echo ": $(jq -r '"machine \(.machine.shift // "-" | tostring | .[0:5])x from \(.machine.controls) controls; " + ([.cells[] | select(.control | not) | "\(.id | sub(".*@"; "")) \(.verdict) \(.ratio // "-" | tostring | .[0:5])x"] | join(", "))' "$dir/$fam-compare.json")"
 done
 echo "== try"
-step "try ranks.cpp" "$dir/try.log" "$fb" try "$dir/base/ranks/ranks.cpp" --args "{N}" --size 2000000 --unit values \
+step "try ranks.cpp" "$dir/try.log" "$fb" try "$dir/base/ranks/ranks.cpp" --args "{N}" --size 200000 --unit values \
     --compilers gcc,clang --opt -O2,-O3 --march default --cache "$dir/cache" --no-render -o "$dir/try"
 echo ": $(cells "$dir/try/results.json"); $(jq -r '[.cells[] | "\(.compiler)/\(.opt)"] | join(" ")' "$dir/try/results.json")"
 echo "cxx-commands: folders and logs in $dir"
