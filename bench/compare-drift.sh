@@ -25,14 +25,9 @@ runs=${3:-20}
 loaders=${LOADERS:-$(nproc)}
 load_nice=${LOAD_NICE:-10}
 size=${SIZE:-2000}
-if [ -n "${KEEP:-}" ]; then
-    tmp=$KEEP
-    rm -rf "$tmp"
-    mkdir -p "$tmp"
-else
-    tmp=$(mktemp -d)
-    trap 'rm -rf "$tmp"' EXIT
-fi
+. bench/lib/bench.sh
+tmp=$(bench_dir compare-drift)
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
 make -s build/flagbench build/flagbench-meter
 fb=$PWD/build/flagbench
 
@@ -82,12 +77,7 @@ run() { # FAMILY_DIR OUT
 
 # build both sets first, so neither run's times include the other's compiles
 "$fb" run --suite "$tmp/suite.json" --family-dir "$tmp/fams-new" --dry-run --no-render -o "$tmp/plan" >/dev/null 2>&1 || true
-pids=()
-for _ in $(seq 1 "$loaders"); do
-    nice -n "$load_nice" bash -c 'while :; do :; done' &
-    pids+=($!)
-done
-stop_load() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; pids=(); }
+start_load "$loaders" "$load_nice"
 trap 'stop_load; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 echo "base: $loaders loader(s) at nice $load_nice while it runs" >&2
 run "$tmp/fams-base" "$tmp/base"

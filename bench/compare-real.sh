@@ -31,13 +31,8 @@ loaders=${LOADERS:-$(nproc)}
 load_nice=${LOAD_NICE:-10}
 cell=${CELL:-gcc/-O2}
 late=${LATE:--O1}
-if [ -n "${KEEP:-}" ]; then
-    dir=$KEEP
-    rm -rf "$dir"
-    mkdir -p "$dir"
-else
-    dir=$(mktemp -d "${TMPDIR:-/tmp}/flagbench-compare-real.XXXXXX")
-fi
+. bench/lib/bench.sh
+dir=$(bench_dir compare-real)
 make -s build/flagbench build/flagbench-meter
 fb=$PWD/build/flagbench
 . bench/explain-real/family.sh
@@ -69,12 +64,7 @@ run() { # FAMILY_DIR OUT
 }
 echo "compare-real: zstd from $src, in $dir; $id gains a late $late in new (the machine: $(nproc) cpus, load $(cut -d' ' -f1-3 /proc/loadavg))"
 
-pids=()
-for _ in $(seq 1 "$loaders"); do
-    nice -n "$load_nice" bash -c 'while :; do :; done' &
-    pids+=($!)
-done
-stop_load() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; pids=(); }
+start_load "$loaders" "$load_nice"
 trap 'stop_load' EXIT
 t=$EPOCHREALTIME
 run "$dir/base" "$dir/base-run"

@@ -14,13 +14,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 make -s build/flagbench build/flagbench-meter
 fb=$PWD/build/flagbench
-if [ -n "${KEEP:-}" ]; then
-    dir=$KEEP
-    rm -rf "$dir"
-    mkdir -p "$dir"
-else
-    dir=$(mktemp -d "${TMPDIR:-/tmp}/flagbench-cxx.XXXXXX")
-fi
+. bench/lib/bench.sh
+dir=$(bench_dir cxx)
 for t in g++ clang++ cmake; do
     command -v "$t" >/dev/null || { echo "cxx-commands: $t is not installed (scripts/deps.sh test)" >&2; exit 2; }
 done
