@@ -1,6 +1,8 @@
 /* build_progress.c: see build_progress.h */
 #include "pipeline/build_progress.h"
 
+#include <string.h>
+
 #include "core/heartbeat.h"
 #include "core/util.h"
 
@@ -46,6 +48,29 @@ double build_progress_eta(const struct build_progress *bp, double now, const str
 	return spread > longest ? spread : longest;
 }
 
+/* A compile's name for the progress line: explain's and tune's builds are
+ * a cell with dozens of flags, so past BUILD_PROGRESS_NAME characters the
+ * words that fit are kept and the rest counted ("and 21 more flags"). */
+void build_progress_name(const char *what, char *out, size_t n)
+{
+	size_t len = strlen(what), keep = 0, after = 0;
+	if (len <= BUILD_PROGRESS_NAME) {
+		snprintf(out, n, "%s", what);
+		return;
+	}
+	/* the last space that leaves room for " and N more flags" */
+	for (size_t i = 0; i < len && i <= BUILD_PROGRESS_NAME - 24; i++)
+		if (what[i] == ' ')
+			keep = i;
+	if (!keep) {
+		snprintf(out, n, "%.*s...", (int)(BUILD_PROGRESS_NAME - 3), what);
+		return;
+	}
+	for (size_t i = keep; i < len; i++)
+		after += what[i] == ' ' && what[i + 1] && what[i + 1] != ' ';
+	snprintf(out, n, "%.*s and %zu more flag%s", (int)keep, what, after, after == 1 ? "" : "s");
+}
+
 void build_progress_tick(struct build_progress *bp, double now, const struct build_running *run, size_t nrun)
 {
 	if (!bp->out || now - bp->last_line < BUILD_PROGRESS_S)
@@ -62,7 +87,9 @@ void build_progress_tick(struct build_progress *bp, double now, const struct bui
 		format_duration(e, eta, sizeof(eta));
 	if (slowest) {
 		format_duration(now - slowest->started, slow, sizeof(slow));
-		snprintf(longest, sizeof(longest), " (the longest: %s, for %s)", slowest->what, slow);
+		char name[BUILD_PROGRESS_NAME + 32];
+		build_progress_name(slowest->what, name, sizeof(name));
+		snprintf(longest, sizeof(longest), " (the longest: %s, for %s)", name, slow);
 	}
 	heartbeat_spoke();
 	fprintf(bp->out, "flagbench: building: %zu of %zu done, %zu running%s after %s; builds eta %s\n", bp->done,

@@ -25,6 +25,8 @@
 #include <stdio.h>
 
 #define BUILD_PROGRESS_S 9.0
+/* The most characters of a compile's name the line prints. */
+#define BUILD_PROGRESS_NAME 100
 
 struct build_progress {
 	FILE *out;            /* NULL: silent */
@@ -48,6 +50,9 @@ void build_progress_finished(struct build_progress *bp, double seconds, int ok);
 /* Seconds until the last compile ends; negative when nothing is known. */
 double build_progress_eta(const struct build_progress *bp, double now, const struct build_running *run,
 			  size_t nrun);
+/* what in at most BUILD_PROGRESS_NAME characters: the words that fit, then
+ * "and N more flags" (explain's and tune's cells carry dozens of flags). */
+void build_progress_name(const char *what, char *out, size_t n);
 /* The line every BUILD_PROGRESS_S seconds: prints it when due, else nothing. */
 void build_progress_tick(struct build_progress *bp, double now, const struct build_running *run, size_t nrun);
 void build_progress_end(struct build_progress *bp, double now);

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "core/heartbeat.h"
+#include "core/util.h"
 #include "pipeline/build_progress.h"
 
 static char *read_all(FILE *f)
@@ -64,6 +65,25 @@ static void build_lines(void **state)
 	assert_non_null(strstr(out, "flagbench: built 1 of 6 in 5m00s\n"));
 	free(out);
 	fclose(f);
+}
+
+/* A cell with dozens of flags is named by the words that fit and a count
+ * (explain's line once printed 23 flags of zstd's, 600 characters). */
+static void build_name_shortened(void **state)
+{
+	(void)state;
+	char out[BUILD_PROGRESS_NAME + 32];
+	build_progress_name("big/a@gcc/-O2", out, sizeof(out));
+	assert_string_equal(out, "big/a@gcc/-O2");
+	struct strbuf w = STRBUF_INIT;
+	sb_adds(&w, "zstd/l3@gcc/-O2/default");
+	for (int i = 0; i < 23; i++)
+		sb_addf(&w, " -fno-flag-number-%02d", i);
+	build_progress_name(w.buf, out, sizeof(out));
+	assert_true(strlen(out) <= BUILD_PROGRESS_NAME);
+	/* the id (23) and two flags of 20 fit in the 76 left before the count: 21 more */
+	assert_string_equal(out, "zstd/l3@gcc/-O2/default -fno-flag-number-00 -fno-flag-number-01 and 21 more flags");
+	sb_release(&w);
 }
 
 /* A compile that runs longer than the mean is never said to end now, and
@@ -129,6 +149,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(build_lines),
 		cmocka_unit_test(build_eta_longest),
+		cmocka_unit_test(build_name_shortened),
 		cmocka_unit_test(heartbeat_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
