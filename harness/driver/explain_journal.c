@@ -154,8 +154,8 @@ void explain_journal_write(const struct explain *e, const struct explain_run *r)
 /* The run's own pace: its build phase over its cells, at this explain's jobs. */
 static double run_build_s(const struct explain *e, const struct explain_run *r)
 {
-	double build = jnum(json_object_get(json_object_get(r->run, "run"), "phases"), "build_s");
-	size_t cells = json_array_size(json_object_get(r->run, "cells"));
+	double build = r->results.settings.build_s;
+	size_t cells = r->results.ncells;
 	unsigned jobs = e->session.jobs ? e->session.jobs : 1;
 	return isfinite(build) && build > 0 && cells ? build * jobs / (double)cells : NAN;
 }
@@ -168,7 +168,7 @@ static double run_measure_s(const struct explain *e, const struct explain_run *r
 	double t = 0;
 	const struct results_cell *c[2] = { r->ca, r->cb };
 	for (int k = 0; k < 2; k++) {
-		double m = jnum(c[k]->time_s, "median");
+		double m = c[k]->time.median;
 		if (isfinite(m) && m > t)
 			t = m;
 	}

@@ -327,11 +327,11 @@ static void run_build(struct run *r)
 {
 	double t = now_monotonic();
 	if (r->o.binaries_from) {
-		char *from_dir = NULL;
-		json_t *from = results_load(r->o.binaries_from, &from_dir);
-		run_use_stored_binaries(&r->plan, r->o.binaries_from, from);
-		json_decref(from);
-		free(from_dir);
+		struct results_run from;
+		int have = results_open(r->o.binaries_from, &from) == 0;
+		run_use_stored_binaries(&r->plan, r->o.binaries_from, have ? &from : NULL);
+		if (have)
+			results_close(&from);
 		/* the stored binaries have no build to do: the session only dedupes and prepares */
 		session_dedupe(&r->plan, 0);
 		session_prepare(&r->session, &r->plan, 0);

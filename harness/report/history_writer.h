@@ -20,7 +20,7 @@
 
 #include <stdio.h>
 
-#include "driver/history.h"
+#include "analysis/history_changes.h"
 
 enum history_format { HFMT_TEXT, HFMT_JSON, HFMT_TSV };
 

@@ -96,9 +96,10 @@ static void test_round_trip(void **state)
 	assert_int_equal(v.reference, 0);
 	assert_int_equal(v.size, s->size);
 	assert_true(v.bytes == s->expected_bytes || (v.bytes == UINT64_MAX && s->expected_bytes == UINT64_MAX));
-	assert_int_equal(json_array_size(v.argv), s->run_args.n);
+	assert_non_null(v.argv);
+	assert_int_equal(v.nargv, s->run_args.n);
 	for (size_t i = 0; i < s->run_args.n; i++)
-		assert_string_equal(json_string_value(json_array_get(v.argv, i)), s->run_args.v[i]);
+		assert_string_equal(v.argv[i], s->run_args.v[i]);
 	assert_int_equal(v.pin_producer, s->pin.producer);
 	assert_int_equal(v.pin_consumer, s->pin.consumer);
 	assert_int_equal(v.pin_single, s->family->kind == KIND_STREAM ? PIN_NONE : s->pin.single);
@@ -107,12 +108,18 @@ static void test_round_trip(void **state)
 	assert_int_equal(v.text_bytes, 5120);
 	/* what the binary loads, as the loader listed it (pipeline/libraries.h) */
 	assert_true(json_equal(json_object_get(json_object_get(back, "binary"), "libraries"), c->build.libraries));
-	struct stats st;
-	assert_int_equal(stats_from_json(&st, v.time_s), 0);
-	assert_int_equal(st.n, 5);
+	/* and typed: each library's path and sha256 */
+	assert_true(v.libs_listed);
+	assert_int_equal(v.nlibs, json_array_size(c->build.libraries));
+	for (size_t i = 0; i < v.nlibs; i++) {
+		json_t *l = json_array_get(c->build.libraries, i);
+		assert_string_equal(v.libs[i].path, json_string_value(json_object_get(l, "path")));
+		assert_string_equal(v.libs[i].sha256, json_string_value(json_object_get(l, "sha256")));
+	}
+	assert_true(v.time.recorded);
+	assert_int_equal(v.time.nruns, 5);
 	for (size_t i = 0; i < 5; i++)
-		assert_true(fabs(st.runs[i] - c->measure.time.runs[i]) < 1e-12);
-	stats_free(&st);
+		assert_true(fabs(v.time.runs[i] - c->measure.time.runs[i]) < 1e-12);
 	assert_true(fabs(v.value - cell_rate(c, NULL, NULL)) < 1e-6 * v.value || isnan(cell_rate(c, NULL, NULL)));
 	assert_true(fabs(v.instructions_per_unit - 3.5) < 1e-12);
 	assert_true(fabs(v.cycles_per_unit - 1.25) < 1e-12);
