@@ -680,6 +680,28 @@ static void test_machine_shift_boundary(void **state)
 	}
 }
 
+/* A step of the machine (the same binary, nothing recorded changed)
+ * alarms once it has held a second night, not on its first: a lone slow
+ * night is no segment of its own once a night follows it. */
+static void test_machine_step_alarms_on_its_second_night(void **state)
+{
+	(void)state;
+	for (size_t at = 28; at <= 29; at++) {
+		struct history_data d;
+		history_with_step(&d, 5, 30, 0.002, 0.002, 1.10, at, 99);
+		struct history_analysis a;
+		history_analyse_data(&d, METRIC_TIME, 0.01, &a);
+		const struct hcell *c = &a.cells[0];
+		assert_int_equal(c->ncps, 1);
+		assert_int_equal(c->cps[0].point.at, at);
+		assert_int_equal(c->cps[0].cause.kind, CAUSE_MACHINE);
+		assert_int_equal(c->cps[0].alarm, at == 28);
+		assert_int_equal(a.alarms, at == 28);
+		history_analysis_free(&a);
+		history_data_free(&d);
+	}
+}
+
 /* ---- the file ---- */
 
 static void test_store(void **state)
@@ -755,6 +777,7 @@ int main(void)
 		cmocka_unit_test(test_measured_step),
 		cmocka_unit_test(test_measured_library_step),
 		cmocka_unit_test(test_measured_no_step), cmocka_unit_test(test_machine_shift_boundary),
+		cmocka_unit_test(test_machine_step_alarms_on_its_second_night),
 		cmocka_unit_test(test_store),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
