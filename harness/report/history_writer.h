@@ -1,5 +1,5 @@
 /* history_writer.h: `flagbench history list|show|changes` as text, JSON or
- * TSV, from what driver/history.h computed (nothing is computed here).
+ * TSV, from what analysis/history_changes.h computed (nothing is computed here).
  *
  * changes: every change point, newest first: its first night (start and
  * run id), machine, cell, the ratio after/before with its 95 % interval,
