@@ -330,6 +330,9 @@ static void test_bh_cut(void **state)
 	/* ranks: 0.001 <= 0.05/4, 0.012 <= 0.05*2/4 = 0.025 */
 	assert_true(cp_bh_cut(p, 4, 0.05) == 0.012);
 	assert_true(cp_bh_cut(p, 4, 0.001) == 0);
+	/* the rank's share is of m tests: 0.012 <= 0.05 / 4 passes alone */
+	const double one[] = { 0.012, 0.9, 0.9, 0.9 };
+	assert_true(cp_bh_cut(one, 4, 0.05) == 0.012);
 }
 
 /* ---- what changed ---- */
