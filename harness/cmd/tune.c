@@ -145,11 +145,11 @@ static int resume_argv(const char *dir, struct strvec *out)
 		free(path);
 		return -1;
 	}
-	if (!r.has_header || !r.header.argv || r.header.nargv < 2) {
+	if (!r.has_header || !r.header.argv_recorded || r.header.argv.n < 2) {
 		error("%s:1: not a tune journal's header", path);
 	} else {
-		for (size_t i = 1; i < r.header.nargv; i++)
-			sv_push(out, r.header.argv[i]);
+		for (size_t i = 1; i < r.header.argv.n; i++)
+			sv_push(out, r.header.argv.v[i]);
 		rc = 0;
 	}
 	tune_record_free(&r);

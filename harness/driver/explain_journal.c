@@ -61,13 +61,13 @@ int explain_journal_replay(struct explain *e, const struct explain_journal *j)
 	const char *way = rec->way;
 	if (!way || strcmp(way, e->way == EXPLAIN_WAY_B_WITHOUT ? "b_without" : "a_with"))
 		return error("--resume: the journal moved the flags another way (%s): start a new explain", way ? way : "none");
-	int same = rec->nflags == e->ncand;
+	int same = rec->flags.n == e->ncand;
 	for (size_t i = 0; same && i < e->ncand; i++)
-		same = !strcmp(rec->flags[i], e->cand[i].name);
+		same = !strcmp(rec->flags.v[i], e->cand[i].name);
 	if (!same)
 		return error("--resume: the candidate flags are not the journal's (%zu now, %zu then): the compiler or the "
 			     "run changed; start a new explain",
-			     e->ncand, rec->nflags);
+			     e->ncand, rec->flags.n);
 	for (size_t i = 0; i < rec->ngroups; i++) {
 		const struct explain_record_group *g = &rec->groups[i];
 		int k = gs_find_waiting(&e->gs, g->from, g->to);

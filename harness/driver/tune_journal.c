@@ -102,9 +102,9 @@ static const char *header_differs(const struct tune *t, const struct tune_record
 		return "metric";
 	if (!h->seeded || h->seed != (long long)t->o->seed)
 		return "seed";
-	int same = h->techniques && h->ntechniques == t->ntracks;
+	int same = h->techniques_recorded && h->techniques.n == t->ntracks;
 	for (size_t i = 0; same && i < t->ntracks; i++)
-		same = !strcmp(h->techniques[i], tune_technique_name(t->tracks[i].technique));
+		same = !strcmp(h->techniques.v[i], tune_technique_name(t->tracks[i].technique));
 	return same ? NULL : "techniques";
 }
 

@@ -10,12 +10,6 @@
 #include "core/json_util.h"
 #include "core/util.h"
 
-static char *dup_opt(const json_t *o, const char *key)
-{
-	const char *s = jstr_opt(o, key);
-	return s ? xstrdup(s) : NULL;
-}
-
 static void group_of(struct explain_record_group *g, const json_t *j)
 {
 	const char *st = jstr_opt(j, "state");
@@ -51,15 +45,14 @@ int explain_record_load(const char *dir, struct explain_record *r)
 	    !jstr_opt(doc, "b")) {
 		rc = error("%s: not an explain journal (schema %s)", path, EXPLAIN_JOURNAL_SCHEMA);
 	} else {
-		r->run = dup_opt(doc, "run");
-		r->a = dup_opt(doc, "a");
-		r->b = dup_opt(doc, "b");
-		r->metric = dup_opt(doc, "metric");
-		r->way = dup_opt(doc, "way");
-		const json_t *flags = json_object_get(doc, "flags"), *x;
+		r->run = jstr_dup(doc, "run");
+		r->a = jstr_dup(doc, "a");
+		r->b = jstr_dup(doc, "b");
+		r->metric = jstr_dup(doc, "metric");
+		r->way = jstr_dup(doc, "way");
+		jstrvec_read(json_object_get(doc, "flags"), &r->flags);
+		const json_t *x;
 		size_t i;
-		r->flags = xcalloc(json_array_size(flags) + 1, sizeof(*r->flags));
-		json_array_foreach(flags, i, x) r->flags[r->nflags++] = xstrdup(json_string_value(x) ? json_string_value(x) : "");
 		const json_t *groups = json_object_get(doc, "groups");
 		r->groups = xcalloc(json_array_size(groups) + 1, sizeof(*r->groups));
 		json_array_foreach(groups, i, x) group_of(&r->groups[r->ngroups++], x);
@@ -77,9 +70,7 @@ void explain_record_free(struct explain_record *r)
 	free(r->b);
 	free(r->metric);
 	free(r->way);
-	for (size_t i = 0; i < r->nflags; i++)
-		free(r->flags[i]);
-	free(r->flags);
+	sv_clear(&r->flags);
 	free(r->groups);
 	memset(r, 0, sizeof(*r));
 }

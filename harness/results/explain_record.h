@@ -12,6 +12,8 @@
 
 #include <stddef.h>
 
+#include "core/util.h"
+
 #define EXPLAIN_JOURNAL_SCHEMA "flagbench-explain-journal/1"
 
 /* One group of the search as the journal recorded it. */
@@ -26,8 +28,7 @@ struct explain_record_group {
 struct explain_record {
 	char *run, *a, *b;       /* the run folder and the pair */
 	char *metric, *way;      /* NULL where not recorded */
-	char **flags;            /* the candidate flags in the search's order ("" for a non-string) */
-	size_t nflags;
+	struct strvec flags;     /* the candidate flags in the search's order ("" for a non-string) */
 	struct explain_record_group *groups; /* in the order recorded */
 	size_t ngroups;
 	size_t builds;

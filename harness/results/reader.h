@@ -59,7 +59,7 @@ struct results_times {
 /* One cell as read.  Strings point into the document (or, for config,
  * at the derived text it now holds). */
 struct results_cell {
-	json_t *j;                       /* the record, for results/ alone (replay.h takes it back) */
+	json_t *j;                       /* the record, for results/ alone (the replay, the history's import) */
 	const char *id, *family, *variant, *title, *kind, *config;
 	enum cell_status status;
 	const char *status_name, *reason;

@@ -11,49 +11,23 @@
 #include "core/json_util.h"
 #include "core/util.h"
 
-static char *opt_str(const json_t *o, const char *key)
-{
-	const char *s = jstr_opt(o, key);
-	return s ? xstrdup(s) : NULL;
-}
-
 static char *str(const json_t *o, const char *key)
 {
 	return xstrdup(jstr(o, key));
 }
 
-/* An array's strings ("" for a non-string), or NULL without an array. */
-static char **strings(const json_t *a, size_t *n)
-{
-	*n = 0;
-	if (!json_is_array(a))
-		return NULL;
-	char **v = xcalloc(json_array_size(a) + 1, sizeof(*v));
-	size_t i;
-	const json_t *x;
-	json_array_foreach(a, i, x) v[(*n)++] = xstrdup(json_string_value(x) ? json_string_value(x) : "");
-	return v;
-}
-
-static void free_strings(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 static void header_of(struct tune_record_header *h, const json_t *o)
 {
-	h->argv = strings(json_object_get(o, "argv"), &h->nargv);
-	h->kind = opt_str(o, "kind");
-	h->start = opt_str(o, "start");
-	h->start_sha256 = opt_str(o, "start_sha256");
-	h->space = opt_str(o, "space");
-	h->metric = opt_str(o, "metric");
+	h->argv_recorded = jstrvec_read(json_object_get(o, "argv"), &h->argv);
+	h->kind = jstr_dup(o, "kind");
+	h->start = jstr_dup(o, "start");
+	h->start_sha256 = jstr_dup(o, "start_sha256");
+	h->space = jstr_dup(o, "space");
+	h->metric = jstr_dup(o, "metric");
 	const json_t *seed = json_object_get(o, "seed");
 	h->seeded = json_is_integer(seed);
 	h->seed = (long long)json_integer_value(seed);
-	h->techniques = strings(json_object_get(o, "techniques"), &h->ntechniques);
+	h->techniques_recorded = jstrvec_read(json_object_get(o, "techniques"), &h->techniques);
 }
 
 static void probe_of(struct tune_record_probe *p, const json_t *o)
@@ -65,7 +39,7 @@ static void probe_of(struct tune_record_probe *p, const json_t *o)
 	size_t i;
 	p->levels = xcalloc(json_array_size(levels) + 1, sizeof(*p->levels));
 	json_array_foreach(levels, i, l) p->levels[p->nlevels++] = (struct tune_record_level){
-		str(l, "opt"), jnum(l, "count"), jnum(l, "time_ratio"), opt_str(l, "time_verdict") };
+		str(l, "opt"), jnum(l, "count"), jnum(l, "time_ratio"), jstr_dup(l, "time_verdict") };
 	p->checked = json_is_true(json_object_get(o, "checked"));
 }
 
@@ -87,9 +61,9 @@ static void eval_of(struct tune_record_eval *e, const json_t *o)
 		.op = str(o, "op"),
 		.status = str(o, "status"),
 		.sha256 = str(o, "sha256"),
-		.reason = opt_str(o, "reason"),
-		.same_as = opt_str(o, "same_as"),
-		.metric = opt_str(o, "metric"),
+		.reason = jstr_dup(o, "reason"),
+		.same_as = jstr_dup(o, "same_as"),
+		.metric = jstr_dup(o, "metric"),
 		.seq = (size_t)json_integer_value(json_object_get(o, "seq")),
 		.score = jnum(o, "score"),
 		.at_s = jnum(o, "at_s"),
@@ -106,7 +80,7 @@ static void line_of(struct tune_record *r, const json_t *o)
 		r->has_probe = 1;
 	} else if (event && !strcmp(event, "check")) {
 		r->checks = xrealloc(r->checks, (r->nchecks + 1) * sizeof(*r->checks));
-		r->checks[r->nchecks++] = (struct tune_record_check){ str(o, "line"), opt_str(o, "why"),
+		r->checks[r->nchecks++] = (struct tune_record_check){ str(o, "line"), jstr_dup(o, "why"),
 								      json_is_true(json_object_get(o, "switch")),
 								      (size_t)json_integer_value(json_object_get(o, "ev")) };
 	} else {
@@ -154,13 +128,13 @@ int tune_record_load(const char *path, int header_only, struct tune_record *r)
 void tune_record_free(struct tune_record *r)
 {
 	struct tune_record_header *h = &r->header;
-	free_strings(h->argv, h->nargv);
+	sv_clear(&h->argv);
 	free(h->kind);
 	free(h->start);
 	free(h->start_sha256);
 	free(h->space);
 	free(h->metric);
-	free_strings(h->techniques, h->ntechniques);
+	sv_clear(&h->techniques);
 	probe_free(&r->probe);
 	for (size_t i = 0; i < r->nchecks; i++) {
 		free(r->checks[i].line);

@@ -17,14 +17,16 @@
 
 #include <stddef.h>
 
+#include "core/util.h"
+
 struct tune_record_header {
-	char **argv;             /* the command line; NULL: none recorded */
-	size_t nargv;
+	int argv_recorded;       /* argv is an array */
+	struct strvec argv;      /* the command line ("" for a non-string) */
 	char *kind, *start, *start_sha256, *space, *metric; /* NULL where missing */
 	int seeded;              /* seed is recorded, an integer */
 	long long seed;
-	char **techniques;       /* NULL: none recorded */
-	size_t ntechniques;
+	int techniques_recorded; /* techniques is an array */
+	struct strvec techniques;
 };
 
 struct tune_record_level {

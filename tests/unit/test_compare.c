@@ -13,6 +13,8 @@
 #include <cmocka.h>
 
 #include "analysis/compare.h"
+
+#include "compare_docs.h"
 #include "core/stats.h"
 
 static const double tight[] = { 1.000, 1.002, 0.998, 1.001, 0.999, 1.000, 1.003, 0.997 };
@@ -79,17 +81,6 @@ static void test_verdicts(void **state)
 	compare_policy(&p, 0.03, 0.25, 500, 9, 0.99);
 	assert_true(p.threshold == 0.03 && p.same_band == 0.03 && p.quantile == 0.25 && p.resamples == 500 &&
 		    p.seed == 9 && p.level == 0.99);
-}
-
-/* compare_runs() over two documents, read as the reader reads a file. */
-static void compare_docs(json_t *a, json_t *b, const struct compare_opts *o, struct comparison *c)
-{
-	struct results_run ra, rb;
-	assert_int_equal(results_open_loaded("base/results.json", json_incref(a), &ra), 0);
-	assert_int_equal(results_open_loaded("new/results.json", json_incref(b), &rb), 0);
-	compare_runs(&ra, &rb, o, c);
-	results_close(&ra);
-	results_close(&rb);
 }
 
 /* A run with cells {id, runs scaled by f, instructions per unit}. */

@@ -224,8 +224,8 @@ static void test_journal_record(void **state)
 	assert_string_equal(r.b, "y");
 	assert_string_equal(r.metric, "time_s");
 	assert_string_equal(r.way, "b_without");
-	assert_int_equal(r.nflags, 2);
-	assert_string_equal(r.flags[1], "");
+	assert_int_equal(r.flags.n, 2);
+	assert_string_equal(r.flags.v[1], "");
 	assert_int_equal(r.builds, 3);
 	assert_int_equal(r.ngroups, 2);
 	assert_true(r.groups[0].failed && r.groups[0].to == 2 && isnan(r.groups[0].share));

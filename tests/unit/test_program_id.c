@@ -30,6 +30,8 @@
 #include "results/reader.h"
 #include "results/results.h"
 
+#include "compare_docs.h"
+
 #define SHA "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
 #define NRUNS 13
 
@@ -221,17 +223,6 @@ static json_t *record_of(struct cell *c, const struct plan *p)
 	return back;
 }
 
-
-/* compare_runs() over two documents, read as the reader reads a file. */
-static void compare_docs(json_t *a, json_t *b, const struct compare_opts *o, struct comparison *c)
-{
-	struct results_run ra, rb;
-	assert_int_equal(results_open_loaded("base/results.json", json_incref(a), &ra), 0);
-	assert_int_equal(results_open_loaded("new/results.json", json_incref(b), &rb), 0);
-	compare_runs(&ra, &rb, o, c);
-	results_close(&ra);
-	results_close(&rb);
-}
 
 /* The record's identity is the cell's: from the reader's view and from
  * the record alone; and compare between a run holding A's record and one

@@ -229,13 +229,13 @@ static void test_journal_record(void **state)
 	assert_int_equal(tune_record_load(path, 0, &r), 0);
 	assert_int_equal(r.lines, 7);
 	assert_true(r.has_header);
-	assert_int_equal(r.header.nargv, 3);
-	assert_string_equal(r.header.argv[2], "x");
+	assert_int_equal(r.header.argv.n, 3);
+	assert_string_equal(r.header.argv.v[2], "x");
 	assert_string_equal(r.header.kind, "flagbench-tune-journal");
 	assert_string_equal(r.header.start, "f/v@gcc/-O2");
 	assert_true(r.header.seeded && r.header.seed == 7);
-	assert_int_equal(r.header.ntechniques, 2);
-	assert_string_equal(r.header.techniques[1], "");
+	assert_int_equal(r.header.techniques.n, 2);
+	assert_string_equal(r.header.techniques.v[1], "");
 	assert_true(r.has_probe);
 	assert_true(r.probe.build_s == 2 && r.probe.check_s == 3 && r.probe.screen_s == 4 && r.probe.checked);
 	assert_int_equal(r.probe.nlevels, 1);
