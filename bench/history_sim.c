@@ -1,5 +1,5 @@
 /* history_sim.c: simulated nightly histories, the history's change points
- * (driver/history.h, the code `flagbench history changes` runs) beside
+ * (analysis/history_changes.h, the code `flagbench history changes` runs) beside
  * today's gate (each night against the last accepted baseline at its
  * threshold, confirmed side by side, as ci/nightly.sh did).
  *
@@ -252,7 +252,7 @@ static int confirmed(const struct cell_plan *c, size_t base_night, size_t night,
  * a real run, so the pairs share a round's state as real ones do), the sign-test interval of their ratios at
  * 99.8 % (the sign test: [min, max] of 10 pairs), an open answer measured again up to
  * twice (40 and 60 pairs), the verdict at the threshold t.  The history
- * reads it as the step's size at that night (driver/history.h). */
+ * reads it as the step's size at that night (analysis/history_changes.h). */
 #define BESIDE_ROUNDS 20
 #define BESIDE_LEVEL 0.998
 

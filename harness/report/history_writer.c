@@ -68,7 +68,7 @@ static json_t *change_json(const struct history_analysis *a, const struct hcell 
 	const struct hist_point *b = &c->s->pts[c->nights[p->at].pt], *pre = &c->s->pts[c->nights[p->at - 1].pt];
 	const struct hist_run *r = &a->d.runs[b->run];
 	const struct cp_cause *cause = &c->cps[k].cause;
-	/* the night's binary measured beside the night before's (driver/history.h) */
+	/* the night's binary measured beside the night before's (analysis/history_changes.h) */
 	const struct hist_beside *m = &b->beside;
 	json_t *measured = c->cps[k].measured ? json_pack("{s:s, s:s, s:i, s:f, s:[f,f], s:o, s:b}", "beside", m->run,
 								      "verdict", m->verdict, "rounds", (int)m->rounds, "ratio", m->ratio,
