@@ -1,5 +1,5 @@
 /* history_sim.c: simulated nightly histories, the history's change points
- * (driver/history.h, the code `flagbench history changes` runs) beside
+ * (analysis/history_changes.h, the code `flagbench history changes` runs) beside
  * today's gate (each night against the last accepted baseline at its
  * threshold, confirmed side by side, as ci/nightly.sh did).
  *
@@ -33,7 +33,7 @@
 
 #include "core/stats.h"
 #include "core/util.h"
-#include "driver/history.h"
+#include "analysis/history_changes.h"
 
 static unsigned long long rng = 1;
 
@@ -252,7 +252,7 @@ static int confirmed(const struct cell_plan *c, size_t base_night, size_t night,
  * a real run, so the pairs share a round's state as real ones do), the sign-test interval of their ratios at
  * 99.8 % (the sign test: [min, max] of 10 pairs), an open answer measured again up to
  * twice (40 and 60 pairs), the verdict at the threshold t.  The history
- * reads it as the step's size at that night (driver/history.h). */
+ * reads it as the step's size at that night (analysis/history_changes.h). */
 #define BESIDE_ROUNDS 20
 #define BESIDE_LEVEL 0.998
 
@@ -522,15 +522,15 @@ int main(int argc, char **argv)
 			if (!newest_true) {
 				online_nights++;
 				for (size_t p = 0; p < h->ncps; p++)
-					online_false += h->cps[p].at == L - 1;
+					online_false += h->cps[p].point.at == L - 1;
 			}
 			/* what fails the nightly (history_alarm): a change point that
 			 * alarms tonight away from a true step (+-1 night) */
 			for (size_t p = 0; p < h->ncps; p++)
-				alarm_false += h->alarm[p] &&
-					       (s == (size_t)-1 || h->cps[p].at + 1 < s || h->cps[p].at > s + 1);
+				alarm_false += h->cps[p].alarm &&
+					       (s == (size_t)-1 || h->cps[p].point.at + 1 < s || h->cps[p].point.at > s + 1);
 			for (size_t p = 0; p < h->ncps && s != (size_t)-1 && !found[c]; p++)
-				if (h->cps[p].at + 1 >= s && h->cps[p].at <= s + 1 && L > s)
+				if (h->cps[p].point.at + 1 >= s && h->cps[p].point.at <= s + 1 && L > s)
 					found[c] = L - s;
 		}
 		history_analysis_free(&a);
@@ -544,12 +544,12 @@ int main(int argc, char **argv)
 		size_t s = plan[c].step;
 		free_nights += s == (size_t)-1 ? NIGHTS : NIGHTS - 1;
 		for (size_t p = 0; p < h->ncps; p++) {
-			if (s == (size_t)-1 || h->cps[p].at + 1 < s || h->cps[p].at > s + 1) {
+			if (s == (size_t)-1 || h->cps[p].point.at + 1 < s || h->cps[p].point.at > s + 1) {
 				false_cps++;
 				continue;
 			}
 			named++;
-			const struct cp_cause *cause = &h->causes[p];
+			const struct cp_cause *cause = &h->cps[p].cause;
 			int right = plan[c].binary ? cause->kind == CAUSE_BINARY && cause->what.n == 1 &&
 							     !strcmp(cause->what.v[0], "compiler gcc 12.2.0 -> gcc 13.2.0")
 						   : cause->kind == CAUSE_SYSTEM && cause->what.n == 1 &&

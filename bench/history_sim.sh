@@ -18,7 +18,7 @@ seed=${1:-1}
 make -s build/flagbench
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# the harness's own objects (driver/history.c and what it calls), main left
+# the harness's own objects (analysis/history_changes.c and what it calls), main left
 # out, and the libraries the Makefile links them with
 srcs=$(find harness -mindepth 2 -name '*.c' | sort)
 objs=$(printf 'build/obj/%s\n' ${srcs//.c/.o})

@@ -65,39 +65,32 @@ char *cell_note_text(const struct cell_cmp *cc)
  * (binary.libraries); "nothing recorded changed" else.  *changed: 1 a
  * fact or library changed, 0 nothing did (both sides listed their
  * libraries), -1 unknown; *libraries: 1 a library changed. */
-static char *system_changes(const json_t *base, const json_t *nw, const struct results_cell *b,
-			    const struct results_cell *n, int *changed, int *libraries)
+static char *system_changes(const struct results_run *base, const struct results_run *nw,
+			    const struct results_cell *b, const struct results_cell *n, int *changed, int *libraries)
 {
-	const char *const *keys = RESULTS_HOST_FACTS;
 	struct strbuf sb = STRBUF_INIT;
-	const json_t *hb = json_object_get(base, "host"), *hn = json_object_get(nw, "host");
-	for (int i = 0; keys[i]; i++) {
-		const json_t *x = json_object_get(hb, keys[i]), *y = json_object_get(hn, keys[i]);
-		if (x && y && !json_equal((json_t *)x, (json_t *)y)) {
-			char *a = json_dumps(x, JSON_ENCODE_ANY), *c = json_dumps(y, JSON_ENCODE_ANY);
-			sb_addf(&sb, "%s%s %s -> %s", sb.len ? ", " : "", keys[i], a, c);
-			free(a);
-			free(c);
-		}
+	for (int i = 0; i < RESULTS_NHOST_FACTS; i++) {
+		const char *x = base->host.fact[i], *y = nw->host.fact[i];
+		if (x && y && strcmp(x, y))
+			sb_addf(&sb, "%s%s \"%s\" -> \"%s\"", sb.len ? ", " : "", RESULTS_HOST_FACTS[i], x, y);
 	}
-	const json_t *lb = json_object_get(json_object_get(b->j, "binary"), "libraries"),
-		     *ln = json_object_get(json_object_get(n->j, "binary"), "libraries");
-	size_t i, k;
-	const json_t *x, *y;
-	json_array_foreach(ln, i, y) {
-		const char *path = json_string_value(json_object_get(y, "path"));
+	int lb = b->libs_listed, ln = n->libs_listed;
+	for (size_t i = 0; i < n->nlibs; i++) {
+		const struct results_lib *y = &n->libs[i];
 		int same = 0;
-		json_array_foreach(lb, k, x) if (str_equal_or_null(path, json_string_value(json_object_get(x, "path")))) same =
-			json_equal((json_t *)x, (json_t *)y) ? 1 : -1;
-		if (path && same <= 0 && lb) {
-			sb_addf(&sb, "%slibrary %s%s", sb.len ? ", " : "", path, same ? "" : " (new)");
+		for (size_t k = 0; k < b->nlibs; k++)
+			if (str_equal_or_null(y->path, b->libs[k].path))
+				same = str_equal_or_null(y->sha256, b->libs[k].sha256) ? 1 : -1;
+		if (y->path && same <= 0 && lb) {
+			sb_addf(&sb, "%slibrary %s%s", sb.len ? ", " : "", y->path, same ? "" : " (new)");
 			*libraries = 1;
 		}
 	}
-	json_array_foreach(lb, k, x) {
-		const char *path = json_string_value(json_object_get(x, "path"));
+	for (size_t k = 0; k < b->nlibs; k++) {
+		const char *path = b->libs[k].path;
 		int kept = 0;
-		json_array_foreach(ln, i, y) kept |= str_equal_or_null(path, json_string_value(json_object_get(y, "path")));
+		for (size_t i = 0; i < n->nlibs; i++)
+			kept |= str_equal_or_null(path, n->libs[i].path);
 		if (path && !kept && ln) {
 			sb_addf(&sb, "%slibrary %s (gone)", sb.len ? ", " : "", path);
 			*libraries = 1;
@@ -115,16 +108,6 @@ static char *system_changes(const json_t *base, const json_t *nw, const struct r
 
 /* ---- loading ---- */
 
-static const char *run_str(const json_t *run, const char *key)
-{
-	return json_string_value(json_object_get(json_object_get(run, "run"), key));
-}
-
-static const char *host_model(const json_t *run)
-{
-	return json_string_value(json_object_get(json_object_get(run, "host"), "cpu_model"));
-}
-
 /* The metric of one side: times (several) or one count; -1 with a note. */
 static int side_values(const struct results_cell *c, enum metric m, double per, double **v, size_t *n, char **note,
 		       const char *side)
@@ -139,8 +122,7 @@ static int side_values(const struct results_cell *c, enum metric m, double per, 
 		size_t k;
 		struct comparison_run *r = compare_stored_runs(c, per, 0, &k);
 		if (!r) {
-			*note = json_array_size(json_object_get(c->time_s, "runs"))
-					? xasprintf("%s: a run is not a positive time", side)
+			*note = c->time.nruns ? xasprintf("%s: a run is not a positive time", side)
 					: xasprintf("%s: no timed runs", side);
 			return -1;
 		}
@@ -463,68 +445,57 @@ void comparison_recount(struct comparison *c)
 		c->count[c->cells[i].verdict]++;
 }
 
-void compare_runs(const json_t *base, const json_t *nw, const struct compare_opts *o, struct comparison *out)
+void compare_runs(const struct results_run *base, const struct results_run *nw, const struct compare_opts *o,
+		  struct comparison *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->metric = o->metric;
 	out->threshold = o->threshold;
 	/* --statistic, else the one NEW reports (checked by cmd_compare) */
-	const char *stat = o->statistic ? o->statistic : run_str(nw, "statistic");
+	const char *stat = o->statistic ? o->statistic : nw->statistic;
 	if (!stat || stats_statistic_parse(stat, &out->quantile) < 0)
 		out->quantile = 0.5;
 	out->confirm_level = NAN;
-	const char *bl = run_str(base, "id"), *nl = run_str(nw, "id");
-	const char *bp = run_str(base, "cpu_profile"), *np = run_str(nw, "cpu_profile");
+	/* the reader's id is "" where the run has none */
+	const char *bl = base->id[0] ? base->id : NULL, *nl = nw->id[0] ? nw->id : NULL;
+	const char *bp = base->cpu_profile, *np = nw->cpu_profile;
 	out->base_label = xstrdup(bl ? bl : "base");
 	out->new_label = xstrdup(nl ? nl : "new");
 	out->base_profile = xstrdup(bp ? bp : "?");
 	out->new_profile = xstrdup(np ? np : "?");
 	if (strcmp(out->base_profile, out->new_profile))
 		sv_pushf(&out->warnings, "cpu profiles differ: base %s, new %s", out->base_profile, out->new_profile);
-	const char *bm = host_model(base), *nm = host_model(nw);
+	const char *bm = base->host.cpu_model, *nm = nw->host.cpu_model;
 	if (o->metric != METRIC_INSTRUCTIONS && bm && nm && strcmp(bm, nm))
 		sv_pushf(&out->warnings, "measured on different cpus (base '%s', new '%s'): the %s are not comparable",
 			 bm, nm, o->metric == METRIC_TIME ? "times" : "cycle counts");
 	else if (bm && nm && strcmp(bm, nm))
 		sv_pushf(&out->warnings, "counted on different cpus (base '%s', new '%s'): libraries that pick their "
 			 "code at run time (glibc string functions, GMP) may count differently", bm, nm);
-	json_t *cells = json_object_get(nw, "cells");
-	out->cells = xcalloc(json_array_size(cells) + 1, sizeof(*out->cells));
-	struct kept_runs *keep = xcalloc(json_array_size(cells) + 1, sizeof(*keep));
+	out->cells = xcalloc(nw->ncells + 1, sizeof(*out->cells));
+	struct kept_runs *keep = xcalloc(nw->ncells + 1, sizeof(*keep));
 	/* two runs, or one run compared with itself (the same measurements) */
 	int across = !(bl && nl && !strcmp(bl, nl));
-	size_t i;
-	json_t *c;
-	json_array_foreach(cells, i, c) {
-		const char *id = json_string_value(json_object_get(c, "id"));
-		const json_t *b = results_json_cell(base, id);
-		if (!b) {
-			sv_push(&out->only_new, id);
+	for (size_t i = 0; i < nw->ncells; i++) {
+		const struct results_cell *vn = &nw->cells[i], *vb = results_cell_by_id(base, vn->id);
+		if (!vb) {
+			sv_push(&out->only_new, vn->id);
 			continue;
 		}
-		/* the typed views of the records (the documents are results_load()'s,
-		 * checked already: a view cannot fail) */
-		struct results_cell vb, vn;
-		results_cell_view(&vb, (json_t *)b, "base", 0);
-		results_cell_view(&vn, c, "new", 0);
-		if (vb.status == vn.status && vb.status != CELL_OK) {
+		if (vb->status == vn->status && vb->status != CELL_OK) {
 			out->not_run++; /* skipped or unsupported on both sides: nothing to say */
 		} else {
 			struct cell_cmp *cc = &out->cells[out->n++];
-			cc->id = xstrdup(id);
-			compare_cell(&vb, &vn, o, out->quantile, across, cc, &keep[out->n - 1]);
+			cc->id = xstrdup(vn->id);
+			compare_cell(vb, vn, o, out->quantile, across, cc, &keep[out->n - 1]);
 			if (cc->same_program && !cc->identical_binary)
-				cc->system_note = system_changes(base, nw, &vb, &vn, &cc->system_changed,
+				cc->system_note = system_changes(base, nw, vb, vn, &cc->system_changed,
 								 &cc->libraries_changed);
 		}
-		results_cell_release(&vb);
-		results_cell_release(&vn);
 	}
-	json_array_foreach(json_object_get(base, "cells"), i, c) {
-		const char *id = json_string_value(json_object_get(c, "id"));
-		if (!results_json_cell(nw, id))
-			sv_push(&out->only_base, id);
-	}
+	for (size_t i = 0; i < base->ncells; i++)
+		if (!results_cell_by_id(nw, base->cells[i].id))
+			sv_push(&out->only_base, base->cells[i].id);
 	if (across && o->metric == METRIC_TIME)
 		against_machine(out, keep, o);
 	for (size_t k = 0; k < out->n; k++) {
@@ -623,14 +594,13 @@ int compare_cell_groups(struct cell *const *a, size_t na, struct cell *const *b,
 
 struct comparison_run *compare_stored_runs(const struct results_cell *c, double per, int with_rounds, size_t *n)
 {
-	const json_t *runs = json_object_get(c->time_s, "runs");
-	size_t k = json_array_size(runs);
+	size_t k = c->time.nruns;
 	*n = 0;
 	if (!k)
 		return NULL;
 	struct comparison_run *r = xcalloc(k, sizeof(*r));
 	for (size_t i = 0; i < k; i++) {
-		double x = json_number_value(json_array_get(runs, i));
+		double x = c->time.runs[i];
 		if (!(x > 0)) {
 			free(r);
 			return NULL;

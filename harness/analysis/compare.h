@@ -235,8 +235,9 @@ int compare_library_step(const struct cell_cmp *cc);
  * suspected; never n/a or same binary. */
 int compare_confirm_wanted(const struct cell_cmp *cc, double threshold, enum confirm_which which);
 
-/* Compares two loaded runs into out (free with comparison_free). */
-void compare_runs(const json_t *base, const json_t *new_run, const struct compare_opts *o,
+/* Compares two runs as the reader read them into out (free with
+ * comparison_free). */
+void compare_runs(const struct results_run *base, const struct results_run *new_run, const struct compare_opts *o,
 		  struct comparison *out);
 void comparison_free(struct comparison *c);
 /* Recounts the verdicts after a change (confirmation). */

@@ -43,13 +43,13 @@ const struct command_def cmd_join_def = {
 
 /* The binaries and libraries each shard kept, into the joined folder:
  * compare --confirm and rerun measure them again from there. */
-static void keep_shard_binaries(json_t **docs, char **dirs, int n, const char *out)
+static void keep_shard_binaries(const struct results_run *runs, int n, const char *out)
 {
 	char *bin = xasprintf("%s/bin", out);
 	if (mkdir_p(bin, 0755) < 0)
 		warning("cannot create %s: %s", bin, strerror(errno));
 	for (int i = 0; i < n; i++)
-		kept_binaries_copy(docs[i], dirs[i], out);
+		kept_binaries_copy(&runs[i], out);
 	free(bin);
 }
 
@@ -57,15 +57,12 @@ static void keep_shard_binaries(json_t **docs, char **dirs, int n, const char *o
  * binaries, so a folder with results has them) and renders it. */
 static int join_write(char **pos, int npos, const struct join_opts *o, int argc, char **argv)
 {
-	json_t **docs = xcalloc((size_t)npos + 1, sizeof(*docs));
-	char **dirs = xcalloc((size_t)npos + 1, sizeof(*dirs));
+	struct results_run *runs = xcalloc((size_t)npos + 1, sizeof(*runs));
 	int code = EXIT_USAGE, loaded = 0;
-	for (; loaded < npos; loaded++) {
-		docs[loaded] = results_load(pos[loaded], &dirs[loaded]);
-		if (!docs[loaded])
+	for (; loaded < npos; loaded++)
+		if (results_open(pos[loaded], &runs[loaded]) < 0)
 			break;
-	}
-	json_t *joined = loaded == npos ? results_join(docs, (const char *const *)pos, (size_t)npos) : NULL;
+	json_t *joined = loaded == npos ? results_join(runs, (const char *const *)pos, (size_t)npos) : NULL;
 	char *file = xasprintf("%s/results.json", o->out);
 	if (joined) {
 		json_t *av = json_array();
@@ -78,7 +75,7 @@ static int join_write(char **pos, int npos, const struct join_opts *o, int argc,
 		} else if (mkdir_p(o->out, 0755) < 0) {
 			error("cannot create %s: %s", o->out, strerror(errno));
 		} else {
-			keep_shard_binaries(docs, dirs, npos, o->out);
+			keep_shard_binaries(runs, npos, o->out);
 			if (results_write_document(file, joined) < 0)
 				error("cannot write %s: %s", file, strerror(errno));
 			else
@@ -92,12 +89,9 @@ static int join_write(char **pos, int npos, const struct join_opts *o, int argc,
 			run_dir_render(o->out);
 	}
 	json_decref(joined);
-	for (int i = 0; i < loaded; i++) {
-		json_decref(docs[i]);
-		free(dirs[i]);
-	}
-	free(docs);
-	free(dirs);
+	for (int i = 0; i < loaded; i++)
+		results_close(&runs[i]);
+	free(runs);
 	free(file);
 	return code;
 }

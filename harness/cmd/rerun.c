@@ -47,21 +47,18 @@ const struct command_def cmd_rerun_def = {
  * families in it (results.json families.NAME.kept): what it measured, and
  * there even when the folder moved.  A folder whose families the run kept
  * nothing of stays as it was. */
-static void push_family_dir(struct strvec *av, const char *dir, const json_t *old, const char *run_dir)
+static void push_family_dir(struct strvec *av, const char *dir, const struct results_run *old)
 {
 	char *abs = realpath(dir, NULL);
 	const char *want = abs ? abs : dir;
 	size_t l = strlen(want);
 	int kept = 0;
-	const char *name;
-	json_t *fam;
-	json_object_foreach(json_object_get(old, "families"), name, fam) {
-		const char *fdir = json_string_value(json_object_get(fam, "dir"));
-		const char *copy = json_string_value(json_object_get(fam, "kept"));
+	for (size_t f = 0; f < old->nfamilies; f++) {
+		const char *fdir = old->families[f].dir, *copy = old->families[f].kept;
 		if (!fdir || !copy || strstr(copy, "..") || strncmp(fdir, want, l) || (fdir[l] && fdir[l] != '/'))
 			continue;
 		sv_push(av, "--family-dir");
-		sv_pushf(av, "%s/%s", run_dir, copy);
+		sv_pushf(av, "%s/%s", old->dir, copy);
 		kept = 1;
 	}
 	if (!kept) {
@@ -106,19 +103,20 @@ int cmd_rerun(int argc, char **argv)
 		free(o.out);
 		return parse_exit(st);
 	}
-	char *old_dir = NULL;
-	json_t *old = results_load(pos[0], &old_dir);
-	if (!old)
+	struct results_run old;
+	if (results_open(pos[0], &old) < 0) {
+		free(o.only);
+		free(o.out);
 		return EXIT_USAGE;
-	json_t *args = json_object_get(json_object_get(old, "run"), "argv");
+	}
+	const char *const *args = old.settings.argv;
+	size_t nargs = old.settings.nargv;
 	int code = EXIT_USAGE;
 	struct strvec av = STRVEC_INIT;
 	sv_push(&av, "run");
-	size_t i;
-	json_t *a;
 	int skip_next = 0, dry = 0;
-	json_array_foreach(args, i, a) {
-		const char *s = json_string_value(a);
+	for (size_t i = 0; i < nargs; i++) {
+		const char *s = args[i];
 		int takes;
 		if (i < 2 || !s)
 			continue; /* "flagbench", "run" */
@@ -130,19 +128,19 @@ int cmd_rerun(int argc, char **argv)
 			skip_next = takes;
 			continue;
 		}
-		if (!strcmp(s, "--family-dir") && i + 1 < json_array_size(args)) {
-			push_family_dir(&av, json_string_value(json_array_get(args, i + 1)), old, old_dir);
+		if (!strcmp(s, "--family-dir") && i + 1 < nargs) {
+			push_family_dir(&av, args[i + 1] ? args[i + 1] : "", &old);
 			skip_next = 1;
 			continue;
 		}
 		if (!strncmp(s, "--family-dir=", 13)) {
-			push_family_dir(&av, s + 13, old, old_dir);
+			push_family_dir(&av, s + 13, &old);
 			continue;
 		}
 		dry |= !strcmp(s, "--dry-run") || !strcmp(s, "-n");
 		sv_push(&av, s);
 	}
-	if (!json_is_array(args) || json_array_size(args) < 2) {
+	if (!args || nargs < 2) {
 		error("%s/results.json records no arguments (run.argv): cannot replay it", pos[0]);
 		goto out;
 	}
@@ -164,8 +162,7 @@ int cmd_rerun(int argc, char **argv)
 	code = cmd_run((int)av.n, av.v);
 out:
 	sv_clear(&av);
-	free(old_dir);
-	json_decref(old);
+	results_close(&old);
 	free(o.only);
 	free(o.out);
 	return code;

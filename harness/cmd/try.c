@@ -176,7 +176,7 @@ static void warn_startup(const char *dir, const struct try_opts *o)
 		return;
 	double fastest = NAN;
 	for (size_t i = 0; i < run.ncells; i++) {
-		double t = json_number_value(json_object_get(run.cells[i].time_s, "median"));
+		double t = run.cells[i].time.median;
 		if (run.cells[i].status == CELL_OK && t > 0 && !(t >= fastest))
 			fastest = t;
 	}

@@ -14,6 +14,7 @@
 #include "driver/tune.h"
 #include "core/options.h"
 #include "report/tune_writer.h"
+#include "results/tune_record.h"
 
 struct tune_cli {
 	struct tune_opts x;
@@ -137,32 +138,21 @@ static int settle(struct tune_cli *o)
 static int resume_argv(const char *dir, struct strvec *out)
 {
 	char *path = xasprintf("%s/journal.jsonl", dir);
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0;
+	struct tune_record r;
 	int rc = -1;
-	if (!f) {
+	if (tune_record_load(path, 1, &r) < 0) {
 		error("--resume %s: no journal.jsonl there", dir);
-		goto done;
+		free(path);
+		return -1;
 	}
-	ssize_t len = getline(&line, &cap, f);
-	json_error_t err;
-	json_t *h = len > 0 ? json_loadb(line, (size_t)len, 0, &err) : NULL;
-	json_t *argv = json_object_get(h, "argv");
-	if (!json_is_array(argv) || json_array_size(argv) < 2) {
+	if (!r.has_header || !r.header.argv_recorded || r.header.argv.n < 2) {
 		error("%s:1: not a tune journal's header", path);
 	} else {
-		size_t i;
-		json_t *w;
-		json_array_foreach(argv, i, w)
-			if (i >= 1)
-				sv_push(out, json_string_value(w) ? json_string_value(w) : "");
+		for (size_t i = 1; i < r.header.argv.n; i++)
+			sv_push(out, r.header.argv.v[i]);
 		rc = 0;
 	}
-	json_decref(h);
-	fclose(f);
-done:
-	free(line);
+	tune_record_free(&r);
 	free(path);
 	return rc;
 }

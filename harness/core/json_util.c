@@ -48,3 +48,19 @@ void jset_num(json_t *obj, const char *key, double x)
 {
 	json_object_set_new(obj, key, jnum_or_null(x));
 }
+
+int jstrvec_read(const json_t *a, struct strvec *out)
+{
+	if (!json_is_array(a))
+		return 0;
+	size_t i;
+	const json_t *x;
+	json_array_foreach(a, i, x) sv_push(out, json_string_value(x) ? json_string_value(x) : "");
+	return 1;
+}
+
+char *jstr_dup(const json_t *obj, const char *key)
+{
+	const char *s = jstr_opt(obj, key);
+	return s ? xstrdup(s) : NULL;
+}

@@ -41,6 +41,11 @@ json_t *jnum_or_null(double x);
 json_t *jstr_or_null(const char *s);
 /* The strings of sv as a JSON array (a string that is not UTF-8 as null). */
 json_t *jstrvec(const struct strvec *sv);
+/* The strings of array a pushed onto out ("" for a non-string): 1, or 0
+ * (nothing pushed) when a is not an array. */
+int jstrvec_read(const json_t *a, struct strvec *out);
+/* A copy of obj[key] when it is a string, else NULL. */
+char *jstr_dup(const json_t *obj, const char *key);
 /* obj[key] = jnum_or_null(x): the key is set either way. */
 void jset_num(json_t *obj, const char *key, double x);
 

@@ -12,6 +12,7 @@
 #include "config/family.h"
 #include "core/json_util.h"
 #include "core/runcmd.h"
+#include "core/util.h"
 #include "pipeline/executor.h"
 #include "pipeline/measure.h"
 #include "pipeline/schedule.h"
@@ -35,32 +36,11 @@ struct confirm_opts {
 	const char *consumer, *consumer_wait;
 };
 
-/* The run's own --consumer / --consumer-wait / --pipe-size, so the replay drains streams the
- * same way (the cells record only a crossed consumer). */
-static const char *run_option(const json_t *run, const char *name)
-{
-	json_t *argv = json_object_get(json_object_get(run, "run"), "argv");
-	size_t len = strlen(name);
-	for (size_t i = 0; i < json_array_size(argv); i++) {
-		const char *s = json_string_value(json_array_get(argv, i));
-		if (!s || strncmp(s, "--", 2) || strncmp(s + 2, name, len))
-			continue;
-		if (s[2 + len] == '=')
-			return s + 3 + len;
-		if (!s[2 + len])
-			return json_string_value(json_array_get(argv, i + 1));
-	}
-	return NULL;
-}
-
 /* FNV-1a of the cell id: the seed of its rounds' order, so one cell is
  * confirmed in the same order every time */
 static unsigned long long cell_seed(const char *id)
 {
-	unsigned long long seed = 1469598103934665603ULL;
-	for (const char *s = id; *s; s++)
-		seed = (seed ^ (unsigned char)*s) * 1099511628211ULL;
-	return seed;
+	return fnv1a(FNV1A_OFFSET, id, strlen(id));
 }
 
 /* The paired comparison of the confirmation's rounds, into cc. */
@@ -110,7 +90,7 @@ static void confirm_verdict(struct cell_cmp *cc, const struct cell *a, const str
 /* What every cell's confirmation shares: the two runs, their families,
  * the settings, the level and the work folder. */
 struct confirm_job {
-	const json_t *base, *nw;
+	const struct results_run *base, *nw;
 	const char *base_dir, *new_dir;
 	struct family *fams;
 	size_t nfams;
@@ -135,7 +115,7 @@ static int replay_reference(struct cell *ref, const struct cell *c, const struct
 	char *id = xasprintf("%s/%s%s", f->name, f->same_as, at), why[256];
 	int r = -1;
 	for (int side = 0; side < 2 && r < 0; side++) {
-		const json_t *rec = results_json_cell(side ? job->nw : job->base, id);
+		const struct results_cell *rec = results_cell_by_id(side ? job->nw : job->base, id);
 		if (rec)
 			r = replay_cell_init(ref, rec, side ? job->new_dir : job->base_dir, job->fams, job->nfams, why,
 					     sizeof(why));
@@ -175,14 +155,14 @@ static int confirm_ready(struct session *s, struct cell *cells, const struct con
 
 static void confirm_cell(struct cell_cmp *cc, const struct confirm_job *job)
 {
-	const json_t *base = job->base, *nw = job->nw;
+	const struct results_run *base = job->base, *nw = job->nw;
 	const char *base_dir = job->base_dir, *new_dir = job->new_dir, *work = job->work;
 	const struct confirm_opts *co = job->co;
 	struct cell ab[3]; /* base, new and a same_as reference; each freed whatever was replayed */
 	memset(ab, 0, sizeof(ab));
 	struct cell *a = &ab[0], *b = &ab[1];
 	char why[512] = "";
-	const json_t *ra = results_json_cell(base, cc->id), *rb = results_json_cell(nw, cc->id);
+	const struct results_cell *ra = results_cell_by_id(base, cc->id), *rb = results_cell_by_id(nw, cc->id);
 	int ok = replay_cell_init(a, ra, base_dir, job->fams, job->nfams, why, sizeof(why)) == 0 &&
 		 replay_cell_init(b, rb, new_dir, job->fams, job->nfams, why, sizeof(why)) == 0;
 	/* a library step: the one binary, each side on its run's libraries */
@@ -304,8 +284,8 @@ static char *confirm_workdir(void)
 	return tmpl;
 }
 
-static int confirm_slower(struct comparison *cmp, const json_t *base, const char *base_dir, const json_t *nw,
-			  const char *new_dir, const struct confirm_opts *co, const struct compare_opts *o)
+static int confirm_slower(struct comparison *cmp, const struct results_run *base, const struct results_run *nw,
+			  const struct confirm_opts *co, const struct compare_opts *o)
 {
 	size_t suspects = 0;
 	cmp->confirm_rounds = co->rounds;
@@ -321,7 +301,7 @@ static int confirm_slower(struct comparison *cmp, const json_t *base, const char
 			 metric_name(o->metric));
 		return 0;
 	}
-	struct confirm_job job = { .base = base, .nw = nw, .base_dir = base_dir, .new_dir = new_dir, .co = co, .o = o,
+	struct confirm_job job = { .base = base, .nw = nw, .base_dir = base->dir, .new_dir = nw->dir, .co = co, .o = o,
 				   .quantile = cmp->quantile };
 	char *tool = NULL;
 	if (session_find_tool(co->session, &tool) < 0) {
@@ -349,7 +329,7 @@ static int confirm_slower(struct comparison *cmp, const json_t *base, const char
 	job.work = work;
 	/* the runs' own family folders too, wherever they live */
 	struct family *fams = NULL;
-	int nfams = load_families_of_runs(base, base_dir, nw, new_dir, &fams);
+	int nfams = load_families_of_runs(base, nw, &fams);
 	if (nfams < 0) {
 		remove_tree(work);
 		free(work);
@@ -376,26 +356,21 @@ static int confirm_slower(struct comparison *cmp, const json_t *base, const char
 
 /* The cooldown policy NEW's run took (run.cooldown: the profile's with
  * --cooldown or the suite's pause applied); its profile's for older runs. */
-static void profile_cooldown(const json_t *run, struct cooldown_policy *p)
+static void profile_cooldown(const struct results_run *run, struct cooldown_policy *p)
 {
-	json_t *c = json_object_get(json_object_get(run, "run"), "cooldown");
-	int override = json_is_true(json_object_get(c, "override"));
-	if (!json_is_object(c))
-		c = json_object_get(json_object_get(run, "profile"), "cooldown");
-	double s = json_number_value(json_object_get(c, "seconds"));
-	double below = json_number_value(json_object_get(c, "below_celsius"));
-	double max_wait = json_number_value(json_object_get(c, "max_wait_seconds"));
+	const struct results_cooldown *c = &run->settings.cooldown;
+	double s = c->seconds, below = c->below_celsius, max_wait = c->max_wait_seconds;
 	struct cooldown_spec spec = { s > 0 ? s : 0, below > 0 ? below : NAN, max_wait > s ? max_wait : s > 0 ? s : 0 };
-	cooldown_policy_init(p, &spec, override, "/");
+	cooldown_policy_init(p, &spec, c->override, "/");
 }
 
 /* BASE as given, or the stored baseline of NEW's cpu profile; NULL when
  * that baseline does not exist. */
-static char *base_path_of(const struct compare_request *rq, const json_t *nw)
+static char *base_path_of(const struct compare_request *rq, const struct results_run *nw)
 {
 	if (!rq->baseline)
 		return xstrdup(rq->base);
-	const char *prof = jstr_opt(json_object_get(nw, "run"), "cpu_profile");
+	const char *prof = nw->cpu_profile;
 	char *path = baseline_path(rq->baselines_dir, rq->baseline, prof ? prof : "host");
 	if (access(path, F_OK) < 0) {
 		error("no baseline '%s' for cpu profile %s (looked for %s; flagbench baseline save RUN stores one)",
@@ -407,23 +382,25 @@ static char *base_path_of(const struct compare_request *rq, const json_t *nw)
 }
 
 /* --confirm replays with NEW's own drain settings and its profile's cooldown. */
-static int confirm_with_run_settings(const struct compare_request *rq, struct comparison *cmp, const json_t *base,
-				     const char *base_dir, const json_t *nw, const char *new_dir)
+static int confirm_with_run_settings(const struct compare_request *rq, struct comparison *cmp,
+				     const struct results_run *base, const struct results_run *nw)
 {
-	const char *consumer = run_option(nw, "consumer");
+	/* the run's own --consumer / --consumer-wait / --pipe-size, so the replay drains
+	 * streams the same way (the cells record only a crossed consumer) */
+	const char *consumer = results_run_option(nw, "consumer");
 	uint64_t pipe = 0;
-	const char *ps = run_option(nw, "pipe-size");
+	const char *ps = results_run_option(nw, "pipe-size");
 	if (ps && parse_u64(ps, &pipe) < 0)
 		pipe = 0;
 	struct confirm_opts cf = { .rounds = rq->confirm,
 				   .which = rq->confirm_changed ? CONFIRM_EVERY_CHANGED : CONFIRM_CHANGED_NOT_SAME,
 				   .alarm_rate = rq->alarm_rate, .pipe_size = pipe, .consumer = consumer,
-				   .consumer_wait = run_option(nw, "consumer-wait") };
+				   .consumer_wait = results_run_option(nw, "consumer-wait") };
 	profile_cooldown(nw, &cf.cool);
 	struct session s;
 	session_open(&s, rq->executor ? rq->executor : &executor_hyperfine, NULL, 1, &rq->lim);
 	cf.session = &s;
-	int r = confirm_slower(cmp, base, base_dir, nw, new_dir, &cf, &rq->opts);
+	int r = confirm_slower(cmp, base, nw, &cf, &rq->opts);
 	/* the mock's made-up confirmations say so */
 	if (s.x->warning && cmp->confirm_cells)
 		sv_pushf(&cmp->warnings, "--confirm: %s", s.x->warning);
@@ -431,13 +408,19 @@ static int confirm_with_run_settings(const struct compare_request *rq, struct co
 	return r;
 }
 
+static const char *sha256_of(const struct results_run *run, const char *id)
+{
+	const struct results_cell *c = results_cell_by_id(run, id);
+	return c ? c->sha256 : NULL;
+}
+
 /* --record: the cells measured again, as NEW's "beside" (results/beside.h):
  * the history takes them as the measured size of a step between the two
  * runs. */
-static int record_beside(const struct compare_request *rq, const struct comparison *cmp, const json_t *base,
-			 const json_t *nw)
+static int record_beside(const struct compare_request *rq, const struct comparison *cmp,
+			 const struct results_run *base, const struct results_run *nw)
 {
-	const char *base_id = jstr_opt(json_object_get(base, "run"), "id");
+	const char *base_id = base->id[0] ? base->id : NULL;
 	if (!base_id)
 		return error("--record: BASE has no run.id: what was measured beside it cannot be named");
 	struct beside_cell *cells = xcalloc(cmp->n + 1, sizeof(*cells));
@@ -448,8 +431,8 @@ static int record_beside(const struct compare_request *rq, const struct comparis
 			continue;
 		cells[n++] = (struct beside_cell){
 			.cell = cc->id,
-			.base_sha256 = jstr_opt(json_object_get(results_json_cell(base, cc->id), "binary"), "sha256"),
-			.sha256 = jstr_opt(json_object_get(results_json_cell(nw, cc->id), "binary"), "sha256"),
+			.base_sha256 = sha256_of(base, cc->id),
+			.sha256 = sha256_of(nw, cc->id),
 			.verdict = comparison_verdict_word(cc->confirm.verdict),
 			.rounds = (unsigned)cc->confirmed,
 			.ratio = cc->confirm.ratio,
@@ -470,51 +453,48 @@ static int record_beside(const struct compare_request *rq, const struct comparis
 /* How far one binary's time moves between runs on NEW's host, from the
  * runs beside it (results/ratio_drift.h time_spread): what two runs with
  * too few unchanged programs are widened by. */
-static void between_spread_of(const char *new_run, struct compare_opts *o)
+static void between_spread_of(const struct results_run *nw, struct compare_opts *o)
 {
 	o->between_spread = NAN;
 	o->between_ratios = 0;
 	if (o->metric != METRIC_TIME)
 		return;
-	struct results_run run;
-	if (results_open(new_run, &run) < 0)
-		return;
 	struct between_runs b;
-	results_between_runs(&run, &b);
+	results_between_runs(nw, &b);
 	o->between_spread = b.time_spread;
 	o->between_ratios = b.time_ratios;
 	results_between_release(&b);
-	results_close(&run);
 }
 
 int compare_main(const struct compare_request *rq, struct comparison *out)
 {
 	int r = -1;
-	json_t *base = NULL, *nw = NULL;
-	char *base_dir = NULL, *new_dir = NULL, *base_path = NULL;
+	struct results_run base, nw;
+	int have_base = 0, have_new = 0;
+	char *base_path = NULL;
 	memset(out, 0, sizeof(*out));
-	nw = results_load(rq->new_run, &new_dir);
-	if (!nw)
+	have_new = results_open(rq->new_run, &nw) == 0;
+	if (!have_new)
 		goto out;
-	base_path = base_path_of(rq, nw);
+	base_path = base_path_of(rq, &nw);
 	if (!base_path)
 		goto out;
-	base = results_load(base_path, &base_dir);
-	if (!base)
+	have_base = results_open(base_path, &base) == 0;
+	if (!have_base)
 		goto out;
 	struct compare_opts opts = rq->opts;
-	between_spread_of(rq->new_run, &opts);
-	compare_runs(base, nw, &opts, out);
-	if (rq->confirm && confirm_with_run_settings(rq, out, base, base_dir, nw, new_dir) < 0)
+	between_spread_of(&nw, &opts);
+	compare_runs(&base, &nw, &opts, out);
+	if (rq->confirm && confirm_with_run_settings(rq, out, &base, &nw) < 0)
 		goto out;
-	if (rq->record && record_beside(rq, out, base, nw) < 0)
+	if (rq->record && record_beside(rq, out, &base, &nw) < 0)
 		goto out;
 	r = 0;
 out:
-	json_decref(base);
-	json_decref(nw);
-	free(base_dir);
-	free(new_dir);
+	if (have_base)
+		results_close(&base);
+	if (have_new)
+		results_close(&nw);
 	free(base_path);
 	return r;
 }

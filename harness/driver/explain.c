@@ -25,10 +25,8 @@
 /* The cflags of a cell, as the run built it. */
 static void flags_of(const struct results_cell *cell, struct strvec *out)
 {
-	size_t i;
-	json_t *f;
-	json_array_foreach(cell->cflags, i, f)
-		sv_push(out, json_string_value(f));
+	for (size_t i = 0; i < cell->ncflags; i++)
+		sv_push(out, cell->cflags[i]);
 }
 
 /* A candidate of change ch, whose strings it takes. */
@@ -145,7 +143,6 @@ static int read_pair(struct explain *e, struct explain_run *r, const char *run)
 {
 	if (results_open(run, &r->results) < 0)
 		return -1;
-	r->run = r->results.root;
 	r->run_dir = xstrdup(r->results.dir);
 	const struct results_cell *ca = r->ca = results_cell_by_id(&r->results, r->id_a),
 				  *cb = r->cb = results_cell_by_id(&r->results, r->id_b);
@@ -154,8 +151,7 @@ static int read_pair(struct explain *e, struct explain_run *r, const char *run)
 			     r->results.file, r->run_dir);
 	if (strcmp(ca->family, cb->family) || strcmp(ca->variant, cb->variant) || ca->reference || cb->reference)
 		return error("explain compares two builds of one variant; %s and %s differ in variant", r->id_a, r->id_b);
-	if (ca->emulated || cb->emulated || json_is_object(json_object_get(ca->j, "pgo")) ||
-	    json_is_object(json_object_get(cb->j, "pgo")))
+	if (ca->emulated || cb->emulated || ca->pgo || cb->pgo)
 		return error("explain works on native, non-pgo builds");
 	if (strcmp(or_empty(ca->compiler), or_empty(cb->compiler))) {
 		e->mode = EXPLAIN_MODE_CROSS;

@@ -11,7 +11,7 @@
 #include "core/json_util.h"
 #include "core/runcmd.h"
 
-#define JOURNAL_SCHEMA "flagbench-explain-journal/1"
+#define JOURNAL_SCHEMA EXPLAIN_JOURNAL_SCHEMA
 
 static const char *metric_key(enum metric m)
 {
@@ -25,23 +25,12 @@ static const char *state_name(enum gs_state st)
 
 int explain_journal_read(const char *dir, struct explain_journal *j, const char **run, const char **a, const char **b)
 {
-	char *path = xasprintf("%s/journal.json", dir);
-	json_error_t err;
-	j->doc = json_load_file(path, 0, &err);
-	if (!j->doc) {
-		int r = error("--resume %s: cannot read %s: %s (the folder of an earlier explain holds it)", dir, path,
-			      err.text);
-		free(path);
-		return r;
-	}
-	const char *schema = json_string_value(json_object_get(j->doc, "schema"));
-	const char *jr = json_string_value(json_object_get(j->doc, "run")),
-		   *ja = json_string_value(json_object_get(j->doc, "a")),
-		   *jb = json_string_value(json_object_get(j->doc, "b"));
+	if (explain_record_load(dir, &j->rec) < 0)
+		return -1;
+	j->read = 1;
+	const char *jr = j->rec.run, *ja = j->rec.a, *jb = j->rec.b;
 	int r = 0;
-	if (!schema || strcmp(schema, JOURNAL_SCHEMA) || !jr || !ja || !jb)
-		r = error("%s: not an explain journal (schema %s)", path, JOURNAL_SCHEMA);
-	else if ((*a && strcmp(*a, ja)) || (*b && strcmp(*b, jb)))
+	if ((*a && strcmp(*a, ja)) || (*b && strcmp(*b, jb)))
 		r = error("--resume %s explains %s against %s, not %s against %s", dir, ja, jb, *a, *b);
 	if (r == 0) {
 		if (!*run)
@@ -49,15 +38,14 @@ int explain_journal_read(const char *dir, struct explain_journal *j, const char 
 		*a = ja;
 		*b = jb;
 	}
-	free(path);
 	return r;
 }
 
 int explain_journal_metric(const struct explain_journal *j, struct explain_opts *o)
 {
-	if (!j->doc)
+	if (!j->read)
 		return 0;
-	const char *m = json_string_value(json_object_get(j->doc, "metric"));
+	const char *m = j->rec.metric;
 	if (!m)
 		return 0;
 	o->metric_asked = 1;
@@ -67,34 +55,27 @@ int explain_journal_metric(const struct explain_journal *j, struct explain_opts 
 
 int explain_journal_replay(struct explain *e, const struct explain_journal *j)
 {
-	if (!j->doc)
+	if (!j->read)
 		return 0;
-	json_t *flags = json_object_get(j->doc, "flags");
-	const char *way = json_string_value(json_object_get(j->doc, "way"));
+	const struct explain_record *rec = &j->rec;
+	const char *way = rec->way;
 	if (!way || strcmp(way, e->way == EXPLAIN_WAY_B_WITHOUT ? "b_without" : "a_with"))
 		return error("--resume: the journal moved the flags another way (%s): start a new explain", way ? way : "none");
-	int same = json_array_size(flags) == e->ncand;
+	int same = rec->flags.n == e->ncand;
 	for (size_t i = 0; same && i < e->ncand; i++)
-		same = !strcmp(json_string_value(json_array_get(flags, i)) ? json_string_value(json_array_get(flags, i)) : "",
-			       e->cand[i].name);
+		same = !strcmp(rec->flags.v[i], e->cand[i].name);
 	if (!same)
 		return error("--resume: the candidate flags are not the journal's (%zu now, %zu then): the compiler or the "
 			     "run changed; start a new explain",
-			     e->ncand, json_array_size(flags));
-	size_t i;
-	json_t *g;
-	json_array_foreach(json_object_get(j->doc, "groups"), i, g) {
-		size_t from = (size_t)json_integer_value(json_object_get(g, "from")),
-		       to = (size_t)json_integer_value(json_object_get(g, "to"));
-		int k = gs_find_waiting(&e->gs, from, to);
+			     e->ncand, rec->flags.n);
+	for (size_t i = 0; i < rec->ngroups; i++) {
+		const struct explain_record_group *g = &rec->groups[i];
+		int k = gs_find_waiting(&e->gs, g->from, g->to);
 		if (k < 0)
-			return error("--resume: the journal's group %zu of [%zu, %zu) is not one the search asks", i, from, to);
-		const char *st = json_string_value(json_object_get(g, "state"));
-		json_t *ci = json_object_get(g, "share_ci95");
-		double v = jnum(g, "share");
-		gs_record(&e->gs, (size_t)k, st && !strcmp(st, "failed") ? GS_FAILED : GS_MEASURED, v,
-			  jnum_value(json_array_get(ci, 0)), jnum_value(json_array_get(ci, 1)),
-			  json_is_true(json_object_get(g, "unchanged")), json_is_true(json_object_get(g, "carries")));
+			return error("--resume: the journal's group %zu of [%zu, %zu) is not one the search asks", i, g->from,
+				     g->to);
+		gs_record(&e->gs, (size_t)k, g->failed ? GS_FAILED : GS_MEASURED, g->share, g->share_low, g->share_high,
+			  g->unchanged, g->carries);
 		if (e->gi_alloc < e->gs.n) {
 			size_t was = e->gi_alloc;
 			e->gi_alloc = e->gs.n * 2;
@@ -102,10 +83,10 @@ int explain_journal_replay(struct explain *e, const struct explain_journal *j)
 			for (size_t m = was; m < e->gi_alloc; m++)
 				e->gi[m] = (struct group_info){ -1, NAN };
 		}
-		e->gi[k].value = jnum(g, "value");
+		e->gi[k].value = g->value;
 		e->resumed++;
 	}
-	e->builds = e->builds_resumed = (size_t)json_integer_value(json_object_get(j->doc, "builds"));
+	e->builds = e->builds_resumed = rec->builds;
 	fprintf(stderr, "flagbench: explain: --resume: %zu groups measured already (%zu builds), %zu waiting\n",
 		e->resumed, e->builds, gs_waiting(&e->gs, NULL, e->gs.n));
 	return 0;
@@ -113,8 +94,9 @@ int explain_journal_replay(struct explain *e, const struct explain_journal *j)
 
 void explain_journal_free(struct explain_journal *j)
 {
-	json_decref(j->doc);
-	j->doc = NULL;
+	if (j->read)
+		explain_record_free(&j->rec);
+	j->read = 0;
 }
 
 void explain_journal_write(const struct explain *e, const struct explain_run *r)
@@ -154,8 +136,8 @@ void explain_journal_write(const struct explain *e, const struct explain_run *r)
 /* The run's own pace: its build phase over its cells, at this explain's jobs. */
 static double run_build_s(const struct explain *e, const struct explain_run *r)
 {
-	double build = jnum(json_object_get(json_object_get(r->run, "run"), "phases"), "build_s");
-	size_t cells = json_array_size(json_object_get(r->run, "cells"));
+	double build = r->results.settings.build_s;
+	size_t cells = r->results.ncells;
 	unsigned jobs = e->session.jobs ? e->session.jobs : 1;
 	return isfinite(build) && build > 0 && cells ? build * jobs / (double)cells : NAN;
 }
@@ -168,7 +150,7 @@ static double run_measure_s(const struct explain *e, const struct explain_run *r
 	double t = 0;
 	const struct results_cell *c[2] = { r->ca, r->cb };
 	for (int k = 0; k < 2; k++) {
-		double m = jnum(c[k]->time_s, "median");
+		double m = c[k]->time.median;
 		if (isfinite(m) && m > t)
 			t = m;
 	}

@@ -7,19 +7,19 @@
  * "mode", "metric", "flags": [names in the search's order], "builds",
  * "groups": [{"from", "to", "state", "share", "share_ci95", "unchanged",
  * "carries", "value"}] in the order they were recorded}.  --resume reads
- * it back: the run and the pair, the metric, and the groups, replayed in
+ * it back (results/explain_record.h): the run and the pair, the metric, and the groups, replayed in
  * their order into the search (group_search.h), so only the groups still
  * waiting are built and measured.
  */
 #ifndef FLAGBENCH_EXPLAIN_JOURNAL_H
 #define FLAGBENCH_EXPLAIN_JOURNAL_H
 
-#include <jansson.h>
-
 #include "driver/explain_state.h"
+#include "results/explain_record.h"
 
 struct explain_journal {
-	json_t *doc; /* NULL: none read */
+	int read;                 /* 0: none read */
+	struct explain_record rec; /* as results/explain_record.h read it */
 };
 
 /* DIR/journal.json: *run, *a, *b from it where the caller gave none

@@ -123,7 +123,6 @@ struct explain_run {
 	int argc;               /* the command line, for results.json run.argv */
 	char **argv;
 	struct results_run results; /* the run, through the one reader */
-	json_t *run;            /* its document (results.root) */
 	const struct results_cell *ca, *cb; /* the two cells, inside results */
 	/* A and B planned again as the run planned them (driver/replan.h):
 	 * every rebuild is a copy of one of them with other flags */

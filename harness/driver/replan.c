@@ -17,7 +17,7 @@ struct names {
 	char *allocator, *placement, *consumer;
 	uint64_t size;
 	int from_run;
-	json_t *root; /* the run's document, for its family folders */
+	struct results_run *run; /* the run, for its family folders and matrix; NULL none */
 };
 
 static void names_free(struct names *n)
@@ -31,7 +31,9 @@ static void names_free(struct names *n)
 	free(n->allocator);
 	free(n->placement);
 	free(n->consumer);
-	json_decref(n->root);
+	if (n->run)
+		results_close(n->run);
+	free(n->run);
 }
 
 static void push_unique(struct strvec *sv, const char *v)
@@ -50,9 +52,13 @@ static char *dup_or_null(const char *s)
 /* The names of the run's cells, read through the one reader. */
 static int names_from_run(const struct replan_request *rq, struct names *n, char **run_dir)
 {
-	struct results_run run;
-	if (results_open(rq->run, &run) < 0)
+	n->run = xcalloc(1, sizeof(*n->run));
+	if (results_open(rq->run, n->run) < 0) {
+		free(n->run);
+		n->run = NULL;
 		return -1;
+	}
+	const struct results_run run = *n->run;
 	int rc = -1;
 	for (int k = 0; k < 2 && rq->cells[k]; k++) {
 		const struct results_cell *c = results_cell_by_id(&run, rq->cells[k]);
@@ -64,7 +70,7 @@ static int names_from_run(const struct replan_request *rq, struct names *n, char
 			error("%s is a reference program: only a variant's builds are rebuilt", c->id);
 			goto done;
 		}
-		if (c->emulated || json_is_object(json_object_get(c->j, "pgo"))) {
+		if (c->emulated || c->pgo) {
 			error("%s is not a native build without pgo: only those are rebuilt", c->id);
 			goto done;
 		}
@@ -94,12 +100,10 @@ static int names_from_run(const struct replan_request *rq, struct names *n, char
 	else
 		n->suite = dup_or_null(run.suite);
 	n->cpu = dup_or_null(run.cpu_profile);
-	n->root = json_incref(run.root);
 	*run_dir = xstrdup(run.dir);
 	n->from_run = 1;
 	rc = 0;
 done:
-	results_close(&run);
 	return rc;
 }
 
@@ -121,9 +125,9 @@ static int load_all(const struct replan_request *rq, const struct names *n, stru
 	if (rq->family_dirs)
 		sv_pushv(&dirs, rq->family_dirs->v);
 	out->nfam = load_families(&dirs, &out->fams);
-	if (n->root && out->nfam >= 0) {
+	if (n->run && out->nfam >= 0) {
 		struct strvec rd = STRVEC_INIT, names = STRVEC_INIT;
-		results_family_dirs(n->root, out->run_dir, out->fams, (size_t)out->nfam, &rd, &names);
+		results_family_dirs(n->run, out->fams, (size_t)out->nfam, &rd, &names);
 		if (rd.n) {
 			for (int i = 0; i < out->nfam; i++)
 				free_family(&out->fams[i]);
@@ -211,8 +215,7 @@ int replan_plan(const struct replan_request *rq, struct replan *out)
 	if (load_suite(n.suite ? n.suite : rq->suite, &out->suite) < 0)
 		goto done;
 	/* a run's command-line matrix is read as its suite's (results.json run.matrix) */
-	json_t *matrix = n.root ? json_object_get(json_object_get(n.root, "run"), "matrix") : NULL;
-	if (matrix && suite_set_matrix(&out->suite, matrix, rq->run) < 0)
+	if (n.run && results_run_matrix(n.run, &out->suite) < 0)
 		goto done;
 	if (load_all(rq, &n, out) < 0)
 		goto done;

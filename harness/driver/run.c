@@ -331,11 +331,11 @@ static void run_build(struct run *r)
 	double t = now_monotonic();
 	r->batch = (struct session_batch){ .from = 0, .upto = SESSION_BUILT };
 	if (r->o.binaries_from) {
-		char *from_dir = NULL;
-		json_t *from = results_load(r->o.binaries_from, &from_dir);
-		run_use_stored_binaries(&r->plan, r->o.binaries_from, from);
-		json_decref(from);
-		free(from_dir);
+		struct results_run from;
+		int have = results_open(r->o.binaries_from, &from) == 0;
+		run_use_stored_binaries(&r->plan, r->o.binaries_from, have ? &from : NULL);
+		if (have)
+			results_close(&from);
 		r->batch.stored = 1; /* nothing to compile; verified as any build is */
 	}
 	session_ready(&r->session, &r->plan, &r->batch);

@@ -88,38 +88,33 @@ int run_dir_resume_id(const char *dir, const char *suite, const char *profile, d
 {
 	/* the one reader's checks (results/reader.h): a folder whose
 	 * results.json is not a run's is no run to resume */
-	char *old_dir = NULL;
-	json_t *old = results_load(dir, &old_dir);
-	free(old_dir);
-	json_t *orun = json_object_get(old, "run");
-	const char *oid = json_string_value(json_object_get(orun, "id"));
-	const char *osuite = json_string_value(json_object_get(orun, "suite"));
-	const char *oprof = json_string_value(json_object_get(orun, "cpu_profile"));
-	if (!old || (osuite && strcmp(osuite, suite)) || (oprof && strcmp(oprof, profile))) {
-		if (!old)
+	struct results_run old;
+	int have = results_open(dir, &old) == 0;
+	const char *oid = have && old.id[0] ? old.id : NULL, *osuite = have ? old.suite : NULL, *oprof = have ? old.cpu_profile : NULL;
+	if (!have || (osuite && strcmp(osuite, suite)) || (oprof && strcmp(oprof, profile))) {
+		if (!have)
 			error("cannot resume %s: no readable results.json there", dir);
 		else
 			error("cannot resume %s with suite %s on cpu %s: it is a run of suite %s on cpu %s "
 			      "(--resume %s --suite %s --cpu %s)", dir, suite, profile, osuite ? osuite : "?",
 			      oprof ? oprof : "?", dir, osuite ? osuite : "?", oprof ? oprof : "?");
-		json_decref(old);
+		if (have)
+			results_close(&old);
 		return -1;
 	}
 	/* the journal's cells keep the statistic they were measured with
 	 * (runs older than run.statistic reported the median) */
 	double oq = 0.5;
-	const char *ostat = json_string_value(json_object_get(orun, "statistic"));
-	if (!ostat)
-		ostat = "median";
+	const char *ostat = old.statistic; /* "median" where the run does not say */
 	if (stats_statistic_parse(ostat, &oq) == 0 && oq != quantile) {
 		char name[32];
 		error("cannot resume %s with --statistic %s: it reports the %s (--resume %s --statistic %s)", dir,
 		      stats_statistic_name(quantile, name, sizeof(name)), ostat, dir, ostat);
-		json_decref(old);
+		results_close(&old);
 		return -1;
 	}
 	*id = oid ? xstrdup(oid) : run_dir_new_id(suite, profile);
-	json_decref(old);
+	results_close(&old);
 	return 0;
 }
 

@@ -73,8 +73,9 @@ static void free_tune(struct tune *t)
 		free(t->levels[i].opt);
 	sv_clear(&t->check_lines);
 	free(t->switch_why);
-	json_decref(t->journal_probe);
-	json_decref(t->journal_checks);
+	if (t->journaled)
+		tune_record_free(t->journaled);
+	free(t->journaled);
 	free(t->best_key);
 	free(t->metric_why);
 	free(t->minimise_note);

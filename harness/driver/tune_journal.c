@@ -86,93 +86,82 @@ static enum cell_status status_of(const char *word)
 	return st;
 }
 
-/* --resume: the journal's candidates, to be told again; a journal of
- * another start, space, metric, seed or techniques is refused. */
+/* Whether the journal's header is this tune's: the first key that
+ * differs, or NULL. */
+static const char *header_differs(const struct tune *t, const struct tune_record_header *h)
+{
+	if (!str_equal_or_null(h->kind, TUNE_JOURNAL_KIND) || !h->kind)
+		return "kind";
+	if (!h->start || strcmp(h->start, t->start.plan.cells[t->proto].spec.id))
+		return "start";
+	if (!h->start_sha256 || strcmp(h->start_sha256, t->start_sha))
+		return "start_sha256";
+	if (!h->space || strcmp(h->space, t->space_hash))
+		return "space";
+	if (!h->metric || strcmp(h->metric, metric_name(t->metric)))
+		return "metric";
+	if (!h->seeded || h->seed != (long long)t->o->seed)
+		return "seed";
+	int same = h->techniques_recorded && h->techniques.n == t->ntracks;
+	for (size_t i = 0; same && i < t->ntracks; i++)
+		same = !strcmp(h->techniques.v[i], tune_technique_name(t->tracks[i].technique));
+	return same ? NULL : "techniques";
+}
+
+/* A candidate line of the journal into t->ev (one of another technique is left out). */
+static void eval_from_journal(struct tune *t, const struct tune_record_eval *r)
+{
+	const char *tech = r->technique;
+	size_t track = !strcmp(tech, "probe") ? TUNE_PROBE : TUNE_MINIMISE;
+	for (size_t i = 0; i < t->ntracks; i++)
+		if (!strcmp(tech, tune_technique_name(t->tracks[i].technique)))
+			track = i;
+	if (track == TUNE_MINIMISE && strcmp(tech, "minimise"))
+		return;
+	if (t->nev == t->ev_alloc) {
+		t->ev_alloc = t->ev_alloc ? t->ev_alloc * 2 : 64;
+		t->ev = xrealloc(t->ev, t->ev_alloc * sizeof(*t->ev));
+	}
+	struct tune_eval *e = &t->ev[t->nev++];
+	memset(e, 0, sizeof(*e));
+	e->technique = track;
+	e->seq = r->seq;
+	e->key = xstrdup(r->key);
+	e->op = xstrdup(r->op);
+	e->status = status_of(r->status);
+	e->reason = r->reason ? xstrdup(r->reason) : NULL;
+	snprintf(e->sha256, sizeof(e->sha256), "%s", r->sha256);
+	e->same_as = r->same_as ? xstrdup(r->same_as) : NULL;
+	/* a score written as null was no figure: never a best */
+	e->score = isnan(r->score) ? INFINITY : r->score;
+	e->at_s = r->at_s;
+	e->metric = t->metric;
+	if (r->metric)
+		metric_parse(r->metric, &e->metric);
+	e->from_journal = 1;
+}
+
+/* --resume: the journal's candidates, to be told again, read through
+ * results/tune_record.h; a journal of another start, space, metric, seed
+ * or techniques is refused. */
 static int journal_load(struct tune *t)
 {
-	FILE *f = fopen(t->journal_path, "r");
-	if (!f)
+	struct tune_record *r = xcalloc(1, sizeof(*r));
+	if (tune_record_load(t->journal_path, 0, r) < 0) {
+		free(r);
 		return error("--resume %s: no journal: %s", t->dir, strerror(errno));
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	int lineno = 0, rc = 0;
-	json_t *want = journal_header(t);
-	while ((len = getline(&line, &cap, f)) > 0 && rc == 0) {
-		lineno++;
-		json_error_t err;
-		json_t *o = json_loadb(line, (size_t)len, 0, &err);
-		if (!o) {
-			/* a line cut by a crash is the last one: what it said is lost */
-			fprintf(stderr, "flagbench: %s:%d: an unfinished line is skipped\n", t->journal_path, lineno);
-			continue;
-		}
-		if (lineno == 1) {
-			static const char *const must[] = { "kind", "start", "start_sha256", "space", "metric", "seed",
-							    "techniques", NULL };
-			for (const char *const *k = must; *k && rc == 0; k++)
-				if (!json_equal(json_object_get(o, *k), json_object_get(want, *k)))
-					rc = error("%s:1: the journal's %s differs from this tune's: --resume continues the same "
-						   "tune (the same start, compiler, space, metric, seed and techniques)",
-						   t->journal_path, *k);
-			json_decref(o);
-			continue;
-		}
-		/* the probe's and the screen checks' lines (tune_probe.h, tune_screen.h) */
-		const char *event = jstr_opt(o, "event");
-		if (event && !strcmp(event, "probe")) {
-			json_decref(t->journal_probe);
-			t->journal_probe = o;
-			continue;
-		}
-		if (event && !strcmp(event, "check")) {
-			if (!t->journal_checks)
-				t->journal_checks = json_array();
-			json_array_append_new(t->journal_checks, o);
-			continue;
-		}
-		const char *tech = jstr(o, "technique");
-		size_t track = !strcmp(tech, "probe") ? TUNE_PROBE : TUNE_MINIMISE;
-		for (size_t i = 0; i < t->ntracks; i++)
-			if (!strcmp(tech, tune_technique_name(t->tracks[i].technique)))
-				track = i;
-		if (track == TUNE_MINIMISE && strcmp(tech, "minimise")) {
-			json_decref(o);
-			continue;
-		}
-		if (t->nev == t->ev_alloc) {
-			t->ev_alloc = t->ev_alloc ? t->ev_alloc * 2 : 64;
-			t->ev = xrealloc(t->ev, t->ev_alloc * sizeof(*t->ev));
-		}
-		struct tune_eval *e = &t->ev[t->nev++];
-		memset(e, 0, sizeof(*e));
-		e->technique = track;
-		e->seq = (size_t)json_integer_value(json_object_get(o, "seq"));
-		e->key = xstrdup(jstr(o, "key"));
-		e->op = xstrdup(jstr(o, "op"));
-		e->status = status_of(jstr(o, "status"));
-		const char *reason = jstr_opt(o, "reason");
-		e->reason = reason ? xstrdup(reason) : NULL;
-		snprintf(e->sha256, sizeof(e->sha256), "%s", jstr(o, "sha256"));
-		const char *same = jstr_opt(o, "same_as");
-		e->same_as = same ? xstrdup(same) : NULL;
-		/* a score written as null was no figure: never a best */
-		e->score = jnum(o, "score");
-		if (isnan(e->score))
-			e->score = INFINITY;
-		e->at_s = jnum(o, "at_s");
-		e->metric = t->metric;
-		if (jstr_opt(o, "metric"))
-			metric_parse(jstr(o, "metric"), &e->metric);
-		e->from_journal = 1;
-		json_decref(o);
 	}
-	free(line);
-	fclose(f);
-	json_decref(want);
-	if (lineno == 0)
-		rc = error("--resume %s: the journal is empty", t->dir);
-	return rc;
+	t->journaled = r;
+	const char *key = r->has_header ? header_differs(t, &r->header) : NULL;
+	if (key)
+		return error("%s:1: the journal's %s differs from this tune's: --resume continues the same "
+			     "tune (the same start, compiler, space, metric, seed and techniques)",
+			     t->journal_path, key);
+	for (size_t i = 0; i < r->nevals; i++)
+		eval_from_journal(t, &r->evals[i]);
+	if (r->lines == 0)
+		return error("--resume %s: the journal is empty", t->dir);
+	return 0;
 }
 
 int tune_journal_open(struct tune *t)

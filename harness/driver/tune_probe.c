@@ -124,23 +124,18 @@ static enum comparison_verdict verdict_of(const char *word)
 /* --resume: what the probe found, as journaled. */
 static void probe_from_journal(struct tune *t)
 {
-	const json_t *p = t->journal_probe;
-	t->cost.build_s = jnum(p, "build_s");
-	t->cost.check_s = jnum(p, "check_s");
-	t->cost.screen_s = jnum(p, "screen_s");
-	size_t i;
-	json_t *l;
-	json_array_foreach(json_object_get(p, "levels"), i, l)
-	{
-		if (t->nlevels == TUNE_OPT_LEVELS_MAX)
-			break;
+	const struct tune_record_probe *p = &t->journaled->probe;
+	t->cost.build_s = p->build_s;
+	t->cost.check_s = p->check_s;
+	t->cost.screen_s = p->screen_s;
+	for (size_t i = 0; i < p->nlevels && t->nlevels < TUNE_OPT_LEVELS_MAX; i++) {
 		struct tune_level *lv = &t->levels[t->nlevels++];
-		lv->opt = xstrdup(jstr(l, "opt"));
-		lv->count = jnum(l, "count");
-		lv->time_ratio = jnum(l, "time_ratio");
-		lv->time_verdict = verdict_of(jstr_opt(l, "time_verdict"));
+		lv->opt = xstrdup(p->levels[i].opt);
+		lv->count = p->levels[i].count;
+		lv->time_ratio = p->levels[i].time_ratio;
+		lv->time_verdict = verdict_of(p->levels[i].time_verdict);
 	}
-	if (json_is_true(json_object_get(p, "checked")))
+	if (p->checked)
 		tune_screen_replay(t);
 }
 
@@ -229,7 +224,7 @@ int tune_probe(struct tune *t)
 	t->nseeds = tune_search_seeds(&t->space, NULL, 0);
 	t->needed = tune_candidates_needed(t->nseeds);
 	t->checked_best = 1;
-	if (t->journal_probe) {
+	if (t->journaled && t->journaled->has_probe) {
 		probe_from_journal(t);
 	} else {
 		if (od != (size_t)-1) {

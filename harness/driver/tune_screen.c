@@ -124,14 +124,13 @@ static json_t *check_event(const struct tune *t, const char *line, const char *w
 
 int tune_screen_replay(struct tune *t)
 {
-	json_t *c = json_array_get(t->journal_checks, t->screen_checks);
-	if (!c)
+	if (!t->journaled || t->screen_checks >= t->journaled->nchecks)
 		return 0;
-	const char *why = jstr_opt(c, "why");
-	sv_push(&t->check_lines, jstr(c, "line"));
-	fprintf(stderr, "flagbench: tune: (journaled) %s\n", jstr(c, "line"));
-	if (json_is_true(json_object_get(c, "switch")) && why)
-		turn_to_time(t, why, (size_t)json_integer_value(json_object_get(c, "ev")));
+	const struct tune_record_check *c = &t->journaled->checks[t->screen_checks];
+	sv_push(&t->check_lines, c->line);
+	fprintf(stderr, "flagbench: tune: (journaled) %s\n", c->line);
+	if (c->turned && c->why)
+		turn_to_time(t, c->why, c->ev);
 	t->screen_checks++;
 	return 1;
 }

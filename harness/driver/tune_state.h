@@ -25,6 +25,7 @@
 #include "pipeline/counters.h"
 #include "pipeline/plan.h"
 #include "pipeline/session.h"
+#include "results/tune_record.h"
 
 /* the technique index of the minimisation's own candidates */
 #define TUNE_MINIMISE ((size_t)-1)
@@ -130,9 +131,9 @@ struct tune {
 	struct strvec check_lines;/* each check, in words */
 	char *switch_why;         /* why the screen turned to time, or NULL */
 	size_t switched_after;    /* candidates of the searches before it */
-	/* journaled events (--resume): the probe's line and each check's */
-	json_t *journal_probe;
-	json_t *journal_checks;   /* an array */
+	/* the journal read back (--resume, results/tune_record.h): the
+	 * probe's line and each check's are replayed from it */
+	struct tune_record *journaled; /* NULL: none */
 	char start_sha[65];
 	struct tune_eval *ev;
 	size_t nev, ev_alloc;

@@ -421,7 +421,7 @@ static json_t *explain_json(const struct explain *e)
 }
 
 /* Writes results.json (cells of the explain run plus "explain") and explain.md. */
-static int write_outputs(const struct explain *e, const char *dir, const json_t *run, const char *run_dir,
+static int write_outputs(const struct explain *e, const char *dir, const struct results_run *run, const char *run_dir,
 			 json_t *argv_json, double started, const char *stamp, const struct strbuf *md)
 {
 	struct suite suite;
@@ -430,7 +430,7 @@ static int write_outputs(const struct explain *e, const char *dir, const json_t 
 	suite.path = xasprintf("%s/results.json", run_dir);
 	struct cpu_profile prof;
 	memset(&prof, 0, sizeof(prof));
-	const char *pname = json_string_value(json_object_get(json_object_get(run, "run"), "cpu_profile"));
+	const char *pname = run->cpu_profile;
 	prof.name = (char *)(pname ? pname : "");
 	struct run_state rs;
 	memset(&rs, 0, sizeof(rs));
@@ -441,15 +441,8 @@ static int write_outputs(const struct explain *e, const char *dir, const json_t 
 	rs.interrupted = fb_interrupted != 0;
 	rs.finished = e->end == EXPLAIN_END_DONE;
 	rs.argv = argv_json;
-	rs.host = json_object_get(run, "host");
-	rs.tools = json_object_get(run, "tools");
-	rs.profile = json_object_get(run, "profile");
-	if (!rs.host)
-		rs.host = json_object();
-	else
-		json_incref(rs.host);
-	rs.tools = rs.tools ? json_incref(rs.tools) : json_object();
-	rs.profile = rs.profile ? json_incref(rs.profile) : json_object();
+	/* the new record carries the measured run's host, tools and profile */
+	results_run_provenance(run, &rs.host, &rs.tools, &rs.profile);
 	rs.suite = &suite;
 	rs.cpu_profile = &prof;
 	rs.plan = (struct plan *)&e->plan; /* results_to_json only reads it */
@@ -495,7 +488,7 @@ int explain_report(const struct explain *e, const struct explain_run *r, int fin
 	json_array_append_new(argv_json, json_string("flagbench"));
 	for (int i = 0; i < r->argc; i++)
 		json_array_append_new(argv_json, json_string(r->argv[i]));
-	int wr = write_outputs(e, r->out, r->run, r->run_dir, argv_json, r->started, r->stamp, &md);
+	int wr = write_outputs(e, r->out, &r->results, r->run_dir, argv_json, r->started, r->stamp, &md);
 	sb_release(&md);
 	json_decref(argv_json);
 	if (final)

@@ -55,32 +55,32 @@ static const char *direction(const struct history_analysis *a, const struct cp_p
  * beside the night before's binary says so (the page's label) */
 static char *label(const struct hcell *c, size_t k)
 {
-	const struct cp_point *p = &c->cps[k];
-	const struct cp_cause *cause = &c->causes[k];
-	int measured = c->measured && c->measured[k] == HISTORY_MEASURED_STEP;
+	const struct cp_point *p = &c->cps[k].point;
+	const struct cp_cause *cause = &c->cps[k].cause;
+	int measured = c->cps[k].measured == HISTORY_MEASURED_STEP;
 	return xasprintf("%+.1f%% %s%s%s%s", (p->ratio - 1) * 100, cp_cause_word(cause->kind), cause->what.n ? ": " : "",
 			 cause->what.n ? cause->what.v[0] : "", measured ? " (measured beside the night before)" : "");
 }
 
 static json_t *change_json(const struct history_analysis *a, const struct hcell *c, size_t k)
 {
-	const struct cp_point *p = &c->cps[k];
-	const struct hist_point *b = &c->s->pts[c->pt[p->at]], *pre = &c->s->pts[c->pt[p->at - 1]];
+	const struct cp_point *p = &c->cps[k].point;
+	const struct hist_point *b = &c->s->pts[c->nights[p->at].pt], *pre = &c->s->pts[c->nights[p->at - 1].pt];
 	const struct hist_run *r = &a->d.runs[b->run];
-	const struct cp_cause *cause = &c->causes[k];
-	/* the night's binary measured beside the night before's (driver/history.h) */
+	const struct cp_cause *cause = &c->cps[k].cause;
+	/* the night's binary measured beside the night before's (analysis/history_changes.h) */
 	const struct hist_beside *m = &b->beside;
-	json_t *measured = c->measured && c->measured[k] ? json_pack("{s:s, s:s, s:i, s:f, s:[f,f], s:o, s:b}", "beside", m->run,
+	json_t *measured = c->cps[k].measured ? json_pack("{s:s, s:s, s:i, s:f, s:[f,f], s:o, s:b}", "beside", m->run,
 								      "verdict", m->verdict, "rounds", (int)m->rounds, "ratio", m->ratio,
 								      "ci", m->low, m->high, "level", jnum_or_null(m->level),
-								      "step", c->measured[k] == HISTORY_MEASURED_STEP)
+								      "step", c->cps[k].measured == HISTORY_MEASURED_STEP)
 							   : json_null();
 	json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:[o,o], s:s, s:o, s:b, s:b, s:{s:s, s:o, s:s}}",
 			 "profile",
 			 c->s->profile, "host", c->s->host, "cell", c->s->cell, "night", r->run_id, "started", r->started,
 			 "before", a->d.runs[pre->run].run_id, "ratio", jnum_or_null(p->ratio), "ci95",
 			 jnum_or_null(p->low), jnum_or_null(p->high), "direction", direction(a, p), "p",
-			 jnum_or_null(p->p), "newest", history_run_is_newest(&a->d, b->run), "alarm", c->alarm[k], "cause", "kind",
+			 jnum_or_null(p->p), "newest", history_run_is_newest(&a->d, b->run), "alarm", c->cps[k].alarm, "cause", "kind",
 			 cp_cause_word(cause->kind), "what", jstrvec(&cause->what), "text", cause->text);
 	json_object_set_new(j, "measured", measured);
 	return j;
@@ -162,27 +162,27 @@ int history_write_show(const struct history_analysis *a, const char *cell, enum 
 					c->runs_typical);
 		}
 		for (size_t k = 0; k < c->n; k++) {
-			const struct hist_point *p = &c->s->pts[c->pt[k]];
+			const struct hist_point *p = &c->s->pts[c->nights[k].pt];
 			const struct hist_run *r = &a->d.runs[p->run];
 			size_t cp = 0;
-			while (cp < c->ncps && c->cps[cp].at != k)
+			while (cp < c->ncps && c->cps[cp].point.at != k)
 				cp++;
 			char *lab = cp < c->ncps ? label(c, cp) : NULL;
-			double rel = c->value[k] / c->value[0];
+			double rel = c->nights[k].value / c->nights[0].value;
 			if (f == HFMT_TSV) {
 				fprintf(out, "%s/%s\t%s\t%zu\t%s\t%s\t%.9g\t%.6f\t%zu\t%s\t%.12s\n", c->s->profile, c->s->host,
-					c->s->cell, k, r->started, r->run_id, c->value[k], rel, c->runs[k], lab ? lab : "",
+					c->s->cell, k, r->started, r->run_id, c->nights[k].value, rel, c->nights[k].runs, lab ? lab : "",
 					p->sha256 ? p->sha256 : "");
 			} else if (f == HFMT_TEXT) {
 				if (lab)
-					fprintf(out, "  -- change point: %.3fx [%.3fx, %.3fx] %s, %s\n", c->cps[cp].ratio,
-						c->cps[cp].low, c->cps[cp].high, direction(a, &c->cps[cp]), c->causes[cp].text);
-				fprintf(out, "  %-22s %-40s %12.6g  %6.3fx  %2zu runs  %.12s\n", r->started, r->run_id, c->value[k],
-					rel, c->runs[k], p->sha256 ? p->sha256 : "-");
+					fprintf(out, "  -- change point: %.3fx [%.3fx, %.3fx] %s, %s\n", c->cps[cp].point.ratio,
+						c->cps[cp].point.low, c->cps[cp].point.high, direction(a, &c->cps[cp].point), c->cps[cp].cause.text);
+				fprintf(out, "  %-22s %-40s %12.6g  %6.3fx  %2zu runs  %.12s\n", r->started, r->run_id, c->nights[k].value,
+					rel, c->nights[k].runs, p->sha256 ? p->sha256 : "-");
 			} else {
 				json_array_append_new(nights, json_pack("{s:s, s:s, s:o, s:f, s:I, s:o}", "started", r->started,
-									"run", r->run_id, "value", jnum_or_null(c->value[k]),
-									"relative", rel, "runs", (json_int_t)c->runs[k],
+									"run", r->run_id, "value", jnum_or_null(c->nights[k].value),
+									"relative", rel, "runs", (json_int_t)c->nights[k].runs,
 									"sha256", jstr_or_null(p->sha256)));
 			}
 			free(lab);
@@ -232,7 +232,7 @@ void history_write_changes(const struct history_analysis *a, enum history_format
 	size_t n = 0;
 	for (size_t i = 0; i < a->ncells; i++)
 		for (size_t k = 0; k < a->cells[i].ncps; k++)
-			refs[n++] = (struct ref){ &a->cells[i], k, a->cells[i].s->pts[a->cells[i].pt[a->cells[i].cps[k].at]].run };
+			refs[n++] = (struct ref){ &a->cells[i], k, hcell_run_of(&a->cells[i], a->cells[i].cps[k].point.at) };
 	qsort(refs, n, sizeof(*refs), newest_first);
 	if (f == HFMT_JSON) {
 		json_t *changes = json_array();
@@ -274,9 +274,9 @@ void history_write_changes(const struct history_analysis *a, enum history_format
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct hcell *c = refs[i].c;
-		const struct cp_point *p = &c->cps[refs[i].k];
+		const struct cp_point *p = &c->cps[refs[i].k].point;
 		const struct hist_run *r = &a->d.runs[refs[i].run];
-		const struct cp_cause *cause = &c->causes[refs[i].k];
+		const struct cp_cause *cause = &c->cps[refs[i].k].cause;
 		int newest = history_run_is_newest(&a->d, refs[i].run);
 		if (f == HFMT_TSV)
 			fprintf(out, "%s\t%s\t%s/%s\t%s\t%.6f\t%.6f\t%.6f\t%s\t%s\t%s\n", r->started, r->run_id, c->s->profile,
@@ -285,7 +285,7 @@ void history_write_changes(const struct history_analysis *a, enum history_format
 		else
 			fprintf(out, "%s %s/%s %s: %.3fx [%.3fx, %.3fx] %s from %s%s%s; what changed: %s\n", r->started,
 				c->s->profile, c->s->host, c->s->cell, p->ratio, p->low, p->high, direction(a, p), r->run_id,
-				newest ? " (the newest night)" : "", c->alarm[refs[i].k] ? " [alarm]" : "", cause->text);
+				newest ? " (the newest night)" : "", c->cps[refs[i].k].alarm ? " [alarm]" : "", cause->text);
 	}
 	free(refs);
 }

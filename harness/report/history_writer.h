@@ -1,5 +1,5 @@
 /* history_writer.h: `flagbench history list|show|changes` as text, JSON or
- * TSV, from what driver/history.h computed (nothing is computed here).
+ * TSV, from what analysis/history_changes.h computed (nothing is computed here).
  *
  * changes: every change point, newest first: its first night (start and
  * run id), machine, cell, the ratio after/before with its 95 % interval,
@@ -20,7 +20,7 @@
 
 #include <stdio.h>
 
-#include "driver/history.h"
+#include "analysis/history_changes.h"
 
 enum history_format { HFMT_TEXT, HFMT_JSON, HFMT_TSV };
 

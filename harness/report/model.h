@@ -175,7 +175,6 @@ struct mfamily {
 
 struct mrun {
 	struct results_run run; /* as results/reader.h read it */
-	json_t *root;           /* run.root, for the writers' run-level fields */
 	const char *path, *label, *slug, *id;
 	const char *statistic; /* run.statistic: what each figure is (stats.h); "median" for older runs */
 	double drift_sd;       /* run.drift.sd_percent / 100 (stats.h): widens every rerun interval; 0 when none */

@@ -130,8 +130,17 @@ struct mcell model_word(const char *w)
 
 int model_time_stats(const struct results_cell *mc, struct stats *st)
 {
-	if (!json_is_array(json_object_get(mc->time_s, "runs")) || stats_from_json(st, mc->time_s) < 0)
+	if (!mc->time.recorded)
 		return 0;
+	double q;
+	if (stats_statistic_parse(mc->time.statistic, &q) < 0)
+		q = 0.5;
+	/* a non-number reads 0, as the times were always read */
+	double *v = xcalloc(mc->time.nruns + 1, sizeof(double));
+	for (size_t i = 0; i < mc->time.nruns; i++)
+		v[i] = isnan(mc->time.runs[i]) ? 0 : mc->time.runs[i];
+	stats_compute_at(st, v, mc->time.nruns, q);
+	free(v);
 	if (st->n && st->point > 0)
 		return 1;
 	stats_free(st);
@@ -292,7 +301,6 @@ int model_read_run(struct model *m, struct mrun *r, const char *arg)
 {
 	if (results_open(arg, &r->run) < 0)
 		return -1;
-	r->root = r->run.root;
 	r->path = r->run.file;
 	separate_emulated(m, &r->run);
 	return 0;
@@ -303,7 +311,10 @@ void model_read_family(struct model *m, struct mrun *r, const char *name, struct
 	size_t n = r->run.ncells, blen = model_emulated_len(name);
 	int emulated = blen > 0;
 	const char *base = emulated ? model_own(m, "%.*s", (int)blen, name) : name;
-	json_t *meta = json_object_get(r->run.families, base);
+	const struct results_family *meta = results_family_by_name(&r->run, base);
+	struct results_family none = { .name = base };
+	if (!meta)
+		meta = &none;
 	memset(f, 0, sizeof(*f));
 	f->run = r;
 	f->name = name;
@@ -328,21 +339,21 @@ void model_read_family(struct model *m, struct mrun *r, const char *name, struct
 				f->vars[f->nvars++] = (struct var){ f->cells[i]->variant, t ? t : f->cells[i]->variant, ref };
 			}
 		}
-	f->title = jstr_opt(meta, "title") ? jstr_opt(meta, "title") : base;
+	f->title = meta->title ? meta->title : base;
 	if (emulated)
 		f->title = model_own(m, "%s (emulated: times are not comparable with native ones)", f->title);
-	f->unchecked = jstr_opt(meta, "check") && !strcmp(jstr_opt(meta, "check"), "none");
-	f->kind = jstr_opt(meta, "kind");
+	f->unchecked = meta->check && !strcmp(meta->check, "none");
+	f->kind = meta->kind;
 	for (size_t i = 0; !f->kind && i < f->n; i++)
 		f->kind = f->cells[i]->kind;
 	f->kind = f->kind ? f->kind : "stream";
-	f->baseline = jstr_opt(meta, "baseline");
+	f->baseline = meta->baseline;
 	if (strcmp(f->kind, "compute"))
 		f->unit = "bytes/s";
 	for (size_t i = 0; !f->unit && i < f->n; i++)
 		f->unit = f->cells[i]->rate_unit;
 	if (!f->unit)
-		f->unit = jstr_opt(meta, "rate_unit");
+		f->unit = meta->rate_unit;
 	if (!f->unit)
-		f->unit = model_own(m, "%s/s", jstr_opt(meta, "unit") ? jstr_opt(meta, "unit") : "ops");
+		f->unit = model_own(m, "%s/s", meta->unit ? meta->unit : "ops");
 }

@@ -13,18 +13,16 @@
 
 static double target_of(const struct results_cell *c)
 {
-	json_t *p = c && c->j ? json_object_get(c->j, "precision") : NULL;
-	double t = json_number_value(json_object_get(p, "target_percent"));
+	double t = c ? c->precision_target : NAN;
 	return t > 0 ? t : DEFAULT_TARGET;
 }
 
 /* The runs a cell had and the seconds of one (its statistic's). */
 static void runs_of(const struct results_cell *c, double *n, double *per_run)
 {
-	json_t *t = c ? c->time_s : NULL;
-	*n = (double)json_array_size(json_object_get(t, "runs"));
-	json_t *v = json_object_get(t, "value");
-	*per_run = json_is_number(v) ? json_number_value(v) : json_number_value(json_object_get(t, "median"));
+	*n = c ? (double)c->time.nruns : 0;
+	/* value: the run's statistic; median: runs written before it existed */
+	*per_run = !c ? 0 : !isnan(c->time.value) ? c->time.value : isnan(c->time.median) ? 0 : c->time.median;
 }
 
 static void counts(const struct results_cell *ca, const struct results_cell *cb, const char *la, const char *lb,

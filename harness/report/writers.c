@@ -139,24 +139,21 @@ static void run_lines(struct model *m, char how, struct strbuf *out)
 {
 	for (size_t k = 0; k < m->nruns; k++) {
 		struct mrun *r = &m->runs[k];
-		json_t *run = json_object_get(r->root, "run"), *w;
-		const char *cpu = json_string_value(json_object_get(json_object_get(r->root, "host"), "cpu_model"));
-		const char *suite = json_string_value(json_object_get(run, "suite"));
-		const char *name = json_string_value(json_object_get(run, "name"));
+		const struct results_settings *run = &r->run.settings;
+		const char *cpu = r->run.host.cpu_model, *suite = r->run.suite, *name = run->name;
 		char away[64] = "";
 		if (r->nunsupported)
 			snprintf(away, sizeof(away), ", %zu not for this machine", r->nunsupported);
 		char *line = xasprintf("run %s: suite %s on %s (%s): %zu cells, %zu ok%s%s", name ? name : r->id, suite ? suite : "?",
 				       r->label, cpu ? cpu : "unknown cpu", r->ncells, r->nok, away,
-				       json_is_null(json_object_get(run, "finished")) ? ", not finished" : "");
+				       run->finished ? "" : ", not finished");
 		sb_adds(out, how == 'm' ? "- " : "");
 		add_clean(out, line, how);
 		sb_adds(out, "\n");
 		free(line);
-		size_t i;
-		json_array_foreach(json_object_get(run, "warnings"), i, w) {
+		for (size_t i = 0; i < run->nwarnings; i++) {
 			sb_adds(out, how == 'm' ? "- warning: " : "warning: ");
-			add_clean(out, json_string_value(w) ? json_string_value(w) : "?", how);
+			add_clean(out, run->warnings[i], how);
 			sb_adds(out, "\n");
 		}
 		/* the machine's state between this run and its last one: the
@@ -437,12 +434,12 @@ static void write_json(struct model *m, struct strbuf *out)
 {
 	json_t *runs = json_array(), *fams = json_array();
 	for (size_t k = 0; k < m->nruns; k++) {
-		json_t *root = m->runs[k].root, *run = json_object_get(root, "run");
-		json_t *rj = json_pack("{s:s, s:s, s:s, s:i, s:i, s:O, s:O, s:O, s:O}", "label", m->runs[k].label, "id",
+		const struct results_run *run = &m->runs[k].run;
+		json_t *rj = json_pack("{s:s, s:s, s:s, s:i, s:i, s:o, s:o, s:o, s:o}", "label", m->runs[k].label, "id",
 				       m->runs[k].id, "slug", m->runs[k].slug, "cells", (int)m->runs[k].ncells, "ok",
-				       (int)m->runs[k].nok, "suite", json_object_get(run, "suite") ?: json_null(), "started",
-				       json_object_get(run, "started") ?: json_null(), "schema", json_object_get(root, "schema"),
-				       "cpu_model", json_object_get(json_object_get(root, "host"), "cpu_model") ?: json_null());
+				       (int)m->runs[k].nok, "suite", jstr_or_null(run->suite), "started",
+				       jstr_or_null(run->settings.started), "schema", jstr_or_null(run->schema), "cpu_model",
+				       jstr_or_null(run->host.cpu_model));
 		/* results/ratio_drift.h: what every ratio's interval includes */
 		json_object_set_new(rj, "ratio_drift_percent", jnum_or_null(100 * m->runs[k].ratio_drift));
 		json_object_set_new(rj, "ratio_drift_pairs", json_integer((json_int_t)m->runs[k].ratio_drift_pairs));

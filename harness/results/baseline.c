@@ -29,9 +29,9 @@ static int plain_name(const char *s)
 
 
 /* Only a whole run under plain names may become a baseline. */
-static int check_run(const char *run_path, const json_t *info, const char *name, const char *profile)
+static int check_run(const char *run_path, const struct results_run *run, const char *name, const char *profile)
 {
-	if (json_is_true(json_object_get(info, "interrupted")))
+	if (run->settings.interrupted)
 		return error("%s was interrupted: its cells are incomplete, it cannot be a baseline", run_path);
 	if (!plain_name(profile) || !plain_name(name))
 		return error("baseline name '%s' and cpu profile '%s' must be plain names (no '/', no leading '.')", name,
@@ -41,12 +41,10 @@ static int check_run(const char *run_path, const json_t *info, const char *name,
 
 /* The libraries the run kept for cell c (pipeline/store.h RUN/lib), into
  * TMP/lib: a library step of the next night is measured beside them. */
-static void keep_libraries(const json_t *c, const char *run_dir, const char *tmp)
+static void keep_libraries(const struct results_cell *c, const char *run_dir, const char *tmp)
 {
-	size_t i;
-	json_t *l;
-	json_array_foreach(json_object_get(json_object_get(c, "binary"), "libraries"), i, l) {
-		const char *sha = json_string_value(json_object_get(l, "sha256"));
+	for (size_t i = 0; i < c->nlibs; i++) {
+		const char *sha = c->libs[i].sha256;
 		if (!sha || !plain_name(sha))
 			continue;
 		char *from = stored_library_path(run_dir, sha), *to = stored_library_path(tmp, sha), *dir = NULL;
@@ -62,12 +60,13 @@ static void keep_libraries(const json_t *c, const char *run_dir, const char *tmp
 	}
 }
 
-size_t kept_binaries_copy(const json_t *run, const char *run_dir, const char *tmp)
+size_t kept_binaries_copy(const struct results_run *run, const char *tmp)
 {
-	size_t i, kept = 0, missing = 0;
-	json_t *c;
-	json_array_foreach(json_object_get(run, "cells"), i, c) {
-		const char *sha = json_string_value(json_object_get(json_object_get(c, "binary"), "sha256"));
+	size_t kept = 0, missing = 0;
+	const char *run_dir = run->dir;
+	for (size_t i = 0; i < run->ncells; i++) {
+		const struct results_cell *c = &run->cells[i];
+		const char *sha = c->sha256;
 		if (!sha || !plain_name(sha))
 			continue;
 		char *from = stored_binary_path(run_dir, sha), *to = stored_binary_path(tmp, sha);
@@ -121,16 +120,15 @@ static int swap_in(const char *tmp, const char *dest, const char *old)
 
 int baseline_save(const char *run_path, const char *dir, const char *name_opt)
 {
-	char *run_dir = NULL;
-	json_t *run = results_load(run_path, &run_dir);
-	if (!run)
+	struct results_run run;
+	if (results_open(run_path, &run) < 0)
 		return EXIT_USAGE;
+	const char *run_dir = run.dir;
 	int code = EXIT_USAGE;
 	char *dest = NULL, *tmp = NULL, *old = NULL, *bin = NULL;
-	const json_t *info = json_object_get(run, "run");
-	const char *profile = json_string_value(json_object_get(info, "cpu_profile"));
+	const char *profile = run.cpu_profile;
 	const char *name = name_opt ? name_opt : "latest";
-	if (check_run(run_path, info, name, profile) < 0)
+	if (check_run(run_path, &run, name, profile) < 0)
 		goto out;
 	dest = baseline_path(dir, name, profile);
 	char *parent = xasprintf("%.*s", (int)(strrchr(dest, '/') - dest), dest);
@@ -142,11 +140,11 @@ int baseline_save(const char *run_path, const char *dir, const char *name_opt)
 		error("cannot create %s: %s", bin, strerror(errno));
 		goto out;
 	}
-	size_t kept = kept_binaries_copy(run, run_dir, tmp);
+	size_t kept = kept_binaries_copy(&run, tmp);
 	if (copy_results(run_dir, tmp) < 0 || swap_in(tmp, dest, old) < 0)
 		goto out;
 	printf("baseline %s of cpu profile %s: %s (run %s, %zu binaries)\n", name, profile, dest,
-	       json_string_value(json_object_get(info, "id")), kept);
+	       run.id, kept);
 	code = 0;
 out:
 	if (code && tmp)
@@ -155,7 +153,6 @@ out:
 	free(tmp);
 	free(old);
 	free(bin);
-	free(run_dir);
-	json_decref(run);
+	results_close(&run);
 	return code;
 }

@@ -16,6 +16,8 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "results/reader.h"
+
 /* The folder of baseline NAME of a profile (allocated); dir NULL means
  * the project's baselines/. */
 char *baseline_path(const char *dir, const char *name, const char *profile);
@@ -26,11 +28,11 @@ char *baseline_path(const char *dir, const char *name, const char *profile);
  * or 2 after an error message. */
 int baseline_save(const char *run_path, const char *dir, const char *name);
 
-/* Each distinct binary the cells of run (a results.json document) name,
- * from run_dir/bin into dest/bin (pipeline/store.h), with the libraries
- * run_dir/lib kept for them into dest/lib, so --confirm can measure them
- * again from dest (a baseline, a joined run); one already in dest stays.
- * Returns how many were copied; a missing one is only warned of. */
-size_t kept_binaries_copy(const json_t *run, const char *run_dir, const char *dest);
+/* Each distinct binary the cells of run name, from its folder's bin/ into
+ * dest/bin (pipeline/store.h), with the libraries its lib/ kept for them
+ * into dest/lib, so --confirm can measure them again from dest (a
+ * baseline, a joined run); one already in dest stays.  Returns how many
+ * were copied; a missing one is only warned of. */
+size_t kept_binaries_copy(const struct results_run *run, const char *dest);
 
 #endif

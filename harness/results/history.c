@@ -203,53 +203,35 @@ static void bind_num(sqlite3_stmt *st, int i, double x)
 }
 
 /* A JSON value as a fact's text: strings as they are, booleans on/off. */
-static char *fact_text(const json_t *v)
+static int add_fact(struct history *h, sqlite3_stmt *st, sqlite3_int64 run, const char *key, const char *text)
 {
-	if (json_is_string(v))
-		return xstrdup(json_string_value(v));
-	if (json_is_boolean(v))
-		return xstrdup(json_is_true(v) ? "on" : "off");
-	if (!v || json_is_null(v))
-		return NULL;
-	return json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
-}
-
-static int add_fact(struct history *h, sqlite3_stmt *st, sqlite3_int64 run, const char *key, const json_t *v)
-{
-	char *text = fact_text(v);
 	if (!text)
 		return 0;
 	sqlite3_reset(st);
 	sqlite3_bind_int64(st, 1, run);
 	bind_text(st, 2, key);
 	bind_text(st, 3, text);
-	free(text);
 	return sqlite3_step(st) == SQLITE_DONE ? 0 : db_error(h, "cannot write a fact");
 }
 
-/* What the run ran on (history.h lists the keys). */
-static int add_facts(struct history *h, sqlite3_int64 run, const json_t *root)
+/* What the run ran on (history.h lists the keys), from the reader's typed
+ * host facts, tools and families. */
+static int add_facts(struct history *h, sqlite3_int64 id, const struct results_run *run)
 {
 	sqlite3_stmt *st = prepare(h, "INSERT OR REPLACE INTO facts(run, key, value) VALUES (?, ?, ?)");
 	if (!st)
 		return -1;
-	const char *const *host_keys = RESULTS_HOST_FACTS;
-	const json_t *host = json_object_get(root, "host");
 	int r = 0;
-	for (int i = 0; host_keys[i] && r == 0; i++)
-		r = add_fact(h, st, run, host_keys[i], json_object_get(host, host_keys[i]));
-	const char *k;
-	json_t *v;
-	json_object_foreach((json_t *)json_object_get(root, "tools"), k, v) {
-		char *key = xasprintf("tool:%s", k);
-		if (r == 0)
-			r = add_fact(h, st, run, key, v);
+	for (int i = 0; i < RESULTS_NHOST_FACTS && r == 0; i++)
+		r = add_fact(h, st, id, RESULTS_HOST_FACTS[i], run->host.fact[i]);
+	for (size_t i = 0; i < run->host.ntools && r == 0; i++) {
+		char *key = xasprintf("tool:%s", run->host.tools[i].key);
+		r = add_fact(h, st, id, key, run->host.tools[i].value);
 		free(key);
 	}
-	json_object_foreach((json_t *)json_object_get(root, "families"), k, v) {
-		char *key = xasprintf("family:%s", k);
-		if (r == 0)
-			r = add_fact(h, st, run, key, json_object_get(v, "hash"));
+	for (size_t i = 0; i < run->nfamilies && r == 0; i++) {
+		char *key = xasprintf("family:%s", run->families[i].name);
+		r = add_fact(h, st, id, key, run->families[i].hash);
 		free(key);
 	}
 	sqlite3_finalize(st);
@@ -292,7 +274,7 @@ static char *states_text(const struct results_cell *c)
 {
 	if (!c->states)
 		return NULL;
-	size_t n = json_array_size(json_object_get(c->time_s, "runs"));
+	size_t n = c->time.nruns;
 	json_t *a = json_array();
 	for (size_t i = 0; i < n; i++) {
 		unsigned st = c->states[i];
@@ -306,11 +288,12 @@ static char *states_text(const struct results_cell *c)
 static int add_cell(struct history *h, sqlite3_stmt *cs, sqlite3_stmt *ls, sqlite3_int64 run, const json_t *root,
 		    const struct results_cell *c)
 {
-	const json_t *libs = json_object_get(json_object_get(c->j, "binary"), "libraries");
+	/* the history keeps times, argv and cflags as the record's JSON text */
 	char *beside = beside_text(root, c->id);
-	char *times = dump_or_null(json_object_get(c->time_s, "runs"));
+	char *times = dump_or_null(json_object_get(json_object_get(c->j, "time_s"), "runs"));
 	char *states = states_text(c);
-	char *argv = dump_or_null(c->argv), *cflags = dump_or_null(c->cflags);
+	char *argv = dump_or_null(c->argv ? json_object_get(c->j, "argv") : NULL);
+	char *cflags = dump_or_null(c->cflags ? json_object_get(c->j, "cflags") : NULL);
 	sqlite3_reset(cs);
 	sqlite3_bind_int64(cs, 1, run);
 	bind_text(cs, 2, c->id);
@@ -324,7 +307,7 @@ static int add_cell(struct history *h, sqlite3_stmt *cs, sqlite3_stmt *ls, sqlit
 	bind_text(cs, 10, cflags);
 	bind_text(cs, 11, c->compiler_version);
 	bind_text(cs, 14, states);
-	sqlite3_bind_int(cs, 12, json_is_array(libs));
+	sqlite3_bind_int(cs, 12, c->libs_listed);
 	bind_text(cs, 13, beside);
 	int r = sqlite3_step(cs) == SQLITE_DONE ? 0 : db_error(h, "cannot write a cell");
 	free(beside);
@@ -332,17 +315,15 @@ static int add_cell(struct history *h, sqlite3_stmt *cs, sqlite3_stmt *ls, sqlit
 	free(times);
 	free(argv);
 	free(cflags);
-	size_t i;
-	const json_t *l;
-	json_array_foreach(libs, i, l) {
-		const char *path = json_string_value(json_object_get(l, "path"));
+	for (size_t i = 0; i < c->nlibs; i++) {
+		const char *path = c->libs[i].path;
 		if (r < 0 || !path)
 			continue;
 		sqlite3_reset(ls);
 		sqlite3_bind_int64(ls, 1, run);
 		bind_text(ls, 2, c->id);
 		bind_text(ls, 3, path);
-		bind_text(ls, 4, json_string_value(json_object_get(l, "sha256")));
+		bind_text(ls, 4, c->libs[i].sha256);
 		/* a library listed twice (an allocator preloaded and linked) is one */
 		int rc = sqlite3_step(ls);
 		if (rc != SQLITE_DONE && rc != SQLITE_CONSTRAINT)
@@ -354,7 +335,7 @@ static int add_cell(struct history *h, sqlite3_stmt *cs, sqlite3_stmt *ls, sqlit
 /* The start of a run: run.started, else the stamp its id begins with. */
 static char *run_started(const struct results_run *run)
 {
-	const char *s = json_string_value(json_object_get(json_object_get(run->root, "run"), "started"));
+	const char *s = run->settings.started;
 	if (s)
 		return xstrdup(s);
 	const char *id = run->id;
@@ -368,8 +349,7 @@ int history_import(struct history *h, const struct results_run *run)
 {
 	if (!run->id)
 		return error("%s: no run.id: cannot be imported (a history holds runs by id)", run->file);
-	const json_t *host = json_object_get(run->root, "host");
-	const char *hostname = json_string_value(json_object_get(host, "hostname"));
+	const char *hostname = run->host.hostname;
 	char *started = run_started(run);
 	sqlite3_stmt *q = prepare(h, "SELECT host, started, source FROM runs WHERE run_id = ?");
 	if (!q) {
@@ -412,7 +392,7 @@ int history_import(struct history *h, const struct results_run *run)
 	free(started);
 	sqlite3_int64 id = sqlite3_last_insert_rowid(h->db);
 	if (r == 0)
-		r = add_facts(h, id, run->root);
+		r = add_facts(h, id, run);
 	sqlite3_stmt *cs = prepare(h, "INSERT INTO cells(run, cell, family, status, size, times, instructions, sha256, "
 				      "argv, cflags, compiler_version, libs_listed, beside, states) "
 				      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");

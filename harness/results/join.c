@@ -202,7 +202,7 @@ static int join_cells(json_t *joined, const struct given *g, size_t n)
 	return r;
 }
 
-json_t *results_join(json_t *const *docs, const char *const *names, size_t n)
+json_t *results_join(const struct results_run *runs, const char *const *names, size_t n)
 {
 	if (!n) {
 		error("join: no shard given");
@@ -211,7 +211,7 @@ json_t *results_join(json_t *const *docs, const char *const *names, size_t n)
 	struct given *g = xcalloc(n, sizeof(*g));
 	int r = 0;
 	for (size_t i = 0; i < n && !r; i++)
-		r = read_shard(&g[i], docs[i], names[i]);
+		r = read_shard(&g[i], runs[i].root, names[i]);
 	if (!r)
 		r = check_shards(g, n);
 	json_t *joined = NULL;

@@ -1,6 +1,6 @@
 /* join.h: the N shards of one plan (run --shard K/N) as one run.
  *
- * results_join() takes the shards' results.json documents, in any order,
+ * results_join() takes the shards' runs (results/reader.h), in any order,
  * and gives one document that every reader takes as one run:
  *   cells      every cell of the plan once, each with "shard" (its K) and
  *              its own shard's times; time_s.pass is renumbered
@@ -32,8 +32,11 @@
 #include <jansson.h>
 #include <stddef.h>
 
-/* docs[i] read from names[i] (for messages and run.shards[].dir); the
- * documents are borrowed.  The joined document, or NULL after a message. */
-json_t *results_join(json_t *const *docs, const char *const *names, size_t n);
+#include "results/reader.h"
+
+/* runs[i] read from names[i] (for messages and run.shards[].dir); the
+ * runs are borrowed.  The joined document (a new record, for the caller
+ * to complete and write), or NULL after a message. */
+json_t *results_join(const struct results_run *runs, const char *const *names, size_t n);
 
 #endif

@@ -15,7 +15,7 @@
 
 static int timed(const struct results_cell *c)
 {
-	return c->status == CELL_OK && !c->same_binary_as && !c->emulated && c->time_s && c->rounds;
+	return c->status == CELL_OK && !c->same_binary_as && !c->emulated && c->time.recorded && c->rounds;
 }
 
 static int same_block(const struct results_cell *a, const struct results_cell *b)
@@ -27,15 +27,14 @@ static int same_block(const struct results_cell *a, const struct results_cell *b
 /* b's runs over a's, paired by round, in b's order; how many. */
 static size_t paired(const struct results_cell *a, const struct results_cell *b, double *out)
 {
-	json_t *ra = json_object_get(a->time_s, "runs"), *rb = json_object_get(b->time_s, "runs");
 	size_t n = 0;
-	for (size_t i = 0; i < b->nrounds && i < json_array_size(rb); i++) {
+	for (size_t i = 0; i < b->nrounds && i < b->time.nruns; i++) {
 		if (b->rounds[i] < 0)
 			continue;
-		for (size_t k = 0; k < a->nrounds && k < json_array_size(ra); k++) {
+		for (size_t k = 0; k < a->nrounds && k < a->time.nruns; k++) {
 			if (a->rounds[k] != b->rounds[i])
 				continue;
-			double ta = json_number_value(json_array_get(ra, k)), tb = json_number_value(json_array_get(rb, i));
+			double ta = a->time.runs[k], tb = b->time.runs[i];
 			if (ta > 0 && tb > 0)
 				out[n++] = log(tb / ta);
 			break;
@@ -86,7 +85,8 @@ struct ratios {
 
 static const char *baseline_of(const struct results_run *run, const char *family)
 {
-	return run->families ? jstr_opt(json_object_get(run->families, family), "baseline") : NULL;
+	const struct results_family *f = results_family_by_name(run, family);
+	return f ? f->baseline : NULL;
 }
 
 /* a: the baseline variant's cell built as b is */
@@ -303,7 +303,7 @@ static size_t same_binaries(const struct results_run *run, const struct results_
 	size_t n = 0;
 	for (size_t i = 0; i < run->ncells; i++) {
 		const struct results_cell *a = &run->cells[i], *b = results_cell_by_id(then, a->id);
-		double ta = jnum(a->time_s, "value"), tb = b ? jnum(b->time_s, "value") : NAN;
+		double ta = a->time.value, tb = b ? b->time.value : NAN;
 		if (!b || !timed(a) || !timed(b) || !a->sha256 || !b->sha256 || strcmp(a->sha256, b->sha256) ||
 		    a->size != b->size || !(ta > 0) || !(tb > 0))
 			continue;

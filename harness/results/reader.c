@@ -12,9 +12,11 @@
 #include "config/config.h"
 #include "core/json_util.h"
 #include "core/util.h"
+#include "config/suite.h"
 #include "results/results.h"
 
-const char *const RESULTS_HOST_FACTS[] = { "kernel", "libc", "microcode", "governor", "turbo", "cpu_model", NULL };
+const char *const RESULTS_HOST_FACTS[RESULTS_NHOST_FACTS + 1] = { "kernel",   "libc",  "microcode", "governor",
+								 "turbo",    "cpu_model", NULL };
 
 static uint64_t count(const json_t *o, const char *key)
 {
@@ -90,10 +92,38 @@ static void handoff_view(struct results_cell *c, const json_t *h, size_t nruns)
 	}
 }
 
+/* An array of strings (a non-string NULL), allocated; NULL without an array. */
+static const char **strings_of(const json_t *a, size_t *n)
+{
+	*n = 0;
+	if (!json_is_array(a))
+		return NULL;
+	const char **v = xcalloc(json_array_size(a) + 1, sizeof(*v));
+	size_t i;
+	const json_t *x;
+	json_array_foreach(a, i, x) v[(*n)++] = json_string_value(x);
+	return v;
+}
+
+static void times_view(struct results_times *t, const json_t *ts)
+{
+	const json_t *runs = json_object_get(ts, "runs");
+	t->recorded = json_is_array(runs);
+	t->nruns = json_array_size(runs);
+	t->runs = t->nruns ? xcalloc(t->nruns, sizeof(double)) : NULL;
+	for (size_t i = 0; i < t->nruns; i++) {
+		const json_t *x = json_array_get(runs, i);
+		t->runs[i] = json_is_number(x) ? json_number_value(x) : NAN;
+	}
+	t->statistic = jstr_opt(ts, "statistic");
+	t->value = jnum(ts, "value");
+	t->median = jnum(ts, "median");
+}
+
 static void measurement_view(struct results_cell *c, const json_t *j)
 {
 	json_t *t = json_object_get(j, "time_s");
-	c->time_s = json_is_object(t) ? t : NULL;
+	times_view(&c->time, json_is_object(t) ? t : NULL);
 	size_t nruns = json_array_size(json_object_get(t, "runs"));
 	c->rounds = results_per_run(t, "rounds", nruns);
 	c->nrounds = c->rounds ? nruns : 0;
@@ -113,6 +143,8 @@ static void measurement_view(struct results_cell *c, const json_t *j)
 		c->value = jnum(rate, "median");
 	c->rate_unit = json_is_object(s) ? NULL : jstr_opt(rate, "unit");
 	const char *ps = jstr_opt(json_object_get(j, "precision"), "status");
+	double target = jnum(json_object_get(j, "precision"), "target_percent");
+	c->precision_target = target > 0 ? target : NAN;
 	c->precision = !ps ? PRECISION_OFF : !strcmp(ps, "reached") ? PRECISION_REACHED
 				   : !strcmp(ps, "not_reached") ? PRECISION_NOT_REACHED : PRECISION_OFF;
 	counters_view(c, json_object_get(j, "counters"));
@@ -132,8 +164,8 @@ static void program_view(struct results_cell *c, const json_t *j)
 	c->allocator = jstr_opt(j, "allocator");
 	c->placement = jstr_opt(j, "placement");
 	c->consumer = jstr_opt(j, "consumer");
-	c->argv = json_is_array(json_object_get(j, "argv")) ? json_object_get(j, "argv") : NULL;
-	c->cflags = json_is_array(json_object_get(j, "cflags")) ? json_object_get(j, "cflags") : NULL;
+	c->argv = strings_of(json_object_get(j, "argv"), &c->nargv);
+	c->cflags = strings_of(json_object_get(j, "cflags"), &c->ncflags);
 	c->sha256 = jstr_opt(json_object_get(j, "binary"), "sha256");
 	c->env_pad = (unsigned)json_integer_value(json_object_get(json_object_get(j, "layout"), "env_pad_bytes"));
 }
@@ -191,6 +223,12 @@ int results_cell_view(struct results_cell *c, json_t *j, const char *file, int a
 	c->pin_single = pin(p, "single");
 	json_t *bin = json_object_get(j, "binary");
 	c->binary_bytes = count(bin, "bytes");
+	json_t *libs = json_object_get(bin, "libraries"), *l;
+	size_t k;
+	c->libs_listed = json_is_array(libs);
+	c->libs = xcalloc(json_array_size(libs) + 1, sizeof(*c->libs));
+	json_array_foreach(libs, k, l) c->libs[c->nlibs++] = (struct results_lib){ jstr_opt(l, "path"), jstr_opt(l, "sha256") };
+	c->pgo = json_is_object(json_object_get(j, "pgo"));
 	c->text_bytes = count(j, "text_bytes");
 	c->same_binary_as = jstr_opt(j, "same_binary_as");
 	measurement_view(c, j);
@@ -207,6 +245,14 @@ int results_cell_view(struct results_cell *c, json_t *j, const char *file, int a
 
 void results_cell_release(struct results_cell *c)
 {
+	free(c->argv);
+	free(c->cflags);
+	free(c->libs);
+	free(c->time.runs);
+	c->argv = c->cflags = NULL;
+	c->libs = NULL;
+	c->time.runs = NULL;
+	c->nargv = c->ncflags = c->nlibs = c->time.nruns = 0;
 	free(c->rounds);
 	c->rounds = NULL;
 	c->nrounds = 0;
@@ -219,12 +265,11 @@ void results_cell_release(struct results_cell *c)
 
 void program_id_from_record(struct program_id *id, const struct results_cell *c)
 {
-	size_t n = json_array_size(c->argv), i;
+	size_t n = c->nargv;
 	const char **argv = xcalloc(n + 1, sizeof(*argv));
 	int known = c->sha256 && c->sha256[0] && c->argv;
-	json_t *a;
-	json_array_foreach(c->argv, i, a) {
-		argv[i] = json_string_value(a);
+	for (size_t i = 0; i < n; i++) {
+		argv[i] = c->argv[i];
 		known &= argv[i] != NULL;
 	}
 	*id = (struct program_id){
@@ -245,6 +290,158 @@ void program_id_from_json(struct program_id *id, const json_t *record)
 	memset(&c, 0, sizeof(c));
 	program_view(&c, record);
 	program_id_from_record(id, &c);
+	/* the id keeps argv's strings, not the view's array */
+	free(c.argv);
+	free(c.cflags);
+}
+
+/* ---- the run's own records ---- */
+
+/* A host fact or a tool's version as text (struct results_fact). */
+static char *fact_text(const json_t *v)
+{
+	if (json_is_string(v))
+		return xstrdup(json_string_value(v));
+	if (json_is_boolean(v))
+		return xstrdup(json_is_true(v) ? "on" : "off");
+	if (!v || json_is_null(v))
+		return NULL;
+	return json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+}
+
+/* run.cooldown, else the profile's (runs before run.cooldown). */
+static void cooldown_view(struct results_cooldown *c, const json_t *root)
+{
+	const json_t *cd = json_object_get(json_object_get(root, "run"), "cooldown");
+	c->override = json_is_true(json_object_get(cd, "override"));
+	if (!json_is_object(cd))
+		cd = json_object_get(json_object_get(root, "profile"), "cooldown");
+	c->seconds = jnum(cd, "seconds");
+	c->below_celsius = jnum(cd, "below_celsius");
+	c->max_wait_seconds = jnum(cd, "max_wait_seconds");
+}
+
+static void settings_view(struct results_settings *s, const json_t *root)
+{
+	const json_t *run = json_object_get(root, "run"), *a = json_object_get(run, "argv"), *x;
+	size_t i;
+	if (json_is_array(a)) {
+		s->argv = xcalloc(json_array_size(a) + 1, sizeof(*s->argv));
+		json_array_foreach(a, i, x) s->argv[s->nargv++] = json_string_value(x);
+	}
+	s->name = jstr_opt(run, "name");
+	s->started = jstr_opt(run, "started");
+	s->finished = !json_is_null(json_object_get(run, "finished"));
+	s->interrupted = json_is_true(json_object_get(run, "interrupted"));
+	const json_t *w = json_object_get(run, "warnings");
+	s->warnings = xcalloc(json_array_size(w) + 1, sizeof(*s->warnings));
+	json_array_foreach(w, i, x) s->warnings[s->nwarnings++] = json_string_value(x) ? json_string_value(x) : "?";
+	cooldown_view(&s->cooldown, root);
+	s->build_s = jnum(json_object_get(run, "phases"), "build_s");
+}
+
+static void host_view(struct results_host *h, const json_t *root)
+{
+	const json_t *host = json_object_get(root, "host"), *tools = json_object_get(root, "tools"), *v;
+	h->hostname = jstr_opt(host, "hostname");
+	h->cpu_model = jstr_opt(host, "cpu_model");
+	for (int i = 0; i < RESULTS_NHOST_FACTS; i++)
+		h->fact[i] = fact_text(json_object_get(host, RESULTS_HOST_FACTS[i]));
+	const char *k;
+	h->tools = xcalloc(json_object_size(tools) + 1, sizeof(*h->tools));
+	json_object_foreach((json_t *)tools, k, v) h->tools[h->ntools++] = (struct results_fact){ k, fact_text(v) };
+}
+
+static int family_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct results_family *)a)->name, ((const struct results_family *)b)->name);
+}
+
+static void families_view(struct results_run *r)
+{
+	const json_t *fams = json_object_get(r->root, "families"), *f;
+	const char *name;
+	r->families = xcalloc(json_object_size(fams) + 1, sizeof(*r->families));
+	json_object_foreach((json_t *)fams, name, f) {
+		r->families[r->nfamilies++] = (struct results_family){
+			.name = name,
+			.dir = jstr_opt(f, "dir"),
+			.kept = jstr_opt(f, "kept"),
+			.hash = jstr_opt(f, "hash"),
+			.title = jstr_opt(f, "title"),
+			.check = jstr_opt(f, "check"),
+			.kind = jstr_opt(f, "kind"),
+			.baseline = jstr_opt(f, "baseline"),
+			.unit = jstr_opt(f, "unit"),
+			.rate_unit = jstr_opt(f, "rate_unit"),
+		};
+	}
+	qsort(r->families, r->nfamilies, sizeof(*r->families), family_cmp);
+}
+
+/* The run's own records, typed: settings, host facts and tools, families. */
+static void run_view(struct results_run *r)
+{
+	r->schema = jstr_opt(r->root, "schema");
+	settings_view(&r->settings, r->root);
+	host_view(&r->host, r->root);
+	families_view(r);
+}
+
+static void run_view_release(struct results_run *r)
+{
+	free(r->settings.argv);
+	free(r->settings.warnings);
+	for (int i = 0; i < RESULTS_NHOST_FACTS; i++)
+		free(r->host.fact[i]);
+	for (size_t i = 0; i < r->host.ntools; i++)
+		free(r->host.tools[i].value);
+	free(r->host.tools);
+	free(r->families);
+	memset(&r->settings, 0, sizeof(r->settings));
+	memset(&r->host, 0, sizeof(r->host));
+	r->families = NULL;
+	r->nfamilies = 0;
+}
+
+const struct results_family *results_family_by_name(const struct results_run *r, const char *name)
+{
+	struct results_family key = { .name = name };
+	return name && r->nfamilies ? bsearch(&key, r->families, r->nfamilies, sizeof(key), family_cmp) : NULL;
+}
+
+static json_t *object_or_empty(const json_t *v)
+{
+	return json_is_object(v) ? json_incref((json_t *)v) : json_object();
+}
+
+void results_run_provenance(const struct results_run *r, json_t **host, json_t **tools, json_t **profile)
+{
+	*host = object_or_empty(json_object_get(r->root, "host"));
+	*tools = object_or_empty(json_object_get(r->root, "tools"));
+	*profile = object_or_empty(json_object_get(r->root, "profile"));
+}
+
+int results_run_matrix(const struct results_run *r, struct suite *s)
+{
+	json_t *m = json_object_get(json_object_get(r->root, "run"), "matrix");
+	return m ? suite_set_matrix(s, m, r->file) : 0;
+}
+
+const char *results_run_option(const struct results_run *r, const char *name)
+{
+	const struct results_settings *s = &r->settings;
+	size_t len = strlen(name);
+	for (size_t i = 0; i < s->nargv; i++) {
+		const char *a = s->argv[i];
+		if (!a || strncmp(a, "--", 2) || strncmp(a + 2, name, len))
+			continue;
+		if (a[2 + len] == '=')
+			return a + 3 + len;
+		if (!a[2 + len])
+			return i + 1 < s->nargv ? s->argv[i + 1] : NULL;
+	}
+	return NULL;
 }
 
 /* The results.json a path names: the file itself, or DIR/results.json. */
@@ -347,8 +544,7 @@ static int view_root(struct results_run *r)
 	r->cpu_model = jstr_opt(json_object_get(r->root, "host"), "cpu_model");
 	double sd = jnum(json_object_get(run, "drift"), "sd_percent") / 100;
 	r->drift_sd = isfinite(sd) && sd > 0 ? sd : 0;
-	json_t *fams = json_object_get(r->root, "families");
-	r->families = json_is_object(fams) ? fams : NULL;
+	run_view(r);
 	return 0;
 bad:
 	results_close(r);
@@ -391,6 +587,7 @@ void results_close(struct results_run *r)
 	for (size_t i = 0; i < r->ncopies; i++)
 		results_cell_release(&r->copies[i]);
 	free(r->copies);
+	run_view_release(r);
 	json_decref(r->root);
 	free(r->file);
 	free(r->dir);
@@ -414,33 +611,18 @@ struct results_cell *results_cell_beside(const struct results_run *r, struct res
 	return other;
 }
 
-json_t *results_load(const char *path, char **dir)
-{
-	struct results_run r;
-	*dir = NULL;
-	if (results_open(path, &r) < 0)
-		return NULL;
-	json_t *root = json_incref(r.root);
-	*dir = r.dir;
-	r.dir = NULL;
-	results_close(&r);
-	return root;
-}
-
 static int is_dir(const char *path)
 {
 	struct stat st;
 	return path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-void results_family_dirs(const json_t *root, const char *run_dir, const struct family *known, size_t nknown,
+void results_family_dirs(const struct results_run *run, const struct family *known, size_t nknown,
 			 struct strvec *out, struct strvec *names)
 {
-	const char *key;
-	json_t *fam;
-	json_object_foreach(json_object_get(root, "families"), key, fam) {
-		const char *dir = json_string_value(json_object_get(fam, "dir"));
-		const char *kept = json_string_value(json_object_get(fam, "kept"));
+	const char *run_dir = run->dir;
+	for (size_t f = 0; f < run->nfamilies; f++) {
+		const char *key = run->families[f].name, *dir = run->families[f].dir, *kept = run->families[f].kept;
 		int have = sv_contains(names, key);
 		for (size_t i = 0; i < nknown && !have; i++)
 			have = !strcmp(known[i].name, key);
@@ -455,16 +637,16 @@ void results_family_dirs(const json_t *root, const char *run_dir, const struct f
 	}
 }
 
-int load_families_of_runs(const json_t *a, const char *a_dir, const json_t *b, const char *b_dir, struct family **out)
+int load_families_of_runs(const struct results_run *a, const struct results_run *b, struct family **out)
 {
 	struct family *fams;
 	int n = load_all_families(&fams);
 	if (n < 0)
 		return -1;
 	struct strvec dirs = STRVEC_INIT, names = STRVEC_INIT;
-	results_family_dirs(a, a_dir, fams, (size_t)n, &dirs, &names);
+	results_family_dirs(a, fams, (size_t)n, &dirs, &names);
 	if (b)
-		results_family_dirs(b, b_dir, fams, (size_t)n, &dirs, &names);
+		results_family_dirs(b, fams, (size_t)n, &dirs, &names);
 	if (dirs.n) {
 		for (int i = 0; i < n; i++)
 			free_family(&fams[i]);
@@ -475,16 +657,4 @@ int load_families_of_runs(const json_t *a, const char *a_dir, const json_t *b, c
 	sv_clear(&names);
 	*out = n < 0 ? NULL : fams;
 	return n;
-}
-
-const json_t *results_json_cell(const json_t *root, const char *id)
-{
-	size_t i;
-	json_t *c;
-	json_array_foreach(json_object_get(root, "cells"), i, c) {
-		const char *cid = jstr_opt(c, "id");
-		if (cid && !strcmp(cid, id))
-			return c;
-	}
-	return NULL;
 }

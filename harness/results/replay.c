@@ -14,33 +14,18 @@
 #include "results/reader.h"
 #include "system/allocators.h"
 
-/* The view of the record with this id in a document results_load() read
- * (checked there, so the view cannot fail); 0, or -1 when there is none. */
-static int view_by_id(const json_t *run, const char *id, struct results_cell *c)
+/* Whether the record's argv is sv's. */
+static int args_equal(const struct results_cell *rec, const struct strvec *sv)
 {
-	size_t i;
-	json_t *j;
-	json_array_foreach(json_object_get(run, "cells"), i, j) {
-		const char *cid = json_string_value(json_object_get(j, "id"));
-		if (cid && !strcmp(cid, id))
-			return results_cell_view(c, j, "results.json", 0);
-	}
-	return -1;
-}
-
-static int args_equal(const json_t *argv, const struct strvec *sv)
-{
-	if (!json_is_array(argv) || json_array_size(argv) != sv->n)
+	if (!rec->argv || rec->nargv != sv->n)
 		return 0;
-	for (size_t i = 0; i < sv->n; i++) {
-		const char *s = json_string_value(json_array_get(argv, i));
-		if (!s || strcmp(s, sv->v[i]))
+	for (size_t i = 0; i < sv->n; i++)
+		if (!rec->argv[i] || strcmp(rec->argv[i], sv->v[i]))
 			return 0;
-	}
 	return 1;
 }
 
-int run_use_stored_binaries(struct plan *p, const char *from_dir, const json_t *old)
+int run_use_stored_binaries(struct plan *p, const char *from_dir, const struct results_run *old)
 {
 	if (!old) {
 		/* nothing to measure: every cell that needs a binary says why */
@@ -51,19 +36,19 @@ int run_use_stored_binaries(struct plan *p, const char *from_dir, const json_t *
 	}
 	for (size_t i = 0; i < p->n; i++) {
 		struct cell *c = &p->cells[i];
-		struct results_cell rec;
 		if (c->status != CELL_PENDING || c->spec.reference)
 			continue;
-		if (view_by_id(old, c->spec.id, &rec) < 0) {
+		const struct results_cell *rec = results_cell_by_id(old, c->spec.id);
+		if (!rec) {
 			cell_set_status(c, CELL_SKIPPED, "not in %s", from_dir);
 			continue;
 		}
-		const char *sha = rec.sha256;
+		const char *sha = rec->sha256;
 		char *path = sha ? stored_binary_path(from_dir, sha) : NULL;
 		char got[65];
 		uint64_t bytes;
 		if (!sha)
-			cell_set_status(c, CELL_SKIPPED, "no binary in %s (status %s)", from_dir, rec.status_name);
+			cell_set_status(c, CELL_SKIPPED, "no binary in %s (status %s)", from_dir, rec->status_name);
 		else if (sha256_file_hex(path, got, &bytes) < 0)
 			cell_set_status(c, CELL_SKIPPED, "binary %.12s is not stored in %s/bin", sha, from_dir);
 		else if (strcmp(got, sha))
@@ -74,11 +59,10 @@ int run_use_stored_binaries(struct plan *p, const char *from_dir, const json_t *
 			path = NULL;
 			memcpy(c->build.sha256, got, sizeof(got));
 			c->build.bytes = bytes;
-			if (!args_equal(rec.argv, &c->spec.run_args))
+			if (!args_equal(rec, &c->spec.run_args))
 				sv_pushf(&c->warnings, "arguments differ from those measured in %s (the suite changed)", from_dir);
 		}
 		free(path);
-		results_cell_release(&rec);
 	}
 	return 0;
 }
@@ -120,9 +104,8 @@ static int replay_spec(struct cell *c, const struct results_cell *rec, const cha
 			return -1;
 		}
 	}
-	size_t i;
-	json_t *a;
-	json_array_foreach(rec->argv, i, a) sv_push(&s->run_args, json_string_value(a));
+	for (size_t i = 0; i < rec->nargv; i++)
+		sv_push(&s->run_args, rec->argv[i]);
 	s->size = rec->size;
 	s->expected_bytes = rec->bytes;
 	if (rec->consumer)
@@ -141,27 +124,20 @@ static int replay_spec(struct cell *c, const struct results_cell *rec, const cha
 	return 0;
 }
 
-int replay_cell_init(struct cell *c, const json_t *record, const char *run_dir, struct family *fams, size_t nfams,
-		     char *why, size_t n)
+int replay_cell_init(struct cell *c, const struct results_cell *rec, const char *run_dir, struct family *fams,
+		     size_t nfams, char *why, size_t n)
 {
 	memset(c, 0, sizeof(*c));
 	cell_reset(c); /* the outcome "not run yet" */
 	struct cell_spec *s = &c->spec;
 	s->pin.producer = s->pin.consumer = s->pin.single = PIN_NONE;
 	s->expected_bytes = UINT64_MAX;
-	const char *id = json_string_value(json_object_get(record, "id"));
-	s->id = xstrdup(id ? id : "?");
-	struct results_cell rec = { 0 };
-	/* the document is results_load()'s, already checked: a view of one of
-	 * its records writes nothing into it */
-	if (!json_is_object(record) || results_cell_view(&rec, (json_t *)record, run_dir, 0) < 0) {
-		results_cell_release(&rec);
-		snprintf(why, n, "no family or variant in the record");
+	s->id = xstrdup(rec ? rec->id : "?");
+	if (!rec) {
+		snprintf(why, n, "no record of the cell");
 		return -1;
 	}
-	int r = replay_spec(c, &rec, run_dir, fams, nfams, why, n);
-	results_cell_release(&rec);
-	return r;
+	return replay_spec(c, rec, run_dir, fams, nfams, why, n);
 }
 
 void replay_cell_free(struct cell *c)
@@ -250,11 +226,10 @@ static int loads_from(const char *loader, const char *folder, const char *binary
 	return r;
 }
 
-int replay_cell_libraries(struct cell *c, const json_t *record, const char *run_dir, const char *folder, char *why,
-			  size_t n)
+int replay_cell_libraries(struct cell *c, const struct results_cell *rec, const char *run_dir, const char *folder,
+			  char *why, size_t n)
 {
-	const json_t *libs = json_object_get(json_object_get(record, "binary"), "libraries");
-	if (!json_is_array(libs)) {
+	if (!rec->libs_listed) {
 		snprintf(why, n, "its run did not list the libraries it loaded");
 		return -1;
 	}
@@ -266,11 +241,8 @@ int replay_cell_libraries(struct cell *c, const json_t *record, const char *run_
 	int r = mkdir_p(folder, 0755) < 0 ? -1 : 0;
 	if (r < 0)
 		snprintf(why, n, "cannot create %s", folder);
-	size_t i;
-	const json_t *l;
-	json_array_foreach(libs, i, l) {
-		const char *path = json_string_value(json_object_get(l, "path"));
-		const char *sha = json_string_value(json_object_get(l, "sha256"));
+	for (size_t i = 0; i < rec->nlibs; i++) {
+		const char *path = rec->libs[i].path, *sha = rec->libs[i].sha256;
 		if (r < 0 || !path)
 			break;
 		char *abs = sha ? kept_library(run_dir, path, sha, why, n) : NULL;

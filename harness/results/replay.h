@@ -11,21 +11,20 @@
 #ifndef FLAGBENCH_REPLAY_H
 #define FLAGBENCH_REPLAY_H
 
-#include <jansson.h>
-
 #include "pipeline/plan.h"
+#include "results/reader.h"
 
 /* Hook instead of the build stage (--binaries-from DIR): run is DIR's
- * results.json as results_load() loaded it; NULL (it could not be read)
- * skips every cell needing a binary with that reason and returns -1. */
-int run_use_stored_binaries(struct plan *p, const char *from_dir, const json_t *run);
+ * run as results_open() read it; NULL (it could not be read) skips every
+ * cell needing a binary with that reason and returns -1. */
+int run_use_stored_binaries(struct plan *p, const char *from_dir, const struct results_run *run);
 
-/* A cell made measurable again from its results.json record (as
- * results_load() loaded it): family, variant or reference, arguments,
- * pins, consumer, allocator, and the stored binary of run_dir.  Returns -1
- * with the reason in why when it cannot be measured here (emulated, a
- * reference gone, no stored binary, a record the reader refuses). */
-int replay_cell_init(struct cell *c, const json_t *record, const char *run_dir, struct family *fams,
+/* A cell made measurable again from its record (rec, of the run in
+ * run_dir; NULL: none): family, variant or reference, arguments, pins,
+ * consumer, allocator, and the stored binary of run_dir.  Returns -1 with
+ * the reason in why when it cannot be measured here (emulated, a
+ * reference gone, no stored binary, no record). */
+int replay_cell_init(struct cell *c, const struct results_cell *rec, const char *run_dir, struct family *fams,
 		     size_t nfams, char *why, size_t n);
 void replay_cell_free(struct cell *c);
 
@@ -41,7 +40,7 @@ void replay_cell_free(struct cell *c);
  * such a binary is refused, as it would run on today's library on both
  * sides).  Returns -1 with the reason in why when the run did not keep
  * them, or they would not be what it loads. */
-int replay_cell_libraries(struct cell *c, const json_t *record, const char *run_dir, const char *folder, char *why,
-			  size_t n);
+int replay_cell_libraries(struct cell *c, const struct results_cell *rec, const char *run_dir, const char *folder,
+			  char *why, size_t n);
 
 #endif

@@ -58,6 +58,10 @@ shape() {
     # the unsharded run's cells, in its order, each once, each with its shard
     diff <(jq -c '[.cells[].id]' "$d/whole/results.json") <(jq -c '[.cells[].id]' "$d/joined/results.json")
     [ "$(jq '[.cells[] | select(.shard | IN(1, 2, 3) | not)] | length' "$d/joined/results.json")" -eq 0 ]
+    # rounds pair within a shard only: pass renumbered pass * N + K - 1
+    [ "$(jq '[.cells[] | select(.time_s.pass != null)] | length' "$d/joined/results.json")" -gt 0 ]
+    [ "$(jq '[.cells[] | select(.time_s.pass != null and .time_s.pass % 3 != .shard - 1)] | length' \
+        "$d/joined/results.json")" -eq 0 ]
     jqr '.run.joined.of == 3 and (.run.shards | length) == 3 and ([.run.shards[].copies | length] | add) > 0
          and all(.run.shards[]; .host.cpu_model | type == "string")' "$d/joined/results.json" >/dev/null
     [ "$(shape "$d/whole" | tee "$d/a")" = "$(shape "$d/joined")" ]

@@ -134,6 +134,12 @@ J
     # one line per candidate: the journaled ones were told again, not built again
     jqr -s '[.[1:][] | select(.technique == "ensemble") | .key] | (length == 12) and (length == (unique | length))' "$out/journal.jsonl"
     jqr '.minimal.flags == ["-ffixture-fast"] and .techniques[0].candidates == 12' "$out/results.json"
+    # a journal of another seed is another tune: refused, not continued
+    jq -c 'if .kind then .seed = 99 else . end' "$out/journal.jsonl" > "$BATS_TEST_TMPDIR/j" &&
+        cp "$BATS_TEST_TMPDIR/j" "$out/journal.jsonl"
+    run "$FLAGBENCH" tune --resume "$out"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"journal.jsonl:1: the journal's seed differs from this tune's"* ]]
     # the same search uninterrupted asks the same candidates
     run tune "$BATS_TEST_TMPDIR/u" --budget 12 --batch 2 --jobs 1
     [ "$status" -eq 0 ]

@@ -13,6 +13,8 @@
 #include <cmocka.h>
 
 #include "analysis/compare.h"
+
+#include "compare_docs.h"
 #include "core/stats.h"
 
 static const double tight[] = { 1.000, 1.002, 0.998, 1.001, 0.999, 1.000, 1.003, 0.997 };
@@ -119,7 +121,7 @@ static void test_compare_runs(void **state)
 	json_t *a = make_run("A", ids_a, sa, ia, 5), *b = make_run("B", ids_b, sb, ib, 5);
 	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1, NULL, COMPARE_SAME_BINARY_IS_SAME, NAN, 0 };
 	struct comparison c;
-	compare_runs(a, b, &o, &c);
+	compare_docs(a, b, &o, &c);
 	assert_int_equal(c.n, 4);
 	assert_int_equal(find(&c, "same")->verdict, VERDICT_SAME);
 	assert_int_equal(find(&c, "slow")->verdict, VERDICT_SLOWER);
@@ -142,7 +144,7 @@ static void test_compare_runs(void **state)
 	/* instructions: point values, a 1 % change found at a 0.5 % threshold */
 	o.metric = METRIC_INSTRUCTIONS;
 	o.threshold = 0.005;
-	compare_runs(a, b, &o, &c);
+	compare_docs(a, b, &o, &c);
 	const struct cell_cmp *s = find(&c, "slow");
 	assert_int_equal(s->verdict, VERDICT_SLOWER);
 	assert_true(fabs(s->ci.ratio - 1.01) < 1e-9 && s->ci.low == s->ci.ratio && s->ci.high == s->ci.ratio);
@@ -172,7 +174,7 @@ static void test_compare_statistic(void **state)
 			      "ok", "size", 1000, "time_s", "runs", rb);
 	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1, NULL, COMPARE_SAME_BINARY_IS_SAME, NAN, 0 };
 	struct comparison c;
-	compare_runs(a, b, &o, &c);
+	compare_docs(a, b, &o, &c);
 	/* p25 of 8 runs is X(2): a fast run on both sides */
 	assert_float_equal(c.quantile, 0.25, 0);
 	assert_float_equal(c.cells[0].base_value, 1.000, 1e-12);
@@ -184,7 +186,7 @@ static void test_compare_statistic(void **state)
 	comparison_free(&c);
 	/* --statistic median: the share of slow runs decides */
 	o.statistic = "median";
-	compare_runs(a, b, &o, &c);
+	compare_docs(a, b, &o, &c);
 	assert_float_equal(c.cells[0].base_value, (1.002 + 1.498) / 2, 1e-12);
 	assert_float_equal(c.cells[0].new_value, (1.498 + 1.499) / 2, 1e-12);
 	assert_true(c.cells[0].ci.ratio > 1.19);
@@ -192,7 +194,7 @@ static void test_compare_statistic(void **state)
 	/* a NEW without run.statistic (older runs) is compared by the median */
 	o.statistic = NULL;
 	json_object_del(json_object_get(b, "run"), "statistic");
-	compare_runs(a, b, &o, &c);
+	compare_docs(a, b, &o, &c);
 	assert_float_equal(c.quantile, 0.5, 0);
 	comparison_free(&c);
 	json_decref(a);
@@ -218,7 +220,7 @@ static void test_identical_binary(void **state)
 	}
 	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1, NULL, COMPARE_SAME_BINARY_IS_SAME, NAN, 0 };
 	struct comparison c;
-	compare_runs(a, b, &o, &c);
+	compare_docs(a, b, &o, &c);
 	const struct cell_cmp *same = find(&c, "same"), *slow = find(&c, "slow");
 	assert_true(same->identical_binary && slow->identical_binary);
 	assert_false(find(&c, "other")->identical_binary);
@@ -253,7 +255,7 @@ static void test_identical_binary(void **state)
 	comparison_free(&c);
 	/* the times of the same binary, compared on request (A/A checks) */
 	o.same_binary = COMPARE_TIMES_OF_SAME_BINARY;
-	compare_runs(a, b, &o, &c);
+	compare_docs(a, b, &o, &c);
 	assert_int_equal(find(&c, "slow")->verdict, VERDICT_SLOWER);
 	assert_int_equal(find(&c, "same")->verdict, VERDICT_SAME);
 	assert_false(find(&c, "slow")->identical_binary);
@@ -282,7 +284,7 @@ static void test_same_binary_across_runs(void **state)
 	json_object_set_new(b, "host", json_pack("{s:s}", "microcode", "0xa2"));
 	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1, NULL, COMPARE_SAME_BINARY_IS_SAME, NAN, 0 };
 	struct comparison c;
-	compare_runs(a, b, &o, &c);
+	compare_docs(a, b, &o, &c);
 	const struct cell_cmp *slow = find(&c, "slow"), *same = find(&c, "same");
 	assert_int_equal(slow->verdict, VERDICT_SLOWER);
 	assert_int_equal(same->verdict, VERDICT_SAME);
@@ -304,14 +306,14 @@ static void test_same_binary_across_runs(void **state)
 		json_object_set_new(json_object_get(json_array_get(json_object_get(b, "cells"), i), "binary"), "libraries",
 				    libs);
 	}
-	compare_runs(a, b, &o, &c);
+	compare_docs(a, b, &o, &c);
 	slow = find(&c, "slow");
 	assert_int_equal(slow->verdict, VERDICT_SLOWER);
 	assert_int_equal(slow->system_changed, 0);
 	comparison_free(&c);
 	/* a side without its libraries listed: unknown */
 	json_object_del(json_object_get(json_array_get(json_object_get(a, "cells"), 1), "binary"), "libraries");
-	compare_runs(a, b, &o, &c);
+	compare_docs(a, b, &o, &c);
 	assert_int_equal(find(&c, "slow")->system_changed, -1);
 	comparison_free(&c);
 	json_decref(a);
@@ -328,7 +330,7 @@ static void test_confirm_json(void **state)
 	json_t *a = make_run("A", ids, sa, in, 1), *b = make_run("B", ids, sb, in, 1);
 	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1, NULL, COMPARE_SAME_BINARY_IS_SAME, NAN, 0 };
 	struct comparison c;
-	compare_runs(a, b, &o, &c);
+	compare_docs(a, b, &o, &c);
 	c.confirm_rounds = 5;
 	c.alarm_rate = 0.01;
 	c.confirm_cells = 3;
@@ -383,12 +385,12 @@ static void test_resamples(void **state)
 	json_t *a = run_of("A", ta, 10), *b = run_of("B", tb, 10);
 	struct compare_opts o = { METRIC_TIME, 0.02, 100, 1, "median", COMPARE_SAME_BINARY_IS_SAME, NAN, 0 };
 	struct comparison c1, c2, c3;
-	compare_runs(a, b, &o, &c1);
+	compare_docs(a, b, &o, &c1);
 	o.resamples = 20000;
-	compare_runs(a, b, &o, &c2);
+	compare_docs(a, b, &o, &c2);
 	o.resamples = 100;
 	o.seed = 7;
-	compare_runs(a, b, &o, &c3);
+	compare_docs(a, b, &o, &c3);
 	const struct comparison_result *r1 = &c1.cells[0].ci, *r2 = &c2.cells[0].ci, *r3 = &c3.cells[0].ci;
 	assert_int_equal(r1->method, COMPARISON_INDEPENDENT);
 	assert_true(r1->ratio == r2->ratio); /* the point is the statistics' ratio */
@@ -410,7 +412,7 @@ static void test_too_few_runs(void **state)
 	json_t *a = run_of("A", ta, 2), *b = run_of("B", tb, 2);
 	struct compare_opts o = { METRIC_TIME, 0.02, 2000, 1, NULL, COMPARE_SAME_BINARY_IS_SAME, NAN, 0 };
 	struct comparison c;
-	compare_runs(a, b, &o, &c);
+	compare_docs(a, b, &o, &c);
 	assert_int_equal(c.cells[0].verdict, VERDICT_NO_DATA);
 	assert_string_equal(c.cells[0].note, "fewer than 3 runs on a side: no interval");
 	assert_int_equal(c.count[VERDICT_SLOWER], 0);

@@ -921,6 +921,15 @@ static void test_comparison_machine(void **state)
 	comparison_machine(c, 2, &m);
 	assert_int_equal(m.controls, 2);
 	assert_true(isnan(m.shift) && isnan(m.sd));
+	/* controls that agree exactly still carry their own noise: the
+	 * shift's sd is at least pi/2 of their mean variance over k */
+	struct comparison_result same[5];
+	for (size_t i = 0; i < 5; i++)
+		same[i] = (struct comparison_result){ .ratio = 0.9, .low = 0.9 / 1.02, .high = 0.9 * 1.02, .level = 0.95 };
+	comparison_machine(same, 5, &m);
+	double half = log(1.02) / stats_t_critical(0.95, 1e9);
+	assert_true(m.spread < 1e-9);
+	assert_true(m.sd >= sqrt(M_PI / 2 * half * half / 5) * (1 - 1e-9));
 }
 
 /* A drift widens each half of a lopsided interval by itself: 14 pairs all

@@ -16,6 +16,7 @@
 #include "pipeline/build.h"
 #include "driver/explain.h"
 #include "pipeline/plan.h"
+#include "results/explain_record.h"
 
 static void test_parse_optimizers(void **state)
 {
@@ -223,12 +224,51 @@ static void test_share_carries(void **state)
 	assert_false(explain_share_carries(0, 0.08, NAN, VERDICT_SLOWER));
 }
 
+/* --resume's journal read back typed: the pair, metric, way, flags (a
+ * non-string ""), each group with its state, share interval and value;
+ * another schema is refused. */
+static void test_journal_record(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/flagbench-test-journal-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *path = xasprintf("%s/journal.json", dir);
+	const char *doc = "{\"schema\": \"flagbench-explain-journal/1\", \"run\": \"r\", \"a\": \"x\", \"b\": \"y\","
+			  " \"metric\": \"time_s\", \"way\": \"b_without\", \"flags\": [\"-fa\", 7], \"builds\": 3,"
+			  " \"groups\": [{\"from\": 0, \"to\": 2, \"state\": \"failed\"},"
+			  "  {\"from\": 2, \"to\": 3, \"state\": \"measured\", \"share\": 0.5, \"share_ci95\": [0.25, 0.75],"
+			  "   \"unchanged\": true, \"carries\": false, \"value\": 1.5}]}";
+	assert_int_equal(write_file_atomic(path, doc, strlen(doc)), 0);
+	struct explain_record r;
+	assert_int_equal(explain_record_load(dir, &r), 0);
+	assert_string_equal(r.run, "r");
+	assert_string_equal(r.a, "x");
+	assert_string_equal(r.b, "y");
+	assert_string_equal(r.metric, "time_s");
+	assert_string_equal(r.way, "b_without");
+	assert_int_equal(r.flags.n, 2);
+	assert_string_equal(r.flags.v[1], "");
+	assert_int_equal(r.builds, 3);
+	assert_int_equal(r.ngroups, 2);
+	assert_true(r.groups[0].failed && r.groups[0].to == 2 && isnan(r.groups[0].share));
+	assert_true(!r.groups[1].failed && r.groups[1].from == 2 && r.groups[1].to == 3 && r.groups[1].share == 0.5 &&
+		    r.groups[1].share_low == 0.25 && r.groups[1].share_high == 0.75 && r.groups[1].unchanged &&
+		    !r.groups[1].carries && r.groups[1].value == 1.5);
+	explain_record_free(&r);
+	const char *other = "{\"schema\": \"flagbench-results/1\", \"run\": \"r\", \"a\": \"x\", \"b\": \"y\"}";
+	assert_int_equal(write_file_atomic(path, other, strlen(other)), 0);
+	assert_int_equal(explain_record_load(dir, &r), -1);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_optimizers), cmocka_unit_test(test_parse_params), cmocka_unit_test(test_meaningless_share), cmocka_unit_test(test_share_carries), cmocka_unit_test(test_isa_of_macro),
 		cmocka_unit_test(test_compiler_package), cmocka_unit_test(test_compiler_cxx_name),
-		cmocka_unit_test(test_expand_compilers),
+		cmocka_unit_test(test_expand_compilers), cmocka_unit_test(test_journal_record),
 		cmocka_unit_test(test_elf_text_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

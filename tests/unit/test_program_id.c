@@ -30,6 +30,8 @@
 #include "results/reader.h"
 #include "results/results.h"
 
+#include "compare_docs.h"
+
 #define SHA "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
 #define NRUNS 13
 
@@ -230,6 +232,7 @@ static json_t *record_of(struct cell *c, const struct plan *p)
 	return back;
 }
 
+
 /* The record's identity is the cell's: from the reader's view and from
  * the record alone; and compare between a run holding A's record and one
  * holding B's (under one id) says the same binary exactly then. */
@@ -269,7 +272,7 @@ static void test_records_and_compare(void **state)
 		}
 		struct compare_opts o = { METRIC_TIME, 0.02, 200, 1, NULL, COMPARE_SAME_BINARY_IS_SAME, NAN, 0 };
 		struct comparison cmp;
-		compare_runs(runs[0], runs[1], &o, &cmp);
+		compare_docs(runs[0], runs[1], &o, &cmp);
 		assert_int_equal(cmp.n, 1);
 		/* two runs: the same program is known as such, and measured (an
 		 * A/A comparison whose difference is the system's), never assumed */
@@ -277,7 +280,7 @@ static void test_records_and_compare(void **state)
 		expect(k, cmp.cells[0].verdict == VERDICT_SAME_BINARY, 0, "compare's verdict same binary across runs");
 		comparison_free(&cmp);
 		/* one run against itself: a known program is one measurement */
-		compare_runs(runs[0], runs[0], &o, &cmp);
+		compare_docs(runs[0], runs[0], &o, &cmp);
 		expect(k, cmp.cells[0].verdict == VERDICT_SAME_BINARY, k != NO_BINARY, "compare's verdict of a run against itself");
 		comparison_free(&cmp);
 		for (int i = 0; i < 2; i++) {

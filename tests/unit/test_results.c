@@ -96,9 +96,10 @@ static void test_round_trip(void **state)
 	assert_int_equal(v.reference, 0);
 	assert_int_equal(v.size, s->size);
 	assert_true(v.bytes == s->expected_bytes || (v.bytes == UINT64_MAX && s->expected_bytes == UINT64_MAX));
-	assert_int_equal(json_array_size(v.argv), s->run_args.n);
+	assert_non_null(v.argv);
+	assert_int_equal(v.nargv, s->run_args.n);
 	for (size_t i = 0; i < s->run_args.n; i++)
-		assert_string_equal(json_string_value(json_array_get(v.argv, i)), s->run_args.v[i]);
+		assert_string_equal(v.argv[i], s->run_args.v[i]);
 	assert_int_equal(v.pin_producer, s->pin.producer);
 	assert_int_equal(v.pin_consumer, s->pin.consumer);
 	assert_int_equal(v.pin_single, s->family->kind == KIND_STREAM ? PIN_NONE : s->pin.single);
@@ -107,12 +108,18 @@ static void test_round_trip(void **state)
 	assert_int_equal(v.text_bytes, 5120);
 	/* what the binary loads, as the loader listed it (pipeline/libraries.h) */
 	assert_true(json_equal(json_object_get(json_object_get(back, "binary"), "libraries"), c->build.libraries));
-	struct stats st;
-	assert_int_equal(stats_from_json(&st, v.time_s), 0);
-	assert_int_equal(st.n, 5);
+	/* and typed: each library's path and sha256 */
+	assert_true(v.libs_listed);
+	assert_int_equal(v.nlibs, json_array_size(c->build.libraries));
+	for (size_t i = 0; i < v.nlibs; i++) {
+		json_t *l = json_array_get(c->build.libraries, i);
+		assert_string_equal(v.libs[i].path, json_string_value(json_object_get(l, "path")));
+		assert_string_equal(v.libs[i].sha256, json_string_value(json_object_get(l, "sha256")));
+	}
+	assert_true(v.time.recorded);
+	assert_int_equal(v.time.nruns, 5);
 	for (size_t i = 0; i < 5; i++)
-		assert_true(fabs(st.runs[i] - c->measure.time.runs[i]) < 1e-12);
-	stats_free(&st);
+		assert_true(fabs(v.time.runs[i] - c->measure.time.runs[i]) < 1e-12);
 	assert_true(fabs(v.value - cell_rate(c, NULL, NULL)) < 1e-6 * v.value || isnan(cell_rate(c, NULL, NULL)));
 	assert_true(fabs(v.instructions_per_unit - 3.5) < 1e-12);
 	assert_true(fabs(v.cycles_per_unit - 1.25) < 1e-12);
@@ -179,11 +186,80 @@ static void test_derived_config(void **state)
 	json_decref(j);
 }
 
+/* The run's own records, typed: settings (argv and the options in it,
+ * the cooldown, a run not finished), host facts as text (a boolean "on"),
+ * tools, families by name; a cell's times and its libraries not listed. */
+static void test_run_view(void **state)
+{
+	(void)state;
+	const char *doc =
+		"{\"schema\": \"flagbench-results/1\","
+		" \"run\": {\"id\": \"r1\", \"name\": \"night\", \"started\": \"2027-01-01T02:00:00Z\", \"finished\": null,"
+		"  \"argv\": [\"flagbench\", \"run\", \"--consumer\", \"tee\", \"--pipe-size=65536\", \"--consumer-wait\"],"
+		"  \"warnings\": [\"w1\", 3], \"interrupted\": true, \"phases\": {\"build_s\": 12.5},"
+		"  \"cooldown\": {\"seconds\": 2, \"below_celsius\": 60, \"max_wait_seconds\": 30, \"override\": true}},"
+		" \"host\": {\"hostname\": \"box\", \"kernel\": \"6.1.0-17\", \"turbo\": true, \"microcode\": 161},"
+		" \"tools\": {\"gcc\": \"gcc 12.2.0\", \"hyperfine\": \"1.15\"},"
+		" \"families\": {\"yes\": {\"dir\": \"/f/yes\", \"kept\": \"families/yes\", \"hash\": \"h1\", \"baseline\": \"naive\"},"
+		"  \"bignum\": {\"hash\": \"h2\"}},"
+		" \"cells\": [{\"id\": \"yes/naive@gcc/-O2/native\", \"status\": \"ok\", \"argv\": [\"a\", 1],"
+		"  \"time_s\": {\"runs\": [0.5, \"x\", 0.25], \"median\": 0.5, \"statistic\": \"p25\"}}]}";
+	json_error_t je;
+	json_t *root = json_loads(doc, 0, &je);
+	assert_non_null(root);
+	struct results_run r;
+	assert_int_equal(results_open_loaded("t/results.json", root, &r), 0);
+	const struct results_settings *s = &r.settings;
+	assert_int_equal(s->nargv, 6);
+	assert_string_equal(s->name, "night");
+	assert_string_equal(s->started, "2027-01-01T02:00:00Z");
+	assert_false(s->finished);
+	assert_true(s->interrupted);
+	assert_int_equal(s->nwarnings, 2);
+	assert_string_equal(s->warnings[1], "?");
+	assert_true(s->build_s == 12.5);
+	assert_true(s->cooldown.override && s->cooldown.seconds == 2 && s->cooldown.below_celsius == 60 &&
+		    s->cooldown.max_wait_seconds == 30);
+	/* --NAME V and --NAME=V; an option last with no value has none */
+	assert_string_equal(results_run_option(&r, "consumer"), "tee");
+	assert_string_equal(results_run_option(&r, "pipe-size"), "65536");
+	assert_null(results_run_option(&r, "consumer-wait"));
+	assert_null(results_run_option(&r, "consume"));
+	assert_string_equal(r.host.hostname, "box");
+	assert_string_equal(r.host.fact[0], "6.1.0-17"); /* RESULTS_HOST_FACTS[0] kernel */
+	assert_string_equal(RESULTS_HOST_FACTS[4], "turbo");
+	assert_string_equal(r.host.fact[4], "on");
+	assert_string_equal(r.host.fact[2], "161");
+	assert_null(r.host.fact[1]);
+	assert_int_equal(r.host.ntools, 2);
+	assert_int_equal(r.nfamilies, 2);
+	assert_string_equal(r.families[0].name, "bignum"); /* by name */
+	const struct results_family *f = results_family_by_name(&r, "yes");
+	assert_non_null(f);
+	assert_string_equal(f->dir, "/f/yes");
+	assert_string_equal(f->kept, "families/yes");
+	assert_string_equal(f->baseline, "naive");
+	assert_null(results_family_by_name(&r, "nope"));
+	const struct results_cell *c = &r.cells[0];
+	assert_int_equal(c->nargv, 2);
+	assert_string_equal(c->argv[0], "a");
+	assert_null(c->argv[1]);
+	assert_null(c->cflags);
+	assert_false(c->libs_listed);
+	assert_true(c->time.recorded);
+	assert_int_equal(c->time.nruns, 3);
+	assert_true(c->time.runs[0] == 0.5 && isnan(c->time.runs[1]) && c->time.runs[2] == 0.25);
+	assert_true(c->time.median == 0.5 && isnan(c->time.value));
+	assert_string_equal(c->time.statistic, "p25");
+	results_close(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_derived_config),
+		cmocka_unit_test(test_run_view),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

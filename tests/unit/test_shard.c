@@ -98,6 +98,25 @@ static void split_suite(const char *suite)
 	assert_true(baselines > 0); /* the suite has a family with a baseline: the copies are tested */
 	for (unsigned n = 1; n <= 5; n++)
 		check_split(&plan, cost, n);
+	/* shard_apply keeps shard 2 of 3 and gives each kept cell its place
+	 * in the whole plan */
+	struct plan part;
+	assert_int_equal(plan_build(&fx.in, &part), 0);
+	unsigned char *keep = xcalloc(plan.n + 1, 1);
+	shard_select(&plan, cost, (struct shard){ 2, 3 }, keep);
+	size_t kept = 0;
+	for (size_t i = 0; i < plan.n; i++)
+		kept += keep[i];
+	size_t *place = shard_apply(&part, cost, (struct shard){ 2, 3 });
+	assert_int_equal(part.n, kept);
+	assert_true(kept > 0);
+	for (size_t j = 0; j < part.n; j++) {
+		assert_true(keep[place[j]]);
+		assert_string_equal(part.cells[j].spec.id, plan.cells[place[j]].spec.id);
+	}
+	free(place);
+	free(keep);
+	plan_free(&part);
 	free(cost);
 	plan_free(&plan);
 	fixture_free(&fx);

@@ -12,10 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/ddmin.h"
 #include "analysis/tune_budget.h"
 #include "driver/tune.h"
+#include "results/tune_record.h"
 
 static void test_budget(void **state)
 {
@@ -198,6 +200,70 @@ static void test_ddmin_edges(void **state)
 	assert_int_equal(sy.asked, 0);
 }
 
+/* --resume's journal read back typed: the header, the last probe line, a
+ * line cut by a crash skipped, a check, the candidates in order (a null
+ * score NAN); header_only stops after the first line. */
+static void test_journal_record(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/flagbench-test-tune-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *path = xasprintf("%s/journal.jsonl", dir);
+	const char *text =
+		"{\"kind\": \"flagbench-tune-journal\", \"version\": 1, \"argv\": [\"flagbench\", \"tune\", \"x\"],"
+		" \"start\": \"f/v@gcc/-O2\", \"start_sha256\": \"aa\", \"space\": \"bb\", \"metric\": \"time_s\", \"seed\": 7,"
+		" \"techniques\": [\"greedy\", 3]}\n"
+		"{\"event\": \"probe\", \"build_s\": 1, \"levels\": []}\n"
+		"{\"event\": \"probe\", \"build_s\": 2, \"check_s\": 3, \"screen_s\": 4, \"checked\": true,"
+		" \"levels\": [{\"opt\": \"-O3\", \"count\": 0.9, \"time_ratio\": 0.95, \"time_verdict\": \"faster\"}]}\n"
+		"{\"technique\": \"greedy\", \"seq\": 1, \"key\": \"k1\", \"op\": \"set\", \"status\": \"ok\", \"score\": 0.5,"
+		" \"at_s\": 9, \"sha256\": \"cc\", \"metric\": \"instructions\"}\n"
+		"{\"event\": \"check\", \"line\": \"checked\", \"switch\": true, \"why\": \"noisy\", \"ev\": 1}\n"
+		"{\"technique\": \"greedy\", \"seq\": 2, \"key\": \"k2\", \"status\": \"failed\", \"score\": null, \"reason\": \"r\"}\n"
+		"{\"technique\": \"gre";
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	struct tune_record r;
+	assert_int_equal(tune_record_load(path, 0, &r), 0);
+	assert_int_equal(r.lines, 7);
+	assert_true(r.has_header);
+	assert_int_equal(r.header.argv.n, 3);
+	assert_string_equal(r.header.argv.v[2], "x");
+	assert_string_equal(r.header.kind, "flagbench-tune-journal");
+	assert_string_equal(r.header.start, "f/v@gcc/-O2");
+	assert_true(r.header.seeded && r.header.seed == 7);
+	assert_int_equal(r.header.techniques.n, 2);
+	assert_string_equal(r.header.techniques.v[1], "");
+	assert_true(r.has_probe);
+	assert_true(r.probe.build_s == 2 && r.probe.check_s == 3 && r.probe.screen_s == 4 && r.probe.checked);
+	assert_int_equal(r.probe.nlevels, 1);
+	assert_string_equal(r.probe.levels[0].opt, "-O3");
+	assert_true(r.probe.levels[0].count == 0.9 && r.probe.levels[0].time_ratio == 0.95);
+	assert_string_equal(r.probe.levels[0].time_verdict, "faster");
+	assert_int_equal(r.nchecks, 1);
+	assert_true(r.checks[0].turned && r.checks[0].ev == 1);
+	assert_string_equal(r.checks[0].why, "noisy");
+	assert_int_equal(r.nevals, 2);
+	assert_string_equal(r.evals[0].key, "k1");
+	assert_true(r.evals[0].seq == 1 && r.evals[0].score == 0.5 && r.evals[0].at_s == 9);
+	assert_string_equal(r.evals[0].metric, "instructions");
+	assert_null(r.evals[0].reason);
+	assert_string_equal(r.evals[1].op, "");
+	assert_true(isnan(r.evals[1].score));
+	assert_string_equal(r.evals[1].reason, "r");
+	tune_record_free(&r);
+	assert_int_equal(tune_record_load(path, 1, &r), 0);
+	assert_int_equal(r.lines, 1);
+	assert_true(r.has_header && !r.has_probe && r.nevals == 0);
+	tune_record_free(&r);
+	unlink(path);
+	assert_int_equal(tune_record_load(path, 0, &r), -1);
+	rmdir(dir);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -205,7 +271,7 @@ int main(void)
 		cmocka_unit_test(test_budget_plan),
 		cmocka_unit_test(test_rank_disagreements),
 		cmocka_unit_test(test_ddmin_interacting),
-		cmocka_unit_test(test_ddmin_edges),
+		cmocka_unit_test(test_ddmin_edges), cmocka_unit_test(test_journal_record),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
