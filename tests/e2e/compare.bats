@@ -300,11 +300,17 @@ abwork_runs_a_b() {
     jqr '.confirmation | .alarm_rate_percent == 5 and .rounds == 5
          and (if .cells == 0 then .level == null else (.level - (1 - 0.1 / .cells)) | . < 1e-12 and . > -1e-12 end)' \
         "$BATS_TEST_TMPDIR/r.json"
-    # without the stored binaries a suspect stays slower, and says why
+    # without the stored binaries a suspect keeps its verdict from the runs, and says why: slower (exit 1),
+    # or inconclusive (exit 0) where make test's load left the runs' few times an interval reaching 1.00x
+    # (seen: 1.64x [0.9996x, 2.50x] beside five other files)
     rm -rf "$BATS_TEST_TMPDIR/b/bin"
     FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r0" run "$FLAGBENCH" compare "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b" --confirm 5
-    [ "$status" -eq 1 ]
-    [[ "$output" == *"slower: not confirmed: binary "*"is not stored in"* ]]
+    [ "$status" -le 1 ]
+    if [ "$status" -eq 1 ]; then
+        [[ "$output" == *"slower: not confirmed: binary "*"is not stored in"* ]]
+    else
+        [[ "$output" == *"inconclusive: not confirmed: binary "*"is not stored in"* ]]
+    fi
 }
 
 @test "--confirm verifies the replays: a new binary whose output is wrong is reported with its status, not timed" {
