@@ -256,13 +256,13 @@ abwork_runs_a_b() {
 @test "--confirm measures a suspect cell again with both binaries, interleaved" {
     command -v hyperfine >/dev/null || skip "hyperfine is not installed"
     abwork_runs_a_b
-    # four times the work: slower before and after confirmation, whatever the noise
+    # four times the work (about twice the time with the start-up): slower before and after confirmation
     FLAGBENCH_ROOT="$BATS_TEST_TMPDIR/r0" run "$FLAGBENCH" compare "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b" \
         --confirm 5 --format json
     [ "$status" -eq 1 ]
     printf '%s\n' "$output" | sed -n '/^{/,$p' > "$BATS_TEST_TMPDIR/c.json"
     jqr '.cells[] | select(.id == "abwork/loop@gcc/-O2/default")
-         | .verdict == "slower" and .confirm.rounds == 5 and .confirm.ratio > 2' "$BATS_TEST_TMPDIR/c.json"
+         | .verdict == "slower" and .confirm.rounds == 5 and .confirm.ratio > 1.25' "$BATS_TEST_TMPDIR/c.json"
     # m suspects confirmed at the default 1 % alarm rate: each at 1 - 2 * 0.01 / m
     jqr '.confirmation | .rounds == 5 and .alarm_rate_percent == 1 and .cells >= 1
          and ((.level - (1 - 0.02 / .cells)) | . < 1e-12 and . > -1e-12)' "$BATS_TEST_TMPDIR/c.json"
@@ -339,7 +339,9 @@ abwork_runs_a_b() {
     command -v hyperfine >/dev/null || skip "hyperfine is not installed"
     abwork_root "$BATS_TEST_TMPDIR/r0" 0
     abwork_root "$BATS_TEST_TMPDIR/r1" 0
-    # a new binary doing four times the work: another sha256, the same cell id and argv
+    # a new binary doing four times the work: another sha256, the same cell id and argv (about twice the
+    # time with the start-up; CI's load has read 1.95x [1.48x, 2.84x] in 3 rounds, so the ratios asked
+    # below are well clear of 1.00x, not near 2)
     sed -i 's/unsigned long steps = 10000 + 100 \* pct;/unsigned long steps = 40000 + 100 * pct;/' \
         "$BATS_TEST_TMPDIR/r1/variants/abwork/loop.c"
     grep -q 40000 "$BATS_TEST_TMPDIR/r1/variants/abwork/loop.c"
@@ -360,7 +362,7 @@ abwork_runs_a_b() {
     [ "$status" -eq 0 ]
     printf '%s\n' "$output" | sed -n '/^{/,$p' > "$BATS_TEST_TMPDIR/f.json"
     jqr '.cells[] | select(.id == "abwork/loop@gcc/-O2/default")
-         | .verdict == "faster" and .confirm.rounds == 3 and .confirm.ratio < 0.5 and (.note | test("^measured again after 3 interleaved rounds"))' \
+         | .verdict == "faster" and .confirm.rounds == 3 and .confirm.ratio < 0.8 and (.note | test("^measured again after 3 interleaved rounds"))' \
         "$BATS_TEST_TMPDIR/f.json"
     # without --record nothing is written into the runs
     cmp "$BATS_TEST_TMPDIR/b/results.json" "$BATS_TEST_TMPDIR/b.before.json"
@@ -371,7 +373,7 @@ abwork_runs_a_b() {
     b="$BATS_TEST_TMPDIR/b/results.json"
     jqr --arg a "$a_id" '.beside | .run == $a and .threshold_percent == 3 and .alarm_rate_percent == 1 and (.cells | length) == 1' "$b"
     jqr --slurpfile A "$BATS_TEST_TMPDIR/a/results.json" '.beside.cells[0] as $m | .cells[0] as $c
-         | $m.cell == "abwork/loop@gcc/-O2/default" and $m.verdict == "slower" and $m.rounds == 3 and $m.ratio > 2
+         | $m.cell == "abwork/loop@gcc/-O2/default" and $m.verdict == "slower" and $m.rounds == 3 and $m.ratio > 1.25
            and $m.ci[0] <= $m.ratio and $m.ratio <= $m.ci[1] and $m.sha256 == $c.binary.sha256
            and $m.base_sha256 == $A[0].cells[0].binary.sha256 and $m.base_sha256 != $m.sha256' "$b"
     # the rest of the record as it was
