@@ -1,11 +1,11 @@
 /* family.c: one family folder's family.json: variants, references, the
- * declared check, inputs and build command (family.h).  Just over 700
- * lines: every key of the one format, checked in one pass with one cfg
- * (jsoncfg.h) so that each message names its file:line:column. */
+ * declared check, inputs and build command (family.h); the language of
+ * its sources and its "std" are family_lang.c's.  Every key of the one
+ * format is checked in one pass with one cfg (jsoncfg.h) so that each
+ * message names its file:line:column. */
 #define _GNU_SOURCE
 #include "config/family.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -63,44 +63,6 @@ static int get_path_list(struct cfg *c, json_t *obj, const char *key, struct str
 	return 0;
 }
 
-const char *source_lang_name(enum source_lang l)
-{
-	return l == LANG_CXX ? "c++" : "c";
-}
-
-int is_cxx_source(const char *name)
-{
-	static const char *const exts[] = { ".cc", ".cpp", ".cxx", ".C", NULL };
-	size_t l = strlen(name);
-	for (const char *const *e = exts; *e; e++)
-		if (l > strlen(*e) && !strcmp(name + l - strlen(*e), *e))
-			return 1;
-	return 0;
-}
-
-static int is_c_name(const char *name)
-{
-	size_t l = strlen(name);
-	return l > 2 && !strcmp(name + l - 2, ".c");
-}
-
-static int is_source_file(const struct dirent *e)
-{
-	return e->d_name[0] != '.' && (is_c_name(e->d_name) || is_cxx_source(e->d_name));
-}
-
-/* The language of the variant's sources: any C++ makes it C++. */
-static void variant_lang(struct variant *v)
-{
-	int c = 0, cxx = 0;
-	for (size_t i = 0; i < v->sources.n; i++) {
-		cxx |= is_cxx_source(v->sources.v[i]);
-		c |= !is_cxx_source(v->sources.v[i]);
-	}
-	v->lang = cxx ? LANG_CXX : LANG_C;
-	v->mixed = c && cxx;
-}
-
 /* The variant's sources: "source" (or NAME) as NAME.c, a C or C++ file,
  * or a folder whose C and C++ files are all compiled and linked. */
 static int variant_sources(struct cfg *c, json_t *v, struct family *f, struct variant *out)
@@ -135,14 +97,7 @@ static int variant_sources(struct cfg *c, json_t *v, struct family *f, struct va
 		out->source = xstrdup(file);
 		sv_push(&out->sources, file);
 	} else if (stat(folder, &st) == 0 && S_ISDIR(st.st_mode)) {
-		struct dirent **ents;
-		int n = scandir(folder, &ents, is_source_file, alphasort);
-		for (int i = 0; i < n; i++) {
-			sv_pushf(&out->sources, "%s/%s", folder, ents[i]->d_name);
-			free(ents[i]);
-		}
-		if (n >= 0)
-			free(ents);
+		family_source_files(folder, &out->sources);
 		out->source = xstrdup(folder);
 		if (out->sources.n == 0)
 			r = cfg_error(c, "the variant folder %s holds no C or C++ file (.c .cc .cpp .cxx .C)", folder);
@@ -150,7 +105,7 @@ static int variant_sources(struct cfg *c, json_t *v, struct family *f, struct va
 		r = cfg_error(c, "no source file %s (nor a folder %s)", file, folder);
 	}
 	cfg_pop(c);
-	variant_lang(out);
+	variant_lang_set(out);
 	free(file);
 	free(folder);
 	free(rel);
@@ -449,47 +404,6 @@ static int load_build(struct cfg *c, json_t *root, struct family *f)
 	return r;
 }
 
-/* "std": the language standard (c17, gnu11, c++20, gnu++17), given as
- * -std= to the variants of its language; a family with its own build
- * system sets its own, and a folder mixing C and C++ takes none (one
- * compile of both would hand it to both). */
-static int family_std(struct cfg *c, json_t *root, struct family *f)
-{
-	if (cfg_string(c, root, "std", 0, &f->std) < 0)
-		return -1;
-	if (!f->std)
-		return 0;
-	cfg_push_key(c, "std");
-	int r = 0;
-	const char *p = f->std;
-	if (!strncmp(p, "gnu", 3))
-		p += 3;
-	else if (*p == 'c')
-		p++;
-	else
-		p = NULL;
-	if (!p || !*p || strspn(p, "+0123456789abz") != strlen(p))
-		r = cfg_error(c, "'%s' is not a language standard (c17, gnu11, c++20, gnu++17)", f->std);
-	else if (f->build_command.n)
-		r = cfg_error(c, "a family with its own build system sets its standard there");
-	for (size_t i = 0; !r && i < f->nvariants; i++)
-		if (f->variants[i].mixed)
-			r = cfg_error(c, "variant %s mixes C and C++: its folder takes no \"std\"", f->variants[i].name);
-	cfg_pop(c);
-	return r;
-}
-
-/* The standard's language: "c++20" is C++, "c17" C. */
-static enum source_lang std_lang(const char *std)
-{
-	return strstr(std, "++") ? LANG_CXX : LANG_C;
-}
-
-const char *family_std_for(const struct family *f, const struct variant *v)
-{
-	return f->std && std_lang(f->std) == v->lang && !v->mixed ? f->std : NULL;
-}
-
 /* After the variants: same_as names one of them, or "baseline" the
  * family's baseline variant (so a family that renames its baseline keeps
  * its check); a variant literally named "baseline" would make that word
@@ -769,7 +683,7 @@ int load_family(const char *dir, struct family *f)
 	if (!r)
 		r = check_arg_templates(&c, f);
 	if (!r)
-		r = family_std(&c, root, f);
+		r = family_std_load(&c, root, f);
 	for (size_t i = 0; !r && f->build_command.n && i < f->nvariants; i++)
 		f->variants[i].lang = build_lang(f);
 	if (!r)

@@ -91,6 +91,21 @@ struct family {
 
 /* The -std= word's value for a variant ("std" of its language), or NULL. */
 const char *family_std_for(const struct family *f, const struct variant *v);
+
+/* The language of a family's sources (family_lang.c, for load_family):
+ * a variant's files decide it (.cc .cpp .cxx .C are C++, .c is C; any
+ * C++ file makes the variant C++, both make it mixed).  "std" (c17,
+ * gnu11, c++20, gnu++17) is given as -std= to the variants of its
+ * language; a family with its own build system sets its own, and a folder
+ * mixing C and C++ takes none (one compile of both would hand it to both). */
+void variant_lang_set(struct variant *v); /* v->lang and v->mixed from v->sources */
+/* Appends folder's C and C++ files (no dotfiles), sorted, to out; their
+ * number, or -1 where the folder cannot be read. */
+int family_source_files(const char *folder, struct strvec *out);
+struct cfg;
+/* "std" of family.json into f->std, checked against the variants (loaded
+ * first) and the build command: 0, or -1 after a message. */
+int family_std_load(struct cfg *c, json_t *root, struct family *f);
 /* The family in folder dir (holding family.json); 0, or -1 after a message. */
 int load_family(const char *dir, struct family *f);
 void free_family(struct family *f);
