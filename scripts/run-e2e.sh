@@ -4,6 +4,11 @@
 # each file's TAP as it finishes, and ends with one summary line that CI
 # reads: passed, failed, skipped, and the reason of every skip.
 #   scripts/run-e2e.sh [-j N] FILE.bats...
+# FLAGBENCH is the harness the files test.  A file named in E2E_SAN (a
+# space-separated list) tests FLAGBENCH_SAN instead, the ASan/UBSan build:
+# the fast tier runs most files on the plain build (an ASan start costs
+# about 80 ms of CPU, a third of the fast tier's CPU in all) and a few that
+# reach every command's input handling under the sanitizers.
 set -u
 jobs=6
 if [ "${1:-}" = -j ]; then jobs=$2; shift 2; fi
@@ -14,8 +19,10 @@ for f in "$@"; do
     i=$((i + 1))
     # one file per job; at most $jobs at once
     while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+    fb=${FLAGBENCH:-}
+    case " ${E2E_SAN:-} " in *" $f "*) fb=${FLAGBENCH_SAN:?E2E_SAN needs FLAGBENCH_SAN} ;; esac
     ( start=$(date +%s)
-      bats --tap --print-output-on-failure "$f" >"$out/$i.tap" 2>&1
+      FLAGBENCH=$fb bats --tap --print-output-on-failure "$f" >"$out/$i.tap" 2>&1
       echo "$?" >"$out/$i.rc"
       echo "# $f: $(($(date +%s) - start))s" >>"$out/$i.tap"
       cat "$out/$i.tap" ) &
@@ -31,6 +38,7 @@ for f in "$@"; do
     n=$(grep -c '^not ok ' "$out/$i.tap")
     pass=$((pass + p - s)); skip=$((skip + s)); fail=$((fail + n))
 done
+[ -n "${E2E_SAN:-}" ] && echo "under ASan/UBSan: $(printf '%s\n' $E2E_SAN | sed 's|.*/||' | tr '\n' ' ')"
 if [ "$skip" -gt 0 ]; then
     echo "skipped:"
     cat "$out"/*.tap | sed -n 's/^ok [0-9]* \(.*\) # skip\(.*\)/  \1:\2/p'

@@ -1,5 +1,6 @@
 # Shared set-up for the end-to-end tests. FLAGBENCH is the harness under test
-# (make e2e passes the ASan/UBSan build); REPO is the checkout.
+# (make e2e passes the plain build, or the ASan/UBSan one for the files in
+# the Makefile's E2E_SAN, and make test-slow that one for all); REPO is the checkout.
 REPO="$(cd "$(dirname "${BATS_TEST_FILENAME}")/../.." && pwd)"
 FLAGBENCH="${FLAGBENCH:-$REPO/build/flagbench}"
 export FLAGBENCH_ROOT="$REPO"

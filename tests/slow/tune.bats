@@ -60,3 +60,33 @@ J
     [ "$status" -eq 2 ]
     [[ "$output" == *"no cell 'tunable/loop@fakecc/-O9/default'"* ]]
 }
+
+@test "tune: the one flag that matters is found, minimised to, named with its share, and confirmed by time" {
+    needs_tools
+    out="$BATS_TEST_TMPDIR/t"
+    run tune "$out" --budget 24 --technique ensemble,random
+    echo "$output"
+    [ "$status" -eq 0 ]
+    r="$out/results.json"
+    jqr '.kind == "flagbench-tune" and .metric == "instructions"' "$r"
+    jqr '.minimal.flags == ["-ffixture-fast"]' "$r"
+    jqr '.minimal.shares[0].flag == "-ffixture-fast" and .minimal.shares[0].share > 0.9' "$r"
+    jqr '.minimal.best_ratio < 0.2' "$r"
+    # the crash is a failed build, the wrong output rejected, never measured
+    jqr '[.candidates[] | select(.flags | test("-ffixture-crash"))] | length > 0 and all(.status == "build_failed")' "$r"
+    jqr '[.candidates[] | select((.flags | test("-ffixture-wrong")) and (.flags | test("crash") | not))] | length > 0 and all(.status == "wrong_output")' "$r"
+    # the flags that change nothing give the same binary: never measured twice
+    jqr '[.candidates[] | select(.same_binary_as != null)] | length > 0' "$r"
+    jqr '[.candidates[] | select(.status == "ok" and .same_binary_as == null) | .sha256] | (length == (unique | length))' "$r"
+    # both techniques ran at the same budget, side by side
+    jqr '[.techniques[] | .technique] == ["ensemble", "random"] and ([.techniques[]] | length > 0) and all(.techniques[]; .candidates == 24)' "$r"
+    # the answer comes from the comparison of times, and it is a real lead
+    jqr '.answer.better == true and .answer.flags == "-ffixture-fast" and .answer.vs_start.verdict == "faster"' "$r"
+    jqr '.answer.cflags | test("-O2 -ffixture-fast$")' "$r"
+    [[ "$output" == *"Answer: -ffixture-fast ("*"minimal"*") is "*"faster than the start -O2"* ]]
+    # random's best (the same binary, with a param that changes nothing) is one line with it, timed once
+    jqr '[.confirmation.builds[] | select(.build | test("minimal"))] | length == 1 and (.[0].build | test("random"))' "$r"
+    [[ "$output" == *'CFLAGS="-O2 -ffixture-fast"'* ]]
+    [ -s "$out/tune.md" ]
+    [ -s "$out/convergence.tsv" ]
+}
