@@ -176,9 +176,7 @@ jq -n -r --slurpfile a "$out/run1.tables.json" --slurpfile b "$out/run2.tables.j
 # N % of the time"): the first must hold, the second need not.
 # Ratios whose interval is narrower than ±3 % are counted apart: the goal
 # of 3 % can only be met by the ratios measured that finely.
-levels() { jq -c '[.cells[] | .details.handoff.levels_ns // empty][0] // []' "$1/results.json" 2>/dev/null || echo '[]'; }
-jq -n -r --slurpfile a "$out/run1.tables.json" --slurpfile b "$out/run2.tables.json" \
-    --argjson la "$(levels "$out/run1")" --argjson lb "$(levels "$out/run2")" '
+jq -n -r --slurpfile a "$out/run1.tables.json" --slurpfile b "$out/run2.tables.json" '
   def pct: . * 1000 | round / 10;
   def dir: if .verdict == "faster" or .verdict == "slower" then .verdict else "not real" end;
   # how far the interval [low, high] of a ratio clears 1.00x (> 0) or reaches past it (< 0), in percent of the ratio
